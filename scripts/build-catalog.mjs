@@ -1,0 +1,58 @@
+// Regenerates public/stories/catalog.json: the bundled story (advent.z5, copied from glkote-term at
+// build time) plus metadata — never files — for every Jericho game in ../shared/jericho/games.json
+// (SHARED_DIR overrides ../shared), so a user who loads one of them gets its max score, seed, score
+// address and end texts automatically (matched by md5).
+// Usage: node scripts/build-catalog.mjs
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const shared = resolve(root, process.env.SHARED_DIR ?? '../shared');
+const games = JSON.parse(readFileSync(resolve(shared, 'jericho/games.json'), 'utf8'));
+
+const known = {
+  advent: { title: 'Adventure', author: 'Will Crowther, Don Woods; Inform version by Graham Nelson', licence: 'Free non-commercial distribution (Inform example game terms)' },
+  detective: { title: 'Detective', author: 'Matt Barringer; Inform port by Stuart Moore', licence: 'Freeware, no explicit distribution terms (not shipped)' },
+  zork1: { title: 'Zork I: The Great Underground Empire (r88)', author: 'Infocom', licence: 'Commercial Infocom release (not shipped)' },
+  zork3: { title: 'Zork III: The Dungeon Master (r17)', author: 'Infocom', licence: 'Commercial Infocom release (not shipped)' },
+  temple: { title: 'The Temple', author: 'Johan Berntsson', licence: 'Free to distribute unmodified, non-profit (not shipped)' },
+  balances: { title: 'Balances', author: 'Graham Nelson', licence: 'Free non-commercial distribution (Inform example game terms; not shipped)' },
+  library: { title: 'All Quiet on the Library Front', author: 'Michael S. Phillips', licence: 'Free to distribute unmodified (not shipped)' },
+};
+const split = { detective: 'id', zork1: 'id', temple: 'id', balances: 'ood', library: 'ood', zork3: 'ood' };
+const endText = (s) => (s ? /contains "(.*)"$/.exec(s)?.[1]?.replace(/\\"/g, '"') ?? null : null);
+
+const stories = games.map((g) => {
+  const info = known[g.name];
+  const tags = ['jericho'];
+  if (split[g.name]) tags.push(split[g.name]);
+  if (g.name === 'advent') tags.push('demo');
+  return {
+    id: g.name,
+    title: info?.title ?? g.name,
+    author: info?.author ?? 'unknown (see Jericho)',
+    licence: info?.licence ?? 'unknown: file not shipped',
+    file: g.name === 'advent' ? 'advent.z5' : null,
+    localName: g.rom,
+    format: 'zcode',
+    md5: g.rom_md5,
+    maxScore: g.max_score,
+    defaultSeed: g.seed,
+    tags,
+    scoreRead: g.score_read ? { addr: g.score_read.addr, bytes: g.score_read.bytes } : null,
+    movesRead: g.moves_read ? { addr: g.moves_read.addr, bytes: g.moves_read.bytes } : null,
+    victoryText: endText(g.victory_detection),
+    gameOverText: endText(g.game_over_detection),
+    victoryScore: g.score_read ? null : 1,
+    introActions: g.intro_actions,
+  };
+});
+
+const catalog = {
+  about: 'Story catalog of Meta-TTL Playground. Entries with file = null are metadata only (Jericho data, microsoft/jericho b6b48b5): the story file is not shipped; load your own copy and it is matched by md5.',
+  version: 1,
+  stories,
+};
+writeFileSync(resolve(root, 'public/stories/catalog.json'), JSON.stringify(catalog, null, 1) + '\n');
+console.log(`catalog.json: ${stories.length} stories`);

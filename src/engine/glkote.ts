@@ -1,0 +1,202 @@
+/**
+ * Our GlkOte: consumes glkapi's RemGlk-style JSON updates (windows, content, input requests,
+ * special input, exit) and keeps the state a headless player needs — buffer-window text since the
+ * last step, grid windows (status line), the pending input request. Follows the GlkOte protocol
+ * of glkote-term/glkapi.js (Plotkin, "GlkOte" data formats). DOM-free: the same class serves the
+ * Worker, the CLI and the tests; the page renders what the engine returns.
+ */
+import type { ScreenState } from './interface.ts';
+
+/** One run of styled text: the protocol sends either flat [style, text, …] arrays or objects. */
+type Span = string | { style?: string; text?: string };
+
+interface Paragraph {
+  append?: boolean;
+  content?: Span[];
+}
+
+interface WindowUpdate {
+  id: number;
+  type?: string;
+  rock?: number;
+  gridwidth?: number;
+  gridheight?: number;
+}
+
+interface ContentUpdate {
+  id: number;
+  text?: Paragraph[];
+  lines?: { line: number; content?: Span[] }[];
+  clear?: boolean;
+}
+
+interface InputRequest {
+  id: number;
+  gen?: number;
+  type: 'line' | 'char';
+  maxlen?: number;
+}
+
+/** A file prompt raised by glk_fileref_create_by_prompt. */
+export interface SpecialInput {
+  type: string;
+  filemode?: string;
+  filetype?: string;
+}
+
+/** The subset of an update message we read. */
+export interface GlkUpdate {
+  type: string;
+  gen?: number;
+  windows?: WindowUpdate[];
+  content?: ContentUpdate[];
+  input?: InputRequest[];
+  specialinput?: SpecialInput;
+  disable?: boolean;
+  message?: string;
+}
+
+/** The event-accepting interface glkapi hands to GlkOte.init. */
+export interface GlkInterface {
+  accept(event: Record<string, unknown>): void;
+}
+
+/** Display metrics reported to glkapi: an 80×25 character screen. */
+const METRICS = {
+  width: 80, height: 25,
+  buffercharwidth: 1, buffercharheight: 1, buffermarginx: 0, buffermarginy: 0,
+  gridcharwidth: 1, gridcharheight: 1, gridmarginx: 0, gridmarginy: 0,
+  graphicsmarginx: 0, graphicsmarginy: 0,
+  inspacingx: 0, inspacingy: 0, outspacingx: 0, outspacingy: 0,
+};
+
+export class HeadlessGlkOte {
+  /** Generation number of the latest update; events must echo it. */
+  generation = 0;
+  /** The pending line/char input request, if any. */
+  input: InputRequest | null = null;
+  specialInput: SpecialInput | null = null;
+  exited = false;
+  /** A fatal VM/Glk error message, if one was reported. */
+  errorMessage: string | null = null;
+  private iface: GlkInterface | null = null;
+  private readonly windows = new Map<number, { type: string; rock: number; width: number; height: number }>();
+  private gridLines = new Map<number, string[]>();
+  private text = '';
+
+  /** Called by glkapi's init: remember the interface and send the `init` event. */
+  init(iface: GlkInterface): void {
+    this.iface = iface;
+    iface.accept({ type: 'init', gen: 0, metrics: METRICS, support: [] });
+  }
+
+  /** Send an event to the game (line, char, specialresponse) with the current generation. */
+  send(event: Record<string, unknown>): void {
+    if (!this.iface) throw new Error('GlkOte not initialised');
+    this.iface.accept({ ...event, gen: this.generation });
+  }
+
+  update(data: GlkUpdate): void {
+    if (data.type === 'exit') {
+      this.exited = true;
+      this.input = null;
+    }
+    if (data.type !== 'update' && data.type !== 'exit') return;
+    if (typeof data.gen === 'number') this.generation = data.gen;
+    if (data.windows) this.updateWindows(data.windows);
+    if (data.content) for (const c of data.content) this.updateContent(c);
+    if (data.input) this.input = data.input.find((i) => i.type === 'line' || i.type === 'char') ?? null;
+    this.specialInput = data.specialinput ?? null;
+    if (data.disable) this.input = null;
+  }
+
+  error(message: unknown): void {
+    this.errorMessage = message instanceof Error ? message.message : String(message);
+  }
+
+  log(): void {}
+  warning(): void {}
+  getinterface(): GlkInterface | null {
+    return this.iface;
+  }
+
+  /** Text printed in buffer windows since the last call (player's echoed input excluded). */
+  takeText(): string {
+    const out = this.text.replace(/^\n+/, '');
+    this.text = '';
+    return out;
+  }
+
+  /** The first row of the top-most grid window, trimmed and with runs of spaces collapsed. */
+  statusLine(): string {
+    const ids = [...this.windows.entries()].filter(([, w]) => w.type === 'grid').map(([id]) => id);
+    for (const id of ids) {
+      const lines = this.gridLines.get(id);
+      if (lines && lines.some((l) => l.trim() !== '')) {
+        return lines.find((l) => l.trim() !== '')!.trim().replace(/\s{2,}/g, '  ');
+      }
+    }
+    return '';
+  }
+
+  saveScreen(): ScreenState {
+    const gridLines: Record<string, string[]> = {};
+    for (const [id, lines] of this.gridLines) gridLines[id] = [...lines];
+    return { gridLines };
+  }
+
+  restoreScreen(state: ScreenState): void {
+    this.gridLines = new Map(Object.entries(state.gridLines).map(([id, lines]) => [Number(id), [...lines]]));
+    this.text = '';
+  }
+
+  private updateWindows(list: WindowUpdate[]): void {
+    const seen = new Set<number>();
+    for (const w of list) {
+      seen.add(w.id);
+      this.windows.set(w.id, { type: w.type ?? 'buffer', rock: w.rock ?? 0, width: w.gridwidth ?? 0, height: w.gridheight ?? 0 });
+      if (w.type === 'grid') {
+        const lines = this.gridLines.get(w.id) ?? [];
+        lines.length = w.gridheight ?? 0;
+        this.gridLines.set(w.id, Array.from(lines, (l) => l ?? ''));
+      }
+    }
+    for (const id of [...this.windows.keys()]) {
+      if (!seen.has(id)) {
+        this.windows.delete(id);
+        this.gridLines.delete(id);
+      }
+    }
+  }
+
+  private updateContent(c: ContentUpdate): void {
+    const win = this.windows.get(c.id);
+    if (c.lines) {
+      const lines = this.gridLines.get(c.id) ?? [];
+      for (const l of c.lines) lines[l.line] = spansToText(l.content ?? [], false);
+      this.gridLines.set(c.id, lines);
+    }
+    if (c.text && (!win || win.type === 'buffer')) {
+      for (const p of c.text) {
+        if (!p.append) this.text += '\n';
+        this.text += spansToText(p.content ?? [], true);
+      }
+    }
+  }
+}
+
+/** Join styled runs; optionally drop the echo of the player's input (style "input"). */
+function spansToText(spans: Span[], skipInput: boolean): string {
+  let out = '';
+  for (let i = 0; i < spans.length; i++) {
+    const s = spans[i];
+    if (typeof s === 'string') {
+      const text = spans[i + 1];
+      i++;
+      if (typeof text === 'string' && !(skipInput && s === 'input')) out += text;
+    } else if (s && !(skipInput && s.style === 'input')) {
+      out += s.text ?? '';
+    }
+  }
+  return out;
+}

@@ -1,0 +1,158 @@
+/**
+ * Public types of the engine: a Z-machine story file run by ifvms behind a headless Glk.
+ * Shapes here are shared by the synchronous in-thread engine, the Worker / worker_thread proxy
+ * and the CLI. Must not import DOM or Node APIs.
+ */
+
+/** How a game ended, as seen by the engine (method.md, "Termination and outcomes"). */
+export type EndReason = 'quit' | 'death' | 'victory' | 'unknown';
+
+/** A fault outside the game's own logic. `interpreter_hang`: a step exceeded its time budget and
+ * the engine's worker was terminated; `interpreter_error`: the VM threw. */
+export type EngineFaultKind = 'interpreter_hang' | 'interpreter_error';
+
+export interface EngineFault {
+  kind: EngineFaultKind;
+  /** Human-readable cause (VM exception message, or the time budget that was exceeded). */
+  message: string;
+}
+
+/** What the game was waiting for when a step returned. `null` once the VM has quit. */
+export type InputKind = 'line' | 'char' | null;
+
+/**
+ * The result of one step (one command or keypress) or of the start of a game.
+ * Scores and moves are signed score points / turns read from the game; `null` when the game keeps
+ * no readable score (then `scoreSource` says why).
+ */
+export interface StepResult {
+  /** What was actually sent to the game after normalisation ('' for the game's start). For a
+   * keypress this is the single character sent, or '' for Enter. */
+  command: string;
+  /** Text printed in the main (buffer) window during this step, the echoed command excluded. */
+  text: string;
+  /** The status line (top grid window, first row), whitespace-trimmed; '' when there is none. */
+  statusLine: string;
+  score: number | null;
+  moves: number | null;
+  /** True when the game has ended (quit, death or victory text followed by the restart question,
+   * or a fault). Further steps are refused until `reset()`. */
+  done: boolean;
+  endReason: EndReason | null;
+  /** The input the game waits for next. */
+  inputKind: InputKind;
+  /** Set when the step ended in an interpreter fault; `done` is then true and `score` is the
+   * last good score. */
+  fault: EngineFault | null;
+}
+
+/** Where the score/moves come from, decided once per story at load. */
+export type ScoreSource =
+  | { kind: 'catalog'; scoreAddr: number; movesAddr: number | null }
+  | { kind: 'victory-text'; movesAddr: number | null }
+  | { kind: 'v3-header' }
+  | { kind: 'status-line-globals'; scoreGlobal: number | null; movesGlobal: number | null };
+
+/** Per-story knowledge that is data, not code (from `public/stories/catalog.json`). */
+export interface StoryRules {
+  /** Byte address Jericho reads for the score ({addr, bytes}); the whole signed 16-bit global
+   * word containing it is read (the word at addr−1 when bytes = 1). `null` = no RAM score. */
+  scoreRead?: { addr: number; bytes: number } | null;
+  movesRead?: { addr: number; bytes: number } | null;
+  /** Text whose appearance means the game was won. */
+  victoryText?: string | null;
+  /** Text whose appearance means the game was lost / is over. */
+  gameOverText?: string | null;
+  /** Score reported once the victory text appeared, for games with no RAM score (Jericho: 1). */
+  victoryScore?: number | null;
+  /** Inputs sent before the first command (e.g. '\n' for a "press any key" title page). */
+  introActions?: string[];
+}
+
+/** Facts about a loaded story file. */
+export interface StoryInfo {
+  md5: string;
+  /** Z-machine version from header byte 0 (3, 4, 5 or 8). */
+  zcodeVersion: number;
+  release: number;
+  serial: string;
+  /** Byte address of the global variables table. */
+  globalsAddr: number;
+  /** True when the story file came out of a Blorb (.zblorb) container. */
+  fromBlorb: boolean;
+}
+
+export interface LoadOptions {
+  /** frotz random-number seed (ground-truth.md, "The frotz random-number generator"); 0 is a fixed
+   * state, not "random". Must be an integer in [0, 2^32). */
+  seed: number;
+  rules?: StoryRules;
+}
+
+/**
+ * A snapshot of a running game at a line- or char-input prompt: Quetzal RAM + stacks, VM I/O
+ * state, generator state and screen state. Plain data: survives `structuredClone` (Worker
+ * messages, IndexedDB).
+ */
+export interface EngineSnapshot {
+  readonly format: 'metattl-engine-snapshot-1';
+  readonly md5: string;
+  readonly quetzal: Uint8Array;
+  readonly vmState: unknown;
+  readonly rngState: RngState;
+  readonly screen: ScreenState;
+  readonly tracking: TrackingState;
+}
+
+/** State of the frotz-compatible generator (see frotz-rng.ts). */
+export interface RngState {
+  seed: number;
+  a: number;
+  /** Counting mode: 0 when off, else the period n of the sequence 0..n−1 (frotz "interval"). */
+  interval: number;
+  counter: number;
+}
+
+/** Glk grid state kept by the headless GlkOte (status line). */
+export interface ScreenState {
+  gridLines: Record<string, string[]>;
+}
+
+/** End-of-game and score tracking that must survive snapshot/restore. */
+export interface TrackingState {
+  victorySeen: boolean;
+  lastScore: number | null;
+  lastMoves: number | null;
+  done: boolean;
+  endReason: EndReason | null;
+  scoreSource: ScoreSource;
+}
+
+/**
+ * A synchronous engine (one VM + its own Glk instance). Every method runs to completion before it
+ * returns; a Z-code infinite loop therefore blocks the calling thread — use `EngineProxy` (worker)
+ * whenever the story is untrusted.
+ */
+export interface Engine {
+  readonly info: StoryInfo;
+  readonly seed: number;
+  /** The observation at the start (after intro actions). */
+  readonly start: StepResult;
+  step(command: string): StepResult;
+  snapshot(): EngineSnapshot;
+  /** Throws `EngineError('bad_snapshot')` for a snapshot of another story. */
+  restore(snapshot: EngineSnapshot): StepResult;
+  /** Restore the start snapshot (generator included); returns the start observation. */
+  reset(): StepResult;
+}
+
+/** Codes of `StoryFileError` (bad input) and `EngineError` (misuse). */
+export type StoryFileErrorCode =
+  | 'empty'
+  | 'truncated'
+  | 'not_zcode'
+  | 'glulx'
+  | 'unsupported_version'
+  | 'blorb_without_zcode';
+
+export type EngineErrorCode = 'bad_snapshot' | 'game_over' | 'no_input_pending' | 'worker_failed';

@@ -1,0 +1,105 @@
+/**
+ * Story-file identification: raw Z-code or a Blorb container (Blorb spec 2.0, chunk "ZCOD"),
+ * header sanity checks (Z-Machine Standard 1.1, §11 "The format of the header"), and md5.
+ * Everything that is not a runnable Z-code file becomes a `StoryFileError` with a clear message.
+ */
+import { md5 } from '@noble/hashes/legacy.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
+import { StoryFileError } from './errors.ts';
+
+/** Z-machine versions ifvms runs. */
+export const SUPPORTED_VERSIONS: readonly number[] = [3, 4, 5, 8];
+
+/** A validated story file. */
+export interface IdentifiedStory {
+  /** The Z-code image (extracted from the Blorb when `fromBlorb`). */
+  zcode: Uint8Array;
+  fromBlorb: boolean;
+  version: number;
+  /** Lower-case hex md5 of `zcode` (what Jericho's table is keyed by). */
+  md5: string;
+}
+
+const ascii = (bytes: Uint8Array, at: number, length: number): string =>
+  String.fromCharCode(...bytes.subarray(at, at + length));
+
+/** Hex md5 of bytes. */
+export function md5Hex(bytes: Uint8Array): string {
+  return bytesToHex(md5(bytes));
+}
+
+/**
+ * Extract the Z-code chunk of a Blorb file (IFF "FORM" of type "IFRS").
+ * @throws StoryFileError `glulx` when the Blorb holds Glulx, `blorb_without_zcode`, `truncated`.
+ */
+export function extractFromBlorb(bytes: Uint8Array): Uint8Array {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let at = 12;
+  while (at + 8 <= bytes.length) {
+    const id = ascii(bytes, at, 4);
+    const length = view.getUint32(at + 4);
+    const dataStart = at + 8;
+    if (dataStart + length > bytes.length) {
+      throw new StoryFileError('truncated', `The Blorb file is truncated: chunk "${id}" runs past the end of the file.`);
+    }
+    if (id === 'ZCOD') return bytes.slice(dataStart, dataStart + length);
+    if (id === 'GLUL') {
+      throw new StoryFileError('glulx', 'This Blorb holds a Glulx game; only Z-machine games (versions 3, 4, 5, 8) are supported.');
+    }
+    at = dataStart + length + (length % 2);
+  }
+  throw new StoryFileError('blorb_without_zcode', 'This Blorb file contains no Z-code chunk ("ZCOD"): it is not a Z-machine game.');
+}
+
+/**
+ * Identify and validate story-file bytes.
+ * @throws StoryFileError with codes `empty`, `truncated`, `not_zcode`, `glulx`,
+ *   `unsupported_version`, `blorb_without_zcode`.
+ */
+export function identifyStory(input: Uint8Array): IdentifiedStory {
+  if (input.length === 0) throw new StoryFileError('empty', 'The story file is empty (0 bytes).');
+  let zcode = input;
+  let fromBlorb = false;
+  if (input.length >= 12 && ascii(input, 0, 4) === 'FORM' && ascii(input, 8, 4) === 'IFRS') {
+    zcode = extractFromBlorb(input);
+    fromBlorb = true;
+  } else if (input.length >= 4 && ascii(input, 0, 4) === 'Glul') {
+    throw new StoryFileError('glulx', 'This is a Glulx story file; only Z-machine games (versions 3, 4, 5, 8) are supported.');
+  }
+  const version = zcode[0] ?? 0;
+  if (version < 1 || version > 8) {
+    throw new StoryFileError('not_zcode', `This is not a Z-machine story file (header byte 0 is ${version}, expected a version 1–8).`);
+  }
+  if (zcode.length < 64) {
+    throw new StoryFileError('truncated', `The story file is truncated: ${zcode.length} bytes, shorter than the 64-byte Z-machine header.`);
+  }
+  if (!SUPPORTED_VERSIONS.includes(version)) {
+    throw new StoryFileError('unsupported_version', `Z-machine version ${version} is not supported (supported: 3, 4, 5, 8).`);
+  }
+  checkHeader(zcode, version);
+  return { zcode, fromBlorb, version, md5: md5Hex(zcode) };
+}
+
+/** Header sanity (Standard §11): addresses inside the file, declared length not beyond it. */
+function checkHeader(zcode: Uint8Array, version: number): void {
+  const view = new DataView(zcode.buffer, zcode.byteOffset, zcode.byteLength);
+  const staticBase = view.getUint16(0x0e);
+  const globals = view.getUint16(0x0c);
+  const dictionary = view.getUint16(0x08);
+  const objects = view.getUint16(0x0a);
+  const initialPc = view.getUint16(0x06);
+  const multiplier = version === 3 ? 2 : version === 8 ? 8 : 4;
+  const declaredLength = view.getUint16(0x1a) * multiplier;
+  const sane =
+    staticBase >= 64 && globals >= 64 && objects >= 64 && dictionary >= 64 && initialPc >= 64 &&
+    globals < staticBase && objects < staticBase;
+  if (!sane) {
+    throw new StoryFileError('not_zcode', 'This is not a Z-machine story file: its header addresses are inconsistent.');
+  }
+  if (staticBase > zcode.length || initialPc >= zcode.length || dictionary >= zcode.length || declaredLength > zcode.length) {
+    throw new StoryFileError(
+      'truncated',
+      `The story file is truncated: ${zcode.length} bytes, but its header needs ${Math.max(staticBase, declaredLength, initialPc + 1)}.`,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+/** Ambient types for ifvms' ZVM (CommonJS, untyped): the members our engine touches. */
+declare module 'ifvms/src/zvm.js' {
+  export default class ZVM {
+    m: DataView;
+    pc: number;
+    globals: number;
+    quit?: number;
+    io: unknown;
+    read_data: unknown;
+    undo: unknown[];
+    undo_len: number;
+    mainwin: unknown;
+    random(range: number): number;
+    restart(autorestoring?: number): void;
+    restore_file(data: ArrayBuffer, autorestoring?: number): number;
+    save_file(pc: number, autosaving?: number): ArrayBuffer;
+    prepare(storyBytes: Uint8Array, options: Record<string, unknown>): void;
+  }
+}
