@@ -1,0 +1,44 @@
+/**
+ * Serves dist/ under the sub-path /sub/path/ (proving the build works from any sub-path), and the
+ * shared Jericho stories (SHARED_DIR or ../shared) under /sub/path/local-stories/ for tests.
+ * Usage: tsx e2e/serve-dist.ts PORT
+ */
+import { createServer } from 'node:http';
+import { readFile, readdir } from 'node:fs/promises';
+import { extname, normalize, resolve } from 'node:path';
+
+const port = Number(process.argv[2] ?? 4317);
+const root = resolve(import.meta.dirname, '../dist');
+const stories = resolve(process.env.SHARED_DIR ?? resolve(import.meta.dirname, '../../shared'), 'stories');
+const PREFIX = '/sub/path/';
+const TYPES: Record<string, string> = {
+  '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
+};
+
+createServer(async (req, res) => {
+  const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
+  if (!path.startsWith(PREFIX)) {
+    res.writeHead(404).end('outside the sub-path');
+    return;
+  }
+  const rel = path.slice(PREFIX.length);
+  try {
+    if (rel.startsWith('local-stories/')) {
+      const name = rel.slice('local-stories/'.length);
+      if (name === '' || name === 'index.json') {
+        const files = (await readdir(stories)).filter((f) => /\.(z[1-8]|zblorb)$/i.test(f));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(files));
+      } else {
+        res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(await readFile(resolve(stories, normalize(name).replace(/^(\.\.[/\\])+/, ''))));
+      }
+      return;
+    }
+    const file = resolve(root, normalize(rel || 'index.html').replace(/^(\.\.[/\\])+/, ''));
+    if (!file.startsWith(root)) throw new Error('outside root');
+    const body = await readFile(file);
+    res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' }).end(body);
+  } catch {
+    res.writeHead(404).end('not found');
+  }
+}).listen(port, '127.0.0.1', () => console.log(`serving dist/ at http://127.0.0.1:${port}${PREFIX}`));

@@ -1,0 +1,24 @@
+import { defineConfig } from '@playwright/test';
+
+/** e2e against the production build (dist/), served under a sub-path by e2e/serve-dist.ts,
+ * in Debian's Chromium (never a downloaded browser). */
+const PORT = 4317;
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  workers: 2,
+  reporter: [['list']],
+  use: {
+    baseURL: `http://127.0.0.1:${PORT}/sub/path/`,
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    },
+  },
+  webServer: {
+    command: `npx tsx e2e/serve-dist.ts ${PORT}`,
+    url: `http://127.0.0.1:${PORT}/sub/path/`,
+    reuseExistingServer: false,
+    timeout: 30_000,
+  },
+});

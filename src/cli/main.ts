@@ -1,0 +1,42 @@
+/**
+ * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
+ * Commands: replay. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
+ * 2 usage error. Errors go to stderr as one clear line.
+ */
+import { replayCommand } from './replay.ts';
+
+const USAGE = `Usage: npx metattl <command> [options]
+
+Commands:
+  replay <story-file|story-id> --seed N --commands FILE [--json] [--step-timeout-ms MS]
+      Replays commands (one per line; an empty line answers a keypress) and prints the
+      score after each step. A story id (e.g. zork1) is looked up in STORIES_DIR.
+`;
+
+export class UsageError extends Error {}
+
+/** Run the CLI; returns the process exit code. */
+export async function run(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'replay':
+        return await replayCommand(rest);
+      case undefined:
+      case '--help':
+      case '-h':
+      case 'help':
+        process.stdout.write(USAGE);
+        return command === undefined ? 2 : 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`metattl: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    process.stderr.write(`metattl: ${(error as Error).name}: ${(error as Error).message}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * `metattl replay`: play a list of commands on a story at a seed and report the score after each
+ * step. Runs the engine in a worker_thread with the watchdog, so a runaway story ends the replay
+ * with `interpreter_hang` instead of hanging the CLI. Output contract (--json):
+ * `{ story, seed, md5, steps: [{ command, score, moves, done }], final: { score, moves, done,
+ * endReason, termination, steps } }` — termination uses method.md's vocabulary.
+ */
+import { readFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { EngineProxy } from '../engine/engine-proxy.ts';
+import type { StepResult } from '../engine/interface.ts';
+import { createNodeWorker } from '../engine/node/worker-factory.ts';
+import { UsageError } from './main.ts';
+import { resolveStory } from './stories.ts';
+
+/** Split a commands file: one command per line; the final newline does not add an empty step. */
+export function parseCommandsFile(text: string): string[] {
+  const lines = text.replace(/\r\n?/g, '\n').split('\n');
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export async function replayCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      seed: { type: 'string' },
+      commands: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      'step-timeout-ms': { type: 'string', default: '5000' },
+    },
+  });
+  const [storySpec] = positionals;
+  if (!storySpec) throw new UsageError('replay needs a story file');
+  if (!values.commands) throw new UsageError('replay needs --commands FILE');
+  const story = await resolveStory(storySpec);
+  const seed = values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+  const commands = parseCommandsFile(await readFile(values.commands, 'utf8'));
+
+  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: Number(values['step-timeout-ms']) });
+  const steps: { command: string; score: number | null; moves: number | null; done: boolean }[] = [];
+  let last: StepResult = engine.start;
+  try {
+    for (const command of commands) {
+      if (last.done) break;
+      last = await engine.step(command);
+      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done });
+      if (!values.json) process.stdout.write(`${String(steps.length).padStart(4)}  ${String(last.score ?? '-').padStart(5)}  ${last.command}\n`);
+    }
+  } finally {
+    engine.dispose();
+  }
+  const termination = last.fault ? last.fault.kind : last.done ? 'game_over' : 'step_limit';
+  const final = { score: last.score, moves: last.moves, done: last.done, endReason: last.endReason, termination, steps: steps.length, ...(last.fault ? { error: last.fault.message } : {}) };
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ story: story.path, seed, md5: engine.info.md5, steps, final }) + '\n');
+  } else {
+    process.stdout.write(`final: score ${final.score ?? 'n/a'}${story.entry?.maxScore ? ` of ${story.entry.maxScore}` : ''}, moves ${final.moves ?? 'n/a'}, ${termination}${final.endReason ? ` (${final.endReason})` : ''}\n`);
+  }
+  return 0;
+}

@@ -1,0 +1,44 @@
+/**
+ * Story lookup for the CLI: a path, or a catalog id / file name found in STORIES_DIR; the catalog
+ * (public/stories/catalog.json) gives rules and max score by md5. Node only.
+ */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, resolve } from 'node:path';
+import { findByMd5, parseCatalog, rulesFor, type Catalog, type CatalogEntry } from '../engine/catalog.ts';
+import type { StoryRules } from '../engine/interface.ts';
+import { md5Hex } from '../engine/story-file.ts';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+
+export interface ResolvedStory {
+  path: string;
+  bytes: Uint8Array;
+  entry: CatalogEntry | undefined;
+  rules: StoryRules | undefined;
+}
+
+export async function loadCatalog(): Promise<Catalog> {
+  return parseCatalog(JSON.parse(await readFile(resolve(ROOT, 'public/stories/catalog.json'), 'utf8')));
+}
+
+/** Directories searched for a story given by id or bare name. */
+export function storyDirs(): string[] {
+  const dirs = [process.env.STORIES_DIR, resolve(ROOT, 'public/stories'), resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'stories')];
+  return dirs.filter((d): d is string => !!d && existsSync(d));
+}
+
+/**
+ * Resolve `spec` (a path, a file name in a stories directory, or a catalog id) and read it.
+ * @throws Error when no such story file exists
+ */
+export async function resolveStory(spec: string): Promise<ResolvedStory> {
+  const catalog = await loadCatalog();
+  const byId = catalog.stories.find((s) => s.id === spec);
+  const candidates = [resolve(spec), ...storyDirs().flatMap((d) => [resolve(d, basename(spec)), ...(byId?.localName ? [resolve(d, byId.localName)] : [])])];
+  const path = candidates.find((p) => existsSync(p));
+  if (!path) throw new Error(`story file not found: ${spec} (looked in ${candidates.join(', ')})`);
+  const bytes = new Uint8Array(await readFile(path));
+  const entry = findByMd5(catalog, md5Hex(bytes));
+  return { path, bytes, entry, rules: entry ? rulesFor(entry) : undefined };
+}

@@ -1,0 +1,90 @@
+/**
+ * The typed message protocol between an `EngineProxy` and the engine running in a Worker
+ * (browser) or worker_thread (Node). Requests and responses are discriminated by `type` and
+ * matched by `id`; everything is structured-cloneable. `handleEngineRequest` is the worker side,
+ * shared by both environments.
+ */
+import { EngineError, StoryFileError } from './errors.ts';
+import type { Engine, EngineErrorCode, EngineSnapshot, LoadOptions, StepResult, StoryFileErrorCode, StoryInfo } from './interface.ts';
+import { loadStory } from './zvm-engine.ts';
+
+export type EngineRequest =
+  | { type: 'load'; id: number; bytes: Uint8Array; options: LoadOptions }
+  | { type: 'step'; id: number; command: string }
+  | { type: 'snapshot'; id: number }
+  | { type: 'restore'; id: number; snapshot: EngineSnapshot }
+  | { type: 'reset'; id: number };
+
+/** A thrown error, flattened for transport. */
+export interface WireError {
+  name: string;
+  code: string | null;
+  message: string;
+}
+
+export type EngineResponse =
+  | { type: 'loaded'; id: number; info: StoryInfo; start: StepResult }
+  | { type: 'result'; id: number; result: StepResult }
+  | { type: 'snapshot'; id: number; snapshot: EngineSnapshot }
+  | { type: 'error'; id: number; error: WireError };
+
+/** Narrow an unknown message to a request (never cast `event.data`). */
+export function isEngineRequest(data: unknown): data is EngineRequest {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as { type?: unknown; id?: unknown };
+  return typeof d.id === 'number' && ['load', 'step', 'snapshot', 'restore', 'reset'].includes(String(d.type));
+}
+
+/** Narrow an unknown message to a response. */
+export function isEngineResponse(data: unknown): data is EngineResponse {
+  if (typeof data !== 'object' || data === null) return false;
+  const d = data as { type?: unknown; id?: unknown };
+  return typeof d.id === 'number' && ['loaded', 'result', 'snapshot', 'error'].includes(String(d.type));
+}
+
+export function toWireError(error: unknown): WireError {
+  if (error instanceof StoryFileError || error instanceof EngineError) {
+    return { name: error.name, code: error.code, message: error.message };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { name: e.name, code: null, message: e.message };
+}
+
+/** Rebuild the typed error on the proxy side. */
+export function fromWireError(wire: WireError): Error {
+  if (wire.name === 'StoryFileError') return new StoryFileError(wire.code as StoryFileErrorCode, wire.message);
+  if (wire.name === 'EngineError') return new EngineError(wire.code as EngineErrorCode, wire.message);
+  const e = new Error(wire.message);
+  e.name = wire.name;
+  return e;
+}
+
+/** Worker-side state: at most one engine per worker. */
+export interface WorkerState {
+  engine: Engine | null;
+}
+
+/** Handle one request in the worker; never throws (errors become `error` responses). */
+export function handleEngineRequest(state: WorkerState, request: EngineRequest): EngineResponse {
+  const { id } = request;
+  try {
+    if (request.type === 'load') {
+      state.engine = loadStory(request.bytes, request.options);
+      return { type: 'loaded', id, info: state.engine.info, start: state.engine.start };
+    }
+    const engine = state.engine;
+    if (!engine) throw new EngineError('no_input_pending', 'No story is loaded in this worker.');
+    switch (request.type) {
+      case 'step':
+        return { type: 'result', id, result: engine.step(request.command) };
+      case 'snapshot':
+        return { type: 'snapshot', id, snapshot: engine.snapshot() };
+      case 'restore':
+        return { type: 'result', id, result: engine.restore(request.snapshot) };
+      case 'reset':
+        return { type: 'result', id, result: engine.reset() };
+    }
+  } catch (error) {
+    return { type: 'error', id, error: toWireError(error) };
+  }
+}

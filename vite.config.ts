@@ -1,0 +1,62 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
+import { svelte } from '@sveltejs/vite-plugin-svelte';
+import { defineConfig, type Plugin } from 'vite';
+
+const require = createRequire(import.meta.url);
+
+/** Copies advent.z5 from the glkote-term package into public/stories/ (never committed). */
+function bundledStories(): Plugin {
+  return {
+    name: 'metattl-bundled-stories',
+    buildStart() {
+      const target = resolve(import.meta.dirname, 'public/stories/advent.z5');
+      if (!existsSync(target)) {
+        mkdirSync(resolve(import.meta.dirname, 'public/stories'), { recursive: true });
+        copyFileSync(require.resolve('glkote-term/tests/advent.z5'), target);
+      }
+    },
+  };
+}
+
+/** Serves an extra stories directory (STORIES_DIR, e.g. ../shared/stories) at /local-stories/ in dev. */
+function localStories(): Plugin {
+  const dir = process.env.STORIES_DIR;
+  return {
+    name: 'metattl-local-stories',
+    configureServer(server) {
+      if (!dir) return;
+      server.middlewares.use('/local-stories/', async (req, res, next) => {
+        const { readFile, readdir } = await import('node:fs/promises');
+        const name = decodeURIComponent((req.url ?? '/').slice(1).split('?')[0] ?? '');
+        try {
+          if (name === '' || name === 'index.json') {
+            const files = (await readdir(dir)).filter((f) => /\.(z[1-8]|zblorb|zlb)$/i.test(f));
+            res.setHeader('content-type', 'application/json');
+            res.end(JSON.stringify(files));
+          } else if (/^[\w.-]+$/.test(name)) {
+            res.setHeader('content-type', 'application/octet-stream');
+            res.end(await readFile(resolve(dir, name)));
+          } else next();
+        } catch {
+          res.statusCode = 404;
+          res.end('not found');
+        }
+      });
+    },
+  };
+}
+
+export default defineConfig({
+  base: './',
+  plugins: [bundledStories(), localStories(), svelte()],
+  worker: { format: 'es' },
+  build: { target: 'es2022', sourcemap: true },
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
