@@ -1,0 +1,68 @@
+/**
+ * The `npx metattl replay` contract, run as a real process: JSON shape and values on a Jericho
+ * walkthrough, keypress lines, and clear errors with exit codes for bad input.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { jerichoGame, REPO_ROOT, sharedDir } from './support/shared.ts';
+
+const run = promisify(execFile);
+const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
+const tmp = mkdtempSync(join(tmpdir(), 'metattl-cli-'));
+
+async function metattl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO_ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+describe('metattl replay', () => {
+  it('replays the detective walkthrough to 360 points with one entry per command', async () => {
+    const game = jerichoGame('detective');
+    const commands = join(tmp, 'detective.txt');
+    writeFileSync(commands, game.walkthrough.join('\n') + '\n');
+    const { code, stdout } = await metattl(['replay', join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--commands', commands, '--json']);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    expect(out.seed).toBe(0);
+    expect(out.story).toMatch(/detective\.z5$/);
+    expect(out.steps).toHaveLength(51);
+    expect(out.steps[0]).toEqual({ command: 'TAKE PAPER', score: 20, moves: 2, done: false });
+    expect(out.final).toMatchObject({ score: 360, done: true, endReason: 'victory', termination: 'game_over' });
+  });
+
+  it('an empty line answers a keypress (library title page) and the replay stops at the step limit', async () => {
+    const commands = join(tmp, 'library.txt');
+    writeFileSync(commands, '\nX security gates\n');
+    const { code, stdout } = await metattl(['replay', join(sharedDir(), 'stories/library.z5'), '--seed', '0', '--commands', commands, '--json']);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout);
+    // library's catalog entry already sends its intro keypress, so the empty line is a blank command.
+    expect(out.steps.map((s: { command: string }) => s.command)).toEqual(['', 'X security gates']);
+    expect(out.final).toMatchObject({ score: 0, done: false, termination: 'step_limit', endReason: null });
+  });
+
+  it('a bad story file is a one-line error with exit code 1', async () => {
+    const bad = join(tmp, 'bad.z5');
+    writeFileSync(bad, 'not a story');
+    const commands = join(tmp, 'none.txt');
+    writeFileSync(commands, 'look\n');
+    const { code, stderr } = await metattl(['replay', bad, '--commands', commands, '--json']);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^metattl: StoryFileError: This is not a Z-machine story file/);
+  });
+
+  it('usage errors exit with code 2', async () => {
+    const { code, stderr } = await metattl(['replay']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('replay needs a story file');
+  });
+});
