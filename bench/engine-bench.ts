@@ -1,0 +1,176 @@
+/**
+ * Engine speed benchmark (`npm run bench`; not a test). On detective.z5 (../shared/stories) with
+ * one fixed list of 500 commands it measures our engine's ms per step, dfrotz's ms per step on the
+ * same list through a pipe, their ratio, and `engine.reset()` against a fresh `loadStory`.
+ * Method notes are printed under the table; figures are wall-clock ms (performance.now()).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import type { StoryRules } from '../src/engine/interface.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
+const STEP_COUNT = 500;
+/** Timed repetitions of the whole command list (engine and dfrotz alike). */
+const REPETITIONS = 7;
+/** Timed calls each of reset() and loadStory(). */
+const RESET_REPETITIONS = 30;
+/**
+ * Commands after the walkthrough prefix, cycled: none moves the player or ends the game, so every
+ * one of the 500 steps is a normal turn in both interpreters (checked below: no step is `done`).
+ */
+const PADDING = ['look', 'inventory', 'wait', 'examine me', 'score', 'take all', 'drop all', 'listen', 'jump', 'examine pistol'];
+
+const median = (xs: readonly number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+
+/**
+ * The fixed list: Jericho's detective walkthrough without its last command (the winning "up",
+ * which would end the game), then PADDING cycled up to STEP_COUNT commands.
+ */
+function buildCommands(walkthrough: readonly string[]): string[] {
+  const prefix = walkthrough.slice(0, -1);
+  const commands = [...prefix];
+  for (let i = 0; commands.length < STEP_COUNT; i++) commands.push(PADDING[i % PADDING.length]!);
+  return commands.slice(0, STEP_COUNT);
+}
+
+/** Our engine: REPETITIONS runs of the list from reset(), after one untimed warm-up run.
+ * @returns per-run mean ms per step, and every single step's ms. */
+function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, commands: readonly string[]) {
+  const engine = loadStory(bytes, { seed: 0, rules });
+  const runMeansMs: number[] = [];
+  const stepMs: number[] = [];
+  let finalStatus = '';
+  for (let rep = -1; rep < REPETITIONS; rep++) {
+    engine.reset();
+    const began = performance.now();
+    for (const command of commands) {
+      const t0 = performance.now();
+      const result = engine.step(command);
+      if (rep >= 0) stepMs.push(performance.now() - t0);
+      if (result.done || result.fault) throw new Error(`the game ended at "${command}": ${result.fault?.message ?? result.endReason}`);
+      finalStatus = `score ${result.score}, moves ${result.moves}`;
+    }
+    if (rep >= 0) runMeansMs.push((performance.now() - began) / commands.length);
+  }
+  return { runMeansMs, stepMs, finalStatus };
+}
+
+/** Run dfrotz once with `input` on stdin until it exits. @returns wall ms and stdout. */
+function runDfrotz(binary: string, storyPath: string, input: string): Promise<{ ms: number; stdout: string }> {
+  return new Promise((resolvePromise, reject) => {
+    const began = performance.now();
+    const child = spawn(binary, ['-m', '-p', '-q', '-s', '0', storyPath], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const chunks: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.on('error', reject);
+    child.on('close', () => resolvePromise({ ms: performance.now() - began, stdout: Buffer.concat(chunks).toString('utf8') }));
+    child.stdin.end(input);
+  });
+}
+
+/**
+ * dfrotz: wall time of a whole run with the list on stdin, minus the median run with empty stdin
+ * (process start, story load, exit at end of input), divided by the number of commands.
+ */
+async function benchDfrotz(binary: string, storyPath: string, commands: readonly string[]) {
+  const input = commands.map((c) => `${c}\n`).join('');
+  const fullMs: number[] = [];
+  const emptyMs: number[] = [];
+  let prompts = 0;
+  await runDfrotz(binary, storyPath, input); // warm-up (page cache)
+  for (let rep = 0; rep < REPETITIONS; rep++) {
+    const full = await runDfrotz(binary, storyPath, input);
+    fullMs.push(full.ms);
+    emptyMs.push((await runDfrotz(binary, storyPath, '')).ms);
+    prompts = full.stdout.split('\n>').length - 1;
+    if (/\*\*\* You have (?:won|died) \*\*\*/.test(full.stdout)) throw new Error('dfrotz: the game ended during the list');
+  }
+  const stepMs = (median(fullMs) - median(emptyMs)) / commands.length;
+  return { fullMs: median(fullMs), emptyMs: median(emptyMs), stepMs, prompts };
+}
+
+/** reset() against a fresh loadStory(), RESET_REPETITIONS timed calls each after warm-up. */
+function benchReset(bytes: Uint8Array, rules: StoryRules | undefined) {
+  const engine = loadStory(bytes, { seed: 0, rules });
+  const resetMs: number[] = [];
+  const loadMs: number[] = [];
+  for (let rep = -3; rep < RESET_REPETITIONS; rep++) {
+    engine.step('look');
+    let t0 = performance.now();
+    engine.reset();
+    if (rep >= 0) resetMs.push(performance.now() - t0);
+    t0 = performance.now();
+    loadStory(bytes, { seed: 0, rules });
+    if (rep >= 0) loadMs.push(performance.now() - t0);
+  }
+  return { resetMs: median(resetMs), loadMs: median(loadMs) };
+}
+
+function findDfrotz(): string | null {
+  const candidates = [process.env.DFROTZ, '/usr/games/dfrotz', '/usr/bin/dfrotz', '/usr/local/bin/dfrotz'];
+  return candidates.find((c): c is string => !!c && existsSync(c)) ?? null;
+}
+
+function storyRules(md5: string): StoryRules | undefined {
+  const catalogPath = join(repoRoot, 'public/stories/catalog.json');
+  if (!existsSync(catalogPath)) return undefined;
+  const entry = findByMd5(parseCatalog(JSON.parse(readFileSync(catalogPath, 'utf8'))), md5);
+  return entry ? rulesFor(entry) : undefined;
+}
+
+async function main(): Promise<void> {
+  const storyPath = join(sharedDir, 'stories/detective.z5');
+  const gamesPath = join(sharedDir, 'jericho/games.json');
+  if (!existsSync(storyPath) || !existsSync(gamesPath)) {
+    console.error(`engine-bench: needs ${storyPath} and ${gamesPath} (set SHARED_DIR)`);
+    process.exit(1);
+  }
+  const games = JSON.parse(readFileSync(gamesPath, 'utf8')) as { name: string; walkthrough: string[] }[];
+  const walkthrough = games.find((g) => g.name === 'detective')?.walkthrough;
+  if (!walkthrough) throw new Error('games.json has no detective walkthrough');
+  const commands = buildCommands(walkthrough);
+  const bytes = new Uint8Array(readFileSync(storyPath));
+  const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
+
+  const ours = benchEngine(bytes, rules, commands);
+  const reset = benchReset(bytes, rules);
+  const binary = findDfrotz();
+  const frotz = binary ? await benchDfrotz(binary, storyPath, commands) : null;
+
+  const oursMs = median(ours.runMeansMs);
+  const row = (name: string, value: string) => console.log(`| ${name.padEnd(44)} | ${value.padStart(22)} |`);
+  console.log(`\nEngine benchmark: detective.z5, ${commands.length} commands (${walkthrough.length - 1} walkthrough + padding), Node ${process.version}\n`);
+  row('measure', 'value');
+  console.log(`|${'-'.repeat(46)}|${'-'.repeat(24)}|`);
+  row(`ours: ms/step, median of ${REPETITIONS} run means`, `${oursMs.toFixed(3)} ms`);
+  row('ours: run means min / max', `${Math.min(...ours.runMeansMs).toFixed(3)} / ${Math.max(...ours.runMeansMs).toFixed(3)} ms`);
+  row(`ours: median single step (${ours.stepMs.length} steps)`, `${median(ours.stepMs).toFixed(3)} ms`);
+  row('ours: steps per second', `${(1000 / oursMs).toFixed(0)} /s`);
+  if (frotz) {
+    row(`dfrotz: whole run, median of ${REPETITIONS}`, `${frotz.fullMs.toFixed(1)} ms`);
+    row('dfrotz: empty-input run (startup), median', `${frotz.emptyMs.toFixed(1)} ms`);
+    row('dfrotz: ms/step ((whole - empty) / 500)', `${frotz.stepMs.toFixed(3)} ms`);
+    row('ratio ours / dfrotz (per step)', `${(oursMs / frotz.stepMs).toFixed(1)} x`);
+  } else {
+    row('dfrotz', 'not found (set DFROTZ)');
+  }
+  row(`engine.reset(), median of ${RESET_REPETITIONS}`, `${reset.resetMs.toFixed(3)} ms`);
+  row(`fresh loadStory(), median of ${RESET_REPETITIONS}`, `${reset.loadMs.toFixed(3)} ms`);
+  row('ratio loadStory / reset', `${(reset.loadMs / reset.resetMs).toFixed(1)} x`);
+  console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
+  console.log(`every run starts from reset() and no step ends the game (final ${ours.finalStatus}).`);
+  if (frotz) {
+    console.log(`dfrotz: ${binary} -m -p -q -s 0, all commands on stdin at once, output read from a pipe, stderr ignored;`);
+    console.log(`it exits at end of input; ${frotz.prompts} prompts seen in the last run (the game did not end).`);
+  }
+}
+
+await main();
