@@ -9,8 +9,9 @@ describe('input hygiene', () => {
     expect(normaliseCommand('go north \u{1F600}\u0007')).toBe('go north');
     expect(normaliseCommand('x'.repeat(500))).toHaveLength(MAX_COMMAND_LENGTH);
   });
-  it('a keypress is the first character, or Enter for an empty command', () => {
+  it('a keypress is the first character, a space for spaces, or Enter for an empty command', () => {
     expect(keypressFor('yes')).toEqual({ value: 'y', recorded: 'y' });
-    expect(keypressFor('   ')).toEqual({ value: 'return', recorded: '' });
+    expect(keypressFor('   ')).toEqual({ value: ' ', recorded: ' ' });
+    expect(keypressFor('')).toEqual({ value: 'return', recorded: '' });
   });
 });

@@ -31,10 +31,11 @@ export function normaliseCommand(command: string): string {
 
 /**
  * The keypress sent when the game waits for a single character: the first character of the
- * normalised command, or Glk's "return" key for an empty command.
+ * normalised command; a space for a command of only spaces; Glk's "return" key for an empty one.
  * @returns the Glk char-event value and what the transcript records ('' for Enter).
  */
 export function keypressFor(command: string): { value: string; recorded: string } {
   const first = normaliseCommand(command).charAt(0);
-  return first ? { value: first, recorded: first } : { value: 'return', recorded: '' };
+  if (first) return { value: first, recorded: first };
+  return command.includes(' ') ? { value: ' ', recorded: ' ' } : { value: 'return', recorded: '' };
 }
