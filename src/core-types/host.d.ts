@@ -6,3 +6,10 @@
 declare function setTimeout(handler: () => void, timeoutMs: number): unknown;
 declare function clearTimeout(handle: unknown): void;
 declare function structuredClone<T>(value: T): T;
+/** The part of AbortSignal the core uses (WHATWG DOM §3.1; the same object in browsers and Node). */
+interface AbortSignal {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: 'abort', listener: () => void): void;
+}

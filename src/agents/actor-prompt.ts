@@ -1,0 +1,49 @@
+/**
+ * The actor's prompt (method.md, "Actor prompt"): system = fixed player preamble + the current
+ * guiding prompt + the last N (observation, reply) pairs of this episode; user = the current
+ * observation + the two-line reply contract.
+ */
+import type { ChatMessage } from '../llm/interface.ts';
+
+export const ACTOR_PREAMBLE =
+  'You are an expert player of text adventure games (interactive fiction). You explore carefully, ' +
+  'pick up and use objects, solve puzzles and try to maximise your score. Each turn you type one ' +
+  'short command for the game parser, such as "north", "take lamp", "open mailbox" or "inventory".';
+
+export const REPLY_CONTRACT = 'Reply in exactly two lines:\nREASONING: <one or two sentences>\nACTION: <a short parser command>';
+
+/** The default episode-1 guiding prompt (method.md: a one-line "explore systematically"). */
+export const DEFAULT_GUIDING_PROMPT = 'Explore systematically: visit every room, examine what you find and try to increase your score.';
+
+/** Default number of recent (observation, reply) pairs shown to the actor. */
+export const DEFAULT_HISTORY_LENGTH = 5;
+
+export interface ActorTurn {
+  observation: string;
+  reply: string;
+}
+
+export interface ActorContext {
+  guidingPrompt: string;
+  /** This episode's earlier turns, oldest first; only the last `historyLength` are shown. */
+  history: ActorTurn[];
+  observation: string;
+  /** 1-based step index and the episode's step limit. */
+  step: number;
+  maxSteps: number;
+  score: number | null;
+}
+
+export function buildActorMessages(ctx: ActorContext, historyLength = DEFAULT_HISTORY_LENGTH): ChatMessage[] {
+  const recent = historyLength > 0 ? ctx.history.slice(-historyLength) : [];
+  let system = `${ACTOR_PREAMBLE}\n\nFollow this guide:\n${ctx.guidingPrompt.trim() || '(no guide yet)'}`;
+  if (recent.length > 0) {
+    system += '\n\nYour most recent turns in this episode (oldest first):';
+    for (const turn of recent) system += `\n[OBSERVATION]\n${turn.observation.trim()}\n[YOUR REPLY]\n${turn.reply.trim()}`;
+  }
+  const user = `Step ${ctx.step} of ${ctx.maxSteps}. Score: ${ctx.score ?? 'n/a'}.\n[OBSERVATION]\n${ctx.observation.trim()}\n\n${REPLY_CONTRACT}`;
+  return [
+    { role: 'system', content: system },
+    { role: 'user', content: user },
+  ];
+}

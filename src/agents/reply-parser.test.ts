@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseActorReply } from './reply-parser.ts';
+
+/** Real-looking replies → (action, status, extras). */
+const TABLE: [string, string, string | null, string | null, string, string[]][] = [
+  ['the contract', 'REASONING: The mailbox may hold something.\nACTION: open mailbox', 'stop', 'open mailbox', 'ok', []],
+  ['a fenced reply with no closing fence', '```\nREASONING: Go north to explore.\nACTION: north', 'stop', 'north', 'ok', []],
+  ['a closed fence with a language', '```text\nREASONING: x\nACTION: take lamp\n```', 'stop', 'take lamp', 'ok', []],
+  ['think text is never used', '<think>maybe ACTION: eat leaflet</think>ACTION: open mailbox', 'stop', 'open mailbox', 'ok', []],
+  ['two ACTION lines → the first, the rest kept', 'REASONING: both\nACTION: open door\nACTION: go east', 'stop', 'open door', 'ok', ['go east']],
+  ['no action at all', 'I am not sure.', 'stop', null, 'parse_failure', []],
+  ['empty content cut off by the token limit', '', 'length', null, 'truncated', []],
+  ['an unclosed think', '<think>I should consider the lamp and then', 'length', null, 'truncated', []],
+  ['lower-case key, quotes and backticks', 'reasoning: hm\naction: `"take the sword"`', 'stop', 'take the sword', 'ok', []],
+  ['markdown bold keys and a full stop', '**Reasoning:** dark here.\n**Action:** turn on lamp.', 'stop', 'turn on lamp', 'ok', []],
+  ['curly quotes around the command', 'ACTION: \u201Cread leaflet\u201D', 'stop', 'read leaflet', 'ok', []],
+  ['empty content without a length stop', '', 'stop', null, 'parse_failure', []],
+];
+
+describe('parseActorReply', () => {
+  for (const [label, content, finish, action, status, extras] of TABLE) {
+    it(label, () => {
+      const parsed = parseActorReply(content, finish);
+      expect(parsed.action).toBe(action);
+      expect(parsed.status).toBe(status);
+      expect(parsed.extraActions).toEqual(extras);
+    });
+  }
+
+  it('keeps the reasoning line', () => {
+    expect(parseActorReply('REASONING: It is dark.\nACTION: light lamp', 'stop').reasoning).toBe('It is dark.');
+  });
+});

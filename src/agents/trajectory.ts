@@ -1,0 +1,63 @@
+/**
+ * The trajectory of one episode: every step's observation, full reply, parsed action, parse
+ * status, reward, score, tokens, latency and error, plus the episode's termination (method.md,
+ * "Termination and outcomes"). Plain data, JSON-serialisable; never holds a key.
+ */
+import type { EndReason } from '../engine/interface.ts';
+import type { LlmErrorKind } from '../llm/interface.ts';
+import type { ParseStatus } from './reply-parser.ts';
+
+/** Why an episode ended (method.md vocabulary). */
+export type Termination = 'step_limit' | 'game_over' | 'error' | 'aborted' | 'interpreter_hang' | 'interpreter_error';
+export const TERMINATIONS: readonly Termination[] = ['step_limit', 'game_over', 'error', 'aborted', 'interpreter_hang', 'interpreter_error'];
+
+/** `llm_error`: the LLM call failed after retries (no action was sent). */
+export type StepStatus = ParseStatus | 'llm_error';
+
+export interface TrajectoryStep {
+  /** 1-based step index. */
+  index: number;
+  /** What the game showed before this step (the text the actor read). */
+  observation: string;
+  /** The actor's full reply ('' when the call failed). */
+  reply: string;
+  finishReason: string | null;
+  /** The command sent to the game (after input normalisation); null when nothing was sent. */
+  action: string | null;
+  parseStatus: StepStatus;
+  /** Further ACTION lines the actor wrote (ignored). */
+  extraActions: string[];
+  /** Score change of this step, in score points (signed). */
+  reward: number;
+  /** Game score after this step (signed), null when the game keeps none. */
+  score: number | null;
+  moves: number | null;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  latencyMs: number;
+  costUsd: number;
+  error: { kind: LlmErrorKind | 'budget' | 'interpreter'; message: string } | null;
+}
+
+export interface Trajectory {
+  format: 'metattl-trajectory-1';
+  story: { title: string; md5: string; maxScore: number | null };
+  seed: number;
+  maxSteps: number;
+  guidingPrompt: string;
+  actorModel: string;
+  /** The game's opening text (the first observation). */
+  startObservation: string;
+  startScore: number | null;
+  steps: TrajectoryStep[];
+  termination: Termination;
+  /** Why the run stopped when termination is 'aborted': the user, or the budget cap. */
+  stopReason: 'user' | 'budget' | null;
+  /** Game score at the end of the episode, whatever the termination (null: no score kept). */
+  finalScore: number | null;
+  endReason: EndReason | null;
+  /** ISO 8601 wall-clock times. */
+  startedAt: string;
+  finishedAt: string;
+}

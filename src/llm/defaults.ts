@@ -1,0 +1,32 @@
+/**
+ * Default LLM settings, built in one place (method.md "Roles": actor 0.5, meta-agent 0.7,
+ * proposer 1.0). Callers layer saved settings and URL/CLI options over these.
+ */
+import type { LlmSettings } from './interface.ts';
+
+/** Prices in USD per million tokens for a few common models (editable in the settings). */
+export const DEFAULT_PRICES: LlmSettings['prices'] = {
+  'gpt-4o-mini': { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 },
+  'gpt-4o': { inputPerMTokUsd: 2.5, outputPerMTokUsd: 10 },
+  'gpt-4.1-mini': { inputPerMTokUsd: 0.4, outputPerMTokUsd: 1.6 },
+  'gpt-5': { inputPerMTokUsd: 1.25, outputPerMTokUsd: 10 },
+  'gpt-5-mini': { inputPerMTokUsd: 0.25, outputPerMTokUsd: 2 },
+};
+
+export function defaultLlmSettings(): LlmSettings {
+  return {
+    provider: { presetId: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '' },
+    roles: {
+      actor: { model: 'gpt-4o-mini', temperature: 0.5, maxTokens: 256 },
+      metaAgent: { model: 'gpt-4o-mini', temperature: 0.7, maxTokens: 1024 },
+      proposer: { model: 'gpt-4o-mini', temperature: 1.0, maxTokens: 2048 },
+    },
+    requestTimeoutMs: 60_000,
+    maxRetries: 2,
+    maxRetryWaitMs: 30_000,
+    maxConcurrent: 4,
+    dropStainlessHeaders: false,
+    caps: { maxUsd: null, maxTokens: null },
+    prices: { ...DEFAULT_PRICES },
+  };
+}

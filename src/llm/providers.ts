@@ -1,0 +1,28 @@
+/**
+ * Presets for OpenAI-compatible chat-completions endpoints. Only data: a base URL, whether a key
+ * is needed, and whether `/models` is served. Users can also enter any custom base URL.
+ */
+
+export interface ProviderPreset {
+  id: string;
+  label: string;
+  baseUrl: string;
+  needsKey: boolean;
+  /** Whether GET {baseUrl}/models lists models. */
+  listsModels: boolean;
+}
+
+export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
+  { id: 'openai', label: 'OpenAI', baseUrl: 'https://api.openai.com/v1', needsKey: true, listsModels: true },
+  { id: 'openrouter', label: 'OpenRouter', baseUrl: 'https://openrouter.ai/api/v1', needsKey: true, listsModels: true },
+  { id: 'groq', label: 'Groq', baseUrl: 'https://api.groq.com/openai/v1', needsKey: true, listsModels: true },
+  { id: 'together', label: 'Together', baseUrl: 'https://api.together.xyz/v1', needsKey: true, listsModels: true },
+  { id: 'ollama', label: 'Ollama (local)', baseUrl: 'http://localhost:11434/v1', needsKey: false, listsModels: true },
+  { id: 'lmstudio', label: 'LM Studio (local)', baseUrl: 'http://localhost:1234/v1', needsKey: false, listsModels: true },
+  { id: 'llamacpp', label: 'llama.cpp server (local)', baseUrl: 'http://localhost:8080/v1', needsKey: false, listsModels: true },
+  { id: 'custom', label: 'Custom base URL', baseUrl: '', needsKey: false, listsModels: true },
+];
+
+export function presetById(id: string): ProviderPreset | undefined {
+  return PROVIDER_PRESETS.find((p) => p.id === id);
+}

@@ -1,0 +1,71 @@
+/**
+ * Usage accounting for one run: tokens, latency and USD per call and per role, and the run's hard
+ * caps. Cost = promptTokens·input price + completionTokens·output price, prices in USD per
+ * million tokens from the editable price table. DOM-free.
+ */
+import { BudgetReachedError } from './errors.ts';
+import type { CallUsage, LlmSettings, Role } from './interface.ts';
+
+export interface RoleTotals {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+  reasoningTokens: number;
+  latencyMs: number;
+  costUsd: number;
+}
+
+const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+
+export class UsageMeter {
+  readonly byRole: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
+  private readonly listeners = new Set<(meter: UsageMeter) => void>();
+
+  constructor(
+    private readonly caps: LlmSettings['caps'],
+    private readonly prices: LlmSettings['prices'],
+  ) {}
+
+  /** Cost in USD of a call to `model`; 0 for a model missing from the price table. */
+  costUsd(model: string, promptTokens: number, completionTokens: number): number {
+    const price = this.prices[model];
+    if (!price) return 0;
+    return (promptTokens * price.inputPerMTokUsd + completionTokens * price.outputPerMTokUsd) / 1e6;
+  }
+
+  get totalUsd(): number {
+    return Object.values(this.byRole).reduce((s, r) => s + r.costUsd, 0);
+  }
+
+  get totalTokens(): number {
+    return Object.values(this.byRole).reduce((s, r) => s + r.promptTokens + r.completionTokens, 0);
+  }
+
+  /** @throws BudgetReachedError when a cap is already reached (checked before every call). */
+  assertWithinCaps(): void {
+    const { maxUsd, maxTokens } = this.caps;
+    if (maxUsd !== null && this.totalUsd >= maxUsd) {
+      throw new BudgetReachedError(`Budget reached: $${this.totalUsd.toFixed(4)} spent of the $${maxUsd} cap.`);
+    }
+    if (maxTokens !== null && this.totalTokens >= maxTokens) {
+      throw new BudgetReachedError(`Budget reached: ${this.totalTokens} tokens used of the ${maxTokens}-token cap.`);
+    }
+  }
+
+  record(role: Role, usage: CallUsage): void {
+    const t = this.byRole[role];
+    t.calls += 1;
+    t.promptTokens += usage.promptTokens;
+    t.completionTokens += usage.completionTokens;
+    t.reasoningTokens += usage.reasoningTokens;
+    t.latencyMs += usage.latencyMs;
+    t.costUsd += usage.costUsd;
+    for (const l of this.listeners) l(this);
+  }
+
+  /** Observe every recorded call (for running-cost displays). Returns an unsubscribe function. */
+  subscribe(listener: (meter: UsageMeter) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * The episode runner: the actor plays a (story, seed) from the game's start for at most S steps or
+ * until the game ends, and every step is recorded as it happens (method.md, "Inner loop" and
+ * "Termination and outcomes"). LLM faults, interpreter faults, Stop and the budget cap end the
+ * episode with the matching termination and keep every step recorded so far.
+ */
+import { Actor } from '../agents/actor.ts';
+import type { ActorTurn } from '../agents/actor-prompt.ts';
+import { FALLBACK_ACTION } from '../agents/reply-parser.ts';
+import type { Termination, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
+import type { StepResult } from '../engine/interface.ts';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+
+/** The engine surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine. */
+export interface EpisodeEngine {
+  readonly info: { md5: string };
+  readonly seed: number;
+  /** Restart the game from its start state (same seed); returns the opening observation. */
+  reset(): Promise<StepResult>;
+  step(command: string): Promise<StepResult>;
+}
+
+export interface EpisodeOptions {
+  engine: EpisodeEngine;
+  actor: Actor;
+  story: { title: string; maxScore: number | null };
+  guidingPrompt: string;
+  /** Step limit S (method.md default 50). */
+  maxSteps: number;
+  signal?: AbortSignal;
+  /** Called after every recorded step (persist it, update the UI). */
+  onStep?: (step: TrajectoryStep, trajectory: Trajectory) => void | Promise<void>;
+  /** Wall clock for the ISO timestamps (default: Date). */
+  now?: () => Date;
+}
+
+/** Run one episode. Never throws for LLM or interpreter faults: they become the termination. */
+export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
+  const { engine, actor, maxSteps, signal } = options;
+  const now = options.now ?? (() => new Date());
+  const start = await engine.reset();
+  const trajectory: Trajectory = {
+    format: 'metattl-trajectory-1',
+    story: { title: options.story.title, md5: engine.info.md5, maxScore: options.story.maxScore },
+    seed: engine.seed, maxSteps, guidingPrompt: options.guidingPrompt, actorModel: actor.model.settings.model,
+    startObservation: start.text, startScore: start.score, steps: [],
+    termination: 'step_limit', stopReason: null, finalScore: start.score, endReason: null,
+    startedAt: now().toISOString(), finishedAt: '',
+  };
+  const history: ActorTurn[] = [];
+  let last = start;
+  const finish = (termination: Termination, stopReason: Trajectory['stopReason'] = null): Trajectory => {
+    trajectory.termination = termination;
+    trajectory.stopReason = stopReason;
+    trajectory.finalScore = last.score;
+    trajectory.endReason = last.endReason;
+    trajectory.finishedAt = now().toISOString();
+    return trajectory;
+  };
+  if (start.done) return finish('game_over');
+
+  for (let index = 1; index <= maxSteps; index++) {
+    if (signal?.aborted) return finish('aborted', 'user');
+    const observation = last.text;
+    const base = {
+      index, observation, reply: '', finishReason: null, action: null, extraActions: [] as string[], reward: 0,
+      score: last.score, moves: last.moves, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0, error: null,
+    };
+    let decision;
+    try {
+      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, step: index, maxSteps, score: last.score }, signal);
+    } catch (error) {
+      if (error instanceof BudgetReachedError) {
+        await record(options, trajectory, { ...base, parseStatus: 'llm_error', error: { kind: 'budget', message: error.message } });
+        return finish('aborted', 'budget');
+      }
+      if (error instanceof LlmError && error.kind === 'aborted') return finish('aborted', 'user');
+      if (signal?.aborted) return finish('aborted', 'user');
+      const kind = error instanceof LlmError ? error.kind : 'server';
+      await record(options, trajectory, { ...base, parseStatus: 'llm_error', error: { kind, message: (error as Error).message } });
+      return finish('error');
+    }
+    // Stop pressed while the reply arrived: nothing from it is executed.
+    if (signal?.aborted) return finish('aborted', 'user');
+    const { completion, parsed } = decision;
+    const action = parsed.action ?? FALLBACK_ACTION;
+    const result = await engine.step(action);
+    const reward = (result.score ?? 0) - (last.score ?? 0);
+    await record(options, trajectory, {
+      ...base, reply: completion.content, finishReason: completion.finishReason, action: result.command,
+      parseStatus: parsed.status, extraActions: parsed.extraActions, reward, score: result.score, moves: result.moves,
+      promptTokens: completion.usage.promptTokens, completionTokens: completion.usage.completionTokens,
+      reasoningTokens: completion.usage.reasoningTokens, latencyMs: completion.usage.latencyMs, costUsd: completion.usage.costUsd,
+      error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
+    });
+    history.push({ observation, reply: completion.content });
+    last = result;
+    if (result.fault) return finish(result.fault.kind);
+    if (result.done) return finish('game_over');
+  }
+  return finish('step_limit');
+}
+
+async function record(options: EpisodeOptions, trajectory: Trajectory, step: TrajectoryStep): Promise<void> {
+  trajectory.steps.push(step);
+  await options.onStep?.(step, trajectory);
+}
+
+/** Adapt an in-thread `Engine` (tests, trusted stories) to the runner's async surface. */
+export function syncEngine(engine: import('../engine/interface.ts').Engine): EpisodeEngine {
+  return { info: engine.info, seed: engine.seed, reset: async () => engine.reset(), step: async (command) => engine.step(command) };
+}
