@@ -1,9 +1,11 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
+ * Commands: replay, play. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
  * 2 usage error. Errors go to stderr as one clear line.
  */
+import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
+import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: npx metattl <command> [options]
 
@@ -11,9 +13,11 @@ Commands:
   replay <story-file|story-id> --seed N --commands FILE [--json] [--step-timeout-ms MS]
       Replays commands (one per line; an empty line answers a keypress) and prints the
       score after each step. A story id (e.g. zork1) is looked up in STORIES_DIR.
+  play <story-file|story-id> --base-url URL --actor-model M [--seed N] [--steps S]
+       [--api-key K | env OPENAI_API_KEY] [--guide TEXT] [--max-usd X] [--stream]
+       [--json] [--out trajectory.json]
+      The actor LLM plays one episode (at most S steps, default 50).
 `;
-
-export class UsageError extends Error {}
 
 /** Run the CLI; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {
@@ -22,6 +26,8 @@ export async function run(argv: string[]): Promise<number> {
     switch (command) {
       case 'replay':
         return await replayCommand(rest);
+      case 'play':
+        return await playCommand(rest);
       case undefined:
       case '--help':
       case '-h':

@@ -10,7 +10,7 @@ import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import type { StepResult } from '../engine/interface.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
-import { UsageError } from './main.ts';
+import { UsageError } from './usage-error.ts';
 import { resolveStory } from './stories.ts';
 
 /** Split a commands file: one command per line; the final newline does not add an empty step. */

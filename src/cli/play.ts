@@ -1,0 +1,81 @@
+/**
+ * `metattl play`: the actor plays one episode on a story at a seed against any OpenAI-compatible
+ * endpoint. Output contract (--json): `{ story, seed, termination, finalScore, steps: [{
+ * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
+ * plus extra fields (maxScore, stopReason, usage). --out FILE writes the full trajectory export.
+ * Ctrl-C stops the episode cleanly (termination "aborted").
+ */
+import { writeFile } from 'node:fs/promises';
+import { parseArgs } from 'node:util';
+import { Actor } from '../agents/actor.ts';
+import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
+import { exportTrajectory } from '../agents/trajectory-io.ts';
+import { EngineProxy } from '../engine/engine-proxy.ts';
+import { createNodeWorker } from '../engine/node/worker-factory.ts';
+import { createChatModels } from '../llm/openai-chat-model.ts';
+import { UsageMeter } from '../llm/usage-meter.ts';
+import { runEpisode } from '../ttl/episode-runner.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { resolveStory } from './stories.ts';
+import { UsageError } from './usage-error.ts';
+
+export async function playCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...LLM_OPTIONS,
+      seed: { type: 'string' },
+      steps: { type: 'string', default: '50' },
+      guide: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      stream: { type: 'boolean', default: false },
+    },
+  });
+  const [storySpec] = positionals;
+  if (!storySpec) throw new UsageError('play needs a story file');
+  const maxSteps = Number(values.steps);
+  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--steps must be a positive integer, got ${values.steps}`);
+  const settings = llmSettingsFromFlags(values);
+  const story = await resolveStory(storySpec);
+  const seed = values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed);
+  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+
+  const meter = new UsageMeter(settings.caps, settings.prices);
+  const models = createChatModels(settings, meter);
+  const streamModel = values.stream ? { ...models.actor, complete: (m: Parameters<typeof models.actor.complete>[0], o = {}) => models.actor.complete(m, { ...o, stream: true }) } : models.actor;
+  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    const trajectory = await runEpisode({
+      engine, actor: new Actor(streamModel), maxSteps, signal: controller.signal,
+      story: { title: story.entry?.title ?? storySpec, maxScore: story.entry?.maxScore ?? null },
+      guidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
+      onStep: (step) => {
+        if (!values.json) process.stdout.write(`${String(step.index).padStart(4)}  ${String(step.score ?? '-').padStart(5)}  ${step.action ?? '(none)'}${step.parseStatus === 'ok' ? '' : `  [${step.parseStatus}]`}\n`);
+      },
+    });
+    if (values.out) await writeFile(values.out, exportTrajectory(trajectory));
+    const usage = { ...meter.byRole.actor, totalUsd: meter.totalUsd };
+    if (values.json) {
+      const steps = trajectory.steps.map((s) => ({
+        observation: s.observation, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
+        promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
+      }));
+      process.stdout.write(JSON.stringify({
+        story: story.path, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
+        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage,
+      }) + '\n');
+    } else {
+      const last = trajectory.steps.at(-1);
+      process.stdout.write(`final: score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
+    }
+    return trajectory.termination === 'error' ? 1 : 0;
+  } finally {
+    process.off('SIGINT', onSigint);
+    engine.dispose();
+  }
+}
