@@ -36,6 +36,7 @@ export const trajectorySchema = z.object({
   startObservation: z.string(),
   startScore: z.number().nullable(),
   steps: z.array(stepSchema),
+  finalObservation: z.string(),
   termination: z.enum(TERMINATIONS as [string, ...string[]]),
   stopReason: z.enum(['user', 'budget']).nullable(),
   finalScore: z.number().nullable(),

@@ -51,6 +51,8 @@ export interface Trajectory {
   startObservation: string;
   startScore: number | null;
   steps: TrajectoryStep[];
+  /** What the game showed after the last step (the start text when there was no step). */
+  finalObservation: string;
   termination: Termination;
   /** Why the run stopped when termination is 'aborted': the user, or the budget cap. */
   stopReason: 'user' | 'budget' | null;

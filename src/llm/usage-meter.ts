@@ -52,6 +52,20 @@ export class UsageMeter {
     }
   }
 
+  /** Add usage recorded earlier (a resumed run counts what it already spent against its caps). */
+  addPrevious(previous: Record<Role, RoleTotals>): void {
+    for (const role of Object.keys(this.byRole) as Role[]) {
+      const t = this.byRole[role];
+      const p = previous[role];
+      t.calls += p.calls;
+      t.promptTokens += p.promptTokens;
+      t.completionTokens += p.completionTokens;
+      t.reasoningTokens += p.reasoningTokens;
+      t.latencyMs += p.latencyMs;
+      t.costUsd += p.costUsd;
+    }
+  }
+
   record(role: Role, usage: CallUsage): void {
     const t = this.byRole[role];
     t.calls += 1;

@@ -32,6 +32,16 @@ export interface EpisodeOptions {
   onStep?: (step: TrajectoryStep, trajectory: Trajectory) => void | Promise<void>;
   /** Wall clock for the ISO timestamps (default: Date). */
   now?: () => Date;
+  /** Resume: steps already recorded for this episode; their actions are replayed on the engine
+   * (deterministic for the same seed) and kept, without calling the actor or `onStep` again. */
+  resumeSteps?: readonly TrajectoryStep[];
+  /** Resume: the episode's original start time. */
+  startedAt?: string;
+}
+
+/** The recorded steps do not replay to the same scores: the story or seed differs. */
+export class ReplayMismatchError extends Error {
+  override readonly name = 'ReplayMismatchError';
 }
 
 /** Run one episode. Never throws for LLM or interpreter faults: they become the termination. */
@@ -43,23 +53,35 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     format: 'metattl-trajectory-1',
     story: { title: options.story.title, md5: engine.info.md5, maxScore: options.story.maxScore },
     seed: engine.seed, maxSteps, guidingPrompt: options.guidingPrompt, actorModel: actor.model.settings.model,
-    startObservation: start.text, startScore: start.score, steps: [],
+    startObservation: start.text, startScore: start.score, steps: [], finalObservation: start.text,
     termination: 'step_limit', stopReason: null, finalScore: start.score, endReason: null,
-    startedAt: now().toISOString(), finishedAt: '',
+    startedAt: options.startedAt ?? now().toISOString(), finishedAt: '',
   };
   const history: ActorTurn[] = [];
   let last = start;
+  for (const step of options.resumeSteps ?? []) {
+    if (step.action === null) throw new ReplayMismatchError(`Step ${step.index} sent no action and cannot be resumed past.`);
+    const replayed = await engine.step(step.action);
+    if (replayed.score !== step.score) {
+      throw new ReplayMismatchError(`Replaying step ${step.index} ("${step.action}") gave score ${replayed.score}, the record says ${step.score}.`);
+    }
+    trajectory.steps.push(step);
+    history.push({ observation: step.observation, reply: step.reply });
+    last = replayed;
+    if (replayed.done || replayed.fault) throw new ReplayMismatchError(`The game ended while replaying step ${step.index}.`);
+  }
   const finish = (termination: Termination, stopReason: Trajectory['stopReason'] = null): Trajectory => {
     trajectory.termination = termination;
     trajectory.stopReason = stopReason;
     trajectory.finalScore = last.score;
+    trajectory.finalObservation = last.text;
     trajectory.endReason = last.endReason;
     trajectory.finishedAt = now().toISOString();
     return trajectory;
   };
   if (start.done) return finish('game_over');
 
-  for (let index = 1; index <= maxSteps; index++) {
+  for (let index = trajectory.steps.length + 1; index <= maxSteps; index++) {
     if (signal?.aborted) return finish('aborted', 'user');
     const observation = last.text;
     const base = {

@@ -1,0 +1,60 @@
+/**
+ * The meta-prompt: the meta-agent's system prompt = fixed header (what the logs are) + the
+ * strategy section (the only part users edit and the outer loop evolves; empty = the naive
+ * meta-agent) + fixed footer (the `<think>/<learn>` output contract). Keeping the contract fixed
+ * stops an evolved strategy from breaking the parser (method.md, "Meta-prompt structure").
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+export const META_PROMPT_HEADER = `You coach a player of a text adventure game. The player (the actor) is a language model that plays the same game from the same starting point several times; each attempt is an episode with a limited number of steps. Before every episode the actor receives a guiding prompt written by you, and it follows it.
+
+After each episode you receive its log:
+- a header with the episode number and the guiding prompt the actor used;
+- one line per step: [STEP i] [OBS] what the game showed [ACTION] the command the actor typed [REWARD] points gained or lost by that command [CUM_REWARD] the score after it. "(same as previous step)" means the game showed the same text again;
+- [FINAL OBS] the last text the game showed, and [EPISODE END] how the episode ended and its final score.
+
+The game restarts identically every episode, so what worked will work again and what failed will fail again. Your goal is that each next episode scores higher than the last.`;
+
+export const META_PROMPT_FOOTER = `Answer in this format and nothing else:
+<think>your analysis of the episode(s)</think>
+<learn>the complete guiding prompt for the next episode</learn>
+The text inside <learn> replaces the actor's current guiding prompt entirely, so include everything the actor should still know. Leave <learn></learn> empty to keep the current guiding prompt unchanged.`;
+
+/** The full meta-prompt for a strategy section ('' = naive). */
+export function buildMetaPrompt(strategy: string): string {
+  const body = strategy.trim();
+  return body ? `${META_PROMPT_HEADER}\n\nStrategy:\n${body}\n\n${META_PROMPT_FOOTER}` : `${META_PROMPT_HEADER}\n\n${META_PROMPT_FOOTER}`;
+}
+
+/** Hex sha256 of a text (meta-prompt identity in records). */
+export function textHash(text: string): string {
+  return bytesToHex(sha256(utf8ToBytes(text)));
+}
+
+export type LearnStatus = 'updated' | 'empty' | 'missing' | 'truncated';
+
+export interface ParsedLearn {
+  /** The new guiding prompt, or null to keep the previous one. */
+  guidingPrompt: string | null;
+  status: LearnStatus;
+}
+
+/**
+ * Read `<learn>…</learn>` from a meta-agent (or reflection) reply; `<think>` text is ignored.
+ * Empty → keep (status "empty"); absent → keep ("missing"); opened but never closed → keep
+ * ("truncated").
+ */
+export function parseLearn(content: string, finishReason: string | null): ParsedLearn {
+  const text = content.replace(/<think>[\s\S]*?<\/think>/gi, '');
+  const matches = [...text.matchAll(/<learn>([\s\S]*?)<\/learn>/gi)];
+  const last = matches.at(-1);
+  if (last) {
+    const body = (last[1] ?? '').trim();
+    return body ? { guidingPrompt: body, status: 'updated' } : { guidingPrompt: null, status: 'empty' };
+  }
+  if (/<learn>/i.test(text) || /<think>/i.test(text) || (finishReason === 'length' && text.trim() === '')) {
+    return { guidingPrompt: null, status: 'truncated' };
+  }
+  return { guidingPrompt: null, status: 'missing' };
+}

@@ -1,0 +1,39 @@
+/**
+ * Token counting for context-window budgeting, with gpt-tokenizer's cl100k_base encoding (an
+ * approximation for non-OpenAI models; providers' own counts are used for cost). Loaded lazily so
+ * the page does not pay for the encoding until a session needs it.
+ */
+import type { ChatMessage } from './interface.ts';
+
+/** Counts the tokens of a text. */
+export type TokenCounter = (text: string) => number;
+
+/** Per-message overhead of the chat format, in tokens (OpenAI cookbook: ~4 per message). */
+const MESSAGE_OVERHEAD = 4;
+
+let loading: Promise<TokenCounter> | null = null;
+
+/** The cl100k_base counter (loaded once). */
+export function loadTokenCounter(): Promise<TokenCounter> {
+  loading ??= import('gpt-tokenizer/encoding/cl100k_base').then((m) => (text: string) => m.countTokens(text));
+  return loading;
+}
+
+/** Tokens of a chat: the sum of its messages plus the per-message overhead. */
+export function countChatTokens(messages: readonly ChatMessage[], count: TokenCounter): number {
+  return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD, 0);
+}
+
+/** Default context windows (tokens) by model-name pattern; small local models get 8k. */
+export const DEFAULT_CONTEXT_WINDOWS: readonly [RegExp, number][] = [
+  [/gpt-4\.1|gpt-5|o[134]-?/i, 128_000],
+  [/gpt-4o/i, 128_000],
+  [/claude|gemini/i, 128_000],
+  [/llama-?3\.[123]|qwen2\.5|mistral-nemo/i, 32_000],
+];
+
+/** The context window to assume for a model (tokens), unless the user set one. */
+export function contextWindowFor(model: string, overrides: Record<string, number> = {}): number {
+  if (overrides[model]) return overrides[model];
+  return DEFAULT_CONTEXT_WINDOWS.find(([pattern]) => pattern.test(model))?.[1] ?? 8_000;
+}

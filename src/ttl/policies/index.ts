@@ -1,0 +1,29 @@
+/** Build the adaptation policy of a session from its spec (one small module per policy). */
+import type { ChatModel } from '../../llm/interface.ts';
+import type { TokenCounter } from '../../llm/token-count.ts';
+import type { AdaptationPolicy, PolicySpec } from '../policy.ts';
+import { MemoryPolicy } from './memory-policy.ts';
+import { MetaAgentPolicy } from './meta-agent-policy.ts';
+import { ReflexionPolicy } from './reflexion-policy.ts';
+import { StaticPolicy } from './static-policy.ts';
+
+export interface PolicyDeps {
+  /** The meta-agent model; also the baselines' reflection model (same model = comparable arms). */
+  reflectionModel: ChatModel;
+  countTokens: TokenCounter;
+  /** Context window of the reflection / meta-agent model, tokens. */
+  contextWindow: number;
+}
+
+export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPolicy {
+  switch (spec.kind) {
+    case 'static':
+      return new StaticPolicy();
+    case 'reflexion':
+      return new ReflexionPolicy(deps.reflectionModel);
+    case 'memory':
+      return new MemoryPolicy(deps.reflectionModel);
+    case 'meta':
+      return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * Memory-agent baseline (method.md "Baselines"): after each episode the reflection model first
+ * summarises the episode; all summaries are kept; then it rewrites the guiding prompt from the
+ * whole history of summaries. Two calls per episode.
+ */
+import { formatEpisodeLog } from '../../agents/episode-log.ts';
+import type { Trajectory } from '../../agents/trajectory.ts';
+import type { ChatModel } from '../../llm/interface.ts';
+import type { AdaptationPolicy, PolicyExchange, PolicyUpdate } from '../policy.ts';
+import { guardedCall } from './call.ts';
+
+export const SUMMARY_PROMPT = `You keep the memory of a language model (the actor) that plays a text adventure game several times from the same start. Summarise the attempt in the log you receive (one line per step: [STEP i] [OBS] game text [ACTION] command [REWARD] points [CUM_REWARD] score): the route taken, what earned points, obstacles met, dead ends and facts learned. At most 150 words, plain text.`;
+
+export const REWRITE_PROMPT = `You write the guide a language model (the actor) follows when it plays a text adventure game again from the same start. You receive the summaries of all its attempts so far, oldest first. Combine what they teach into one guide for the next attempt.
+Answer as <think>your reasoning</think><learn>the complete guide for the next attempt, written to the actor</learn>.`;
+
+export class MemoryPolicy implements AdaptationPolicy {
+  readonly kind = 'memory' as const;
+  private summaries: { episode: number; text: string }[] = [];
+
+  constructor(private readonly model: ChatModel) {}
+
+  async update(episodeIndex: number, trajectory: Trajectory, current: string, signal?: AbortSignal): Promise<PolicyUpdate> {
+    const log = formatEpisodeLog(episodeIndex, trajectory);
+    const summary = await guardedCall(
+      this.model,
+      [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: log }],
+      { afterEpisode: episodeIndex, kind: 'summary', userMessage: log, droppedEpisodes: [], notice: null },
+      current, signal,
+    );
+    const exchanges: PolicyExchange[] = [{ ...summary.exchange, learnStatus: null, guidingPromptAfter: current }];
+    if (summary.exchange.error) return { guidingPrompt: current, exchanges };
+    this.summaries.push({ episode: episodeIndex, text: summary.exchange.reply.trim() });
+    const history = this.summaries.map((s) => `Attempt ${s.episode}: ${s.text}`).join('\n\n');
+    const rewrite = await guardedCall(
+      this.model,
+      [{ role: 'system', content: REWRITE_PROMPT }, { role: 'user', content: `${history}\n\nThe guide used in attempt ${episodeIndex}:\n${current}` }],
+      { afterEpisode: episodeIndex, kind: 'memory_rewrite', userMessage: history, droppedEpisodes: [], notice: null },
+      current, signal,
+    );
+    exchanges.push(rewrite.exchange);
+    return { guidingPrompt: rewrite.exchange.guidingPromptAfter, exchanges };
+  }
+
+  restore(exchanges: readonly PolicyExchange[]): void {
+    this.summaries = exchanges.filter((e) => e.kind === 'summary' && !e.error).map((e) => ({ episode: e.afterEpisode, text: e.reply.trim() }));
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * A test-time-learning session (method.md, "Inner loop"): K episodes of at most S steps on one
+ * task; every episode restarts the game from the same seed; between episodes the adaptation
+ * policy rewrites the guiding prompt. Every step, episode and policy exchange is reported to a
+ * sink as it happens (to persist it), and a session can resume from such a record.
+ */
+import { Actor } from '../agents/actor.ts';
+import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
+import { averageScore, bestScore, wAuc } from './metrics.ts';
+import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
+import type { EpisodeRecord, SessionConfig, SessionRecord } from './session-record.ts';
+
+/** Receives the session's progress as it happens (persistence, UI). Awaited in order. */
+export interface SessionSink {
+  onStep?(episodeIndex: number, step: TrajectoryStep, trajectory: Trajectory): void | Promise<void>;
+  onEpisode?(episode: EpisodeRecord, record: SessionRecord): void | Promise<void>;
+  onExchange?(exchange: PolicyExchange, record: SessionRecord): void | Promise<void>;
+  onRecord?(record: SessionRecord): void | Promise<void>;
+}
+
+export interface SessionOptions {
+  id: string;
+  config: SessionConfig;
+  engine: EpisodeEngine;
+  actor: Actor;
+  policy: AdaptationPolicy;
+  sink?: SessionSink;
+  signal?: AbortSignal;
+  /** Resume from this (incomplete) record instead of starting afresh. */
+  resume?: SessionRecord;
+  now?: () => Date;
+  /** Monotonic ms clock for wall time (default performance-like Date.now). */
+  clockMs?: () => number;
+}
+
+/** Run (or resume) a session to K episodes, or until Stop / the budget cap. */
+export async function runSession(options: SessionOptions): Promise<SessionRecord> {
+  const { config, engine, actor, policy, sink = {}, signal } = options;
+  const now = options.now ?? (() => new Date());
+  const clock = options.clockMs ?? (() => Date.now());
+  const record: SessionRecord = options.resume ? structuredClone(options.resume) : newRecord(options.id, config, now());
+  record.status = 'running';
+  record.stopReason = null;
+  policy.restore(record.exchanges);
+  const startedMs = clock() - record.wallTimeMs;
+  let guidingPrompt = currentGuidingPrompt(record);
+
+  const stop = async (reason: 'user' | 'budget', message: string | null): Promise<SessionRecord> => {
+    record.status = 'stopped';
+    record.stopReason = reason;
+    record.stopMessage = message;
+    return finish(record, startedMs, clock, now, sink);
+  };
+
+  for (let index = completedEpisodes(record) + 1; index <= config.episodes; index++) {
+    const partial = record.episodes.find((e) => e.index === index);
+    if (!partial) record.episodes.push({ index, guidingPrompt, trajectory: null, finalScore: null, termination: null, steps: [] });
+    const episode = record.episodes.find((e) => e.index === index)!;
+    const trajectory = await runEpisode({
+      engine, actor, maxSteps: config.maxSteps, signal, now, guidingPrompt: episode.guidingPrompt,
+      story: { title: config.story.title, maxScore: config.story.maxScore },
+      resumeSteps: episode.steps,
+      onStep: async (step, t) => {
+        episode.steps = t.steps;
+        await sink.onStep?.(index, step, t);
+      },
+    });
+    if (trajectory.termination === 'aborted') {
+      episode.steps = trajectory.steps;
+      return stop(trajectory.stopReason ?? 'user', trajectory.steps.at(-1)?.error?.message ?? null);
+    }
+    episode.trajectory = trajectory;
+    episode.steps = trajectory.steps;
+    episode.finalScore = trajectory.finalScore;
+    episode.termination = trajectory.termination;
+    updateMetrics(record);
+    await sink.onEpisode?.(episode, record);
+    if (index === config.episodes) break;
+    try {
+      const update = await policy.update(index, trajectory, guidingPrompt, signal);
+      for (const exchange of update.exchanges) {
+        record.exchanges.push(exchange);
+        await sink.onExchange?.(exchange, record);
+      }
+      guidingPrompt = update.guidingPrompt;
+    } catch (error) {
+      if (error instanceof BudgetReachedError) return stop('budget', error.message);
+      if (error instanceof LlmError && error.kind === 'aborted') return stop('user', null);
+      throw error;
+    }
+  }
+  record.status = 'complete';
+  return finish(record, startedMs, clock, now, sink);
+}
+
+function newRecord(id: string, config: SessionConfig, at: Date): SessionRecord {
+  return {
+    format: 'metattl-session-1', id, config, status: 'running', stopReason: null, stopMessage: null,
+    episodes: [], exchanges: [], scores: [], wAuc: null, averageScore: null, bestScore: null,
+    startedAt: at.toISOString(), finishedAt: null, wallTimeMs: 0,
+  };
+}
+
+/** Episodes that ended (the first incomplete one is resumed). */
+function completedEpisodes(record: SessionRecord): number {
+  return record.episodes.filter((e) => e.trajectory !== null).length;
+}
+
+/** The guiding prompt for the next episode to run, from the record. */
+function currentGuidingPrompt(record: SessionRecord): string {
+  const pending = record.episodes.find((e) => e.trajectory === null);
+  if (pending) return pending.guidingPrompt;
+  return record.exchanges.at(-1)?.guidingPromptAfter ?? record.config.initialGuidingPrompt;
+}
+
+function updateMetrics(record: SessionRecord): void {
+  const scores = record.episodes.filter((e) => e.trajectory !== null).map((e) => e.finalScore ?? 0);
+  record.scores = scores;
+  record.wAuc = wAuc(scores, record.config.story.maxScore);
+  record.averageScore = scores.length ? averageScore(scores) : null;
+  record.bestScore = scores.length ? bestScore(scores) : null;
+}
+
+async function finish(record: SessionRecord, startedMs: number, clock: () => number, now: () => Date, sink: SessionSink): Promise<SessionRecord> {
+  updateMetrics(record);
+  record.wallTimeMs = clock() - startedMs;
+  record.finishedAt = now().toISOString();
+  await sink.onRecord?.(record);
+  return record;
+}
