@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { buildMetaPrompt, META_PROMPT_FOOTER, META_PROMPT_HEADER, parseLearn, textHash } from './meta-prompt.ts';
+
+describe('meta-prompt', () => {
+  it('is header + strategy + footer; the naive one has no strategy section', () => {
+    expect(buildMetaPrompt('')).toBe(`${META_PROMPT_HEADER}\n\n${META_PROMPT_FOOTER}`);
+    expect(buildMetaPrompt(' Keep a fact bank. ')).toBe(`${META_PROMPT_HEADER}\n\nStrategy:\nKeep a fact bank.\n\n${META_PROMPT_FOOTER}`);
+  });
+
+  it('hashes with sha256', () => {
+    expect(textHash('abc')).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');
+  });
+});
+
+describe('parseLearn', () => {
+  it('takes the <learn> text and ignores <think>', () => {
+    expect(parseLearn('<think>use <learn>x</learn> maybe</think><learn>\nGo north first.\n</learn>', 'stop')).toEqual({ guidingPrompt: 'Go north first.', status: 'updated' });
+  });
+  it('empty or missing <learn> keeps the previous guide', () => {
+    expect(parseLearn('<think>hm</think><learn>  </learn>', 'stop')).toEqual({ guidingPrompt: null, status: 'empty' });
+    expect(parseLearn('Just go north.', 'stop')).toEqual({ guidingPrompt: null, status: 'missing' });
+  });
+  it('an unclosed tag or empty length-stopped reply is truncated', () => {
+    expect(parseLearn('<think>long analysis', 'length').status).toBe('truncated');
+    expect(parseLearn('<learn>Go north and', 'length').status).toBe('truncated');
+    expect(parseLearn('', 'length').status).toBe('truncated');
+  });
+});
