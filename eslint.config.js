@@ -7,7 +7,7 @@ import ts from 'typescript-eslint';
 const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', 'src/engine/vendor/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'node_modules/', '.scratch/', 'src/engine/vendor/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs['flat/recommended'],

@@ -40,7 +40,7 @@ export function fitChat(system: string, history: readonly ChatTurn[], newLog: st
     ...turns.flatMap((t): ChatMessage[] => [{ role: 'user', content: t.userMessage }, { role: 'assistant', content: t.reply }]),
     { role: 'user', content: user },
   ];
-  let kept = [...history];
+  const kept = [...history];
   const dropped: number[] = [];
   const withNotice = (log: string, cut: number): string => {
     const parts: string[] = [];

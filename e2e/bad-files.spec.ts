@@ -1,0 +1,78 @@
+/**
+ * Bad story files uploaded through the file input show the engine's typed StoryFileError message
+ * in the alert region, and advent keeps playing; a .zblorb wrapping advent.z5 runs.
+ */
+import { expect, test } from '@playwright/test';
+import { identifyStory } from '../src/engine/story-file.ts';
+import { ADVENT_MD5, adventBytes, makeZblorb, openPlayer, pickStory, seededBytes, send, statusLine, transcript, upload, waitForStory } from './helpers.ts';
+
+/** The message identifyStory throws for `bytes` (the page must show exactly this). */
+function storyFileMessage(bytes: Uint8Array): string {
+  try {
+    identifyStory(bytes);
+  } catch (error) {
+    if ((error as Error).name === 'StoryFileError') return (error as Error).message;
+    throw error;
+  }
+  throw new Error('expected a StoryFileError');
+}
+
+const advent = new Uint8Array(adventBytes());
+const glulx = new Uint8Array(256);
+glulx.set([...'Glul'].map((c) => c.charCodeAt(0)));
+const version6 = advent.slice();
+version6[0] = 6;
+
+const BAD_FILES: { name: string; bytes: Uint8Array; pattern: RegExp }[] = [
+  { name: 'empty.z5', bytes: new Uint8Array(0), pattern: /empty/ },
+  { name: 'truncated.z5', bytes: advent.slice(0, 64), pattern: /truncated/ },
+  { name: 'random.z5', bytes: seededBytes(20240601, 4096), pattern: /not a Z-machine story file/ },
+  { name: 'game.ulx', bytes: glulx, pattern: /Glulx/ },
+  { name: 'v6.z6', bytes: version6, pattern: /version 6 is not supported/ },
+];
+
+test('each bad story file shows its typed error and advent keeps playing', async ({ page }) => {
+  await openPlayer(page);
+  await pickStory(page, 'advent');
+  const error = page.getByTestId('error');
+  for (const bad of BAD_FILES) {
+    await upload(page, bad.name, bad.bytes);
+    const message = storyFileMessage(bad.bytes);
+    expect(message).toMatch(bad.pattern);
+    await expect(error).toContainText(message);
+    await expect(error).toHaveAttribute('role', 'alert');
+    await expect(page.getByTestId('story-picker')).toHaveValue('advent');
+  }
+  await send(page, 'east');
+  await expect(transcript(page)).toContainText('Inside Building');
+  await expect(statusLine(page)).toContainText('Score: 36');
+  const options = await page.getByTestId('story-picker').locator('option').allTextContents();
+  expect(options.some((o) => /empty|truncated|random|ulx|v6/.test(o))).toBe(false);
+});
+
+test('a bad file as the first story shows its error and advent still plays', async ({ page }) => {
+  await openPlayer(page);
+  await upload(page, 'game.ulx', glulx);
+  await expect(page.getByTestId('error')).toContainText(storyFileMessage(glulx));
+  await pickStory(page, 'advent');
+  await send(page, 'east');
+  await expect(statusLine(page)).toContainText('Score: 36');
+});
+
+test('a .zblorb wrapping advent.z5 runs and is matched to the catalog', async ({ page }) => {
+  await openPlayer(page);
+  await upload(page, 'advent.zblorb', makeZblorb(advent));
+  await waitForStory(page, `user:${ADVENT_MD5}`);
+  await expect(page.getByTestId('error')).toHaveCount(0);
+  await expect(page.getByTestId('story-title')).toHaveText('Adventure');
+  await expect(page.getByTestId('max-score')).toHaveText('Max score: 350');
+  await expect(statusLine(page)).toContainText('Score: 36');
+  await send(page, 'east');
+  await expect(transcript(page)).toContainText('Inside Building');
+  // Stored: listed again after a reload, and removable.
+  await page.reload();
+  await expect(page.getByTestId('player')).toHaveAttribute('data-ready', 'true');
+  await pickStory(page, `user:${ADVENT_MD5}`);
+  await page.getByTestId('remove-story').click();
+  await expect(page.getByTestId('story-picker').locator(`option[value="user:${ADVENT_MD5}"]`)).toHaveCount(0);
+});

@@ -1,0 +1,143 @@
+/**
+ * Persistence of the playground: user-added story files, settings and named save slots.
+ * Three implementations share this contract: IndexedDB (browser, `idb-store.ts`), memory
+ * (`memory-store.ts`, when IndexedDB is unavailable) and JSON files (`node-store.ts`, CLI).
+ * Must not import ui, svelte, DOM-only or Node-only APIs.
+ */
+
+/** A story file the user added (file picker, drag and drop or URL). */
+export interface StoredStory {
+  /** Stable id chosen by the caller, unique within the store (the UI uses `user:<md5>`). */
+  id: string;
+  /** Display name, usually the file name ("mygame.z5"). */
+  name: string;
+  /** The raw file as added (.z3/.z5/.z8 or .zblorb); never modified by the store. */
+  bytes: Uint8Array;
+  /** Lower-case hex md5 of the Z-code image (for a Blorb: of its ZCOD chunk), as the engine
+   * reports it in `StoryInfo.md5`; the key for catalog matching and save slots. */
+  md5: string;
+  /** When it was added, ms since the Unix epoch. */
+  addedAt: number;
+  /** Maximum score in score points, supplied by the user; null = unknown (W-AUC is n/a). */
+  maxScore: number | null;
+}
+
+/** A story without its bytes, for listings. */
+export type StorySummary = Omit<StoredStory, 'bytes'> & {
+  /** Size of `bytes` in bytes. */
+  sizeBytes: number;
+};
+
+/** Values a setting can hold: JSON data (so every store can persist it). */
+export type SettingValue = string | number | boolean | null | SettingValue[] | { [key: string]: SettingValue };
+
+/**
+ * A named save slot of one story. Slots are keyed by (storyMd5, name): saving under an existing
+ * name replaces that slot.
+ */
+export interface SaveSlot {
+  /** md5 of the story the snapshot belongs to (`StoryInfo.md5`). */
+  storyMd5: string;
+  /** User-chosen name, 1–100 characters after trimming. */
+  name: string;
+  /** The engine snapshot (`EngineSnapshot`): plain structured-cloneable data, may hold Uint8Arrays.
+   * The store treats it as opaque. */
+  snapshot: unknown;
+  /** When it was saved, ms since the Unix epoch. */
+  savedAt: number;
+}
+
+/** A save slot without its snapshot, for listings. */
+export type SaveSlotSummary = Omit<SaveSlot, 'snapshot'>;
+
+/** Which backend a store uses; `persistent` is false only for the memory store. */
+export type StoreKind = 'indexeddb' | 'memory' | 'files';
+
+/**
+ * The persistence contract. Every method is async and either completes fully or throws; a failed
+ * write leaves the previous data untouched (one transaction / atomic file replace per write).
+ * Reads of missing records return `undefined`, never throw. Every method may throw:
+ * - `StorageFullError` when the browser quota or the disk is exhausted;
+ * - `StorageBlockedError` when the database cannot be opened or was closed for another tab;
+ * - `StorageError` for anything else the backend reports.
+ * Returned objects are copies: mutating them does not change the store.
+ */
+export interface Store {
+  readonly kind: StoreKind;
+  /** False when nothing survives a reload (memory store). */
+  readonly persistent: boolean;
+
+  /** All user stories, oldest first (by `addedAt`, then id). */
+  listStories(): Promise<StorySummary[]>;
+  getStory(id: string): Promise<StoredStory | undefined>;
+  /** Insert or replace the story with this id. */
+  putStory(story: StoredStory): Promise<void>;
+  /** Set the user-supplied max score of a stored story; throws `StorageError` if `id` is unknown. */
+  setStoryMaxScore(id: string, maxScore: number | null): Promise<void>;
+  /** Remove a story (its save slots are kept: they belong to the md5, not the file). No-op when absent. */
+  deleteStory(id: string): Promise<void>;
+
+  getSetting(key: string): Promise<SettingValue | undefined>;
+  setSetting(key: string, value: SettingValue): Promise<void>;
+  deleteSetting(key: string): Promise<void>;
+
+  /** Save slots of one story, newest first (by `savedAt`, then name). */
+  listSaves(storyMd5: string): Promise<SaveSlotSummary[]>;
+  getSave(storyMd5: string, name: string): Promise<SaveSlot | undefined>;
+  /** Insert or replace the slot (storyMd5, name). */
+  putSave(slot: SaveSlot): Promise<void>;
+  /** No-op when absent. */
+  deleteSave(storyMd5: string, name: string): Promise<void>;
+
+  /** Release the backend (close the database). Further calls throw `StorageBlockedError`. */
+  close(): void;
+}
+
+/** Base class of storage failures; `message` is user-readable. */
+export class StorageError extends Error {
+  override name = 'StorageError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The browser's storage quota (QuotaExceededError) or the disk is full; nothing was written. */
+export class StorageFullError extends StorageError {
+  override name = 'StorageFullError';
+  constructor(what: string, options?: { cause?: unknown }) {
+    super(
+      `Storage is full: could not save ${what}. Nothing was written. Remove stories or save slots you no longer need, or free disk space, and try again.`,
+      options,
+    );
+  }
+}
+
+/** The database cannot be used: another tab holds an older version open, the open timed out, or
+ * this connection was closed so another tab could upgrade. */
+export class StorageBlockedError extends StorageError {
+  override name = 'StorageBlockedError';
+}
+
+/** Trimmed slot name, or a `StorageError` when it is empty or longer than 100 characters. */
+export function checkSlotName(name: string): string {
+  const trimmed = name.trim();
+  if (trimmed.length === 0 || trimmed.length > 100) {
+    throw new StorageError('A save slot needs a name of 1–100 characters.');
+  }
+  return trimmed;
+}
+
+/** Sort helpers shared by the implementations (documented orders above). */
+export const byAddedAt = (a: StorySummary, b: StorySummary): number => a.addedAt - b.addedAt || a.id.localeCompare(b.id);
+export const bySavedAtDesc = (a: SaveSlotSummary, b: SaveSlotSummary): number => b.savedAt - a.savedAt || a.name.localeCompare(b.name);
+
+/** A story's summary (drops the bytes). */
+export function summariseStory(story: StoredStory): StorySummary {
+  const { bytes, ...rest } = story;
+  return { ...rest, sizeBytes: bytes.byteLength };
+}
+
+/** A slot's summary (drops the snapshot). */
+export function summariseSave(slot: SaveSlot): SaveSlotSummary {
+  return { storyMd5: slot.storyMd5, name: slot.name, savedAt: slot.savedAt };
+}

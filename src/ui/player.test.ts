@@ -1,0 +1,100 @@
+/** Player logic in Node with fake services: the real synchronous engine, a memory store, no DOM. */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { describe, expect, it } from 'vitest';
+import { loadStory } from '../engine/zvm-engine.ts';
+import { identifyStory } from '../engine/story-file.ts';
+import { StorageFullError, type Store } from '../store/interface.ts';
+import { MemoryStore } from '../store/memory-store.ts';
+import { Player } from './player.svelte.ts';
+import type { GameEngine, PlayerServices } from './services.ts';
+
+const require = createRequire(import.meta.url);
+const advent = new Uint8Array(readFileSync(require.resolve('glkote-term/tests/advent.z5')));
+const catalog = JSON.parse(readFileSync(new URL('../../public/stories/catalog.json', import.meta.url), 'utf8')) as unknown;
+const BASE = 'http://test.invalid/sub/';
+
+function services(store: Store = new MemoryStore(), query = ''): PlayerServices {
+  let clock = 1000;
+  return {
+    resolve: (path) => new URL(path, BASE),
+    async fetchBytes(url) {
+      if (url.href === `${BASE}stories/advent.z5`) return advent.slice();
+      throw new Error(`Could not download ${url.href}: HTTP 404`);
+    },
+    fetchOptionalJson: async (url) => (url.href === `${BASE}stories/catalog.json` ? catalog : undefined),
+    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
+    async loadEngine(bytes, options): Promise<GameEngine> {
+      const engine = loadStory(bytes, options);
+      return {
+        info: engine.info, seed: engine.seed, start: engine.start, dispose: () => undefined,
+        step: async (c) => engine.step(c), snapshot: async () => engine.snapshot(),
+        restore: async (s) => engine.restore(s), reset: async () => engine.reset(),
+      };
+    },
+    openStore: async () => ({ store, problem: null }),
+    readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
+    now: () => clock++,
+    query: () => new URLSearchParams(query),
+  };
+}
+
+describe('Player', () => {
+  it('plays advent: step, undo, save and restore a slot', async () => {
+    const player = new Player(services());
+    await player.init();
+    expect(player.library.map((e) => e.id)).toEqual(['advent']);
+    await player.selectStory('advent');
+    expect(player.seed).toBe(5);
+    expect(player.maxScore).toBe(350);
+    await player.send('east');
+    expect(player.session.last?.statusLine).toContain('Inside Building');
+    expect(player.session.canUndo).toBe(true);
+    await player.save('inside');
+    expect(player.session.slots.map((s) => s.name)).toEqual(['inside']);
+    await player.send('west');
+    await player.restoreSlot('inside');
+    expect(player.session.last?.statusLine).toContain('Inside Building');
+    await player.undo();
+    expect(player.session.last?.statusLine).toContain('At End Of Road');
+    expect(player.error).toBeNull();
+  });
+
+  it('shows a bad file\'s StoryFileError and keeps the running game', async () => {
+    const player = new Player(services());
+    await player.init();
+    await player.selectStory('advent');
+    await player.addFiles([new File([new Uint8Array(0)], 'empty.z5')]);
+    expect(player.error).toBe('The story file is empty (0 bytes).');
+    expect(player.selectedId).toBe('advent');
+    await player.send('east');
+    expect(player.session.last?.statusLine).toContain('Inside Building');
+  });
+
+  it('keeps a user story playable (unsaved) when storage is full', async () => {
+    const store = new MemoryStore();
+    store.putStory = async () => {
+      throw new StorageFullError('the story "mine.z5"');
+    };
+    const player = new Player(services(store));
+    await player.init();
+    await player.addFiles([new File([advent], 'mine.z5')]);
+    expect(player.error).toMatch(/^Storage is full.*playable until you close the page\.$/);
+    expect(player.current?.entry).toMatchObject({ source: 'user', unsaved: true });
+    expect(player.session.last?.statusLine).toContain('At End Of Road');
+  });
+
+  it('reopens the last story, or the one in ?story= with ?seed=', async () => {
+    const store = new MemoryStore();
+    const first = new Player(services(store));
+    await first.init();
+    await first.selectStory('advent');
+    const again = new Player(services(store));
+    await again.init();
+    expect(again.current?.entry.id).toBe('advent');
+    const queried = new Player(services(new MemoryStore(), 'story=advent&seed=9'));
+    await queried.init();
+    expect(queried.current?.entry.id).toBe('advent');
+    expect(queried.session.seed).toBe(9);
+  });
+});

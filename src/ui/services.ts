@@ -1,0 +1,89 @@
+/**
+ * The player's I/O, built in one place and injected into `Player`: fetch (relative to the page's
+ * base URL, so the site works from any sub-path), story identification, the engine (one Worker per
+ * game via `EngineProxy`), the store (IndexedDB, else memory) and the clock. Components never do
+ * I/O; tests can swap any of these.
+ */
+import { EngineProxy } from '../engine/engine-proxy.ts';
+import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
+import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from '../engine/interface.ts';
+import { identifyStory } from '../engine/story-file.ts';
+import { openIdbStore } from '../store/idb-store.ts';
+import type { Store } from '../store/interface.ts';
+import { MemoryStore } from '../store/memory-store.ts';
+
+/** What the player needs of a running game (`EngineProxy` satisfies it). */
+export interface GameEngine {
+  readonly info: StoryInfo;
+  readonly seed: number;
+  readonly start: StepResult;
+  step(command: string): Promise<StepResult>;
+  snapshot(): Promise<EngineSnapshot>;
+  restore(snapshot: EngineSnapshot): Promise<StepResult>;
+  reset(): Promise<StepResult>;
+  dispose(): void;
+}
+
+/** The opened store; `problem` explains why it is memory-only (null when persistent). */
+export interface OpenedStore {
+  store: Store;
+  problem: string | null;
+}
+
+export interface PlayerServices {
+  /** A page-relative path ('stories/catalog.json') as an absolute URL (against document.baseURI). */
+  resolve(path: string): URL;
+  /** GET `url` as bytes. @throws Error with a user-readable message (network error, HTTP status) */
+  fetchBytes(url: URL): Promise<Uint8Array>;
+  /** GET `url` as JSON; `undefined` when absent (HTTP error or not JSON). Never throws. */
+  fetchOptionalJson(url: URL): Promise<unknown>;
+  /** md5 of the Z-code image. @throws StoryFileError for bytes that are not a runnable story */
+  identify(bytes: Uint8Array): { md5: string };
+  /** Start a game in its own worker. @throws StoryFileError, EngineError */
+  loadEngine(bytes: Uint8Array, options: LoadOptions): Promise<GameEngine>;
+  openStore(): Promise<OpenedStore>;
+  readFile(file: File): Promise<Uint8Array>;
+  /** ms since the Unix epoch. */
+  now(): number;
+  /** The page's URL query (`?story=advent&seed=3` overrides the saved last story and its seed). */
+  query(): URLSearchParams;
+}
+
+/** Watchdog budget of one step in the page, ms. */
+const STEP_TIMEOUT_MS = 5_000;
+
+export function createBrowserServices(doc: Document = document, fetchImpl: typeof fetch = fetch.bind(globalThis)): PlayerServices {
+  return {
+    resolve: (path) => new URL(path, doc.baseURI),
+    async fetchBytes(url) {
+      let response: Response;
+      try {
+        response = await fetchImpl(url);
+      } catch (error) {
+        throw new Error(`Could not download ${url.href}: ${(error as Error).message} (is the address right, and does the server allow cross-origin requests?)`);
+      }
+      if (!response.ok) throw new Error(`Could not download ${url.href}: HTTP ${response.status} ${response.statusText}`.trim());
+      return new Uint8Array(await response.arrayBuffer());
+    },
+    async fetchOptionalJson(url) {
+      try {
+        const response = await fetchImpl(url);
+        return response.ok ? ((await response.json()) as unknown) : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
+    loadEngine: (bytes, options) => EngineProxy.load(createBrowserWorker, bytes, options, { stepTimeoutMs: STEP_TIMEOUT_MS }),
+    async openStore() {
+      try {
+        return { store: await openIdbStore(), problem: null };
+      } catch (error) {
+        return { store: new MemoryStore(), problem: (error as Error).message };
+      }
+    },
+    readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
+    now: () => Date.now(),
+    query: () => new URL(doc.URL).searchParams,
+  };
+}
