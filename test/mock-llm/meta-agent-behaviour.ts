@@ -1,0 +1,70 @@
+/**
+ * The mock meta-agent (method.md, "Meta-agent"): reads every episode log in its chat and answers
+ * `<think>…</think><learn>…</learn>`, the learn text being a guide built from the logs — a
+ * numbered `PLAN:` that replays the best-scoring actions, and an `Avoid:` line for actions that
+ * lost points. Pure functions of the request content.
+ */
+import { DEFAULT_EXPLORE_COMMANDS } from './actor-behaviour.ts';
+import { bestReplayPlan, losingActions, parseEpisodeLogs, type ParsedEpisode } from './episode-log.ts';
+import { indexFromText } from './hash.ts';
+import type { MetaAgentReply } from './interface.ts';
+
+/** The chosen reply, a label for the request log, and a problem when no log was found. */
+export interface MetaAgentAnswer {
+  text: string;
+  behaviour: string;
+  problem: string | null;
+}
+
+/** A numbered plan block: `PLAN:` then `1. <command>` lines. */
+export function planBlock(commands: readonly string[]): string {
+  return ['PLAN:', ...commands.map((c, i) => `${i + 1}. ${c}`)].join('\n');
+}
+
+/**
+ * Three exploration commands replacing the log's first three actions: for each k, the first
+ * command of the exploration list (from a content-derived offset) that differs from action k.
+ */
+export function changedOpening(episodes: readonly ParsedEpisode[], explore: readonly string[]): string[] {
+  const list = explore.length > 0 ? explore : DEFAULT_EXPLORE_COMMANDS;
+  const last = episodes[episodes.length - 1]?.steps ?? [];
+  const offset = indexFromText(last.map((s) => s.action).join('\n'), list.length);
+  const opening: string[] = [];
+  for (let k = 0; k < 3; k++) {
+    const old = last[k]?.action.toLowerCase();
+    let pick = list[(offset + k) % list.length]!;
+    for (let j = 1; j < list.length && pick.toLowerCase() === old; j++) pick = list[(offset + k + j) % list.length]!;
+    opening.push(pick);
+  }
+  return opening;
+}
+
+/**
+ * The guide built from all episode logs of the chat: the best replay plan (highest CUM_REWARD
+ * over all logs) with an `Avoid:` line, or — when no step ever scored — advice to explore
+ * differently with a three-command plan changed from the last log's opening.
+ */
+export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly string[]): string {
+  const plan = bestReplayPlan([...episodes]);
+  const avoid = losingActions([...episodes]).filter((a) => !plan?.commands.includes(a));
+  const avoidLine = avoid.length > 0 ? [`Avoid: ${avoid.join(', ')}`] : [];
+  if (!plan) {
+    return ['No points were scored yet: explore differently from the last episode.', planBlock(changedOpening(episodes, explore)), ...avoidLine].join('\n');
+  }
+  return [
+    planBlock(plan.commands),
+    ...avoidLine,
+    `After the last command (it reached ${plan.cumReward} points at step ${plan.lastStep}), explore places you have not visited yet.`,
+  ].join('\n');
+}
+
+/** The meta-agent reply for the chat's user messages (all are read; logs accumulate). */
+export function metaAgentAnswer(userMessages: readonly string[], mode: MetaAgentReply, explore: readonly string[]): MetaAgentAnswer {
+  const episodes = userMessages.flatMap((m) => parseEpisodeLogs(m));
+  const problem = episodes.length === 0 ? 'meta-agent request without an episode log ([STEP i] … [ACTION] … [REWARD] …)' : null;
+  const best = bestReplayPlan(episodes);
+  const think = `<think>Read ${episodes.length} episode log(s); ${best ? `the best reached ${best.cumReward} points at step ${best.lastStep}` : 'no step scored'}.</think>`;
+  if (mode === 'empty') return { text: `${think}\n<learn></learn>`, behaviour: 'metaAgent:empty', problem };
+  if (mode === 'missing') return { text: `${think}\nI have nothing to add this time.`, behaviour: 'metaAgent:missing', problem };
+  return { text: `${think}\n<learn>\n${buildGuide(episodes, explore)}\n</learn>`, behaviour: 'metaAgent:build', problem };
+}

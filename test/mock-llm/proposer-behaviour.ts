@@ -1,0 +1,73 @@
+/**
+ * The mock proposer (method.md, "Outer loop", step e): reads the reflective record and answers a
+ * new strategy section inside `<strategy>…</strategy>`, built from the record (the game's max
+ * score, the best score reached, the commands that gained and lost points), or one of the
+ * failure shapes the product must reject. Pure functions of the request content.
+ */
+import { bestCumReward, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
+import type { ProposerReply } from './interface.ts';
+
+/** The chosen reply, its finish_reason, a label for the log, and a problem when no log was found. */
+export interface ProposerAnswer {
+  text: string;
+  finishReason: 'stop' | 'length';
+  behaviour: string;
+  problem: string | null;
+}
+
+/** The game's max score named in the record ("max score 350", "out of a possible 350"), or null. */
+export function maxScoreIn(record: string): number | null {
+  const match =
+    /max(?:imum)?[\s_-]*(?:possible[\s_-]*)?score\D{0,20}?(-?\d+)/i.exec(record) ??
+    /out of a possible\s+(-?\d+)/i.exec(record);
+  return match ? Number(match[1]) : null;
+}
+
+/** The parent strategy: the text between `<current_strategy>` and `</current_strategy>`, or null. */
+export function currentStrategyIn(text: string): string | null {
+  const match = /<current_strategy>([\s\S]*?)<\/current_strategy>/i.exec(text);
+  return match ? match[1]! : null;
+}
+
+/** A strategy section built from the record. */
+export function buildStrategy(record: string): string {
+  const episodes = parseEpisodeLogs(record);
+  const max = maxScoreIn(record);
+  const best = bestCumReward(episodes);
+  const scoring = scoringActions(episodes);
+  const losing = losingActions(episodes);
+  return [
+    `Rules for the guide you write (the game's max score is ${max ?? 'unknown'}; the best episode in the record reached ${best ?? 'no score'}):`,
+    scoring.length > 0
+      ? `1. Always end your <learn> with a PLAN: listing the scoring commands in order: ${scoring.join(', ')} — as numbered lines "1. <command>", with the moves needed between them, replaying the best episode up to its last scoring step.`
+      : '1. Always end your <learn> with a PLAN: of numbered commands; no command has scored yet, so change the first three commands and explore rooms not yet visited.',
+    losing.length > 0 ? `2. Add a line "Avoid: ${losing.join(', ')}" — these commands lost points.` : '2. Add a line "Avoid: <commands>" naming any command that lost points.',
+    '3. Keep what scored before; change only what comes after the last scoring command.',
+  ].join('\n');
+}
+
+/**
+ * The proposer reply. The record is read from the user messages, or from all messages when the
+ * user messages hold no episode log.
+ * @param texts every message's text, in order; @param userMessages the user messages' texts
+ */
+export function proposerAnswer(texts: readonly string[], userMessages: readonly string[], mode: ProposerReply): ProposerAnswer {
+  const fromUsers = userMessages.join('\n\n');
+  const record = parseEpisodeLogs(fromUsers).length > 0 ? fromUsers : texts.join('\n\n');
+  const problem = parseEpisodeLogs(record).length === 0 ? 'proposer request without an episode log in the record' : null;
+  const behaviour = `proposer:${mode}`;
+  switch (mode) {
+    case 'empty':
+      return { text: '<strategy></strategy>', finishReason: 'stop', behaviour, problem };
+    case 'truncated':
+      return { text: '', finishReason: 'length', behaviour, problem };
+    case 'unchanged': {
+      const parent = texts.map(currentStrategyIn).find((s) => s !== null) ?? '';
+      return { text: `<strategy>${parent}</strategy>`, finishReason: 'stop', behaviour, problem };
+    }
+    case 'fenced':
+      return { text: `Here is the improved strategy section:\n\n\`\`\`\n${buildStrategy(record)}\n\`\`\``, finishReason: 'stop', behaviour, problem };
+    case 'build':
+      return { text: `<strategy>\n${buildStrategy(record)}\n</strategy>`, finishReason: 'stop', behaviour, problem };
+  }
+}

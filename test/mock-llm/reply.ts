@@ -1,0 +1,55 @@
+/**
+ * Choosing the mock's reply to a chat request: detect the role, then apply that role's scripted
+ * behaviour (actor / meta-agent / proposer / generic). The result depends only on the request
+ * body and the options — never on arrival order, clocks or earlier requests.
+ */
+import { followGuideReply, scriptedReply } from './actor-behaviour.ts';
+import { sha256Hex, canonicalJson } from './hash.ts';
+import type { MockOptions, MockRole } from './interface.ts';
+import { metaAgentAnswer } from './meta-agent-behaviour.ts';
+import { proposerAnswer } from './proposer-behaviour.ts';
+import { actorGuide, actorObservation, actorStep, detectRole, lastUserText, messageText, systemText, userTexts, type ChatBody } from './roles.ts';
+
+/** The reply to a chat request, before any fault is applied. */
+export interface ChosenReply {
+  role: MockRole;
+  /** Label for the request log, e.g. 'actor:script'. */
+  behaviour: string;
+  text: string;
+  finishReason: 'stop' | 'length';
+  /** Set when the request did not look like what the product should send for this role. */
+  problem: string | null;
+}
+
+/** The actor's reply: the script when one is set, else follow the guide. */
+function actorChoice(body: ChatBody, options: MockOptions): ChosenReply {
+  const user = lastUserText(body);
+  const parsedStep = actorStep(user);
+  const step = parsedStep ?? 1;
+  const problem = parsedStep === null ? 'actor request without "Step i of S" in the last user message (step 1 assumed)' : null;
+  const reply = options.script
+    ? scriptedReply(options.script, step)
+    : followGuideReply({ step, observation: actorObservation(user), guide: actorGuide(systemText(body)) }, options.exploreCommands ?? []);
+  return { role: 'actor', behaviour: reply.behaviour, text: reply.text, finishReason: 'stop', problem };
+}
+
+/** A fixed text derived from the messages, for requests of no known role. */
+function genericChoice(body: ChatBody): ChosenReply {
+  const digest = sha256Hex(canonicalJson(body.messages)).slice(0, 12);
+  return { role: 'generic', behaviour: 'generic', text: `Mock reply ${digest} to ${body.messages.length} message(s).`, finishReason: 'stop', problem: null };
+}
+
+/** The reply a chat request gets when no fault hits it. */
+export function chooseReply(body: ChatBody, options: MockOptions): ChosenReply {
+  const role = detectRole(body);
+  if (role === 'actor') return actorChoice(body, options);
+  if (role === 'metaAgent') {
+    const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? []);
+    return { role, behaviour: answer.behaviour, text: answer.text, finishReason: 'stop', problem: answer.problem };
+  }
+  if (role === 'proposer') {
+    const answer = proposerAnswer(body.messages.map(messageText), userTexts(body), options.proposerReply ?? 'build');
+    return { role, behaviour: answer.behaviour, text: answer.text, finishReason: answer.finishReason, problem: answer.problem };
+  }
+  return genericChoice(body);
+}

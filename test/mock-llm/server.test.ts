@@ -1,0 +1,231 @@
+/**
+ * The mock LLM server over raw HTTP (fetch): determinism, usage, streaming format, models, CORS,
+ * every injected fault kind, client aborts (closedBeforeAnswer, no timing assertions) and loud
+ * flagging of unexpected requests.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MockLlm, MockOptions } from './interface.ts';
+import { startMockLlm } from './server.ts';
+import { chatBody, contentOf, postChat, sseEvents } from './test-helpers.ts';
+
+const open: MockLlm[] = [];
+const warnings: string[] = [];
+async function start(options: MockOptions = {}): Promise<MockLlm> {
+  const mock = await startMockLlm({ log: (line) => warnings.push(line), ...options });
+  open.push(mock);
+  return mock;
+}
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((m) => m.close()));
+  warnings.length = 0;
+});
+
+const BODY = chatBody('You are a helpful assistant.', 'Say something.', { temperature: 0.7 });
+
+describe('determinism and format', () => {
+  it('gives identical bytes for the same body, across requests, servers and key order', async () => {
+    const a = await start();
+    const b = await start();
+    const first = await postChat(a, BODY);
+    expect(first.status).toBe(200);
+    expect((await postChat(a, BODY)).text).toBe(first.text);
+    expect((await postChat(b, BODY)).text).toBe(first.text);
+    const reordered = { temperature: 0.7, messages: BODY.messages, model: BODY.model };
+    expect((await postChat(b, reordered)).text).toBe(first.text);
+    expect(first.headers.get('date')).toBeNull();
+    expect((await postChat(a, { ...BODY, temperature: 0.2 })).text).not.toBe(first.text);
+  });
+
+  it('reports usage as chars / 4 rounded up and derives id and created from the body', async () => {
+    const mock = await start();
+    const reply = JSON.parse((await postChat(mock, BODY)).text);
+    const chars = 'You are a helpful assistant.'.length + 'Say something.'.length;
+    const content: string = reply.choices[0].message.content;
+    expect(reply.usage).toEqual({ prompt_tokens: Math.ceil(chars / 4), completion_tokens: Math.ceil(content.length / 4), total_tokens: Math.ceil(chars / 4) + Math.ceil(content.length / 4) });
+    expect(reply).toMatchObject({ object: 'chat.completion', model: 'mock-model', choices: [{ finish_reason: 'stop' }] });
+    expect(reply.id).toMatch(/^chatcmpl-mock-[0-9a-f]{24}$/);
+    expect(mock.requests[0]).toMatchObject({ role: 'generic', behaviour: 'generic', outcome: { status: 200, fault: null } });
+    expect(mock.requests[0]!.headers.authorization).toBe('Bearer test-key');
+  });
+
+  it('streams SSE chunks that add up to the non-streamed reply, then usage, then [DONE]', async () => {
+    const mock = await start();
+    const plain = contentOf(await postChat(mock, BODY));
+    const streamed = await postChat(mock, { ...BODY, stream: true, stream_options: { include_usage: true } });
+    expect(streamed.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const events = sseEvents(streamed.text);
+    expect(events[events.length - 1]!.data).toBe('[DONE]');
+    const chunks = events.slice(0, -1).map((e) => JSON.parse(e.data));
+    expect(chunks.every((c) => c.object === 'chat.completion.chunk')).toBe(true);
+    expect(chunks[0].choices[0].delta.role).toBe('assistant');
+    expect(chunks.map((c) => c.choices[0]?.delta.content ?? '').join('')).toBe(plain);
+    expect(chunks[chunks.length - 2].choices[0].finish_reason).toBe('stop');
+    expect(chunks[chunks.length - 1]).toMatchObject({ choices: [], usage: { completion_tokens: Math.ceil(plain.length / 4) } });
+    const noUsage = sseEvents((await postChat(mock, { ...BODY, stream: true })).text);
+    expect(noUsage.some((e) => e.data.includes('"prompt_tokens"'))).toBe(false);
+  });
+
+  it('lists the configured models', async () => {
+    const mock = await start({ models: ['actor-m', 'meta-m'] });
+    const list = await (await fetch(`${mock.baseUrl}/models`)).json();
+    expect(list).toMatchObject({ object: 'list', data: [{ id: 'actor-m', object: 'model' }, { id: 'meta-m' }] });
+  });
+
+  it('answers CORS preflights for any origin, allowing authorization and x-stainless-* headers', async () => {
+    const mock = await start();
+    const asked = 'authorization, content-type, x-stainless-retry-count, x-stainless-os';
+    const response = await fetch(`${mock.baseUrl}/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST', 'access-control-request-headers': asked },
+    });
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST');
+    expect(response.headers.get('access-control-allow-headers')).toBe(asked);
+    const reply = await postChat(mock, BODY, { headers: { origin: 'http://example.test' } });
+    expect(reply.headers.get('access-control-allow-origin')).toBe('http://example.test');
+    expect(reply.headers.get('access-control-expose-headers')).toContain('retry-after');
+    expect(mock.requests[0]).toMatchObject({ method: 'OPTIONS', behaviour: 'preflight', unexpected: false });
+  });
+});
+
+describe('faults', () => {
+  it('rate_limit: 429 with Retry-After; `attempts: 1` lets the identical retry through', async () => {
+    const mock = await start({ faults: [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 3, attempts: 1 }] });
+    const limited = await postChat(mock, BODY);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('3');
+    expect(JSON.parse(limited.text).error.code).toBe('rate_limit_exceeded');
+    expect((await postChat(mock, BODY)).status).toBe(200);
+    expect(mock.requests.map((r) => [r.attempt, r.outcome.fault])).toEqual([[0, 'rate_limit'], [1, null]]);
+  });
+
+  it('decides a fractional rate by content and attempt, identically on two servers', async () => {
+    const rules: MockOptions = { faults: [{ kind: 'server_error', rate: 0.3 }] };
+    const statuses = async (mock: MockLlm) => {
+      const out: number[] = [];
+      for (let i = 0; i < 40; i++) out.push((await postChat(mock, chatBody('sys', `question ${i}`), { headers: { 'x-stainless-retry-count': '0' } })).status);
+      return out;
+    };
+    const a = await statuses(await start(rules));
+    expect(await statuses(await start(rules))).toEqual(a);
+    const failures = a.filter((s) => s === 500).length;
+    expect(failures).toBeGreaterThan(2);
+    expect(failures).toBeLessThan(25);
+  });
+
+  it('server_error, auth and role restriction', async () => {
+    const mock = await start({ faults: [{ kind: 'server_error', rate: 1, role: 'proposer' }, { kind: 'auth', role: 'actor' }] });
+    expect((await postChat(mock, BODY)).status).toBe(200);
+    expect((await postChat(mock, chatBody('Reply inside <strategy>…</strategy>.', 'record'))).status).toBe(500);
+    const actor = await postChat(mock, chatBody('sys', 'Step 1 of 5. Score: 0.\n[OBSERVATION]\nHall.\n\nREASONING: …\nACTION: …'));
+    expect(actor.status).toBe(401);
+    expect(JSON.parse(actor.text).error.code).toBe('invalid_api_key');
+  });
+
+  it('bad_param: 400 naming the parameter only while the body carries it', async () => {
+    const mock = await start({ faults: [{ kind: 'bad_param', param: 'temperature' }] });
+    const refused = await postChat(mock, BODY);
+    expect(refused.status).toBe(400);
+    expect(JSON.parse(refused.text).error.message).toBe("Unsupported parameter: 'temperature' is not supported with this model.");
+    const { temperature: _t, ...without } = BODY;
+    expect((await postChat(mock, without)).status).toBe(200);
+  });
+
+  it('slow: answers after the delay with the normal reply', async () => {
+    const mock = await start({ faults: [{ kind: 'slow', delayMs: 50 }] });
+    const reply = await postChat(mock, BODY);
+    expect(reply.status).toBe(200);
+    expect(mock.requests[0]).toMatchObject({ outcome: { status: 200, fault: 'slow' }, closedBeforeAnswer: false });
+  });
+
+  it.each(['slow', 'hang'] as const)('%s: a client abort is logged as closedBeforeAnswer and nothing is written', async (kind) => {
+    const mock = await start({ faults: [kind === 'slow' ? { kind, delayMs: 60_000 } : { kind }] });
+    const controller = new AbortController();
+    const pending = postChat(mock, BODY, { signal: controller.signal });
+    const request = await mock.waitForRequest((r) => r.path === '/v1/chat/completions');
+    expect(request.closedBeforeAnswer).toBe(false);
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    await vi.waitFor(() => expect(request.closedBeforeAnswer).toBe(true));
+    expect(request.outcome).toMatchObject({ status: null, fault: kind });
+  });
+
+  it('close() does not hang on an open hanging request', async () => {
+    const mock = await startMockLlm({ faults: [{ kind: 'hang' }] });
+    const pending = postChat(mock, BODY).catch((error: unknown) => error);
+    await mock.waitForRequest(() => true);
+    await mock.close();
+    expect(await pending).toBeInstanceOf(Error);
+  });
+
+  it('malformed_json: 200 with a body that does not parse (plain and streamed)', async () => {
+    const mock = await start({ faults: [{ kind: 'malformed_json' }] });
+    const plain = await postChat(mock, BODY);
+    expect(plain.status).toBe(200);
+    expect(() => JSON.parse(plain.text)).toThrow(SyntaxError);
+    const streamed = sseEvents((await postChat(mock, { ...BODY, stream: true })).text);
+    expect(() => JSON.parse(streamed[0]!.data)).toThrow(SyntaxError);
+  });
+
+  it('length_empty: content "" with finish_reason "length"', async () => {
+    const mock = await start({ faults: [{ kind: 'length_empty' }] });
+    const reply = JSON.parse((await postChat(mock, BODY)).text);
+    expect(reply.choices[0]).toMatchObject({ message: { content: '' }, finish_reason: 'length' });
+    expect(reply.usage.completion_tokens).toBe(0);
+  });
+
+  it('stream_error: one chunk, then an error event; not applied to non-streamed requests', async () => {
+    const mock = await start({ faults: [{ kind: 'stream_error' }] });
+    const events = sseEvents((await postChat(mock, { ...BODY, stream: true })).text);
+    expect(events).toHaveLength(2);
+    expect(JSON.parse(events[0]!.data).object).toBe('chat.completion.chunk');
+    expect(events[1]!.event).toBe('error');
+    expect(JSON.parse(events[1]!.data).error.message).toMatch(/stream failed/);
+    expect((await postChat(mock, BODY)).status).toBe(200);
+  });
+
+  it('apiKey: requests without the key get 401 on chat and models', async () => {
+    const mock = await start({ apiKey: 'secret-key' });
+    expect((await postChat(mock, BODY)).status).toBe(401);
+    expect((await postChat(mock, BODY, { headers: { authorization: 'Bearer secret-key' } })).status).toBe(200);
+    expect((await fetch(`${mock.baseUrl}/models`)).status).toBe(401);
+  });
+});
+
+describe('unexpected requests', () => {
+  it.each([
+    ['no messages array', { model: 'm', prompt: 'hi' }, /no "messages" array/],
+    ['invalid JSON', '{"model": ', /not valid JSON/],
+    ['a message without a role', { model: 'm', messages: [{ content: 'hi' }] }, /string "role"/],
+  ])('%s → 400 with a clear JSON error, flagged and reported', async (_name, body, problem) => {
+    const mock = await start();
+    const reply = await postChat(mock, body);
+    expect(reply.status).toBe(400);
+    expect(JSON.parse(reply.text).error.message).toMatch(problem);
+    expect(mock.requests[0]).toMatchObject({ unexpected: true, behaviour: 'bad_request', outcome: { status: 400 } });
+    expect(mock.requests[0]!.problem).toMatch(problem);
+    expect(warnings.join('\n')).toMatch(/UNEXPECTED REQUEST #0 POST \/v1\/chat\/completions/);
+  });
+
+  it('unknown paths → 404 JSON error, flagged', async () => {
+    const mock = await start();
+    const response = await fetch(`${mock.baseUrl}/completions`, { method: 'POST', body: '{}' });
+    expect(response.status).toBe(404);
+    expect((await response.json()).error.message).toMatch(/Unknown endpoint POST \/v1\/completions/);
+    expect(mock.requests[0]).toMatchObject({ unexpected: true, behaviour: 'not_found' });
+  });
+
+  it('an actor request without "Step i of S" is answered but flagged', async () => {
+    const mock = await start();
+    const reply = await postChat(mock, chatBody('You are an expert player of text adventure games.\n\nFollow this guide:\nExplore.', 'What now?'));
+    expect(reply.status).toBe(200);
+    expect(mock.requests[0]).toMatchObject({ role: 'actor', unexpected: true });
+  });
+
+  it('waitForRequest rejects on timeout with what was logged', async () => {
+    const mock = await start();
+    await postChat(mock, BODY);
+    await expect(mock.waitForRequest((r) => r.role === 'proposer', 20)).rejects.toThrow(/no matching request within 20 ms \(1 logged/);
+  });
+});
