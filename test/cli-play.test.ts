@@ -1,0 +1,55 @@
+/**
+ * The `npx metattl play` contract as a real process against the mock provider: the JSON fields
+ * the issue names, real scores, the key taken from the environment and never printed.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const run = promisify(execFile);
+const SCRIPT = ['east', 'get all', 'west', 'south', 'score'];
+const KEY = 'env-key-0123456789abcdef';
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ script: SCRIPT });
+});
+afterAll(() => mock.close());
+
+describe('metattl play', () => {
+  it('prints the trajectory JSON with real scores and no key', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'metattl-play-')), 'trajectory.json');
+    const { stdout, stderr } = await run(
+      process.execPath,
+      [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent', '--seed', '0', '--steps', '5', '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json', '--out', out],
+      { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } },
+    );
+    const result = JSON.parse(stdout);
+    const replay = loadStory(new Uint8Array(readFileSync(resolve(REPO_ROOT, 'node_modules/glkote-term/tests/advent.z5'))), { seed: 0 });
+    const scores = SCRIPT.map((c) => replay.step(c).score);
+    expect(result).toMatchObject({ seed: 0, termination: 'step_limit', finalScore: scores.at(-1), maxScore: 350 });
+    expect(result.story).toMatch(/advent\.z5$/);
+    expect(result.steps).toHaveLength(5);
+    expect(result.steps.map((s: { action: string }) => s.action)).toEqual(SCRIPT);
+    expect(result.steps.map((s: { score: number }) => s.score)).toEqual(scores);
+    for (const step of result.steps) {
+      expect(Object.keys(step)).toEqual(expect.arrayContaining(['observation', 'reply', 'action', 'parseStatus', 'score', 'promptTokens', 'completionTokens', 'latencyMs']));
+      expect(step.parseStatus).toBe('ok');
+    }
+    expect(result.steps[0].observation).toContain('At End Of Road');
+    expect(mock.requests.filter((r) => r.role === 'actor').every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
+    expect(stdout + stderr).not.toContain(KEY);
+    expect(readFileSync(out, 'utf8')).not.toContain(KEY);
+  });
+
+  it('a missing base URL is a usage error (exit code 2)', async () => {
+    const error = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent'], { cwd: REPO_ROOT }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 2 });
+    expect((error as { stderr: string }).stderr).toContain('--base-url (or --provider) is required');
+  });
+});
