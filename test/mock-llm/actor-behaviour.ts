@@ -78,10 +78,11 @@ export function guidePlan(guide: string): string[] {
   return commands.filter((c) => c !== '');
 }
 
-/** An exploration command for this observation and step. */
-export function exploreCommand(explore: readonly string[], observation: string, step: number): string {
+/** An exploration command for this observation, step and guide: a different guide explores
+ * differently, so guidance changes behaviour even past the end of its plan. */
+export function exploreCommand(explore: readonly string[], observation: string, step: number, guide = ''): string {
   const list = explore.length > 0 ? explore : DEFAULT_EXPLORE_COMMANDS;
-  return list[indexFromText(`${observation}\n#${step}`, list.length)]!;
+  return list[indexFromText(`${guide}\n${observation}\n#${step}`, list.length)]!;
 }
 
 /** followGuide mode: the guide's plan at index step-1, else an exploration command. */
@@ -91,6 +92,6 @@ export function followGuideReply(input: ActorInput, explore: readonly string[]):
   if (planned !== undefined) {
     return { text: actorReplyText(`Following the guide's plan, command ${input.step} of ${plan.length}.`, planned), behaviour: 'actor:followGuide:plan' };
   }
-  const action = exploreCommand(explore, input.observation, input.step);
+  const action = exploreCommand(explore, input.observation, input.step, input.guide);
   return { text: actorReplyText('No plan for this step, so I explore.', action), behaviour: 'actor:followGuide:explore' };
 }

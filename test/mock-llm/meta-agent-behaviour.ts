@@ -54,7 +54,7 @@ export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly
   return [
     planBlock(plan.commands),
     ...avoidLine,
-    `After the last command (it reached ${plan.cumReward} points at step ${plan.lastStep}), explore places you have not visited yet.`,
+    `After the last command (it reached ${plan.cumReward} points at step ${plan.lastStep}), explore places you have not visited yet; this is attempt ${episodes.length + 1}, so try what earlier attempts did not.`,
   ].join('\n');
 }
 
