@@ -7,13 +7,14 @@
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import {
-  byAddedAt, bySavedAtDesc, checkSlotName, StorageBlockedError, StorageError, StorageFullError, summariseSave,
-  summariseStory, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredStory,
-  type StorySummary,
+  byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
+  StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
+  type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt,
+  type StoredStory, type StorySummary,
 } from './interface.ts';
 
 /** Current schema version. Bump it, add an `if (oldVersion < N)` step and a fixture test. */
-export const DB_VERSION = 1;
+export const DB_VERSION = 2;
 export const DB_NAME = 'metattl-playground';
 
 /** A setting record: `value` keyed by `key`. */
@@ -22,11 +23,23 @@ export interface SettingRecord {
   value: SettingValue;
 }
 
-/** Version 1: stories by id (index by md5), settings by key, saves by [storyMd5, name]. */
+/** A stored run event: the event plus its run id (key [runId, seq]). */
+export interface RunEventRecord extends RunEvent {
+  runId: string;
+}
+
+/**
+ * Version 1: stories by id (index by md5), settings by key, saves by [storyMd5, name].
+ * Version 2 adds runs by id (index by kind), runEvents by [runId, seq] (index by run), and
+ * metaPrompts by id.
+ */
 export interface PlaygroundDB extends DBSchema {
   stories: { key: string; value: StoredStory; indexes: { 'by-md5': string } };
   settings: { key: string; value: SettingRecord };
   saves: { key: [string, string]; value: SaveSlot; indexes: { 'by-story': string } };
+  runs: { key: string; value: RunHeader; indexes: { 'by-kind': string } };
+  runEvents: { key: [string, number]; value: RunEventRecord; indexes: { 'by-run': string } };
+  metaPrompts: { key: string; value: StoredMetaPrompt };
 }
 
 export interface IdbStoreOptions {
@@ -42,11 +55,16 @@ const BLOCKED_MESSAGE =
   'The saved-data database is held open by another tab of the Playground running an older version. Close the other tabs and reload this page.';
 
 /** Create the object stores missing in a database at `oldVersion`. */
-function upgrade(db: IDBPDatabase<PlaygroundDB>, oldVersion: number): void {
+function upgrade(db: IDBPDatabase<PlaygroundDB>, oldVersion: number, newVersion: number): void {
   if (oldVersion < 1) {
     db.createObjectStore('stories', { keyPath: 'id' }).createIndex('by-md5', 'md5');
     db.createObjectStore('settings', { keyPath: 'key' });
     db.createObjectStore('saves', { keyPath: ['storyMd5', 'name'] }).createIndex('by-story', 'storyMd5');
+  }
+  if (oldVersion < 2 && newVersion >= 2) {
+    db.createObjectStore('runs', { keyPath: 'id' }).createIndex('by-kind', 'kind');
+    db.createObjectStore('runEvents', { keyPath: ['runId', 'seq'] }).createIndex('by-run', 'runId');
+    db.createObjectStore('metaPrompts', { keyPath: 'id' });
   }
 }
 
@@ -84,7 +102,7 @@ export function openIdbStore(options: IdbStoreOptions = {}): Promise<IdbStore> {
     };
     const timer = setTimeout(() => fail(new StorageBlockedError(`The saved-data database did not open within ${timeoutMs} ms. Close other tabs of the Playground and reload.`)), timeoutMs);
     openDB<PlaygroundDB>(name, options.version ?? DB_VERSION, {
-      upgrade: (db, oldVersion) => upgrade(db, oldVersion),
+      upgrade: (db, oldVersion, newVersion) => upgrade(db, oldVersion, newVersion ?? DB_VERSION),
       blocked: () => fail(new StorageBlockedError(BLOCKED_MESSAGE)),
       blocking: () => store?.release('This tab closed its database connection so another tab could upgrade it. Reload the page.'),
       terminated: () => store?.release('The browser closed the database connection. Reload the page.'),
@@ -189,6 +207,54 @@ export class IdbStore implements Store {
     return this.write('save slots', 'saves', (tx) => tx.store.delete([storyMd5, name.trim()]));
   }
 
+  async listRuns(kind: RunKind): Promise<RunSummary[]> {
+    const all = await this.read('runs', () => this.open().getAllFromIndex('runs', 'by-kind', kind));
+    return all.map(summariseRun).sort(byUpdatedAtDesc);
+  }
+
+  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+    return this.read('runs', async () => {
+      const tx = this.open().transaction(['runs', 'runEvents'], 'readonly');
+      const [header, events] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('runEvents').index('by-run').getAll(id)]);
+      if (!header) return undefined;
+      return { header, events: events.map(({ seq, data }) => ({ seq, data })).sort((a, b) => a.seq - b.seq) };
+    });
+  }
+
+  putRun(header: RunHeader): Promise<void> {
+    return this.write(`the run "${header.id}"`, 'runs', (tx) => tx.store.put(header));
+  }
+
+  async appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+    const records = events.map((e) => ({ runId, seq: e.seq, data: e.data }));
+    await this.writeMany(`the run "${runId}"`, ['runs', 'runEvents'], async (tx) => {
+      const runs = tx.objectStore('runs');
+      if (header) runs.put(header);
+      else if (!(await runs.getKey(runId))) throw new StorageError(`No run with id "${runId}".`);
+      const store = tx.objectStore('runEvents');
+      await Promise.all(records.map((r) => store.put(r)));
+    });
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    await this.writeMany('runs', ['runs', 'runEvents'], async (tx) => {
+      await tx.objectStore('runs').delete(id);
+      await tx.objectStore('runEvents').delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+    });
+  }
+
+  async listMetaPrompts(): Promise<StoredMetaPrompt[]> {
+    return (await this.read('the meta-prompt library', () => this.open().getAll('metaPrompts'))).sort(byCreatedAt);
+  }
+
+  putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
+    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.put(entry));
+  }
+
+  deleteMetaPrompt(id: string): Promise<void> {
+    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.delete(id));
+  }
+
   private open(): IDBPDatabase<PlaygroundDB> {
     if (this.closedReason) throw new StorageBlockedError(this.closedReason);
     return this.db;
@@ -207,10 +273,17 @@ export class IdbStore implements Store {
    * the transaction is aborted, so nothing of it is written; the transaction's own error (e.g.
    * QuotaExceededError at commit) wins over the request's AbortError.
    */
-  private async write<N extends StoreNames<PlaygroundDB>>(what: string, name: N, body: (tx: WriteTx<N>) => Promise<unknown>): Promise<void> {
-    let tx: WriteTx<N> | undefined;
+  private write<N extends StoreNames<PlaygroundDB>>(what: string, name: N, body: (tx: WriteTx<N>) => Promise<unknown>): Promise<void> {
+    return this.writeMany(what, [name], body as (tx: IDBPTransaction<PlaygroundDB, N[], 'readwrite'>) => Promise<unknown>);
+  }
+
+  /** `write` over several object stores in one transaction. */
+  private async writeMany<N extends StoreNames<PlaygroundDB>>(
+    what: string, names: N[], body: (tx: IDBPTransaction<PlaygroundDB, N[], 'readwrite'>) => Promise<unknown>,
+  ): Promise<void> {
+    let tx: IDBPTransaction<PlaygroundDB, N[], 'readwrite'> | undefined;
     try {
-      tx = this.open().transaction(name, 'readwrite');
+      tx = this.open().transaction(names, 'readwrite');
       const done = tx.done;
       done.catch(() => undefined); // observed below; never an unhandled rejection
       await body(tx);

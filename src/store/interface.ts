@@ -1,5 +1,7 @@
 /**
- * Persistence of the playground: user-added story files, settings and named save slots.
+ * Persistence of the playground: user-added story files, settings, named save slots, runs
+ * (sessions, evolution runs, evaluations: a header plus append-only events such as steps) and the
+ * meta-prompt library.
  * Three implementations share this contract: IndexedDB (browser, `idb-store.ts`), memory
  * (`memory-store.ts`, when IndexedDB is unavailable) and JSON files (`node-store.ts`, CLI).
  * Must not import ui, svelte, DOM-only or Node-only APIs.
@@ -50,6 +52,32 @@ export interface SaveSlot {
 /** A save slot without its snapshot, for listings. */
 export type SaveSlotSummary = Omit<SaveSlot, 'snapshot'>;
 
+/** The kinds of long-running work that are persisted as runs. */
+export type RunKind = 'session' | 'evolution' | 'evaluation';
+
+/**
+ * A run's header: replaced as a whole when the run's state changes (start, end of an episode,
+ * a policy exchange, the end). `data` is the run's record without its events; `summary` is what
+ * run lists show. Both are plain structured-cloneable JSON-like data.
+ */
+export interface RunHeader {
+  id: string;
+  kind: RunKind;
+  /** Last write, ms since the Unix epoch. */
+  updatedAt: number;
+  summary: SettingValue;
+  data: unknown;
+}
+
+/** A run's header without its data, for listings. */
+export type RunSummary = Omit<RunHeader, 'data'>;
+
+/** One append-only event of a run (e.g. a step), ordered by `seq` (an integer, unique per run). */
+export interface RunEvent {
+  seq: number;
+  data: unknown;
+}
+
 /** Which backend a store uses; `persistent` is false only for the memory store. */
 export type StoreKind = 'indexeddb' | 'memory' | 'files';
 
@@ -89,8 +117,40 @@ export interface Store {
   /** No-op when absent. */
   deleteSave(storyMd5: string, name: string): Promise<void>;
 
+  /** Runs of one kind, most recently updated first. */
+  listRuns(kind: RunKind): Promise<RunSummary[]>;
+  /** The header and every event (by ascending seq) of a run; undefined when absent. */
+  getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined>;
+  /** Insert or replace a run's header (its events are kept). */
+  putRun(header: RunHeader): Promise<void>;
+  /** Add or replace events of a run, in one write; optionally replace the header in the same write. */
+  appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void>;
+  /** Remove a run and all its events, in one write. No-op when absent. */
+  deleteRun(id: string): Promise<void>;
+
+  /** User meta-prompt library entries (built-ins are not stored), oldest first by `createdAt`. */
+  listMetaPrompts(): Promise<StoredMetaPrompt[]>;
+  putMetaPrompt(entry: StoredMetaPrompt): Promise<void>;
+  deleteMetaPrompt(id: string): Promise<void>;
+
   /** Release the backend (close the database). Further calls throw `StorageBlockedError`. */
   close(): void;
+}
+
+/** A meta-prompt library entry stored by the user (plain data; see agents/meta-prompt-library). */
+export interface StoredMetaPrompt {
+  id: string;
+  /** ms since the Unix epoch. */
+  createdAt: number;
+  entry: SettingValue;
+}
+
+export const byUpdatedAtDesc = (a: RunSummary, b: RunSummary): number => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id);
+export const byCreatedAt = (a: StoredMetaPrompt, b: StoredMetaPrompt): number => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+
+/** A run header's summary (drops the data). */
+export function summariseRun(header: RunHeader): RunSummary {
+  return { id: header.id, kind: header.kind, updatedAt: header.updatedAt, summary: header.summary };
 }
 
 /** Base class of storage failures; `message` is user-readable. */

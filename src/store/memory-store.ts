@@ -4,8 +4,9 @@
  * Must not import ui or any storage library.
  */
 import {
-  byAddedAt, bySavedAtDesc, checkSlotName, StorageBlockedError, StorageError, summariseSave, summariseStory,
-  type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredStory, type StorySummary,
+  byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError, summariseRun,
+  summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind, type RunSummary, type SaveSlot,
+  type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredStory, type StorySummary,
 } from './interface.ts';
 
 const slotKey = (storyMd5: string, name: string): string => JSON.stringify([storyMd5, name]);
@@ -16,6 +17,8 @@ export class MemoryStore implements Store {
   private readonly stories = new Map<string, StoredStory>();
   private readonly settings = new Map<string, SettingValue>();
   private readonly saves = new Map<string, SaveSlot>();
+  private readonly runs = new Map<string, { header: RunHeader; events: Map<number, RunEvent> }>();
+  private readonly metaPrompts = new Map<string, StoredMetaPrompt>();
   private closed = false;
 
   async listStories(): Promise<StorySummary[]> {
@@ -82,6 +85,55 @@ export class MemoryStore implements Store {
   async deleteSave(storyMd5: string, name: string): Promise<void> {
     this.check();
     this.saves.delete(slotKey(storyMd5, name.trim()));
+  }
+
+  async listRuns(kind: RunKind): Promise<RunSummary[]> {
+    this.check();
+    return [...this.runs.values()].map((r) => r.header).filter((h) => h.kind === kind).map(summariseRun).sort(byUpdatedAtDesc);
+  }
+
+  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+    this.check();
+    const run = this.runs.get(id);
+    if (!run) return undefined;
+    return structuredClone({ header: run.header, events: [...run.events.values()].sort((a, b) => a.seq - b.seq) });
+  }
+
+  async putRun(header: RunHeader): Promise<void> {
+    this.check();
+    const run = this.runs.get(header.id);
+    this.runs.set(header.id, { header: structuredClone(header), events: run?.events ?? new Map() });
+  }
+
+  async appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+    this.check();
+    const copies = structuredClone(events);
+    const run = this.runs.get(runId);
+    if (!run && !header) throw new StorageError(`No run with id "${runId}".`);
+    const target = run ?? { header: structuredClone(header!), events: new Map<number, RunEvent>() };
+    if (header) target.header = structuredClone(header);
+    for (const event of copies) target.events.set(event.seq, event);
+    this.runs.set(runId, target);
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    this.check();
+    this.runs.delete(id);
+  }
+
+  async listMetaPrompts(): Promise<StoredMetaPrompt[]> {
+    this.check();
+    return structuredClone([...this.metaPrompts.values()].sort(byCreatedAt));
+  }
+
+  async putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
+    this.check();
+    this.metaPrompts.set(entry.id, structuredClone(entry));
+  }
+
+  async deleteMetaPrompt(id: string): Promise<void> {
+    this.check();
+    this.metaPrompts.delete(id);
   }
 
   close(): void {

@@ -1,17 +1,21 @@
 /**
  * The store on JSON files in one directory, for the CLI (Node only; no DOM). Layout:
- * `stories/<sha1(id)>.json`, `saves/<storyMd5>/<sha1(name)>.json`, `settings.json`; binary data
- * is base64 (json-codec.ts). Each write goes to a temporary file that is then renamed over the
- * target, so a failed write (disk full → `StorageFullError`) leaves the old file intact.
+ * `stories/<sha1(id)>.json`, `saves/<storyMd5>/<sha1(name)>.json`, `settings.json`,
+ * `runs/<sha1(id)>.json` (header) + `runs/<sha1(id)>.events.jsonl` (one event per line, appended;
+ * a later line with the same seq replaces an earlier one), `meta-prompts/<sha1(id)>.json`; binary
+ * data is base64 (json-codec.ts). Each whole-file write goes to a temporary file that is then
+ * renamed over the target, so a failed write (disk full → `StorageFullError`) leaves the old file
+ * intact; an event append that fails part-way leaves a torn last line, which reads ignore.
  * Writes are serialised within the process; two processes on one directory are not supported.
  */
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  byAddedAt, bySavedAtDesc, checkSlotName, StorageBlockedError, StorageError, StorageFullError, summariseSave,
-  summariseStory, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredStory,
-  type StorySummary,
+  byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
+  StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
+  type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt,
+  type StoredStory, type StorySummary,
 } from './interface.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
 
@@ -24,6 +28,8 @@ export async function openNodeStore(dir: string): Promise<NodeStore> {
   try {
     await mkdir(join(dir, 'stories'), { recursive: true });
     await mkdir(join(dir, 'saves'), { recursive: true });
+    await mkdir(join(dir, 'runs'), { recursive: true });
+    await mkdir(join(dir, 'meta-prompts'), { recursive: true });
   } catch (error) {
     throw new StorageError(`Cannot use the store directory ${dir}: ${(error as Error).message}`, { cause: error });
   }
@@ -106,8 +112,81 @@ export class NodeStore implements Store {
     return this.serialised(() => rm(this.savePath(storyMd5, name.trim()), { force: true }));
   }
 
+  async listRuns(kind: RunKind): Promise<RunSummary[]> {
+    const headers = await this.readAll<RunHeader>(join(this.dir, 'runs'));
+    return headers.filter((h) => h.kind === kind).map(summariseRun).sort(byUpdatedAtDesc);
+  }
+
+  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+    const header = await this.read<RunHeader>(this.runPath(id));
+    if (!header) return undefined;
+    let text = '';
+    try {
+      text = await readFile(this.eventsPath(id), 'utf8');
+    } catch (error) {
+      if (errorCode(error) !== 'ENOENT') throw new StorageError(`Could not read the events of run "${id}": ${(error as Error).message}`, { cause: error });
+    }
+    const bySeq = new Map<number, RunEvent>();
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      try {
+        const event = decodeJson(line) as RunEvent;
+        bySeq.set(event.seq, event);
+      } catch {
+        // a torn last line from an interrupted append: ignored
+      }
+    }
+    return { header, events: [...bySeq.values()].sort((a, b) => a.seq - b.seq) };
+  }
+
+  putRun(header: RunHeader): Promise<void> {
+    return this.write(`the run "${header.id}"`, this.runPath(header.id), header);
+  }
+
+  appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+    return this.serialised(async () => {
+      if (!header && !(await this.read<RunHeader>(this.runPath(runId)))) throw new StorageError(`No run with id "${runId}".`);
+      const lines = events.map((e) => encodeJson({ seq: e.seq, data: e.data }) + '\n').join('');
+      try {
+        await appendFile(this.eventsPath(runId), lines);
+      } catch (error) {
+        const code = errorCode(error);
+        if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError(`the run "${runId}"`, { cause: error });
+        throw new StorageError(`Could not save the run "${runId}": ${(error as Error).message}`, { cause: error });
+      }
+      if (header) await this.writeNow(`the run "${runId}"`, this.runPath(runId), header);
+    });
+  }
+
+  deleteRun(id: string): Promise<void> {
+    return this.serialised(async () => {
+      await rm(this.runPath(id), { force: true });
+      await rm(this.eventsPath(id), { force: true });
+    });
+  }
+
+  async listMetaPrompts(): Promise<StoredMetaPrompt[]> {
+    return (await this.readAll<StoredMetaPrompt>(join(this.dir, 'meta-prompts'))).sort(byCreatedAt);
+  }
+
+  putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
+    return this.write('the meta-prompt library', join(this.dir, 'meta-prompts', `${fileKey(entry.id)}.json`), entry);
+  }
+
+  deleteMetaPrompt(id: string): Promise<void> {
+    return this.serialised(() => rm(join(this.dir, 'meta-prompts', `${fileKey(id)}.json`), { force: true }));
+  }
+
   close(): void {
     this.closed = true;
+  }
+
+  private runPath(id: string): string {
+    return join(this.dir, 'runs', `${fileKey(id)}.json`);
+  }
+
+  private eventsPath(id: string): string {
+    return join(this.dir, 'runs', `${fileKey(id)}.events.jsonl`);
   }
 
   private storyPath(id: string): string {

@@ -127,6 +127,40 @@ export function describeStoreContract(name: string, options: ContractOptions): v
       store.close();
     });
 
+    it('keeps runs: header replaced, events appended in seq order, listed by kind, deleted whole', async () => {
+      const store = await options.make();
+      const header = (id: string, kind: 'session' | 'evolution', updatedAt: number, data: unknown) => ({ id, kind, updatedAt, summary: { title: id }, data });
+      await store.putRun(header('s1', 'session', 10, { v: 1 }));
+      await store.appendRunEvents('s1', [{ seq: 2, data: { step: 'b' } }, { seq: 1, data: { step: 'a', bytes: new Uint8Array([1, 2]) } }]);
+      await store.appendRunEvents('s1', [{ seq: 3, data: { step: 'c' } }], header('s1', 'session', 20, { v: 2 }));
+      await store.appendRunEvents('s1', [{ seq: 2, data: { step: 'B' } }]);
+      await store.putRun(header('e1', 'evolution', 15, null));
+      await store.putRun(header('s0', 'session', 5, null));
+      const run = await store.getRun('s1');
+      expect(run?.header).toEqual(header('s1', 'session', 20, { v: 2 }));
+      expect(run?.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect(run?.events[1]?.data).toEqual({ step: 'B' });
+      expect([...((run?.events[0]?.data as { bytes: Uint8Array }).bytes)]).toEqual([1, 2]);
+      expect((await store.listRuns('session')).map((r) => r.id)).toEqual(['s1', 's0']);
+      expect(await store.listRuns('session')).toContainEqual({ id: 's0', kind: 'session', updatedAt: 5, summary: { title: 's0' } });
+      await expect(store.appendRunEvents('missing', [{ seq: 1, data: null }])).rejects.toBeInstanceOf(StorageError);
+      await store.deleteRun('s1');
+      expect(await store.getRun('s1')).toBeUndefined();
+      await store.putRun(header('s1', 'session', 30, null));
+      expect((await store.getRun('s1'))?.events).toEqual([]);
+      store.close();
+    });
+
+    it('keeps meta-prompt library entries, oldest first', async () => {
+      const store = await options.make();
+      await store.putMetaPrompt({ id: 'b', createdAt: 2, entry: { name: 'B' } });
+      await store.putMetaPrompt({ id: 'a', createdAt: 1, entry: { name: 'A', strategy: 'Keep facts.' } });
+      expect((await store.listMetaPrompts()).map((m) => m.id)).toEqual(['a', 'b']);
+      await store.deleteMetaPrompt('a');
+      expect(await store.listMetaPrompts()).toEqual([{ id: 'b', createdAt: 2, entry: { name: 'B' } }]);
+      store.close();
+    });
+
     it('refuses calls after close', async () => {
       const store = await options.make();
       store.close();
