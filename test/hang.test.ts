@@ -57,8 +57,9 @@ describe('EngineProxy watchdog', () => {
     expect(result.command).toBe('look');
     expect(result.inputKind).toBeNull();
     expect(elapsedMs).toBeGreaterThanOrEqual(STEP_TIMEOUT_MS - 5);
-    expect(elapsedMs).toBeLessThan(STEP_TIMEOUT_MS + 3000);
-    expect(ticks).toBeGreaterThanOrEqual(10);
+    // Not a timing test: the watchdog cannot fire before its budget, and this thread's timers ran
+    // while the worker spun (they could not if the loop ran on this thread).
+    expect(ticks).toBeGreaterThanOrEqual(1);
     expect(workers).toMatchObject({ created: 1, terminated: 1 });
     expect(process.kill(process.pid, 0)).toBe(true);
     await expect(hang.step('look')).rejects.toMatchObject({ name: 'EngineError', code: 'game_over' });
