@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
 
 const nullableInt = z.number().int().nullable();
-const stepSchema = z.object({
+export const stepSchema = z.object({
   index: z.number().int().positive(),
   observation: z.string(),
   reply: z.string(),
@@ -51,9 +51,14 @@ export class ImportError extends Error {
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|secret|token)$/i;
 
+/** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped. */
+export function stringifyWithoutSecrets(value: unknown): string {
+  return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : v), 2);
+}
+
 /** JSON text of a trajectory (pretty-printed), with no key-like fields. */
 export function exportTrajectory(trajectory: Trajectory): string {
-  return JSON.stringify(trajectory, (name, value: unknown) => (SECRET_FIELD.test(name) ? undefined : value), 2);
+  return stringifyWithoutSecrets(trajectory);
 }
 
 /**

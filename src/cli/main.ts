@@ -1,10 +1,11 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
+ * Commands: replay, play, session. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
  * 2 usage error. Errors go to stderr as one clear line.
  */
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
+import { sessionCommand } from './session.ts';
 import { UsageError } from './usage-error.ts';
 
 const USAGE = `Usage: npx metattl <command> [options]
@@ -17,6 +18,11 @@ Commands:
        [--api-key K | env OPENAI_API_KEY] [--guide TEXT] [--max-usd X] [--stream]
        [--json] [--out trajectory.json]
       The actor LLM plays one episode (at most S steps, default 50).
+  session <story> --base-url URL --actor-model M --meta-model M [--seed N]
+       [--policy static|reflexion|memory|naive|fact-bank|credit-assignment|route-script|FILE]
+       [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
+       [--store DIR [--resume RUN_ID]] [--max-usd X] [--json]
+      A test-time-learning session: K episodes (default 6) with the policy between them.
 `;
 
 /** Run the CLI; returns the process exit code. */
@@ -28,6 +34,8 @@ export async function run(argv: string[]): Promise<number> {
         return await replayCommand(rest);
       case 'play':
         return await playCommand(rest);
+      case 'session':
+        return await sessionCommand(rest);
       case undefined:
       case '--help':
       case '-h':

@@ -17,6 +17,7 @@ export interface SessionSink {
   onStep?(episodeIndex: number, step: TrajectoryStep, trajectory: Trajectory): void | Promise<void>;
   onEpisode?(episode: EpisodeRecord, record: SessionRecord): void | Promise<void>;
   onExchange?(exchange: PolicyExchange, record: SessionRecord): void | Promise<void>;
+  /** The whole record changed: at start, when an episode begins, and at the end. */
   onRecord?(record: SessionRecord): void | Promise<void>;
 }
 
@@ -45,6 +46,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   record.stopReason = null;
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
+  await sink.onRecord?.(record);
   let guidingPrompt = currentGuidingPrompt(record);
 
   const stop = async (reason: 'user' | 'budget', message: string | null): Promise<SessionRecord> => {
@@ -56,7 +58,10 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
 
   for (let index = completedEpisodes(record) + 1; index <= config.episodes; index++) {
     const partial = record.episodes.find((e) => e.index === index);
-    if (!partial) record.episodes.push({ index, guidingPrompt, trajectory: null, finalScore: null, termination: null, steps: [] });
+    if (!partial) {
+      record.episodes.push({ index, guidingPrompt, trajectory: null, finalScore: null, termination: null, steps: [] });
+      await sink.onRecord?.(record);
+    }
     const episode = record.episodes.find((e) => e.index === index)!;
     const trajectory = await runEpisode({
       engine, actor, maxSteps: config.maxSteps, signal, now, guidingPrompt: episode.guidingPrompt,

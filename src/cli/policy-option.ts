@@ -1,0 +1,34 @@
+/**
+ * The --policy option: static | reflexion | memory | naive | a built-in library id (fact-bank,
+ * credit-assignment, route-script) | a meta-prompt file (plain text = the strategy section, or a
+ * JSON library entry with a "strategy" field).
+ */
+import { readFile } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
+import type { PolicySpec } from '../ttl/policy.ts';
+import { UsageError } from './usage-error.ts';
+
+export async function policyFromOption(value: string): Promise<PolicySpec> {
+  if (value === 'static' || value === 'reflexion' || value === 'memory') return { kind: value };
+  if (value === 'naive') return { kind: 'meta', name: 'naive', strategy: '' };
+  const builtIn = BUILT_IN_META_PROMPTS.find((m) => m.id === value);
+  if (builtIn) return { kind: 'meta', name: builtIn.id, strategy: builtIn.strategy };
+  let text: string;
+  try {
+    text = await readFile(value, 'utf8');
+  } catch {
+    throw new UsageError(`--policy must be static, reflexion, memory, naive, ${BUILT_IN_META_PROMPTS.slice(1).map((m) => m.id).join(', ')} or a meta-prompt file; "${value}" is none of these`);
+  }
+  if (value.endsWith('.json')) {
+    let entry: { name?: unknown; strategy?: unknown };
+    try {
+      entry = JSON.parse(text) as typeof entry;
+    } catch (error) {
+      throw new UsageError(`${value} is not valid JSON: ${(error as Error).message}`);
+    }
+    if (typeof entry.strategy !== 'string') throw new UsageError(`${value} has no "strategy" text`);
+    return { kind: 'meta', name: typeof entry.name === 'string' ? entry.name : basename(value), strategy: entry.strategy };
+  }
+  return { kind: 'meta', name: basename(value), strategy: text.trim() };
+}

@@ -1,0 +1,119 @@
+/**
+ * `metattl session`: a test-time-learning session (K episodes with a policy between them) on one
+ * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
+ * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
+ * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
+ * plus extra fields (id, status, stopReason, scores, averageScore, bestScore, exchanges count).
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
+import { EngineProxy } from '../engine/engine-proxy.ts';
+import { createNodeWorker } from '../engine/node/worker-factory.ts';
+import { createChatModels } from '../llm/openai-chat-model.ts';
+import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { UsageMeter } from '../llm/usage-meter.ts';
+import { openNodeStore } from '../store/node-store.ts';
+import type { SessionRecord } from '../ttl/session-record.ts';
+import { usageOf } from '../ttl/session-record.ts';
+import { runSession } from '../ttl/session-runner.ts';
+import { buildSession } from '../ttl/session-setup.ts';
+import { loadSession, persistingSink } from '../ttl/session-store.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { policyFromOption } from './policy-option.ts';
+import { resolveStory } from './stories.ts';
+import { UsageError } from './usage-error.ts';
+
+const positiveInt = (value: string | undefined, name: string, fallback: number): number => {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${value}`);
+  return n;
+};
+
+export async function sessionCommand(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      ...LLM_OPTIONS,
+      seed: { type: 'string' },
+      policy: { type: 'string', default: 'naive' },
+      episodes: { type: 'string' },
+      steps: { type: 'string' },
+      guide: { type: 'string' },
+      'context-window': { type: 'string' },
+      store: { type: 'string' },
+      resume: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const settings = llmSettingsFromFlags(values);
+  const store = values.store ? await openNodeStore(values.store) : null;
+  if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
+  const previous = values.resume ? await loadSession(store!, values.resume) : undefined;
+  if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
+  const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
+  if (!storySpec) throw new UsageError('session needs a story file');
+  const story = await resolveStory(storySpec);
+  if (previous && story.entry && previous.config.story.md5 !== story.entry.md5) throw new UsageError('the story file differs from the one the session was started with');
+
+  const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
+  const countTokens = await loadTokenCounter();
+  const contextWindow = values['context-window'] ? positiveInt(values['context-window'], 'context-window', 8000) : contextWindowFor(settings.roles.metaAgent.model);
+  const meter = new UsageMeter(settings.caps, settings.prices);
+  if (previous) meter.addPrevious(usageOf(previous));
+  const models = createChatModels(settings, meter);
+  const seed = previous?.config.seed ?? (values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed));
+  const parts = buildSession(
+    {
+      story: previous?.config.story ?? { id: story.entry?.id ?? null, title: story.entry?.title ?? storySpec, md5: '', maxScore: story.entry?.maxScore ?? null },
+      seed, policy,
+      episodes: previous?.config.episodes ?? positiveInt(values.episodes, 'episodes', 6),
+      maxSteps: previous?.config.maxSteps ?? positiveInt(values.steps, 'steps', 50),
+      initialGuidingPrompt: previous?.config.initialGuidingPrompt ?? values.guide ?? DEFAULT_GUIDING_PROMPT,
+      contextWindow: previous?.config.contextWindow ?? contextWindow,
+    },
+    settings, models, countTokens,
+  );
+  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  const config = previous?.config ?? { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } };
+  const id = previous?.id ?? randomUUID();
+  const progress = {
+    onEpisode: (e: { index: number; finalScore: number | null; termination: string | null }) => {
+      if (!values.json) process.stderr.write(`episode ${e.index}: score ${e.finalScore ?? 'n/a'} (${e.termination})\n`);
+    },
+  };
+  const controller = new AbortController();
+  const onSigint = () => controller.abort();
+  process.once('SIGINT', onSigint);
+  let record: SessionRecord;
+  try {
+    record = await runSession({
+      id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: previous,
+      sink: store ? persistingSink(store, id, progress) : progress,
+    });
+  } finally {
+    process.off('SIGINT', onSigint);
+    engine.dispose();
+    store?.close();
+  }
+  const out = {
+    id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
+    status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
+    exchanges: record.exchanges.length, costUsd: meter.totalUsd,
+    episodes: record.episodes.map((e) => ({
+      index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
+      steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
+    })),
+  };
+  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+  else {
+    process.stdout.write(`session ${id}: ${record.status}${record.stopReason ? ` (${record.stopReason})` : ''}; scores ${record.scores.join(', ')}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
+  }
+  return 0;
+}
+
+function policyName(record: SessionRecord): string {
+  const p = record.config.policy;
+  return p.kind === 'meta' ? p.name : p.kind;
+}

@@ -1,0 +1,94 @@
+/**
+ * Export and import of session records as JSON (format "metattl-session-1"). Import is
+ * schema-validated (zod) with a message naming the first bad field; export never contains a key
+ * (the record holds none, and key-like fields are dropped defensively).
+ */
+import { z } from 'zod';
+import { ImportError, stepSchema, stringifyWithoutSecrets, trajectorySchema } from '../agents/trajectory-io.ts';
+import type { SessionRecord } from './session-record.ts';
+
+const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
+const usage = z.object({
+  promptTokens: z.number(), completionTokens: z.number(), reasoningTokens: z.number(), latencyMs: z.number(), costUsd: z.number(),
+});
+const policySpec = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('static') }),
+  z.object({ kind: z.literal('reflexion') }),
+  z.object({ kind: z.literal('memory') }),
+  z.object({ kind: z.literal('meta'), name: z.string(), strategy: z.string() }),
+]);
+
+export const sessionSchema = z.object({
+  format: z.literal('metattl-session-1'),
+  id: z.string().min(1),
+  config: z.object({
+    story: z.object({ id: z.string().nullable(), title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: z.number().nullable() }),
+    seed: z.number().int().nonnegative(),
+    policy: policySpec,
+    metaPrompt: z.object({ text: z.string(), hash: z.string() }).nullable(),
+    episodes: z.number().int().positive(),
+    maxSteps: z.number().int().positive(),
+    initialGuidingPrompt: z.string(),
+    models: z.object({ actor: roleSettings, reflection: roleSettings.nullable() }),
+    provider: z.object({ presetId: z.string(), baseUrl: z.string() }),
+    contextWindow: z.number().int().positive().nullable(),
+  }),
+  status: z.enum(['running', 'complete', 'stopped']),
+  stopReason: z.enum(['user', 'budget']).nullable(),
+  stopMessage: z.string().nullable(),
+  episodes: z.array(z.object({
+    index: z.number().int().positive(),
+    guidingPrompt: z.string(),
+    trajectory: trajectorySchema.nullable(),
+    steps: z.array(stepSchema),
+    finalScore: z.number().nullable(),
+    termination: trajectorySchema.shape.termination.nullable(),
+  })),
+  exchanges: z.array(z.object({
+    afterEpisode: z.number().int().positive(),
+    kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite']),
+    userMessage: z.string(),
+    reply: z.string(),
+    finishReason: z.string().nullable(),
+    learnStatus: z.enum(['updated', 'empty', 'missing', 'truncated']).nullable(),
+    guidingPromptAfter: z.string(),
+    usage: usage.nullable(),
+    droppedEpisodes: z.array(z.number().int()),
+    notice: z.string().nullable(),
+    error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  })),
+  scores: z.array(z.number()),
+  wAuc: z.number().nullable(),
+  averageScore: z.number().nullable(),
+  bestScore: z.number().nullable(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  wallTimeMs: z.number().nonnegative(),
+});
+
+/** JSON text of a session record, with no key-like fields. */
+export function exportSession(record: SessionRecord): string {
+  return stringifyWithoutSecrets(record);
+}
+
+/**
+ * Parse and validate an exported session.
+ * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field)
+ */
+export function importSession(text: string): SessionRecord {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
+  }
+  if ((data as { format?: unknown } | null)?.format !== 'metattl-session-1') {
+    throw new ImportError('This is not a Meta-TTL session file (its "format" is not "metattl-session-1").');
+  }
+  const result = sessionSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ImportError(`This is not a valid session file: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return result.data as SessionRecord;
+}

@@ -1,0 +1,94 @@
+/**
+ * `npx metattl session` as a real process against the mock provider: the JSON contract, a
+ * persisted store, and --resume of a session stopped in the middle of episode 2 ending exactly
+ * like an uninterrupted run.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import { md5Hex } from '../src/engine/story-file.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+import { defaultLlmSettings } from '../src/llm/defaults.ts';
+import { createChatModels } from '../src/llm/openai-chat-model.ts';
+import { loadTokenCounter } from '../src/llm/token-count.ts';
+import { UsageMeter } from '../src/llm/usage-meter.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
+import { syncEngine } from '../src/ttl/episode-runner.ts';
+import { runSession } from '../src/ttl/session-runner.ts';
+import { buildSession } from '../src/ttl/session-setup.ts';
+import { loadSession, persistingSink } from '../src/ttl/session-store.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { readShared, REPO_ROOT, sharedDir } from './support/shared.ts';
+
+const run = promisify(execFile);
+const EXPLORE = ['take paper', 'west', 'take gun', 'east', 'north', 'look', 'inventory', 'south'];
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: EXPLORE });
+});
+afterAll(() => mock.close());
+
+async function metattl(args: string[]) {
+  const { stdout } = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'k' } });
+  return JSON.parse(stdout);
+}
+
+const common = () => ['--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--json'];
+
+describe('metattl session', () => {
+  it('prints the session JSON with W-AUC from the real scores', async () => {
+    const out = await metattl([join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--policy', 'naive', '--episodes', '3', '--steps', '5', ...common()]);
+    expect(out).toMatchObject({ seed: 0, policy: 'naive', maxScore: 360, status: 'complete' });
+    expect(out.story).toMatch(/detective\.z5$/);
+    expect(out.episodes).toHaveLength(3);
+    const scores = out.episodes.map((e: { finalScore: number }) => e.finalScore);
+    expect(out.wAuc).toBeCloseTo((scores[0] + 2 * scores[1] + 3 * scores[2]) / (360 * 6), 12);
+    for (const e of out.episodes) {
+      expect(e.steps).toHaveLength(5);
+      expect(e.termination).toBe('step_limit');
+      expect(typeof e.guidingPrompt).toBe('string');
+      expect(e.steps.at(-1).score).toBe(e.finalScore);
+    }
+    expect(out.episodes[1].guidingPrompt).toContain('PLAN:');
+  });
+
+  it('--resume finishes a session stopped in episode 2 exactly like an uninterrupted one', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-store-'));
+    const store = await openNodeStore(dir);
+    const bytes = new Uint8Array(readShared('stories/detective.z5'));
+    const catalog = parseCatalog(JSON.parse((await import('node:fs')).readFileSync(`${REPO_ROOT}/public/stories/catalog.json`, 'utf8')));
+    const entry = findByMd5(catalog, md5Hex(bytes))!;
+    const s = defaultLlmSettings();
+    s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'k' };
+    s.roles.actor.model = 'mock-model';
+    s.roles.metaAgent.model = 'mock-model';
+    const parts = buildSession(
+      { story: { id: 'detective', title: entry.title, md5: entry.md5, maxScore: 360 }, seed: 0, policy: { kind: 'meta', name: 'naive', strategy: '' }, episodes: 3, maxSteps: 5, initialGuidingPrompt: 'Explore systematically: visit every room, examine what you find and try to increase your score.', contextWindow: 8000 },
+      s, createChatModels(s, new UsageMeter(s.caps, s.prices)), await loadTokenCounter(),
+    );
+    const controller = new AbortController();
+    const stopped = await runSession({
+      id: 'run-1', config: parts.config, engine: syncEngine(loadStory(bytes, { seed: 0, rules: rulesFor(entry) })), actor: parts.actor, policy: parts.policy,
+      signal: controller.signal, sink: persistingSink(store, 'run-1', { onStep: (e, step) => { if (e === 2 && step.index === 3) controller.abort(); } }),
+    });
+    expect(stopped.status).toBe('stopped');
+    const saved = await loadSession(store, 'run-1');
+    expect(saved?.episodes.map((e) => e.steps.length)).toEqual([5, 3]);
+    store.close();
+
+    const resumed = await metattl(['--store', dir, '--resume', 'run-1', ...common()]);
+    const fresh = await metattl([join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--policy', 'naive', '--episodes', '3', '--steps', '5', ...common()]);
+    expect(resumed.id).toBe('run-1');
+    expect(resumed.status).toBe('complete');
+    expect(resumed.episodes.map((e: { steps: unknown[] }) => e.steps.length)).toEqual([5, 5, 5]);
+    expect(resumed.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action))).toEqual(fresh.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action)));
+    expect(resumed.wAuc).toBe(fresh.wAuc);
+    const reloaded = await loadSession(await openNodeStore(dir), 'run-1');
+    expect(reloaded?.status).toBe('complete');
+    expect(reloaded?.episodes.flatMap((e) => e.steps.map((x) => `${e.index}.${x.index}`))).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '2.5', '3.1', '3.2', '3.3', '3.4', '3.5']);
+  });
+});
