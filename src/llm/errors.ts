@@ -19,7 +19,11 @@ export class LlmError extends Error {
 /** The run's USD or token cap is reached: no further calls are made. */
 export class BudgetReachedError extends Error {
   override readonly name = 'BudgetReachedError';
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Which cap was reached. */
+    readonly cap: 'usd' | 'tokens' = 'usd',
+  ) {
     super(message);
   }
 }

@@ -48,7 +48,7 @@ export class UsageMeter {
       throw new BudgetReachedError(`Budget reached: $${this.totalUsd.toFixed(4)} spent of the $${maxUsd} cap.`);
     }
     if (maxTokens !== null && this.totalTokens >= maxTokens) {
-      throw new BudgetReachedError(`Budget reached: ${this.totalTokens} tokens used of the ${maxTokens}-token cap.`);
+      throw new BudgetReachedError(`Budget reached: ${this.totalTokens} tokens used of the ${maxTokens}-token cap.`, 'tokens');
     }
   }
 

@@ -1,0 +1,215 @@
+/**
+ * The outer loop (method.md, "Outer loop"; GEPA semantics): evaluate the seed strategy on every
+ * validation task; then, while the budget's worst case fits, pick a parent from the Pareto pool,
+ * run it on a minibatch, show the proposer the worst run, run the child on the same minibatch,
+ * accept it only on a strictly higher summed score, and validate accepted children fully.
+ *
+ * Resume is replay: the loop is deterministic given its seed and the results of its metric calls
+ * and proposals, which are cached as they complete; a resumed run re-executes the loop, takes
+ * every cached result instead of calling again, and so reaches exactly the state an
+ * uninterrupted run reaches. Sessions of one sweep run in parallel; results are collected in job
+ * order, never completion order.
+ */
+import pLimit from 'p-limit';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import type { ChatModel } from '../llm/interface.ts';
+import { SeededRng } from '../ttl/rng.ts';
+import type { SessionRecord } from '../ttl/session-record.ts';
+import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
+import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
+import { acceptStrictImprovement } from './strategies/acceptance.ts';
+import { canStartIteration } from './strategies/budget.ts';
+import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
+import { EpochMinibatchSampler } from './strategies/minibatch.ts';
+import { paretoFronts, pruneDominated, selectParent, type ScoreMatrix } from './strategies/pareto.ts';
+import { mutateStrategy } from './strategies/random-mutation.ts';
+import { meanScores, selectBest } from './strategies/selection.ts';
+
+/** Results kept across stops: metric calls with their sessions, and proposer replies. */
+export interface EvolutionCache {
+  getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
+  putCall(call: MetricCall, session: SessionRecord): Promise<void>;
+  getProposal(iteration: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
+  putProposal(iteration: number, reply: string, finishReason: string | null): Promise<void>;
+}
+
+export interface EvolutionDeps {
+  /** Run one session (a metric call) of `strategy` on `task`. Throws BudgetReachedError at a cap,
+   * LlmError('aborted') on Stop. */
+  evaluate(strategy: string, task: EvolutionTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<MetricResult>;
+  /** The proposer model (needed when config.proposer is 'llm'). */
+  proposer: ChatModel | null;
+  cache: EvolutionCache;
+  onEvent?(event: EvolutionEvent, state: EvolutionState): void | Promise<void>;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+class Stop extends Error {
+  constructor(
+    readonly reason: StopReason,
+    message: string | null,
+  ) {
+    super(message ?? String(reason));
+  }
+}
+
+/** Run (or resume, with a filled cache) an evolution to its end or a stop. */
+export async function runEvolution(id: string, config: EvolutionConfig, deps: EvolutionDeps): Promise<EvolutionState> {
+  const now = deps.now ?? (() => new Date());
+  const state: EvolutionState = {
+    format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null,
+    candidates: [], metricCalls: [], metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0,
+    rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null,
+  };
+  const rng = new SeededRng(config.rngSeed);
+  const sampler = new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize);
+  const valIds = config.val.map((t) => t.id);
+  const emit = async (event: EvolutionEvent) => deps.onEvent?.(event, state);
+  const limit = pLimit(Math.max(1, config.concurrency));
+
+  /** Run candidate × tasks × repeats; results in job order. */
+  const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
+    const jobs = tasks.flatMap((task) => Array.from({ length: config.repeats }, (_, repeat) => ({ task, repeat })));
+    const results = await Promise.all(jobs.map(({ task, repeat }) => limit(async () => {
+      const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
+      const cached = await deps.cache.getCall(key);
+      if (cached) return { ...cached, task, repeat, key };
+      if (deps.signal?.aborted) throw new Stop('stopped', null);
+      const sessionId = `${id}:${key}`;
+      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, deps.signal);
+      if (result.session.status !== 'complete') throw new Stop(result.session.stopReason === 'budget' ? 'usd_cap' : 'stopped', result.session.stopMessage);
+      const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
+      await deps.cache.putCall(call, result.session);
+      return { call, session: result.session, task, repeat, key };
+    })));
+    for (const r of results) {
+      state.metricCalls.push(r.call);
+      state.metricCallsUsed += 1;
+      await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed });
+    }
+    await emit({ type: 'budget_spent', metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls });
+    return results.map((r) => ({ taskId: r.task.id, repeat: r.repeat, callKey: r.key, wAuc: r.call.wAuc, session: r.session }));
+  };
+
+  const meanByTask = (runs: RunForRecord[]): Record<string, number> => {
+    const sums = new Map<string, number[]>();
+    for (const r of runs) sums.set(r.taskId, [...(sums.get(r.taskId) ?? []), r.wAuc]);
+    return Object.fromEntries([...sums].map(([t, xs]) => [t, xs.reduce((a, b) => a + b, 0) / xs.length]));
+  };
+  const sum = (scores: Record<string, number>) => Object.values(scores).reduce((a, b) => a + b, 0);
+  const scoreMatrix = (): ScoreMatrix => Object.fromEntries(state.candidates.filter((c) => c.status === 'seed' || c.status === 'accepted').map((c) => [c.id, c.valScores]));
+  const refresh = () => {
+    const scores = scoreMatrix();
+    state.fronts = pruneDominated(paretoFronts(scores, valIds), scores, valIds);
+    state.best = selectBest(scores, valIds);
+    const best = Math.max(...meanScores(scores, valIds).values());
+    state.progress.push({ metricCallsUsed: state.metricCallsUsed, bestMeanVal: best });
+    state.rngState = rng.getState();
+  };
+
+  try {
+    const seed: Candidate = {
+      id: 'c0', parentId: null, iteration: 0, strategy: config.seedStrategy, status: 'seed', reason: 'the seed strategy',
+      proposerReply: null, valScores: {}, minibatch: null, triggeredBy: null,
+    };
+    state.candidates.push(seed);
+    seed.valScores = meanByTask(await sweep(seed, config.val, 'seed-val'));
+    refresh();
+    let failures = 0;
+    for (;;) {
+      if (deps.signal?.aborted) throw new Stop('stopped', null);
+      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, config.minibatchSize, config.val.length, config.repeats)) {
+        throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
+      }
+      state.iteration += 1;
+      const parent = state.candidates.find((c) => c.id === selectParent(scoreMatrix(), valIds, rng))!;
+      const minibatch = sampler.next(rng);
+      const tasks = minibatch.map((tid) => config.train.find((t) => t.id === tid)!);
+      await emit({ type: 'iteration_started', iteration: state.iteration, parentId: parent.id, minibatch });
+      const parentRuns = await sweep(parent, tasks, 'parent-mb');
+      const parentSum = sum(meanByTask(parentRuns));
+      const worst = worstRun(parentRuns);
+      const child: Candidate = {
+        id: `c${state.candidates.length}`, parentId: parent.id, iteration: state.iteration, strategy: '', status: 'failed', reason: '',
+        proposerReply: null, valScores: {}, minibatch: { taskIds: minibatch, parentSum, childSum: null },
+        triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
+      };
+      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, config, deps, rng);
+      child.proposerReply = proposal.reply;
+      state.candidates.push(child);
+      if (proposal.strategy === null) {
+        child.reason = `proposal ${proposal.status}`;
+        state.metricCallsUsed += 1;
+        state.failedProposals += 1;
+        await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
+        state.rngState = rng.getState();
+        if (++failures >= config.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
+        continue;
+      }
+      failures = 0;
+      child.strategy = proposal.strategy;
+      await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
+      const childSum = sum(meanByTask(await sweep(child, tasks, 'child-mb')));
+      child.minibatch!.childSum = childSum;
+      if (acceptStrictImprovement(parentSum, childSum)) {
+        child.status = 'accepted';
+        child.reason = `minibatch sum ${childSum.toFixed(4)} > parent's ${parentSum.toFixed(4)}`;
+        await emit({ type: 'accepted', candidate: child });
+        child.valScores = meanByTask(await sweep(child, config.val, 'child-val'));
+        refresh();
+        await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
+      } else {
+        child.status = 'rejected';
+        child.reason = `minibatch sum ${childSum.toFixed(4)} ≤ parent's ${parentSum.toFixed(4)}`;
+        state.rngState = rng.getState();
+        await emit({ type: 'rejected', candidate: child });
+      }
+    }
+  } catch (error) {
+    if (error instanceof Stop) {
+      state.stopReason = error.reason;
+      state.stopMessage = error.reason === 'stopped' ? null : error.message;
+    } else if (error instanceof BudgetReachedError) {
+      state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
+      state.stopMessage = error.message;
+    } else if (error instanceof LlmError && error.kind === 'aborted') {
+      state.stopReason = 'stopped';
+    } else {
+      throw error;
+    }
+  }
+  state.status = state.stopReason === 'budget' || state.stopReason === 'failures' ? 'complete' : 'stopped';
+  state.rngState = rng.getState();
+  state.finishedAt = now().toISOString();
+  await emit({ type: 'finished', state });
+  return state;
+}
+
+/** One proposal: the LLM proposer (reply cached per iteration) or a random mutation. */
+async function propose(
+  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng,
+): Promise<{ strategy: string | null; status: string; reply: string | null }> {
+  if (config.proposer === 'random') {
+    const mutated = mutateStrategy(parentStrategy, rng);
+    const same = mutated.strategy.trim() === parentStrategy.trim();
+    return { strategy: same ? null : mutated.strategy, status: same ? 'unchanged' : `random ${mutated.kind}`, reply: null };
+  }
+  if (!deps.proposer) throw new Error('the LLM proposer mode needs a proposer model');
+  let cached = await deps.cache.getProposal(iteration);
+  if (!cached) {
+    if (deps.signal?.aborted) throw new Stop('stopped', null);
+    try {
+      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record), { signal: deps.signal });
+      cached = { reply: completion.content, finishReason: completion.finishReason };
+    } catch (error) {
+      if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
+      // A provider fault after retries is a failed proposal (charged like an empty one).
+      cached = { reply: '', finishReason: `error: ${error.kind}` };
+    }
+    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason);
+  }
+  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
+  const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
+  return { strategy: parsed.strategy, status: parsed.status, reply: cached.reply };
+}

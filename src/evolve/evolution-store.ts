@@ -1,0 +1,80 @@
+/**
+ * Persisting evolution runs through the store's run API: the header is the run's state
+ * (candidates accepted and rejected, metric calls, fronts, budget, RNG state, config), rewritten
+ * after every event; every completed metric call (with its full session) and every proposer reply
+ * is an appended event — the cache a resumed run replays from.
+ */
+import type { SettingValue, Store } from '../store/interface.ts';
+import type { SessionRecord } from '../ttl/session-record.ts';
+import type { EvolutionCache } from './evolution-runner.ts';
+import type { EvolutionState, MetricCall } from './interface.ts';
+
+type CacheEvent =
+  | { type: 'call'; call: MetricCall; session: SessionRecord }
+  | { type: 'proposal'; iteration: number; reply: string; finishReason: string | null };
+
+export function evolutionSummary(state: EvolutionState): SettingValue {
+  const best = state.candidates.find((c) => c.id === state.best.byMean);
+  const mean = best ? Object.values(best.valScores).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(best.valScores).length) : null;
+  return {
+    status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls,
+    candidates: state.candidates.length, accepted: state.candidates.filter((c) => c.status === 'accepted').length,
+    bestCandidateId: state.best.byMean, bestMeanVal: mean, train: state.config.train.map((t) => t.id), val: state.config.val.map((t) => t.id),
+    proposer: state.config.proposer, startedAt: state.startedAt,
+  };
+}
+
+/** Write the run's state as its header. */
+export async function saveEvolutionState(store: Store, state: EvolutionState, now: () => number = Date.now): Promise<void> {
+  await store.putRun({ id: state.id, kind: 'evolution', updatedAt: now(), summary: evolutionSummary(state), data: state });
+}
+
+/**
+ * The cache of run `id`, filled from its stored events (empty for a new run). `initial` is the
+ * state header written first when the run does not exist yet, so events always have a run.
+ */
+export async function openEvolutionCache(store: Store, id: string, initial: () => EvolutionState): Promise<EvolutionCache & { size: number }> {
+  const run = await store.getRun(id);
+  if (!run) await saveEvolutionState(store, initial());
+  const calls = new Map<string, { call: MetricCall; session: SessionRecord }>();
+  const proposals = new Map<number, { reply: string; finishReason: string | null }>();
+  let seq = 0;
+  for (const event of run?.events ?? []) {
+    seq = Math.max(seq, event.seq);
+    const data = event.data as CacheEvent;
+    if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
+    else proposals.set(data.iteration, { reply: data.reply, finishReason: data.finishReason });
+  }
+  const append = (data: CacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
+  return {
+    get size() {
+      return calls.size + proposals.size;
+    },
+    getCall: async (key) => calls.get(key),
+    putCall: async (call, session) => {
+      calls.set(call.key, { call, session });
+      await append({ type: 'call', call, session });
+    },
+    getProposal: async (iteration) => proposals.get(iteration),
+    putProposal: async (iteration, reply, finishReason) => {
+      proposals.set(iteration, { reply, finishReason });
+      await append({ type: 'proposal', iteration, reply, finishReason });
+    },
+  };
+}
+
+/** The stored state of run `id`, if any. */
+export async function loadEvolutionState(store: Store, id: string): Promise<EvolutionState | undefined> {
+  const run = await store.getRun(id);
+  return run?.header.kind === 'evolution' ? (run.header.data as EvolutionState) : undefined;
+}
+
+/** The session of one metric call of a stored run (for the dashboard's "worst trajectory"). */
+export async function loadMetricSession(store: Store, id: string, callKey: string): Promise<SessionRecord | undefined> {
+  const run = await store.getRun(id);
+  for (const event of run?.events ?? []) {
+    const data = event.data as CacheEvent;
+    if (data.type === 'call' && data.call.key === callKey) return data.session;
+  }
+  return undefined;
+}

@@ -1,0 +1,125 @@
+/**
+ * Types of the outer loop (method.md, "Outer loop"; GEPA, Agrawal et al. 2025): tasks, candidates
+ * (strategy sections), metric calls (one session on one task), the run's config and state, and the
+ * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
+ */
+import type { SessionRecord } from '../ttl/session-record.ts';
+
+/** A task: a story file and a seed. `id` is unique within a run (e.g. "detective:0"). */
+export interface EvolutionTask {
+  id: string;
+  storyId: string;
+  title: string;
+  md5: string;
+  seed: number;
+  maxScore: number;
+}
+
+export type ProposerMode = 'llm' | 'random';
+
+export interface EvolutionConfig {
+  train: EvolutionTask[];
+  val: EvolutionTask[];
+  /** Sessions per (candidate, task); fitness = mean W-AUC over them. */
+  repeats: number;
+  /** K and S of every session. */
+  episodes: number;
+  maxSteps: number;
+  initialGuidingPrompt: string;
+  /** The seed candidate's strategy section (default '' = naive). */
+  seedStrategy: string;
+  /** Minibatch size b (reference 1). */
+  minibatchSize: number;
+  /** Budget in metric calls (one metric call = one session on one task). */
+  budgetMetricCalls: number;
+  /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
+  maxConsecutiveFailures: number;
+  proposer: ProposerMode;
+  /** Seed of the run's RNG (parent selection, minibatches, random mutations). */
+  rngSeed: number;
+  /** Sessions run at once. */
+  concurrency: number;
+  models: { actor: string; metaAgent: string; proposer: string };
+  contextWindow: number;
+}
+
+export type CandidateStatus = 'seed' | 'accepted' | 'rejected' | 'failed';
+
+export interface Candidate {
+  id: string;
+  parentId: string | null;
+  iteration: number;
+  strategy: string;
+  status: CandidateStatus;
+  /** Why it was accepted, rejected or failed (e.g. "minibatch sum 0.41 > 0.38"). */
+  reason: string;
+  /** The proposer's full reply (null for the seed and random mutations). */
+  proposerReply: string | null;
+  /** Mean W-AUC per validation task (accepted and seed candidates only). */
+  valScores: Record<string, number>;
+  /** The minibatch comparison of its iteration. */
+  minibatch: { taskIds: string[]; parentSum: number; childSum: number | null } | null;
+  /** The parent session whose worst run was shown to the proposer. */
+  triggeredBy: { taskId: string; repeat: number; callKey: string } | null;
+}
+
+/** What a metric call was for. */
+export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val';
+
+export interface MetricCall {
+  /** Unique, deterministic key: `${iteration}:${purpose}:${candidateId}:${taskId}:${repeat}`. */
+  key: string;
+  candidateId: string;
+  taskId: string;
+  repeat: number;
+  purpose: CallPurpose;
+  iteration: number;
+  sessionId: string;
+  wAuc: number;
+  scores: number[];
+}
+
+export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | null;
+
+export interface EvolutionState {
+  format: 'metattl-evolution-1';
+  id: string;
+  config: EvolutionConfig;
+  status: 'running' | 'complete' | 'stopped';
+  stopReason: StopReason;
+  stopMessage: string | null;
+  candidates: Candidate[];
+  metricCalls: MetricCall[];
+  metricCallsUsed: number;
+  /** Charged failed proposals (each one metric call). */
+  failedProposals: number;
+  /** Validation task id → candidate ids tied best there. */
+  fronts: Record<string, string[]>;
+  iteration: number;
+  rngState: number;
+  /** Best by mean validation W-AUC, and by mean per-task z-scored W-AUC. */
+  best: { byMean: string | null; byZScore: string | null };
+  /** Best-so-far mean validation W-AUC after each budget step, for the dashboard curve. */
+  progress: { metricCallsUsed: number; bestMeanVal: number }[];
+  startedAt: string;
+  finishedAt: string | null;
+}
+
+/** A finished metric call's session, handed to the loop by the injected evaluator. */
+export interface MetricResult {
+  session: SessionRecord;
+  wAuc: number;
+  scores: number[];
+}
+
+/** Typed progress events (observed by the UI and the store; they cannot steer the loop). */
+export type EvolutionEvent =
+  | { type: 'iteration_started'; iteration: number; parentId: string; minibatch: string[] }
+  | { type: 'metric_call_done'; call: MetricCall; metricCallsUsed: number }
+  | { type: 'proposal_made'; iteration: number; candidate: Candidate }
+  | { type: 'proposal_failed'; iteration: number; candidate: Candidate }
+  | { type: 'accepted'; candidate: Candidate }
+  | { type: 'rejected'; candidate: Candidate }
+  | { type: 'validation_done'; candidate: Candidate; fronts: Record<string, string[]> }
+  | { type: 'budget_spent'; metricCallsUsed: number; budget: number }
+  | { type: 'finished'; state: EvolutionState };
