@@ -44,8 +44,10 @@ export function changedOpening(episodes: readonly ParsedEpisode[], explore: read
  * over all logs) with an `Avoid:` line, or — when no step ever scored — advice to explore
  * differently with a three-command plan changed from the last log's opening.
  */
-export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly string[]): string {
-  const plan = bestReplayPlan([...episodes]);
+export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly string[], prefix: readonly string[] = []): string {
+  const fromLogs = bestReplayPlan([...episodes]);
+  // A route passed on by the strategy (PLAN PREFIX) wins when it is longer than what the logs show.
+  const plan = prefix.length > (fromLogs?.commands.length ?? 0) ? { commands: [...prefix], cumReward: fromLogs?.cumReward ?? 0, lastStep: prefix.length } : fromLogs;
   const avoid = losingActions([...episodes]).filter((a) => !plan?.commands.includes(a));
   const avoidLine = avoid.length > 0 ? [`Avoid: ${avoid.join(', ')}`] : [];
   if (!plan) {
@@ -59,12 +61,18 @@ export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly
 }
 
 /** The meta-agent reply for the chat's user messages (all are read; logs accumulate). */
-export function metaAgentAnswer(userMessages: readonly string[], mode: MetaAgentReply, explore: readonly string[]): MetaAgentAnswer {
+/** Commands of a `PLAN PREFIX: a; b; c` line in the meta-prompt's strategy, if any. */
+export function planPrefixIn(system: string): string[] {
+  const line = /PLAN PREFIX:\s*(.+)$/m.exec(system);
+  return line ? line[1]!.split(';').map((c) => c.trim()).filter(Boolean) : [];
+}
+
+export function metaAgentAnswer(userMessages: readonly string[], mode: MetaAgentReply, explore: readonly string[], system = ''): MetaAgentAnswer {
   const episodes = userMessages.flatMap((m) => parseEpisodeLogs(m));
   const problem = episodes.length === 0 ? 'meta-agent request without an episode log ([STEP i] … [ACTION] … [REWARD] …)' : null;
   const best = bestReplayPlan(episodes);
   const think = `<think>Read ${episodes.length} episode log(s); ${best ? `the best reached ${best.cumReward} points at step ${best.lastStep}` : 'no step scored'}.</think>`;
   if (mode === 'empty') return { text: `${think}\n<learn></learn>`, behaviour: 'metaAgent:empty', problem };
   if (mode === 'missing') return { text: `${think}\nI have nothing to add this time.`, behaviour: 'metaAgent:missing', problem };
-  return { text: `${think}\n<learn>\n${buildGuide(episodes, explore)}\n</learn>`, behaviour: 'metaAgent:build', problem };
+  return { text: `${think}\n<learn>\n${buildGuide(episodes, explore, planPrefixIn(system))}\n</learn>`, behaviour: 'metaAgent:build', problem };
 }

@@ -4,7 +4,7 @@
  * score, the best score reached, the commands that gained and lost points), or one of the
  * failure shapes the product must reject. Pure functions of the request content.
  */
-import { bestCumReward, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
+import { bestCumReward, bestReplayPlan, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
 import type { ProposerReply } from './interface.ts';
 
 /** The chosen reply, its finish_reason, a label for the log, and a problem when no log was found. */
@@ -43,7 +43,15 @@ export function buildStrategy(record: string): string {
       : '1. Always end your <learn> with a PLAN: of numbered commands; no command has scored yet, so change the first three commands and explore rooms not yet visited.',
     losing.length > 0 ? `2. Add a line "Avoid: ${losing.join(', ')}" — these commands lost points.` : '2. Add a line "Avoid: <commands>" naming any command that lost points.',
     '3. Keep what scored before; change only what comes after the last scoring command.',
+    ...planPrefixLine(episodes),
   ].join('\n');
+}
+
+/** A strategy line carrying the record's best replay plan, for the meta-agent to pass on from
+ * episode 2 of every later session: `PLAN PREFIX: a; b; c`. */
+function planPrefixLine(episodes: ReturnType<typeof parseEpisodeLogs>): string[] {
+  const plan = bestReplayPlan(episodes);
+  return plan ? [`4. Start every PLAN with this proven route (it reached ${plan.cumReward} points). PLAN PREFIX: ${plan.commands.join('; ')}`] : [];
 }
 
 /**

@@ -44,7 +44,7 @@ export function chooseReply(body: ChatBody, options: MockOptions): ChosenReply {
   const role = detectRole(body);
   if (role === 'actor') return actorChoice(body, options);
   if (role === 'metaAgent') {
-    const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? []);
+    const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? [], systemText(body));
     return { role, behaviour: answer.behaviour, text: answer.text, finishReason: 'stop', problem: answer.problem };
   }
   if (role === 'proposer') {
