@@ -1,8 +1,9 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
+ * Commands: replay, play, session, evolve. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
  * 2 usage error. Errors go to stderr as one clear line.
  */
+import { evolveCommand } from './evolve.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
@@ -23,6 +24,12 @@ Commands:
        [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
        [--store DIR [--resume RUN_ID]] [--max-usd X] [--json]
       A test-time-learning session: K episodes (default 6) with the policy between them.
+  evolve --train story:seed,... --val story:seed,... --store DIR --base-url URL
+       --actor-model M --meta-model M --proposer-model M [--repeats R] [--episodes K]
+       [--steps S] [--budget N] [--proposer llm|random] [--rng-seed N] [--max-usd X]
+       [--resume [--id RUN_ID]] [--json]
+      Evolves the meta-agent's strategy section (GEPA-style); N = metric calls (sessions).
+      Task sets: ID (detective, zork1, temple) and OOD (balances, library, zork3).
 `;
 
 /** Run the CLI; returns the process exit code. */
@@ -36,6 +43,8 @@ export async function run(argv: string[]): Promise<number> {
         return await playCommand(rest);
       case 'session':
         return await sessionCommand(rest);
+      case 'evolve':
+        return await evolveCommand(rest);
       case undefined:
       case '--help':
       case '-h':

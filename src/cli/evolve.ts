@@ -1,0 +1,114 @@
+/**
+ * `metattl evolve`: the Meta-TTL outer loop headless, persisted in a store directory; killing the
+ * process and re-running with --resume completes the run with the same final state. Output
+ * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
+ * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
+ * (id, status, stopReason, bestByZScore, budget).
+ */
+import { randomUUID } from 'node:crypto';
+import { parseArgs } from 'node:util';
+import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
+import { runEvolution } from '../evolve/evolution-runner.ts';
+import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
+import { createChatModels } from '../llm/openai-chat-model.ts';
+import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { UsageMeter } from '../llm/usage-meter.ts';
+import { openNodeStore } from '../store/node-store.ts';
+import { evaluateSession } from '../ttl/session-evaluator.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { UsageError } from './usage-error.ts';
+
+const int = (value: string | undefined, name: string, fallback: number, min = 1): number => {
+  const n = value === undefined ? fallback : Number(value);
+  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${value}`);
+  return n;
+};
+
+export async function evolveCommand(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      ...LLM_OPTIONS,
+      train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
+      budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
+      id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
+      'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
+  const settings = llmSettingsFromFlags(values);
+  const store = await openNodeStore(values.store);
+  let id = values.id;
+  let previous: EvolutionState | undefined;
+  if (values.resume) {
+    if (!id) id = (await store.listRuns('evolution'))[0]?.id;
+    if (!id) throw new UsageError(`--resume: no evolution run in ${values.store}`);
+    previous = await loadEvolutionState(store, id);
+    if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
+  }
+  id ??= randomUUID();
+  const taskList = async (spec: string | undefined, flag: string, saved: { id: string }[] | undefined): Promise<CliTask[]> => {
+    const text = spec ?? saved?.map((t) => t.id).join(',');
+    if (!text) throw new UsageError(`evolve needs ${flag} story:seed,...`);
+    return parseTasks(text, flag);
+  };
+  const train = await taskList(values.train, '--train', previous?.config.train);
+  const val = await taskList(values.val, '--val', previous?.config.val);
+  if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
+  const strip = ({ story: _s, ...t }: CliTask) => t;
+  const config: EvolutionConfig = previous?.config ?? {
+    train: train.map(strip), val: val.map(strip),
+    repeats: int(values.repeats, 'repeats', 1), episodes: int(values.episodes, 'episodes', 6), maxSteps: int(values.steps, 'steps', 50),
+    initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT, seedStrategy: values['seed-strategy'] ?? '',
+    minibatchSize: int(values.minibatch, 'minibatch', 1), budgetMetricCalls: int(values.budget, 'budget', 50),
+    maxConsecutiveFailures: int(values['max-failures'], 'max-failures', 5), proposer: values.proposer,
+    rngSeed: int(values['rng-seed'], 'rng-seed', 0, 0), concurrency: settings.maxConcurrent,
+    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
+    contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+  };
+  const meter = new UsageMeter(settings.caps, settings.prices);
+  const models = createChatModels(settings, meter);
+  const pool = workerPool([...train, ...val]);
+  const options = {
+    settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,
+    initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+  };
+  const fresh = (): EvolutionState => ({
+    format: 'metattl-evolution-1', id: id!, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
+    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
+    progress: [], startedAt: new Date().toISOString(), finishedAt: null,
+  });
+  const cache = await openEvolutionCache(store, id, fresh);
+  const controller = new AbortController();
+  const onSignal = () => controller.abort();
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  let state: EvolutionState;
+  try {
+    state = await runEvolution(id, config, {
+      proposer: models.proposer, cache, signal: controller.signal,
+      evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
+      onEvent: async (event, st) => {
+        if (event.type === 'metric_call_done' || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
+        if (!values.json && event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
+        if (!values.json && (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed')) process.stderr.write(`candidate ${event.candidate.id}: ${event.candidate.status} (${event.candidate.reason})\n`);
+      },
+    });
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    pool.disposeAll();
+    store.close();
+  }
+  const out = {
+    id, status: state.status, stopReason: state.stopReason, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
+    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls,
+    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
+    fronts: state.fronts,
+  };
+  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
+  else process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}); ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+  return 0;
+}
