@@ -1,8 +1,9 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
+ * Commands: replay, play, session, evolve, eval. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
  * 2 usage error. Errors go to stderr as one clear line.
  */
+import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
@@ -30,6 +31,11 @@ Commands:
        [--resume [--id RUN_ID]] [--json]
       Evolves the meta-agent's strategy section (GEPA-style); N = metric calls (sessions).
       Task sets: ID (detective, zork1, temple) and OOD (balances, library, zork3).
+  eval --policies static,reflexion,memory,naive,fact-bank,FILE,... --tasks ID,OOD|story:seed,...
+       --out DIR --base-url URL --actor-model M --meta-model M [--repeats R] [--episodes K]
+       [--steps S] [--baseline POLICY] [--store DIR [--resume RUN_ID]] [--max-usd X]
+      Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
+      summary.csv and report.md.
 `;
 
 /** Run the CLI; returns the process exit code. */
@@ -45,6 +51,8 @@ export async function run(argv: string[]): Promise<number> {
         return await sessionCommand(rest);
       case 'evolve':
         return await evolveCommand(rest);
+      case 'eval':
+        return await evalCommand(rest);
       case undefined:
       case '--help':
       case '-h':

@@ -9,6 +9,17 @@ import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import { UsageError } from './usage-error.ts';
 
+/** Story ids a JSON meta-prompt file says it was selected on (`selectedOn`), else []. */
+export async function selectedOnFromOption(value: string): Promise<string[]> {
+  if (!value.endsWith('.json')) return [];
+  try {
+    const entry = JSON.parse(await readFile(value, 'utf8')) as { selectedOn?: unknown };
+    return Array.isArray(entry.selectedOn) ? entry.selectedOn.filter((s): s is string => typeof s === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
 export async function policyFromOption(value: string): Promise<PolicySpec> {
   if (value === 'static' || value === 'reflexion' || value === 'memory') return { kind: value };
   if (value === 'naive') return { kind: 'meta', name: 'naive', strategy: '' };

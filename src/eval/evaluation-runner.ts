@@ -1,0 +1,92 @@
+/**
+ * Running an evaluation: every (policy, task, repeat) session, in parallel up to the concurrency
+ * limit, each result cached as it completes so a stopped or crashed evaluation resumes where it
+ * was; results are kept in job order. Deterministic given the cached results.
+ */
+import pLimit from 'p-limit';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import { averageScore, bestScore } from '../ttl/metrics.ts';
+import type { PolicySpec } from '../ttl/policy.ts';
+import type { SessionRecord } from '../ttl/session-record.ts';
+import { usageOf } from '../ttl/session-record.ts';
+import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
+import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
+
+export interface EvaluationCache {
+  get(key: string): Promise<EvaluationResult | undefined>;
+  put(result: EvaluationResult, session: SessionRecord): Promise<void>;
+}
+
+export type EvaluationEvent =
+  | { type: 'session_done'; result: EvaluationResult; done: number; total: number }
+  | { type: 'finished'; state: EvaluationState };
+
+export interface EvaluationDeps {
+  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[] }>;
+  cache: EvaluationCache;
+  onEvent?(event: EvaluationEvent, state: EvaluationState): void | Promise<void>;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+/** The jobs of an evaluation, in their fixed order. */
+export function evaluationJobs(config: EvaluationConfig) {
+  return config.policies.flatMap((policy) =>
+    config.taskSets.flatMap((set) =>
+      set.tasks.flatMap((task) => Array.from({ length: config.repeats }, (_, repeat) => ({ policy, set, task, repeat, key: `${policy.id}|${set.name}|${task.id}|${repeat}` }))),
+    ),
+  );
+}
+
+export async function runEvaluation(id: string, config: EvaluationConfig, deps: EvaluationDeps): Promise<EvaluationState> {
+  const now = deps.now ?? (() => new Date());
+  const jobs = evaluationJobs(config);
+  const state: EvaluationState = {
+    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
+    totalSessions: jobs.length, startedAt: now().toISOString(), finishedAt: null,
+  };
+  const limit = pLimit(Math.max(1, config.concurrency));
+  const slots: (EvaluationResult | undefined)[] = new Array(jobs.length);
+  let done = 0;
+  const publish = async (index: number, result: EvaluationResult) => {
+    slots[index] = result;
+    done++;
+    state.results = slots.filter((r): r is EvaluationResult => r !== undefined);
+    await deps.onEvent?.({ type: 'session_done', result, done, total: jobs.length }, state);
+  };
+  try {
+    await Promise.all(jobs.map((job, index) => limit(async () => {
+      const cached = await deps.cache.get(job.key);
+      if (cached) return publish(index, cached);
+      if (deps.signal?.aborted) throw new LlmError('aborted', 'stopped');
+      const sessionId = `${id}:${job.key}`;
+      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, deps.signal);
+      if (session.status !== 'complete') {
+        if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.');
+        throw new LlmError('aborted', 'stopped');
+      }
+      const usage = usageOf(session);
+      const result: EvaluationResult = {
+        key: job.key, policyId: job.policy.id, taskId: job.task.id, storyId: job.task.storyId ?? job.task.md5, taskSet: job.set.name, repeat: job.repeat,
+        sessionId, wAuc, averageScore: averageScore(scores), bestScore: bestScore(scores), scores,
+        costUsd: usage.actor.costUsd + usage.metaAgent.costUsd,
+      };
+      await deps.cache.put(result, session);
+      await publish(index, result);
+    })));
+    state.status = 'complete';
+  } catch (error) {
+    state.status = 'stopped';
+    if (error instanceof BudgetReachedError) {
+      state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
+      state.stopMessage = error.message;
+    } else if (error instanceof LlmError && error.kind === 'aborted') {
+      state.stopReason = 'stopped';
+    } else {
+      throw error;
+    }
+  }
+  state.finishedAt = now().toISOString();
+  await deps.onEvent?.({ type: 'finished', state }, state);
+  return state;
+}

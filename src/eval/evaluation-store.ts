@@ -1,0 +1,55 @@
+/**
+ * Persisting evaluations through the store's run API: the header is the state (config and every
+ * result so far); each finished session is an appended event with its full record — the cache a
+ * resumed evaluation reads.
+ */
+import type { SettingValue, Store } from '../store/interface.ts';
+import type { SessionRecord } from '../ttl/session-record.ts';
+import type { EvaluationCache } from './evaluation-runner.ts';
+import type { EvaluationResult, EvaluationState } from './interface.ts';
+
+export function evaluationSummary(state: EvaluationState): SettingValue {
+  return {
+    status: state.status, done: state.results.length, total: state.totalSessions, policies: state.config.policies.map((p) => p.id),
+    taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt,
+  };
+}
+
+export async function saveEvaluationState(store: Store, state: EvaluationState, now: () => number = Date.now): Promise<void> {
+  await store.putRun({ id: state.id, kind: 'evaluation', updatedAt: now(), summary: evaluationSummary(state), data: state });
+}
+
+export async function loadEvaluationState(store: Store, id: string): Promise<EvaluationState | undefined> {
+  const run = await store.getRun(id);
+  return run?.header.kind === 'evaluation' ? (run.header.data as EvaluationState) : undefined;
+}
+
+/** Every stored session of an evaluation, by result key. */
+export async function loadEvaluationSessions(store: Store, id: string): Promise<Map<string, SessionRecord>> {
+  const run = await store.getRun(id);
+  const sessions = new Map<string, SessionRecord>();
+  for (const e of run?.events ?? []) {
+    const data = e.data as { result: EvaluationResult; session: SessionRecord };
+    sessions.set(data.result.key, data.session);
+  }
+  return sessions;
+}
+
+export async function openEvaluationCache(store: Store, id: string, initial: () => EvaluationState): Promise<EvaluationCache> {
+  const run = await store.getRun(id);
+  if (!run) await saveEvaluationState(store, initial());
+  const results = new Map<string, EvaluationResult>();
+  let seq = 0;
+  for (const e of run?.events ?? []) {
+    seq = Math.max(seq, e.seq);
+    const data = e.data as { result: EvaluationResult };
+    results.set(data.result.key, data.result);
+  }
+  return {
+    get: async (key) => results.get(key),
+    put: async (result, session) => {
+      results.set(result.key, result);
+      await store.appendRunEvents(id, [{ seq: ++seq, data: { result, session } }]);
+    },
+  };
+}

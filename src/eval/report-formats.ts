@@ -1,0 +1,64 @@
+/**
+ * Report exports: summary CSV (one row per policy and task set) and a Markdown report with the
+ * results table (mean ± 95% CI; "best" marked only when its CI excludes the baseline), the
+ * per-game table, the warnings and the number of sessions behind every figure.
+ */
+import type { Interval } from '../ttl/metrics.ts';
+import type { EvaluationReport } from './interface.ts';
+
+const f = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
+const ci = (i: Interval, digits = 3): string => `${f(i.estimate, digits)} [${f(i.low, digits)}, ${f(i.high, digits)}]`;
+
+export const CSV_HEADER = [
+  'policy', 'task_set', 'sessions', 'games', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
+  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'beats_baseline', 'leak_warning',
+];
+
+const csvCell = (v: string | number | boolean | null): string => {
+  const s = v === null ? '' : String(v);
+  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+export function reportToCsv(report: EvaluationReport): string {
+  const rows = report.policies.map((p) => [
+    p.policyId, p.taskSet, p.sessions, p.games, p.wAuc.estimate, p.wAuc.low, p.wAuc.high, p.averageScore.estimate, p.averageScore.low,
+    p.averageScore.high, p.bestScore.estimate, p.bestScore.low, p.bestScore.high, p.diffVsBaseline?.estimate ?? null,
+    p.diffVsBaseline?.low ?? null, p.diffVsBaseline?.high ?? null, p.beatsBaseline, p.leakWarning,
+  ]);
+  return [CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+}
+
+/** The summary table as plain text lines (what the CLI prints). */
+export function summaryTable(report: EvaluationReport): string {
+  const lines = [`policy           set    n   W-AUC (95% CI)          avg score (95% CI)         Δ W-AUC vs ${report.baselinePolicyId}`];
+  for (const p of report.policies) {
+    const diff = p.diffVsBaseline ? ci(p.diffVsBaseline) + (p.beatsBaseline ? ' *' : '') : '—';
+    lines.push(`${p.policyId.padEnd(16)} ${p.taskSet.padEnd(5)} ${String(p.sessions).padStart(3)}  ${ci(p.wAuc).padEnd(24)} ${ci(p.averageScore, 1).padEnd(26)} ${diff}`);
+  }
+  return lines.join('\n');
+}
+
+export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation report'): string {
+  const out = [
+    `# ${title}`, '',
+    `${report.totalSessions} sessions. Intervals: 95% percentile bootstrap, hierarchical (games, then sessions), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
+      + `Δ is the paired W-AUC difference against **${report.baselinePolicyId}** on the same (game, seed, repeat); **best** marks a policy whose Δ interval excludes 0.`,
+    '', '## Results', '',
+    '| policy | task set | sessions | games | W-AUC | average score | best score | Δ W-AUC vs baseline |',
+    '|---|---|---|---|---|---|---|---|',
+  ];
+  for (const p of report.policies) {
+    const name = p.beatsBaseline ? `**${p.policyId}** (best)` : p.policyId;
+    out.push(`| ${name} | ${p.taskSet} | ${p.sessions} | ${p.games} | ${ci(p.wAuc)} | ${ci(p.averageScore, 1)} | ${ci(p.bestScore, 1)} | ${p.diffVsBaseline ? ci(p.diffVsBaseline) : '—'} |`);
+  }
+  const warnings = report.policies.filter((p) => p.leakWarning);
+  if (warnings.length) {
+    out.push('', '## Warnings', '');
+    for (const p of warnings) out.push(`- **${p.policyId}** on ${p.taskSet}: ${p.leakWarning}`);
+  }
+  out.push('', '## Per game', '', '| policy | task set | game | sessions | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|');
+  for (const g of report.games) out.push(`| ${g.policyId} | ${g.taskSet} | ${g.storyId} | ${g.sessions} | ${ci(g.wAuc)} | ${ci(g.averageScore, 1)} | ${ci(g.bestScore, 1)} |`);
+  out.push('', '## Learning curves (mean final score per episode, 95% CI)', '');
+  for (const p of report.policies) out.push(`- ${p.policyId} (${p.taskSet}): ${p.curve.map((c, i) => `${i + 1}: ${f(c.estimate, 1)} [${f(c.low, 1)}, ${f(c.high, 1)}]`).join('; ')}`);
+  return out.join('\n') + '\n';
+}

@@ -1,0 +1,74 @@
+/**
+ * The evaluation report: per policy and task set, mean W-AUC, mean average score and best score,
+ * each with a 95% hierarchical-bootstrap CI (resample games, then sessions within them; B = 2,000,
+ * seeded; method.md "Metrics"); paired W-AUC differences against the baseline on the same
+ * (game, seed, repeat) units; per-game breakdowns; learning curves (mean final score per episode
+ * with a CI band); the number of sessions behind every figure; selection-leak warnings.
+ */
+import { hierarchicalBootstrapMean, pairedDifference, type BootstrapOptions, type Interval } from '../ttl/metrics.ts';
+import type { EvaluationReport, EvaluationResult, EvaluationState, GameSummary, MetricSummary, PolicySetSummary } from './interface.ts';
+
+const RESAMPLES = 2000;
+const LEVEL = 0.95;
+
+/** Group values by game, games in first-seen order. */
+function byGame<T>(results: readonly EvaluationResult[], value: (r: EvaluationResult) => T): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const r of results) groups.set(r.storyId, [...(groups.get(r.storyId) ?? []), value(r)]);
+  return [...groups.values()];
+}
+
+function summarise(results: readonly EvaluationResult[], boot: BootstrapOptions): MetricSummary {
+  return {
+    wAuc: hierarchicalBootstrapMean(byGame(results, (r) => r.wAuc), boot),
+    averageScore: hierarchicalBootstrapMean(byGame(results, (r) => r.averageScore), boot),
+    bestScore: hierarchicalBootstrapMean(byGame(results, (r) => r.bestScore), boot),
+  };
+}
+
+/** Mean final score per episode index, with a hierarchical CI per index. */
+function curve(results: readonly EvaluationResult[], episodes: number, boot: BootstrapOptions): Interval[] {
+  return Array.from({ length: episodes }, (_, t) => hierarchicalBootstrapMean(byGame(results.filter((r) => r.scores.length > t), (r) => r.scores[t]!), boot));
+}
+
+/** The leak warning for a policy on a task set, or null. */
+export function leakWarning(selectedOn: readonly string[], results: readonly EvaluationResult[]): string | null {
+  const games = [...new Set(results.map((r) => r.storyId))].filter((g) => selectedOn.includes(g));
+  return games.length ? `The evaluated meta-prompt was selected on these games: ${games.join(', ')}. Its results on them are not a held-out test.` : null;
+}
+
+export function buildReport(state: EvaluationState): EvaluationReport {
+  const { config } = state;
+  const boot: BootstrapOptions = { seed: config.bootstrapSeed, resamples: RESAMPLES, level: LEVEL };
+  const policies: PolicySetSummary[] = [];
+  const games: GameSummary[] = [];
+  for (const set of config.taskSets) {
+    const baseline = state.results.filter((r) => r.policyId === config.baselinePolicyId && r.taskSet === set.name);
+    for (const policy of config.policies) {
+      const results = state.results.filter((r) => r.policyId === policy.id && r.taskSet === set.name);
+      if (results.length === 0) continue;
+      let diff: Interval | null = null;
+      if (policy.id !== config.baselinePolicyId) {
+        const pairs = new Map<string, [number, number][]>();
+        for (const r of results) {
+          const b = baseline.find((x) => x.taskId === r.taskId && x.repeat === r.repeat);
+          if (b) pairs.set(r.storyId, [...(pairs.get(r.storyId) ?? []), [r.wAuc, b.wAuc]]);
+        }
+        if (pairs.size > 0) diff = pairedDifference([...pairs.values()], boot);
+      }
+      policies.push({
+        policyId: policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
+        ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: diff !== null && diff.low > 0,
+        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot),
+      });
+      for (const storyId of new Set(results.map((r) => r.storyId))) {
+        const mine = results.filter((r) => r.storyId === storyId);
+        games.push({ policyId: policy.id, taskSet: set.name, storyId, sessions: mine.length, ...summarise(mine, boot) });
+      }
+    }
+  }
+  return {
+    id: state.id, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
+    policies, games, totalSessions: state.results.length,
+  };
+}

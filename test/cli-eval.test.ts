@@ -1,0 +1,66 @@
+/**
+ * `npx metattl eval` against the mock on real stories: 3 policies × 2 tasks × 2 repeats = 12
+ * sessions, whose summary means equal the means of the per-session W-AUCs in results.json; the
+ * CSV and Markdown exports; the selection-leak warning for a meta-prompt selected on a test game.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BUILT_IN_META_PROMPTS } from '../src/agents/meta-prompt-library.ts';
+import { CSV_HEADER } from '../src/eval/report-formats.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const run = promisify(execFile);
+const EXPLORE = ['take paper', 'west', 'take gun', 'east', 'north', 'look', 'inventory', 'south'];
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: EXPLORE });
+});
+afterAll(() => mock.close());
+
+describe('metattl eval', () => {
+  it('runs 12 sessions and summarises them with intervals, CSV and Markdown', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-eval-'));
+    const evolved = join(dir, 'evolved.json');
+    writeFileSync(evolved, JSON.stringify({ name: 'evolved', strategy: BUILT_IN_META_PROMPTS[2]!.strategy, selectedOn: ['detective', 'zork1'] }));
+    const out = join(dir, 'out');
+    const { stdout } = await run(
+      process.execPath,
+      [resolve(REPO_ROOT, 'bin/metattl.js'), 'eval', '--policies', `static,naive,${evolved}`, '--tasks', 'detective:0,temple:0', '--repeats', '2',
+        '--episodes', '3', '--steps', '6', '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--out', out, '--baseline', 'static'],
+      { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'eval-secret-key-123' } },
+    );
+    const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+    expect(results.status).toBe('complete');
+    expect(results.sessions).toHaveLength(12);
+    expect(results.sessions.every((s: { session: { episodes: unknown[] } }) => s.session.episodes.length === 3)).toBe(true);
+    for (const policy of ['static', 'naive', 'evolved']) {
+      const mine = results.sessions.filter((s: { policyId: string }) => s.policyId === policy);
+      expect(mine).toHaveLength(4);
+      const meanWAuc = mine.reduce((a: number, s: { wAuc: number }) => a + s.wAuc, 0) / 4;
+      const row = results.report.policies.find((p: { policyId: string }) => p.policyId === policy);
+      expect(row.sessions).toBe(4);
+      expect(row.games).toBe(2);
+      expect(row.wAuc.estimate).toBeCloseTo(meanWAuc, 12);
+      expect(row.wAuc.low).toBeLessThanOrEqual(row.wAuc.estimate);
+      expect(row.wAuc.high).toBeGreaterThanOrEqual(row.wAuc.estimate);
+      expect(row.curve).toHaveLength(3);
+    }
+    const evolvedRow = results.report.policies.find((p: { policyId: string }) => p.policyId === 'evolved');
+    expect(evolvedRow.leakWarning).toBe('The evaluated meta-prompt was selected on these games: detective. Its results on them are not a held-out test.');
+    expect(results.report.policies.find((p: { policyId: string }) => p.policyId === 'naive').leakWarning).toBeNull();
+    expect(results.report.policies.find((p: { policyId: string }) => p.policyId === 'static').diffVsBaseline).toBeNull();
+    const csv = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n');
+    expect(csv[0]).toBe(CSV_HEADER.join(','));
+    expect(csv).toHaveLength(4);
+    const md = readFileSync(join(out, 'report.md'), 'utf8');
+    expect(md).toContain('| policy | task set | sessions | games | W-AUC |');
+    expect(md).toContain('selected on these games: detective');
+    expect(stdout).toContain('W-AUC (95% CI)');
+    for (const file of ['results.json', 'summary.csv', 'report.md']) expect(readFileSync(join(out, file), 'utf8')).not.toContain('eval-secret-key-123');
+  });
+});
