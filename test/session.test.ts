@@ -104,7 +104,7 @@ describe('sessions', () => {
     const secondMeta = log.findIndex((r, i) => i > firstMeta && r.role === 'metaAgent');
     const episode2 = log.slice(firstMeta + 1, secondMeta).filter((r) => r.role === 'actor');
     expect(episode2).toHaveLength(10);
-    for (const r of episode2) expect((r.body.messages as { content: string }[])[0]!.content).toContain(`Follow this guide:\n${learned}`);
+    for (const r of episode2) expect(((r.body as { messages: { content: string }[] }).messages)[0]!.content).toContain(`Follow this guide:\n${learned}`);
     // The meta-agent read the episode log it was sent: its plan starts with episode 1's actions.
     const ep1Actions = record.episodes[0]!.steps.map((s) => s.action);
     expect(learned).toContain(`1. ${ep1Actions[0]}`);
@@ -154,7 +154,7 @@ describe('sessions', () => {
     expect(noticed.length).toBeGreaterThan(0);
     expect(noticed[0]!.droppedEpisodes[0]).toBe(1);
     expect(noticed[0]!.notice).toMatch(/dropped from the meta-agent's chat to fit its 3500-token context window/);
-    const sent = metaRequestsSince(from).map((r) => (r.body.messages as { content: string }[]).at(-1)!.content);
+    const sent = metaRequestsSince(from).map((r) => ((r.body as { messages: { content: string }[] }).messages).at(-1)!.content);
     expect(sent.some((m) => m.startsWith('(Note: the logs of episode 1 were removed from this conversation to fit your context window.)'))).toBe(true);
   });
 });
