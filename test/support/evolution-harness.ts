@@ -58,6 +58,7 @@ export async function evolve(mock: MockLlm, cfg: EvolutionConfig, o: { dir?: str
   const s = defaultLlmSettings();
   s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'test-key' };
   for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = 'mock-model';
+  s.maxConcurrent = cfg.concurrency;
   const models = createChatModels(s, new UsageMeter(s.caps, s.prices));
   const stories = new Map([...cfg.train, ...cfg.val].map((t) => [t.id, task(t.id.split(':')[0]!, t.seed)]));
   const pool = new EnginePool(async (key) => {

@@ -1,0 +1,66 @@
+/**
+ * Evolution concurrency benchmark (`npm run bench`; not a test). With the mock provider at a
+ * fixed latency, one fixed evolution runs at concurrency C ∈ {1, 4, 16}; its wall time is divided
+ * by its ideal time, max(latency × the longest chain of dependent calls, latency × total calls ÷ C).
+ * The goal is a ratio ≤ 1.10. The mock runs in its own process (as a real provider would); engines
+ * run in this process, so engine and bookkeeping time count as overhead.
+ */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { resolve } from 'node:path';
+import type { MockLlm } from '../test/mock-llm/server.ts';
+import { config, evolve, task } from '../test/support/evolution-harness.ts';
+
+const LATENCY_MS = 50;
+const EPISODES = 2;
+const STEPS = 3;
+/** Calls one session makes one after another: K·S actor calls + (K − 1) meta-agent calls. */
+const CHAIN_PER_SESSION = EPISODES * STEPS + (EPISODES - 1);
+
+const strip = (name: string, seed: number) => {
+  const { bytes: _b, ...t } = task(name, seed);
+  return { ...t, id: `${name}:${seed}` };
+};
+
+/** The mock provider in a child process; resolves with its base URL and a stopper. */
+async function startMockProcess(): Promise<{ baseUrl: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../test/mock-llm/cli.ts'), '--faults', JSON.stringify([{ kind: 'slow', delayMs: LATENCY_MS }])], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
+  return { baseUrl: line.trim(), stop: () => child.kill() };
+}
+
+/** Count requests through /v1/models is not possible remotely, so LLM calls are counted from the state. */
+function llmCalls(metricCalls: number, proposals: number): number {
+  return metricCalls * CHAIN_PER_SESSION + proposals;
+}
+
+async function main(): Promise<void> {
+  const server = await startMockProcess();
+  const mock = { baseUrl: server.baseUrl } as MockLlm;
+  const rows: string[] = [];
+  // Warm-up (module loading, tokenizer, first JIT compiles of the stories) outside the timings.
+  await evolve(mock, config({ train: [strip('detective', 0)], val: [strip('temple', 0)], repeats: 1, episodes: 1, maxSteps: 2, budgetMetricCalls: 1 }));
+  for (const concurrency of [1, 4, 16]) {
+    const cfg = config({
+      train: [strip('detective', 0)], val: [strip('detective', 0), strip('detective', 1), strip('temple', 0), strip('temple', 1)],
+      repeats: 4, episodes: EPISODES, maxSteps: STEPS, budgetMetricCalls: 16 + (2 * 4 + 16), concurrency,
+    });
+    const started = performance.now();
+    const { state } = await evolve(mock, cfg);
+    const wallMs = performance.now() - started;
+    const sweeps = new Set(state.metricCalls.map((c) => `${c.iteration}:${c.purpose}`)).size;
+    const proposals = state.candidates.filter((c) => c.proposerReply !== null).length;
+    const calls = llmCalls(state.metricCalls.length, proposals);
+    const chain = sweeps * CHAIN_PER_SESSION + proposals;
+    const idealMs = Math.max(LATENCY_MS * chain, (LATENCY_MS * calls) / concurrency);
+    rows.push(`| ${concurrency} | ${state.metricCallsUsed} | ${calls} | ${chain} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${(wallMs / idealMs).toFixed(3)} |`);
+  }
+  server.stop();
+  console.log(`\nEvolution wall time vs ideal (mock latency ${LATENCY_MS} ms; K=${EPISODES}, S=${STEPS}; 4 validation tasks × 4 repeats)\n`);
+  console.log('| C | metric calls | LLM calls | longest chain | ideal ms | wall ms | wall / ideal |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of rows) console.log(row);
+  console.log('\nideal = max(latency × longest chain of dependent calls, latency × total calls ÷ C); goal ≤ 1.10.');
+}
+
+await main();
