@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
+import { decodeShare, encodeShare, ShareError, shareUrl, type SharePayload } from './share-link.ts';
+
+const metaPrompt: SharePayload = {
+  kind: 'meta-prompt',
+  metaPrompt: { name: 'Fact bank', description: 'd', strategy: BUILT_IN_META_PROMPTS[1]!.strategy, provenance: 'hand-written', selectedOn: ['detective'] },
+};
+
+describe('share links', () => {
+  it('round-trips a meta-prompt and a setup, compressed', () => {
+    const encoded = encodeShare(metaPrompt);
+    expect(encoded.startsWith('v1.')).toBe(true);
+    expect(encoded.length).toBeLessThan(JSON.stringify(metaPrompt).length);
+    expect(decodeShare(encoded)).toEqual(metaPrompt);
+    const setup: SharePayload = {
+      kind: 'setup',
+      setup: { storyId: 'advent', storyMd5: 'ee2242e155fd8910921b0f8e04019a3a', storyTitle: 'Adventure', seed: 5, policy: { kind: 'reflexion' }, episodes: 3, maxSteps: 15, models: { actor: 'a', metaAgent: 'm' } },
+    };
+    const url = shareUrl('https://example.test/play/?view=learn#old', setup);
+    expect(url.startsWith('https://example.test/play/?view=learn#share=v1.')).toBe(true);
+    expect(decodeShare(new URL(url).hash)).toEqual(setup);
+  });
+
+  it('never carries a key, even if one is passed in', () => {
+    const leaky = { kind: 'setup', setup: { storyId: null, storyMd5: 'a'.repeat(32), storyTitle: 'T', seed: 0, policy: { kind: 'static' }, episodes: 1, maxSteps: 1, models: { actor: 'a', metaAgent: 'b', apiKey: 'secret-abc' } }, apiKey: 'secret-abc' } as unknown as SharePayload;
+    const decoded = JSON.stringify(decodeShare(encodeShare(leaky)));
+    expect(decoded).not.toContain('secret-abc');
+  });
+
+  it('rejects damaged, foreign and invalid links with a clear error', () => {
+    expect(() => decodeShare('v2.abc')).toThrow(/unknown version/);
+    expect(() => decodeShare(encodeShare(metaPrompt).slice(0, 30))).toThrow(ShareError);
+    expect(() => decodeShare('v1.%%%')).toThrow(/damaged/);
+  });
+});

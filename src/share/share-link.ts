@@ -1,0 +1,97 @@
+/**
+ * Share links: a meta-prompt or a whole setup (story, seed, policy, K, S, model names) encoded
+ * into the URL fragment — `#share=v1.<base64url(deflate(JSON))>` — so it is never sent to any
+ * server. Decoding is schema-validated; a key can never be part of a payload (the schema has no
+ * place for one and unknown fields are dropped).
+ */
+import { strFromU8, strToU8, unzlibSync, zlibSync } from 'fflate';
+import { z } from 'zod';
+
+export const SHARE_PREFIX = 'v1.';
+/** Longest fragment we produce or accept, characters (browsers cope with far more; chat apps don't). */
+export const MAX_SHARE_LENGTH = 16_000;
+
+const policySchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('static') }),
+  z.object({ kind: z.literal('reflexion') }),
+  z.object({ kind: z.literal('memory') }),
+  z.object({ kind: z.literal('meta'), name: z.string().max(200), strategy: z.string().max(20_000) }),
+]);
+
+const metaPromptSchema = z.object({
+  name: z.string().min(1).max(200),
+  description: z.string().max(5_000).default(''),
+  strategy: z.string().max(20_000),
+  provenance: z.string().max(500).default('shared link'),
+  selectedOn: z.array(z.string().max(100)).max(100).default([]),
+});
+
+const setupSchema = z.object({
+  storyId: z.string().max(200).nullable(),
+  storyMd5: z.string().regex(/^[0-9a-f]{32}$/),
+  storyTitle: z.string().max(200),
+  seed: z.number().int().nonnegative(),
+  policy: policySchema,
+  episodes: z.number().int().min(1).max(100),
+  maxSteps: z.number().int().min(1).max(1000),
+  models: z.object({ actor: z.string().max(200), metaAgent: z.string().max(200) }),
+});
+
+export const sharePayloadSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('meta-prompt'), metaPrompt: metaPromptSchema }),
+  z.object({ kind: z.literal('setup'), setup: setupSchema }),
+]);
+
+export type SharePayload = z.infer<typeof sharePayloadSchema>;
+export type SharedMetaPrompt = z.infer<typeof metaPromptSchema>;
+export type SharedSetup = z.infer<typeof setupSchema>;
+
+export class ShareError extends Error {
+  override readonly name = 'ShareError';
+}
+
+const toBase64Url = (bytes: Uint8Array): string => {
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+};
+
+const fromBase64Url = (text: string): Uint8Array => {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
+};
+
+/** Encode a payload (validated first: unknown fields, such as a key, are dropped). */
+export function encodeShare(payload: SharePayload): string {
+  const clean = sharePayloadSchema.parse(payload);
+  const encoded = SHARE_PREFIX + toBase64Url(zlibSync(strToU8(JSON.stringify(clean)), { level: 9 }));
+  if (encoded.length > MAX_SHARE_LENGTH) throw new ShareError(`This is too long to share as a link (${encoded.length} characters); export it as a file instead.`);
+  return encoded;
+}
+
+/**
+ * Decode a share value (with or without a leading `#share=`).
+ * @throws ShareError with a readable reason
+ */
+export function decodeShare(text: string): SharePayload {
+  const value = text.replace(/^#?share=/, '').trim();
+  if (!value.startsWith(SHARE_PREFIX)) throw new ShareError('This is not a Meta-TTL share link (unknown version).');
+  if (value.length > MAX_SHARE_LENGTH) throw new ShareError('This share link is too long.');
+  let json: unknown;
+  try {
+    json = JSON.parse(strFromU8(unzlibSync(fromBase64Url(value.slice(SHARE_PREFIX.length)))));
+  } catch {
+    throw new ShareError('This share link is damaged: it could not be decoded (was it cut off when copied?).');
+  }
+  const result = sharePayloadSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ShareError(`This share link is not valid: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return result.data;
+}
+
+/** A full URL for `base` (the page URL; its fragment is replaced). */
+export function shareUrl(base: string, payload: SharePayload): string {
+  return `${base.split('#')[0]}#share=${encodeShare(payload)}`;
+}
