@@ -1,6 +1,8 @@
-/** Responsive layout: no horizontal scrolling on a 375×667 phone screen. */
+/** Responsive layout: no horizontal scrolling on a 375×667 phone screen, in every view. */
 import { expect, test } from '@playwright/test';
+import { startMockLlm } from '../test/mock-llm/server.ts';
 import { openPlayer, pickStory, send, statusLine, upload } from './helpers.ts';
+import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
 test.use({ viewport: { width: 375, height: 667 } });
 
@@ -18,4 +20,28 @@ test('no horizontal scrolling at 375×667', async ({ page }) => {
   await upload(page, 'empty.z5', new Uint8Array(0));
   await expect(page.getByTestId('error')).toBeVisible();
   expect(await scrollWidth()).toBeLessThanOrEqual(375);
+});
+
+test('the Settings and Agent views fit 375 px, also with a long error and a finished run', async ({ page }) => {
+  const scrollWidth = (): Promise<number> => page.evaluate(() => document.documentElement.scrollWidth);
+  const mock = await startMockLlm({ script: ['east', 'get all', 'a-rather-long-command-that-goes-on-and-on-without-any-space-at-all'] });
+  try {
+    await openView(page, 'settings');
+    expect(await scrollWidth()).toBeLessThanOrEqual(375);
+    await page.getByTestId('provider-preset').selectOption('custom');
+    await page.getByTestId('base-url').fill('http://127.0.0.1:9/v1');
+    await page.getByTestId('max-retries').fill('0');
+    await page.getByTestId('test-connection').click();
+    await expect(page.getByTestId('connection-error')).toBeVisible({ timeout: 20_000 });
+    expect(await scrollWidth()).toBeLessThanOrEqual(375);
+    await configureProvider(page, { baseUrl: mock.baseUrl });
+    await goTo(page, 'agent');
+    expect(await scrollWidth()).toBeLessThanOrEqual(375);
+    await startRun(page, { maxSteps: 3 });
+    await expect(page.getByTestId('agent-termination')).toContainText('step_limit', { timeout: 30_000 });
+    await page.getByTestId('agent-step').last().locator('summary').click();
+    expect(await scrollWidth()).toBeLessThanOrEqual(375);
+  } finally {
+    await mock.close();
+  }
 });

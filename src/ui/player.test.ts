@@ -1,49 +1,15 @@
 /** Player logic in Node with fake services: the real synchronous engine, a memory store, no DOM. */
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { loadStory } from '../engine/zvm-engine.ts';
-import { identifyStory } from '../engine/story-file.ts';
-import { StorageFullError, type Store } from '../store/interface.ts';
+import { StorageFullError } from '../store/interface.ts';
 import { MemoryStore } from '../store/memory-store.ts';
+import { adventBytes as advent, fakeServices as services } from './fake-services.ts';
 import { Player } from './player.svelte.ts';
-import type { GameEngine, PlayerServices } from './services.ts';
-
-const require = createRequire(import.meta.url);
-const advent = new Uint8Array(readFileSync(require.resolve('glkote-term/tests/advent.z5')));
-const catalog = JSON.parse(readFileSync(new URL('../../public/stories/catalog.json', import.meta.url), 'utf8')) as unknown;
-const BASE = 'http://test.invalid/sub/';
-
-function services(store: Store = new MemoryStore(), query = ''): PlayerServices {
-  let clock = 1000;
-  return {
-    resolve: (path) => new URL(path, BASE),
-    async fetchBytes(url) {
-      if (url.href === `${BASE}stories/advent.z5`) return advent.slice();
-      throw new Error(`Could not download ${url.href}: HTTP 404`);
-    },
-    fetchOptionalJson: async (url) => (url.href === `${BASE}stories/catalog.json` ? catalog : undefined),
-    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
-    async loadEngine(bytes, options): Promise<GameEngine> {
-      const engine = loadStory(bytes, options);
-      return {
-        info: engine.info, seed: engine.seed, start: engine.start, dispose: () => undefined,
-        step: async (c) => engine.step(c), snapshot: async () => engine.snapshot(),
-        restore: async (s) => engine.restore(s), reset: async () => engine.reset(),
-      };
-    },
-    openStore: async () => ({ store, problem: null }),
-    readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
-    now: () => clock++,
-    query: () => new URLSearchParams(query),
-  };
-}
 
 describe('Player', () => {
   it('plays advent: step, undo, save and restore a slot', async () => {
     const player = new Player(services());
     await player.init();
-    expect(player.library.map((e) => e.id)).toEqual(['advent']);
+    expect(player.library.entries.map((e) => e.id)).toEqual(['advent']);
     await player.selectStory('advent');
     expect(player.seed).toBe(5);
     expect(player.maxScore).toBe(350);

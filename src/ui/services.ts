@@ -1,8 +1,8 @@
 /**
  * The player's I/O, built in one place and injected into `Player`: fetch (relative to the page's
  * base URL, so the site works from any sub-path), story identification, the engine (one Worker per
- * game via `EngineProxy`), the store (IndexedDB, else memory) and the clock. Components never do
- * I/O; tests can swap any of these.
+ * game via `EngineProxy`), the store (IndexedDB, else memory), the clock and file downloads.
+ * Components never do I/O; tests can swap any of these.
  */
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
@@ -11,6 +11,7 @@ import { identifyStory } from '../engine/story-file.ts';
 import { openIdbStore } from '../store/idb-store.ts';
 import type { Store } from '../store/interface.ts';
 import { MemoryStore } from '../store/memory-store.ts';
+import type { Navigation } from './router.svelte.ts';
 
 /** What the player needs of a running game (`EngineProxy` satisfies it). */
 export interface GameEngine {
@@ -47,7 +48,12 @@ export interface PlayerServices {
   now(): number;
   /** The page's URL query (`?story=advent&seed=3` overrides the saved last story and its seed). */
   query(): URLSearchParams;
+  /** Offer `text` to the user as a file download named `fileName`. */
+  download(fileName: string, text: string, mimeType: string): void;
 }
+
+/** The wall-clock time `ms` (ms since the Unix epoch, from `now()`) as a Date. */
+export const dateAt = (ms: number): Date => new Date(ms);
 
 /** Watchdog budget of one step in the page, ms. */
 const STEP_TIMEOUT_MS = 5_000;
@@ -85,5 +91,25 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
     now: () => Date.now(),
     query: () => new URL(doc.URL).searchParams,
+    download(fileName, text, mimeType) {
+      const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+      const link = doc.createElement('a');
+      link.href = url;
+      link.download = fileName;
+      link.style.display = 'none';
+      doc.body.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 1_000);
+    },
+  };
+}
+
+/** The browser's history for the `Router` (pushState; popstate for back / forward). */
+export function createBrowserNavigation(win: Window = window): Navigation {
+  return {
+    url: () => new URL(win.location.href),
+    push: (url) => win.history.pushState(null, '', url),
+    onPop: (listener) => win.addEventListener('popstate', listener),
   };
 }

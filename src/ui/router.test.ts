@@ -1,0 +1,53 @@
+/** Views from the URL, links that keep ?story=&seed=, and the router's history entries. */
+import { describe, expect, it } from 'vitest';
+import { Router, type Navigation } from './router.svelte.ts';
+import { hrefFor, viewOf } from './views.ts';
+
+function fakeNavigation(start: string): Navigation & { pushed: string[]; back(to: string): void } {
+  let url = new URL(start);
+  let popListener = (): void => undefined;
+  const pushed: string[] = [];
+  return {
+    pushed,
+    url: () => new URL(url),
+    push: (next) => {
+      url = new URL(next);
+      pushed.push(next.href);
+    },
+    onPop: (listener) => void (popListener = listener),
+    back(to) {
+      url = new URL(to);
+      popListener();
+    },
+  };
+}
+
+describe('views', () => {
+  it('read ?view= and keep the other parameters in links', () => {
+    expect(viewOf(new URL('http://h/sub/?view=agent'))).toBe('agent');
+    expect(viewOf(new URL('http://h/sub/?view=nope&story=advent'))).toBe('play');
+    expect(hrefFor('http://h/sub/path/?story=advent&seed=3', 'agent')).toBe('/sub/path/?story=advent&seed=3&view=agent');
+    expect(hrefFor('http://h/sub/path/?view=settings&story=advent', 'play')).toBe('/sub/path/?story=advent');
+  });
+});
+
+describe('Router', () => {
+  it('shows the URL\'s view, pushes history on go, follows back, and tells listeners', () => {
+    const navigation = fakeNavigation('http://h/sub/?story=advent&view=settings');
+    const router = new Router(navigation);
+    const entered: string[] = [];
+    router.onEnter('agent', () => entered.push('agent'));
+    router.onEnter('settings', () => entered.push('settings'));
+    router.start();
+    expect(router.view).toBe('settings');
+    router.go('agent');
+    expect(router.view).toBe('agent');
+    expect(navigation.pushed).toEqual(['http://h/sub/?story=advent&view=agent']);
+    expect(router.href('play')).toBe('/sub/?story=advent');
+    router.go('agent');
+    expect(navigation.pushed).toHaveLength(1);
+    navigation.back('http://h/sub/?story=advent');
+    expect(router.view).toBe('play');
+    expect(entered).toEqual(['settings', 'agent']);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The page's views and how a URL names one: the `view` query parameter (`?view=agent`; absent or
+ * unknown = Play); switching keeps every other parameter (`story`, `seed`, …). To add a view,
+ * append it to `VIEWS` and add its branch in App.svelte. Pure.
+ */
+
+export const VIEWS = [
+  { id: 'play', label: 'Play' },
+  { id: 'agent', label: 'Agent' },
+  { id: 'settings', label: 'Settings' },
+] as const satisfies readonly { id: string; label: string }[];
+
+export type ViewId = (typeof VIEWS)[number]['id'];
+
+/** The view of a URL without (or with an unknown) `view` parameter. */
+export const DEFAULT_VIEW: ViewId = 'play';
+
+const isView = (value: string | null): value is ViewId => VIEWS.some((v) => v.id === value);
+
+/** The view a URL asks for. */
+export function viewOf(url: URL): ViewId {
+  const view = url.searchParams.get('view');
+  return isView(view) ? view : DEFAULT_VIEW;
+}
+
+/** `url` switched to `view`: the same path and parameters, `view` set (dropped for the default). */
+export function urlFor(url: URL | string, view: ViewId): URL {
+  const next = new URL(url);
+  if (view === DEFAULT_VIEW) next.searchParams.delete('view');
+  else next.searchParams.set('view', view);
+  return next;
+}
+
+/** The link to `view` from the page at `url`: path, query and hash (for an `<a href>`). */
+export function hrefFor(url: URL | string, view: ViewId): string {
+  const next = urlFor(url, view);
+  return `${next.pathname}${next.search}${next.hash}`;
+}
