@@ -23,7 +23,7 @@ Commands:
   session <story> --base-url URL --actor-model M --meta-model M [--seed N]
        [--policy static|reflexion|memory|naive|fact-bank|credit-assignment|route-script|FILE]
        [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
-       [--store DIR [--resume RUN_ID]] [--max-usd X] [--json]
+       [--store DIR [--resume RUN_ID]] [--max-usd X] [--json] [--out session.json]
       A test-time-learning session: K episodes (default 6) with the policy between them.
   evolve --train story:seed,... --val story:seed,... --store DIR --base-url URL
        --actor-model M --meta-model M --proposer-model M [--repeats R] [--episodes K]

@@ -4,8 +4,10 @@
  * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
  * plus extra fields (id, status, stopReason, scores, averageScore, bestScore, exchanges count).
+ * --out FILE writes the whole session record (the export format the page's replay view opens).
  */
 import { randomUUID } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
@@ -18,6 +20,7 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
+import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
@@ -45,6 +48,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       store: { type: 'string' },
       resume: { type: 'string' },
       json: { type: 'boolean', default: false },
+      out: { type: 'string' },
     },
   });
   const settings = llmSettingsFromFlags(values);
@@ -97,6 +101,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     engine.dispose();
     store?.close();
   }
+  if (values.out) await writeFile(values.out, exportSession(record));
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
