@@ -16,6 +16,7 @@ import { createChatModels } from '../src/llm/openai-chat-model.ts';
 import { loadTokenCounter } from '../src/llm/token-count.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
 import { syncEngine } from '../src/ttl/episode-runner.ts';
+import type { AskHuman } from '../src/ttl/policies/human-policy.ts';
 import type { PolicySpec } from '../src/ttl/policy.ts';
 import type { SessionRecord } from '../src/ttl/session-record.ts';
 import { runSession } from '../src/ttl/session-runner.ts';
@@ -45,6 +46,7 @@ const POLICIES: Record<string, PolicySpec> = {
 
 interface RunOptions {
   policy: PolicySpec;
+  askHuman?: AskHuman;
   episodes?: number;
   contextWindow?: number;
   signal?: AbortSignal;
@@ -63,7 +65,7 @@ async function session(o: RunOptions): Promise<SessionRecord> {
       story: { id: entry.id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed: 0, policy: o.policy,
       episodes: o.episodes ?? 3, maxSteps: 10, initialGuidingPrompt: 'Explore systematically.', contextWindow: o.contextWindow ?? 8000,
     },
-    s, models, await loadTokenCounter(),
+    s, models, await loadTokenCounter(), o.askHuman,
   );
   return runSession({
     id: 'session-1', config: parts.config, engine: syncEngine(loadStory(detective, { seed: 0, rules: rulesFor(entry) })),
@@ -129,6 +131,29 @@ describe('sessions', () => {
     expect(learning.scores[0]).toBe(flat.scores[0]);
     expect(Math.max(...learning.scores.slice(1))).toBeGreaterThan(learning.scores[0]!);
     expect(learning.wAuc!).toBeGreaterThan(flat.wAuc!);
+  });
+
+  it('"you are the meta-agent": the typed guide reaches the actor of the next episode; empty keeps it', async () => {
+    mock.setOptions({ exploreCommands: EXPLORE });
+    const asked: { episodeIndex: number; log: string }[] = [];
+    const answers = ['PLAN:\n1. take paper\n2. west\n3. take gun', ''];
+    const from = mock.requests.length;
+    const record = await session({
+      policy: { kind: 'human' },
+      askHuman: async (request) => {
+        asked.push(request);
+        return answers[request.episodeIndex - 1]!;
+      },
+    });
+    expect(asked.map((a) => a.episodeIndex)).toEqual([1, 2]);
+    expect(asked[0]!.log.startsWith('=== EPISODE 1 ===')).toBe(true);
+    expect(record.episodes.map((e) => e.guidingPrompt)).toEqual(['Explore systematically.', answers[0], answers[0]]);
+    expect(record.exchanges.map((e) => [e.kind, e.learnStatus])).toEqual([['human', 'updated'], ['human', 'empty']]);
+    const actor = mock.requests.slice(from).filter((r) => r.role === 'actor');
+    expect(actor).toHaveLength(30);
+    expect(((actor[10]!.body as { messages: { content: string }[] }).messages)[0]!.content).toContain(`Follow this guide:\n${answers[0]}`);
+    expect(record.episodes[1]!.steps.slice(0, 3).map((s) => s.action)).toEqual(['take paper', 'west', 'take gun']);
+    expect(mock.requests.slice(from).filter((r) => r.role === 'metaAgent')).toHaveLength(0);
   });
 
   it('a session stopped in episode 2 resumes to exactly the uninterrupted record', async () => {

@@ -22,6 +22,17 @@ describe('share links', () => {
     expect(decodeShare(new URL(url).hash)).toEqual(setup);
   });
 
+  it('a 6,000-character strategy with unicode survives encode → URL → decode exactly', () => {
+    const unit = 'Keep a fact bank — für alle Räume, 部屋ごとに, emoji 🧭🗝️, quotes "x" & <tags>. ';
+    const strategy = unit.repeat(Math.ceil(6000 / unit.length)).slice(0, 6000);
+    expect(strategy.length).toBe(6000);
+    const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'Long ✓', description: '', strategy, provenance: 'hand-written', selectedOn: [] } };
+    const url = new URL(shareUrl('http://127.0.0.1:4317/sub/path/?view=library', payload));
+    const back = decodeShare(url.hash);
+    expect(back.kind === 'meta-prompt' && back.metaPrompt.strategy).toBe(strategy);
+    expect(url.hash.length).toBeLessThan(6000);
+  });
+
   it('never carries a key, even if one is passed in', () => {
     const leaky = { kind: 'setup', setup: { storyId: null, storyMd5: 'a'.repeat(32), storyTitle: 'T', seed: 0, policy: { kind: 'static' }, episodes: 1, maxSteps: 1, models: { actor: 'a', metaAgent: 'b', apiKey: 'secret-abc' } }, apiKey: 'secret-abc' } as unknown as SharePayload;
     const decoded = JSON.stringify(decodeShare(encodeShare(leaky)));

@@ -7,20 +7,22 @@ import type { LearnStatus } from '../agents/meta-prompt.ts';
 import type { Trajectory } from '../agents/trajectory.ts';
 import type { CallUsage, ChatMessage } from '../llm/interface.ts';
 
-export type PolicyKind = 'static' | 'reflexion' | 'memory' | 'meta';
+export type PolicyKind = 'static' | 'reflexion' | 'memory' | 'meta' | 'human';
 
 /** Which policy a session uses; `meta` with an empty strategy is the naive meta-agent. */
 export type PolicySpec =
   | { kind: 'static' }
   | { kind: 'reflexion' }
   | { kind: 'memory' }
-  | { kind: 'meta'; name: string; strategy: string };
+  | { kind: 'meta'; name: string; strategy: string }
+  /** "You are the meta-agent": a person reads each episode log and writes the next guiding prompt. */
+  | { kind: 'human' };
 
 /** One LLM call made by a policy between episodes. */
 export interface PolicyExchange {
   /** The episode (1-based) whose end triggered the call. */
   afterEpisode: number;
-  kind: 'meta_agent' | 'reflection' | 'summary' | 'memory_rewrite';
+  kind: 'meta_agent' | 'reflection' | 'summary' | 'memory_rewrite' | 'human';
   /** The new user message sent (the growing chat is rebuilt from earlier exchanges). */
   userMessage: string;
   reply: string;

@@ -16,6 +16,7 @@ const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reflexion') }),
   z.object({ kind: z.literal('memory') }),
   z.object({ kind: z.literal('meta'), name: z.string(), strategy: z.string() }),
+  z.object({ kind: z.literal('human') }),
 ]);
 
 export const sessionSchema = z.object({
@@ -46,7 +47,7 @@ export const sessionSchema = z.object({
   })),
   exchanges: z.array(z.object({
     afterEpisode: z.number().int().positive(),
-    kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite']),
+    kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite', 'human']),
     userMessage: z.string(),
     reply: z.string(),
     finishReason: z.string().nullable(),

@@ -9,6 +9,7 @@ import { buildMetaPrompt, textHash } from '../agents/meta-prompt.ts';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { AdaptationPolicy, PolicySpec } from './policy.ts';
+import type { AskHuman } from './policies/human-policy.ts';
 import { createPolicy } from './policies/index.ts';
 import type { SessionConfig } from './session-record.ts';
 
@@ -31,10 +32,12 @@ export interface SessionParts {
 }
 
 /** @throws RangeError for K or S below 1 */
-export function buildSession(plan: SessionPlan, settings: LlmSettings, models: Record<Role, ChatModel>, countTokens: TokenCounter): SessionParts {
+export function buildSession(
+  plan: SessionPlan, settings: LlmSettings, models: Record<Role, ChatModel>, countTokens: TokenCounter, askHuman?: AskHuman,
+): SessionParts {
   if (!(plan.episodes >= 1) || !(plan.maxSteps >= 1)) throw new RangeError(`K and S must be ≥ 1 (got K=${plan.episodes}, S=${plan.maxSteps})`);
   const metaPromptText = plan.policy.kind === 'meta' ? buildMetaPrompt(plan.policy.strategy) : null;
-  const reflects = plan.policy.kind !== 'static';
+  const reflects = plan.policy.kind !== 'static' && plan.policy.kind !== 'human';
   const config: SessionConfig = {
     story: plan.story, seed: plan.seed, policy: plan.policy,
     metaPrompt: metaPromptText === null ? null : { text: metaPromptText, hash: textHash(metaPromptText) },
@@ -43,6 +46,6 @@ export function buildSession(plan: SessionPlan, settings: LlmSettings, models: R
     provider: { presetId: settings.provider.presetId, baseUrl: settings.provider.baseUrl },
     contextWindow: reflects ? plan.contextWindow : null,
   };
-  const policy = createPolicy(plan.policy, { reflectionModel: models.metaAgent, countTokens, contextWindow: plan.contextWindow });
+  const policy = createPolicy(plan.policy, { reflectionModel: models.metaAgent, countTokens, contextWindow: plan.contextWindow, askHuman });
   return { config, actor: new Actor(models.actor), policy };
 }

@@ -5,6 +5,7 @@ import type { AdaptationPolicy, PolicySpec } from '../policy.ts';
 import { MemoryPolicy } from './memory-policy.ts';
 import { MetaAgentPolicy } from './meta-agent-policy.ts';
 import { ReflexionPolicy } from './reflexion-policy.ts';
+import { HumanPolicy, type AskHuman } from './human-policy.ts';
 import { StaticPolicy } from './static-policy.ts';
 
 export interface PolicyDeps {
@@ -13,6 +14,8 @@ export interface PolicyDeps {
   countTokens: TokenCounter;
   /** Context window of the reflection / meta-agent model, tokens. */
   contextWindow: number;
+  /** How a person is asked for the next guiding prompt (the "human" policy only). */
+  askHuman?: AskHuman;
 }
 
 export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPolicy {
@@ -23,6 +26,9 @@ export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPoli
       return new ReflexionPolicy(deps.reflectionModel);
     case 'memory':
       return new MemoryPolicy(deps.reflectionModel);
+    case 'human':
+      if (!deps.askHuman) throw new Error('the "you are the meta-agent" policy needs a way to ask a person');
+      return new HumanPolicy(deps.askHuman);
     case 'meta':
       return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
   }
