@@ -194,3 +194,18 @@ describe('proposer', () => {
     mock.setOptions({ proposerReply: 'build' });
   });
 });
+
+describe('game hints after a failure', () => {
+  it('the meta-agent replaces the failing last action with the command the game suggested', async () => {
+    const { metaAgentAnswer } = await import('./meta-agent-behaviour.ts');
+    const log = [
+      '=== EPISODE 1 ===', 'Guiding prompt used:', 'Explore.', '',
+      '[STEP 1] [OBS] A room with levers. [ACTION] pull red lever [REWARD] 1 [CUM_REWARD] 1',
+      '[STEP 2] [OBS] Click. [ACTION] pull green lever [REWARD] 0 [CUM_REWARD] 1',
+      '', '[FINAL OBS] You fall. Next time, try: PULL BLUE LEVER. *** You have died ***',
+      '[EPISODE END] the game ended (death) after 2 steps. Final score: 1 out of 5.',
+    ].join('\n');
+    const answer = metaAgentAnswer([log], 'build', []);
+    expect(answer.text).toContain('PLAN:\n1. pull red lever\n2. PULL BLUE LEVER');
+  });
+});

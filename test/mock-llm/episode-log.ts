@@ -13,9 +13,24 @@ export interface LoggedStep {
   cumReward: number;
 }
 
-/** One episode's steps in log order. */
+/** One episode's steps in log order, and the text after `[FINAL OBS]` ('' when absent). */
 export interface ParsedEpisode {
   steps: LoggedStep[];
+  finalObservation: string;
+}
+
+const FINAL_OBS = /\[FINAL OBS\]([\s\S]*?)(?:\[EPISODE END\]|$)/i;
+/** A command the game itself suggests after a failure ("Next time, try: PULL RED LEVER."). */
+const HINT = /next time,? try:\s*([^.\n]+)\./i;
+
+/**
+ * The plan a game's own hint implies: when an episode's final text says "Next time, try: X.", the
+ * episode's actions without its last (failing) one, then X. Null when there is no hint.
+ */
+export function hintPlan(episode: ParsedEpisode): string[] | null {
+  const hint = HINT.exec(episode.finalObservation)?.[1]?.trim();
+  if (!hint || episode.steps.length === 0) return null;
+  return [...episode.steps.slice(0, -1).map((s) => s.action), hint];
 }
 
 /** The commands to replay and the cumulative reward they reached. */
@@ -55,14 +70,16 @@ export function parseEpisodeLogs(text: string): ParsedEpisode[] {
   const marks = [...text.matchAll(STEP_MARK)];
   const episodes: ParsedEpisode[] = [];
   let current: LoggedStep[] = [];
+  let finalObservation = '';
   marks.forEach((mark, k) => {
     const step = Number(mark[1]);
     const segment = text.slice(mark.index + mark[0].length, marks[k + 1]?.index ?? text.length);
     const previous = current[current.length - 1];
     if (previous && step <= previous.step) {
-      episodes.push({ steps: current });
+      episodes.push({ steps: current, finalObservation });
       current = [];
     }
+    finalObservation = FINAL_OBS.exec(segment)?.[1]?.trim() ?? '';
     const reward = Number(REWARD.exec(segment)?.[1] ?? 0);
     const runningSum = (current[current.length - 1]?.cumReward ?? 0) + reward;
     const cum = CUM_REWARD.exec(segment)?.[1];
@@ -74,7 +91,7 @@ export function parseEpisodeLogs(text: string): ParsedEpisode[] {
       cumReward: cum === undefined ? runningSum : Number(cum),
     });
   });
-  if (current.length > 0) episodes.push({ steps: current });
+  if (current.length > 0) episodes.push({ steps: current, finalObservation });
   return episodes;
 }
 

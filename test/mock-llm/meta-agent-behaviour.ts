@@ -5,7 +5,7 @@
  * lost points. Pure functions of the request content.
  */
 import { DEFAULT_EXPLORE_COMMANDS } from './actor-behaviour.ts';
-import { bestReplayPlan, losingActions, parseEpisodeLogs, type ParsedEpisode } from './episode-log.ts';
+import { bestReplayPlan, hintPlan, losingActions, parseEpisodeLogs, type ParsedEpisode } from './episode-log.ts';
 import { indexFromText } from './hash.ts';
 import type { MetaAgentReply } from './interface.ts';
 
@@ -45,6 +45,11 @@ export function changedOpening(episodes: readonly ParsedEpisode[], explore: read
  * differently with a three-command plan changed from the last log's opening.
  */
 export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly string[], prefix: readonly string[] = []): string {
+  const last = episodes[episodes.length - 1];
+  const hinted = last ? hintPlan(last) : null;
+  if (hinted) {
+    return [planBlock(hinted), 'The game told us what to do at the point where the last episode failed; the plan ends with it. Then explore.'].join('\n');
+  }
   const fromLogs = bestReplayPlan([...episodes]);
   // A route passed on by the strategy (PLAN PREFIX) wins when it is longer than what the logs show.
   const plan = prefix.length > (fromLogs?.commands.length ?? 0) ? { commands: [...prefix], cumReward: fromLogs?.cumReward ?? 0, lastStep: prefix.length } : fromLogs;
