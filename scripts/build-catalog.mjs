@@ -1,8 +1,11 @@
 // Regenerates public/stories/catalog.json: the bundled story (advent.z5, copied from glkote-term at
 // build time) plus metadata — never files — for every Jericho game in ../shared/jericho/games.json
 // (SHARED_DIR overrides ../shared), so a user who loads one of them gets its max score, seed, score
-// address and end texts automatically (matched by md5).
+// address and end texts automatically (matched by md5); then our teaching games (games/, compiled
+// by scripts/build-games.sh into public/stories/), whose md5 and score/turns addresses are read from
+// the compiled files. Run scripts/build-games.sh first.
 // Usage: node scripts/build-catalog.mjs
+import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -49,8 +52,40 @@ const stories = games.map((g) => {
   };
 });
 
+// Teaching games (games/README.md): ours, shipped. The secret is drawn from the seed, a failed
+// attempt ends with "Next time, try: …", and a player who remembers wins in five moves.
+const teaching = [
+  { id: 'lever-room', title: 'The Lever Room', gameOverText: '*** You have died ***' },
+  { id: 'vault', title: 'The Vault', gameOverText: '*** You have been caught ***' },
+];
+for (const game of teaching) {
+  const file = `${game.id}.z5`;
+  const bytes = readFileSync(resolve(root, 'public/stories', file));
+  // Byte addresses of the library globals `score` and `turns` (written by scripts/build-games.sh).
+  const globals = JSON.parse(readFileSync(resolve(root, 'games', game.id, `${game.id}.globals.json`), 'utf8'));
+  stories.push({
+    id: game.id,
+    title: game.title,
+    author: 'Meta-TTL Playground',
+    licence: 'CC0-1.0',
+    file,
+    localName: file,
+    format: 'zcode',
+    md5: createHash('md5').update(bytes).digest('hex'),
+    maxScore: 5,
+    defaultSeed: 1,
+    tags: ['teaching', 'demo'],
+    scoreRead: { addr: globals.score, bytes: 2 },
+    movesRead: { addr: globals.turns, bytes: 2 },
+    victoryText: '*** You have won ***',
+    gameOverText: game.gameOverText,
+    victoryScore: null,
+    introActions: [],
+  });
+}
+
 const catalog = {
-  about: 'Story catalog of Meta-TTL Playground. Entries with file = null are metadata only (Jericho data, microsoft/jericho b6b48b5): the story file is not shipped; load your own copy and it is matched by md5.',
+  about: 'Story catalog of Meta-TTL Playground. Entries with file = null are metadata only (Jericho data, microsoft/jericho b6b48b5): the story file is not shipped; load your own copy and it is matched by md5. Entries tagged "teaching" are our own games (games/, CC0-1.0), shipped.',
   version: 1,
   stories,
 };

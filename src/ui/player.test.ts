@@ -9,7 +9,7 @@ describe('Player', () => {
   it('plays advent: step, undo, save and restore a slot', async () => {
     const player = new Player(services());
     await player.init();
-    expect(player.library.entries.map((e) => e.id)).toEqual(['advent']);
+    expect(player.library.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
     await player.selectStory('advent');
     expect(player.seed).toBe(5);
     expect(player.maxScore).toBe(350);
