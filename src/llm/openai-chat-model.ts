@@ -107,29 +107,38 @@ async function completeOnce(
     ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
   };
   const started = now();
-  for (let attempt = 0; ; attempt++) {
-    try {
-      const raw = await abortable(options.stream ? streamed(client, body, options.signal) : plain(client, body, options.signal), options.signal);
-      const latencyMs = Math.round(now() - started);
-      const completion: Completion = {
-        content: raw.content,
-        finishReason: raw.finishReason,
-        model: raw.model || roleSettings.model,
-        usage: {
-          promptTokens: raw.promptTokens, completionTokens: raw.completionTokens, reasoningTokens: raw.reasoningTokens,
-          latencyMs, costUsd: meter.costUsd(roleSettings.model, raw.promptTokens, raw.completionTokens),
-        },
-      };
-      meter.record(role, completion.usage);
-      return completion;
-    } catch (error) {
-      const adapted = attempt === 0 ? adaptToUnsupportedParameter(error, body) : null;
-      if (adapted) {
-        body = adapted;
-        continue;
+  // A short-lived signal per call, linked to the caller's: the SDK adds abort listeners to the
+  // signal it is given and never removes them, which would pile up on a session-long signal.
+  const local = new AbortController();
+  const forward = () => local.abort();
+  options.signal?.addEventListener('abort', forward, { once: true });
+  try {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const raw = await abortable(options.stream ? streamed(client, body, local.signal) : plain(client, body, local.signal), local.signal);
+        const latencyMs = Math.round(now() - started);
+        const completion: Completion = {
+          content: raw.content,
+          finishReason: raw.finishReason,
+          model: raw.model || roleSettings.model,
+          usage: {
+            promptTokens: raw.promptTokens, completionTokens: raw.completionTokens, reasoningTokens: raw.reasoningTokens,
+            latencyMs, costUsd: meter.costUsd(roleSettings.model, raw.promptTokens, raw.completionTokens),
+          },
+        };
+        meter.record(role, completion.usage);
+        return completion;
+      } catch (error) {
+        const adapted = attempt === 0 ? adaptToUnsupportedParameter(error, body) : null;
+        if (adapted) {
+          body = adapted;
+          continue;
+        }
+        throw mapError(error, settings, deps, local.signal);
       }
-      throw mapError(error, settings, deps, options.signal);
     }
+  } finally {
+    options.signal?.removeEventListener('abort', forward);
   }
 }
 
