@@ -1,0 +1,46 @@
+/**
+ * The shipped replay file (recorded on The Lever Room with the scripted test model) replays with
+ * the same scores, actions and W-AUC as the original, with no provider at all.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+import { syncEngine } from '../src/ttl/episode-runner.ts';
+import { checkReplay, replayFrames } from '../src/ttl/replay.ts';
+import { importSession } from '../src/ttl/session-io.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const record = importSession(readFileSync(join(REPO_ROOT, 'public/replays/lever-room-naive.json'), 'utf8'));
+const entry = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories.find((s) => s.id === 'lever-room')!;
+
+describe('replay of an exported session', () => {
+  it('was recorded with the scripted test model on The Lever Room, and is complete', () => {
+    expect(record.config.models.actor.model).toBe('scripted-test-model');
+    expect(record.config.story.md5).toBe(entry.md5);
+    expect(record.status).toBe('complete');
+    expect(record.episodes).toHaveLength(record.config.episodes);
+  });
+
+  it('replays to the same scores, actions and W-AUC on the engine', async () => {
+    const bytes = new Uint8Array(readFileSync(join(REPO_ROOT, 'public/stories', entry.file!)));
+    const check = await checkReplay(record, syncEngine(loadStory(bytes, { seed: record.config.seed, rules: rulesFor(entry) })));
+    expect(check.mismatches).toEqual([]);
+    expect(check.scores).toEqual(record.scores);
+    expect(check.wAuc).toBe(record.wAuc);
+  });
+
+  it('frames follow the session: starts, steps, ends with the growing curve, feedback between episodes', () => {
+    const frames = replayFrames(record);
+    const steps = frames.filter((f) => f.kind === 'step');
+    expect(steps).toHaveLength(record.episodes.reduce((n, e) => n + e.steps.length, 0));
+    const ends = frames.filter((f) => f.kind === 'episode_end');
+    expect(ends.map((f) => f.kind === 'episode_end' && f.curve.length)).toEqual([1, 2, 3, 4, 5]);
+    const last = ends.at(-1)!;
+    expect(last.kind === 'episode_end' && last.curve).toEqual(record.scores);
+    expect(last.kind === 'episode_end' && last.wAuc).toBe(record.wAuc);
+    expect(frames.filter((f) => f.kind === 'feedback')).toHaveLength(record.exchanges.length);
+    expect(frames[0]).toMatchObject({ kind: 'episode_start', episode: 1, guidingPrompt: 'Explore.' });
+  });
+});
