@@ -16,6 +16,7 @@ Commands:
   replay <story-file|story-id> --seed N --commands FILE [--json] [--step-timeout-ms MS]
       Replays commands (one per line; an empty line answers a keypress) and prints the
       score after each step. A story id (e.g. zork1) is looked up in STORIES_DIR.
+      --seed random draws a seed and reports it (every command that takes --seed).
   play <story-file|story-id> --base-url URL --actor-model M [--seed N] [--steps S]
        [--api-key K | env OPENAI_API_KEY] [--guide TEXT] [--max-usd X] [--stream]
        [--json] [--out trajectory.json]
@@ -63,7 +64,7 @@ export async function run(argv: string[]): Promise<number> {
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+    if (error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`metattl: ${(error as Error).message}\n\n${USAGE}`);
       return 2;
     }

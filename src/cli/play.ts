@@ -17,6 +17,7 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
+import { seedFromOption } from './seed-option.ts';
 import { UsageError } from './usage-error.ts';
 
 export async function playCommand(argv: string[]): Promise<number> {
@@ -39,8 +40,7 @@ export async function playCommand(argv: string[]): Promise<number> {
   if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--steps must be a positive integer, got ${values.steps}`);
   const settings = llmSettingsFromFlags(values);
   const story = await resolveStory(storySpec);
-  const seed = values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+  const seed = seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
 
   const meter = new UsageMeter(settings.caps, settings.prices);
   const models = createChatModels(settings, meter);

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import type { StepResult } from '../engine/interface.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
+import { seedFromOption } from './seed-option.ts';
 import { UsageError } from './usage-error.ts';
 import { resolveStory } from './stories.ts';
 
@@ -35,8 +36,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (!storySpec) throw new UsageError('replay needs a story file');
   if (!values.commands) throw new UsageError('replay needs --commands FILE');
   const story = await resolveStory(storySpec);
-  const seed = values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed);
-  if (!Number.isInteger(seed) || seed < 0) throw new UsageError(`--seed must be a non-negative integer, got ${values.seed}`);
+  const seed = seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
   const commands = parseCommandsFile(await readFile(values.commands, 'utf8'));
 
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: Number(values['step-timeout-ms']) });

@@ -25,6 +25,7 @@ import { loadSession, persistingSink } from '../ttl/session-store.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
+import { seedFromOption } from './seed-option.ts';
 import { UsageError } from './usage-error.ts';
 
 const positiveInt = (value: string | undefined, name: string, fallback: number): number => {
@@ -67,7 +68,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
   const models = createChatModels(settings, meter);
-  const seed = previous?.config.seed ?? (values.seed === undefined ? (story.entry?.defaultSeed ?? 0) : Number(values.seed));
+  const seed = previous?.config.seed ?? seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
   const parts = buildSession(
     {
       story: previous?.config.story ?? { id: story.entry?.id ?? null, title: story.entry?.title ?? storySpec, md5: '', maxScore: story.entry?.maxScore ?? null },
