@@ -1,6 +1,6 @@
 /**
  * LLM settings from CLI flags, layered over the defaults (defaults < flags < environment for the
- * key). Shared by every command that calls a model. The key comes from --api-key or
+ * key). Shared by every command that calls a model. Prices: the built-in table plus `--price`. The key comes from --api-key or
  * OPENAI_API_KEY and is never printed.
  */
 import { defaultLlmSettings } from '../llm/defaults.ts';
@@ -24,13 +24,15 @@ export const LLM_OPTIONS = {
   'max-usd': { type: 'string' },
   'max-total-tokens': { type: 'string' },
   'drop-sdk-headers': { type: 'boolean', default: false },
+  /** `MODEL=IN/OUT`: USD per million input / output tokens; repeatable. */
+  price: { type: 'string', multiple: true },
 } as const;
 
-type Flags = Partial<Record<keyof typeof LLM_OPTIONS, string | boolean | undefined>>;
+type Flags = Partial<Record<keyof typeof LLM_OPTIONS, string | boolean | string[] | undefined>>;
 
 function number(flags: Flags, name: keyof typeof LLM_OPTIONS, min = 0): number | undefined {
   const raw = flags[name];
-  if (raw === undefined || typeof raw === 'boolean') return undefined;
+  if (raw === undefined || typeof raw === 'boolean' || Array.isArray(raw)) return undefined;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < min) throw new UsageError(`--${name} must be a number ≥ ${min}, got "${raw}"`);
   return value;
@@ -55,5 +57,10 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   s.maxConcurrent = number(flags, 'concurrency', 1) ?? s.maxConcurrent;
   s.caps = { maxUsd: number(flags, 'max-usd') ?? null, maxTokens: number(flags, 'max-total-tokens') ?? null };
   s.dropStainlessHeaders = flags['drop-sdk-headers'] === true;
+  for (const spec of Array.isArray(flags.price) ? flags.price : []) {
+    const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(spec);
+    if (!match) throw new UsageError(`--price must look like MODEL=IN/OUT (USD per million input/output tokens), got "${spec}"`);
+    s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]) };
+  }
   return s;
 }

@@ -26,6 +26,9 @@ Commands:
        [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
        [--store DIR [--resume RUN_ID]] [--max-usd X] [--json] [--out session.json]
       A test-time-learning session: K episodes (default 6) with the policy between them.
+  Every command that calls a model also takes --provider NAME, --api-key K, --timeout-ms,
+  --max-retries, --concurrency, --max-usd X, --max-total-tokens N, --drop-sdk-headers and
+  --price MODEL=IN/OUT (USD per million tokens; repeatable).
   evolve --train story:seed,... --val story:seed,... --store DIR --base-url URL
        --actor-model M --meta-model M --proposer-model M [--repeats R] [--episodes K]
        [--steps S] [--budget N] [--proposer llm|random] [--rng-seed N] [--max-usd X]
