@@ -47,6 +47,21 @@ describe('metattl play', () => {
     expect(readFileSync(out, 'utf8')).not.toContain(KEY);
   });
 
+  it('a USD cap below the need stops at the cap with "budget", keeping the steps', async () => {
+    const { stdout } = await run(
+      process.execPath,
+      [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent', '--seed', '0', '--steps', '5', '--base-url', mock.baseUrl, '--actor-model', 'mock-model',
+        '--price', 'mock-model=1000/1000', '--max-usd', '0.0005', '--json'],
+      { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } },
+    );
+    const result = JSON.parse(stdout);
+    expect(result).toMatchObject({ termination: 'aborted', stopReason: 'budget' });
+    const played = result.steps.filter((s: { parseStatus: string }) => s.parseStatus === 'ok');
+    expect(played.length).toBeGreaterThan(0);
+    expect(played.length).toBeLessThan(5);
+    expect(result.usage.totalUsd).toBeGreaterThanOrEqual(0.0005);
+  });
+
   it('a missing base URL is a usage error (exit code 2)', async () => {
     const error = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent'], { cwd: REPO_ROOT }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 2 });
