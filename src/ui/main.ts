@@ -5,9 +5,19 @@ import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
 import { Agent } from './agent.svelte.ts';
+import { EvaluateState } from './evaluate/evaluate.svelte.ts';
+import { EvolveDashboard } from './evolve/evolve.svelte.ts';
+import { LearnSetup } from './learn/learn-setup.svelte.ts';
+import { LearnState } from './learn/learn.svelte.ts';
+import { SessionRuns } from './learn/session-runs.svelte.ts';
 import { createBrowserLlmServices } from './llm-services.ts';
+import { MetaLibraryState } from './meta-library/meta-library.svelte.ts';
+import { MetaPromptCatalog } from './meta-library/meta-prompt-catalog.svelte.ts';
+import { ShareInbox } from './meta-library/share-inbox.svelte.ts';
+import { createBrowserShareLocation } from './meta-library/share-location.ts';
 import { Player } from './player.svelte.ts';
 import { Router } from './router.svelte.ts';
+import { RunServices } from './run-services.ts';
 import { createBrowserNavigation, createBrowserServices } from './services.ts';
 import { SettingsState } from './settings.svelte.ts';
 import { StoryLibrary } from './story-library.svelte.ts';
@@ -20,11 +30,26 @@ const library = new StoryLibrary(services);
 const player = new Player(services, library);
 const settings = new SettingsState(llm);
 const agent = new Agent(services, library, settings, llm);
+/** Session-running wiring shared by the Learn, Evolve and Evaluate views (run-services.ts). */
+const runs = new RunServices({ library, settings, llm });
 const router = new Router(createBrowserNavigation());
+const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
+const catalog = new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
+const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
+const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
+const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
+const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params) });
+const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
+const evaluate = new EvaluateState({ runs, settings, files: services });
 router.onEnter('play', () => void player.init());
 router.onEnter('agent', () => void agent.init());
-export default mount(App, { target, props: { router, library, player, agent, settings } });
+router.onEnter('learn', () => void learn.enter());
+router.onEnter('library', () => void metaLibrary.enter());
+router.onEnter('evolve', () => void evolve.init());
+router.onEnter('evaluate', () => void evaluate.enter());
+export default mount(App, { target, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate } });
 router.start();
+shareInbox.start();
 void library.init().then(
   () => settings.init(library.store),
   () => settings.init(library.store),

@@ -43,6 +43,15 @@ export class Router {
     this.show();
   }
 
+  /** Show `view` with extra query parameters set (e.g. `?view=learn&metaPrompt=<id>`), adding a
+   * history entry; the view's enter listeners run even when it is already shown. */
+  open(view: ViewId, params: Record<string, string> = {}): void {
+    const next = urlFor(this.navigation.url(), view);
+    for (const [name, value] of Object.entries(params)) next.searchParams.set(name, value);
+    this.navigation.push(next);
+    this.show();
+  }
+
   /** Call `listener` each time `view` is shown (also at `start` when it is the first view). */
   onEnter(view: ViewId, listener: () => void): void {
     this.enterListeners.push({ view, listener });

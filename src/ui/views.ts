@@ -7,6 +7,10 @@
 export const VIEWS = [
   { id: 'play', label: 'Play' },
   { id: 'agent', label: 'Agent' },
+  { id: 'learn', label: 'Learn' },
+  { id: 'library', label: 'Library' },
+  { id: 'evolve', label: 'Evolve' },
+  { id: 'evaluate', label: 'Evaluate' },
   { id: 'settings', label: 'Settings' },
 ] as const satisfies readonly { id: string; label: string }[];
 

@@ -1,0 +1,249 @@
+/**
+ * The cost estimate shown before a run starts, from real prompt sizes: the actor's messages
+ * (buildActorMessages with a typical observation and its 5-turn history), the meta-agent's growing
+ * chat (formatEpisodeLog of synthetic episodes, fitted to the context window by fitChat as a
+ * session does), the baselines' reflection calls, and the proposer's record (formatReflectiveRecord
+ * of a synthetic session). Tokens come from the injected counter, USD from the price table (USD
+ * per million tokens). A range: `low` = short observations and typical replies, `high` = long
+ * observations and every reply at its role's max tokens. Evolution call counts follow the budget
+ * rules (strategies/budget.ts). Pure; no DOM.
+ */
+import { buildActorMessages, DEFAULT_HISTORY_LENGTH } from '../agents/actor-prompt.ts';
+import { formatEpisodeLog } from '../agents/episode-log.ts';
+import { buildMetaPrompt } from '../agents/meta-prompt.ts';
+import type { ChatMessage, LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
+import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
+import { fitChat, type ChatTurn } from '../ttl/chat-budget.ts';
+import { REWRITE_PROMPT, SUMMARY_PROMPT } from '../ttl/policies/memory-policy.ts';
+import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
+import type { PolicySpec } from '../ttl/policy.ts';
+import { samples, syntheticSession, syntheticTrajectory, type Scenario, type SessionShape } from './cost-samples.ts';
+import type { ProposerMode } from './interface.ts';
+import { formatReflectiveRecord } from './reflective-record.ts';
+import { iterationWorstCase } from './strategies/budget.ts';
+import { buildProposerMessages } from './strategies/llm-proposer.ts';
+
+export type { Scenario, SessionShape } from './cost-samples.ts';
+
+/** Calls and tokens of one role. */
+export interface RoleTokens {
+  calls: number;
+  promptTokens: number;
+  completionTokens: number;
+}
+
+export type UsageByRole = Record<Role, RoleTokens>;
+
+/** One end of a range: tokens by role, their total and their price in USD (models missing from
+ * the price table count 0 and are listed in `unpricedModels`). */
+export interface CostPoint {
+  byRole: UsageByRole;
+  totalTokens: number;
+  costUsd: number;
+}
+
+/** The role models (with their max tokens) and the price table, from the Settings view. */
+export interface EstimateModels {
+  roles: Record<Role, Pick<RoleSettings, 'model' | 'maxTokens'>>;
+  prices: LlmSettings['prices'];
+}
+
+const zeroRole = (): RoleTokens => ({ calls: 0, promptTokens: 0, completionTokens: 0 });
+export const zeroUsage = (): UsageByRole => ({ actor: zeroRole(), metaAgent: zeroRole(), proposer: zeroRole() });
+const ROLE_KEYS: readonly Role[] = ['actor', 'metaAgent', 'proposer'];
+
+/** `a + k·b`, role by role. */
+export function addUsage(a: UsageByRole, b: UsageByRole, k = 1): UsageByRole {
+  const out = zeroUsage();
+  for (const role of ROLE_KEYS) {
+    out[role] = { calls: a[role].calls + k * b[role].calls, promptTokens: a[role].promptTokens + k * b[role].promptTokens, completionTokens: a[role].completionTokens + k * b[role].completionTokens };
+  }
+  return out;
+}
+
+/** Price usage: Σ promptTokens·input + completionTokens·output over roles, / 1e6. */
+export function priceUsage(usage: UsageByRole, models: EstimateModels): CostPoint {
+  let costUsd = 0;
+  let totalTokens = 0;
+  for (const role of ROLE_KEYS) {
+    const u = usage[role];
+    totalTokens += u.promptTokens + u.completionTokens;
+    const price = models.prices[models.roles[role].model];
+    if (price) costUsd += (u.promptTokens * price.inputPerMTokUsd + u.completionTokens * price.outputPerMTokUsd) / 1e6;
+  }
+  return { byRole: usage, totalTokens, costUsd };
+}
+
+/** Models of roles that make calls but are missing from the price table. */
+export function unpricedModels(usage: UsageByRole, models: EstimateModels): string[] {
+  return [...new Set(ROLE_KEYS.filter((r) => usage[r].calls > 0).map((r) => models.roles[r].model).filter((m) => !(m in models.prices)))];
+}
+
+/** A text of about `tokens` tokens (the sample proposer reply repeated), for max-length replies. */
+function textOfTokens(tokens: number, count: TokenCounter): string {
+  const unit = `${samples('low').proposerReply}\n`;
+  const perUnit = Math.max(1, count(unit));
+  return unit.repeat(Math.max(1, Math.ceil(tokens / perUnit)));
+}
+
+/** Completion tokens per call: typical (low, at most the role's max) or the role's max (high). */
+export function completionTokensOf(role: Role, models: EstimateModels, scenario: Scenario, count: TokenCounter): number {
+  const max = models.roles[role].maxTokens;
+  if (scenario === 'high') return max;
+  const s = samples('low');
+  return Math.min(max, count(role === 'actor' ? s.actorReply : role === 'metaAgent' ? s.metaReply : s.proposerReply));
+}
+
+/** The actor's K·S calls: episode 1 follows the initial guide, later ones a learned guide (the
+ * initial one again when nothing learns). Prompts are measured at step S (widest step numbers). */
+export function actorUsage(shape: SessionShape, learns: boolean, completionTokens: number, count: TokenCounter, scenario: Scenario): RoleTokens {
+  const s = samples(scenario);
+  const turn = { observation: s.observation, reply: s.actorReply };
+  const episodeTokens = (guidingPrompt: string): number => {
+    let total = 0;
+    // Steps 1 … 5 have 0 … 4 earlier turns; every later step has the full 5-turn history.
+    for (let h = 0; h <= DEFAULT_HISTORY_LENGTH && h < shape.maxSteps; h++) {
+      const steps = h < DEFAULT_HISTORY_LENGTH ? 1 : shape.maxSteps - DEFAULT_HISTORY_LENGTH;
+      const history = Array.from({ length: h }, () => turn);
+      total += steps * countChatTokens(buildActorMessages({ guidingPrompt, history, observation: s.observation, step: shape.maxSteps, maxSteps: shape.maxSteps, score: 0 }), count);
+    }
+    return total;
+  };
+  const first = episodeTokens(shape.initialGuidingPrompt);
+  const later = shape.episodes > 1 ? episodeTokens(learns ? s.learnedGuide : shape.initialGuidingPrompt) : 0;
+  const calls = shape.episodes * shape.maxSteps;
+  return { calls, promptTokens: first + (shape.episodes - 1) * later, completionTokens: calls * completionTokens };
+}
+
+/** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory 2 each, meta-agent 1 each
+ * with its growing chat fitted to the context window; static and human none). */
+export function policyUsage(policy: PolicySpec, shape: SessionShape, completionTokens: number, count: TokenCounter, scenario: Scenario): RoleTokens {
+  if (policy.kind === 'static' || policy.kind === 'human') return zeroRole();
+  const s = samples(scenario);
+  const calls = Math.max(0, shape.episodes - 1);
+  const log = (e: number) => formatEpisodeLog(e, syntheticTrajectory(e === 1 ? shape.initialGuidingPrompt : s.learnedGuide, shape, scenario));
+  const chat = (system: string, user: string): ChatMessage[] => [{ role: 'system', content: system }, { role: 'user', content: user }];
+  let promptTokens = 0;
+  if (policy.kind === 'reflexion') {
+    for (let e = 1; e <= calls; e++) promptTokens += countChatTokens(chat(REFLEXION_PROMPT, log(e)), count);
+    return { calls, promptTokens, completionTokens: calls * completionTokens };
+  }
+  if (policy.kind === 'memory') {
+    const summaries: string[] = [];
+    for (let e = 1; e <= calls; e++) {
+      promptTokens += countChatTokens(chat(SUMMARY_PROMPT, log(e)), count);
+      summaries.push(`Attempt ${e}: ${s.summary}`);
+      promptTokens += countChatTokens(chat(REWRITE_PROMPT, `${summaries.join('\n\n')}\n\nThe guide used in attempt ${e}:\n${s.learnedGuide}`), count);
+    }
+    return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
+  }
+  const system = buildMetaPrompt(policy.strategy);
+  const reply = scenario === 'low' ? s.metaReply : textOfTokens(completionTokens, count);
+  const turns: ChatTurn[] = [];
+  for (let e = 1; e <= calls; e++) {
+    const fitted = fitChat(system, turns, log(e), { count, contextWindow: shape.contextWindow, replyReserve: completionTokens });
+    promptTokens += countChatTokens(fitted.messages, count);
+    turns.push({ episode: e, userMessage: fitted.userMessage, reply });
+  }
+  return { calls, promptTokens, completionTokens: calls * completionTokens };
+}
+
+/** One session of `policy`; the policy's calls count as metaAgent (as usageOf does). */
+export function sessionUsage(policy: PolicySpec, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario): UsageByRole {
+  const usage = zeroUsage();
+  usage.actor = actorUsage(shape, policy.kind !== 'static', completionTokensOf('actor', models, scenario, count), count, scenario);
+  usage.metaAgent = policyUsage(policy, shape, completionTokensOf('metaAgent', models, scenario, count), count, scenario);
+  return usage;
+}
+
+/** One proposer call: the parent's strategy and the worst run's record (K episode logs with the
+ * meta-agent's feedback after each). */
+export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario): RoleTokens {
+  const metaReply = scenario === 'low' ? samples('low').metaReply : textOfTokens(models.roles.metaAgent.maxTokens, count);
+  const record = formatReflectiveRecord(syntheticSession(shape, scenario, metaReply));
+  return { calls: 1, promptTokens: countChatTokens(buildProposerMessages(parentStrategy, record), count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
+}
+
+/** What an evolution's budget allows. */
+export interface EvolutionPlan {
+  shape: SessionShape;
+  repeats: number;
+  trainTasks: number;
+  valTasks: number;
+  minibatchSize: number;
+  budgetMetricCalls: number;
+  proposer: ProposerMode;
+  seedStrategy: string;
+}
+
+export interface EvolutionCallCounts {
+  /** The seed's validation sessions (run whatever the budget). */
+  seedSessions: number;
+  /** Metric calls an iteration may need at most: (2b + V)·R. */
+  iterationWorstCase: number;
+  /** Proposals when every child is accepted (the fewest the budget allows) … when every proposal
+   * fails (the most). */
+  proposals: { low: number; high: number };
+  /** Sessions run: the fewer of all-accepted and all-rejected … the budget. */
+  sessions: { low: number; high: number };
+  /** The budget that guarantees 3 proposals: seed + 3·worst case. */
+  budgetForThree: number;
+}
+
+/** Call counts of an evolution (the loop starts an iteration only when its worst case fits). */
+export function evolutionCallCounts(plan: EvolutionPlan): EvolutionCallCounts {
+  const { repeats: r, valTasks: v, budgetMetricCalls: budget } = plan;
+  const b = Math.min(plan.minibatchSize, plan.trainTasks);
+  const seedSessions = v * r;
+  const worst = iterationWorstCase(plan.minibatchSize, v, r);
+  const run = (cost: number, sessionsPerIteration: number) => {
+    let used = seedSessions;
+    let sessions = seedSessions;
+    let n = 0;
+    while (b > 0 && cost > 0 && used + worst <= budget) [used, sessions, n] = [used + cost, sessions + sessionsPerIteration, n + 1];
+    return { n, sessions };
+  };
+  const accepted = run((2 * b + v) * r, (2 * b + v) * r);
+  const rejected = run(2 * b * r, 2 * b * r);
+  const failed = run(b * r + 1, b * r);
+  return {
+    seedSessions, iterationWorstCase: worst,
+    proposals: { low: accepted.n, high: Math.max(rejected.n, failed.n) },
+    sessions: { low: Math.min(accepted.sessions, rejected.sessions), high: accepted.n > 0 || rejected.n > 0 ? Math.max(seedSessions, budget) : seedSessions },
+    budgetForThree: seedSessions + 3 * worst,
+  };
+}
+
+export interface RunEstimate {
+  low: CostPoint;
+  high: CostPoint;
+  unpricedModels: string[];
+  warnings: string[];
+}
+
+export interface EvolutionEstimate extends RunEstimate {
+  counts: EvolutionCallCounts;
+}
+
+/** Tokens and USD of an evolution (sessions of candidate strategies + proposer calls). */
+export function estimateEvolution(plan: EvolutionPlan, models: EstimateModels, count: TokenCounter): EvolutionEstimate {
+  const counts = evolutionCallCounts(plan);
+  const point = (scenario: Scenario): UsageByRole => {
+    const strategy = scenario === 'low' || plan.seedStrategy.length > samples('high').strategy.length ? plan.seedStrategy : samples('high').strategy;
+    const session = sessionUsage({ kind: 'meta', name: 'candidate', strategy }, plan.shape, models, count, scenario);
+    const total = addUsage(zeroUsage(), session, counts.sessions[scenario]);
+    if (plan.proposer !== 'llm') return total;
+    const proposer = zeroUsage();
+    proposer.proposer = proposerUsage(strategy, plan.shape, models, count, scenario);
+    return addUsage(total, proposer, counts.proposals[scenario]);
+  };
+  const low = point('low');
+  const high = point('high');
+  const warnings: string[] = [];
+  if (plan.budgetMetricCalls < counts.seedSessions) {
+    warnings.push(`The seed's validation alone needs ${counts.seedSessions} metric calls (validation tasks × repeats), more than the budget of ${plan.budgetMetricCalls}: no proposal will be made.`);
+  } else if (counts.proposals.low < 3) {
+    warnings.push(`The budget guarantees only ${counts.proposals.low} proposal${counts.proposals.low === 1 ? '' : 's'}: an iteration may need ${counts.iterationWorstCase} metric calls ((2 × minibatch + validation tasks) × repeats). A budget of ${counts.budgetForThree} guarantees 3.`);
+  }
+  return { counts, low: priceUsage(low, models), high: priceUsage(high, models), unpricedModels: unpricedModels(high, models), warnings };
+}

@@ -1,0 +1,132 @@
+/**
+ * Export and import of a whole evolution run as one JSON file (format
+ * "metattl-evolution-export-1"): the run's state (candidates, metric calls, fronts, config, RNG
+ * state) and its stored events — every metric call with its full session, every proposer reply —
+ * so an imported run can be inspected and resumed like the original. Import is schema-validated
+ * (zod) with a message naming the first bad field; export never contains a key (the records hold
+ * none, and key-like fields are dropped defensively). Also the usage recorded by a run's sessions,
+ * so a resumed run counts it against its caps.
+ */
+import { z } from 'zod';
+import { ImportError, stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
+import type { Role } from '../llm/interface.ts';
+import type { RoleTotals } from '../llm/usage-meter.ts';
+import type { RunEvent, Store } from '../store/interface.ts';
+import { sessionSchema } from '../ttl/session-io.ts';
+import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
+import { evolutionSummary } from './evolution-store.ts';
+import type { EvolutionState } from './interface.ts';
+
+export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
+
+const task = z.object({ id: z.string().min(1), storyId: z.string(), title: z.string(), md5: z.string(), seed: z.number().int().nonnegative(), maxScore: z.number().positive() });
+const positive = z.number().int().positive();
+const candidate = z.object({
+  id: z.string().min(1), parentId: z.string().nullable(), iteration: z.number().int().nonnegative(), strategy: z.string(),
+  status: z.enum(['seed', 'accepted', 'rejected', 'failed']), reason: z.string(), proposerReply: z.string().nullable(),
+  valScores: z.record(z.string(), z.number()),
+  minibatch: z.object({ taskIds: z.array(z.string()), parentSum: z.number(), childSum: z.number().nullable() }).nullable(),
+  triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
+});
+const metricCall = z.object({
+  key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
+  purpose: z.enum(['seed-val', 'parent-mb', 'child-mb', 'child-val']), iteration: z.number().int().nonnegative(), sessionId: z.string(),
+  wAuc: z.number(), scores: z.array(z.number()),
+});
+
+export const evolutionStateSchema = z.object({
+  format: z.literal('metattl-evolution-1'),
+  id: z.string().min(1),
+  config: z.object({
+    train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, episodes: positive, maxSteps: positive,
+    initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
+    maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), rngSeed: z.number().int().nonnegative(), concurrency: positive,
+    models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive,
+  }),
+  status: z.enum(['running', 'complete', 'stopped']),
+  stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped']).nullable(),
+  stopMessage: z.string().nullable(),
+  candidates: z.array(candidate),
+  metricCalls: z.array(metricCall),
+  metricCallsUsed: z.number().int().nonnegative(),
+  failedProposals: z.number().int().nonnegative(),
+  fronts: z.record(z.string(), z.array(z.string())),
+  iteration: z.number().int().nonnegative(),
+  rngState: z.number(),
+  best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
+  progress: z.array(z.object({ metricCallsUsed: z.number(), bestMeanVal: z.number() })),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
+const cacheEvent = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('call'), call: metricCall, session: sessionSchema }),
+  z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), reply: z.string(), finishReason: z.string().nullable() }),
+]);
+
+const exportSchema = z.object({
+  format: z.literal(EVOLUTION_EXPORT_FORMAT),
+  state: evolutionStateSchema,
+  events: z.array(z.object({ seq: z.number().int(), data: cacheEvent })),
+});
+
+export interface EvolutionRunData {
+  state: EvolutionState;
+  events: RunEvent[];
+}
+
+/** The stored state and events of run `id` (undefined when it is not an evolution run). */
+export async function readEvolutionRun(store: Store, id: string): Promise<EvolutionRunData | undefined> {
+  const run = await store.getRun(id);
+  if (!run || run.header.kind !== 'evolution') return undefined;
+  return { state: run.header.data as EvolutionState, events: run.events };
+}
+
+/** JSON text of a whole run, with no key-like fields. */
+export function exportEvolution(run: EvolutionRunData): string {
+  return stringifyWithoutSecrets({ format: EVOLUTION_EXPORT_FORMAT, state: run.state, events: run.events });
+}
+
+/**
+ * Parse and validate an exported run.
+ * @throws ImportError with a readable reason (not JSON, another format, the first invalid field)
+ */
+export function importEvolution(text: string): EvolutionRunData {
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
+  }
+  if ((data as { format?: unknown } | null)?.format !== EVOLUTION_EXPORT_FORMAT) {
+    throw new ImportError(`This is not an exported evolution run (its "format" is not "${EVOLUTION_EXPORT_FORMAT}").`);
+  }
+  const result = exportSchema.safeParse(data);
+  if (!result.success) {
+    const issue = result.error.issues[0]!;
+    throw new ImportError(`This is not a valid evolution run: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return { state: result.data.state as EvolutionState, events: result.data.events };
+}
+
+/** Store an imported run (header and events in one write). @throws ImportError when the id exists */
+export async function storeImportedEvolution(store: Store, run: EvolutionRunData, now: number): Promise<void> {
+  if (await store.getRun(run.state.id)) throw new ImportError(`A run with the id “${run.state.id}” is already in your list.`);
+  await store.appendRunEvents(run.state.id, run.events, { id: run.state.id, kind: 'evolution', updatedAt: now, summary: evolutionSummary(run.state), data: run.state });
+}
+
+/** Tokens and USD recorded by the sessions of a run's events, by role (proposer calls are not
+ * stored, so they count 0). */
+export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTotals> {
+  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+  const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
+  for (const e of events) {
+    const data = e.data as { type?: unknown; session?: SessionRecord };
+    if (data.type !== 'call' || !data.session) continue;
+    const u = usageOf(data.session);
+    for (const role of Object.keys(total) as Role[]) {
+      for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] += u[role][k];
+    }
+  }
+  return total;
+}

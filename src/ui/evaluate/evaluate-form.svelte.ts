@@ -1,0 +1,99 @@
+/**
+ * The Evaluate view's setup form: the policies to compare and the baseline, the task sets — ID and
+ * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories in the library)
+ * and custom story:seed picks —, repeats, K and S. Derived: the task sets as picks, the games a
+ * set is missing, the planned leak warnings and what keeps the form from starting. No I/O.
+ */
+import type { LibraryEntry } from '../library.ts';
+import { parseSeeds, uniquePicks, type TaskPick } from '../evolve/task-picks.ts';
+import { plannedLeaks } from './leak.ts';
+import type { PolicyOption } from './policy-options.ts';
+
+export interface PlannedSet {
+  name: string;
+  picks: TaskPick[];
+  /** Tagged games that are not in the library. */
+  missing: string[];
+}
+
+/** The picks of a catalog-tag set: per tagged game the first library story of it, default seed. */
+export function tagSet(name: string, tag: string, entries: readonly LibraryEntry[], catalogGames: readonly { id: string; tags: string[] }[]): PlannedSet {
+  const games = catalogGames.filter((g) => g.tags.includes(tag));
+  const picks: TaskPick[] = [];
+  const missing: string[] = [];
+  for (const game of games) {
+    const entry = entries.find((e) => e.catalog?.id === game.id);
+    if (entry) picks.push({ storyId: entry.id, seed: entry.catalog?.defaultSeed ?? 0 });
+    else missing.push(game.id);
+  }
+  return { name, picks, missing };
+}
+
+export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as const;
+
+export class EvaluateForm {
+  options = $state.raw<PolicyOption[]>([]);
+  chosen = $state.raw<string[]>(['static', 'naive']);
+  baseline = $state('naive');
+  useId = $state(false);
+  useOod = $state(false);
+  /** Custom picks: library id → seeds text; absent = not chosen. */
+  custom = $state.raw<Record<string, string>>({});
+  entries = $state.raw<readonly LibraryEntry[]>([]);
+  /** Catalog games with their tags (for the ID / OOD sets). */
+  catalogGames = $state.raw<readonly { id: string; tags: string[] }[]>([]);
+  repeats = $state<number>(EVALUATE_DEFAULTS.repeats);
+  episodes = $state<number>(EVALUATE_DEFAULTS.episodes);
+  maxSteps = $state<number>(EVALUATE_DEFAULTS.maxSteps);
+
+  readonly chosenOptions = $derived.by(() => this.options.filter((o) => this.chosen.includes(o.id)));
+  readonly sets = $derived.by((): PlannedSet[] => {
+    const out: PlannedSet[] = [];
+    if (this.useId) out.push(tagSet('ID', 'id', this.entries, this.catalogGames));
+    if (this.useOod) out.push(tagSet('OOD', 'ood', this.entries, this.catalogGames));
+    const picks = this.entries.flatMap((e) => {
+      const text = this.custom[e.id];
+      const parsed = text === undefined ? null : parseSeeds(text);
+      return parsed && 'seeds' in parsed ? parsed.seeds.map((seed) => ({ storyId: e.id, seed })) : [];
+    });
+    if (picks.length) out.push({ name: 'custom', picks: uniquePicks(picks), missing: [] });
+    return out;
+  });
+  readonly taskCount = $derived.by(() => this.sets.reduce((n, s) => n + s.picks.length, 0));
+  readonly seedProblems = $derived.by(() => {
+    const out: Record<string, string> = {};
+    for (const [id, text] of Object.entries(this.custom)) {
+      const parsed = parseSeeds(text);
+      if ('error' in parsed) out[id] = parsed.error;
+    }
+    return out;
+  });
+  readonly leaks = $derived.by(() => plannedLeaks(this.chosenOptions, this.sets.flatMap((s) => s.picks.map((p) => this.gameOf(p.storyId)))));
+  readonly problems = $derived.by(() => {
+    const out: string[] = [];
+    if (this.chosen.length === 0) out.push('Choose at least one policy.');
+    else if (!this.chosen.includes(this.baseline)) out.push('Choose the baseline among the chosen policies.');
+    if (this.taskCount === 0) out.push('Choose at least one task (ID, OOD or your own picks).');
+    if (Object.keys(this.seedProblems).length) out.push('Fix the seeds marked in the story list.');
+    return out;
+  });
+
+  constructor(private readonly gameOf: (storyId: string) => string) {}
+
+  /** A pick for people: its game and seed ("detective:0"). */
+  pickLabel(pick: TaskPick): string {
+    return `${this.gameOf(pick.storyId)}:${pick.seed}`;
+  }
+
+  toggle(id: string, on: boolean): void {
+    this.chosen = on ? [...this.chosen.filter((x) => x !== id), id] : this.chosen.filter((x) => x !== id);
+    if (on && !this.chosen.includes(this.baseline)) this.baseline = id;
+  }
+
+  setCustom(storyId: string, seeds: string | null): void {
+    const next = { ...this.custom };
+    if (seeds === null) delete next[storyId];
+    else next[storyId] = seeds;
+    this.custom = next;
+  }
+}

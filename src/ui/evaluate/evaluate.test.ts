@@ -1,0 +1,88 @@
+/**
+ * The Evaluate view's state in Node against the mock LLM (in-process engines on advent, a memory
+ * store): an evolved library entry selected on advent warns of a leak before the run and in the
+ * report; a tiny evaluation runs, is persisted, and its report exports in four formats with the
+ * same numbers; stopped and resumed it reaches the same results.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
+import { loadEvaluationState } from '../../eval/evaluation-store.ts';
+import { reportToCsv } from '../../eval/report-formats.ts';
+import { MemoryStore } from '../../store/memory-store.ts';
+import { manualSchedule, testTab } from '../evolve/test-support.ts';
+import { storedEntryOf } from '../meta-library/entry-io.ts';
+import { EvaluateState } from './evaluate.svelte.ts';
+
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: ['east', 'get all', 'west', 'south', 'look'] });
+});
+afterAll(() => mock.close());
+
+async function evaluation(id = 'eval-test') {
+  const store = new MemoryStore();
+  await store.putMetaPrompt({
+    id: 'evolved-r1-c2', createdAt: 1,
+    entry: storedEntryOf({ id: 'evolved-r1-c2', name: 'Evolved c2', description: '', strategy: 'Replay what scored.', provenance: { kind: 'evolved', runId: 'r1', parentId: 'c0', iteration: 2 }, selectedOn: ['advent'], evaluations: [] }),
+  });
+  const tab = await testTab(mock.baseUrl, store);
+  const state = new EvaluateState({ runs: tab.runs, settings: tab.settings, files: tab.services, newRunId: () => id, schedule: manualSchedule() });
+  await state.enter();
+  state.form.toggle('static', false);
+  state.form.toggle('naive', true);
+  state.form.toggle('evolved-r1-c2', true);
+  state.form.baseline = 'naive';
+  state.form.setCustom('advent', '0, 1');
+  Object.assign(state.form, { repeats: 1, episodes: 2, maxSteps: 3 });
+  return { state, tab, store };
+}
+
+describe('EvaluateState', () => {
+  it('lists the library’s evolved entry and warns of its leak before the run', async () => {
+    const { state } = await evaluation();
+    expect(state.form.options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'naive', 'fact-bank', 'credit-assignment', 'route-script', 'evolved-r1-c2']);
+    expect(state.form.leaks).toEqual([{ policyId: 'evolved-r1-c2', games: ['advent'], message: 'evolved-r1-c2 was selected on advent: its results there are not a held-out test.' }]);
+    expect(state.estimate?.sessions).toBe(4);
+    expect(state.form.problems).toEqual([]);
+  });
+
+  it('runs, persists, reports with the leak, and exports the same numbers in four formats', async () => {
+    const { state, tab, store } = await evaluation();
+    await state.start();
+    expect(state.error).toBeNull();
+    expect(state.driver.error).toBeNull();
+    const run = state.driver.state!;
+    expect(run.status).toBe('complete');
+    expect(run.results).toHaveLength(4);
+    expect((await loadEvaluationState(store, 'eval-test'))?.results).toHaveLength(4);
+    const report = state.report!;
+    expect(report.policies.map((p) => [p.policyId, p.sessions])).toEqual([['naive', 2], ['evolved-r1-c2', 2]]);
+    expect(report.policies[1]!.leakWarning).toContain('advent');
+    expect(report.policies[0]!.leakWarning).toBeNull();
+
+    for (const format of ['json', 'csv', 'md', 'html'] as const) await state.exportReport(format);
+    const files = tab.services.downloads.map((d) => d.fileName);
+    expect(files).toEqual(['eval-test', 'eval-test', 'eval-test', 'eval-test'].map((n, i) => `evaluation-${n}.${['json', 'csv', 'md', 'html'][i]}`));
+    const [json, csv, md, html] = tab.services.downloads.map((d) => d.text);
+    expect(JSON.parse(json!).report.policies[1].wAuc.estimate).toBe(report.policies[1]!.wAuc.estimate);
+    expect(csv).toBe(reportToCsv(report));
+    const shown = report.policies[0]!.wAuc.estimate.toFixed(3);
+    expect(md).toContain(`| ${shown} [`);
+    expect(html).toContain(`<td>${shown} [`);
+    expect(json).not.toContain('sk-test-123456');
+  });
+
+  it('stopped after its first session and resumed, it ends with the same results', async () => {
+    const { state } = await evaluation('eval-stop');
+    const from = mock.requests.length;
+    const firstMeta = mock.waitForRequest((r) => r.role === 'metaAgent' && r.index >= from, 60_000);
+    const running = state.start();
+    await firstMeta;
+    state.stop();
+    await running;
+    expect(state.driver.state?.status).toBe('stopped');
+    await state.resume();
+    expect(state.driver.state?.status).toBe('complete');
+    expect(state.driver.state?.results.map((r) => r.key)).toEqual(['naive|custom|advent:0|0', 'naive|custom|advent:1|0', 'evolved-r1-c2|custom|advent:0|0', 'evolved-r1-c2|custom|advent:1|0']);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Running an evaluation in the page: `runEvaluation` (every policy × task × repeat session, in
+ * parallel up to the Settings' max concurrent requests) with sessions through `evaluateSession`
+ * on the shared run services; the state is saved after every event and every finished session is
+ * stored, so a stopped, reloaded or crashed evaluation resumes where it was. Locks, read-only
+ * watching and meters: ../evolve/run-driver.svelte.ts.
+ */
+import { runEvaluation } from '../../eval/evaluation-runner.ts';
+import { loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../eval/evaluation-store.ts';
+import type { EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
+import type { Role } from '../../llm/interface.ts';
+import type { RoleTotals } from '../../llm/usage-meter.ts';
+import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
+import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
+import type { Schedule } from '../agent.svelte.ts';
+import { RunDriver } from '../evolve/run-driver.svelte.ts';
+import type { RunServices } from '../run-services.ts';
+import { dateAt } from '../services.ts';
+
+/** The state of a new evaluation (the cache's first header). */
+export function initialEvaluationState(id: string, config: EvaluationConfig, now: Date): EvaluationState {
+  return {
+    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
+    totalSessions: 0, startedAt: now.toISOString(), finishedAt: null,
+  };
+}
+
+/** Usage recorded by stored sessions, by role. */
+export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, RoleTotals> {
+  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+  const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
+  for (const session of sessions) {
+    const u = usageOf(session);
+    for (const role of Object.keys(total) as Role[]) for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] += u[role][k];
+  }
+  return total;
+}
+
+export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfig> {
+  protected readonly noun = 'evaluation';
+
+  constructor(
+    runs: RunServices,
+    schedule: Schedule,
+    private readonly now: () => Date = () => dateAt(Date.now()),
+  ) {
+    super(runs, schedule);
+  }
+
+  protected load(id: string): Promise<EvaluationState | undefined> {
+    return loadEvaluationState(this.runs.store, id);
+  }
+
+  protected async drive(id: string, config: EvaluationConfig, signal: AbortSignal): Promise<EvaluationState> {
+    const previous = await loadEvaluationSessions(this.runs.store, id);
+    const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
+    const ctx = await this.runs.prepare({ roles, previousUsage: previous.size ? sessionsUsage(previous.values()) : undefined, onRetryWait: (_role, ms) => this.showWait(ms) });
+    const unfollow = this.follow(ctx.meter);
+    try {
+      const cache = await openEvaluationCache(ctx.store, id, () => initialEvaluationState(id, config, this.now()));
+      if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
+      this.started();
+      const options: SessionEvaluatorOptions = {
+        settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
+        initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+      };
+      return await runEvaluation(id, config, {
+        cache, signal, now: this.now,
+        evaluate: (policy, task, _repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s),
+        onEvent: async (_event, st) => {
+          await saveEvaluationState(ctx.store, st);
+          this.state = structuredClone(st);
+        },
+      });
+    } finally {
+      unfollow();
+      ctx.dispose();
+    }
+  }
+}

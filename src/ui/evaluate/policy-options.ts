@@ -1,0 +1,43 @@
+/**
+ * The policies an evaluation can compare (method.md, "Baselines"): static, reflexion, memory, the
+ * naive meta-agent, the built-in meta-prompts and the user's library meta-prompts (evolved ones
+ * carry `selectedOn`, which drives the leak warning). Pure.
+ */
+import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
+import type { EvaluatedPolicy } from '../../eval/interface.ts';
+import type { PolicySpec } from '../../ttl/policy.ts';
+import type { LibraryMetaPrompt } from '../meta-library/entry-io.ts';
+
+export interface PolicyOption {
+  /** Unique id, also the policy's id in the report. */
+  id: string;
+  label: string;
+  description: string;
+  group: 'baseline' | 'built-in' | 'library';
+  spec: PolicySpec;
+  /** Games the meta-prompt was selected on (evolved entries). */
+  selectedOn: string[];
+}
+
+const BASELINES: PolicyOption[] = [
+  { id: 'static', label: 'Static', description: 'The actor with a fixed guiding prompt; nothing is learned.', group: 'baseline', spec: { kind: 'static' }, selectedOn: [] },
+  { id: 'reflexion', label: 'Reflexion', description: 'After each episode a reflection on the last trajectory becomes the guide.', group: 'baseline', spec: { kind: 'reflexion' }, selectedOn: [] },
+  { id: 'memory', label: 'Memory agent', description: 'Summaries of every episode are kept; the guide is rewritten from all of them.', group: 'baseline', spec: { kind: 'memory' }, selectedOn: [] },
+];
+
+/** Every option: the baselines, the built-in meta-prompts (naive first), then the library's. */
+export function policyOptions(library: readonly LibraryMetaPrompt[]): PolicyOption[] {
+  const builtIn = BUILT_IN_META_PROMPTS.map((m): PolicyOption => ({
+    id: m.id, label: m.name, description: m.description, group: 'built-in', spec: { kind: 'meta', name: m.id, strategy: m.strategy }, selectedOn: [...m.selectedOn],
+  }));
+  const taken = new Set([...BASELINES, ...builtIn].map((o) => o.id));
+  const user = library.filter((e) => !taken.has(e.id)).map((e): PolicyOption => ({
+    id: e.id, label: e.name, description: e.description, group: 'library', spec: { kind: 'meta', name: e.id, strategy: e.strategy }, selectedOn: [...e.selectedOn],
+  }));
+  return [...BASELINES, ...builtIn, ...user];
+}
+
+/** The evaluated policies of the chosen ids, in option order. */
+export function evaluatedPolicies(options: readonly PolicyOption[], chosen: readonly string[]): EvaluatedPolicy[] {
+  return options.filter((o) => chosen.includes(o.id)).map((o) => ({ id: o.id, spec: o.spec, selectedOn: o.selectedOn }));
+}

@@ -1,0 +1,38 @@
+/**
+ * What the Evaluate view shows of a report, derived purely: the task sets, the learning curves of
+ * one set as a chart spec (mean final score per episode with its 95% CI band, the same colours as
+ * the HTML export), and the status line of an evaluation.
+ */
+import type { EvaluationReport, EvaluationState } from '../../eval/interface.ts';
+import { seriesOf } from '../../eval/report-html.ts';
+import type { LineChartSpec } from '../evolve/line-chart.ts';
+
+export const taskSetsOf = (report: EvaluationReport): string[] => [...new Set(report.policies.map((p) => p.taskSet))];
+
+/** The curves of `taskSet` (episodes on x from 1). Non-finite points are left out. */
+export function curvesSpec(report: EvaluationReport, taskSet: string): LineChartSpec {
+  const series = seriesOf(report, taskSet).map((s) => {
+    const ok = s.curve.map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
+    return {
+      label: s.label, colour: s.colour, points: ok.map(({ c, x }) => ({ x, y: c.estimate })),
+      band: { low: ok.map(({ c, x }) => ({ x, y: c.low })), high: ok.map(({ c, x }) => ({ x, y: c.high })) },
+    };
+  });
+  const episodes = Math.max(1, ...series.map((s) => s.points.length));
+  return { series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+}
+
+/** The curves in words (the chart's text alternative). */
+export function curvesSummary(report: EvaluationReport, taskSet: string): string {
+  return seriesOf(report, taskSet)
+    .map((s) => `${s.label}: ${s.curve.map((c) => (Number.isFinite(c.estimate) ? c.estimate.toFixed(1) : 'n/a')).join(', ')}`)
+    .join('; ');
+}
+
+/** The evaluation's status for people; `interrupted` when it was running and nothing drives it. */
+export function evaluationStatus(state: EvaluationState, driven: boolean): string {
+  const done = `${state.results.length} / ${state.totalSessions || '?'} sessions`;
+  if (state.status === 'running') return driven ? `running — ${done}` : `interrupted (the page closed or reloaded mid-run) — ${done}: resume to continue`;
+  const why = state.stopReason === 'stopped' ? ' — stopped by you' : state.stopReason ? ` — ${state.stopMessage ?? state.stopReason}` : '';
+  return `${state.status}${why} — ${done}`;
+}

@@ -1,0 +1,85 @@
+/**
+ * The candidate inspector of the Evolve dashboard: the selected candidate, its strategy diffed
+ * against its parent's (jsdiff, through learn/feedback.ts), the proposer's reply (rendered as
+ * sanitised markdown by the component), and the worst trajectory that triggered it — the parent
+ * session the proposer read, loaded from the run's stored metric calls and shown as the episode
+ * logs the meta-agent saw. Loads are keyed by (run, candidate) so a late answer never shows
+ * under another candidate.
+ */
+import { formatEpisodeLog } from '../../agents/episode-log.ts';
+import { loadMetricSession } from '../../evolve/evolution-store.ts';
+import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
+import type { Store } from '../../store/interface.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
+import { diffPrompts, type DiffPart } from '../learn/feedback.ts';
+
+/** The worst trajectory as shown: the session's scores and one log per episode. */
+export interface TriggerView {
+  taskId: string;
+  repeat: number;
+  scores: number[];
+  wAuc: number | null;
+  logs: { episode: number; text: string; feedback: string | null }[];
+}
+
+/** The trajectory view of a stored parent session. */
+export function triggerViewOf(session: SessionRecord, taskId: string, repeat: number): TriggerView {
+  return {
+    taskId, repeat, scores: session.scores, wAuc: session.wAuc,
+    logs: session.episodes.filter((e) => e.trajectory).map((e) => ({
+      episode: e.index, text: formatEpisodeLog(e.index, e.trajectory!),
+      feedback: session.exchanges.find((x) => x.afterEpisode === e.index && (x.kind === 'meta_agent' || x.kind === 'reflection' || x.kind === 'memory_rewrite'))?.reply ?? null,
+    })),
+  };
+}
+
+export class CandidateDetail {
+  selectedId = $state<string | null>(null);
+  trigger = $state.raw<TriggerView | null>(null);
+  loading = $state(false);
+  error = $state<string | null>(null);
+  private loadKey = '';
+
+  constructor(private readonly store: () => Store) {}
+
+  /** The selected candidate of `state`, or null. */
+  candidate(state: EvolutionState | null): Candidate | null {
+    return state?.candidates.find((c) => c.id === this.selectedId) ?? null;
+  }
+
+  /** The strategy diff of `c` against its parent (all "added" for the seed). */
+  diff(state: EvolutionState, c: Candidate): DiffPart[] {
+    const parent = state.candidates.find((p) => p.id === c.parentId);
+    return diffPrompts(parent?.strategy ?? '', c.strategy);
+  }
+
+  /** Select candidate `id` of `state` and load the trajectory that triggered it. */
+  async select(state: EvolutionState, id: string | null): Promise<void> {
+    this.selectedId = id;
+    this.trigger = null;
+    this.error = null;
+    const c = id === null ? undefined : state.candidates.find((x) => x.id === id);
+    const key = `${state.id}/${id}`;
+    this.loadKey = key;
+    if (!c?.triggeredBy) return;
+    const { callKey, taskId, repeat } = c.triggeredBy;
+    this.loading = true;
+    try {
+      const session = await loadMetricSession(this.store(), state.id, callKey);
+      if (this.loadKey !== key) return;
+      if (session) this.trigger = triggerViewOf(session, taskId, repeat);
+      else this.error = 'The session that triggered this candidate is not stored (an interrupted run, or an imported state without events).';
+    } catch (error) {
+      if (this.loadKey === key) this.error = error instanceof Error ? error.message : String(error);
+    } finally {
+      if (this.loadKey === key) this.loading = false;
+    }
+  }
+
+  clear(): void {
+    this.selectedId = null;
+    this.trigger = null;
+    this.error = null;
+    this.loadKey = '';
+  }
+}

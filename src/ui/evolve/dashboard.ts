@@ -1,0 +1,101 @@
+/**
+ * What the Evolve dashboard shows, derived from an evolution's state (src/evolve/interface.ts):
+ * candidate rows (per-task validation W-AUC, mean, Pareto membership from `fronts`, status and
+ * reason, best flags), the best-so-far curve (`progress`) as a chart spec, and the library entry
+ * of an evolved candidate (provenance "evolved in run X from parent Y", selectedOn = the run's
+ * train + validation games). Pure.
+ */
+import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
+import type { LibraryMetaPrompt } from '../meta-library/entry-io.ts';
+import type { LineChartSpec } from './line-chart.ts';
+
+export interface CandidateRow {
+  id: string;
+  parentId: string | null;
+  iteration: number;
+  status: Candidate['status'];
+  reason: string;
+  /** Mean validation W-AUC per validation task id (missing: not validated). */
+  scores: Record<string, number>;
+  /** Mean over the validation tasks; null when not validated. */
+  mean: number | null;
+  /** Validation tasks on whose Pareto front the candidate is. */
+  frontTasks: string[];
+  bestByMean: boolean;
+  bestByZScore: boolean;
+}
+
+/** One row per candidate, in creation order. */
+export function candidateRows(state: EvolutionState): CandidateRow[] {
+  const valIds = state.config.val.map((t) => t.id);
+  return state.candidates.map((c) => {
+    const validated = valIds.every((t) => c.valScores[t] !== undefined) && valIds.length > 0;
+    return {
+      id: c.id, parentId: c.parentId, iteration: c.iteration, status: c.status, reason: c.reason, scores: c.valScores,
+      mean: validated ? valIds.reduce((s, t) => s + c.valScores[t]!, 0) / valIds.length : null,
+      frontTasks: valIds.filter((t) => state.fronts[t]?.includes(c.id)),
+      bestByMean: state.best.byMean === c.id, bestByZScore: state.best.byZScore === c.id,
+    };
+  });
+}
+
+/** Best-so-far mean validation W-AUC against metric calls spent, as a stepped line. */
+export function progressSpec(state: EvolutionState, colour = '#0072B2'): LineChartSpec {
+  const points = state.progress.map((p) => ({ x: p.metricCallsUsed, y: p.bestMeanVal }));
+  const last = points.at(-1);
+  if (last && state.metricCallsUsed > last.x) points.push({ x: state.metricCallsUsed, y: last.y });
+  return {
+    series: [{ label: 'best mean validation W-AUC', colour, points, stepped: true }],
+    xLabel: 'budget spent (metric calls)', yLabel: 'W-AUC', xMin: 0, xMax: Math.max(state.config.budgetMetricCalls, state.metricCallsUsed), yMin: 0, integerX: true,
+  };
+}
+
+/** The chart's summary in words. */
+export function progressSummary(state: EvolutionState): string {
+  const last = state.progress.at(-1);
+  return last
+    ? `Best mean validation W-AUC ${last.bestMeanVal.toFixed(3)} after ${last.metricCallsUsed} of ${state.config.budgetMetricCalls} metric calls.`
+    : 'No validation result yet.';
+}
+
+/** The library id of an evolved candidate (saving it twice replaces the first copy). */
+export const evolvedEntryId = (runId: string, candidateId: string): string => `evolved-${runId}-${candidateId}`;
+
+/** The games (story ids) of a run's train and validation tasks, without duplicates. */
+export const selectedOnOf = (state: EvolutionState): string[] => [...new Set([...state.config.train, ...state.config.val].map((t) => t.storyId))];
+
+/** The library entry of candidate `c` of `state`. */
+export function evolvedEntry(state: EvolutionState, c: Candidate): LibraryMetaPrompt {
+  const row = candidateRows(state).find((r) => r.id === c.id);
+  const score = row?.mean === null || row?.mean === undefined ? 'not validated' : `mean validation W-AUC ${row.mean.toFixed(3)}`;
+  return {
+    id: evolvedEntryId(state.id, c.id),
+    name: `Evolved ${c.id} (run ${state.id})`,
+    description: `Evolved in run ${state.id}${c.parentId ? ` from parent ${c.parentId}` : ''}, iteration ${c.iteration}; ${c.status}, ${score}. Selected on ${selectedOnOf(state).join(', ')}.`,
+    strategy: c.strategy,
+    provenance: { kind: 'evolved', runId: state.id, parentId: c.parentId, iteration: c.iteration },
+    selectedOn: selectedOnOf(state),
+    evaluations: [],
+  };
+}
+
+/** "3 / 10 metric calls" style budget text, with failed proposals noted. */
+export function budgetText(state: EvolutionState): string {
+  const failed = state.failedProposals ? ` (${state.failedProposals} charged for failed proposals)` : '';
+  return `${state.metricCallsUsed} / ${state.config.budgetMetricCalls} metric calls${failed}`;
+}
+
+const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
+  budget: 'the budget cannot fit another iteration',
+  failures: 'too many proposals in a row failed',
+  usd_cap: 'the USD cap was reached',
+  token_cap: 'the token cap was reached',
+  stopped: 'stopped by you',
+};
+
+/** The run's status for people; `interrupted` when it was running and nothing drives it now. */
+export function statusText(state: EvolutionState, driven: boolean): string {
+  if (state.status === 'running') return driven ? 'running' : 'interrupted (the page closed or reloaded mid-run): resume to continue';
+  const why = state.stopReason ? STOP_TEXT[state.stopReason] : '';
+  return `${state.status}${why ? ` — ${why}` : ''}${state.stopMessage && state.stopReason !== 'budget' ? ` (${state.stopMessage})` : ''}`;
+}

@@ -1,0 +1,71 @@
+/**
+ * Running an evolution in the page (method.md, "Outer loop"): `runEvolution` with sessions through
+ * `evaluateSession` on the shared run services (worker engines per task, the Settings' models and
+ * caps); the state is saved with `saveEvolutionState` after every event, and every metric call and
+ * proposal is cached, so a run stopped, reloaded or crashed resumes by replay to the same final
+ * state. Locks, read-only watching and meters: run-driver.svelte.ts.
+ */
+import { runEvolution } from '../../evolve/evolution-runner.ts';
+import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../evolve/evolution-store.ts';
+import { readEvolutionRun, recordedUsage } from '../../evolve/evolution-io.ts';
+import type { EvolutionConfig, EvolutionState } from '../../evolve/interface.ts';
+import type { Role } from '../../llm/interface.ts';
+import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
+import type { Schedule } from '../agent.svelte.ts';
+import type { RunServices } from '../run-services.ts';
+import { dateAt } from '../services.ts';
+import { RunDriver } from './run-driver.svelte.ts';
+
+export { type DriverMode } from './run-driver.svelte.ts';
+
+/** The state of a new run (the cache's first header). */
+export function initialEvolutionState(id: string, config: EvolutionConfig, now: Date): EvolutionState {
+  return {
+    format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
+    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null },
+    progress: [], startedAt: now.toISOString(), finishedAt: null,
+  };
+}
+
+export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> {
+  protected readonly noun = 'evolution run';
+
+  constructor(
+    runs: RunServices,
+    schedule: Schedule,
+    private readonly now: () => Date = () => dateAt(Date.now()),
+  ) {
+    super(runs, schedule);
+  }
+
+  protected load(id: string): Promise<EvolutionState | undefined> {
+    return loadEvolutionState(this.runs.store, id);
+  }
+
+  protected async drive(id: string, config: EvolutionConfig, signal: AbortSignal): Promise<EvolutionState> {
+    const existing = await readEvolutionRun(this.runs.store, id);
+    const roles: Role[] = config.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent'];
+    const ctx = await this.runs.prepare({ roles, previousUsage: existing ? recordedUsage(existing.events) : undefined, onRetryWait: (_role, ms) => this.showWait(ms) });
+    const unfollow = this.follow(ctx.meter);
+    try {
+      const cache = await openEvolutionCache(ctx.store, id, () => initialEvolutionState(id, config, this.now()));
+      if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
+      this.started();
+      const options: SessionEvaluatorOptions = {
+        settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
+        initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+      };
+      return await runEvolution(id, config, {
+        proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now,
+        evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
+        onEvent: async (_event, st) => {
+          await saveEvolutionState(ctx.store, st);
+          this.state = structuredClone(st);
+        },
+      });
+    } finally {
+      unfollow();
+      ctx.dispose();
+    }
+  }
+}

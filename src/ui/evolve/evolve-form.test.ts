@@ -1,0 +1,46 @@
+/** The Evolve setup form: per-game roles make the task lists, seeds are checked, a run's config
+ * fills it back. */
+import { describe, expect, it } from 'vitest';
+import type { EvolutionConfig } from '../../evolve/interface.ts';
+import { EvolveForm } from './evolve-form.svelte.ts';
+
+const games: Record<string, string> = { 'local:detective.z5': 'detective', 'user:d': 'detective', advent: 'advent', 'local:temple.z5': 'temple' };
+const form = () => new EvolveForm((id) => games[id] ?? id, () => ['advent', 'local:detective.z5', 'local:temple.z5', 'user:d']);
+
+describe('EvolveForm', () => {
+  it('builds train and validation tasks from the roles, in library order, with a split warning across copies of a game', () => {
+    const f = form();
+    expect(f.problems).toEqual(['Choose at least one training game.', 'Choose at least one validation game.']);
+    f.setRole('local:temple.z5', 'val');
+    f.setSeeds('local:temple.z5', '0, 3');
+    f.setRole('local:detective.z5', 'train');
+    f.setRole('advent', 'both');
+    expect(f.train).toEqual([{ storyId: 'advent', seed: 0 }, { storyId: 'local:detective.z5', seed: 0 }]);
+    expect(f.val).toEqual([{ storyId: 'advent', seed: 0 }, { storyId: 'local:temple.z5', seed: 0 }, { storyId: 'local:temple.z5', seed: 3 }]);
+    expect(f.splitWarning).toMatch(/^advent is in both/);
+    f.setRole('advent', 'none');
+    f.setRole('user:d', 'val');
+    expect(f.splitWarning).toMatch(/^detective is in both/);
+    expect(f.problems).toEqual([]);
+  });
+
+  it('marks bad seeds and keeps the run from starting', () => {
+    const f = form();
+    f.setRole('advent', 'train');
+    f.setRole('local:temple.z5', 'val');
+    f.setSeeds('local:temple.z5', '1, x');
+    expect(f.seedProblems).toEqual({ 'local:temple.z5': '“x” is not a seed (a whole number from 0 to 4294967295).' });
+    expect(f.problems).toEqual(['Choose at least one validation game.', 'Fix the seeds marked in the story list.']);
+  });
+
+  it('fills from a run’s config', () => {
+    const f = form();
+    const task = (id: string) => ({ id, storyId: '', title: '', md5: '', seed: Number(id.split(':').at(-1)), maxScore: 1 });
+    f.fillFrom({
+      train: [task('advent:0')], val: [task('advent:0'), task('local:temple.z5:2')], repeats: 2, episodes: 3, maxSteps: 9, initialGuidingPrompt: '', seedStrategy: 'S',
+      minibatchSize: 1, budgetMetricCalls: 20, maxConsecutiveFailures: 5, proposer: 'random', rngSeed: 7, concurrency: 1, models: { actor: '', metaAgent: '', proposer: '' }, contextWindow: 1,
+    } satisfies EvolutionConfig, (id) => ({ storyId: id.slice(0, id.lastIndexOf(':')), seed: Number(id.slice(id.lastIndexOf(':') + 1)) }));
+    expect(f.assignments).toEqual({ advent: { role: 'both', seeds: '0' }, 'local:temple.z5': { role: 'val', seeds: '2' } });
+    expect([f.repeats, f.episodes, f.maxSteps, f.budgetMetricCalls, f.proposer, f.rngSeed, f.seedStrategy]).toEqual([2, 3, 9, 20, 'random', 7, 'S']);
+  });
+});

@@ -1,0 +1,91 @@
+/**
+ * The only module that imports Chart.js: line charts with optional confidence bands, sized for a
+ * projector (16 px text, 3 px lines), without animation so live updates do not flicker. Series
+ * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
+ */
+import { Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset } from 'chart.js';
+
+Chart.register(LineController, LineElement, PointElement, LinearScale, Filler, Legend, Tooltip);
+
+export interface LinePoint {
+  x: number;
+  y: number;
+}
+
+export interface LineSeries {
+  label: string;
+  /** CSS colour of the line (the band uses it translucent). */
+  colour: string;
+  points: LinePoint[];
+  /** Lower and upper edges of a band, at the same x as `points`. */
+  band?: { low: LinePoint[]; high: LinePoint[] };
+  /** Draw as steps (a best-so-far curve). */
+  stepped?: boolean;
+}
+
+export interface LineChartSpec {
+  series: LineSeries[];
+  xLabel: string;
+  yLabel: string;
+  /** Axis bounds (default: from the data). */
+  xMin?: number;
+  xMax?: number;
+  yMin?: number;
+  yMax?: number;
+  /** Whole-number x ticks (episodes, metric calls). */
+  integerX?: boolean;
+}
+
+export interface LineChartHandle {
+  update(spec: LineChartSpec): void;
+  destroy(): void;
+}
+
+const FONT = { size: 16 };
+const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
+
+function datasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[] {
+  return spec.series.flatMap((s): ChartDataset<'line', LinePoint[]>[] => {
+    const line: ChartDataset<'line', LinePoint[]> = {
+      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, pointRadius: 4, stepped: s.stepped ? 'after' : false, fill: false,
+    };
+    if (!s.band) return [line];
+    const edge = (data: LinePoint[], fill: false | '-1'): ChartDataset<'line', LinePoint[]> => ({
+      label: `${s.label} (95% CI)`, data, borderWidth: 0, pointRadius: 0, borderColor: 'transparent', backgroundColor: translucent(s.colour), fill,
+    });
+    return [edge(s.band.low, false), edge(s.band.high, '-1'), line];
+  });
+}
+
+function options(spec: LineChartSpec, textColour: string) {
+  const grid = { color: 'rgba(128,128,128,0.25)' };
+  return {
+    animation: false as const,
+    responsive: true,
+    maintainAspectRatio: false,
+    color: textColour,
+    parsing: false as const,
+    scales: {
+      x: { type: 'linear' as const, min: spec.xMin, max: spec.xMax, title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined }, grid },
+      y: { type: 'linear' as const, min: spec.yMin, max: spec.yMax, title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour }, grid },
+    },
+    plugins: {
+      legend: { labels: { font: FONT, color: textColour, filter: (item: { text: string }) => !item.text.endsWith('(95% CI)') } },
+      tooltip: { titleFont: FONT, bodyFont: FONT },
+    },
+  };
+}
+
+/** Draw `spec` on `canvas` (its parent sets the size). */
+export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {
+  const textColour = getComputedStyle(canvas).color || '#333';
+  const chart = new Chart<'line', LinePoint[]>(canvas, { type: 'line', data: { datasets: datasets(spec) }, options: options(spec, textColour) });
+  return {
+    update(next) {
+      chart.data.datasets = datasets(next);
+      chart.options = options(next, textColour);
+      chart.update('none');
+    },
+    destroy: () => chart.destroy(),
+  };
+}

@@ -1,0 +1,25 @@
+/**
+ * Learning-curve data from sessions (pure): one series per session — final score per ended
+ * episode — and the distinct max scores to draw as lines. Used for the live curve and for the
+ * runs list's overlay comparison.
+ */
+import type { SessionRecord } from '../../ttl/session-record.ts';
+import type { CurveData } from './learning-chart.ts';
+import type { SessionListItem } from './session-runs.svelte.ts';
+
+/** The curve of one session record (its ended episodes). */
+export function curveOfRecord(record: SessionRecord, label = 'final score'): CurveData {
+  const scores = record.episodes.filter((e) => e.trajectory !== null).sort((a, b) => a.index - b.index).map((e) => e.finalScore);
+  const max = record.config.story.maxScore;
+  return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [] };
+}
+
+/** Overlaid curves of listed sessions (labels: story, policy, short id). */
+export function curveOfItems(items: readonly SessionListItem[]): CurveData {
+  const maxScores = [...new Set(items.map((i) => i.maxScore).filter((m): m is number => m !== null))].sort((a, b) => a - b);
+  return {
+    episodes: Math.max(1, ...items.map((i) => i.episodes)),
+    series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.id.slice(-6)}`, scores: i.scores })),
+    maxScores,
+  };
+}

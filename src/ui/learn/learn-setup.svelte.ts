@@ -1,0 +1,163 @@
+/**
+ * The Learn view's setup form (learn-form.ts) as state: the story (the shared StoryLibrary, with
+ * adding and removing stories), seed, policy (baselines + the meta-prompt library), K, S, the
+ * episode-1 guiding prompt and the context window; the models shown from Settings. `?metaPrompt=<id>`
+ * preselects a library meta-prompt (Library's and Evolve's "Try this meta-prompt"); a shared
+ * setup link fills the form; "copy share link" encodes the setup (never a key).
+ */
+import { contextWindowFor } from '../../llm/token-count.ts';
+import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
+import type { PolicySpec } from '../../ttl/policy.ts';
+import type { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
+import type { RunServices } from '../run-services.ts';
+import type { PlayerServices } from '../services.ts';
+import type { SettingsState } from '../settings.svelte.ts';
+import { LAST_STORY_KEY, type AddedStory } from '../story-library.svelte.ts';
+import { defaultLearnForm, formProblem, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from './learn-form.ts';
+
+/** Writes text to the clipboard. @throws when the browser refuses */
+export type CopyText = (text: string) => Promise<void>;
+
+const browserCopy: CopyText = (text) => navigator.clipboard.writeText(text);
+
+export class LearnSetup {
+  form = $state.raw<LearnForm>(defaultLearnForm());
+  /** Policies from shared setup links that match no library entry. */
+  sharedPolicies = $state.raw<PolicyOption[]>([]);
+  readonly options = $derived.by(() => policyOptions(this.catalog.entries, this.sharedPolicies));
+  readonly selectedPolicy = $derived(this.options.find((o) => o.id === this.form.policyId) ?? null);
+  /** The models of the next session, from Settings. */
+  readonly models = $derived.by(() => ({ actor: this.settings.form.roles.actor.model, metaAgent: this.settings.form.roles.metaAgent.model }));
+  /** The context window used when the form leaves it empty (from the meta-agent's model name). */
+  readonly defaultContextWindow = $derived.by(() => contextWindowFor(this.settings.form.roles.metaAgent.model));
+  /** What loading a shared setup changed or could not do; null when nothing to say. */
+  notice = $state<string | null>(null);
+  /** The last setup share link made (also shown, to copy by hand); null before. */
+  shareLink = $state<string | null>(null);
+  /** Whether the last link reached the clipboard. */
+  copied = $state(false);
+  error = $state<string | null>(null);
+  ready = $state(false);
+  private starting: Promise<void> | null = null;
+  private appliedQuery: string | null = null;
+
+  constructor(
+    private readonly runs: RunServices,
+    private readonly catalog: MetaPromptCatalog,
+    private readonly settings: SettingsState,
+    private readonly services: PlayerServices,
+    private readonly copyText: CopyText = browserCopy,
+  ) {}
+
+  get library() {
+    return this.runs.library;
+  }
+
+  /** Open the libraries and preselect `?story=` or the last story. Runs once. */
+  init(): Promise<void> {
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  /** On every visit: apply `?metaPrompt=<id>` when it changed. */
+  async enter(): Promise<void> {
+    await this.init();
+    const wanted = this.services.query().get('metaPrompt');
+    if (wanted === null || wanted === this.appliedQuery) return;
+    this.appliedQuery = wanted;
+    if (this.catalog.find(wanted)) this.change({ policyId: metaOptionId(wanted) });
+    else this.notice = `The meta-prompt “${wanted}” is not in the library.`;
+  }
+
+  change(patch: Partial<LearnForm>): void {
+    this.form = { ...this.form, ...patch };
+    this.shareLink = null;
+  }
+
+  selectStory(id: string): void {
+    const entry = this.library.find(id);
+    if (entry) this.change({ storyId: id, seed: this.library.defaultSeed(entry) });
+  }
+
+  async addFiles(files: readonly File[]): Promise<void> {
+    for (const file of files) await this.guard(async () => this.adopt(await this.library.addFile(file)));
+  }
+
+  async addUrl(address: string): Promise<void> {
+    await this.guard(async () => this.adopt(await this.library.addUrl(address)));
+  }
+
+  async removeStory(id: string): Promise<void> {
+    await this.guard(() => this.library.remove(id));
+    if (this.form.storyId === id) this.change({ storyId: '' });
+  }
+
+  /** The chosen policy, or why the form cannot start a session. */
+  validate(): { problem: string | null; policy: PolicySpec | null } {
+    const policy = this.selectedPolicy?.spec ?? null;
+    return { problem: formProblem(this.form, this.library.find(this.form.storyId) !== undefined, policy !== null), policy };
+  }
+
+  /** Fill the form with a shared setup; says what differs (models) or is missing (story). */
+  async applySetup(setup: SharedSetup): Promise<void> {
+    await this.init();
+    const notes: string[] = [];
+    const story = this.library.entries.find((e) => e.id === setup.storyId) ?? this.library.entries.find((e) => e.id === `user:${setup.storyMd5}` || e.catalog?.md5 === setup.storyMd5);
+    if (!story) notes.push(`The story “${setup.storyTitle}” is not in your library: add its file (md5 ${setup.storyMd5}), then choose it.`);
+    let option = optionForSpec(setup.policy, this.options);
+    if (!option) {
+      option = { id: `shared:${this.sharedPolicies.length + 1}`, label: `Shared: ${policyLabel(setup.policy)}`, group: 'From a shared link', spec: setup.policy };
+      this.sharedPolicies = [...this.sharedPolicies, option];
+    }
+    if (setup.models.actor !== this.models.actor || setup.models.metaAgent !== this.models.metaAgent) {
+      notes.push(`The setup was shared with actor “${setup.models.actor}” and meta-agent “${setup.models.metaAgent}”; this session will use your Settings’ models (${this.models.actor || 'none'}, ${this.models.metaAgent || 'none'}).`);
+    }
+    this.change({ storyId: story?.id ?? this.form.storyId, seed: setup.seed, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
+  }
+
+  /** Make the setup share link, show it and copy it to the clipboard. */
+  async copySetupLink(pageUrl: string): Promise<void> {
+    this.error = null;
+    const { problem, policy } = this.validate();
+    const sharable = policy ? sharablePolicy(policy) : null;
+    if (problem !== null || !sharable) {
+      this.error = problem ?? 'This policy cannot be shared as a link.';
+      return;
+    }
+    await this.guard(async () => {
+      const task = await this.runs.resolveTask(this.form.storyId, this.form.seed);
+      this.shareLink = shareUrl(pageUrl, { kind: 'setup', setup: setupOf(this.form, { id: task.storyId, md5: task.md5, title: task.title }, sharable, this.models) });
+      this.copied = false;
+      this.copied = await this.copyText(this.shareLink).then(() => true, () => false);
+    });
+  }
+
+  dismissNotice(): void {
+    this.notice = null;
+  }
+
+  private async start(): Promise<void> {
+    await this.guard(async () => {
+      await Promise.all([this.library.init(), this.catalog.init()]);
+      const query = this.services.query();
+      const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : this.library.entries[0]?.id;
+      if (id !== undefined && this.form.storyId === '') this.selectStory(id);
+    });
+    this.ready = true;
+  }
+
+  private adopt({ story, problem }: AddedStory): void {
+    if (problem !== null) this.error = problem;
+    this.selectStory(story.entry.id);
+  }
+
+  private async guard(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.error = this.runs.messageOf(error);
+    }
+  }
+}

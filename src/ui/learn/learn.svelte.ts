@@ -1,0 +1,296 @@
+/**
+ * The Learn view's state: a test-time-learning session (method.md, "Inner loop": K episodes, the
+ * policy rewriting the guiding prompt between them) run in the page and persisted step by step
+ * (`persistingSink`), so a reload or crash resumes it (`loadSession` + `runSession({ resume })`,
+ * which replays the recorded steps without calling the actor again). A Web Lock per session
+ * (run-services.ts) keeps two tabs from running the same one: the other tab shows it read-only
+ * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`.
+ */
+import type { TrajectoryStep } from '../../agents/trajectory.ts';
+import { contextWindowFor } from '../../llm/token-count.ts';
+import { StorageFullError } from '../../store/interface.ts';
+import { exportSession } from '../../ttl/session-io.ts';
+import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
+import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
+import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
+import { loadSession, persistingSink } from '../../ttl/session-store.ts';
+import type { Schedule } from '../agent.svelte.ts';
+import { sessionStoryOf, type RunContext, type RunServices } from '../run-services.ts';
+import type { PlayerServices } from '../services.ts';
+import type { LearnSetup } from './learn-setup.svelte.ts';
+import { EtaClock, sessionProgress } from './progress.ts';
+import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
+import type { SessionRuns } from './session-runs.svelte.ts';
+import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
+
+export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
+
+/** How often a session running in another tab is re-read, ms. */
+export const READ_ONLY_REFRESH_MS = 2_000;
+
+export class LearnState {
+  phase = $state<LearnPhase>('idle');
+  /** The session shown: running here, reopened, or running in another tab (read-only). */
+  record = $state.raw<SessionRecord | null>(null);
+  /** Steps of the running episode (live), and its index. */
+  liveSteps = $state.raw<readonly TrajectoryStep[]>([]);
+  liveEpisode = $state<number | null>(null);
+  /** Episode whose transcript is shown (null = the running one, else the last). */
+  viewedEpisode = $state<number | null>(null);
+  /** Set when the shown session runs in another tab (then it is read-only). */
+  readOnly = $state<string | null>(null);
+  /** Running totals of this run's meter (earlier usage included on resume), tokens and USD. */
+  tokens = $state(0);
+  costUsd = $state(0);
+  /** Time left, ms (null = unknown). */
+  eta = $state<number | null>(null);
+  /** A provider-requested wait in progress. */
+  readonly wait: WaitNotice;
+  error = $state<string | null>(null);
+  /** The last failure was a full storage: offer export and deleting old runs. */
+  storageFull = $state(false);
+  readonly running = $derived(this.phase !== 'idle');
+
+  private controller: AbortController | null = null;
+  /** The runner's own record object (mutated in place; holds every step, also when persisting failed). */
+  private liveRecord: SessionRecord | null = null;
+  private readonly etaClock: EtaClock;
+  private cancelRefresh: (() => void) | null = null;
+
+  constructor(
+    private readonly runs: RunServices,
+    readonly setup: LearnSetup,
+    readonly sessions: SessionRuns,
+    private readonly services: PlayerServices,
+    private readonly schedule: Schedule = browserSchedule,
+    private readonly clockMs: () => number = () => Date.now(),
+  ) {
+    this.etaClock = new EtaClock(clockMs);
+    this.wait = new WaitNotice(schedule);
+  }
+
+  /** Each visit of the view: the setup form (and `?metaPrompt=`), and the runs list. */
+  async enter(): Promise<void> {
+    await this.setup.enter();
+    if (!this.running) await this.sessions.refresh();
+  }
+
+  /** Store a session file and show it. */
+  async importFile(file: File): Promise<void> {
+    await this.sessions.importFile(file);
+    if (this.sessions.lastImported !== null) await this.open(this.sessions.lastImported);
+  }
+
+  /** Start a new session from the form. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    const choice = this.setup.validate();
+    this.error = choice.problem ?? this.runs.settingsProblem(choice.policy ? rolesFor(choice.policy) : ['actor']);
+    if (this.error !== null || !choice.policy) return;
+    const form = this.setup.form;
+    const id = newSessionId(this.services.now());
+    await this.launch(id, null, async (ctx) => {
+      const task = await ctx.resolveTask(form.storyId, form.seed);
+      const window = form.contextWindow ?? contextWindowFor(ctx.settings.roles.metaAgent.model);
+      return { plan: planOfForm(form, sessionStoryOf(task), choice.policy!, window), taskId: task.id, config: null };
+    });
+  }
+
+  /** Resume a stopped or interrupted session (read-only when another tab runs it). */
+  async resume(id: string): Promise<void> {
+    if (this.running) return;
+    const record = await this.guard(() => loadSession(this.runs.store, id));
+    if (!record) return;
+    if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
+    this.error = null;
+    await this.launch(id, record, async (ctx) => {
+      const storyId = record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
+      if (!storyId) throw new Error(`The story “${record.config.story.title}” is not in the library: add it to resume this session.`);
+      const task = await ctx.resolveTask(storyId, record.config.seed);
+      if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
+      return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
+    });
+  }
+
+  /** Show a stored session (read-only; resumable when unfinished). */
+  async open(id: string): Promise<void> {
+    if (this.running) return;
+    const record = await this.guard(() => loadSession(this.runs.store, id));
+    if (!record) return;
+    this.stopRefresh();
+    this.readOnly = null;
+    if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
+    this.show(record);
+  }
+
+  /** Stop: the in-flight request is aborted; the session is kept as stopped (resumable). */
+  stop(): void {
+    if (!this.controller) return;
+    this.controller.abort();
+    this.phase = 'stopping';
+    this.wait.clear();
+  }
+
+  /** Download the session shown as JSON (never holds the key); the live one when persisting failed. */
+  exportShown(): void {
+    const record = this.running || this.storageFull ? (this.liveRecord ?? this.record) : this.record;
+    if (record) this.services.download(exportFileName(record), exportSession(record), 'application/json');
+  }
+
+  viewEpisode(index: number | null): void {
+    this.viewedEpisode = index;
+  }
+
+  dismissError(): void {
+    this.error = null;
+    this.storageFull = false;
+  }
+
+  /** Leave the read-only view of a session running elsewhere. */
+  closeReadOnly(): void {
+    this.stopRefresh();
+    this.readOnly = null;
+  }
+
+  private async launch(
+    id: string, resume: SessionRecord | null,
+    plan: (ctx: RunContext) => Promise<{ plan: SessionPlan; taskId: string; config: SessionConfig | null }>,
+  ): Promise<void> {
+    this.stopRefresh();
+    this.readOnly = null;
+    this.storageFull = false;
+    this.phase = 'starting';
+    this.resetLive(resume);
+    const controller = new AbortController();
+    this.controller = controller;
+    let ctx: RunContext | null = null;
+    let meterOff = (): void => undefined;
+    try {
+      ctx = await this.runs.prepare({
+        previousUsage: resume ? usageOf(resume) : undefined, roleOverrides: resume ? roleOverridesOf(resume.config) : undefined,
+        roles: rolesFor(resume?.config.policy ?? this.setup.validate().policy ?? { kind: 'static' }), onRetryWait: (_role, ms) => this.wait.show(ms),
+      });
+      const meter = ctx.meter;
+      meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd));
+      this.meterChanged(meter.totalTokens, meter.totalUsd);
+      const prepared = await plan(ctx);
+      const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens);
+      const config = prepared.config ?? parts.config;
+      if (this.phase === 'starting') this.phase = 'running';
+      const run = ctx;
+      const result = await this.runs.withRunLock(id, () =>
+        run.engines.with(prepared.taskId, (engine) => runSession({
+          id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined,
+          sink: persistingSink(run.store, id, this.uiSink(), this.services.now), clockMs: this.clockMs,
+        })),
+      );
+      if (result === null && resume) this.showReadOnly(resume);
+      else if (result) this.show(result);
+    } catch (error) {
+      this.storageFull = error instanceof StorageFullError;
+      this.error = this.runs.messageOf(error) + (this.storageFull ? ' Export this session to keep it, then delete old runs below to make room, and resume it.' : '');
+      if (this.liveRecord) this.record = structuredClone(this.liveRecord);
+    } finally {
+      meterOff();
+      ctx?.dispose();
+      this.wait.clear();
+      this.controller = null;
+      this.phase = 'idle';
+      this.liveEpisode = null;
+      this.eta = null;
+      await this.sessions.refresh();
+    }
+  }
+
+  private uiSink(): SessionSink {
+    return {
+      onRecord: (record) => this.recordChanged(record),
+      onEpisode: (_episode, record) => this.recordChanged(record),
+      onExchange: (_exchange, record) => this.recordChanged(record),
+      onStep: (episodeIndex, _step, trajectory) => {
+        this.wait.clear();
+        this.liveEpisode = episodeIndex;
+        this.liveSteps = [...trajectory.steps];
+        this.updateEta();
+      },
+    };
+  }
+
+  private recordChanged(record: SessionRecord): void {
+    this.liveRecord = record;
+    this.record = structuredClone(record);
+    const open = openEpisodeOf(record.config, record.episodes);
+    this.liveEpisode = open;
+    this.liveSteps = open === null ? [] : [...(record.episodes.find((e) => e.index === open)?.steps ?? [])];
+    this.updateEta();
+  }
+
+  private updateEta(): void {
+    const r = this.liveRecord;
+    if (!r) return;
+    const done = r.episodes.filter((e) => e.trajectory).length;
+    this.eta = this.etaClock.eta(sessionProgress({ episodes: r.config.episodes, maxSteps: r.config.maxSteps, episodesDone: done, currentSteps: this.liveSteps.length }));
+  }
+
+  private meterChanged(tokens: number, costUsd: number): void {
+    this.tokens = tokens;
+    this.costUsd = costUsd;
+  }
+
+  private resetLive(resume: SessionRecord | null): void {
+    this.record = resume;
+    this.liveRecord = resume;
+    this.liveSteps = [];
+    this.liveEpisode = null;
+    this.viewedEpisode = null;
+    this.tokens = 0;
+    this.costUsd = 0;
+    this.eta = null;
+    this.etaClock.restart();
+  }
+
+  private show(record: SessionRecord): void {
+    this.record = record;
+    this.liveRecord = record;
+    this.liveSteps = [];
+    this.viewedEpisode = null;
+    const usage = usageOf(record);
+    this.meterChanged(
+      Object.values(usage).reduce((n, r) => n + r.promptTokens + r.completionTokens, 0),
+      Object.values(usage).reduce((n, r) => n + r.costUsd, 0),
+    );
+  }
+
+  /** Show a session that runs in another tab, re-reading it until that tab lets go. */
+  private showReadOnly(record: SessionRecord): void {
+    this.show(record);
+    this.readOnly = 'This session is running in another tab of this browser, so it is shown here read-only and refreshed every few seconds. Stop it there to resume it here.';
+    this.stopRefresh();
+    this.cancelRefresh = this.schedule(() => void this.refreshReadOnly(record.id), READ_ONLY_REFRESH_MS);
+  }
+
+  private async refreshReadOnly(id: string): Promise<void> {
+    this.cancelRefresh = null;
+    if (this.readOnly === null || this.running) return;
+    const [record, locked] = await Promise.all([loadSession(this.runs.store, id).catch(() => undefined), this.runs.isRunLocked(id)]);
+    if (!record || this.readOnly === null) return;
+    if (locked) return this.showReadOnly(record);
+    this.show(record);
+    this.readOnly = null;
+    await this.sessions.refresh();
+  }
+
+  private stopRefresh(): void {
+    this.cancelRefresh?.();
+    this.cancelRefresh = null;
+  }
+
+  private async guard<T>(task: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await task();
+    } catch (error) {
+      this.error = this.runs.messageOf(error);
+      return undefined;
+    }
+  }
+}

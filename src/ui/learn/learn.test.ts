@@ -1,0 +1,189 @@
+/**
+ * LearnState in Node: the real engine, the real chat models against the mock LLM, a memory store,
+ * fake Web Locks. A naive meta-agent session end to end (persisted step by step), Stop then resume
+ * to exactly K contiguous episodes, read-only while another tab holds the lock, a full storage
+ * (a clear message, the live session still exportable), and the runs list's import and export.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
+import { StorageFullError, type Store } from '../../store/interface.ts';
+import { MemoryStore } from '../../store/memory-store.ts';
+import { importSession } from '../../ttl/session-io.ts';
+import { loadSession } from '../../ttl/session-store.ts';
+import type { Schedule } from '../agent.svelte.ts';
+import { ApiKeyHolder } from '../api-key.svelte.ts';
+import { fakeLocks } from '../fake-locks.ts';
+import { fakeServices, type FakeServices } from '../fake-services.ts';
+import { createBrowserLlmServices } from '../llm-services.ts';
+import { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
+import { RunServices, runLockName } from '../run-services.ts';
+import { SettingsState } from '../settings.svelte.ts';
+import { StoryLibrary } from '../story-library.svelte.ts';
+import { LearnSetup } from './learn-setup.svelte.ts';
+import { LearnState } from './learn.svelte.ts';
+import { SessionRuns } from './session-runs.svelte.ts';
+
+const KEY = 'sk-learn-123456';
+let mock: MockLlm;
+let services: FakeServices;
+let scheduled: { callback: () => void; cancelled: boolean }[];
+
+async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()): Promise<LearnState> {
+  services = fakeServices(store);
+  const llm = createBrowserLlmServices('http://page.invalid');
+  const library = new StoryLibrary(services);
+  const key = new ApiKeyHolder();
+  const settings = new SettingsState(llm, key);
+  await library.init();
+  await settings.init(library.store);
+  settings.selectPreset('custom');
+  settings.setBaseUrl(mock.baseUrl);
+  settings.changeRole('actor', { model: 'mock-model' });
+  settings.changeRole('metaAgent', { model: 'mock-model' });
+  key.set(KEY);
+  const runs = new RunServices({ library, settings, llm, locks, loadEngine: (bytes, options) => services.loadEngine(bytes, options) });
+  let n = 0;
+  const catalog = new MetaPromptCatalog({ store: async () => library.store, now: () => 1, newId: () => `user-${++n}` });
+  scheduled = [];
+  const schedule: Schedule = (callback) => {
+    const entry = { callback, cancelled: false };
+    scheduled.push(entry);
+    return () => void (entry.cancelled = true);
+  };
+  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services, schedule);
+  await learn.enter();
+  learn.setup.selectStory('advent');
+  learn.setup.change({ seed: 0, episodes: 2, maxSteps: 3, policyId: 'meta:naive' });
+  return learn;
+}
+
+/** Wait until `condition` holds (polling the event loop). */
+async function until(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+const contiguous = (steps: readonly { index: number }[]): boolean => steps.every((s, i) => s.index === i + 1);
+
+beforeEach(async () => {
+  mock = await startMockLlm({ script: ['east', 'get all', 'west'] });
+});
+
+afterEach(async () => {
+  await mock.close();
+});
+
+describe('LearnState', () => {
+  it('runs a naive meta-agent session, persisting every step, and lists it', async () => {
+    const learn = await makeLearn();
+    await learn.start();
+    expect(learn.error).toBeNull();
+    const record = learn.record!;
+    expect(record.status).toBe('complete');
+    expect(record.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
+    expect(record.exchanges.map((e) => e.kind)).toEqual(['meta_agent']);
+    expect(learn.tokens).toBeGreaterThan(0);
+    const stored = await loadSession(learn.setup.library.store, record.id);
+    expect(stored?.episodes.flatMap((e) => e.steps.map((s) => s.action))).toEqual(record.episodes.flatMap((e) => e.steps.map((s) => s.action)));
+    expect(learn.sessions.items.map((i) => i.id)).toEqual([record.id]);
+    expect(learn.sessions.unfinished).toEqual([]);
+    expect(learn.phase).toBe('idle');
+  });
+
+  it('stops during episode 2 and resumes to exactly K contiguous episodes without re-asking recorded steps', async () => {
+    mock.setOptions({ faults: [{ kind: 'slow', delayMs: 150, role: 'actor' }] });
+    const learn = await makeLearn();
+    const running = learn.start();
+    await until(() => learn.liveEpisode === 2 && learn.liveSteps.length === 1);
+    learn.stop();
+    await running;
+    const id = learn.record!.id;
+    expect(learn.record!.status).toBe('stopped');
+    expect(learn.sessions.unfinished.map((i) => i.id)).toEqual([id]);
+    await learn.resume(id);
+    const record = learn.record!;
+    expect(record.status).toBe('complete');
+    expect(record.episodes.map((e) => e.index)).toEqual([1, 2]);
+    for (const e of record.episodes) expect(contiguous(e.steps) && e.steps.length === 3).toBe(true);
+    // Every recorded step was answered once: the resume asked only for the steps not yet recorded
+    // (the request in flight at Stop was left unanswered).
+    expect(mock.requests.filter((r) => r.role === 'actor' && r.outcome.status === 200)).toHaveLength(6);
+    const stored = await loadSession(learn.setup.library.store, id);
+    expect(stored?.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
+  });
+
+  it('shows a session held by another tab read-only, and lets go when that tab does', async () => {
+    const locks = fakeLocks();
+    const learn = await makeLearn(new MemoryStore(), locks);
+    learn.setup.change({ episodes: 3 });
+    const running = learn.start();
+    await until(() => learn.liveEpisode === 2);
+    learn.stop();
+    await running;
+    const id = learn.record!.id;
+    locks.held.add(runLockName(id));
+    await learn.resume(id);
+    expect(learn.readOnly).toMatch(/running in another tab/);
+    expect(learn.phase).toBe('idle');
+    expect(scheduled.filter((s) => !s.cancelled)).toHaveLength(1);
+    locks.held.delete(runLockName(id));
+    scheduled.at(-1)!.callback();
+    await until(() => learn.readOnly === null);
+    await learn.resume(id);
+    expect(learn.record!.status).toBe('complete');
+  });
+
+  it('a full storage stops the session with a clear message; the live session can still be exported', async () => {
+    const store = new MemoryStore();
+    let appends = 0;
+    const full = new Proxy(store, {
+      get(target, name, receiver) {
+        if (name === 'appendRunEvents') {
+          return async (...args: Parameters<Store['appendRunEvents']>) => {
+            if (++appends > 2) throw new StorageFullError('a step of the session');
+            return target.appendRunEvents(...args);
+          };
+        }
+        const value = Reflect.get(target, name, receiver) as unknown;
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const learn = await makeLearn(full);
+    await learn.start();
+    expect(learn.storageFull).toBe(true);
+    expect(learn.error).toMatch(/Storage is full.*Export this session/);
+    learn.exportShown();
+    const exported = importSession(services.downloads.at(-1)!.text);
+    expect(exported.episodes[0]!.steps.length).toBeGreaterThanOrEqual(3);
+    expect(services.downloads.at(-1)!.text).not.toContain(KEY);
+  });
+
+  it('imports an exported session as a new run and shows it; a bad file says why', async () => {
+    const learn = await makeLearn();
+    await learn.start();
+    const id = learn.record!.id;
+    await learn.sessions.exportRun(id);
+    const text = services.downloads.at(-1)!.text;
+    expect(text).not.toContain(KEY);
+    await learn.importFile(new File([text], 'session.json'));
+    expect(learn.sessions.items).toHaveLength(2);
+    expect(learn.record!.id).not.toBe(id);
+    expect(learn.record!.id).toMatch(new RegExp(`^${id}-imported-`));
+    await learn.importFile(new File(['{"format":"metattl-session-1"}'], 'bad.json'));
+    expect(learn.sessions.error).toMatch(/This is not a valid session file/);
+    await learn.sessions.remove(id);
+    expect(learn.sessions.items).toHaveLength(1);
+  });
+
+  it('preselects ?metaPrompt= and explains a missing story from a shared setup', async () => {
+    const learn = await makeLearn();
+    await learn.setup.applySetup({ storyId: 'gone', storyMd5: 'f'.repeat(32), storyTitle: 'Gone', seed: 4, policy: { kind: 'meta', name: 'X', strategy: 'unique strategy' }, episodes: 5, maxSteps: 6, models: { actor: 'other', metaAgent: 'mock-model' } });
+    expect(learn.setup.form).toMatchObject({ seed: 4, episodes: 5, maxSteps: 6, policyId: 'shared:1' });
+    expect(learn.setup.notice).toMatch(/“Gone” is not in your library/);
+    expect(learn.setup.notice).toMatch(/actor “other”/);
+    expect(learn.setup.selectedPolicy?.spec).toEqual({ kind: 'meta', name: 'X', strategy: 'unique strategy' });
+  });
+});

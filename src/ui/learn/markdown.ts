@@ -1,0 +1,64 @@
+/**
+ * Model output (meta-agent feedback, reflections) as SANITISED HTML, in two layers:
+ * 1. `markdownToHtml` (marked): raw HTML in the text is escaped and shown as text, images are
+ *    shown as text (no remote loads), links keep only http(s) and mailto targets and get
+ *    rel="noopener noreferrer" target="_blank";
+ * 2. `renderMarkdown` then runs DOMPurify over that HTML, and fails closed: without a DOM (no
+ *    DOMPurify support) it returns the escaped plain text.
+ * The only module that imports marked and dompurify; `{@html}` takes nothing else.
+ */
+import DOMPurify from 'dompurify';
+import { Marked } from 'marked';
+
+/** `text` with &, <, >, " and ' escaped for HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+}
+
+const SAFE_LINK = /^(https?:|mailto:)/i;
+const LINK_REL = 'noopener noreferrer';
+
+const marked = new Marked({
+  async: false,
+  gfm: true,
+  breaks: true,
+  renderer: {
+    html: ({ text }) => escapeHtml(text),
+    image: ({ href, text }) => escapeHtml(`[image: ${text}](${href})`),
+    link({ href, title, tokens }) {
+      const label = this.parser.parseInline(tokens);
+      if (!SAFE_LINK.test(href.trim())) return label;
+      const titleAttr = title ? ` title="${escapeHtml(title)}"` : '';
+      return `<a href="${escapeHtml(href.trim())}"${titleAttr} rel="${LINK_REL}" target="_blank">${label}</a>`;
+    },
+  },
+});
+
+/** Markdown to HTML with raw HTML escaped and links made safe (layer 1; see module doc). */
+export function markdownToHtml(text: string): string {
+  return marked.parse(text) as string;
+}
+
+let hooked = false;
+
+/** Layer 2's hook: every link opens in a new tab without access to this page. */
+function hookLinks(): void {
+  if (hooked) return;
+  hooked = true;
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      node.setAttribute('rel', LINK_REL);
+      node.setAttribute('target', '_blank');
+    }
+  });
+}
+
+/**
+ * Markdown from a model as HTML that is safe for `{@html}`: no script, no event handlers, no
+ * images, no javascript: links. Without DOM support it returns escaped text (fails closed).
+ */
+export function renderMarkdown(text: string): string {
+  if (!DOMPurify.isSupported) return `<p>${escapeHtml(text)}</p>`;
+  hookLinks();
+  return DOMPurify.sanitize(markdownToHtml(text), { FORBID_TAGS: ['img', 'style', 'form', 'input', 'iframe'], ADD_ATTR: ['target'] });
+}

@@ -1,0 +1,174 @@
+/** The Learn view's pure modules: progress and ETA, the markdown sanitiser's first layer (and its
+ * fail-closed second layer in Node), reply splitting and prompt diffs, the setup form, plans and curves. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
+import { curveOfItems, curveOfRecord } from './curves.ts';
+import { diffPrompts, feedbackOf, noticesOf, splitReply } from './feedback.ts';
+import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from './learn-form.ts';
+import { escapeHtml, markdownToHtml, renderMarkdown } from './markdown.ts';
+import { etaMs, formatDuration, sessionProgress } from './progress.ts';
+import { newSessionId, openEpisodeOf, planOfConfig, roleOverridesOf, rolesFor } from './session-plan.ts';
+
+describe('progress and ETA', () => {
+  it('counts ended episodes as S steps each and the running one by its steps', () => {
+    expect(sessionProgress({ episodes: 3, maxSteps: 10, episodesDone: 1, currentSteps: 4 })).toEqual({ unitsDone: 14, unitsTotal: 30, fraction: 14 / 30 });
+    expect(sessionProgress({ episodes: 3, maxSteps: 10, episodesDone: 3, currentSteps: 0 }).fraction).toBe(1);
+    expect(sessionProgress({ episodes: 2, maxSteps: 5, episodesDone: 0, currentSteps: 9 }).unitsDone).toBe(5);
+  });
+
+  it('extrapolates from this segment only; unknown before any progress or when done', () => {
+    const p = sessionProgress({ episodes: 4, maxSteps: 10, episodesDone: 2, currentSteps: 0 });
+    // 20 units done, 10 of them in this segment in 5 s → 20 left take 10 s.
+    expect(etaMs(p, 10, 5_000)).toBe(10_000);
+    expect(etaMs(p, 20, 5_000)).toBeNull();
+    expect(etaMs(p, 10, 0)).toBeNull();
+    expect(etaMs(sessionProgress({ episodes: 1, maxSteps: 1, episodesDone: 1, currentSteps: 0 }), 0, 1000)).toBeNull();
+  });
+
+  it('formats durations', () => {
+    expect(formatDuration(44_600)).toBe('45 s');
+    expect(formatDuration(185_000)).toBe('3 min 5 s');
+    expect(formatDuration(3_720_000)).toBe('1 h 02 min');
+  });
+});
+
+describe('markdown sanitiser', () => {
+  it('escapes raw HTML: <img onerror> and <script> become text', () => {
+    const html = markdownToHtml('Look <img src=x onerror=alert(1)> and <script>alert(2)</script> **bold**');
+    expect(html).not.toMatch(/<img|<script/i);
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt;');
+    expect(html).toContain('&lt;script&gt;');
+    expect(html).toContain('<strong>bold</strong>');
+  });
+
+  it('escapes block HTML and renders images as text', () => {
+    expect(markdownToHtml('<div onclick="x()">hi</div>')).not.toContain('<div');
+    const image = markdownToHtml('![map](http://evil.invalid/a.png)');
+    expect(image).not.toContain('<img');
+    expect(image).toContain('[image: map](http://evil.invalid/a.png)');
+  });
+
+  it('gives links rel=noopener noreferrer and drops javascript: targets', () => {
+    const html = markdownToHtml('[docs](https://example.com/x "T") and [bad](javascript:alert(1)) and [d](data:text/html,x)');
+    expect(html).toContain('<a href="https://example.com/x" title="T" rel="noopener noreferrer" target="_blank">docs</a>');
+    expect(html).not.toMatch(/href="(javascript|data):/i);
+    expect(html).toContain('bad');
+  });
+
+  it('fails closed without a DOM (DOMPurify unsupported): plain escaped text', () => {
+    expect(renderMarkdown('<img src=x onerror=alert(1)> **b**')).toBe(`<p>${escapeHtml('<img src=x onerror=alert(1)> **b**')}</p>`);
+  });
+});
+
+describe('feedback between episodes', () => {
+  it('splits a reply into think, learn and the rest', () => {
+    expect(splitReply('<think>a</think>\n<learn> guide </learn>')).toEqual({ think: 'a', learn: 'guide', rest: '' });
+    expect(splitReply('no tags here')).toEqual({ think: null, learn: null, rest: 'no tags here' });
+    expect(splitReply('<think>x</think><learn>1</learn> tail <learn>2</learn>').learn).toBe('2');
+  });
+
+  it('diffs guiding prompts by words, keeping line breaks', () => {
+    const parts = diffPrompts('go north\nthen east', 'go south\nthen east');
+    expect(parts.filter((p) => p.kind === 'removed').map((p) => p.text).join('')).toBe('north');
+    expect(parts.filter((p) => p.kind === 'added').map((p) => p.text).join('')).toBe('south');
+    expect(parts.map((p) => (p.kind === 'removed' ? '' : p.text)).join('')).toBe('go south\nthen east');
+  });
+
+  it('groups exchanges after each episode with the prompt before and after, and lists notices', () => {
+    const record = fakeRecord();
+    const items = feedbackOf(record);
+    expect(items.map((i) => i.afterEpisode)).toEqual([1]);
+    expect(items[0]!.before).toBe('explore');
+    expect(items[0]!.after).toBe('go east');
+    expect(items[0]!.exchanges[0]!.parts.learn).toBe('go east');
+    expect(noticesOf(record)).toEqual([{ afterEpisode: 1, notice: 'logs of episode 1 shortened' }]);
+  });
+});
+
+describe('setup form', () => {
+  const options = policyOptions(BUILT_IN_META_PROMPTS);
+
+  it('offers the baselines and every library meta-prompt (naive first among them)', () => {
+    expect(options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'meta:naive', 'meta:fact-bank', 'meta:credit-assignment', 'meta:route-script']);
+    expect(options[3]!.label).toBe('Naive meta-agent');
+  });
+
+  it('matches a policy spec to its option by strategy text', () => {
+    const fact = BUILT_IN_META_PROMPTS[1]!;
+    expect(optionForSpec({ kind: 'meta', name: 'renamed', strategy: `  ${fact.strategy}\n` }, options)?.id).toBe('meta:fact-bank');
+    expect(optionForSpec({ kind: 'meta', name: 'x', strategy: 'unknown' }, options)).toBeNull();
+    expect(optionForSpec({ kind: 'memory' }, options)?.id).toBe('memory');
+    expect(policyLabel({ kind: 'meta', name: 'Naive', strategy: '' })).toBe('naive meta-agent');
+  });
+
+  it('validates the form', () => {
+    const form = { ...defaultLearnForm(), storyId: 'advent' };
+    expect(form.episodes).toBe(6);
+    expect(form.maxSteps).toBe(50);
+    expect(form.guidingPrompt).toBe(DEFAULT_GUIDING_PROMPT);
+    expect(formProblem(form, true, true)).toBeNull();
+    expect(formProblem({ ...form, storyId: '' }, false, true)).toBe('Choose a story first.');
+    expect(formProblem({ ...form, episodes: 0 }, true, true)).toMatch(/^K/);
+    expect(formProblem({ ...form, maxSteps: 1.5 }, true, true)).toMatch(/^S/);
+    expect(formProblem({ ...form, seed: -1 }, true, true)).toMatch(/seed/);
+    expect(formProblem({ ...form, contextWindow: 10 }, true, true)).toMatch(/context window/);
+  });
+
+  it('builds a setup payload with model names only', () => {
+    const form = { ...defaultLearnForm(), storyId: 'advent', seed: 2, episodes: 3, maxSteps: 9 };
+    const setup = setupOf(form, { id: 'advent', md5: 'a'.repeat(32), title: 'Adventure' }, sharablePolicy({ kind: 'reflexion' })!, { actor: 'm1', metaAgent: 'm2' });
+    expect(setup).toEqual({ storyId: 'advent', storyMd5: 'a'.repeat(32), storyTitle: 'Adventure', seed: 2, policy: { kind: 'reflexion' }, episodes: 3, maxSteps: 9, models: { actor: 'm1', metaAgent: 'm2' } });
+  });
+});
+
+describe('session plans and curves', () => {
+  it('rebuilds a stored session with its own models and context window', () => {
+    const { config } = fakeRecord();
+    expect(planOfConfig(config, 8000)).toMatchObject({ seed: 0, episodes: 2, maxSteps: 3, contextWindow: 16000, initialGuidingPrompt: 'explore' });
+    expect(roleOverridesOf(config)).toEqual({ actor: config.models.actor, metaAgent: config.models.reflection });
+    expect(rolesFor({ kind: 'static' })).toEqual(['actor']);
+    expect(rolesFor({ kind: 'meta', name: 'n', strategy: '' })).toEqual(['actor', 'metaAgent']);
+    expect(newSessionId(1000, () => 0.5)).toMatch(/^learn-rs-[0-9a-z]{6}$/);
+  });
+
+  it('finds the episode to run next', () => {
+    const { config } = fakeRecord();
+    expect(openEpisodeOf(config, [{ index: 1, trajectory: {} }, { index: 2, trajectory: null }])).toBe(2);
+    expect(openEpisodeOf(config, [{ index: 1, trajectory: {} }])).toBe(2);
+    expect(openEpisodeOf(config, [{ index: 1, trajectory: {} }, { index: 2, trajectory: {} }])).toBeNull();
+  });
+
+  it('draws one series per session and one max line per distinct max score', () => {
+    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'final score', scores: [5] }], maxScores: [350] });
+    const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, startedAt: '', updatedAt: 0 };
+    const data = curveOfItems([item, { ...item, id: 'x', maxScore: 10, episodes: 4 }, { ...item, id: 'y', maxScore: null }]);
+    expect(data.episodes).toBe(4);
+    expect(data.maxScores).toEqual([10]);
+    expect(data.series).toHaveLength(3);
+  });
+});
+
+/** A 2-episode meta-agent session with episode 1 ended and one exchange. */
+function fakeRecord(): SessionRecord {
+  const trajectory = { finalScore: 5 } as unknown as NonNullable<SessionRecord['episodes'][number]['trajectory']>;
+  const role = { model: 'm', temperature: 0.5, maxTokens: 100 };
+  return {
+    format: 'metattl-session-1', id: 's1', status: 'running', stopReason: null, stopMessage: null,
+    config: {
+      story: { id: 'advent', title: 'Adventure', md5: 'a'.repeat(32), maxScore: 350 }, seed: 0, policy: { kind: 'meta', name: 'Naive', strategy: '' },
+      metaPrompt: null, episodes: 2, maxSteps: 3, initialGuidingPrompt: 'explore', models: { actor: role, reflection: { ...role, model: 'r' } },
+      provider: { presetId: 'custom', baseUrl: 'http://x' }, contextWindow: 16000,
+    },
+    episodes: [
+      { index: 1, guidingPrompt: 'explore', trajectory, steps: [], finalScore: 5, termination: 'step_limit' },
+      { index: 2, guidingPrompt: 'go east', trajectory: null, steps: [], finalScore: null, termination: null },
+    ],
+    exchanges: [{
+      afterEpisode: 1, kind: 'meta_agent', userMessage: 'log', reply: '<think>t</think><learn>go east</learn>', finishReason: 'stop', learnStatus: 'updated',
+      guidingPromptAfter: 'go east', usage: null, droppedEpisodes: [], notice: 'logs of episode 1 shortened', error: null,
+    }],
+    scores: [5], wAuc: 5 / 350, averageScore: 5, bestScore: 5, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, wallTimeMs: 0,
+  };
+}

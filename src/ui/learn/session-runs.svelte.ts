@@ -1,0 +1,118 @@
+/**
+ * The stored sessions (store runs of kind "session", newest first): the list with each one's
+ * summary (session-store.ts `sessionSummary`), the ones picked for comparison (their learning
+ * curves overlaid), export (`exportSession`, JSON without any key), import (`importSession`,
+ * ImportError messages shown as they are) and delete. Store errors are shown, never thrown.
+ */
+import type { RunSummary, SettingValue, Store } from '../../store/interface.ts';
+import { exportSession, importSession } from '../../ttl/session-io.ts';
+import type { SessionStatus } from '../../ttl/session-record.ts';
+import { loadSession, saveSession } from '../../ttl/session-store.ts';
+import type { PlayerServices } from '../services.ts';
+import { exportFileName } from './session-plan.ts';
+
+/** One row of the runs list (read defensively from the run's summary). */
+export interface SessionListItem {
+  id: string;
+  title: string;
+  seed: number;
+  policy: string;
+  episodes: number;
+  maxSteps: number;
+  status: SessionStatus;
+  /** Final score per ended episode. */
+  scores: number[];
+  wAuc: number | null;
+  maxScore: number | null;
+  startedAt: string;
+  /** ms since the Unix epoch. */
+  updatedAt: number;
+}
+
+const num = (v: SettingValue | undefined, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
+const str = (v: SettingValue | undefined, fallback: string): string => (typeof v === 'string' ? v : fallback);
+
+/** A run summary as a list item (unknown fields get neutral values). */
+export function listItemOf(run: RunSummary): SessionListItem {
+  const s = (run.summary && typeof run.summary === 'object' && !Array.isArray(run.summary) ? run.summary : {}) as Record<string, SettingValue>;
+  const status = str(s.status, 'stopped');
+  return {
+    id: run.id, title: str(s.title, '(unknown story)'), seed: num(s.seed, 0), policy: str(s.policy, '?'),
+    episodes: num(s.episodes, 0), maxSteps: num(s.maxSteps, 0),
+    status: status === 'running' || status === 'complete' ? status : 'stopped',
+    scores: Array.isArray(s.scores) ? s.scores.filter((x): x is number => typeof x === 'number') : [],
+    wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
+    startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
+  };
+}
+
+export class SessionRuns {
+  items = $state.raw<SessionListItem[]>([]);
+  /** Ids picked for the overlaid learning curves. */
+  compareIds = $state.raw<string[]>([]);
+  readonly compared = $derived(this.items.filter((i) => this.compareIds.includes(i.id)));
+  /** Sessions that did not finish (resumable), newest first. */
+  readonly unfinished = $derived(this.items.filter((i) => i.status !== 'complete'));
+  error = $state<string | null>(null);
+  /** The id of the session just imported (to open it). */
+  lastImported = $state<string | null>(null);
+
+  constructor(
+    private readonly store: () => Store,
+    private readonly services: PlayerServices,
+  ) {}
+
+  async refresh(): Promise<void> {
+    await this.guard(async () => {
+      this.items = (await this.store().listRuns('session')).map(listItemOf);
+      this.compareIds = this.compareIds.filter((id) => this.items.some((i) => i.id === id));
+    });
+  }
+
+  toggleCompare(id: string): void {
+    this.compareIds = this.compareIds.includes(id) ? this.compareIds.filter((x) => x !== id) : [...this.compareIds, id];
+  }
+
+  /** Download a stored session as JSON. */
+  async exportRun(id: string): Promise<void> {
+    await this.guard(async () => {
+      const record = await loadSession(this.store(), id);
+      if (!record) throw new Error('This session is no longer stored.');
+      this.services.download(exportFileName(record), exportSession(record), 'application/json');
+    });
+  }
+
+  /** Store a session file (an id already stored is kept under a new id). */
+  async importFile(file: File): Promise<void> {
+    this.lastImported = null;
+    await this.guard(async () => {
+      const record = importSession(new TextDecoder().decode(await this.services.readFile(file)));
+      const taken = this.items.some((i) => i.id === record.id) || (await this.store().getRun(record.id)) !== undefined;
+      const stored = taken ? { ...record, id: `${record.id}-imported-${this.services.now().toString(36)}` } : record;
+      // An imported unfinished session is kept as stopped (it can be resumed here).
+      await saveSession(this.store(), { ...stored, status: stored.status === 'running' ? 'stopped' : stored.status }, this.services.now);
+      this.lastImported = stored.id;
+      await this.refresh();
+    });
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.guard(async () => {
+      await this.store().deleteRun(id);
+      await this.refresh();
+    });
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  private async guard(task: () => Promise<void>): Promise<void> {
+    try {
+      this.error = null;
+      await task();
+    } catch (error) {
+      this.error = error instanceof Error ? error.message : String(error);
+    }
+  }
+}
