@@ -1,7 +1,8 @@
 /**
  * Test-only wiring for the Evolve and Evaluate state classes in Node: the fake player services
  * (advent under a fake base URL, a memory store), settings pointed at a mock LLM, run services
- * with in-process engines, and fake Web Locks shared by "tabs". The page never imports this.
+ * with in-process engines; fake Web Locks shared by "tabs" come from ../fake-locks.ts. The page
+ * never imports this.
  */
 import { loadStory } from '../../engine/zvm-engine.ts';
 import type { Store } from '../../store/interface.ts';
@@ -12,25 +13,10 @@ import { ApiKeyHolder } from '../api-key.svelte.ts';
 import { fakeServices, type FakeServices } from '../fake-services.ts';
 import { createBrowserLlmServices } from '../llm-services.ts';
 import { RunServices, type RunLocks } from '../run-services.ts';
+
+export { fakeLocks } from '../fake-locks.ts';
 import { SettingsState } from '../settings.svelte.ts';
 import { StoryLibrary } from '../story-library.svelte.ts';
-
-/** Web Locks for several tabs of one test: exclusive, `ifAvailable` honoured. */
-export function fakeLocks(): RunLocks {
-  const held = new Set<string>();
-  return {
-    request: (async (name: string, _options: LockOptions, callback: (lock: Lock | null) => Promise<unknown>) => {
-      if (held.has(name)) return callback(null);
-      held.add(name);
-      try {
-        return await callback({ name, mode: 'exclusive' } as Lock);
-      } finally {
-        held.delete(name);
-      }
-    }) as RunLocks['request'],
-    query: async () => ({ held: [...held].map((name) => ({ name, mode: 'exclusive' as const, clientId: 'test' })), pending: [] }),
-  };
-}
 
 /** A schedule that runs nothing until `flush` (recorded calls, cancellable). */
 export function manualSchedule(): Schedule & { flush(): void; pending: number } {
