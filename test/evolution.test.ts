@@ -6,6 +6,7 @@
  * selected as best.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordedUsage } from '../src/evolve/evolution-io.ts';
 import { loadEvolutionState } from '../src/evolve/evolution-store.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
@@ -38,6 +39,11 @@ describe('evolution', () => {
     const stored = await loadEvolutionState(store, 'evo-1');
     expect(stored?.candidates.map((c) => [c.id, c.status])).toEqual(state.candidates.map((c) => [c.id, c.status]));
     expect(Object.keys(state.fronts).sort()).toEqual(['detective:0', 'temple:0']);
+    // Proposer calls are stored with their usage, so a resumed run still counts them.
+    const usage = recordedUsage((await store.getRun('evo-1'))!.events);
+    expect(usage.proposer.calls).toBe(state.candidates.filter((c) => c.proposerReply !== null).length);
+    expect(usage.proposer.promptTokens).toBeGreaterThan(0);
+    expect(usage.actor.calls).toBeGreaterThan(0);
   });
 
   it('a strategy that passes a proven route on is accepted, validated and selected as best', () => {

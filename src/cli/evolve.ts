@@ -91,7 +91,8 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       proposer: models.proposer, cache, signal: controller.signal,
       evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
       onEvent: async (event, st) => {
-        if (event.type === 'metric_call_done' || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
+        // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
+        if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
         if (!values.json && event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
         if (!values.json && (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed')) process.stderr.write(`candidate ${event.candidate.id}: ${event.candidate.status} (${event.candidate.reason})\n`);
       },

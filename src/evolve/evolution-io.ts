@@ -9,7 +9,7 @@
  */
 import { z } from 'zod';
 import { ImportError, stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
-import type { Role } from '../llm/interface.ts';
+import type { CallUsage, Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { RunEvent, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
@@ -121,7 +121,17 @@ export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTot
   const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
   const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
   for (const e of events) {
-    const data = e.data as { type?: unknown; session?: SessionRecord };
+    const data = e.data as { type?: unknown; session?: SessionRecord; usage?: CallUsage | null };
+    if (data.type === 'proposal' && data.usage) {
+      const p = total.proposer;
+      p.calls += 1;
+      p.promptTokens += data.usage.promptTokens;
+      p.completionTokens += data.usage.completionTokens;
+      p.reasoningTokens += data.usage.reasoningTokens;
+      p.latencyMs += data.usage.latencyMs;
+      p.costUsd += data.usage.costUsd;
+      continue;
+    }
     if (data.type !== 'call' || !data.session) continue;
     const u = usageOf(data.session);
     for (const role of Object.keys(total) as Role[]) {

@@ -12,7 +12,7 @@
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
-import type { ChatModel } from '../llm/interface.ts';
+import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
@@ -30,7 +30,8 @@ export interface EvolutionCache {
   getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
   putCall(call: MetricCall, session: SessionRecord): Promise<void>;
   getProposal(iteration: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
-  putProposal(iteration: number, reply: string, finishReason: string | null): Promise<void>;
+  /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
+  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null): Promise<void>;
 }
 
 export interface EvolutionDeps {
@@ -74,19 +75,19 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     const results = await Promise.all(jobs.map(({ task, repeat }) => limit(async () => {
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
-      if (cached) return { ...cached, task, repeat, key };
+      if (cached) return { ...cached, task, repeat, key, fromCache: true };
       if (deps.signal?.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, deps.signal);
       if (result.session.status !== 'complete') throw new Stop(result.session.stopReason === 'budget' ? 'usd_cap' : 'stopped', result.session.stopMessage);
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
-      return { call, session: result.session, task, repeat, key };
+      return { call, session: result.session, task, repeat, key, fromCache: false };
     })));
     for (const r of results) {
       state.metricCalls.push(r.call);
       state.metricCallsUsed += 1;
-      await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed });
+      await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed, fromCache: r.fromCache });
     }
     await emit({ type: 'budget_spent', metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls });
     return results.map((r) => ({ taskId: r.task.id, repeat: r.repeat, callKey: r.key, wAuc: r.call.wAuc, session: r.session }));
@@ -199,15 +200,17 @@ async function propose(
   let cached = await deps.cache.getProposal(iteration);
   if (!cached) {
     if (deps.signal?.aborted) throw new Stop('stopped', null);
+    let usage: CallUsage | null = null;
     try {
       const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record), { signal: deps.signal });
       cached = { reply: completion.content, finishReason: completion.finishReason };
+      usage = completion.usage;
     } catch (error) {
       if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
       // A provider fault after retries is a failed proposal (charged like an empty one).
       cached = { reply: '', finishReason: `error: ${error.kind}` };
     }
-    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason);
+    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, usage);
   }
   if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);

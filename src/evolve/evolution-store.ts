@@ -5,13 +5,14 @@
  * is an appended event — the cache a resumed run replays from.
  */
 import type { SettingValue, Store } from '../store/interface.ts';
+import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { EvolutionCache } from './evolution-runner.ts';
 import type { EvolutionState, MetricCall } from './interface.ts';
 
 type CacheEvent =
   | { type: 'call'; call: MetricCall; session: SessionRecord }
-  | { type: 'proposal'; iteration: number; reply: string; finishReason: string | null };
+  | { type: 'proposal'; iteration: number; reply: string; finishReason: string | null; usage?: CallUsage | null };
 
 export function evolutionSummary(state: EvolutionState): SettingValue {
   const best = state.candidates.find((c) => c.id === state.best.byMean);
@@ -56,9 +57,9 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
       await append({ type: 'call', call, session });
     },
     getProposal: async (iteration) => proposals.get(iteration),
-    putProposal: async (iteration, reply, finishReason) => {
+    putProposal: async (iteration, reply, finishReason, usage) => {
       proposals.set(iteration, { reply, finishReason });
-      await append({ type: 'proposal', iteration, reply, finishReason });
+      await append({ type: 'proposal', iteration, reply, finishReason, usage });
     },
   };
 }

@@ -115,7 +115,8 @@ export interface MetricResult {
 /** Typed progress events (observed by the UI and the store; they cannot steer the loop). */
 export type EvolutionEvent =
   | { type: 'iteration_started'; iteration: number; parentId: string; minibatch: string[] }
-  | { type: 'metric_call_done'; call: MetricCall; metricCallsUsed: number }
+  /** `fromCache`: the result was replayed from the run's cache (a resume catching up), not run now. */
+  | { type: 'metric_call_done'; call: MetricCall; metricCallsUsed: number; fromCache: boolean }
   | { type: 'proposal_made'; iteration: number; candidate: Candidate }
   | { type: 'proposal_failed'; iteration: number; candidate: Candidate }
   | { type: 'accepted'; candidate: Candidate }

@@ -58,8 +58,9 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
       return await runEvolution(id, config, {
         proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now,
         evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
-        onEvent: async (_event, st) => {
-          await saveEvolutionState(ctx.store, st);
+        onEvent: async (event, st) => {
+          // While a resume replays cached results, the stored state is already ahead of `st`.
+          if (event.type !== 'metric_call_done' || !event.fromCache) await saveEvolutionState(ctx.store, st);
           this.state = structuredClone(st);
         },
       });
