@@ -7,11 +7,12 @@ import { defineConfig } from 'vitest/config';
 
 const require = createRequire(import.meta.url);
 
-/** Copies advent.z5 from the glkote-term package into public/stories/ (never committed). */
+/** Copies advent.z5 from the glkote-term package into public/stories/ (never committed), in the
+ * `config` hook — before the dev server indexes public/, so the first `npm start` serves it too. */
 function bundledStories(): Plugin {
   return {
     name: 'metattl-bundled-stories',
-    buildStart() {
+    config() {
       const target = resolve(import.meta.dirname, 'public/stories/advent.z5');
       if (!existsSync(target)) {
         mkdirSync(resolve(import.meta.dirname, 'public/stories'), { recursive: true });
