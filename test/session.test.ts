@@ -156,6 +156,17 @@ describe('sessions', () => {
     expect(mock.requests.slice(from).filter((r) => r.role === 'metaAgent')).toHaveLength(0);
   });
 
+  it('a provider fault no retry can fix (a refused key) stops the session instead of playing on', async () => {
+    mock.setOptions({ exploreCommands: EXPLORE, faults: [{ kind: 'auth' }] });
+    const record = await session({ policy: POLICIES.naive! });
+    mock.setOptions({ faults: [] });
+    expect(record.status).toBe('stopped');
+    expect(record.stopReason).toBe('provider');
+    expect(record.stopMessage).toMatch(/refused the key/);
+    expect(record.episodes).toHaveLength(1);
+    expect(record.episodes[0]!.termination).toBe('error');
+  });
+
   it('a session stopped in episode 2 resumes to exactly the uninterrupted record', async () => {
     mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
     const full = await session({ policy: POLICIES.naive! });

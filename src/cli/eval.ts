@@ -5,7 +5,7 @@
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
 import { randomUUID } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
@@ -23,18 +23,16 @@ import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
+import { intOption, LIMITS } from './numbers.ts';
+import { prepareOutputDir } from './output-paths.ts';
 import { parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
-
-const int = (value: string | undefined, name: string, fallback: number): number => {
-  const n = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${value}`);
-  return n;
-};
 
 /** `ID,OOD` → two sets; story:seed parts → one set named "custom". */
 async function taskSets(spec: string): Promise<{ sets: TaskSet[]; tasks: CliTask[] }> {
   const named = spec.split(',').map((p) => p.trim()).filter(Boolean);
+  if (named.length === 0) throw new UsageError('--tasks needs ID, OOD or story:seed,...');
   const sets: TaskSet[] = [];
   const all: CliTask[] = [];
   const custom = named.filter((p) => !/^(id|ood)$/i.test(p));
@@ -62,6 +60,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     },
   });
   if (!values.out) throw new UsageError('eval needs --out DIR');
+  await prepareOutputDir(values.out, '--out');
   if (values.resume && !values.store) throw new UsageError('--resume needs --store DIR');
   const settings = llmSettingsFromFlags(values);
   const store = values.store ? await openNodeStore(values.store) : new MemoryStore();
@@ -71,16 +70,19 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
   const policies: EvaluatedPolicy[] = [];
-  for (const name of values.policies.split(',').map((p) => p.trim()).filter(Boolean)) {
+  const names = values.policies.split(',').map((p) => p.trim()).filter(Boolean);
+  if (names.length === 0) throw new UsageError('--policies needs at least one policy');
+  if (new Set(names).size !== names.length) throw new UsageError(`--policies lists a policy twice: ${values.policies}`);
+  for (const name of names) {
     const spec = await policyFromOption(name);
     const id = name.includes('/') || name.includes('.') ? basename(name).replace(/\.\w+$/, '') : name;
     policies.push({ id, spec, selectedOn: await selectedOnFromOption(name) });
   }
   const config: EvaluationConfig = previous?.config ?? {
-    policies, taskSets: sets, repeats: int(values.repeats, 'repeats', 3), episodes: int(values.episodes, 'episodes', 6), maxSteps: int(values.steps, 'steps', 50),
+    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
-    bootstrapSeed: Number(values['bootstrap-seed'] ?? 0), concurrency: settings.maxConcurrent,
+    bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: contextWindowFor(settings.roles.metaAgent.model),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
@@ -97,13 +99,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
     totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
   });
   const cache: EvaluationCache = await openEvaluationCache(store, id, fresh);
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
+  const interrupt = listenForInterrupt();
   let state: EvaluationState;
   try {
     state = await runEvaluation(id, config, {
-      cache, signal: controller.signal,
+      cache, signal: interrupt.signal,
       evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
       onEvent: async (event, st) => {
         await saveEvaluationState(store, st);
@@ -111,18 +111,20 @@ export async function evalCommand(argv: string[]): Promise<number> {
       },
     });
   } finally {
-    process.off('SIGINT', onSignal);
+    interrupt.release();
     pool.disposeAll();
   }
   const report = buildReport(state);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
-  await mkdir(values.out, { recursive: true });
   const results = { id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
   await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
   if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, report }) + '\n');
-  else process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
-  return 0;
+  else {
+    const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; wrote results.json, summary.csv, report.md to ${values.out}\n`);
+  }
+  return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

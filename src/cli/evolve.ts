@@ -17,14 +17,10 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { intOption, LIMITS } from './numbers.ts';
 import { parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
-
-const int = (value: string | undefined, name: string, fallback: number, min = 1): number => {
-  const n = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(n) || n < min) throw new UsageError(`--${name} must be an integer ≥ ${min}, got ${value}`);
-  return n;
-};
 
 export async function evolveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -48,6 +44,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     previous = await loadEvolutionState(store, id);
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
   }
+  if (!values.resume && id && (await store.getRun(id))) throw new UsageError(`--id ${id}: a run with this id is already in ${values.store}; use --resume to continue it, or another id`);
   id ??= randomUUID();
   const taskList = async (spec: string | undefined, flag: string, saved: { id: string }[] | undefined): Promise<CliTask[]> => {
     const text = spec ?? saved?.map((t) => t.id).join(',');
@@ -60,11 +57,11 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const strip = ({ story: _s, ...t }: CliTask) => t;
   const config: EvolutionConfig = previous?.config ?? {
     train: train.map(strip), val: val.map(strip),
-    repeats: int(values.repeats, 'repeats', 1), episodes: int(values.episodes, 'episodes', 6), maxSteps: int(values.steps, 'steps', 50),
+    repeats: intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT, seedStrategy: values['seed-strategy'] ?? '',
-    minibatchSize: int(values.minibatch, 'minibatch', 1), budgetMetricCalls: int(values.budget, 'budget', 50),
-    maxConsecutiveFailures: int(values['max-failures'], 'max-failures', 5), proposer: values.proposer,
-    rngSeed: int(values['rng-seed'], 'rng-seed', 0, 0), concurrency: settings.maxConcurrent,
+    minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer,
+    rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: contextWindowFor(settings.roles.metaAgent.model),
   };
@@ -81,14 +78,11 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     progress: [], startedAt: new Date().toISOString(), finishedAt: null,
   });
   const cache = await openEvolutionCache(store, id, fresh);
-  const controller = new AbortController();
-  const onSignal = () => controller.abort();
-  process.once('SIGINT', onSignal);
-  process.once('SIGTERM', onSignal);
+  const interrupt = listenForInterrupt();
   let state: EvolutionState;
   try {
     state = await runEvolution(id, config, {
-      proposer: models.proposer, cache, signal: controller.signal,
+      proposer: models.proposer, cache, signal: interrupt.signal,
       evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
       onEvent: async (event, st) => {
         // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
@@ -98,8 +92,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       },
     });
   } finally {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
+    interrupt.release();
     pool.disposeAll();
     store.close();
   }
@@ -110,6 +103,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     fronts: state.fronts,
   };
   if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-  else process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}); ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
-  return 0;
+  else {
+    const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+  }
+  return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

@@ -6,6 +6,7 @@
 import { defaultLlmSettings } from '../llm/defaults.ts';
 import type { LlmSettings, Role } from '../llm/interface.ts';
 import { presetById } from '../llm/providers.ts';
+import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
 
 /** parseArgs option spec for the LLM flags. */
@@ -30,13 +31,10 @@ export const LLM_OPTIONS = {
 
 type Flags = Partial<Record<keyof typeof LLM_OPTIONS, string | boolean | string[] | undefined>>;
 
-function number(flags: Flags, name: keyof typeof LLM_OPTIONS, min = 0): number | undefined {
+const text = (flags: Flags, name: keyof typeof LLM_OPTIONS): string | undefined => {
   const raw = flags[name];
-  if (raw === undefined || typeof raw === 'boolean' || Array.isArray(raw)) return undefined;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < min) throw new UsageError(`--${name} must be a number ≥ ${min}, got "${raw}"`);
-  return value;
-}
+  return typeof raw === 'string' ? raw : undefined;
+};
 
 /** Build LlmSettings from flags. @throws UsageError for bad values or a missing base URL */
 export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | undefined> = process.env): LlmSettings {
@@ -50,12 +48,13 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   for (const [role, flag] of models) {
     if (typeof flags[flag] === 'string') s.roles[role].model = flags[flag] as string;
   }
-  s.roles.actor.temperature = number(flags, 'actor-temperature') ?? s.roles.actor.temperature;
-  s.roles.actor.maxTokens = number(flags, 'actor-max-tokens', 1) ?? s.roles.actor.maxTokens;
-  s.requestTimeoutMs = number(flags, 'timeout-ms', 1) ?? s.requestTimeoutMs;
-  s.maxRetries = number(flags, 'max-retries') ?? s.maxRetries;
-  s.maxConcurrent = number(flags, 'concurrency', 1) ?? s.maxConcurrent;
-  s.caps = { maxUsd: number(flags, 'max-usd') ?? null, maxTokens: number(flags, 'max-total-tokens') ?? null };
+  s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
+  s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
+  s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', s.requestTimeoutMs, 1, 3_600_000);
+  s.maxRetries = intOption(text(flags, 'max-retries'), 'max-retries', s.maxRetries, 0, 20);
+  s.maxConcurrent = intOption(text(flags, 'concurrency'), 'concurrency', s.maxConcurrent, 1, LIMITS.concurrency);
+  const maxTokens = text(flags, 'max-total-tokens');
+  s.caps = { maxUsd: numberOption(text(flags, 'max-usd'), 'max-usd') ?? null, maxTokens: maxTokens === undefined ? null : intOption(maxTokens, 'max-total-tokens', 0, 0) };
   s.dropStainlessHeaders = flags['drop-sdk-headers'] === true;
   for (const spec of Array.isArray(flags.price) ? flags.price : []) {
     const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(spec);

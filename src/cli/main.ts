@@ -1,7 +1,9 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval. Exit codes: 0 ok, 1 runtime failure (bad story file, unreadable input),
- * 2 usage error. Errors go to stderr as one clear line.
+ * Commands: replay, play, session, evolve, eval. Exit codes: 0 done (also a run stopped at a USD or
+ * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
+ * run), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
+ * clear line.
  */
 import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
@@ -9,6 +11,7 @@ import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
 import { UsageError } from './usage-error.ts';
+import { VERSION } from './version.ts';
 
 const USAGE = `Usage: npx metattl <command> [options]
 
@@ -45,8 +48,16 @@ Commands:
 /** Run the CLI; returns the process exit code. */
 export async function run(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (rest.includes('--help') || rest.includes('-h')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
   try {
     switch (command) {
+      case '--version':
+      case 'version':
+        process.stdout.write(`metattl ${VERSION}\n`);
+        return 0;
       case 'replay':
         return await replayCommand(rest);
       case 'play':
@@ -68,7 +79,7 @@ export async function run(argv: string[]): Promise<number> {
     }
   } catch (error) {
     if (error instanceof UsageError || String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`metattl: ${(error as Error).message}\n\n${USAGE}`);
+      process.stderr.write(`metattl: ${(error as Error).message.split('\n')[0]}\nRun "npx metattl --help" for the options.\n`);
       return 2;
     }
     process.stderr.write(`metattl: ${(error as Error).name}: ${(error as Error).message}\n`);

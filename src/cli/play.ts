@@ -17,7 +17,10 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
+import { intOption, LIMITS } from './numbers.ts';
+import { checkOutputFile } from './output-paths.ts';
 import { seedFromOption } from './seed-option.ts';
+import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
 export async function playCommand(argv: string[]): Promise<number> {
@@ -34,10 +37,11 @@ export async function playCommand(argv: string[]): Promise<number> {
       stream: { type: 'boolean', default: false },
     },
   });
-  const [storySpec] = positionals;
+  const [storySpec, ...extra] = positionals;
   if (!storySpec) throw new UsageError('play needs a story file');
-  const maxSteps = Number(values.steps);
-  if (!Number.isInteger(maxSteps) || maxSteps < 1) throw new UsageError(`--steps must be a positive integer, got ${values.steps}`);
+  if (extra.length) throw new UsageError(`play takes one story, got also: ${extra.join(' ')}`);
+  if (values.out) await checkOutputFile(values.out, '--out');
+  const maxSteps = intOption(values.steps, 'steps', 50, 1, LIMITS.steps);
   const settings = llmSettingsFromFlags(values);
   const story = await resolveStory(storySpec);
   const seed = seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
@@ -46,12 +50,10 @@ export async function playCommand(argv: string[]): Promise<number> {
   const models = createChatModels(settings, meter);
   const streamModel = values.stream ? { ...models.actor, complete: (m: Parameters<typeof models.actor.complete>[0], o = {}) => models.actor.complete(m, { ...o, stream: true }) } : models.actor;
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const interrupt = listenForInterrupt();
   try {
     const trajectory = await runEpisode({
-      engine, actor: new Actor(streamModel), maxSteps, signal: controller.signal,
+      engine, actor: new Actor(streamModel), maxSteps, signal: interrupt.signal,
       story: { title: story.entry?.title ?? storySpec, maxScore: story.entry?.maxScore ?? null },
       guidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
       onStep: (step) => {
@@ -71,11 +73,11 @@ export async function playCommand(argv: string[]): Promise<number> {
       }) + '\n');
     } else {
       const last = trajectory.steps.at(-1);
-      process.stdout.write(`final: score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
+      process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
     }
-    return trajectory.termination === 'error' ? 1 : 0;
+    return exitCode(interrupt.interrupted, trajectory.termination === 'error');
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.release();
     engine.dispose();
   }
 }

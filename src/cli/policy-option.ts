@@ -32,13 +32,13 @@ export async function policyFromOption(value: string): Promise<PolicySpec> {
     throw new UsageError(`--policy must be static, reflexion, memory, naive, ${BUILT_IN_META_PROMPTS.slice(1).map((m) => m.id).join(', ')} or a meta-prompt file; "${value}" is none of these`);
   }
   if (value.endsWith('.json')) {
-    let entry: { name?: unknown; strategy?: unknown };
+    let entry: { name?: unknown; strategy?: unknown } | null;
     try {
       entry = JSON.parse(text) as typeof entry;
     } catch (error) {
       throw new UsageError(`${value} is not valid JSON: ${(error as Error).message}`);
     }
-    if (typeof entry.strategy !== 'string') throw new UsageError(`${value} has no "strategy" text`);
+    if (typeof entry?.strategy !== 'string') throw new UsageError(`${value} has no "strategy" text`);
     return { kind: 'meta', name: typeof entry.name === 'string' ? entry.name : basename(value), strategy: entry.strategy };
   }
   return { kind: 'meta', name: basename(value), strategy: text.trim() };

@@ -5,11 +5,12 @@
  * `{ story, seed, md5, steps: [{ command, score, moves, done }], final: { score, moves, done,
  * endReason, termination, steps } }` — termination uses method.md's vocabulary.
  */
-import { readFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import type { StepResult } from '../engine/interface.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
+import { intOption } from './numbers.ts';
+import { readInputText } from './output-paths.ts';
 import { seedFromOption } from './seed-option.ts';
 import { UsageError } from './usage-error.ts';
 import { resolveStory } from './stories.ts';
@@ -32,14 +33,15 @@ export async function replayCommand(argv: string[]): Promise<number> {
       'step-timeout-ms': { type: 'string', default: '5000' },
     },
   });
-  const [storySpec] = positionals;
+  const [storySpec, ...extra] = positionals;
   if (!storySpec) throw new UsageError('replay needs a story file');
+  if (extra.length) throw new UsageError(`replay takes one story, got also: ${extra.join(' ')}`);
   if (!values.commands) throw new UsageError('replay needs --commands FILE');
   const story = await resolveStory(storySpec);
   const seed = seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
-  const commands = parseCommandsFile(await readFile(values.commands, 'utf8'));
+  const commands = parseCommandsFile(await readInputText(values.commands, 'commands file'));
 
-  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: Number(values['step-timeout-ms']) });
+  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: intOption(values['step-timeout-ms'], 'step-timeout-ms', 5000, 100, 600_000) });
   const steps: { command: string; score: number | null; moves: number | null; done: boolean }[] = [];
   let last: StepResult = engine.start;
   try {
@@ -57,7 +59,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   if (values.json) {
     process.stdout.write(JSON.stringify({ story: story.path, seed, md5: engine.info.md5, steps, final }) + '\n');
   } else {
-    process.stdout.write(`final: score ${final.score ?? 'n/a'}${story.entry?.maxScore ? ` of ${story.entry.maxScore}` : ''}, moves ${final.moves ?? 'n/a'}, ${termination}${final.endReason ? ` (${final.endReason})` : ''}\n`);
+    process.stdout.write(`final (seed ${seed}): score ${final.score ?? 'n/a'}${story.entry?.maxScore ? ` of ${story.entry.maxScore}` : ''}, moves ${final.moves ?? 'n/a'}, ${termination}${final.endReason ? ` (${final.endReason})` : ''}\n`);
   }
   return 0;
 }

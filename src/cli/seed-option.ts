@@ -11,7 +11,6 @@ const RANDOM_SEED_LIMIT = 2 ** 31;
 export function seedFromOption(value: string | undefined, fallback: number): number {
   if (value === undefined) return fallback;
   if (value === 'random') return randomInt(RANDOM_SEED_LIMIT);
-  const seed = Number(value);
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) throw new UsageError(`--seed must be an integer in [0, 4294967295] or "random", got ${value}`);
-  return seed;
+  if (!/^\d+$/.test(value) || Number(value) > 0xffffffff) throw new UsageError(`--seed must be a whole number from 0 to 4294967295 or "random", got "${value}"`);
+  return Number(value);
 }

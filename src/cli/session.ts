@@ -25,14 +25,11 @@ import { loadSession, persistingSink } from '../ttl/session-store.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
+import { intOption, LIMITS } from './numbers.ts';
+import { checkOutputFile } from './output-paths.ts';
 import { seedFromOption } from './seed-option.ts';
+import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
-
-const positiveInt = (value: string | undefined, name: string, fallback: number): number => {
-  const n = value === undefined ? fallback : Number(value);
-  if (!Number.isInteger(n) || n < 1) throw new UsageError(`--${name} must be a positive integer, got ${value}`);
-  return n;
-};
 
 export async function sessionCommand(argv: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -53,6 +50,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     },
   });
   const settings = llmSettingsFromFlags(values);
+  if (positionals.length > 1) throw new UsageError(`session takes one story, got: ${positionals.join(' ')}`);
+  if (values.out) await checkOutputFile(values.out, '--out');
   const store = values.store ? await openNodeStore(values.store) : null;
   if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
   const previous = values.resume ? await loadSession(store!, values.resume) : undefined;
@@ -64,7 +63,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
 
   const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
   const countTokens = await loadTokenCounter();
-  const contextWindow = values['context-window'] ? positiveInt(values['context-window'], 'context-window', 8000) : contextWindowFor(settings.roles.metaAgent.model);
+  const contextWindow = values['context-window'] ? intOption(values['context-window'], 'context-window', 8000, 256, 10_000_000) : contextWindowFor(settings.roles.metaAgent.model);
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
   const models = createChatModels(settings, meter);
@@ -73,8 +72,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     {
       story: previous?.config.story ?? { id: story.entry?.id ?? null, title: story.entry?.title ?? storySpec, md5: '', maxScore: story.entry?.maxScore ?? null },
       seed, policy,
-      episodes: previous?.config.episodes ?? positiveInt(values.episodes, 'episodes', 6),
-      maxSteps: previous?.config.maxSteps ?? positiveInt(values.steps, 'steps', 50),
+      episodes: previous?.config.episodes ?? intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes),
+      maxSteps: previous?.config.maxSteps ?? intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
       initialGuidingPrompt: previous?.config.initialGuidingPrompt ?? values.guide ?? DEFAULT_GUIDING_PROMPT,
       contextWindow: previous?.config.contextWindow ?? contextWindow,
     },
@@ -88,17 +87,15 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       if (!values.json) process.stderr.write(`episode ${e.index}: score ${e.finalScore ?? 'n/a'} (${e.termination})\n`);
     },
   };
-  const controller = new AbortController();
-  const onSigint = () => controller.abort();
-  process.once('SIGINT', onSigint);
+  const interrupt = listenForInterrupt();
   let record: SessionRecord;
   try {
     record = await runSession({
-      id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: previous,
+      id, config, engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, resume: previous,
       sink: store ? persistingSink(store, id, progress) : progress,
     });
   } finally {
-    process.off('SIGINT', onSigint);
+    interrupt.release();
     engine.dispose();
     store?.close();
   }
@@ -114,9 +111,11 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   };
   if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
-    process.stdout.write(`session ${id}: ${record.status}${record.stopReason ? ` (${record.stopReason})` : ''}; scores ${record.scores.join(', ')}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
+    const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
+    const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
+    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
   }
-  return 0;
+  return exitCode(interrupt.interrupted, record.stopReason === 'provider');
 }
 
 function policyName(record: SessionRecord): string {

@@ -38,7 +38,13 @@ export async function resolveStory(spec: string): Promise<ResolvedStory> {
   const candidates = [resolve(spec), ...storyDirs().flatMap((d) => [resolve(d, basename(spec)), ...(byId?.localName ? [resolve(d, byId.localName)] : [])])];
   const path = candidates.find((p) => existsSync(p));
   if (!path) throw new Error(`story file not found: ${spec} (looked in ${candidates.join(', ')})`);
-  const bytes = new Uint8Array(await readFile(path));
+  let bytes: Uint8Array;
+  try {
+    bytes = new Uint8Array(await readFile(path));
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new Error(`cannot read the story file ${path}: ${code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
+  }
   const entry = findByMd5(catalog, md5Hex(bytes));
   return { path, bytes, entry, rules: entry ? rulesFor(entry) : undefined };
 }

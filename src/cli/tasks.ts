@@ -37,10 +37,13 @@ export async function expandTaskSets(spec: string): Promise<string> {
 export async function parseTasks(spec: string, flag: string): Promise<CliTask[]> {
   const parts = (await expandTaskSets(spec)).split(',').map((p) => p.trim()).filter(Boolean);
   if (parts.length === 0) throw new UsageError(`${flag} needs at least one story:seed`);
+  if (new Set(parts).size !== parts.length) throw new UsageError(`${flag} lists a task twice: ${spec}`);
   const tasks: CliTask[] = [];
   for (const part of parts) {
     const at = part.lastIndexOf(':');
-    const name = at > 0 && /^\d+$/.test(part.slice(at + 1)) ? part.slice(0, at) : part;
+    const seedText = at > 0 ? part.slice(at + 1) : null;
+    if (seedText !== null && !/^\d+$/.test(seedText)) throw new UsageError(`${flag}: "${part}" has a bad seed (a whole number is expected after the colon)`);
+    const name = seedText !== null ? part.slice(0, at) : part;
     let story: ResolvedStory;
     try {
       story = await resolveStory(name);

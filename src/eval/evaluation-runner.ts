@@ -10,6 +10,7 @@ import type { PolicySpec } from '../ttl/policy.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
+import { childAbort, settleAll } from '../ttl/settle.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 
 export interface EvaluationCache {
@@ -54,15 +55,18 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
     state.results = slots.filter((r): r is EvaluationResult => r !== undefined);
     await deps.onEvent?.({ type: 'session_done', result, done, total: jobs.length }, state);
   };
+  // Once one session fails or stops the run, the others are stopped too and all are awaited.
+  const batch = childAbort(deps.signal);
   try {
-    await Promise.all(jobs.map((job, index) => limit(async () => {
+    await settleAll(jobs.map((job, index) => limit(async () => {
       const cached = await deps.cache.get(job.key);
       if (cached) return publish(index, cached);
-      if (deps.signal?.aborted) throw new LlmError('aborted', 'stopped');
+      if (batch.signal.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
-      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, deps.signal);
+      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal);
       if (session.status !== 'complete') {
-        if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.');
+        if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
+        if (session.stopReason === 'provider') throw new LlmError('server', session.stopMessage ?? 'The provider failed.');
         throw new LlmError('aborted', 'stopped');
       }
       const usage = usageOf(session);
@@ -73,7 +77,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       };
       await deps.cache.put(result, session);
       await publish(index, result);
-    })));
+    })), batch.abort);
     state.status = 'complete';
   } catch (error) {
     state.status = 'stopped';
@@ -82,6 +86,9 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       state.stopMessage = error.message;
     } else if (error instanceof LlmError && error.kind === 'aborted') {
       state.stopReason = 'stopped';
+    } else if (error instanceof LlmError) {
+      state.stopReason = 'provider_error';
+      state.stopMessage = error.message;
     } else {
       throw error;
     }

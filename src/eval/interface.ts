@@ -61,7 +61,7 @@ export interface EvaluationState {
   id: string;
   config: EvaluationConfig;
   status: 'running' | 'complete' | 'stopped';
-  stopReason: 'stopped' | 'usd_cap' | 'token_cap' | null;
+  stopReason: 'stopped' | 'usd_cap' | 'token_cap' | 'provider_error' | null;
   stopMessage: string | null;
   /** In job order (policy, task set, task, repeat), whatever order sessions finished in. */
   results: EvaluationResult[];

@@ -79,7 +79,7 @@ export interface MetricCall {
   scores: number[];
 }
 
-export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | null;
+export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error' | null;
 
 export interface EvolutionState {
   format: 'metattl-evolution-1';

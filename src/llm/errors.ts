@@ -28,9 +28,12 @@ export class BudgetReachedError extends Error {
   }
 }
 
-/** The message shown for a CORS / network failure from a page. */
+/** The message for a network failure: from a page (origin set) it may be CORS; from Node it is not. */
 export function corsAdvice(baseUrl: string, origin: string | null): string {
-  const from = origin ? ` from ${origin}` : '';
+  if (origin === null) {
+    return `Could not reach ${baseUrl}: is the server running, and is the URL right (it usually ends in /v1)? For a local server check its port; for a remote one, the network.`;
+  }
+  const from = ` from ${origin}`;
   return (
     `Could not reach ${baseUrl}${from}: the server is down, the URL is wrong, or it does not allow this page's origin (CORS). ` +
     `Ollama: start it with OLLAMA_ORIGINS=${origin ?? '<this page origin>'} ollama serve. LM Studio: enable CORS in the server settings. ` +

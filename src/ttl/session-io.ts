@@ -35,7 +35,7 @@ export const sessionSchema = z.object({
     contextWindow: z.number().int().positive().nullable(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
-  stopReason: z.enum(['user', 'budget']).nullable(),
+  stopReason: z.enum(['user', 'budget', 'provider']).nullable(),
   stopMessage: z.string().nullable(),
   episodes: z.array(z.object({
     index: z.number().int().positive(),

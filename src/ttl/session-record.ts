@@ -43,8 +43,9 @@ export interface SessionRecord {
   id: string;
   config: SessionConfig;
   status: SessionStatus;
-  /** Why a stopped session stopped. */
-  stopReason: 'user' | 'budget' | null;
+  /** Why a stopped session stopped: Stop, a USD/token cap, or a provider fault that no retry can
+   * fix (bad key, unreachable server, rejected request). */
+  stopReason: 'user' | 'budget' | 'provider' | null;
   stopMessage: string | null;
   episodes: EpisodeRecord[];
   exchanges: PolicyExchange[];

@@ -12,6 +12,9 @@ import { averageScore, bestScore, wAuc } from './metrics.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
 import type { EpisodeRecord, SessionConfig, SessionRecord } from './session-record.ts';
 
+/** Provider faults no retry or later episode can fix: the session stops instead of going on. */
+const SYSTEMIC_FAULTS: ReadonlySet<string> = new Set(['auth', 'network_or_cors', 'bad_request']);
+
 /** Receives the session's progress as it happens (persistence, UI). Awaited in order. */
 export interface SessionSink {
   onStep?(episodeIndex: number, step: TrajectoryStep, trajectory: Trajectory): void | Promise<void>;
@@ -49,7 +52,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   await sink.onRecord?.(record);
   let guidingPrompt = currentGuidingPrompt(record);
 
-  const stop = async (reason: 'user' | 'budget', message: string | null): Promise<SessionRecord> => {
+  const stop = async (reason: 'user' | 'budget' | 'provider', message: string | null): Promise<SessionRecord> => {
     record.status = 'stopped';
     record.stopReason = reason;
     record.stopMessage = message;
@@ -82,6 +85,8 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     episode.termination = trajectory.termination;
     updateMetrics(record);
     await sink.onEpisode?.(episode, record);
+    const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
+    if (fault && SYSTEMIC_FAULTS.has(fault.kind)) return stop('provider', fault.message);
     if (index === config.episodes) break;
     try {
       const update = await policy.update(index, trajectory, guidingPrompt, signal);

@@ -2,6 +2,8 @@
 import { handleEngineRequest, isEngineRequest, type WorkerState } from '../protocol.ts';
 
 const state: WorkerState = { engine: null };
+// ifvms logs VM exceptions with console.log; the engine returns them as `interpreter_error` faults.
+console.log = () => undefined;
 const scope = self as unknown as { onmessage: ((e: MessageEvent) => void) | null; postMessage(m: unknown): void };
 scope.onmessage = (event: MessageEvent) => {
   if (isEngineRequest(event.data)) scope.postMessage(handleEngineRequest(state, event.data));

@@ -3,6 +3,9 @@ import { parentPort } from 'node:worker_threads';
 import { handleEngineRequest, isEngineRequest, type WorkerState } from '../protocol.ts';
 
 const state: WorkerState = { engine: null };
+// ifvms reports a VM exception with console.log(error) before handing it to Glk; the engine already
+// returns it as an `interpreter_error` fault, so the stack trace must not reach the CLI's stdout.
+console.log = () => undefined;
 parentPort?.on('message', (data: unknown) => {
   if (isEngineRequest(data)) parentPort?.postMessage(handleEngineRequest(state, data));
 });

@@ -91,6 +91,7 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
   usd_cap: 'the USD cap was reached',
   token_cap: 'the token cap was reached',
   stopped: 'stopped by you',
+  provider_error: 'the provider refused or could not be reached',
 };
 
 /** The run's status for people; `interrupted` when it was running and nothing drives it now. */
