@@ -13,36 +13,46 @@ import { sessionCommand } from './session.ts';
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
 
-const USAGE = `Usage: npx metattl <command> [options]
+const USAGE = `Usage: npx metattl <command> [options]        (npx metattl --version)
 
 Commands:
-  replay <story-file|story-id> --seed N --commands FILE [--json] [--step-timeout-ms MS]
+  replay <story> --commands FILE [--seed N|random] [--json] [--step-timeout-ms MS]
       Replays commands (one per line; an empty line answers a keypress) and prints the
-      score after each step. A story id (e.g. zork1) is looked up in STORIES_DIR.
-      --seed random draws a seed and reports it (every command that takes --seed).
-  play <story-file|story-id> --base-url URL --actor-model M [--seed N] [--steps S]
-       [--api-key K | env OPENAI_API_KEY] [--guide TEXT] [--max-usd X] [--stream]
-       [--json] [--out trajectory.json]
+      score after each step. --seed defaults to the catalog's seed for known stories.
+  play <story> --base-url URL --actor-model M [--seed N|random] [--steps S] [--guide TEXT]
+       [--stream] [--json] [--out trajectory.json]
       The actor LLM plays one episode (at most S steps, default 50).
-  session <story> --base-url URL --actor-model M --meta-model M [--seed N]
-       [--policy static|reflexion|memory|naive|fact-bank|credit-assignment|route-script|FILE]
-       [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
-       [--store DIR [--resume RUN_ID]] [--max-usd X] [--json] [--out session.json]
-      A test-time-learning session: K episodes (default 6) with the policy between them.
-  Every command that calls a model also takes --provider NAME, --api-key K, --timeout-ms,
-  --max-retries, --concurrency, --max-usd X, --max-total-tokens N, --drop-sdk-headers and
-  --price MODEL=IN/OUT (USD per million tokens; repeatable).
-  evolve --train story:seed,... --val story:seed,... --store DIR --base-url URL
-       --actor-model M --meta-model M --proposer-model M [--repeats R] [--episodes K]
-       [--steps S] [--budget N] [--proposer llm|random] [--rng-seed N] [--max-usd X]
-       [--resume [--id RUN_ID]] [--json]
+  session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
+       [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
+       [--store DIR [--resume RUN_ID]] [--json] [--out session.json]
+      A test-time-learning session: K episodes (default 6) of S steps (default 50).
+      P: static | reflexion | memory | naive (default) | fact-bank | credit-assignment |
+      route-script | human is page-only | FILE (plain text = the strategy section, or JSON
+      with a "strategy" field and optional "name" and "selectedOn").
+  evolve --train T --val T --store DIR --base-url URL --actor-model M --meta-model M
+       --proposer-model M [--repeats R] [--episodes K] [--steps S] [--budget N]
+       [--minibatch B] [--proposer llm|random] [--rng-seed N] [--max-failures N]
+       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume] [--json]
       Evolves the meta-agent's strategy section (GEPA-style); N = metric calls (sessions).
-      Task sets: ID (detective, zork1, temple) and OOD (balances, library, zork3).
-  eval --policies static,reflexion,memory,naive,fact-bank,FILE,... --tasks ID,OOD|story:seed,...
-       --out DIR --base-url URL --actor-model M --meta-model M [--repeats R] [--episodes K]
-       [--steps S] [--baseline POLICY] [--store DIR [--resume RUN_ID]] [--max-usd X]
+  eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
+       [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
+       [--guide TEXT] [--store DIR [--resume RUN_ID]] [--json]
       Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
-      summary.csv and report.md.
+      summary.csv and report.md to DIR.
+
+Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories and
+../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
+(balances, library, zork3).
+
+Every command that calls a model also takes: --provider openai|openrouter|groq|together|
+ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --actor-temperature,
+--actor-max-tokens, --timeout-ms, --max-retries, --concurrency, --drop-sdk-headers,
+--max-usd X and --max-total-tokens N (hard caps, checked before each call, so the last call can
+pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price
+cost 0).
+
+Exit codes: 0 done (also stopped at a cap), 1 failure, 2 usage error, 130 interrupted (resume
+with --resume).
 `;
 
 /** Run the CLI; returns the process exit code. */
