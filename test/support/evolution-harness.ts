@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor } from '../../src/engine/catalog.ts';
 import { md5Hex } from '../../src/engine/story-file.ts';
+import { EngineProxy } from '../../src/engine/engine-proxy.ts';
+import { createNodeWorker } from '../../src/engine/node/worker-factory.ts';
 import { loadStory } from '../../src/engine/zvm-engine.ts';
 import { runEvolution } from '../../src/evolve/evolution-runner.ts';
 import { openEvolutionCache, saveEvolutionState } from '../../src/evolve/evolution-store.ts';
@@ -51,7 +53,10 @@ export interface HarnessRun {
 }
 
 /** Run (or resume, given the same dir and id) an evolution against the mock. */
-export async function evolve(mock: MockLlm, cfg: EvolutionConfig, o: { dir?: string; id?: string; signal?: AbortSignal; onEvent?: (e: EvolutionEvent) => void } = {}): Promise<HarnessRun> {
+export async function evolve(
+  mock: MockLlm, cfg: EvolutionConfig,
+  o: { dir?: string; id?: string; signal?: AbortSignal; onEvent?: (e: EvolutionEvent) => void; workers?: boolean } = {},
+): Promise<HarnessRun> {
   const dir = o.dir ?? mkdtempSync(join(tmpdir(), 'metattl-evolve-'));
   const store = await openNodeStore(dir);
   const id = o.id ?? 'evo-1';
@@ -63,7 +68,10 @@ export async function evolve(mock: MockLlm, cfg: EvolutionConfig, o: { dir?: str
   const stories = new Map([...cfg.train, ...cfg.val].map((t) => [t.id, task(t.id.split(':')[0]!, t.seed)]));
   const pool = new EnginePool(async (key) => {
     const t = stories.get(key)!;
-    return { ...syncEngine(loadStory(t.bytes, { seed: t.seed, rules: rulesFor(findByMd5(catalog, t.md5)!) })), dispose: () => undefined };
+    const rules = rulesFor(findByMd5(catalog, t.md5)!);
+    // Worker engines as the CLI and the page use them, or in-thread engines (faster to start, for tests).
+    if (o.workers) return EngineProxy.load(createNodeWorker, t.bytes, { seed: t.seed, rules });
+    return { ...syncEngine(loadStory(t.bytes, { seed: t.seed, rules })), dispose: () => undefined };
   });
   const options = {
     settings: s, models, countTokens: await loadTokenCounter(), pool, episodes: cfg.episodes, maxSteps: cfg.maxSteps,
