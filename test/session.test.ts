@@ -182,6 +182,20 @@ describe('sessions', () => {
     expect(resumed.exchanges.map((e) => e.reply)).toEqual(full.exchanges.map((e) => e.reply));
   });
 
+  it('a session stopped between episodes resumes by making the missing meta-agent update first', async () => {
+    mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE, faults: [] });
+    const full = await session({ policy: POLICIES.naive! });
+    const controller = new AbortController();
+    const stopped = await session({ policy: POLICIES.naive!, signal: controller.signal, onStep: (e, s) => e === 1 && s === 10 && controller.abort() });
+    expect(stopped.status).toBe('stopped');
+    expect(stopped.episodes.map((e) => e.trajectory !== null)).toEqual([true]);
+    expect(stopped.exchanges).toHaveLength(0);
+    const resumed = await session({ policy: POLICIES.naive!, resume: JSON.parse(JSON.stringify(stopped)) });
+    expect(resumed.exchanges.map((e) => e.afterEpisode)).toEqual([1, 2]);
+    expect(resumed.episodes.map((e) => e.guidingPrompt)).toEqual(full.episodes.map((e) => e.guidingPrompt));
+    expect(resumed.scores).toEqual(full.scores);
+  });
+
   it('when the chat outgrows the context window, old logs are dropped and both sides are told', async () => {
     mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
     const from = mock.requests.length;

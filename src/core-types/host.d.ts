@@ -13,3 +13,8 @@ interface AbortSignal {
   addEventListener(type: 'abort', listener: () => void, options?: { once?: boolean }): void;
   removeEventListener(type: 'abort', listener: () => void): void;
 }
+/** WHATWG DOM §3.1 AbortController (browsers and Node alike). */
+declare class AbortController {
+  readonly signal: AbortSignal;
+  abort(reason?: unknown): void;
+}

@@ -52,12 +52,38 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   await sink.onRecord?.(record);
   let guidingPrompt = currentGuidingPrompt(record);
 
+  /** The policy update after episode `index`; false when the session stopped meanwhile. */
+  const update = async (index: number, trajectory: Trajectory, current: string): Promise<string | false> => {
+    try {
+      const result = await policy.update(index, trajectory, current, signal);
+      for (const exchange of result.exchanges) {
+        record.exchanges.push(exchange);
+        await sink.onExchange?.(exchange, record);
+      }
+      return result.guidingPrompt;
+    } catch (error) {
+      if (error instanceof BudgetReachedError) return (await stop('budget', error.message), false);
+      if (error instanceof LlmError && error.kind === 'aborted') return (await stop('user', null), false);
+      throw error;
+    }
+  };
+
   const stop = async (reason: 'user' | 'budget' | 'provider', message: string | null): Promise<SessionRecord> => {
     record.status = 'stopped';
     record.stopReason = reason;
     record.stopMessage = message;
     return finish(record, startedMs, clock, now, sink);
   };
+
+  // A session stopped between two episodes (e.g. a reload during the meta-agent's call) makes the
+  // missing policy update first, so the next episode gets the guide it would have had.
+  const pending = pendingUpdateOf(record);
+  if (pending !== null) {
+    const episode = record.episodes.find((e) => e.index === pending)!;
+    const next = await update(pending, episode.trajectory!, episode.guidingPrompt);
+    if (next === false) return record;
+    guidingPrompt = next;
+  }
 
   for (let index = completedEpisodes(record) + 1; index <= config.episodes; index++) {
     const partial = record.episodes.find((e) => e.index === index);
@@ -88,18 +114,9 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
     if (fault && SYSTEMIC_FAULTS.has(fault.kind)) return stop('provider', fault.message);
     if (index === config.episodes) break;
-    try {
-      const update = await policy.update(index, trajectory, guidingPrompt, signal);
-      for (const exchange of update.exchanges) {
-        record.exchanges.push(exchange);
-        await sink.onExchange?.(exchange, record);
-      }
-      guidingPrompt = update.guidingPrompt;
-    } catch (error) {
-      if (error instanceof BudgetReachedError) return stop('budget', error.message);
-      if (error instanceof LlmError && error.kind === 'aborted') return stop('user', null);
-      throw error;
-    }
+    const next = await update(index, trajectory, guidingPrompt);
+    if (next === false) return record;
+    guidingPrompt = next;
   }
   record.status = 'complete';
   return finish(record, startedMs, clock, now, sink);
@@ -111,6 +128,19 @@ function newRecord(id: string, config: SessionConfig, at: Date): SessionRecord {
     episodes: [], exchanges: [], scores: [], wAuc: null, averageScore: null, bestScore: null,
     startedAt: at.toISOString(), finishedAt: null, wallTimeMs: 0,
   };
+}
+
+/**
+ * The episode whose policy update is missing from a record: the last finished episode when it is
+ * not the last of the session, no later episode began, and the policy recorded nothing after it.
+ * Null otherwise, and always for the static policy (it records nothing).
+ */
+export function pendingUpdateOf(record: SessionRecord): number | null {
+  if (record.config.policy.kind === 'static') return null;
+  const last = record.episodes.filter((e) => e.trajectory !== null).at(-1);
+  if (!last || last.index >= record.config.episodes) return null;
+  if (record.episodes.some((e) => e.index > last.index)) return null;
+  return record.exchanges.some((x) => x.afterEpisode === last.index) ? null : last.index;
 }
 
 /** Episodes that ended (the first incomplete one is resumed). */

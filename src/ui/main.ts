@@ -1,6 +1,7 @@
 /** Browser entry point and composition root: builds the services (the one place defaults are
  * made), the shared story library, each view's state and the router, and mounts the page. A
- * view's state starts (opens the library, loads the last story) when the view is first shown. */
+ * view's state starts (opens the library, loads the last story) when the view is first shown.
+ * The tour and workshop mode read their saved settings once the store is open. */
 import { mount } from 'svelte';
 import App from './App.svelte';
 import './app.css';
@@ -16,11 +17,15 @@ import { MetaPromptCatalog } from './meta-library/meta-prompt-catalog.svelte.ts'
 import { ShareInbox } from './meta-library/share-inbox.svelte.ts';
 import { createBrowserShareLocation } from './meta-library/share-location.ts';
 import { Player } from './player.svelte.ts';
+import { ReplayState } from './replay/replay.svelte.ts';
 import { Router } from './router.svelte.ts';
 import { RunServices } from './run-services.ts';
 import { createBrowserNavigation, createBrowserServices } from './services.ts';
 import { SettingsState } from './settings.svelte.ts';
 import { StoryLibrary } from './story-library.svelte.ts';
+import { TourState } from './tour/tour.svelte.ts';
+import { WorkshopPresets } from './workshop/learn-presets.ts';
+import { WorkshopState } from './workshop/workshop.svelte.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
@@ -41,16 +46,26 @@ const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, param
 const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params) });
 const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
 const evaluate = new EvaluateState({ runs, settings, files: services });
+const replay = new ReplayState(services);
+const tour = new TourState();
+const workshop = new WorkshopState(services.query());
+/** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on. */
+const presets = new WorkshopPresets(learnSetup, () => learn.running);
+workshop.onChange((on) => void presets.modeChanged(on));
 router.onEnter('play', () => void player.init());
 router.onEnter('agent', () => void agent.init());
-router.onEnter('learn', () => void learn.enter());
+router.onEnter('learn', () => void learn.enter().then(() => presets.apply()));
+router.onEnter('replay', () => void replay.enter());
 router.onEnter('library', () => void metaLibrary.enter());
 router.onEnter('evolve', () => void evolve.init());
 router.onEnter('evaluate', () => void evaluate.enter());
-export default mount(App, { target, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate } });
+const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
+export default mount(App, { target, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
-void library.init().then(
-  () => settings.init(library.store),
-  () => settings.init(library.store),
-);
+const withStore = (): void => {
+  void settings.init(library.store);
+  void tour.init(library.store);
+  void workshop.init(library.store);
+};
+void library.init().then(withStore, withStore);

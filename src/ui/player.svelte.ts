@@ -2,10 +2,12 @@
  * The player page's state: the story being played (from the shared `StoryLibrary`), seed, max
  * score, the running `GameSession`, and the one visible error. Every action catches what it
  * throws and shows it in `error` (a bad story file's `StoryFileError` message as is); the page
- * keeps working. All I/O goes through the injected `PlayerServices` and the library.
+ * keeps working. All I/O goes through the injected `PlayerServices` and the library. The seed
+ * may be "random" (seed.ts): a seed is drawn (injected `draw`) each time a game starts.
  */
 import { GameSession } from './game-session.svelte.ts';
 import { isSeed, maxScoreHint } from './library.ts';
+import { drawSeed, parseSeedText, SEED_HELP } from './seed.ts';
 import type { PlayerServices } from './services.ts';
 import { LAST_STORY_KEY, StoryLibrary, type AddedStory, type LoadedStory } from './story-library.svelte.ts';
 
@@ -23,6 +25,8 @@ export class Player {
   maxScore = $state<number | null>(null);
   /** Seed for the next (re)start; the running game's seed is `session.seed`. */
   seed = $state(0);
+  /** The seed field says "random": every start draws a new seed (shown as `session.seed`). */
+  seedRandom = $state(false);
   error = $state<string | null>(null);
   loading = $state(false);
   ready = $state(false);
@@ -37,6 +41,7 @@ export class Player {
   constructor(
     private readonly services: PlayerServices,
     readonly library: StoryLibrary = new StoryLibrary(services),
+    private readonly draw: () => number = drawSeed,
   ) {
     this.session = new GameSession(() => this.library.store, services.now);
   }
@@ -91,7 +96,8 @@ export class Player {
     const current = this.current;
     if (!current) return;
     await this.guard(async () => {
-      if (this.seed === this.session.seed) return this.session.restart();
+      if (this.seedRandom) this.seed = this.draw();
+      else if (this.seed === this.session.seed) return this.session.restart();
       const engine = await this.services.loadEngine(current.bytes, this.library.loadOptions(current, this.seed));
       await this.session.begin(engine);
     });
@@ -104,6 +110,15 @@ export class Player {
       return;
     }
     this.seed = seed;
+    this.seedRandom = false;
+  }
+
+  /** The seed field's text: a number, or "random" (a seed is drawn at each start). */
+  setSeedText(text: string): void {
+    const parsed = parseSeedText(text);
+    if (!parsed.ok) this.error = `The seed must be ${SEED_HELP}.`;
+    else if (parsed.choice.kind === 'random') this.seedRandom = true;
+    else this.setSeed(parsed.choice.seed);
   }
 
   /** Record the max score the user supplied for the current story (null = unknown). */
@@ -151,7 +166,8 @@ export class Player {
       if (this.library.catalogProblem !== null) this.error = this.library.catalogProblem;
       const query = this.services.query();
       const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY));
-      const seed = query.has('seed') ? Number(query.get('seed')) : undefined;
+      this.seedRandom = query.get('seed')?.trim().toLowerCase() === 'random';
+      const seed = query.has('seed') && !this.seedRandom ? Number(query.get('seed')) : undefined;
       if (typeof wanted === 'string' && this.library.find(wanted)) await this.selectStory(wanted, seed);
     });
     this.ready = true;
@@ -167,7 +183,7 @@ export class Player {
   /** Start `story`; false when a newer load superseded this one. */
   private async play(story: LoadedStory, seedOverride?: number): Promise<boolean> {
     const token = ++this.loadToken;
-    const seed = seedOverride !== undefined && isSeed(seedOverride) ? seedOverride : (story.catalog?.defaultSeed ?? 0);
+    const seed = seedOverride !== undefined && isSeed(seedOverride) ? seedOverride : this.seedRandom ? this.draw() : (story.catalog?.defaultSeed ?? 0);
     const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, seed));
     if (token !== this.loadToken) {
       engine.dispose();

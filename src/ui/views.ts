@@ -8,6 +8,7 @@ export const VIEWS = [
   { id: 'play', label: 'Play' },
   { id: 'agent', label: 'Agent' },
   { id: 'learn', label: 'Learn' },
+  { id: 'replay', label: 'Replay' },
   { id: 'library', label: 'Library' },
   { id: 'evolve', label: 'Evolve' },
   { id: 'evaluate', label: 'Evaluate' },

@@ -1,7 +1,8 @@
 /**
  * The Learn view's setup form as plain data: story, seed, policy (a baseline, or a meta-prompt
- * of the library — the naive meta-agent is the built-in "naive" entry), K, S, the episode-1
- * guiding prompt and the context window (method.md defaults: K = 6, S = 50). Also the policy
+ * of the library — the naive meta-agent is the built-in "naive" entry —, or "you" as the
+ * meta-agent), a random seed, K, S, the episode-1 guiding prompt and the context window
+ * (method.md defaults: K = 6, S = 50). Also the policy
  * options, the form's validation, and the setup share payload (never a key). Pure.
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
@@ -20,6 +21,8 @@ export interface LearnForm {
   /** Story picker id ('' = none). */
   storyId: string;
   seed: number;
+  /** Draw a new seed when a session starts (the seed field says "random"); `seed` is then unused. */
+  seedRandom: boolean;
   /** A `PolicyOption.id`. */
   policyId: string;
   /** K and S. */
@@ -32,15 +35,15 @@ export interface LearnForm {
 }
 
 export const defaultLearnForm = (): LearnForm => ({
-  storyId: '', seed: 0, policyId: 'meta:naive', episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS,
+  storyId: '', seed: 0, seedRandom: false, policyId: 'meta:naive', episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS,
   guidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: null,
 });
 
 export interface PolicyOption {
-  /** 'static' | 'reflexion' | 'memory' | 'meta:<entry id>' | 'shared:<n>'. */
+  /** 'static' | 'reflexion' | 'memory' | 'meta:<entry id>' | 'shared:<n>' | 'human'. */
   id: string;
   label: string;
-  group: 'Baselines' | 'Meta-prompts' | 'From a shared link';
+  group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'You';
   spec: PolicySpec;
 }
 
@@ -49,6 +52,9 @@ export const BASELINE_OPTIONS: readonly PolicyOption[] = [
   { id: 'reflexion', label: 'Reflexion', group: 'Baselines', spec: { kind: 'reflexion' } },
   { id: 'memory', label: 'Memory agent', group: 'Baselines', spec: { kind: 'memory' } },
 ];
+
+/** "You are the meta-agent": a person writes the guide between episodes (the Learn view asks). */
+export const HUMAN_OPTION: PolicyOption = { id: 'human', label: 'You (human meta-agent)', group: 'You', spec: { kind: 'human' } };
 
 export const metaOptionId = (entryId: string): string => `meta:${entryId}`;
 
@@ -75,6 +81,7 @@ export function optionForSpec(spec: PolicySpec, options: readonly PolicyOption[]
 /** A short name of a policy for lists and legends. */
 export function policyLabel(spec: PolicySpec): string {
   if (spec.kind === 'meta') return spec.strategy.trim() === '' ? 'naive meta-agent' : `meta: ${spec.name}`;
+  if (spec.kind === 'human') return 'you (human meta-agent)';
   return spec.kind === 'memory' ? 'memory agent' : spec.kind;
 }
 
@@ -83,7 +90,7 @@ const wholeIn = (n: number, min: number, max: number): boolean => Number.isInteg
 /** Why the form cannot start a session (user-readable), or null. */
 export function formProblem(form: LearnForm, storyKnown: boolean, policyKnown: boolean): string | null {
   if (form.storyId === '' || !storyKnown) return 'Choose a story first.';
-  if (!isSeed(form.seed)) return 'The seed must be a whole number from 0 to 4294967295.';
+  if (!form.seedRandom && !isSeed(form.seed)) return 'The seed must be a whole number from 0 to 4294967295.';
   if (!policyKnown) return 'Choose a policy.';
   if (!wholeIn(form.episodes, 1, MAX_EPISODES)) return `K (episodes) must be a whole number from 1 to ${MAX_EPISODES}.`;
   if (!wholeIn(form.maxSteps, 1, MAX_STEPS)) return `S (steps per episode) must be a whole number from 1 to ${MAX_STEPS}.`;
@@ -105,6 +112,7 @@ export function sharablePolicy(spec: PolicySpec): SharedSetup['policy'] | null {
     case 'static':
     case 'reflexion':
     case 'memory':
+    case 'human':
       return { kind: spec.kind };
     case 'meta':
       return { kind: 'meta', name: spec.name, strategy: spec.strategy };

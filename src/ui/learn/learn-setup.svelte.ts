@@ -3,17 +3,21 @@
  * adding and removing stories), seed, policy (baselines + the meta-prompt library), K, S, the
  * episode-1 guiding prompt and the context window; the models shown from Settings. `?metaPrompt=<id>`
  * preselects a library meta-prompt (Library's and Evolve's "Try this meta-prompt"); a shared
- * setup link fills the form; "copy share link" encodes the setup (never a key).
+ * setup link fills the form; "copy share link" encodes the setup (never a key). The seed may be
+ * "random" (seed.ts: drawn when a session starts); the session's cost is estimated up front.
  */
-import { contextWindowFor } from '../../llm/token-count.ts';
+import { contextWindowFor, loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
 import type { RunServices } from '../run-services.ts';
 import type { PlayerServices } from '../services.ts';
+import { drawSeed, type SeedChoice } from '../seed.ts';
+import { pricesOf } from '../llm-settings.ts';
 import type { SettingsState } from '../settings.svelte.ts';
 import { LAST_STORY_KEY, type AddedStory } from '../story-library.svelte.ts';
-import { defaultLearnForm, formProblem, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from './learn-form.ts';
+import { estimateSession, type SessionEstimate } from './session-estimate.ts';
+import { defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from './learn-form.ts';
 
 /** Writes text to the clipboard. @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;
@@ -24,7 +28,7 @@ export class LearnSetup {
   form = $state.raw<LearnForm>(defaultLearnForm());
   /** Policies from shared setup links that match no library entry. */
   sharedPolicies = $state.raw<PolicyOption[]>([]);
-  readonly options = $derived.by(() => policyOptions(this.catalog.entries, this.sharedPolicies));
+  readonly options = $derived.by(() => [...policyOptions(this.catalog.entries, this.sharedPolicies), HUMAN_OPTION]);
   readonly selectedPolicy = $derived(this.options.find((o) => o.id === this.form.policyId) ?? null);
   /** The models of the next session, from Settings. */
   readonly models = $derived.by(() => ({ actor: this.settings.form.roles.actor.model, metaAgent: this.settings.form.roles.metaAgent.model }));
@@ -38,6 +42,19 @@ export class LearnSetup {
   copied = $state(false);
   error = $state<string | null>(null);
   ready = $state(false);
+  /** The seed drawn for the last session started with "random" (null: none yet). */
+  drawnSeed = $state<number | null>(null);
+  /** cl100k_base counter for the estimate (null until loaded). */
+  countTokens = $state.raw<TokenCounter | null>(null);
+  /** The next session's cost (null until the counter is loaded or without a policy). */
+  readonly estimate: SessionEstimate | null = $derived.by(() => {
+    const count = this.countTokens;
+    const policy = this.selectedPolicy?.spec;
+    if (!count || !policy) return null;
+    const { roles, prices } = this.settings.form;
+    const f = this.form;
+    return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices: pricesOf(prices) }, count);
+  });
   private starting: Promise<void> | null = null;
   private appliedQuery: string | null = null;
 
@@ -72,6 +89,18 @@ export class LearnSetup {
   change(patch: Partial<LearnForm>): void {
     this.form = { ...this.form, ...patch };
     this.shareLink = null;
+  }
+
+  /** The seed field: a number, or "random". */
+  setSeed(choice: SeedChoice): void {
+    this.change(choice.kind === 'random' ? { seedRandom: true } : { seedRandom: false, seed: choice.seed });
+  }
+
+  /** The seed of a session starting now: the form's, or a freshly drawn one (shown as drawn). */
+  seedForRun(draw: () => number = drawSeed): number {
+    if (!this.form.seedRandom) return this.form.seed;
+    this.drawnSeed = draw();
+    return this.drawnSeed;
   }
 
   selectStory(id: string): void {
@@ -112,7 +141,7 @@ export class LearnSetup {
     if (setup.models.actor !== this.models.actor || setup.models.metaAgent !== this.models.metaAgent) {
       notes.push(`The setup was shared with actor “${setup.models.actor}” and meta-agent “${setup.models.metaAgent}”; this session will use your Settings’ models (${this.models.actor || 'none'}, ${this.models.metaAgent || 'none'}).`);
     }
-    this.change({ storyId: story?.id ?? this.form.storyId, seed: setup.seed, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.change({ storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
     this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
   }
 
@@ -121,8 +150,8 @@ export class LearnSetup {
     this.error = null;
     const { problem, policy } = this.validate();
     const sharable = policy ? sharablePolicy(policy) : null;
-    if (problem !== null || !sharable) {
-      this.error = problem ?? 'This policy cannot be shared as a link.';
+    if (problem !== null || !sharable || this.form.seedRandom) {
+      this.error = problem ?? (sharable ? 'A link carries a fixed seed: type a seed instead of “random” to share this setup.' : 'This policy cannot be shared as a link.');
       return;
     }
     await this.guard(async () => {
@@ -138,6 +167,7 @@ export class LearnSetup {
   }
 
   private async start(): Promise<void> {
+    void loadTokenCounter().then((count) => (this.countTokens = count), () => undefined);
     await this.guard(async () => {
       await Promise.all([this.library.init(), this.catalog.init()]);
       const query = this.services.query();

@@ -4,7 +4,8 @@
  * (`persistingSink`), so a reload or crash resumes it (`loadSession` + `runSession({ resume })`,
  * which replays the recorded steps without calling the actor again). A Web Lock per session
  * (run-services.ts) keeps two tabs from running the same one: the other tab shows it read-only
- * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`.
+ * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`; the
+ * human policy's question between episodes in `HumanTurn` (asked again on resume: runSession makes a missing update first).
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
@@ -15,10 +16,11 @@ import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
 import type { Schedule } from '../agent.svelte.ts';
+import { HumanTurn } from './human-turn.svelte.ts';
 import { sessionStoryOf, type RunContext, type RunServices } from '../run-services.ts';
 import type { PlayerServices } from '../services.ts';
 import type { LearnSetup } from './learn-setup.svelte.ts';
-import { EtaClock, sessionProgress } from './progress.ts';
+import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
 import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
 import type { SessionRuns } from './session-runs.svelte.ts';
 import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
@@ -46,6 +48,8 @@ export class LearnState {
   eta = $state<number | null>(null);
   /** A provider-requested wait in progress. */
   readonly wait: WaitNotice;
+  /** "You are the meta-agent": the question to the person between episodes. */
+  readonly human = new HumanTurn();
   error = $state<string | null>(null);
   /** The last failure was a full storage: offer export and deleting old runs. */
   storageFull = $state(false);
@@ -87,7 +91,7 @@ export class LearnState {
     const choice = this.setup.validate();
     this.error = choice.problem ?? this.runs.settingsProblem(choice.policy ? rolesFor(choice.policy) : ['actor']);
     if (this.error !== null || !choice.policy) return;
-    const form = this.setup.form;
+    const form = { ...this.setup.form, seed: this.setup.seedForRun() };
     const id = newSessionId(this.services.now());
     await this.launch(id, null, async (ctx) => {
       const task = await ctx.resolveTask(form.storyId, form.seed);
@@ -174,16 +178,16 @@ export class LearnState {
       meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd));
       this.meterChanged(meter.totalTokens, meter.totalUsd);
       const prepared = await plan(ctx);
-      const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens);
+      const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens, this.human.ask);
       const config = prepared.config ?? parts.config;
       if (this.phase === 'starting') this.phase = 'running';
       const run = ctx;
-      const result = await this.runs.withRunLock(id, () =>
-        run.engines.with(prepared.taskId, (engine) => runSession({
-          id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined,
-          sink: persistingSink(run.store, id, this.uiSink(), this.services.now), clockMs: this.clockMs,
-        })),
-      );
+      const sink = persistingSink(run.store, id, this.uiSink(), this.services.now);
+      const result = await this.runs.withRunLock(id, async () => {
+        return run.engines.with(prepared.taskId, (engine) => runSession({
+          id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined, sink, clockMs: this.clockMs,
+        }));
+      });
       if (result === null && resume) this.showReadOnly(resume);
       else if (result) this.show(result);
     } catch (error) {
@@ -194,6 +198,7 @@ export class LearnState {
       meterOff();
       ctx?.dispose();
       this.wait.clear();
+      this.human.clear();
       this.controller = null;
       this.phase = 'idle';
       this.liveEpisode = null;
@@ -254,11 +259,8 @@ export class LearnState {
     this.liveRecord = record;
     this.liveSteps = [];
     this.viewedEpisode = null;
-    const usage = usageOf(record);
-    this.meterChanged(
-      Object.values(usage).reduce((n, r) => n + r.promptTokens + r.completionTokens, 0),
-      Object.values(usage).reduce((n, r) => n + r.costUsd, 0),
-    );
+    const usage = usageTotalsOf(record);
+    this.meterChanged(usage.tokens, usage.costUsd);
   }
 
   /** Show a session that runs in another tab, re-reading it until that tab lets go. */
@@ -285,12 +287,8 @@ export class LearnState {
     this.cancelRefresh = null;
   }
 
-  private async guard<T>(task: () => Promise<T>): Promise<T | undefined> {
-    try {
-      return await task();
-    } catch (error) {
-      this.error = this.runs.messageOf(error);
-      return undefined;
-    }
+  /** `task`'s result; undefined when it throws (its message shown as the error). */
+  private guard<T>(task: () => Promise<T>): Promise<T | undefined> {
+    return task().catch((error: unknown) => void (this.error = this.runs.messageOf(error)));
   }
 }

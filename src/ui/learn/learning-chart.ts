@@ -28,6 +28,8 @@ export interface CurveTheme {
   text: string;
   /** Grid line colour. */
   grid: string;
+  /** Type size of ticks, titles and legend, px (default 18; larger in workshop mode). */
+  fontSize?: number;
 }
 
 /** Okabe–Ito palette (colour-blind safe), most contrasting first. */
@@ -48,7 +50,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
       borderWidth: 3, borderDash: [12, 8], pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line',
     });
   }
-  const font = { size: FONT_SIZE, weight: 'bold' as const };
+  const font = { size: theme.fontSize ?? FONT_SIZE, weight: 'bold' as const };
   return {
     type: 'line',
     data: { labels, datasets },

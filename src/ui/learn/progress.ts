@@ -3,8 +3,9 @@
  * ended episode counts all S of its steps, even when the game ended early; the running episode
  * counts the steps it recorded) and the ETA, extrapolated from the rate of this run segment (so
  * the time before a resume does not skew it; policy calls between episodes are included in the
- * rate). Pure.
+ * rate). Also a record's recorded tokens and cost. Pure.
  */
+import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
 
 export interface ProgressInput {
   /** K and S. */
@@ -73,4 +74,10 @@ export class EtaClock {
     this.segment ??= { startedMs: now, unitsAtStart: progress.unitsDone };
     return etaMs(progress, this.segment.unitsAtStart, now - this.segment.startedMs);
   }
+}
+
+/** Tokens (prompt + completion) and USD recorded by a session, all roles together. */
+export function usageTotalsOf(record: SessionRecord): { tokens: number; costUsd: number } {
+  const roles = Object.values(usageOf(record));
+  return { tokens: roles.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0), costUsd: roles.reduce((n, r) => n + r.costUsd, 0) };
 }

@@ -1,0 +1,51 @@
+/**
+ * The cost estimate of one Learn session before it starts (shown in every mode, up front in
+ * workshop mode): the session estimator of src/evolve/cost-estimate.ts — real prompt sizes from
+ * the actor's and the policy's prompt builders, `low` = short observations and typical replies,
+ * `high` = long ones and every reply at its role's max tokens — priced with the Settings' price
+ * table (USD per million tokens). Pure.
+ */
+import { priceUsage, sessionUsage, unpricedModels, type CostPoint, type EstimateModels } from '../../evolve/cost-estimate.ts';
+import type { TokenCounter } from '../../llm/token-count.ts';
+import type { PolicySpec } from '../../ttl/policy.ts';
+
+export interface SessionEstimate {
+  low: CostPoint;
+  high: CostPoint;
+  /** Calls per role (the same at both ends) and the models making them. */
+  actorCalls: number;
+  policyCalls: number;
+  actorModel: string;
+  policyModel: string;
+  /** Models that make calls but have no price (counted as $0). */
+  unpricedModels: string[];
+}
+
+export interface SessionShapeInput {
+  episodes: number;
+  maxSteps: number;
+  guidingPrompt: string;
+  /** Context window of the meta-agent / reflection model, tokens. */
+  contextWindow: number;
+}
+
+/** Tokens and USD of one session of `policy`. */
+export function estimateSession(policy: PolicySpec, shape: SessionShapeInput, models: EstimateModels, count: TokenCounter): SessionEstimate {
+  const sessionShape = { episodes: shape.episodes, maxSteps: shape.maxSteps, initialGuidingPrompt: shape.guidingPrompt, contextWindow: shape.contextWindow };
+  const low = sessionUsage(policy, sessionShape, models, count, 'low');
+  const high = sessionUsage(policy, sessionShape, models, count, 'high');
+  return {
+    low: priceUsage(low, models), high: priceUsage(high, models), actorCalls: high.actor.calls, policyCalls: high.metaAgent.calls,
+    actorModel: models.roles.actor.model, policyModel: models.roles.metaAgent.model,
+    unpricedModels: unpricedModels(high, models),
+  };
+}
+
+/** USD with 2 decimals, or 4 below a cent ("$0.0042"). */
+export const formatUsd = (usd: number): string => `$${usd !== 0 && Math.abs(usd) < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
+
+/** Tokens rounded for reading ("12,300", "1.2M"). */
+export function formatTokens(tokens: number): string {
+  if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
+  return new Intl.NumberFormat('en', { maximumFractionDigits: 0 }).format(Math.round(tokens / 100) * 100);
+}

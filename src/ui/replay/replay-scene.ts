@@ -1,0 +1,94 @@
+/**
+ * What the Replay view shows at one frame of a session (`replayFrames`, src/ttl/replay.ts): the
+ * current episode with its guiding prompt and the steps played so far, how it ended once it has,
+ * the learning curve and W-AUC as far as the replay has got, and the policy exchanges (the
+ * meta-agent's feedback) shown so far. Also how long a frame stays on screen when playing. Pure.
+ */
+import type { TrajectoryStep } from '../../agents/trajectory.ts';
+import type { ReplayFrame } from '../../ttl/replay.ts';
+import type { PolicyExchange } from '../../ttl/policy.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
+
+export interface ReplayScene {
+  /** The frame shown (0-based) and how many there are. */
+  position: number;
+  total: number;
+  kind: ReplayFrame['kind'];
+  /** The current episode (1-based) and its guiding prompt. */
+  episode: number;
+  guidingPrompt: string;
+  /** Steps of the current episode shown so far. */
+  steps: readonly TrajectoryStep[];
+  /** Set once the current episode has ended: its final score, termination and last text. */
+  ended: { finalScore: number | null; termination: string | null; finalObservation: string } | null;
+  /** Final score of each episode ended so far (the learning curve). */
+  curve: readonly number[];
+  /** W-AUC of the episodes ended so far (null: none yet, or no max score). */
+  wAuc: number | null;
+  /** The game's score now: the last step's, or the episode's final score (null: none yet). */
+  score: number | null;
+  /** The policy exchanges (feedback between episodes) shown so far, oldest first. */
+  exchanges: readonly PolicyExchange[];
+}
+
+/** The scene at `position` (clamped to the frames); null when there are no frames. */
+export function sceneAt(record: SessionRecord, frames: readonly ReplayFrame[], position: number): ReplayScene | null {
+  if (frames.length === 0) return null;
+  const at = Math.max(0, Math.min(frames.length - 1, Math.floor(position)));
+  const scene: ReplayScene = {
+    position: at, total: frames.length, kind: frames[at]!.kind, episode: 1, guidingPrompt: record.config.initialGuidingPrompt,
+    steps: [], ended: null, curve: [], wAuc: null, score: null, exchanges: [],
+  };
+  const steps: TrajectoryStep[] = [];
+  const exchanges: PolicyExchange[] = [];
+  for (const frame of frames.slice(0, at + 1)) {
+    if (frame.kind === 'episode_start') {
+      scene.episode = frame.episode;
+      scene.guidingPrompt = frame.guidingPrompt;
+      steps.length = 0;
+      scene.ended = null;
+      scene.score = null;
+    } else if (frame.kind === 'step') {
+      steps.push(frame.step);
+      scene.score = frame.step.score;
+    } else if (frame.kind === 'episode_end') {
+      const finalObservation = record.episodes.find((e) => e.index === frame.episode)?.trajectory?.finalObservation ?? '';
+      scene.ended = { finalScore: frame.finalScore, termination: frame.termination, finalObservation };
+      scene.curve = frame.curve;
+      scene.wAuc = frame.wAuc;
+      scene.score = frame.finalScore;
+    } else {
+      exchanges.push(frame.exchange);
+    }
+  }
+  scene.steps = [...steps];
+  scene.exchanges = exchanges;
+  return scene;
+}
+
+/** The first frame of episode `episode`, or null when the session has no such episode. */
+export function episodeStart(frames: readonly ReplayFrame[], episode: number): number | null {
+  const at = frames.findIndex((f) => f.kind === 'episode_start' && f.episode === episode);
+  return at < 0 ? null : at;
+}
+
+/** Playback speeds offered (× the base pace). */
+export const REPLAY_SPEEDS = [0.5, 1, 2, 4, 8, 16, 32] as const;
+
+/** How long a step stays on screen at 1×, ms; an episode's end and the feedback stay longer. */
+export const BASE_FRAME_MS = 1_000;
+
+/** How long `frame` stays on screen when playing at `speed` (> 0), ms. */
+export function frameDelayMs(frame: ReplayFrame, speed: number): number {
+  const weight = frame.kind === 'step' ? 1 : frame.kind === 'episode_start' ? 1.5 : 2.5;
+  return (BASE_FRAME_MS * weight) / Math.max(0.01, speed);
+}
+
+/** "game over" for `game_over`, and so on (method.md's termination vocabulary in words). */
+export function terminationText(termination: string | null): string {
+  const words: Record<string, string> = {
+    step_limit: 'step limit reached', game_over: 'game over', error: 'the actor’s model failed', aborted: 'stopped',
+    interpreter_hang: 'the interpreter hung', interpreter_error: 'the interpreter failed',
+  };
+  return termination === null ? 'not ended' : (words[termination] ?? termination);
+}

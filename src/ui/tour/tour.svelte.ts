@@ -1,0 +1,55 @@
+/**
+ * The guided tour's state: open or closed, and which step (tour-steps.ts). On the first visit it
+ * opens by itself; "seen" is written to the store's settings as soon as it has been shown, so it
+ * does not open again on later visits (even when the page was closed without dismissing it). The
+ * nav's "Tour" button re-opens it. A store failure only means it may show again.
+ */
+import type { Store } from '../../store/interface.ts';
+import { TOUR_STEPS, type TourStep } from './tour-steps.ts';
+
+/** Store setting: true once the tour has been shown. */
+export const TOUR_SEEN_KEY = 'tourSeen';
+
+export class TourState {
+  readonly steps: readonly TourStep[] = TOUR_STEPS;
+  open = $state(false);
+  /** Index of the step shown. */
+  index = $state(0);
+  /** True once the saved "seen" flag has been read (or could not be). */
+  ready = $state(false);
+  readonly step = $derived(this.steps[this.index] ?? this.steps[0]!);
+  readonly isFirst = $derived(this.index === 0);
+  readonly isLast = $derived(this.index === this.steps.length - 1);
+  private store: Store | null = null;
+
+  /** Read the "seen" flag; open the tour (and remember it was shown) on the first visit. */
+  async init(store: Store): Promise<void> {
+    this.store = store;
+    const seen = await store.getSetting(TOUR_SEEN_KEY).catch(() => undefined);
+    if (seen !== true) {
+      this.show(0);
+      await store.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
+    }
+    this.ready = true;
+  }
+
+  /** Open the tour at step `index` (the nav's "Tour" button: from the start). */
+  show(index = 0): void {
+    this.index = Math.max(0, Math.min(this.steps.length - 1, index));
+    this.open = true;
+  }
+
+  next(): void {
+    if (!this.isLast) this.index++;
+  }
+
+  back(): void {
+    if (!this.isFirst) this.index--;
+  }
+
+  /** Close it (it stays "seen"). */
+  close(): void {
+    this.open = false;
+    if (this.store) void this.store.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
+  }
+}

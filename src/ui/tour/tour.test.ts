@@ -1,0 +1,59 @@
+/** The guided tour: opens by itself on the first visit only (remembered in the store's settings
+ * as soon as it is shown), re-opens on demand, and walks its steps within bounds. */
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../store/memory-store.ts';
+import { TOUR_STEPS } from './tour-steps.ts';
+import { TOUR_SEEN_KEY, TourState } from './tour.svelte.ts';
+
+describe('TourState', () => {
+  it('opens on the first visit and not on the second', async () => {
+    const store = new MemoryStore();
+    const first = new TourState();
+    await first.init(store);
+    expect(first.open).toBe(true);
+    expect(first.ready).toBe(true);
+    expect(await store.getSetting(TOUR_SEEN_KEY)).toBe(true);
+    const second = new TourState();
+    await second.init(store);
+    expect(second.open).toBe(false);
+    second.show(3);
+    expect(second.open).toBe(true);
+    expect(second.step.id).toBe(TOUR_STEPS[3]!.id);
+  });
+
+  it('walks the steps within bounds and closes', async () => {
+    const tour = new TourState();
+    await tour.init(new MemoryStore());
+    expect(tour.isFirst).toBe(true);
+    tour.back();
+    expect(tour.index).toBe(0);
+    for (let i = 0; i < 20; i++) tour.next();
+    expect(tour.isLast).toBe(true);
+    expect(tour.index).toBe(TOUR_STEPS.length - 1);
+    tour.close();
+    expect(tour.open).toBe(false);
+    tour.show(99);
+    expect(tour.index).toBe(TOUR_STEPS.length - 1);
+  });
+
+  it('still works when the store fails (it may show again)', async () => {
+    const store = new MemoryStore();
+    store.getSetting = async () => Promise.reject(new Error('broken'));
+    store.setSetting = async () => Promise.reject(new Error('broken'));
+    const tour = new TourState();
+    await tour.init(store);
+    expect(tour.open).toBe(true);
+    tour.close();
+    expect(tour.open).toBe(false);
+  });
+
+  it('explains the actor, an episode, the meta-agent, the meta-prompt and W-AUC on The Lever Room', () => {
+    const ids = TOUR_STEPS.map((s) => s.id);
+    for (const id of ['actor', 'episode', 'meta-agent', 'meta-prompt', 'w-auc']) expect(ids).toContain(id);
+    expect(TOUR_STEPS[0]!.paragraphs.join(' ')).toContain('The Lever Room');
+    // The worked example matches the formula: scores 0, 1, 3, 4, 4 of 5.
+    const scores = [0, 1, 3, 4, 4];
+    const wAuc = scores.reduce((s, x, i) => s + (i + 1) * x, 0) / (5 * 15);
+    expect(TOUR_STEPS.find((s) => s.id === 'w-auc')!.paragraphs.join(' ')).toContain(wAuc.toFixed(3));
+  });
+});

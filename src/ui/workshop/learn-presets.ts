@@ -1,0 +1,54 @@
+/**
+ * The Learn view's workshop presets (a live demo must be cheap and fast): a teaching game (The
+ * Lever Room first, games/README.md) with its catalog seed, K = 3 episodes of S = 15 steps. Applied
+ * when workshop mode turns on, once the Learn form is ready, never while a session runs and never
+ * over what the user changed afterwards. `workshopPreset` is pure.
+ */
+import type { LibraryEntry } from '../library.ts';
+import type { LearnForm } from '../learn/learn-form.ts';
+
+export const WORKSHOP_EPISODES = 3;
+export const WORKSHOP_MAX_STEPS = 15;
+/** Teaching games in order of preference (the catalog tags them "teaching"). */
+export const PREFERRED_TEACHING_GAMES = ['lever-room', 'vault'] as const;
+
+/** The preset form fields for a library: the preferred teaching game present (else any), its
+ * seed, K and S; without a teaching game only K and S. */
+export function workshopPreset(entries: readonly LibraryEntry[]): Partial<LearnForm> {
+  const teaching = entries.filter((e) => e.catalog?.tags.includes('teaching'));
+  const game = PREFERRED_TEACHING_GAMES.map((id) => teaching.find((e) => e.id === id)).find((e) => e !== undefined) ?? teaching[0];
+  const counts = { episodes: WORKSHOP_EPISODES, maxSteps: WORKSHOP_MAX_STEPS };
+  return game ? { storyId: game.id, seed: game.catalog?.defaultSeed ?? 0, seedRandom: false, ...counts } : counts;
+}
+
+/** What the applier needs of the Learn setup. */
+export interface PresetTarget {
+  init(): Promise<void>;
+  readonly library: { readonly entries: readonly LibraryEntry[] };
+  change(patch: Partial<LearnForm>): void;
+}
+
+/** Applies the preset once per "workshop mode turned on", when the Learn form is ready. */
+export class WorkshopPresets {
+  private pending = false;
+
+  constructor(
+    private readonly target: PresetTarget,
+    private readonly running: () => boolean,
+  ) {}
+
+  /** Workshop mode changed: on → a preset is due (applied now when the form is ready). */
+  modeChanged(on: boolean): Promise<void> {
+    this.pending = on;
+    return on ? this.apply() : Promise.resolve();
+  }
+
+  /** Apply a due preset once the form is ready (call when the Learn view is shown). */
+  async apply(): Promise<void> {
+    if (!this.pending) return;
+    await this.target.init();
+    if (!this.pending || this.running()) return;
+    this.pending = false;
+    this.target.change(workshopPreset(this.target.library.entries));
+  }
+}
