@@ -117,7 +117,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const report = buildReport(state);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
-  const results = { id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+  const results = { format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
   await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
