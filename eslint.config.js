@@ -24,5 +24,6 @@ export default ts.config(
   { files: ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/llm/**', 'src/store/**'], rules: bans([{ group: ['**/ui/**', 'svelte', 'svelte/*'], message: 'The core never imports ui.' }]) },
   { files: ['src/**'], ignores: ['src/engine/zvm-engine.ts'], rules: bans([{ group: ['ifvms', 'ifvms/*'], message: 'Only src/engine/zvm-engine.ts imports ifvms.' }, { group: ['**/ui/**'], message: 'Only ui imports ui.' }]) },
   { files: ['src/**'], ignores: ['src/store/idb-store.ts'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'idb', message: 'Only src/store/idb-store.ts imports idb.' }] }] } },
-  { files: ['src/ui/**'], rules: bans([{ group: ['ifvms', 'ifvms/*', 'idb'], message: 'ui goes through engine and store.' }]) },
+  { files: ['src/**'], ignores: ['src/llm/openai-chat-model.ts'], rules: bans([{ group: ['openai', 'openai/*'], message: 'Only src/llm/openai-chat-model.ts imports openai.' }]) },
+  { files: ['src/ui/**'], ignores: ['src/ui/charts/chart.ts'], rules: bans([{ group: ['ifvms', 'ifvms/*', 'idb'], message: 'ui goes through engine and store.' }, { group: ['chart.js', 'chart.js/*'], message: 'Only src/ui/charts/chart.ts imports chart.js.' }]) },
 );

@@ -1,11 +1,9 @@
 /**
- * The only module that imports Chart.js: line charts with optional confidence bands, sized for a
+ * Line charts with optional confidence bands (Chart.js through charts/chart.ts, its one wrapper), sized for a
  * projector (16 px text, 3 px lines), without animation so live updates do not flicker. Series
  * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
  */
-import { Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartDataset } from 'chart.js';
-
-Chart.register(LineController, LineElement, PointElement, LinearScale, Filler, Legend, Tooltip);
+import { Chart, type ChartDataset } from '../charts/chart.ts';
 
 export interface LinePoint {
   x: number;

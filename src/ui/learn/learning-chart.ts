@@ -1,13 +1,11 @@
 /**
- * The learning curve (final score per episode, method.md "Metrics") drawn with Chart.js — the
- * only module that imports it. Built for a projector: large type, thick lines and points, a
+ * The learning curve (final score per episode, method.md "Metrics") drawn with Chart.js (through
+ * charts/chart.ts, its one wrapper). Built for a projector: large type, thick lines and points, a
  * colour-blind-safe high-contrast palette (Okabe & Ito), a dashed max-score line per distinct max
  * score, no animation (live updates do not flicker). `curveConfig` is pure; `LearningChart`
  * owns one canvas.
  */
-import { CategoryScale, Chart, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartConfiguration, type ChartDataset } from 'chart.js';
-
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Legend, Tooltip);
+import { Chart, type ChartConfiguration, type ChartDataset } from '../charts/chart.ts';
 
 /** One session's curve: final score of episodes 1…K (null = not ended yet). */
 export interface CurveSeries {
