@@ -3,8 +3,31 @@ import svelte from 'eslint-plugin-svelte';
 import globals from 'globals';
 import ts from 'typescript-eslint';
 
-/** Each library has one wrapper module; the core never imports ui. */
+/**
+ * Import boundaries: each library has one wrapper module, and the core never imports ui. ESLint
+ * applies only the last matching setting of a rule, so every file gets one complete ban list.
+ */
+const WRAPPED = {
+  ifvms: 'src/engine/zvm-engine.ts',
+  idb: 'src/store/idb-store.ts',
+  openai: 'src/llm/openai-chat-model.ts',
+  'chart.js': 'src/ui/charts/chart.ts',
+};
+const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/llm/**', 'src/store/**', 'src/share/**'];
+const uiBan = { group: ['**/ui/**', 'svelte', 'svelte/*'], message: 'The core never imports ui.' };
+const libraryBans = (except) =>
+  Object.entries(WRAPPED)
+    .filter(([lib]) => lib !== except)
+    .map(([lib, wrapper]) => ({ group: [lib, `${lib}/*`], message: `Only ${wrapper} imports ${lib}.` }));
 const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+const boundaries = [
+  { files: ['src/**'], rules: bans(libraryBans(null)) },
+  { files: CORE, rules: bans([uiBan, ...libraryBans(null)]) },
+  ...Object.entries(WRAPPED).map(([lib, wrapper]) => ({
+    files: [wrapper],
+    rules: bans([...(CORE.some((c) => wrapper.startsWith(c.replace('/**', '/'))) ? [uiBan] : []), ...libraryBans(lib)]),
+  })),
+];
 
 export default ts.config(
   { ignores: ['dist/', 'node_modules/', '.scratch/', 'src/engine/vendor/', 'test-results/', 'playwright-report/'] },
@@ -21,9 +44,5 @@ export default ts.config(
     files: ['**/*.svelte', '**/*.svelte.ts'],
     languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } },
   },
-  { files: ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/llm/**', 'src/store/**'], rules: bans([{ group: ['**/ui/**', 'svelte', 'svelte/*'], message: 'The core never imports ui.' }]) },
-  { files: ['src/**'], ignores: ['src/engine/zvm-engine.ts'], rules: bans([{ group: ['ifvms', 'ifvms/*'], message: 'Only src/engine/zvm-engine.ts imports ifvms.' }, { group: ['**/ui/**'], message: 'Only ui imports ui.' }]) },
-  { files: ['src/**'], ignores: ['src/store/idb-store.ts'], rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'idb', message: 'Only src/store/idb-store.ts imports idb.' }] }] } },
-  { files: ['src/**'], ignores: ['src/llm/openai-chat-model.ts'], rules: bans([{ group: ['openai', 'openai/*'], message: 'Only src/llm/openai-chat-model.ts imports openai.' }]) },
-  { files: ['src/ui/**'], ignores: ['src/ui/charts/chart.ts'], rules: bans([{ group: ['ifvms', 'ifvms/*', 'idb'], message: 'ui goes through engine and store.' }, { group: ['chart.js', 'chart.js/*'], message: 'Only src/ui/charts/chart.ts imports chart.js.' }]) },
+  ...boundaries,
 );
