@@ -56,14 +56,15 @@ describe('provider faults', () => {
   it('no answer within the timeout → timeout', async () => {
     expect((await failure([{ kind: 'hang' }], settings({ requestTimeoutMs: 300, maxRetries: 0 }))).kind).toBe('timeout');
   });
-  it('an unreachable server → network_or_cors with advice', async () => {
+  it('an unreachable server → network_or_cors with advice: CORS hints from a page, plain ones in Node', async () => {
     const s = settings({ maxRetries: 0 });
     s.provider.baseUrl = 'http://127.0.0.1:9/v1';
     const error = await failure([], s);
     expect(error.kind).toBe('network_or_cors');
-    expect(error.message).toContain('OLLAMA_ORIGINS');
-    const listError = await listModels(s).catch((e: unknown) => e);
-    expect(listError).toMatchObject({ kind: 'network_or_cors' });
+    expect(error.message).toBe('Could not reach http://127.0.0.1:9/v1: is the server running, and is the URL right (it usually ends in /v1)? For a local server check its port; for a remote one, the network.');
+    const fromPage = await listModels(s, { origin: 'http://localhost:5173' }).catch((e: unknown) => e);
+    expect(fromPage).toMatchObject({ kind: 'network_or_cors' });
+    expect((fromPage as Error).message).toContain('OLLAMA_ORIGINS=http://localhost:5173');
   });
   it('an unsupported temperature is dropped once and the call succeeds', async () => {
     mock.setOptions({ faults: [{ kind: 'bad_param', param: 'temperature' }] });
