@@ -21,7 +21,7 @@ import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
 import type { Schedule } from '../agent.svelte.ts';
 import { estimateModelsOf } from '../evolve/evolve.svelte.ts';
 import { gameIdOf } from '../evolve/task-picks.ts';
-import { readStoredEntry } from '../meta-library/entry-io.ts';
+import { readStoredEntry, storedEntryOf, withEvaluation } from '../meta-library/entry-io.ts';
 import type { RunServices } from '../run-services.ts';
 import { dateAt, type PlayerServices } from '../services.ts';
 import type { SettingsState } from '../settings.svelte.ts';
@@ -171,6 +171,7 @@ export class EvaluateState {
     const id = (this.deps.newRunId ?? randomRunId)();
     await this.deps.runs.store.setSetting(LAST_EVALUATION_KEY, id).catch(() => undefined);
     await this.driver.run(id, config);
+    await this.recordInLibrary();
     await this.refreshRuns();
   }
 
@@ -178,7 +179,24 @@ export class EvaluateState {
     this.notice = null;
     this.error = null;
     await this.driver.resume();
+    await this.recordInLibrary();
     await this.refreshRuns();
+  }
+
+  /** Write a finished evaluation's W-AUC (mean and CI per task set) into the library entries it
+   * evaluated, so the Library view shows each meta-prompt's evaluations. */
+  private async recordInLibrary(): Promise<void> {
+    const state = this.driver.state;
+    if (!state || state.status !== 'complete') return;
+    const rows = buildReport(state).policies;
+    await this.guard(async () => {
+      for (const stored of await this.deps.runs.store.listMetaPrompts()) {
+        const entry = readStoredEntry(stored.entry);
+        if (!entry) continue;
+        const updated = withEvaluation(entry, state.id, rows);
+        if (updated !== entry) await this.deps.runs.store.putMetaPrompt({ ...stored, entry: storedEntryOf(updated) });
+      }
+    });
   }
 
   stop(): void {

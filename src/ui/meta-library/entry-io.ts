@@ -14,6 +14,9 @@ export interface MetaPromptEvaluation {
   meanWAuc: number;
   low: number;
   high: number;
+  /** The evaluation run it comes from, and the sessions behind the figure (absent in old files). */
+  evaluationId?: string;
+  sessions?: number;
 }
 
 /** A library entry with its evaluations (empty when none). */
@@ -33,7 +36,24 @@ const provenanceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('evolved'), runId: z.string().max(200), parentId: z.string().max(200).nullable(), iteration: z.number().int().nonnegative() }),
 ]);
 
-const evaluationSchema = z.object({ taskSet: z.string().max(200), meanWAuc: z.number(), low: z.number(), high: z.number() });
+const evaluationSchema = z.object({
+  taskSet: z.string().max(200), meanWAuc: z.number(), low: z.number(), high: z.number(),
+  evaluationId: z.string().max(200).optional(), sessions: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * `entry` with the results of one evaluation (one row per task set the entry was evaluated on),
+ * replacing earlier rows of the same evaluation. Pure.
+ */
+export function withEvaluation(
+  entry: LibraryMetaPrompt, evaluationId: string, rows: readonly { policyId: string; taskSet: string; sessions: number; wAuc: { estimate: number; low: number; high: number } }[],
+): LibraryMetaPrompt {
+  const mine = rows.filter((r) => r.policyId === entry.id).map((r): MetaPromptEvaluation => ({
+    taskSet: r.taskSet, meanWAuc: r.wAuc.estimate, low: r.wAuc.low, high: r.wAuc.high, evaluationId, sessions: r.sessions,
+  }));
+  if (mine.length === 0) return entry;
+  return { ...entry, evaluations: [...entry.evaluations.filter((e) => e.evaluationId !== evaluationId), ...mine] };
+}
 
 export const entrySchema = z.object({
   id: z.string().min(1).max(200),
