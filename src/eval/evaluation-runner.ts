@@ -10,7 +10,7 @@ import type { PolicySpec } from '../ttl/policy.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
-import { childAbort, settleAll } from '../ttl/settle.ts';
+import { abortGroup, settleAll } from '../ttl/settle.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 
 export interface EvaluationCache {
@@ -56,14 +56,14 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
     await deps.onEvent?.({ type: 'session_done', result, done, total: jobs.length }, state);
   };
   // Once one session fails or stops the run, the others are stopped too and all are awaited.
-  const batch = childAbort(deps.signal);
+  const batch = abortGroup(deps.signal);
   try {
     await settleAll(jobs.map((job, index) => limit(async () => {
       const cached = await deps.cache.get(job.key);
       if (cached) return publish(index, cached);
-      if (batch.signal.aborted) throw new LlmError('aborted', 'stopped');
+      if (batch.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
-      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal);
+      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
         if (session.stopReason === 'provider') throw new LlmError('server', session.stopMessage ?? 'The provider failed.');
@@ -77,7 +77,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       };
       await deps.cache.put(result, session);
       await publish(index, result);
-    })), batch.abort);
+    })), batch.abortAll).finally(batch.dispose);
     state.status = 'complete';
   } catch (error) {
     state.status = 'stopped';

@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
-import { childAbort, settleAll } from '../ttl/settle.ts';
+import { abortGroup, settleAll } from '../ttl/settle.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
@@ -74,19 +74,19 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
     const jobs = tasks.flatMap((task) => Array.from({ length: config.repeats }, (_, repeat) => ({ task, repeat })));
     // Once one session fails or stops the run, the others are stopped too and all are awaited.
-    const batch = childAbort(deps.signal);
+    const batch = abortGroup(deps.signal);
     const results = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
       if (cached) return { ...cached, task, repeat, key, fromCache: true };
-      if (batch.signal.aborted) throw new Stop('stopped', null);
+      if (batch.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
-      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal);
+      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
       if (result.session.status !== 'complete') throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
       return { call, session: result.session, task, repeat, key, fromCache: false };
-    })), batch.abort);
+    })), batch.abortAll).finally(batch.dispose);
     for (const r of results) {
       state.metricCalls.push(r.call);
       state.metricCallsUsed += 1;

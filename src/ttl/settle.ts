@@ -25,10 +25,30 @@ export async function settleAll<T>(jobs: readonly Promise<T>[], onFirstFailure?:
   return results.map((r) => (r as PromiseFulfilledResult<T>).value);
 }
 
-/** An AbortSignal that aborts when `parent` does or when `abort()` is called. */
-export function childAbort(parent: AbortSignal | undefined): { signal: AbortSignal; abort: () => void } {
-  const controller = new AbortController();
-  if (parent?.aborted) controller.abort();
-  else parent?.addEventListener('abort', () => controller.abort(), { once: true });
-  return { signal: controller.signal, abort: () => controller.abort() };
+/**
+ * A signal per job of a batch: all abort together (on `abortAll()` or when `parent` aborts), but
+ * each job listens on its own signal, so a wide batch never piles listeners onto one signal.
+ * Call `dispose()` when the batch is over (it stops listening to `parent`).
+ */
+export function abortGroup(parent: AbortSignal | undefined): { signal(): AbortSignal; abortAll(): void; readonly aborted: boolean; dispose(): void } {
+  const controllers: AbortController[] = [];
+  let aborted = parent?.aborted ?? false;
+  const abortAll = (): void => {
+    aborted = true;
+    for (const c of controllers) c.abort();
+  };
+  parent?.addEventListener('abort', abortAll, { once: true });
+  return {
+    signal() {
+      const controller = new AbortController();
+      if (aborted) controller.abort();
+      controllers.push(controller);
+      return controller.signal;
+    },
+    abortAll,
+    get aborted() {
+      return aborted;
+    },
+    dispose: () => parent?.removeEventListener('abort', abortAll),
+  };
 }
