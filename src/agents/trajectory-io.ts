@@ -4,6 +4,7 @@
  * data, and any field named like one is dropped defensively).
  */
 import { z } from 'zod';
+import { parseExportJson, validateExport } from './export-file.ts';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
 
 const nullableInt = z.number().int().nullable();
@@ -45,9 +46,7 @@ export const trajectorySchema = z.object({
   finishedAt: z.string(),
 });
 
-export class ImportError extends Error {
-  override readonly name = 'ImportError';
-}
+export { ImportError } from './export-file.ts';
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|secret|token)$/i;
 
@@ -66,16 +65,5 @@ export function exportTrajectory(trajectory: Trajectory): string {
  * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field)
  */
 export function importTrajectory(text: string): Trajectory {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
-  }
-  const result = trajectorySchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ImportError(`This is not a valid trajectory file: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return result.data as Trajectory;
+  return validateExport(parseExportJson(text), trajectorySchema, { kind: 'a trajectory file', valid: 'trajectory file' }) as Trajectory;
 }

@@ -8,6 +8,7 @@
  * so a resumed run counts it against its caps.
  */
 import { z } from 'zod';
+import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { ImportError, stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import type { CallUsage, Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
@@ -92,21 +93,8 @@ export function exportEvolution(run: EvolutionRunData): string {
  * @throws ImportError with a readable reason (not JSON, another format, the first invalid field)
  */
 export function importEvolution(text: string): EvolutionRunData {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
-  }
-  if ((data as { format?: unknown } | null)?.format !== EVOLUTION_EXPORT_FORMAT) {
-    throw new ImportError(`This is not an exported evolution run (its "format" is not "${EVOLUTION_EXPORT_FORMAT}").`);
-  }
-  const result = exportSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ImportError(`This is not a valid evolution run: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return { state: result.data.state as EvolutionState, events: result.data.events };
+  const data = validateExport(parseExportJson(text), exportSchema, { kind: 'an exported evolution run', valid: 'evolution run', format: EVOLUTION_EXPORT_FORMAT });
+  return { state: data.state as EvolutionState, events: data.events };
 }
 
 /** Store an imported run (header and events in one write). @throws ImportError when the id exists */

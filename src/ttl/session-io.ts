@@ -4,7 +4,8 @@
  * (the record holds none, and key-like fields are dropped defensively).
  */
 import { z } from 'zod';
-import { ImportError, stepSchema, stringifyWithoutSecrets, trajectorySchema } from '../agents/trajectory-io.ts';
+import { parseExportJson, validateExport } from '../agents/export-file.ts';
+import { stepSchema, stringifyWithoutSecrets, trajectorySchema } from '../agents/trajectory-io.ts';
 import type { SessionRecord } from './session-record.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
@@ -77,19 +78,6 @@ export function exportSession(record: SessionRecord): string {
  * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field)
  */
 export function importSession(text: string): SessionRecord {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
-  }
-  if ((data as { format?: unknown } | null)?.format !== 'metattl-session-1') {
-    throw new ImportError('This is not a Meta-TTL session file (its "format" is not "metattl-session-1").');
-  }
-  const result = sessionSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new ImportError(`This is not a valid session file: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  return result.data as SessionRecord;
+  const data = parseExportJson(text);
+  return validateExport(data, sessionSchema, { kind: 'a Meta-TTL session file', valid: 'session file', format: 'metattl-session-1' }) as SessionRecord;
 }

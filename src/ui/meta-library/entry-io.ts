@@ -5,6 +5,7 @@
  * validated with zod; errors name the first bad field). Entries hold no key. Pure.
  */
 import { z } from 'zod';
+import { parseExportJson, validateExport } from '../../agents/export-file.ts';
 import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../store/interface.ts';
 
@@ -93,21 +94,9 @@ export function exportEntry(entry: LibraryMetaPrompt): string {
  * @throws EntryImportError (not JSON, wrong format, first invalid field)
  */
 export function importEntry(text: string, newId: string, fileName: string): LibraryMetaPrompt {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new EntryImportError(`This file is not JSON: ${(error as Error).message}`);
-  }
-  if ((data as { format?: unknown } | null)?.format !== ENTRY_FILE_FORMAT) {
-    throw new EntryImportError(`This is not a Meta-TTL meta-prompt file (its "format" is not "${ENTRY_FILE_FORMAT}").`);
-  }
-  const result = fileSchema.safeParse(data);
-  if (!result.success) {
-    const issue = result.error.issues[0]!;
-    throw new EntryImportError(`This is not a valid meta-prompt file: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-  }
-  const entry = result.data.entry;
+  const fail = (message: string) => new EntryImportError(message);
+  const file = validateExport(parseExportJson(text, fail), fileSchema, { kind: 'a Meta-TTL meta-prompt file', valid: 'meta-prompt file', format: ENTRY_FILE_FORMAT }, fail);
+  const entry = file.entry;
   const origin = entry.provenance.kind === 'evolved' ? `${fileName} (evolved in run ${entry.provenance.runId})` : fileName;
   return { ...entry, id: newId, provenance: { kind: 'imported', from: origin } };
 }

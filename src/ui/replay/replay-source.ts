@@ -6,7 +6,7 @@
  * progress), and an evaluation's results.json (`sessions[].session`, as the Evaluate view and
  * `metattl eval` write it). Pure; nothing here needs a provider.
  */
-import { ImportError } from '../../agents/trajectory-io.ts';
+import { ImportError, parseExportJson } from '../../agents/export-file.ts';
 import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '../../evolve/evolution-io.ts';
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
 import { importSession, sessionSchema } from '../../ttl/session-io.ts';
@@ -96,12 +96,7 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
  * @throws ImportError with a readable reason (not JSON, not one of our formats, the first invalid field)
  */
 export function parseReplayFile(text: string): ReplaySource {
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (error) {
-    throw new ImportError(`This file is not JSON: ${(error as Error).message}`);
-  }
+  const data = parseExportJson(text);
   const format = isObject(data) ? data.format : undefined;
   if (format === 'metattl-session-1') return { kind: 'session', items: [itemOf(importSession(text))] };
   if (format === EVOLUTION_EXPORT_FORMAT) {
