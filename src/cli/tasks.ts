@@ -8,14 +8,10 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { EnginePool, type PooledEngine } from '../ttl/engine-pool.ts';
 import { loadCatalog, resolveStory, type ResolvedStory } from './stories.ts';
 import { UsageError } from './usage-error.ts';
+import type { EvolutionTask } from '../evolve/interface.ts';
 
-export interface CliTask {
-  id: string;
-  storyId: string;
-  title: string;
-  md5: string;
-  seed: number;
-  maxScore: number;
+/** A task as the loops see it, plus the resolved story file it is played on. */
+export interface CliTask extends EvolutionTask {
   story: ResolvedStory;
 }
 
