@@ -24,7 +24,23 @@ const known = {
   library: { title: 'All Quiet on the Library Front', author: 'Michael S. Phillips', licence: 'Free to distribute unmodified (not shipped)' },
 };
 const split = { detective: 'id', zork1: 'id', temple: 'id', balances: 'ood', library: 'ood', zork3: 'ood' };
-const endText = (s) => (s ? /contains "(.*)"$/.exec(s)?.[1]?.replace(/\\"/g, '"') ?? null : null);
+/** Undo C-source string escapes (\\" and \\\\), repeatedly: some games.json texts were escaped twice. */
+const unescapeC = (text) => {
+  let out = text;
+  while (/\\["\\]/.test(out)) out = out.replace(/\\(["\\])/g, '$1');
+  return out;
+};
+/** The texts of a detection rule: `observation text contains "A" OR "B"` → ['A', 'B']; none → null. */
+const endTexts = (s) => {
+  const quoted = s ? /^observation text contains "(.*)"$/.exec(s)?.[1] : null;
+  return quoted ? quoted.split('" OR "').map(unescapeC) : null;
+};
+/** A RAM read with everything Jericho applies: bytes, signedness (one byte only), offset. */
+const ramRead = (r) =>
+  r ? { addr: r.addr, bytes: r.bytes, ...(r.bytes === 1 && r.signed ? { signed: true } : {}), ...(r.offset ? { offset: r.offset } : {}) } : null;
+/** Jericho parses the status line for games with no RAM score ("the last number after the final ':'"). */
+const statusLineScore = (g) =>
+  !g.score_read && /last number after the final ":"/.test(g.score_source) ? { negate: /negated/.test(g.score_source) } : null;
 
 const stories = games.map((g) => {
   const info = known[g.name];
@@ -43,11 +59,12 @@ const stories = games.map((g) => {
     maxScore: g.max_score,
     defaultSeed: g.seed,
     tags,
-    scoreRead: g.score_read ? { addr: g.score_read.addr, bytes: g.score_read.bytes } : null,
-    movesRead: g.moves_read ? { addr: g.moves_read.addr, bytes: g.moves_read.bytes } : null,
-    victoryText: endText(g.victory_detection),
-    gameOverText: endText(g.game_over_detection),
-    victoryScore: g.score_read ? null : 1,
+    scoreRead: ramRead(g.score_read),
+    movesRead: ramRead(g.moves_read),
+    statusLineScore: statusLineScore(g),
+    victoryText: endTexts(g.victory_detection),
+    gameOverText: endTexts(g.game_over_detection),
+    victoryScore: g.score_read || statusLineScore(g) ? null : 1,
     introActions: g.intro_actions,
   };
 });
@@ -77,8 +94,9 @@ for (const game of teaching) {
     tags: ['teaching', 'demo'],
     scoreRead: { addr: globals.score, bytes: 2 },
     movesRead: { addr: globals.turns, bytes: 2 },
-    victoryText: '*** You have won ***',
-    gameOverText: game.gameOverText,
+    statusLineScore: null,
+    victoryText: ['*** You have won ***'],
+    gameOverText: [game.gameOverText],
     victoryScore: null,
     introActions: [],
   });

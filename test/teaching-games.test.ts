@@ -104,7 +104,7 @@ describe('The Lever Room', () => {
     const { entry } = teachingEntry('lever-room');
     expect(entry).toMatchObject({
       maxScore: 5, licence: 'CC0-1.0', author: 'Meta-TTL Playground', defaultSeed: 1,
-      victoryText: '*** You have won ***', gameOverText: '*** You have died ***', victoryScore: null, introActions: [],
+      victoryText: ['*** You have won ***'], gameOverText: ['*** You have died ***'], victoryScore: null, introActions: [],
     });
     expect(entry.tags).toEqual(['teaching', 'demo']);
   });
@@ -150,7 +150,7 @@ describe('The Vault', () => {
     const { entry } = teachingEntry('vault');
     expect(entry).toMatchObject({
       maxScore: 5, licence: 'CC0-1.0', author: 'Meta-TTL Playground', defaultSeed: 1,
-      victoryText: '*** You have won ***', gameOverText: '*** You have been caught ***', victoryScore: null, introActions: [],
+      victoryText: ['*** You have won ***'], gameOverText: ['*** You have been caught ***'], victoryScore: null, introActions: [],
     });
     expect(entry.tags).toEqual(['teaching', 'demo']);
   });

@@ -3,7 +3,7 @@
  * per known story, shipped or metadata-only. A loaded story is matched to its entry by md5, which
  * gives it a max score, a default seed and its score/end rules. Pure data; no I/O here.
  */
-import type { StoryRules } from './interface.ts';
+import type { RamRead, StoryRules } from './interface.ts';
 
 export interface CatalogEntry {
   id: string;
@@ -21,10 +21,14 @@ export interface CatalogEntry {
   defaultSeed: number;
   /** e.g. "jericho", "id", "ood", "demo". */
   tags: string[];
-  scoreRead: { addr: number; bytes: number } | null;
-  movesRead: { addr: number; bytes: number } | null;
-  victoryText: string | null;
-  gameOverText: string | null;
+  /** Jericho's score read (bytes, signedness, offset as games.json gives them); null = no RAM score. */
+  scoreRead: RamRead | null;
+  movesRead: RamRead | null;
+  /** Jericho parses the status line instead of RAM (afflicted: "Rating: -N", negated). */
+  statusLineScore?: { negate: boolean } | null;
+  /** Jericho's victory / game-over texts, any of which counts (unescaped, " OR " split). */
+  victoryText: string | string[] | null;
+  gameOverText: string | string[] | null;
   victoryScore: number | null;
   introActions: string[];
 }
@@ -39,6 +43,7 @@ export function rulesFor(entry: CatalogEntry): StoryRules {
   return {
     scoreRead: entry.scoreRead,
     movesRead: entry.movesRead,
+    statusLineScore: entry.statusLineScore ?? null,
     victoryText: entry.victoryText,
     gameOverText: entry.gameOverText,
     victoryScore: entry.victoryScore,

@@ -46,23 +46,41 @@ export interface StepResult {
   fault: EngineFault | null;
 }
 
-/** Where the score/moves come from, decided once per story at load. */
+/** Where the score/moves come from, decided once per story at load (reads: see scoring.ts). */
 export type ScoreSource =
-  | { kind: 'catalog'; scoreAddr: number; movesAddr: number | null }
-  | { kind: 'victory-text'; movesAddr: number | null }
+  | { kind: 'catalog'; score: RamRead; moves: RamRead | null }
+  | { kind: 'victory-text'; moves: RamRead | null }
+  /** Jericho's status-line parse: the number after the last ':' (negated when `negate`); `last`
+   * is the latest value, kept while the status line shows none. */
+  | { kind: 'status-line-text'; negate: boolean; last: number | null; moves: RamRead | null }
   | { kind: 'v3-header' }
+  /** v3 "time" game (Flags 1 bit 1) with no catalog score: no score, moves unknown. */
+  | { kind: 'v3-time' }
   | { kind: 'status-line-globals'; scoreGlobal: number | null; movesGlobal: number | null };
+
+/** A RAM read from the catalog (games.json `score_read` / `moves_read`). */
+export interface RamRead {
+  /** Byte address in Z-machine memory. */
+  addr: number;
+  /** 1: one byte (unsigned unless `signed`), 2: a signed big-endian 16-bit word. */
+  bytes: number;
+  signed?: boolean;
+  /** Added to the value read (games.json "minus 545"). */
+  offset?: number;
+}
 
 /** Per-story knowledge that is data, not code (from `public/stories/catalog.json`). */
 export interface StoryRules {
-  /** Byte address Jericho reads for the score ({addr, bytes}); the whole signed 16-bit global
-   * word containing it is read (the word at addr−1 when bytes = 1). `null` = no RAM score. */
-  scoreRead?: { addr: number; bytes: number } | null;
-  movesRead?: { addr: number; bytes: number } | null;
-  /** Text whose appearance means the game was won. */
-  victoryText?: string | null;
-  /** Text whose appearance means the game was lost / is over. */
-  gameOverText?: string | null;
+  /** What Jericho reads for the score; `null` = no RAM score. */
+  scoreRead?: RamRead | null;
+  movesRead?: RamRead | null;
+  /** Score shown on the status line as its last number after a ':' (Jericho parses it so for
+   * games with no RAM score); `negate` for games that count down. */
+  statusLineScore?: { negate: boolean } | null;
+  /** Text whose appearance means the game was won (alternatives: any of them). */
+  victoryText?: string | string[] | null;
+  /** Text whose appearance means the game was lost / is over (alternatives: any of them). */
+  gameOverText?: string | string[] | null;
   /** Score reported once the victory text appeared, for games with no RAM score (Jericho: 1). */
   victoryScore?: number | null;
   /** Inputs sent before the first command (e.g. '\n' for a "press any key" title page). */

@@ -1,7 +1,8 @@
 /**
  * An in-memory Glk `Dialog` (the file layer glkapi calls for save, restore and transcript files),
  * non-streaming. In-game `save` writes to a slot in this map and `restore` reads it back, so file
- * prompts never block a step. Slots live as long as the engine and are not part of snapshots.
+ * prompts never block a step. Slots are not part of snapshots; the engine clears them on reset()
+ * so an episode never restores another episode's save.
  */
 
 /** A file reference as glkapi passes it around. */
@@ -14,6 +15,11 @@ export interface FileRef {
 export class MemoryDialog {
   readonly streaming = false;
   private readonly files = new Map<string, number[] | string>();
+
+  /** Forget every file (in-game saves, transcripts). */
+  clear(): void {
+    this.files.clear();
+  }
 
   private key(ref: FileRef): string {
     return `${ref.usage}:${ref.filename}`;

@@ -1,31 +1,64 @@
 /**
  * Where a story keeps its score and moves, and reading them. Known stories use the catalog's
- * Jericho addresses (the whole signed 16-bit global word containing the byte Jericho reads);
+ * Jericho reads exactly (one byte, unsigned unless marked signed, or a signed 16-bit word, plus
+ * an offset), or Jericho's status-line parse (afflicted: the number after the last ':', negated);
  * v3 stories use header globals 1 and 2 (Z-Machine Standard §8.2.3.1: the status line shows
- * globals 1 and 2); v4+ stories use the globals whose values the status line shows, checked
- * against the status-line text every step. Scores are signed and never wrap.
+ * globals 1 and 2) unless they are "time" games (Flags 1 bit 1: hours and minutes, no score);
+ * v4+ stories use the globals whose values the status line shows, checked against the
+ * status-line text every step. Words are signed and never wrap.
  */
-import type { ScoreSource, StoryRules } from './interface.ts';
+import type { RamRead, ScoreSource, StoryRules } from './interface.ts';
 
-/** Signed 16-bit big-endian reads from Z-machine memory. */
+/** Big-endian reads from Z-machine memory. */
 export interface MemoryReader {
+  /** Signed 16-bit word at a byte address. */
   int16(addr: number): number;
+  /** Unsigned byte at a byte address. */
+  uint8(addr: number): number;
   /** Byte address of the globals table (header word 0x0C). */
   readonly globalsAddr: number;
 }
 
-/** Address of the 16-bit word that holds a Jericho read of `bytes` bytes at `addr`. */
-export function wordAddress(read: { addr: number; bytes: number }): number {
-  return read.bytes === 1 ? read.addr - 1 : read.addr;
+/**
+ * Read a catalog value exactly as Jericho does: one byte (unsigned unless `signed`) or a signed
+ * 16-bit word, plus `offset`.
+ */
+export function readRam(mem: MemoryReader, read: RamRead): number {
+  let value: number;
+  if (read.bytes === 1) {
+    const byte = mem.uint8(read.addr);
+    value = read.signed && byte > 127 ? byte - 256 : byte;
+  } else {
+    value = mem.int16(read.addr);
+  }
+  return value + (read.offset ?? 0);
+}
+
+/** Header facts that change where the score lives. */
+export interface HeaderFacts {
+  /** v3 Flags 1 bit 1 (Standard §8.2.3.2): the status line shows hours:minutes, not score/moves. */
+  v3TimeGame?: boolean;
 }
 
 /** Decide the score source once per story at load. */
-export function chooseScoreSource(version: number, rules: StoryRules | undefined): ScoreSource {
-  const movesAddr = rules?.movesRead ? wordAddress(rules.movesRead) : null;
-  if (rules?.scoreRead) return { kind: 'catalog', scoreAddr: wordAddress(rules.scoreRead), movesAddr };
-  if (rules && rules.scoreRead === null) return { kind: 'victory-text', movesAddr };
-  if (version === 3) return { kind: 'v3-header' };
+export function chooseScoreSource(version: number, rules: StoryRules | undefined, header: HeaderFacts = {}): ScoreSource {
+  const moves = rules?.movesRead ? { ...rules.movesRead } : null;
+  if (rules?.scoreRead) return { kind: 'catalog', score: { ...rules.scoreRead }, moves };
+  if (rules?.statusLineScore) return { kind: 'status-line-text', negate: rules.statusLineScore.negate, last: null, moves };
+  if (rules && rules.scoreRead === null) return { kind: 'victory-text', moves };
+  if (version === 3) return header.v3TimeGame ? { kind: 'v3-time' } : { kind: 'v3-header' };
   return { kind: 'status-line-globals', scoreGlobal: null, movesGlobal: null };
+}
+
+/**
+ * The status line's last number after its last ':' (Jericho's afflicted.c `parse_score`), or
+ * null when there is none.
+ */
+export function lastNumberAfterColon(statusLine: string): number | null {
+  const i = statusLine.lastIndexOf(':');
+  if (i < 0) return null;
+  const m = /^\s*([-+]?\d+)/.exec(statusLine.slice(i + 1));
+  return m ? Number(m[1]) : null;
 }
 
 /** Numbers the status line shows: "Score: 10  Moves: 3", "Turns: 3", or "10/3". */
@@ -57,13 +90,21 @@ export function readScore(
   statusLine: string,
   victoryScore: number | null,
 ): { score: number | null; moves: number | null; source: ScoreSource } {
+  const movesOf = (read: RamRead | null | undefined): number | null => (read ? readRam(mem, read) : null);
   switch (source.kind) {
     case 'catalog':
-      return { score: mem.int16(source.scoreAddr), moves: source.movesAddr === null ? null : mem.int16(source.movesAddr), source };
+      return { score: readRam(mem, source.score), moves: movesOf(source.moves), source };
     case 'victory-text':
-      return { score: victoryScore, moves: source.movesAddr === null ? null : mem.int16(source.movesAddr), source };
+      return { score: victoryScore, moves: movesOf(source.moves), source };
+    case 'status-line-text': {
+      const shown = lastNumberAfterColon(statusLine);
+      const score = shown === null ? source.last : source.negate ? 0 - shown : shown;
+      return { score, moves: movesOf(source.moves), source: { ...source, last: score } };
+    }
     case 'v3-header':
       return { score: mem.int16(globalAddr(mem, 1)), moves: mem.int16(globalAddr(mem, 2)), source };
+    case 'v3-time':
+      return { score: null, moves: null, source };
     case 'status-line-globals': {
       const shown = parseStatusNumbers(statusLine);
       let { scoreGlobal, movesGlobal } = source;

@@ -19,6 +19,16 @@ import { identifyStory, type IdentifiedStory } from './story-file.ts';
 /** Maximum automatic answers to file prompts within one step (save/restore/script chains). */
 const MAX_FILE_PROMPTS = 4;
 
+/** Header byte 0x1E, interpreter number (Standard §11.1.3): 6, "IBM PC", the usual choice of
+ * interpreters for machines not in the Standard's list. */
+export const INTERPRETER_NUMBER = 6;
+/** Header byte 0x1F, interpreter version (an ASCII letter in v4/v5, §11.1.3.1): 'I' for ifvms. */
+export const INTERPRETER_VERSION = 'I'.charCodeAt(0);
+/** Flags 1 bits (v4+) for boldface, italic and fixed-space styles (§11.1.2 / 8.7.1.1): the
+ * observation is plain text, so these are not advertised and games fall back to capitals the way
+ * they do under dfrotz and Jericho. */
+const V4_STYLE_FLAGS = 0x04 | 0x08 | 0x10;
+
 /**
  * Load a story file and run it to its first input (after the catalog's intro actions).
  * @param bytes raw story file (.z3/.z5/.z8 or .zblorb)
@@ -54,17 +64,22 @@ class ZvmEngine implements Engine {
   private readonly dialog = new MemoryDialog();
   private rng;
   private tracking: TrackingState;
-  private readonly startSnapshot: EngineSnapshot;
+  private readonly initialTracking: TrackingState;
+  /** Null for a story that ended without ever asking for input (reset() then reboots it). */
+  private readonly startSnapshot: EngineSnapshot | null;
 
   constructor(story: IdentifiedStory, options: LoadOptions) {
     this.rules = options.rules;
     this.seed = options.seed;
     this.zcode = story.zcode;
     this.rng = createRngState(options.seed);
+    // v3 Flags 1 bit 1: a "time" game, whose status line shows hours:minutes (Standard §8.2.3.2).
+    const v3TimeGame = story.version === 3 && (story.zcode[1]! & 0x02) !== 0;
     this.tracking = {
       victorySeen: false, lastScore: null, lastMoves: null, done: false, endReason: null,
-      scoreSource: chooseScoreSource(story.version, options.rules),
+      scoreSource: chooseScoreSource(story.version, options.rules, { v3TimeGame }),
     };
+    this.initialTracking = structuredClone(this.tracking);
     this.boot();
     const header = new DataView(story.zcode.buffer, story.zcode.byteOffset, story.zcode.byteLength);
     this.info = {
@@ -79,7 +94,7 @@ class ZvmEngine implements Engine {
     }
     if (start.fault) throw new EngineError('worker_failed', `The story failed to start: ${start.fault.message}`);
     this.start = start;
-    this.startSnapshot = this.snapshot();
+    this.startSnapshot = this.glkote.input ? this.snapshot() : null;
   }
 
   step(command: string): StepResult {
@@ -146,7 +161,17 @@ class ZvmEngine implements Engine {
     };
   }
 
+  /** Back to the start; in-game save files of earlier episodes are dropped. */
   reset(): StepResult {
+    this.dialog.clear();
+    if (!this.startSnapshot) {
+      // A story that ended without asking for input: run it again from a fresh VM.
+      this.tracking = { ...this.initialTracking };
+      this.rng = createRngState(this.seed);
+      this.boot();
+      this.observe('');
+      return { ...this.start };
+    }
     this.restore(this.startSnapshot);
     return { ...this.start };
   }
@@ -157,6 +182,12 @@ class ZvmEngine implements Engine {
     const glk = createGlk();
     const glkote = new HeadlessGlkOte();
     vm.random = (range: number) => zRandom(this.rng, range);
+    const updateHeader = vm.update_header.bind(vm);
+    vm.update_header = () => {
+      updateHeader();
+      this.writeHeader();
+    };
+    this.keepTextAcrossClears(glk);
     const restart = vm.restart.bind(vm);
     vm.restart = (autorestoring?: number) => {
       restart(autorestoring);
@@ -169,6 +200,32 @@ class ZvmEngine implements Engine {
     const options = { vm, Glk: glk, GlkOte: glkote, Dialog: this.dialog };
     vm.prepare(this.zcode.slice(), options);
     glk.init(options);
+  }
+
+  /** Interpreter number/version and style flags we can honour (see INTERPRETER_NUMBER). */
+  private writeHeader(): void {
+    const ram = this.vm.ram;
+    ram.setUint8(0x1e, INTERPRETER_NUMBER);
+    ram.setUint8(0x1f, INTERPRETER_VERSION);
+    if (this.vm.version > 3) ram.setUint8(0x01, ram.getUint8(0x01) & ~V4_STYLE_FLAGS);
+  }
+
+  /**
+   * Glk drops a buffer window's unsent text when it is cleared, and a grid window's lines when it
+   * is cleared or resized; send the pending update to our GlkOte first, so text printed before a
+   * screen clear and quote boxes drawn then erased within one step still reach the observation.
+   */
+  private keepTextAcrossClears(glk: GlkApi): void {
+    const clear = glk.glk_window_clear;
+    glk.glk_window_clear = (win: unknown) => {
+      glk.update();
+      clear(win);
+    };
+    const arrange = glk.glk_window_set_arrangement;
+    glk.glk_window_set_arrangement = (...args: unknown[]) => {
+      glk.update();
+      arrange(...args);
+    };
   }
 
   /** Answer save/restore/script file prompts from the in-memory slot so a step never hangs. */
@@ -200,7 +257,7 @@ class ZvmEngine implements Engine {
     const statusLine = this.glkote.statusLine();
     const t = this.tracking;
     const fault = this.glkote.errorMessage ? { kind: 'interpreter_error' as const, message: this.glkote.errorMessage } : null;
-    const end = checkEnd(text, this.rules);
+    const end = checkEnd(`${statusLine}\n${text}`, this.rules);
     if (end.victory) t.victorySeen = true;
     if (!fault) {
       const read = readScore(t.scoreSource, this.memory(), statusLine, t.victorySeen ? (this.rules?.victoryScore ?? 1) : 0);
@@ -210,7 +267,9 @@ class ZvmEngine implements Engine {
     }
     const quit = this.glkote.exited || this.vm.quit === 1;
     const waiting = !!this.glkote.input;
-    if (fault || quit || (waiting && end.restartQuestion && (end.victory || end.death || t.victorySeen))) {
+    const ending = end.victory || end.death || t.victorySeen;
+    const keyAfterEnding = ending && this.glkote.input?.type === 'char';
+    if (fault || quit || (waiting && (end.catalogEnd || (ending && (end.restartQuestion || keyAfterEnding))))) {
       t.done = true;
       t.endReason = fault ? null : endReasonFor(t.victorySeen || end.victory, end.death, quit);
     } else if (!waiting) {
@@ -225,6 +284,6 @@ class ZvmEngine implements Engine {
 
   private memory(): MemoryReader {
     const m = this.vm.m;
-    return { int16: (addr: number) => m.getInt16(addr), globalsAddr: this.vm.globals };
+    return { int16: (addr: number) => m.getInt16(addr), uint8: (addr: number) => m.getUint8(addr), globalsAddr: this.vm.globals };
   }
 }

@@ -2,6 +2,9 @@
 declare module 'ifvms/src/zvm.js' {
   export default class ZVM {
     m: DataView;
+    /** Dynamic memory (header included), writable. */
+    ram: DataView;
+    version: number;
     pc: number;
     globals: number;
     quit?: number;
@@ -11,6 +14,8 @@ declare module 'ifvms/src/zvm.js' {
     undo_len: number;
     mainwin: unknown;
     random(range: number): number;
+    /** Writes the header fields the interpreter owns; called on start, restart and restore. */
+    update_header(): void;
     restart(autorestoring?: number): void;
     restore_file(data: ArrayBuffer, autorestoring?: number): number;
     save_file(pc: number, autosaving?: number): ArrayBuffer;

@@ -2,6 +2,8 @@
 export interface GlkApi {
   init(options: Record<string, unknown>): void;
   update(): void;
+  glk_window_clear(win: unknown): void;
+  glk_window_set_arrangement(...args: unknown[]): void;
   glk_cancel_line_event(win: unknown, eventref: unknown): void;
   glk_cancel_char_event(win: unknown): void;
   glk_request_char_event_uni(win: unknown): void;
