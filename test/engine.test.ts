@@ -86,8 +86,9 @@ describe('stepping', () => {
 
   it('normalises input and records what was sent', () => {
     const engine = loadStory(advent, { seed: 0 });
-    const r = engine.step('  \u201Cget\u201D   k\u00E9ys\u2026 ');
-    expect(r.command).toBe('"get" keys...');
+    // é is in the story's (default) Unicode table, so it is kept; ĉ is not, so it loses its accent.
+    const r = engine.step('  \u201Cget\u201D   k\u00E9ys\u2026 \u0109 ');
+    expect(r.command).toBe('"get" k\u00E9ys... c');
   });
 
   it('answers save/restore file prompts from an in-memory slot without blocking', () => {

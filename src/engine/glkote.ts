@@ -83,6 +83,8 @@ export class HeadlessGlkOte {
   private readonly windows = new Map<number, { type: string; rock: number; width: number; height: number }>();
   private gridLines = new Map<number, string[]>();
   private text = '';
+  /** The upper-window text (grid lines beyond the status line) last added to `text`. */
+  private upperShown = '';
 
   /** Called by glkapi's init: remember the interface and send the `init` event. */
   init(iface: GlkInterface): void {
@@ -104,7 +106,13 @@ export class HeadlessGlkOte {
     if (data.type !== 'update' && data.type !== 'exit') return;
     if (typeof data.gen === 'number') this.generation = data.gen;
     if (data.windows) this.updateWindows(data.windows);
-    if (data.content) for (const c of data.content) this.updateContent(c);
+    if (data.content) {
+      // Grids first: a quote box or chapter card comes before the buffer text of the same update.
+      const grids = data.content.filter((c) => c.lines);
+      for (const c of grids) this.updateContent(c);
+      if (grids.length || data.windows) this.noteUpperWindow();
+      for (const c of data.content) if (!c.lines) this.updateContent(c);
+    }
     if (data.input) this.input = data.input.find((i) => i.type === 'line' || i.type === 'char') ?? null;
     this.specialInput = data.specialinput ?? null;
     if (data.disable) this.input = null;
@@ -120,7 +128,10 @@ export class HeadlessGlkOte {
     return this.iface;
   }
 
-  /** Text printed in buffer windows since the last call (player's echoed input excluded). */
+  /**
+   * Text printed since the last call: buffer windows (player's echoed input excluded) and any new
+   * upper-window text beyond the status line (quote boxes, chapter cards), in the order shown.
+   */
   takeText(): string {
     const out = this.text.replace(/^\n+/, '');
     this.text = '';
@@ -129,14 +140,38 @@ export class HeadlessGlkOte {
 
   /** The first row of the top-most grid window, trimmed and with runs of spaces collapsed. */
   statusLine(): string {
-    const ids = [...this.windows.entries()].filter(([, w]) => w.type === 'grid').map(([id]) => id);
-    for (const id of ids) {
-      const lines = this.gridLines.get(id);
-      if (lines && lines.some((l) => l.trim() !== '')) {
-        return lines.find((l) => l.trim() !== '')!.trim().replace(/\s{2,}/g, '  ');
+    const status = this.statusRow();
+    return status ? this.gridLines.get(status.id)![status.row]!.trim().replace(/\s{2,}/g, '  ') : '';
+  }
+
+  /** Grid text other than the status line: every non-blank grid line, right-trimmed. */
+  upperWindowText(): string {
+    const status = this.statusRow();
+    const out: string[] = [];
+    for (const [id, w] of this.windows) {
+      if (w.type !== 'grid') continue;
+      for (const [row, line] of (this.gridLines.get(id) ?? []).entries()) {
+        if (line.trim() !== '' && !(status && status.id === id && status.row === row)) out.push(line.trimEnd());
       }
     }
-    return '';
+    return out.join('\n');
+  }
+
+  /** Where the status line is: the first non-blank row of the first grid window that has one. */
+  private statusRow(): { id: number; row: number } | null {
+    for (const [id, w] of this.windows) {
+      if (w.type !== 'grid') continue;
+      const row = (this.gridLines.get(id) ?? []).findIndex((l) => l.trim() !== '');
+      if (row >= 0) return { id, row };
+    }
+    return null;
+  }
+
+  /** Add the upper-window text to the step's text when it changed to something new. */
+  private noteUpperWindow(): void {
+    const upper = this.upperWindowText();
+    if (upper !== this.upperShown && upper !== '') this.text += `\n${upper}\n`;
+    this.upperShown = upper;
   }
 
   saveScreen(): ScreenState {
@@ -147,6 +182,7 @@ export class HeadlessGlkOte {
 
   restoreScreen(state: ScreenState): void {
     this.gridLines = new Map(Object.entries(state.gridLines).map(([id, lines]) => [Number(id), [...lines]]));
+    this.upperShown = this.upperWindowText();
     this.text = '';
   }
 
@@ -185,8 +221,16 @@ export class HeadlessGlkOte {
   }
 }
 
+/** Control characters a terminal would not show (C0 except tab/newline, DEL, C1): dfrotz drops them. */
+// eslint-disable-next-line no-control-regex -- stripping control characters is the point
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/g;
+
 /** Join styled runs; optionally drop the echo of the player's input (style "input"). */
 function spansToText(spans: Span[], skipInput: boolean): string {
+  return joinSpans(spans, skipInput).replace(CONTROL, '');
+}
+
+function joinSpans(spans: Span[], skipInput: boolean): string {
   let out = '';
   for (let i = 0; i < spans.length; i++) {
     const s = spans[i];

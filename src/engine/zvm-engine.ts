@@ -104,17 +104,17 @@ class ZvmEngine implements Engine {
     let sent: string;
     try {
       if (input.type === 'char') {
-        const key = keypressFor(command);
+        const key = keypressFor(command, this.canEncode);
         sent = key.recorded;
         this.glkote.send({ type: 'char', window: input.id, value: key.value });
       } else {
-        sent = normaliseCommand(command);
+        sent = normaliseCommand(command, this.canEncode);
         this.glkote.send({ type: 'line', window: input.id, value: sent });
       }
       this.answerFilePrompts();
     } catch (error) {
       this.glkote.error(error);
-      sent = normaliseCommand(command);
+      sent = normaliseCommand(command, this.canEncode);
     }
     return this.observe(sent);
   }
@@ -202,12 +202,19 @@ class ZvmEngine implements Engine {
     glk.init(options);
   }
 
+  /** Characters the story's Unicode translation table holds (ifvms' reverse table, Standard §3.8.5). */
+  private readonly canEncode = (code: number): boolean => {
+    const table = (this.vm as unknown as { reverse_unicode_table?: Record<number, number> }).reverse_unicode_table;
+    return !!table && table[code] !== undefined;
+  };
+
   /** Interpreter number/version and style flags we can honour (see INTERPRETER_NUMBER). */
   private writeHeader(): void {
     const ram = this.vm.ram;
+    if (this.vm.version < 4) return; // v3 has neither field (Standard §11.1)
     ram.setUint8(0x1e, INTERPRETER_NUMBER);
     ram.setUint8(0x1f, INTERPRETER_VERSION);
-    if (this.vm.version > 3) ram.setUint8(0x01, ram.getUint8(0x01) & ~V4_STYLE_FLAGS);
+    ram.setUint8(0x01, ram.getUint8(0x01) & ~V4_STYLE_FLAGS);
   }
 
   /**
