@@ -1,8 +1,9 @@
 #!/bin/sh
-# Compile every test story source test/fixtures/*/*.inf to a Z-machine v5 file (.z5) beside it.
+# Compile every test story source test/fixtures/*/*.inf to a Z-machine file beside it: v5 (.z5),
+# or the version a first-line "!% -vN" switch asks for (N = 3, 4, 5 or 8; file .zN).
 # Needs the Debian package inform6-compiler (binary `inform6`, Inform 6.41); the stories are
 # library-free, and the Inform 6 library path is passed anyway so a future fixture may Include it.
-# The compiled .z5 files are committed; sources set `Serial` so rebuilds are byte-identical.
+# The compiled story files are committed; sources set `Serial` so rebuilds are byte-identical.
 # Usage: scripts/build-test-stories.sh   (from any directory; exits non-zero on a compile error)
 set -eu
 
@@ -20,9 +21,11 @@ for source in "$root"/test/fixtures/*/*.inf; do
   [ -e "$source" ] || continue
   dir="$(dirname "$source")"
   name="$(basename "$source" .inf)"
-  echo "build-test-stories: $source -> $dir/$name.z5"
-  # -v5: Z-machine version 5; +include_path: library folder; -w: no warnings; -E1: Microsoft-style errors.
-  (cd "$dir" && "$inform" -v5 -w -E1 "+include_path=$library" "$name.inf" "$name.z5")
+  version="$(sed -n '1s/^!% *-v\([3458]\).*/\1/p' "$source")"
+  version="${version:-5}"
+  echo "build-test-stories: $source -> $dir/$name.z$version"
+  # -vN: Z-machine version; +include_path: library folder; -w: no warnings; -E1: Microsoft-style errors.
+  (cd "$dir" && "$inform" "-v$version" -w -E1 "+include_path=$library" "$name.inf" "$name.z$version")
   count=$((count + 1))
 done
 echo "build-test-stories: compiled $count story file(s)"
