@@ -35,7 +35,13 @@ describe('metattl replay', () => {
     expect(out.seed).toBe(0);
     expect(out.story).toMatch(/detective\.z5$/);
     expect(out.steps).toHaveLength(51);
-    expect(out.steps[0]).toEqual({ command: 'TAKE PAPER', score: 20, moves: 2, done: false });
+    expect(out.steps[0]).toEqual({
+      command: 'TAKE PAPER', score: 20, moves: 2, done: false,
+      observation: 'Taken.\n\n[Your score has just gone up by ten points.]\n\n>', statusLine: "<< Chief's office >>  Score: 20  Moves: 2",
+    });
+    expect(out.start.observation).toContain("You are standing in the Chief's office.");
+    expect(out.start).toMatchObject({ statusLine: "<< Chief's office >>  Score: 10  Moves: 1", score: 10 });
+    expect(out.steps.at(-1).observation).toContain('*** You have won ***');
     expect(out.final).toMatchObject({ score: 360, done: true, endReason: 'victory', termination: 'game_over' });
   });
 

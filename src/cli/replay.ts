@@ -2,8 +2,11 @@
  * `metattl replay`: play a list of commands on a story at a seed and report the score after each
  * step. Runs the engine in a worker_thread with the watchdog, so a runaway story ends the replay
  * with `interpreter_hang` instead of hanging the CLI. Output contract (--json):
- * `{ story, seed, md5, steps: [{ command, score, moves, done }], final: { score, moves, done,
- * endReason, termination, steps } }` — termination uses method.md's vocabulary.
+ * `{ story, seed, md5, start: { observation, statusLine, score, moves }, steps: [{ command,
+ * score, moves, done, observation, statusLine }], final: { score, moves, done, endReason,
+ * termination, steps } }` — termination uses method.md's vocabulary; `observation` is the game's
+ * text after the command (echo excluded), so a replay can be read and diffed against another
+ * interpreter.
  */
 import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
@@ -42,13 +45,14 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const commands = parseCommandsFile(await readInputText(values.commands, 'commands file'));
 
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: intOption(values['step-timeout-ms'], 'step-timeout-ms', 5000, 100, 600_000) });
-  const steps: { command: string; score: number | null; moves: number | null; done: boolean }[] = [];
+  const steps: { command: string; score: number | null; moves: number | null; done: boolean; observation: string; statusLine: string }[] = [];
+  const start = { observation: engine.start.text, statusLine: engine.start.statusLine, score: engine.start.score, moves: engine.start.moves };
   let last: StepResult = engine.start;
   try {
     for (const command of commands) {
       if (last.done) break;
       last = await engine.step(command);
-      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done });
+      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, statusLine: last.statusLine });
       if (!values.json) process.stdout.write(`${String(steps.length).padStart(4)}  ${String(last.score ?? '-').padStart(5)}  ${last.command}\n`);
     }
   } finally {
@@ -57,7 +61,7 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const termination = last.fault ? last.fault.kind : last.done ? 'game_over' : 'step_limit';
   const final = { score: last.score, moves: last.moves, done: last.done, endReason: last.endReason, termination, steps: steps.length, ...(last.fault ? { error: last.fault.message } : {}) };
   if (values.json) {
-    process.stdout.write(JSON.stringify({ story: story.path, seed, md5: engine.info.md5, steps, final }) + '\n');
+    process.stdout.write(JSON.stringify({ story: story.path, seed, md5: engine.info.md5, start, steps, final }) + '\n');
   } else {
     process.stdout.write(`final (seed ${seed}): score ${final.score ?? 'n/a'}${story.entry?.maxScore ? ` of ${story.entry.maxScore}` : ''}, moves ${final.moves ?? 'n/a'}, ${termination}${final.endReason ? ` (${final.endReason})` : ''}\n`);
   }
