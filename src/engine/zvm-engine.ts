@@ -151,6 +151,11 @@ class ZvmEngine implements Engine {
     vm.read_data = { ...structuredClone(state.readData), buffer: this.reRequestInput(state) };
     this.rng = { ...snapshot.rngState };
     this.tracking = structuredClone(snapshot.tracking);
+    // Snapshots from before catalog reads carried bytes/offsets had word addresses: re-derive.
+    const source = this.tracking.scoreSource as { kind: string; score?: unknown; moves?: unknown };
+    if ((source.kind === 'catalog' && !source.score) || (source.kind === 'victory-text' && source.moves === undefined)) {
+      this.tracking.scoreSource = structuredClone(this.initialTracking.scoreSource);
+    }
     this.glkote.restoreScreen(snapshot.screen);
     this.glk.update();
     this.glkote.takeText();
