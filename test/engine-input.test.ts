@@ -70,6 +70,16 @@ describe('in-game saves do not survive reset()', () => {
   });
 });
 
+describe('the end of a game', () => {
+  it('a victory banner followed by a wait for a key (no restart question) ends the game as a victory', () => {
+    const engine = loadStory(fixture('endkey'), { seed: 0 });
+    expect(engine.start.done).toBe(false);
+    const won = engine.step('win');
+    expect(won).toMatchObject({ done: true, endReason: 'victory', inputKind: 'char' });
+    expect(won.text).toContain('*** You have won ***');
+  });
+});
+
 describe('a story that never asks for input', () => {
   it('ends at once: done, end reason quit, with its text; reset() gives the same', () => {
     const engine = loadStory(fixture('noinput'), { seed: 0 });

@@ -29,7 +29,9 @@ export interface StepResult {
   /** What was actually sent to the game after normalisation ('' for the game's start). For a
    * keypress this is the single character sent, or '' for Enter. */
   command: string;
-  /** Text printed in the main (buffer) window during this step, the echoed command excluded. */
+  /** Text printed during this step, the echoed command excluded: the main (buffer) window's
+   * text, including text printed before a screen clear, and any new upper-window text beyond the
+   * status line (quote boxes, chapter cards), in the order shown. */
   text: string;
   /** The status line (top grid window, first row), whitespace-trimmed; '' when there is none. */
   statusLine: string;
