@@ -65,7 +65,7 @@ describe('Trinity (seed 0)', () => {
 });
 
 describe('Anchorhead (seed 0)', () => {
-  it('chapter cards (upper window) reach the observation: steps 41, 245, 432, 527', () => {
+  it('chapter cards (upper window) reach the observation: steps 41, 245, 432, 527; random events as in Jericho', () => {
     const game = jerichoGame('anchor');
     const bytes = new Uint8Array(readShared(`stories-more/${game.rom}`));
     const engine = loadStory(bytes, { seed: game.seed, rules: rulesFor(findByMd5(catalog, md5Hex(bytes))!) });
@@ -74,6 +74,9 @@ describe('Anchorhead (seed 0)', () => {
       const result = engine.step(command);
       const card = cards[i + 1];
       if (card) expect(result.text, `step ${i + 1}`).toContain(card);
+      // With ifvms' @remove_obj bug the random calls diverged from Jericho at step 485 and this
+      // flurry (a random event) was missing at step 487.
+      if (i + 1 === 487) expect(result.text).toContain('A flurry of dead leaves');
     }
   });
 });
