@@ -7,7 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { INTERPRETER_NUMBER, INTERPRETER_VERSION, loadStory } from '../src/engine/zvm-engine.ts';
+import { INTERPRETER_NUMBER, INTERPRETER_VERSION } from '../src/engine/interpreter-header.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
 import { runDfrotz, textLines } from './support/dfrotz.ts';
 import { REPO_ROOT } from './support/shared.ts';
 

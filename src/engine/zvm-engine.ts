@@ -11,6 +11,7 @@ import { checkEnd, endReasonFor } from './end-detection.ts';
 import { createRngState, restartRng, zRandom } from './frotz-rng.ts';
 import { HeadlessGlkOte } from './glkote.ts';
 import { keypressFor, normaliseCommand } from './input.ts';
+import { keepTextAcrossClears, unicodeTableHas, writeInterpreterHeader } from './interpreter-header.ts';
 import type { Engine, EngineSnapshot, LoadOptions, StepResult, StoryInfo, StoryRules, TrackingState } from './interface.ts';
 import { MemoryDialog } from './memory-dialog.ts';
 import { chooseScoreSource, readScore, type MemoryReader } from './scoring.ts';
@@ -18,16 +19,6 @@ import { identifyStory, type IdentifiedStory } from './story-file.ts';
 
 /** Maximum automatic answers to file prompts within one step (save/restore/script chains). */
 const MAX_FILE_PROMPTS = 4;
-
-/** Header byte 0x1E, interpreter number (Standard §11.1.3): 6, "IBM PC", the usual choice of
- * interpreters for machines not in the Standard's list. */
-export const INTERPRETER_NUMBER = 6;
-/** Header byte 0x1F, interpreter version (an ASCII letter in v4/v5, §11.1.3.1): 'I' for ifvms. */
-export const INTERPRETER_VERSION = 'I'.charCodeAt(0);
-/** Flags 1 bits (v4+) for boldface, italic and fixed-space styles (§11.1.2 / 8.7.1.1): the
- * observation is plain text, so these are not advertised and games fall back to capitals the way
- * they do under dfrotz and Jericho. */
-const V4_STYLE_FLAGS = 0x04 | 0x08 | 0x10;
 
 /**
  * Load a story file and run it to its first input (after the catalog's intro actions).
@@ -65,6 +56,8 @@ class ZvmEngine implements Engine {
   private rng;
   private tracking: TrackingState;
   private readonly initialTracking: TrackingState;
+  /** Characters the story can receive: those its Unicode table holds. */
+  private readonly canEncode = (code: number): boolean => unicodeTableHas(this.vm, code);
   /** Null for a story that ended without ever asking for input (reset() then reboots it). */
   private readonly startSnapshot: EngineSnapshot | null;
 
@@ -171,7 +164,7 @@ class ZvmEngine implements Engine {
     this.dialog.clear();
     if (!this.startSnapshot) {
       // A story that ended without asking for input: run it again from a fresh VM.
-      this.tracking = { ...this.initialTracking };
+      this.tracking = structuredClone(this.initialTracking);
       this.rng = createRngState(this.seed);
       this.boot();
       this.observe('');
@@ -190,9 +183,9 @@ class ZvmEngine implements Engine {
     const updateHeader = vm.update_header.bind(vm);
     vm.update_header = () => {
       updateHeader();
-      this.writeHeader();
+      writeInterpreterHeader(vm);
     };
-    this.keepTextAcrossClears(glk);
+    keepTextAcrossClears(glk);
     const restart = vm.restart.bind(vm);
     vm.restart = (autorestoring?: number) => {
       restart(autorestoring);
@@ -205,39 +198,6 @@ class ZvmEngine implements Engine {
     const options = { vm, Glk: glk, GlkOte: glkote, Dialog: this.dialog };
     vm.prepare(this.zcode.slice(), options);
     glk.init(options);
-  }
-
-  /** Characters the story's Unicode translation table holds (ifvms' reverse table, Standard §3.8.5). */
-  private readonly canEncode = (code: number): boolean => {
-    const table = (this.vm as unknown as { reverse_unicode_table?: Record<number, number> }).reverse_unicode_table;
-    return !!table && table[code] !== undefined;
-  };
-
-  /** Interpreter number/version and style flags we can honour (see INTERPRETER_NUMBER). */
-  private writeHeader(): void {
-    const ram = this.vm.ram;
-    if (this.vm.version < 4) return; // v3 has neither field (Standard §11.1)
-    ram.setUint8(0x1e, INTERPRETER_NUMBER);
-    ram.setUint8(0x1f, INTERPRETER_VERSION);
-    ram.setUint8(0x01, ram.getUint8(0x01) & ~V4_STYLE_FLAGS);
-  }
-
-  /**
-   * Glk drops a buffer window's unsent text when it is cleared, and a grid window's lines when it
-   * is cleared or resized; send the pending update to our GlkOte first, so text printed before a
-   * screen clear and quote boxes drawn then erased within one step still reach the observation.
-   */
-  private keepTextAcrossClears(glk: GlkApi): void {
-    const clear = glk.glk_window_clear;
-    glk.glk_window_clear = (win: unknown) => {
-      glk.update();
-      clear(win);
-    };
-    const arrange = glk.glk_window_set_arrangement;
-    glk.glk_window_set_arrangement = (...args: unknown[]) => {
-      glk.update();
-      arrange(...args);
-    };
   }
 
   /** Answer save/restore/script file prompts from the in-memory slot so a step never hangs. */
