@@ -1,7 +1,8 @@
 // Regenerates public/stories/catalog.json: the bundled story (advent.z5, copied from glkote-term at
 // build time) plus metadata — never files — for every Jericho game in ../shared/jericho/games.json
 // (SHARED_DIR overrides ../shared), so a user who loads one of them gets its max score, seed, score
-// address and end texts automatically (matched by md5); then our teaching games (games/, compiled
+// and moves reads (bytes, signedness, offsets, or Jericho's status-line parse) and end texts (" OR "
+// alternatives split, C-source escapes removed) automatically (matched by md5); then our teaching games (games/, compiled
 // by scripts/build-games.sh into public/stories/), whose md5 and score/turns addresses are read from
 // the compiled files. Run scripts/build-games.sh first.
 // Usage: node scripts/build-catalog.mjs
