@@ -1,0 +1,31 @@
+/**
+ * The five sites by id: how each generates its data from the seed and starts a running site over
+ * it. The shop and its admin back office share one store. No DOM here.
+ */
+import type { RandomSource, WebSiteId } from '../interface.ts';
+import { generateStore } from '../data/store-data.ts';
+import { createShop } from './shop.ts';
+import type { Site } from './site.ts';
+
+/** A site kind: data generation (seeded) and a running site over that data. */
+export interface SiteDefinition<D = unknown> {
+  id: WebSiteId;
+  /** Shown in texts ("the shop"). */
+  title: string;
+  generate(rng: RandomSource): D;
+  create(data: D): Site<D>;
+}
+
+const shop: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop', title: 'an online shop', generate: generateStore, create: createShop };
+
+/** Every site by id. */
+export const SITE_DEFINITIONS: Partial<Record<WebSiteId, SiteDefinition>> = {
+  shop: shop as SiteDefinition,
+};
+
+/** @throws Error for an unknown site id */
+export function siteDefinition(id: WebSiteId): SiteDefinition {
+  const def = SITE_DEFINITIONS[id];
+  if (!def) throw new Error(`unknown site "${id}"`);
+  return def;
+}
