@@ -5,6 +5,9 @@
 import type { RandomSource, WebSiteId } from '../interface.ts';
 import { generateStore } from '../data/store-data.ts';
 import { createShop } from './shop.ts';
+import { createForum } from './forum.ts';
+import { generateForum } from '../data/forum-data.ts';
+import { createShopAdmin } from './shop-admin.ts';
 import type { Site } from './site.ts';
 
 /** A site kind: data generation (seeded) and a running site over that data. */
@@ -17,10 +20,15 @@ export interface SiteDefinition<D = unknown> {
 }
 
 const shop: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop', title: 'an online shop', generate: generateStore, create: createShop };
+const shopAdmin: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop-admin', title: "the shop's admin back office", generate: generateStore, create: createShopAdmin };
+
+const forum: SiteDefinition<ReturnType<typeof generateForum>> = { id: 'forum', title: 'a discussion forum', generate: generateForum, create: createForum };
 
 /** Every site by id. */
 export const SITE_DEFINITIONS: Partial<Record<WebSiteId, SiteDefinition>> = {
   shop: shop as SiteDefinition,
+  'shop-admin': shopAdmin as SiteDefinition,
+  forum: forum as SiteDefinition,
 };
 
 /** @throws Error for an unknown site id */
