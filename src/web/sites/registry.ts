@@ -6,6 +6,8 @@ import type { RandomSource, WebSiteId } from '../interface.ts';
 import { generateStore } from '../data/store-data.ts';
 import { createShop } from './shop.ts';
 import { createForum } from './forum.ts';
+import { createForge } from './forge.ts';
+import { generateForge } from '../data/forge-data.ts';
 import { generateForum } from '../data/forum-data.ts';
 import { createShopAdmin } from './shop-admin.ts';
 import type { Site } from './site.ts';
@@ -24,11 +26,14 @@ const shopAdmin: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop-
 
 const forum: SiteDefinition<ReturnType<typeof generateForum>> = { id: 'forum', title: 'a discussion forum', generate: generateForum, create: createForum };
 
+const forge: SiteDefinition<ReturnType<typeof generateForge>> = { id: 'forge', title: 'a code forge', generate: generateForge, create: createForge };
+
 /** Every site by id. */
 export const SITE_DEFINITIONS: Partial<Record<WebSiteId, SiteDefinition>> = {
   shop: shop as SiteDefinition,
   'shop-admin': shopAdmin as SiteDefinition,
   forum: forum as SiteDefinition,
+  forge: forge as SiteDefinition,
 };
 
 /** @throws Error for an unknown site id */

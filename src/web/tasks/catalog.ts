@@ -8,12 +8,13 @@ import {
   WEB_ID_SITES, WEB_SITES, type RandomSourceFactory, type WebSiteId, type WebSplit, type WebTaskInstance, type WebTaskListing, type WebTaskSetName, type WebTaskTemplate,
 } from '../interface.ts';
 import { siteDefinition } from '../sites/registry.ts';
+import { FORGE_TEMPLATES } from './forge-tasks.ts';
 import { FORUM_TEMPLATES } from './forum-tasks.ts';
 import { SHOP_ADMIN_TEMPLATES } from './shop-admin-tasks.ts';
 import { SHOP_TEMPLATES } from './shop-tasks.ts';
 
 /** Every template, in id order. */
-export const WEB_TEMPLATES: readonly WebTaskTemplate[] = [...SHOP_TEMPLATES, ...SHOP_ADMIN_TEMPLATES, ...FORUM_TEMPLATES] as WebTaskTemplate[];
+export const WEB_TEMPLATES: readonly WebTaskTemplate[] = [...SHOP_TEMPLATES, ...SHOP_ADMIN_TEMPLATES, ...FORUM_TEMPLATES, ...FORGE_TEMPLATES] as WebTaskTemplate[];
 
 /** The seeds each template is instantiated with. */
 export const WEB_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
