@@ -9,12 +9,13 @@ import {
 } from '../interface.ts';
 import { siteDefinition } from '../sites/registry.ts';
 import { FORGE_TEMPLATES } from './forge-tasks.ts';
+import { MAP_TEMPLATES } from './map-tasks.ts';
 import { FORUM_TEMPLATES } from './forum-tasks.ts';
 import { SHOP_ADMIN_TEMPLATES } from './shop-admin-tasks.ts';
 import { SHOP_TEMPLATES } from './shop-tasks.ts';
 
 /** Every template, in id order. */
-export const WEB_TEMPLATES: readonly WebTaskTemplate[] = [...SHOP_TEMPLATES, ...SHOP_ADMIN_TEMPLATES, ...FORUM_TEMPLATES, ...FORGE_TEMPLATES] as WebTaskTemplate[];
+export const WEB_TEMPLATES: readonly WebTaskTemplate[] = [...SHOP_TEMPLATES, ...SHOP_ADMIN_TEMPLATES, ...FORUM_TEMPLATES, ...FORGE_TEMPLATES, ...MAP_TEMPLATES] as WebTaskTemplate[];
 
 /** The seeds each template is instantiated with. */
 export const WEB_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
