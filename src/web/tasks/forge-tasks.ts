@@ -16,7 +16,7 @@ type ForgeTemplate = WebTaskTemplate<ForgeData, ForgeData>;
 const openProject = (p: ForgeProject): OracleStep[] => [click(link('Explore projects')), click(link(projectPath(p)))];
 
 const openIssues: ForgeTemplate = {
-  id: 't27', site: 'forge', kind: 'information', intentTemplate: 'How many open issues does the project {project} have?',
+  id: 't30', site: 'forge', kind: 'information', intentTemplate: 'How many open issues does the project {project} have?',
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const n = filterIssues(p, 'opened', null, null).length;
@@ -26,7 +26,7 @@ const openIssues: ForgeTemplate = {
 };
 
 const mrAuthor: ForgeTemplate = {
-  id: 't28', site: 'forge', kind: 'information', intentTemplate: 'Who opened merge request !{number} of {project}?',
+  id: 't31', site: 'forge', kind: 'information', intentTemplate: 'Who opened merge request !{number} of {project}?',
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const mr = rng.pick(p.mergeRequests);
@@ -37,7 +37,7 @@ const mrAuthor: ForgeTemplate = {
 };
 
 const mostStars: ForgeTemplate = {
-  id: 't29', site: 'forge', kind: 'information', intentTemplate: 'Which project has the most stars?',
+  id: 't32', site: 'forge', kind: 'information', intentTemplate: 'Which project has the most stars?',
   instantiate(data) {
     const sorted = [...data.projects].sort((a, b) => starCount(data, b) - starCount(data, a));
     const steps = [click(link('Explore projects')), click(link('Most stars'))];
@@ -51,7 +51,7 @@ const mostStars: ForgeTemplate = {
 };
 
 const version: ForgeTemplate = {
-  id: 't30', site: 'forge', kind: 'information', intentTemplate: 'Which version does package.json of {project} declare?',
+  id: 't33', site: 'forge', kind: 'information', intentTemplate: 'Which version does package.json of {project} declare?',
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const v = (x: ForgeProject) => (JSON.parse(x.files['package.json']!) as { version: string }).version;
@@ -62,7 +62,7 @@ const version: ForgeTemplate = {
 };
 
 const closedLabelled: ForgeTemplate = {
-  id: 't31', site: 'forge', kind: 'navigation', intentTemplate: "Show me the closed issues labelled '{label}' in {project}.",
+  id: 't34', site: 'forge', kind: 'navigation', intentTemplate: "Show me the closed issues labelled '{label}' in {project}.",
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const label = rng.pick(LABELS);
@@ -72,7 +72,7 @@ const closedLabelled: ForgeTemplate = {
 };
 
 const star: ForgeTemplate = {
-  id: 't32', site: 'forge', kind: 'change', intentTemplate: 'Star the project {project}.',
+  id: 't35', site: 'forge', kind: 'change', intentTemplate: 'Star the project {project}.',
   instantiate(data, rng) {
     const [p, other] = rng.shuffle(data.projects);
     const doStar = (x: ForgeProject) => [...openProject(x), click(button('Star')), done()];
@@ -81,7 +81,7 @@ const star: ForgeTemplate = {
 };
 
 const newIssue: ForgeTemplate = {
-  id: 't33', site: 'forge', kind: 'change', intentTemplate: "Open an issue in {project} titled '{title}' with the label {label}.",
+  id: 't36', site: 'forge', kind: 'change', intentTemplate: "Open an issue in {project} titled '{title}' with the label {label}.",
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const [label, other] = rng.shuffle(LABELS);
@@ -96,7 +96,7 @@ const newIssue: ForgeTemplate = {
 };
 
 const addMember: ForgeTemplate = {
-  id: 't34', site: 'forge', kind: 'change', intentTemplate: 'Add {user} to {project} as {role}.',
+  id: 't37', site: 'forge', kind: 'change', intentTemplate: 'Add {user} to {project} as {role}.',
   instantiate(data, rng) {
     const p = rng.pick(data.projects);
     const user = rng.pick(data.users.filter((u) => !p.members.some((m) => m.user === u)));
@@ -111,7 +111,7 @@ const addMember: ForgeTemplate = {
 };
 
 const newProject: ForgeTemplate = {
-  id: 't35', site: 'forge', kind: 'change', intentTemplate: "Create a public project named '{name}'.",
+  id: 't38', site: 'forge', kind: 'change', intentTemplate: "Create a public project named '{name}'.",
   instantiate(data, rng) {
     const name = rng.pick(['garden-planner', 'recipe-box', 'trip-journal', 'habit-tracker']);
     const create = (visibility: string) => [click(link('New project')), fill(textbox('Project name'), name), choose(combobox('Visibility'), visibility), click(button('Create project')), done()];
@@ -124,7 +124,7 @@ const newProject: ForgeTemplate = {
 };
 
 const absentProject: ForgeTemplate = {
-  id: 't36', site: 'forge', kind: 'information', intentTemplate: 'How many open issues does the project {project that does not exist} have?',
+  id: 't39', site: 'forge', kind: 'information', intentTemplate: 'How many open issues does the project {project that does not exist} have?',
   instantiate(data, rng) {
     return { intent: `How many open issues does the project ${data.absentProject} have?`, check: { kind: 'string_match', exact: 'N/A' }, unachievable: true, oracle: [click(link('Explore projects')), answer('N/A')], wrong: [click(link('Explore projects')), answer(String(rng.int(10)))] };
   },

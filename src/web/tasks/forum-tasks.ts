@@ -24,7 +24,7 @@ function pickPost(data: ForumData, rng: RandomSource, ok: (p: ForumPost) => bool
 }
 
 const topPost: ForumTemplate = {
-  id: 't18', site: 'forum', kind: 'information', intentTemplate: 'What is the title of the highest-scoring post in f/{forum}?',
+  id: 't21', site: 'forum', kind: 'information', intentTemplate: 'What is the title of the highest-scoring post in f/{forum}?',
   instantiate(data, rng) {
     const forums = data.forums.map((f) => f.name).filter((f) => {
       const top = sortPosts(data, f, 'top');
@@ -38,7 +38,7 @@ const topPost: ForumTemplate = {
 };
 
 const commentCount: ForumTemplate = {
-  id: 't19', site: 'forum', kind: 'information', intentTemplate: "How many comments does the post '{title}' in f/{forum} have?",
+  id: 't22', site: 'forum', kind: 'information', intentTemplate: "How many comments does the post '{title}' in f/{forum} have?",
   instantiate(data, rng) {
     const post = pickPost(data, rng);
     const n = post.comments.length;
@@ -47,7 +47,7 @@ const commentCount: ForumTemplate = {
 };
 
 const author: ForumTemplate = {
-  id: 't20', site: 'forum', kind: 'information', intentTemplate: "Who posted '{title}' in f/{forum}?",
+  id: 't23', site: 'forum', kind: 'information', intentTemplate: "Who posted '{title}' in f/{forum}?",
   instantiate(data, rng) {
     const post = pickPost(data, rng);
     const other = rng.pick(data.posts.filter((p) => !p.author.includes(post.author) && !post.author.includes(p.author))).author;
@@ -56,7 +56,7 @@ const author: ForumTemplate = {
 };
 
 const upvote: ForumTemplate = {
-  id: 't21', site: 'forum', kind: 'change', intentTemplate: "Upvote the post '{title}' in f/{forum}.",
+  id: 't24', site: 'forum', kind: 'change', intentTemplate: "Upvote the post '{title}' in f/{forum}.",
   instantiate(data, rng) {
     const post = pickPost(data, rng);
     return {
@@ -68,7 +68,7 @@ const upvote: ForumTemplate = {
 };
 
 const subscribe: ForumTemplate = {
-  id: 't22', site: 'forum', kind: 'change', intentTemplate: 'Subscribe to f/{forum}.',
+  id: 't25', site: 'forum', kind: 'change', intentTemplate: 'Subscribe to f/{forum}.',
   instantiate(data, rng) {
     const [forum, other] = rng.shuffle(data.forums.map((f) => f.name));
     const sub = (name: string) => [click(link(`f/${name}`)), click(button('Subscribe')), done()];
@@ -77,7 +77,7 @@ const subscribe: ForumTemplate = {
 };
 
 const newPost: ForumTemplate = {
-  id: 't23', site: 'forum', kind: 'change', intentTemplate: "Post in f/{forum} with the title '{title}' and the body '{body}'.",
+  id: 't26', site: 'forum', kind: 'change', intentTemplate: "Post in f/{forum} with the title '{title}' and the body '{body}'.",
   instantiate(data, rng) {
     const [forum, other] = rng.shuffle(data.forums.map((f) => f.name));
     const title = rng.pick(['Meetup this weekend?', 'Favourite beginner resources', 'What I learned this year', 'Ask me anything']);
@@ -93,7 +93,7 @@ const newPost: ForumTemplate = {
 };
 
 const reply: ForumTemplate = {
-  id: 't24', site: 'forum', kind: 'change', intentTemplate: "Reply to the post '{title}' in f/{forum} with the comment '{text}'.",
+  id: 't27', site: 'forum', kind: 'change', intentTemplate: "Reply to the post '{title}' in f/{forum} with the comment '{text}'.",
   instantiate(data, rng) {
     const post = pickPost(data, rng);
     const other = pickPost(data, rng, (p) => p.id !== post.id);
@@ -108,7 +108,7 @@ const reply: ForumTemplate = {
 };
 
 const newest: ForumTemplate = {
-  id: 't25', site: 'forum', kind: 'navigation', intentTemplate: 'Show me the newest posts in f/{forum}.',
+  id: 't28', site: 'forum', kind: 'navigation', intentTemplate: 'Show me the newest posts in f/{forum}.',
   instantiate(data, rng) {
     const forum = rng.pick(data.forums).name;
     const show = (label: string) => [click(link(`f/${forum}`)), click(link(label)), done()];
@@ -117,7 +117,7 @@ const newest: ForumTemplate = {
 };
 
 const absentForum: ForumTemplate = {
-  id: 't26', site: 'forum', kind: 'information', intentTemplate: 'How many subscribers does f/{forum that does not exist} have?',
+  id: 't29', site: 'forum', kind: 'information', intentTemplate: 'How many subscribers does f/{forum that does not exist} have?',
   instantiate(data, rng) {
     return { intent: `How many subscribers does f/${data.absentForum} have?`, check: { kind: 'string_match', exact: 'N/A' }, unachievable: true, oracle: [answer('N/A')], wrong: [answer(String(rng.pick(data.forums).subscribers))] };
   },

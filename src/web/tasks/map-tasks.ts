@@ -22,7 +22,7 @@ function pair(data: MapData, rng: RandomSource): [Place, Place] {
 }
 
 const driveKm: MapTemplate = {
-  id: 't37', site: 'map', kind: 'information', intentTemplate: 'How far is it by car from {A} to {B}?',
+  id: 't40', site: 'map', kind: 'information', intentTemplate: 'How far is it by car from {A} to {B}?',
   instantiate(data, rng) {
     const [a, b] = pair(data, rng);
     const km = roadKm(a, b).toFixed(1);
@@ -32,7 +32,7 @@ const driveKm: MapTemplate = {
 };
 
 const walkMinutes: MapTemplate = {
-  id: 't38', site: 'map', kind: 'information', intentTemplate: 'How many minutes does it take to walk from {A} to {B}?',
+  id: 't41', site: 'map', kind: 'information', intentTemplate: 'How many minutes does it take to walk from {A} to {B}?',
   instantiate(data, rng) {
     const [a, b] = pair(data, rng);
     const min = travelMinutes(a, b, 'foot');
@@ -41,7 +41,7 @@ const walkMinutes: MapTemplate = {
 };
 
 const nearest: MapTemplate = {
-  id: 't39', site: 'map', kind: 'information', intentTemplate: 'What is the nearest {category} to {place}?',
+  id: 't42', site: 'map', kind: 'information', intentTemplate: 'What is the nearest {category} to {place}?',
   instantiate(data, rng) {
     const options = data.places.flatMap((from) =>
       [...new Set(data.places.map((p) => p.category))].map((category) => ({ from, category, list: nearby(data, from, category) })),
@@ -53,7 +53,7 @@ const nearest: MapTemplate = {
 };
 
 const address: MapTemplate = {
-  id: 't40', site: 'map', kind: 'information', intentTemplate: 'What is the address of {place}?',
+  id: 't43', site: 'map', kind: 'information', intentTemplate: 'What is the address of {place}?',
   instantiate(data, rng) {
     const p = rng.pick(data.places);
     const other = rng.pick(data.places.filter((q) => q.address !== p.address)).address;
@@ -63,7 +63,7 @@ const address: MapTemplate = {
 };
 
 const bikeRoute: MapTemplate = {
-  id: 't41', site: 'map', kind: 'navigation', intentTemplate: 'Show me the route by bicycle from {A} to {B}.',
+  id: 't44', site: 'map', kind: 'navigation', intentTemplate: 'Show me the route by bicycle from {A} to {B}.',
   instantiate(data, rng) {
     const [a, b] = pair(data, rng);
     return { intent: `Show me the route by bicycle from ${a.name} to ${b.name}.`, check: { kind: 'url_match', url: `${SITE_ORIGINS.map}/directions?from=${a.id}&to=${b.id}&mode=bike` }, oracle: [...route(a.name, b.name, 'bike'), done()], wrong: [...route(b.name, a.name, 'bike'), done()] };
@@ -71,7 +71,7 @@ const bikeRoute: MapTemplate = {
 };
 
 const closer: MapTemplate = {
-  id: 't42', site: 'map', kind: 'information', intentTemplate: 'Which is closer to {A} by road: {B} or {C}?',
+  id: 't45', site: 'map', kind: 'information', intentTemplate: 'Which is closer to {A} by road: {B} or {C}?',
   instantiate(data, rng) {
     const a = rng.pick(data.places);
     const [b, c] = rng.shuffle(data.places.filter((p) => p !== a));
@@ -83,7 +83,7 @@ const closer: MapTemplate = {
 };
 
 const absentRoute: MapTemplate = {
-  id: 't43', site: 'map', kind: 'information', intentTemplate: 'How far is it by car from {A} to {place not on the map}?',
+  id: 't46', site: 'map', kind: 'information', intentTemplate: 'How far is it by car from {A} to {place not on the map}?',
   instantiate(data, rng) {
     const a = rng.pick(data.places);
     const steps = route(a.name, data.absentPlace, 'car');

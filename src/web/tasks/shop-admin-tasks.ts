@@ -13,7 +13,7 @@ type AdminTemplate = WebTaskTemplate<StoreData, StoreData>;
 const ORIGIN = SITE_ORIGINS['shop-admin'];
 
 const countByStatus: AdminTemplate = {
-  id: 't10', site: 'shop-admin', kind: 'information', intentTemplate: 'How many orders are in status {status}?',
+  id: 't13', site: 'shop-admin', kind: 'information', intentTemplate: 'How many orders are in status {status}?',
   instantiate(data, rng) {
     const status = rng.pick(ORDER_STATUSES);
     const n = adminOrders(data, status).length;
@@ -23,7 +23,7 @@ const countByStatus: AdminTemplate = {
 };
 
 const revenue: AdminTemplate = {
-  id: 't11', site: 'shop-admin', kind: 'information', intentTemplate: 'What was the revenue in {month} according to the sales report?',
+  id: 't14', site: 'shop-admin', kind: 'information', intentTemplate: 'What was the revenue in {month} according to the sales report?',
   instantiate(data, rng) {
     const months = Array.from({ length: 12 }, (_, i) => `${ORDER_YEAR}-${String(i + 1).padStart(2, '0')}`);
     const month = rng.pick(months.filter((m) => salesReport(data, m).orders > 0));
@@ -35,7 +35,7 @@ const revenue: AdminTemplate = {
 };
 
 const whoOrdered: AdminTemplate = {
-  id: 't12', site: 'shop-admin', kind: 'information', intentTemplate: 'Which customer placed order #{number}?',
+  id: 't15', site: 'shop-admin', kind: 'information', intentTemplate: 'Which customer placed order #{number}?',
   instantiate(data, rng) {
     const o = rng.pick(data.orders);
     const name = data.customers.find((c) => c.id === o.customerId)!.name;
@@ -46,7 +46,7 @@ const whoOrdered: AdminTemplate = {
 };
 
 const stock: AdminTemplate = {
-  id: 't13', site: 'shop-admin', kind: 'information', intentTemplate: 'How many units of the {product} are in stock?',
+  id: 't16', site: 'shop-admin', kind: 'information', intentTemplate: 'How many units of the {product} are in stock?',
   instantiate(data, rng) {
     const p = rng.pick(data.products);
     const steps = [click(link('Products')), fill(searchbox('Search products'), p.name), click(button('Search'))];
@@ -55,7 +55,7 @@ const stock: AdminTemplate = {
 };
 
 const setPrice: AdminTemplate = {
-  id: 't14', site: 'shop-admin', kind: 'change', intentTemplate: 'Set the price of the {product} to ${price}.',
+  id: 't17', site: 'shop-admin', kind: 'change', intentTemplate: 'Set the price of the {product} to ${price}.',
   instantiate(data, rng) {
     const p = rng.pick(data.products);
     const cents = Math.max(100, p.priceCents + (rng.int(2) === 0 ? -1 : 1) * (100 + rng.int(20) * 50));
@@ -69,7 +69,7 @@ const setPrice: AdminTemplate = {
 };
 
 const setStatus: AdminTemplate = {
-  id: 't15', site: 'shop-admin', kind: 'change', intentTemplate: 'Change the status of order #{number} to {status}.',
+  id: 't18', site: 'shop-admin', kind: 'change', intentTemplate: 'Change the status of order #{number} to {status}.',
   instantiate(data, rng) {
     const o = rng.pick(data.orders);
     const [status, other] = rng.shuffle(ORDER_STATUSES.filter((s) => s !== o.status));
@@ -83,7 +83,7 @@ const setStatus: AdminTemplate = {
 };
 
 const filtered: AdminTemplate = {
-  id: 't16', site: 'shop-admin', kind: 'navigation', intentTemplate: 'Show me all orders in status {status}.',
+  id: 't19', site: 'shop-admin', kind: 'navigation', intentTemplate: 'Show me all orders in status {status}.',
   instantiate(_data, rng) {
     const [status, other] = rng.shuffle(ORDER_STATUSES);
     const show = (value: string) => [click(link('Orders')), choose(combobox('Status'), value), click(button('Filter')), done()];
@@ -92,7 +92,7 @@ const filtered: AdminTemplate = {
 };
 
 const absentCustomer: AdminTemplate = {
-  id: 't17', site: 'shop-admin', kind: 'information', intentTemplate: 'What is the phone number of the customer {unknown customer}?',
+  id: 't20', site: 'shop-admin', kind: 'information', intentTemplate: 'What is the phone number of the customer {unknown customer}?',
   instantiate(data, rng) {
     const steps = [click(link('Customers')), fill(searchbox('Search customers'), data.absentCustomer), click(button('Search'))];
     return { intent: `What is the phone number of the customer ${data.absentCustomer}?`, check: { kind: 'string_match', exact: 'N/A' }, unachievable: true, oracle: [...steps, answer('N/A')], wrong: [...steps, answer(rng.pick(data.customers).phone)] };

@@ -3,9 +3,10 @@
  * order totals (information); sorted category lists (navigation); cart, checkout and account
  * changes (state); and an unachievable question (N/A). Oracle and wrong scripts come from the data.
  */
-import { CATEGORIES, SHIPPING_METHODS, type StoreData } from '../data/store-data.ts';
+import { averageRating, CATEGORIES, SHIPPING_METHODS, type StoreData } from '../data/store-data.ts';
 import type { OracleStep, RandomSource, WebTaskTemplate } from '../interface.ts';
 import { categoryUrl, sortProducts } from '../sites/shop.ts';
+import { SITE_ORIGINS } from '../sites/site.ts';
 import { amount, answer, button, choose, click, combobox, done, fill, link, searchbox, spinbutton, textbox } from './steps.ts';
 
 type ShopTemplate = WebTaskTemplate<StoreData, StoreData>;
@@ -122,4 +123,45 @@ const absentReviews: ShopTemplate = {
   },
 };
 
-export const SHOP_TEMPLATES: readonly ShopTemplate[] = [price, reviews, cheapest, orderTotal, sortedList, addToCart, buy, phone, absentReviews];
+const rating: ShopTemplate = {
+  id: 't10', site: 'shop', kind: 'information', intentTemplate: 'What is the average rating of the {product}?',
+  instantiate(data, rng) {
+    const rated = data.products.filter((p) => p.reviews.length > 0);
+    const p = rng.pick(rated);
+    const value = String(averageRating(p));
+    const other = rng.pick(rated.filter((x) => String(averageRating(x)) !== value));
+    return { intent: `What is the average rating of the ${p.name}?`, check: { kind: 'string_match', mustInclude: [value] }, oracle: [...search(p.name), answer(`${value} of 5`)], wrong: [...search(p.name), answer(`${averageRating(other)} of 5`)] };
+  },
+};
+
+const searchSorted: ShopTemplate = {
+  id: 't11', site: 'shop', kind: 'navigation', intentTemplate: "Search the shop for '{term}' and sort the results by name.",
+  instantiate(data, rng) {
+    const term = rng.pick(Object.values(CATEGORIES).flat()).split(' ').at(-1)!;
+    const steps = (label: string) => [fill(searchbox('Search'), term), click(button('Search')), choose(combobox('Sort by'), label), click(button('Sort')), done()];
+    return { intent: `Search the shop for '${term}' and sort the results by name.`, check: { kind: 'url_match', url: `${SITE_ORIGINS.shop}/search?q=${encodeURIComponent(term)}&sort=name` }, oracle: steps('Name'), wrong: steps('Rating') };
+  },
+};
+
+const buyTwo: ShopTemplate = {
+  id: 't12', site: 'shop', kind: 'change', intentTemplate: 'Order {qty} {product} and one {product 2} together in one order with standard shipping.',
+  instantiate(data, rng) {
+    const [p, q] = rng.shuffle(data.products);
+    const qty = 2 + rng.int(2);
+    const before = data.orders.length;
+    const order = (second: boolean) => [
+      ...search(p!.name), fill(spinbutton('Qty'), String(qty)), click(button('Add to Cart')),
+      ...(second ? [click(link('Home')), ...search(q!.name), click(button('Add to Cart'))] : []),
+      click(link('Proceed to Checkout')), click(button('Place Order')), done(),
+    ];
+    const lines = (o: StoreData['orders'][number]) => o.items.map((i) => `${i.sku}×${i.qty}`).sort().join(',');
+    const want = [`${p!.sku}×${qty}`, `${q!.sku}×1`].sort().join(',');
+    return {
+      intent: `Order ${qty} ${p!.name} and one ${q!.name} together in one order with standard shipping.`,
+      check: { kind: 'state', description: `one new order with exactly ${want}, standard shipping`, test: (s) => s.orders.slice(before).some((o) => lines(o) === want && o.shipping === 'standard') },
+      oracle: order(true), wrong: order(false),
+    };
+  },
+};
+
+export const SHOP_TEMPLATES: readonly ShopTemplate[] = [price, reviews, cheapest, orderTotal, sortedList, addToCart, buy, phone, absentReviews, rating, searchSorted, buyTwo];
