@@ -5,7 +5,7 @@
  * its parent's name are left out. Roles and accessible names come from dom-accessibility-api (the
  * only importer of it). Works on any injected Document (jsdom in Node, an iframe in the page).
  */
-import { computeAccessibleName, getRole, isInaccessible } from 'dom-accessibility-api';
+import { computeAccessibleName, getRole, isInaccessible, isSubtreeInaccessible } from 'dom-accessibility-api';
 import { pyRepr } from '../actions.ts';
 
 /** The attribute holding an element's id (BrowserGym's `bid`). */
@@ -101,8 +101,8 @@ function properties(el: Element, role: string, focused: Element | null, baseUrl:
 export function buildAxTree(doc: Document, focused: Element | null, baseUrl: string, styleOf?: StyleReader): AxTree {
   const view = doc.defaultView;
   const getComputedStyle = (styleOf ?? ((el: Element) => view!.getComputedStyle(el))) as typeof window.getComputedStyle;
-  // The walk stops at inaccessible subtrees, so every ancestor of a visited element is accessible.
-  const options = { getComputedStyle, isSubtreeInaccessible: () => false };
+  // The walk stops at inaccessible subtrees, so only the element itself needs the subtree check.
+  const hidden = (el: Element) => isInaccessible(el, { getComputedStyle, isSubtreeInaccessible: (e) => e === el && isSubtreeInaccessible(e, { getComputedStyle }) });
   const nodes: AxNode[] = [];
   const lines: string[] = [];
   const title = doc.title.trim();
@@ -119,7 +119,7 @@ export function buildAxTree(doc: Document, focused: Element | null, baseUrl: str
     }
     if (node.nodeType !== 1) return;
     const el = node as Element;
-    if (SKIPPED_TAGS.has(el.tagName) || el.tagName === 'BR' || isInaccessible(el, options)) return;
+    if (SKIPPED_TAGS.has(el.tagName) || el.tagName === 'BR' || hidden(el)) return;
     const role = roleOf(el);
     const name = role === 'generic' || role === 'none' || role === 'presentation' ? '' : computeAccessibleName(el, { getComputedStyle }).trim();
     const props = properties(el, role, focused, baseUrl);
