@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { WEB_TEXTS } from '../src/web/texts.ts';
-import { bidOf, webEnv } from './support/web.ts';
+import { bidOf, rng, webEnv } from './support/web.ts';
 
 describe('WebEnvironment', () => {
   it('starts on the site home page with the goal, the tab and the accessibility tree', async () => {
@@ -63,6 +63,16 @@ describe('WebEnvironment', () => {
     expect(fine.observation.url).toBe('http://shop.test/');
   });
 
+  it('answers unknown and malformed paths with the site\'s 404 page', async () => {
+    const env = webEnv('web:shop/t1:1');
+    await env.reset(1);
+    for (const path of ['/product/%E0%A4%A', '/product/SKU-999', '/nowhere']) {
+      const result = await env.step(`goto('${path}')`);
+      expect(result.observation.lastActionError, path).toBeNull();
+      expect(result.observation.title, path).toBe('Page not found');
+    }
+  });
+
   it('refuses a form with an empty required field, as a browser does', async () => {
     const env = webEnv('web:forum/t27:1');
     await env.reset(1);
@@ -114,5 +124,33 @@ describe('WebEnvironment', () => {
     expect(made.observation.title).toBe('<img src=x onerror=alert(1)><b>bold</b> – Forum');
     expect(env.pageHtml()).not.toContain('<img');
     expect(env.pageHtml()).toContain('&lt;img src=x onerror=alert(1)&gt;');
+  });
+});
+
+describe('WebEnvironment under random actions', () => {
+  it.each(['web:shop/t7:1', 'web:shop-admin/t18:2', 'web:forum/t26:3', 'web:forge/t36:4', 'web:map/t41:5'])('%s: 150 random actions never throw and always give an observation', async (id) => {
+    const random = rng(7);
+    const env = webEnv(id);
+    await env.reset(env.task.seed);
+    const texts = ['', 'lamp', "O'Brien", '<b>x</b>', '12', 'Enter', 'Car', 'N/A'];
+    const paths = ['/', '/nope', '/product/%E0%A4%A', '/orders/999999', '/f/books/0', '/x/y/-/issues?page=-3', 'http://other.test/', 'javascript:alert(1)', '?page=abc'];
+    let errors = 0;
+    for (let i = 0; i < 150; i++) {
+      const bids = env.axNodes.filter((n) => n.bid).map((n) => n.bid!);
+      const bid = random.int(10) === 0 ? '9999' : random.pick(bids);
+      const action = random.pick([
+        `click('${bid}')`, `fill('${bid}', ${JSON.stringify(random.pick(texts))})`, `select_option('${bid}', ${JSON.stringify(random.pick(texts))})`,
+        `press('${bid}', ${JSON.stringify(random.pick(['Enter', 'Backspace', 'a', 'Tab', 'Control+a', 'F13']))})`, `hover('${bid}')`,
+        `goto(${JSON.stringify(random.pick(paths))})`, 'go_back()', 'go_forward()', "scroll('down')", 'noop()', random.pick(['click(', 'fill()', '???', 'click("a b")']),
+      ]);
+      const result = await env.step(action);
+      expect(result.done).toBe(false);
+      expect(result.observation.text).toContain('# Current page: accessibility tree\nRootWebArea ');
+      if (result.observation.lastActionError) errors++;
+    }
+    expect(errors).toBeGreaterThan(10);
+    const end = await env.step("send_msg_to_user('done')");
+    expect(end.done).toBe(true);
+    expect([0, 1]).toContain(end.reward);
   });
 });

@@ -5,7 +5,7 @@
  * error and the accessibility tree (BrowserGym's layout); reward 1 or 0 from the task's check when
  * the agent sends its answer (or at the step limit, via `stop()`). Uses no DOM globals.
  */
-import { formatWebAction, parseWebAction, type WebAction } from '../actions.ts';
+import { parseWebAction, type WebAction } from '../actions.ts';
 import type { Environment, EnvironmentObservation, EnvironmentStep, RandomSourceFactory, WebTaskInstance } from '../interface.ts';
 import { siteDefinition } from '../sites/registry.ts';
 import type { Site, WebRequest } from '../sites/site.ts';
@@ -97,6 +97,8 @@ export class WebEnvironment implements Environment<WebObservation> {
     return this.doc.documentElement.outerHTML;
   }
 
+  /** Start an episode on the template's instance for `seed` (default: the task id's seed): fresh
+   * site data from the seed, the site's home page, no history. */
   async reset(seed: number = this.task.seed): Promise<WebObservation> {
     const { instance } = instantiate(this.task.template, seed, this.options.rng);
     const def = siteDefinition(this.task.template.site);
@@ -197,7 +199,12 @@ export class WebEnvironment implements Environment<WebObservation> {
       form: new URLSearchParams(nav.method === 'POST' ? nav.form : []),
     };
     for (let hops = 0; ; hops++) {
-      const response = site.handle(request);
+      let response: ReturnType<Site['handle']>;
+      try {
+        response = site.handle(request);
+      } catch (error) {
+        return `The site failed to answer ${site.origin}${request.path}: ${(error as Error).message}`;
+      }
       if (response.kind === 'page') {
         const query = request.query.toString();
         this.url = `${site.origin}${request.path}${query ? `?${query}` : ''}`;
@@ -228,6 +235,3 @@ export class WebEnvironment implements Environment<WebObservation> {
     return { ...fields, text: formatObservation(fields) };
   }
 }
-
-/** Re-export for callers that build action strings. */
-export { formatWebAction };

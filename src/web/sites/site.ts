@@ -51,7 +51,14 @@ export class Router {
     for (const route of this.routes) {
       if (route.method !== request.method) continue;
       const match = route.pattern.exec(request.path);
-      if (match) return route.handler(match.slice(1).map((p) => decodeURIComponent(p)), request);
+      if (!match) continue;
+      let params: string[];
+      try {
+        params = match.slice(1).map((p) => decodeURIComponent(p));
+      } catch {
+        return notFound();
+      }
+      return route.handler(params, request);
     }
     return notFound();
   }

@@ -38,7 +38,13 @@ export function stringMatch(check: StringMatchCheck, answer: string | null): num
 }
 
 function normalisePath(path: string): string {
-  const p = decodeURIComponent(path).replace(/\/+$/, '');
+  let p = path;
+  try {
+    p = decodeURIComponent(path);
+  } catch {
+    // a malformed escape stays as written
+  }
+  p = p.replace(/\/+$/, '');
   return p === '' ? '/' : p;
 }
 
