@@ -46,14 +46,15 @@ describe('metattl tasks --kind web', () => {
 
 describe('metattl oracle', () => {
   it('plays the oracle script: { task, reward, steps: [{ action, observation }] }', async () => {
-    const { code, stdout } = await metattl(['oracle', 'web:shop/t12:3', '--json']);
+    const { code, stdout } = await metattl(['oracle', 'web:shop/t7:3', '--json']);
     expect(code).toBe(0);
     const out = JSON.parse(stdout) as { task: string; reward: number; steps: { action: string; observation: string }[] };
-    expect(out.task).toBe('web:shop/t12:3');
+    expect(out.task).toBe('web:shop/t7:3');
     expect(out.reward).toBe(1);
     expect(out.steps.at(-1)!.action).toBe("send_msg_to_user('done')");
     expect(out.steps.some((s) => /^click\('\d+'\)$/.test(s.action))).toBe(true);
     expect(out.steps.find((s) => s.action.startsWith('fill('))!.action).toMatch(/^fill\('\d+', '.+'\)$/);
+    expect(out.steps.find((s) => s.action.startsWith('select_option('))!.action).toMatch(/^select_option\('\d+', '(Express|Store pickup).+'\)$/);
     expect(out.steps.at(-2)!.observation).toMatch(/Thank you for your purchase! Your order number is 000041\./);
   });
 

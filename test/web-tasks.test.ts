@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { runScript } from '../src/web/dom/oracle.ts';
 import { WEB_SITES, type WebCheckKind } from '../src/web/interface.ts';
-import { instantiate, listWebTasks, parseWebTaskId, splitOf, WEB_SEEDS, WEB_TEMPLATES, webTaskSet } from '../src/web/tasks/catalog.ts';
+import { instantiate, listWebTasks, parseWebTaskId, splitOf, WEB_DEFAULT_MAX_STEPS, WEB_SEEDS, WEB_TEMPLATES, webTaskSet } from '../src/web/tasks/catalog.ts';
 import { rng, webEnv } from './support/web.ts';
 
 describe('the web task catalog', () => {
@@ -31,7 +31,7 @@ describe('the web task catalog', () => {
     const t = tasks.find((x) => x.id === 'web:shop/t12:3')!;
     expect(Object.keys(t).sort()).toEqual(['check', 'id', 'intent', 'site', 'split', 'template']);
     expect(t).toMatchObject({ site: 'shop', template: 't12', check: 'state', split: 'val' });
-    expect(t.intent).toMatch(/^Order [23] .+ and one .+ together in one order with standard shipping\.$/);
+    expect(t.intent).toMatch(/^Put one .+ and one .+ in my cart\.$/);
     expect(() => parseWebTaskId('web:shop/t99:1')).toThrow(/unknown template "t99"/);
     expect(() => parseWebTaskId('web:forum/t1:1')).toThrow(/belongs to shop, not forum/);
     expect(() => parseWebTaskId('shop/t1')).toThrow(/expected web:<site>\/<template>:<seed>/);
@@ -54,9 +54,10 @@ describe('the web task catalog', () => {
 });
 
 describe.each(WEB_TEMPLATES.map((t) => [`${t.site}/${t.id}`, t] as const))('template %s', (_name, template) => {
-  it.each(WEB_SEEDS)('seed %i: the oracle script gets reward 1, the wrong script 0', async (seed) => {
+  it.each(WEB_SEEDS)('seed %i: the oracle script fits the step limit and gets reward 1, the wrong script 0', async (seed) => {
     const env = webEnv(`web:${template.site}/${template.id}:${seed}`);
     await env.reset(seed);
+    expect(env.current.oracle.length).toBeLessThanOrEqual(WEB_DEFAULT_MAX_STEPS);
     const oracle = await runScript(env, env.current.oracle);
     expect(oracle.reward, oracle.steps.map((s) => s.action).join(' ')).toBe(1);
     const wrong = await runScript(env, env.current.wrong);
