@@ -12,7 +12,6 @@ import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
-import { oracleCommand, tasksCommand } from './web-tasks.ts';
 
 const USAGE = `Usage: npx metattl <command> [options]        (npx metattl --version)
 
@@ -84,10 +83,10 @@ export async function run(argv: string[]): Promise<number> {
         return await evolveCommand(rest);
       case 'eval':
         return await evalCommand(rest);
-      case 'tasks':
-        return await tasksCommand(rest);
+      case 'tasks': // web commands load jsdom, so only when asked for
+        return await (await import('./web-tasks.ts')).tasksCommand(rest);
       case 'oracle':
-        return await oracleCommand(rest);
+        return await (await import('./web-tasks.ts')).oracleCommand(rest);
       case undefined:
       case '--help':
       case '-h':
