@@ -22,11 +22,11 @@ async function metattl(args: string[]): Promise<{ code: number; stdout: string; 
 }
 
 describe('metattl tasks --kind web', () => {
-  it('lists all 230 instances as { id, site, template, intent, check, split }', async () => {
+  it('lists all 235 instances as { id, site, template, intent, check, split }', async () => {
     const { code, stdout } = await metattl(['tasks', '--kind', 'web', '--json']);
     expect(code).toBe(0);
     const tasks = JSON.parse(stdout) as { id: string; site: string; template: string; intent: string; check: string; split: string }[];
-    expect(tasks).toHaveLength(230);
+    expect(tasks).toHaveLength(235);
     expect(tasks[0]).toEqual({ id: 'web:shop/t1:1', site: 'shop', template: 't1', intent: expect.stringMatching(/^What is the price of the .+\?$/), check: 'string_match', split: 'train' });
     expect(new Set(tasks.map((t) => t.check))).toEqual(new Set(['string_match', 'url_match', 'state']));
     expect(new Set(tasks.map((t) => t.site))).toEqual(new Set(['shop', 'shop-admin', 'forum', 'forge', 'map']));
@@ -35,7 +35,7 @@ describe('metattl tasks --kind web', () => {
   it('filters by a named set and refuses unknown kinds and sets', async () => {
     const { stdout } = await metattl(['tasks', '--kind', 'web', '--set', 'WEB-ID-test', '--json']);
     const ids = (JSON.parse(stdout) as { id: string; split: string }[]).map((t) => t.id);
-    expect(ids).toHaveLength(58);
+    expect(ids).toHaveLength(60);
     expect(ids).toContain('web:map/t46:5');
     const badSet = await metattl(['tasks', '--kind', 'web', '--set', 'WEB-XYZ']);
     expect(badSet.code).toBe(2);

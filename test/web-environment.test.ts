@@ -4,6 +4,7 @@
  * or impossible actions, per-episode state, and determinism by seed.
  */
 import { describe, expect, it } from 'vitest';
+import { runScript } from '../src/web/dom/oracle.ts';
 import { WEB_TEXTS } from '../src/web/texts.ts';
 import { bidOf, rng, webEnv } from './support/web.ts';
 
@@ -152,5 +153,37 @@ describe('WebEnvironment under random actions', () => {
     const end = await env.step("send_msg_to_user('done')");
     expect(end.done).toBe(true);
     expect([0, 1]).toContain(end.reward);
+  });
+});
+
+describe('the teaching web task (shop t47)', () => {
+  it('the natural first attempt fails and the site says where the seed-dependent code is', async () => {
+    const env = webEnv('web:shop/t47:1');
+    await env.reset(1);
+    const code = (env.siteState as { coupon: string }).coupon;
+    const noCoupon = await runScript(env, env.current.wrong);
+    expect(noCoupon.reward).toBe(0);
+    expect(noCoupon.steps.at(-2)!.observation).toContain("No coupon was used: this week's code is on the My Account page.");
+
+    await env.reset(1);
+    const product = /Buy one (.+) using/.exec(env.current.intent)![1]!;
+    await env.step(`fill('${bidOf(env, 'searchbox', 'Search')}', ${JSON.stringify(product)})`);
+    await env.step(`click('${bidOf(env, 'button', 'Search')}')`);
+    await env.step(`click('${bidOf(env, 'link', product)}')`);
+    await env.step(`click('${bidOf(env, 'button', 'Add to Cart')}')`);
+    await env.step(`click('${bidOf(env, 'link', 'Proceed to Checkout')}')`);
+    await env.step(`fill('${bidOf(env, 'textbox', 'Coupon code')}', 'SAVE10')`);
+    const guessed = await env.step(`click('${bidOf(env, 'button', 'Place Order')}')`);
+    expect(guessed.observation.axtree).toContain("The coupon code 'SAVE10' is not valid. This week's code is shown on the My Account page.");
+    await env.step(`click('${bidOf(env, 'link', 'My Account')}')`);
+    expect(env.axNodes.some((n) => n.name === `This week's coupon code: ${code} (10% off your next order)`)).toBe(true);
+    await env.step(`click('${bidOf(env, 'link', 'Cart')}')`);
+    await env.step(`click('${bidOf(env, 'link', 'Proceed to Checkout')}')`);
+    await env.step(`fill('${bidOf(env, 'textbox', 'Coupon code')}', '${code}')`);
+    await env.step(`click('${bidOf(env, 'button', 'Place Order')}')`);
+    expect(await env.step("send_msg_to_user('done')")).toMatchObject({ reward: 1, done: true });
+
+    await env.reset(2);
+    expect((env.siteState as { coupon: string }).coupon).not.toBe(code);
   });
 });

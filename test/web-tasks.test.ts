@@ -13,8 +13,8 @@ describe('the web task catalog', () => {
   const tasks = listWebTasks(rng);
 
   it('has ≥ 30 templates and ≥ 150 instances over the five sites, every check kind and N/A cases on each site', () => {
-    expect(WEB_TEMPLATES.length).toBe(46);
-    expect(tasks.length).toBe(230);
+    expect(WEB_TEMPLATES.length).toBe(47);
+    expect(tasks.length).toBe(235);
     expect(new Set(tasks.map((t) => t.id)).size).toBe(tasks.length);
     for (const site of WEB_SITES) {
       const own = WEB_TEMPLATES.filter((t) => t.site === site);
@@ -41,7 +41,7 @@ describe('the web task catalog', () => {
     expect(WEB_SEEDS.map((s) => splitOf('forge', s))).toEqual(['train', 'train', 'val', 'test', 'test']);
     expect(WEB_SEEDS.map((s) => splitOf('forum', s))).toEqual(['ood', 'ood', 'ood', 'ood', 'ood']);
     const sizes = Object.fromEntries((['WEB-ID-train', 'WEB-ID-val', 'WEB-ID-test', 'WEB-OOD'] as const).map((n) => [n, webTaskSet(n).length]));
-    expect(sizes).toEqual({ 'WEB-ID-train': 58, 'WEB-ID-val': 29, 'WEB-ID-test': 58, 'WEB-OOD': 85 });
+    expect(sizes).toEqual({ 'WEB-ID-train': 60, 'WEB-ID-val': 30, 'WEB-ID-test': 60, 'WEB-OOD': 85 });
     expect(webTaskSet('WEB-OOD').every((id) => /^web:(forum|shop-admin)\//.test(id))).toBe(true);
     expect(webTaskSet('WEB-ID-test').every((id) => /^web:(shop|forge|map)\/t\d+:[45]$/.test(id))).toBe(true);
   });

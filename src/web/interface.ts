@@ -162,6 +162,9 @@ export interface WebTaskTemplate<D = unknown, S = unknown> {
   kind: WebTaskKind;
   /** The intent with {placeholders}, for listings. */
   intentTemplate: string;
+  /** A teaching task: the natural first attempt fails and the site then says what to try next
+   * (for showing test-time learning, like the teaching games). */
+  teaching?: boolean;
   /** Fill the template from the site's data for one seed; `rng` is seeded by that seed. */
   instantiate(data: D, rng: RandomSource): WebTaskInstance<S>;
 }

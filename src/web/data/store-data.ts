@@ -63,8 +63,10 @@ export interface Order {
   status: OrderStatus;
   items: OrderItem[];
   shipping: string;
-  /** Items plus shipping, in cents. */
+  /** Items plus shipping, less the coupon's discount, in cents. */
   totalCents: number;
+  /** The coupon code used (orders placed in the episode only). */
+  coupon?: string;
 }
 
 export interface StoreData {
@@ -77,7 +79,12 @@ export interface StoreData {
   absentProduct: string;
   /** A customer name that exists nowhere (for unachievable tasks). */
   absentCustomer: string;
+  /** This week's coupon code (10% off), shown only on the account page. */
+  coupon: string;
 }
+
+/** The coupon's discount in percent. */
+export const COUPON_PERCENT = 10;
 
 const REVIEW_TITLES = ['Works as described', 'Great value', 'Stopped working', 'Better than expected', 'Not for me', 'Solid build', 'Would buy again', 'Too small'];
 
@@ -130,7 +137,8 @@ export function generateStore(rng: RandomSource): StoreData {
   const customerNames = new Set(customers.map((c) => c.name));
   let absentCustomer = personName(rng);
   while (customerNames.has(absentCustomer)) absentCustomer = personName(rng);
-  return { products, customers, orders, cart: [], absentProduct, absentCustomer };
+  const coupon = `SAVE-${String(between(rng, 1000, 9999))}`;
+  return { products, customers, orders, cart: [], absentProduct, absentCustomer, coupon };
 }
 
 /** Items total plus shipping for cart lines. */

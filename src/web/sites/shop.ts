@@ -3,7 +3,7 @@
  * categories, category lists with sorting and pagination, search, product pages with reviews, cart,
  * checkout, order history and the account. The shopper is customer 1. State: the `StoreData`.
  */
-import { averageRating, CATEGORIES, orderTotal, SHIPPING_METHODS, type Product, type StoreData } from '../data/store-data.ts';
+import { averageRating, CATEGORIES, COUPON_PERCENT, orderTotal, SHIPPING_METHODS, type Product, type StoreData } from '../data/store-data.ts';
 import { html, money, slug, withQuery } from './html.ts';
 import { field, layout, notFoundPage, page, pager, paginate, postButton, redirect, Router, selectField, SITE_ORIGINS, table, textField, type Site, type WebResponse } from './site.ts';
 
@@ -65,13 +65,14 @@ function cartPage(data: StoreData, flash: string | null): WebResponse {
   return page(`Cart – ${NAME}`, layout(NAME, NAV, 'Shopping Cart', body, flash));
 }
 
-function checkoutPage(data: StoreData): WebResponse {
+function checkoutPage(data: StoreData, flash: string | null): WebResponse {
   const me = data.customers[0]!;
   if (data.cart.length === 0) return page(`Checkout – ${NAME}`, layout(NAME, NAV, 'Checkout', html`<p>Your cart is empty.</p>`));
   const body = html`<form method="post" action="/checkout">${textField('address', 'Shipping address', me.address)}
 ${selectField('shipping', 'Shipping method', SHIPPING_METHODS.map((s) => [s.id, `${s.label} ${money(s.costCents)}`]), 'standard')}
+${textField('coupon', 'Coupon code')}
 <button type="submit">Place Order</button></form>`;
-  return page(`Checkout – ${NAME}`, layout(NAME, NAV, 'Checkout', body));
+  return page(`Checkout – ${NAME}`, layout(NAME, NAV, 'Checkout', body, flash));
 }
 
 function ordersPage(data: StoreData, query: URLSearchParams): WebResponse {
@@ -92,7 +93,8 @@ ${table('Items', ['Product', 'Qty', 'Price'], o.items.map((i) => [i.name, i.qty,
 
 function accountPage(data: StoreData, flash: string | null): WebResponse {
   const me = data.customers[0]!;
-  const body = html`<dl><dt>Name</dt><dd>${me.name}</dd><dt>Email</dt><dd>${me.email}</dd><dt>Phone</dt><dd>${me.phone}</dd><dt>Address</dt><dd>${me.address}</dd></dl><p><a href="/account/edit">Edit account information</a></p>`;
+  const body = html`<dl><dt>Name</dt><dd>${me.name}</dd><dt>Email</dt><dd>${me.email}</dd><dt>Phone</dt><dd>${me.phone}</dd><dt>Address</dt><dd>${me.address}</dd></dl><p><a href="/account/edit">Edit account information</a></p>
+<p>This week's coupon code: ${data.coupon} (${COUPON_PERCENT}% off your next order)</p>`;
   return page(`My Account – ${NAME}`, layout(NAME, NAV, 'My Account', body, flash));
 }
 
@@ -150,7 +152,7 @@ export function createShop(data: StoreData): Site<StoreData> {
       return redirect('/cart');
     })
     .add('GET', /^\/cart$/, () => cartPage(data, takeFlash()))
-    .add('GET', /^\/checkout$/, () => checkoutPage(data))
+    .add('GET', /^\/checkout$/, () => checkoutPage(data, takeFlash()))
     .add('POST', /^\/checkout$/, (_, r) => {
       if (data.cart.length === 0) return redirect('/cart');
       const shipping = SHIPPING_METHODS.some((s) => s.id === field(r.form, 'shipping')) ? field(r.form, 'shipping') : 'standard';
@@ -158,10 +160,16 @@ export function createShop(data: StoreData): Site<StoreData> {
         const p = data.products.find((x) => x.sku === l.sku)!;
         return { sku: p.sku, name: p.name, qty: l.qty, priceCents: p.priceCents };
       });
+      const coupon = field(r.form, 'coupon');
+      if (coupon && coupon.toUpperCase() !== data.coupon) {
+        flash = `The coupon code '${coupon}' is not valid. This week's code is shown on the My Account page.`;
+        return redirect('/checkout');
+      }
       const number = String(data.orders.length + 1).padStart(6, '0');
-      data.orders.push({ number, customerId: 1, date: SHOP_TODAY, status: 'pending', items, shipping, totalCents: orderTotal(items, shipping) });
+      const full = orderTotal(items, shipping);
+      data.orders.push({ number, customerId: 1, date: SHOP_TODAY, status: 'pending', items, shipping, totalCents: coupon ? Math.round(full * (1 - COUPON_PERCENT / 100)) : full, ...(coupon ? { coupon: data.coupon } : {}) });
       data.cart = [];
-      flash = `Thank you for your purchase! Your order number is ${number}.`;
+      flash = `Thank you for your purchase! Your order number is ${number}.${coupon ? ` Coupon ${data.coupon} saved you ${COUPON_PERCENT}%.` : ' No coupon was used: this week\'s code is on the My Account page.'}`;
       return redirect(`/orders/${number}`);
     })
     .add('GET', /^\/orders$/, (_, r) => ordersPage(data, r.query))

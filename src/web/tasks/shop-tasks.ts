@@ -158,4 +158,21 @@ const cartTwo: ShopTemplate = {
   },
 };
 
-export const SHOP_TEMPLATES: readonly ShopTemplate[] = [price, reviews, cheapest, orderTotal, sortedList, addToCart, buy, phone, absentReviews, rating, searchSorted, cartTwo];
+const coupon: ShopTemplate = {
+  id: 't47', site: 'shop', kind: 'change', teaching: true, intentTemplate: "Buy one {product} using this week's coupon code.",
+  instantiate(data, rng) {
+    const p = rng.pick(data.products);
+    const before = data.orders.length;
+    const buy = (code: string | null) => [
+      ...(code ? [click(link('My Account')), click(link('Home'))] : []), ...search(p.name), click(button('Add to Cart')), click(link('Proceed to Checkout')),
+      ...(code ? [fill(textbox('Coupon code'), code)] : []), click(button('Place Order')), done(),
+    ];
+    return {
+      intent: `Buy one ${p.name} using this week's coupon code.`,
+      check: { kind: 'state', description: `a new order of 1 × ${p.sku} with coupon ${data.coupon}`, test: (s) => s.orders.slice(before).some((o) => o.coupon === s.coupon && o.items.length === 1 && o.items[0]!.sku === p.sku && o.items[0]!.qty === 1) },
+      oracle: buy(data.coupon), wrong: buy(null),
+    };
+  },
+};
+
+export const SHOP_TEMPLATES: readonly ShopTemplate[] = [price, reviews, cheapest, orderTotal, sortedList, addToCart, buy, phone, absentReviews, rating, searchSorted, cartTwo, coupon];
