@@ -12,8 +12,17 @@ const WRAPPED = {
   idb: 'src/store/idb-store.ts',
   openai: 'src/llm/openai-chat-model.ts',
   'chart.js': 'src/ui/charts/chart.ts',
+  'dom-accessibility-api': 'src/web/dom/axtree.ts',
+  jsdom: 'src/web/node/jsdom-document.ts',
 };
-const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/llm/**', 'src/store/**', 'src/share/**'];
+const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/llm/**', 'src/store/**', 'src/share/**', 'src/web/**'];
+/** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
+const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];
+const injectedDom = {
+  files: ['src/web/**'],
+  ignores: ['src/web/node/**', 'src/web/**/*.test.ts'],
+  rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS.map((name) => ({ name, message: 'src/web uses the injected Document, never a DOM global.' }))] },
+};
 const uiBan = { group: ['**/ui/**', 'svelte', 'svelte/*'], message: 'The core never imports ui.' };
 const libraryBans = (except) =>
   Object.entries(WRAPPED)
@@ -45,4 +54,5 @@ export default ts.config(
     languageOptions: { parserOptions: { parser: ts.parser, extraFileExtensions: ['.svelte'] } },
   },
   ...boundaries,
+  injectedDom,
 );

@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -39,6 +39,11 @@ Commands:
        [--guide TEXT] [--store DIR [--resume RUN_ID]] [--json]
       Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
       summary.csv and report.md to DIR.
+  tasks --kind web [--set WEB-ID-train|WEB-ID-val|WEB-ID-test|WEB-OOD] [--json]
+      Lists every web task instance (id web:<site>/<template>:<seed>, site, template, intent,
+      check, split).
+  oracle <web task> [--wrong] [--json]
+      Plays the task's oracle script (or its wrong script) in Node and prints the reward.
 
 Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories and
 ../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
@@ -78,6 +83,10 @@ export async function run(argv: string[]): Promise<number> {
         return await evolveCommand(rest);
       case 'eval':
         return await evalCommand(rest);
+      case 'tasks': // web commands load jsdom, so only when asked for
+        return await (await import('./web-tasks.ts')).tasksCommand(rest);
+      case 'oracle':
+        return await (await import('./web-tasks.ts')).oracleCommand(rest);
       case undefined:
       case '--help':
       case '-h':

@@ -18,3 +18,26 @@ declare class AbortController {
   readonly signal: AbortSignal;
   abort(reason?: unknown): void;
 }
+/** The part of WHATWG URLSearchParams the core uses (browsers, Workers and Node alike). */
+declare class URLSearchParams {
+  constructor(init?: string | Record<string, string> | [string, string][] | URLSearchParams);
+  get(name: string): string | null;
+  getAll(name: string): string[];
+  has(name: string): boolean;
+  set(name: string, value: string): void;
+  append(name: string, value: string): void;
+  delete(name: string): void;
+  keys(): IterableIterator<string>;
+  entries(): IterableIterator<[string, string]>;
+  toString(): string;
+}
+/** The part of WHATWG URL the core uses (browsers, Workers and Node alike). @throws TypeError for an invalid URL */
+declare class URL {
+  constructor(url: string, base?: string);
+  readonly href: string;
+  readonly origin: string;
+  readonly host: string;
+  readonly pathname: string;
+  readonly search: string;
+  readonly searchParams: URLSearchParams;
+}
