@@ -14,6 +14,7 @@ import { keypressFor, normaliseCommand } from './input.ts';
 import type { Engine, EngineSnapshot, LoadOptions, StepResult, StoryInfo, StoryRules, TrackingState } from './interface.ts';
 import { MemoryDialog } from './memory-dialog.ts';
 import { chooseScoreSource, readScore, type MemoryReader } from './scoring.ts';
+import { shareStoryWork } from './story-cache.ts';
 import { identifyStory, type IdentifiedStory } from './story-file.ts';
 
 /** Maximum automatic answers to file prompts within one step (save/restore/script chains). */
@@ -48,6 +49,7 @@ class ZvmEngine implements Engine {
   readonly start: StepResult;
   private readonly rules: StoryRules | undefined;
   private readonly zcode: Uint8Array;
+  private readonly md5: string;
   private vm!: ZVM;
   private glk!: GlkApi;
   private glkote!: HeadlessGlkOte;
@@ -60,6 +62,7 @@ class ZvmEngine implements Engine {
     this.rules = options.rules;
     this.seed = options.seed;
     this.zcode = story.zcode;
+    this.md5 = story.md5;
     this.rng = createRngState(options.seed);
     this.tracking = {
       victorySeen: false, lastScore: null, lastMoves: null, done: false, endReason: null,
@@ -154,6 +157,7 @@ class ZvmEngine implements Engine {
   /** Create a fresh VM + Glk + GlkOte and run the story to its first input. */
   private boot(): void {
     const vm = new ZVM();
+    shareStoryWork(vm, this.md5);
     const glk = createGlk();
     const glkote = new HeadlessGlkOte();
     vm.random = (range: number) => zRandom(this.rng, range);

@@ -3,6 +3,9 @@ declare module 'ifvms/src/zvm.js' {
   export default class ZVM {
     m: DataView;
     pc: number;
+    staticmem: number;
+    jit: unknown[] | Record<number, unknown>;
+    dictionaries: Record<number, unknown>;
     globals: number;
     quit?: number;
     io: unknown;
@@ -11,6 +14,8 @@ declare module 'ifvms/src/zvm.js' {
     undo_len: number;
     mainwin: unknown;
     random(range: number): number;
+    compile(): void;
+    parse_dict(addr: number): unknown;
     restart(autorestoring?: number): void;
     restore_file(data: ArrayBuffer, autorestoring?: number): number;
     save_file(pc: number, autosaving?: number): ArrayBuffer;
