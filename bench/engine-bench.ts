@@ -48,14 +48,17 @@ function buildCommands(walkthrough: readonly string[]): string[] {
 
 /** Our engine: REPETITIONS runs of the list from reset(), after one untimed warm-up run; `between`
  * runs after each timed run (dfrotz's repetitions, so both see the same machine load).
- * @returns per-run mean ms per step, and every single step's ms. */
+ * @returns per-run mean wall ms and CPU ms (all threads of this process) per step, and every
+ * single step's wall ms. */
 async function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, commands: readonly string[], between: () => Promise<void>) {
   const engine = loadStory(bytes, { seed: 0, rules });
   const runMeansMs: number[] = [];
+  const runCpuMs: number[] = [];
   const stepMs: number[] = [];
   let finalStatus = '';
   for (let rep = -1; rep < REPETITIONS; rep++) {
     engine.reset();
+    const cpu = process.cpuUsage();
     const began = performance.now();
     for (const command of commands) {
       const t0 = performance.now();
@@ -66,21 +69,34 @@ async function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, com
     }
     if (rep >= 0) {
       runMeansMs.push((performance.now() - began) / commands.length);
+      const used = process.cpuUsage(cpu);
+      runCpuMs.push((used.user + used.system) / 1000 / commands.length);
       await between();
     }
   }
-  return { runMeansMs, stepMs, finalStatus };
+  return { runMeansMs, runCpuMs, stepMs, finalStatus };
 }
 
-/** Run dfrotz once with `input` on stdin until it exits. @returns wall ms and stdout. */
-function runDfrotz(binary: string, storyPath: string, input: string): Promise<{ ms: number; stdout: string }> {
+/**
+ * Run dfrotz once with `input` on stdin until it exits, under bash's `time` (getrusage of the
+ * child: CPU ms at 1 ms resolution). @returns wall ms, CPU ms (user + system) and stdout.
+ */
+function runDfrotz(binary: string, storyPath: string, input: string): Promise<{ ms: number; cpuMs: number; stdout: string }> {
   return new Promise((resolvePromise, reject) => {
     const began = performance.now();
-    const child = spawn(binary, ['-m', '-p', '-q', '-s', '0', storyPath], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const script = 'TIMEFORMAT="%3U %3S"; time "$0" "$@" 2>/dev/null';
+    const child = spawn('bash', ['-c', script, binary, '-m', '-p', '-q', '-s', '0', storyPath], { stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
+    const errors: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
     child.on('error', reject);
-    child.on('close', () => resolvePromise({ ms: performance.now() - began, stdout: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', () => {
+      const ms = performance.now() - began;
+      const times = /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(Buffer.concat(errors).toString('utf8'));
+      if (!times) return reject(new Error('dfrotz: bash did not report its CPU time'));
+      resolvePromise({ ms, cpuMs: (Number(times[1]) + Number(times[2])) * 1000, stdout: Buffer.concat(chunks).toString('utf8') });
+    });
     child.stdin.end(input);
   });
 }
@@ -94,19 +110,25 @@ function dfrotzBench(binary: string, storyPath: string, commands: readonly strin
   const input = commands.map((c) => `${c}\n`).join('');
   const fullMs: number[] = [];
   const emptyMs: number[] = [];
+  const fullCpuMs: number[] = [];
+  const emptyCpuMs: number[] = [];
   let prompts = 0;
   return {
     warmUp: async (): Promise<void> => void (await runDfrotz(binary, storyPath, input)), // page cache
     async rep(): Promise<void> {
       const full = await runDfrotz(binary, storyPath, input);
       fullMs.push(full.ms);
-      emptyMs.push((await runDfrotz(binary, storyPath, '')).ms);
+      fullCpuMs.push(full.cpuMs);
+      const empty = await runDfrotz(binary, storyPath, '');
+      emptyMs.push(empty.ms);
+      emptyCpuMs.push(empty.cpuMs);
       prompts = full.stdout.split('\n>').length - 1;
       if (/\*\*\* You have (?:won|died) \*\*\*/.test(full.stdout)) throw new Error('dfrotz: the game ended during the list');
     },
     result() {
       const stepMs = (median(fullMs) - median(emptyMs)) / commands.length;
-      return { fullMs: median(fullMs), emptyMs: median(emptyMs), stepMs, prompts };
+      const stepCpuMs = (median(fullCpuMs) - median(emptyCpuMs)) / commands.length;
+      return { fullMs: median(fullMs), emptyMs: median(emptyMs), stepMs, stepCpuMs, prompts };
     },
   };
 }
@@ -194,6 +216,7 @@ async function main(): Promise<void> {
   const firstPass = benchFirstPass(bytes, rules, commands);
 
   const oursMs = median(ours.runMeansMs);
+  const oursCpuMs = median(ours.runCpuMs);
   const row = (name: string, value: string) => console.log(`| ${name.padEnd(44)} | ${value.padStart(22)} |`);
   console.log(`\nEngine benchmark: detective.z5, ${commands.length} commands (${walkthrough.length - 1} walkthrough + padding), Node ${process.version}\n`);
   row('measure', 'value');
@@ -207,6 +230,9 @@ async function main(): Promise<void> {
     row('dfrotz: empty-input run (startup), median', `${frotz.emptyMs.toFixed(1)} ms`);
     row('dfrotz: ms/step ((whole - empty) / 500)', `${frotz.stepMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz (per step)', `${(oursMs / frotz.stepMs).toFixed(1)} x`);
+    row('ours: CPU ms/step, median of run means', `${oursCpuMs.toFixed(3)} ms`);
+    row('dfrotz: CPU ms/step ((whole - empty) / 500)', `${frotz.stepCpuMs.toFixed(3)} ms`);
+    row('ratio ours / dfrotz, CPU time (per step)', `${(oursCpuMs / frotz.stepCpuMs).toFixed(1)} x`);
   } else {
     row('dfrotz', 'not found (set DFROTZ)');
   }
@@ -223,7 +249,8 @@ async function main(): Promise<void> {
   console.log(`engine, median of ${FIRST_PASS_REPETITIONS} each (cold compiles and warms up every routine again).`);
   if (frotz) {
     console.log(`dfrotz: ${binary} -m -p -q -s 0, all commands on stdin at once, output read from a pipe, stderr ignored;`);
-    console.log(`its repetitions alternate with ours, so both see the same machine load;`);
+    console.log(`its repetitions alternate with ours, so both see the same machine load; CPU time from bash's \`time\`.`);
+    console.log(`Wall-clock ratios suffer when other processes compete for the cores; the CPU-time ratio much less.`);
     console.log(`it exits at end of input; ${frotz.prompts} prompts seen in the last run (the game did not end).`);
   }
 }

@@ -102,15 +102,18 @@ describe('reset with a memoised dictionary', () => {
 });
 
 describe('the ifvms speed patch is applied', () => {
-  it('keeps the VM object in fast properties and its JIT cache in fast elements', () => {
+  it('keeps the VM object in fast properties, its JIT cache and stack views in fast elements', () => {
     setFlagsFromString('--allow-natives-syntax');
     const hasFastProperties = new Function('o', 'return %HasFastProperties(o)') as (o: unknown) => boolean;
     const hasDictionaryElements = new Function('o', 'return %HasDictionaryElements(o)') as (o: unknown) => boolean;
     const engine = loadStory(detective(), { seed: 0 });
     transcript(engine, DETECTIVE().slice(0, 10));
     engine.reset();
-    const vm = (engine as unknown as { vm: { jit: unknown } }).vm;
+    engine.step('look');
+    const vm = (engine as unknown as { vm: { jit: unknown; stack_views: { l: unknown; s: unknown } } }).vm;
     expect(hasFastProperties(vm)).toBe(true);
     expect(hasDictionaryElements(vm.jit)).toBe(false);
+    expect(hasDictionaryElements(vm.stack_views.l)).toBe(false);
+    expect(hasDictionaryElements(vm.stack_views.s)).toBe(false);
   });
 });
