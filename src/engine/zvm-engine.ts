@@ -2,7 +2,8 @@
  * The synchronous engine: ifvms' ZVM driven by its own Glk instance (vendored glkapi factory) and
  * our headless GlkOte. The only module that imports ifvms. Randomness is the frotz generator
  * (ground-truth.md), snapshots are Quetzal RAM+stacks plus VM/Glk state (engine-notes.md,
- * "Snapshot and restore"). DOM-free: runs in Node, a Worker or a worker_thread.
+ * "Snapshot and restore"). Engines of one story in a thread share compiled routines and parsed
+ * dictionaries (story-cache.ts). DOM-free: runs in Node, a Worker or a worker_thread.
  */
 import ZVM from 'ifvms/src/zvm.js';
 import { createGlk, type GlkApi } from './vendor/glkapi-factory.js';
