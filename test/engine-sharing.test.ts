@@ -5,7 +5,7 @@
  * stay in V8's fast modes.
  */
 import { setFlagsFromString } from 'node:v8';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engine } from '../src/engine/interface.ts';
 import { clearStoryWork, sharedRoutineCount } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
@@ -25,6 +25,11 @@ const DETECTIVE = () => jerichoGame('detective').walkthrough.slice(0, -1);
 const ZORK = ['n', 'n', 'u', 'get egg', 'd', 's', 'e', 'open window', 'w', 'w', 'get lamp', 'move rug', 'open trap door', 'd'];
 
 beforeEach(() => clearStoryWork());
+afterEach(() => vi.restoreAllMocks());
+
+/** The prototype of ifvms' VM behind an engine (ifvms is only imported by zvm-engine.ts). */
+const vmPrototype = (engine: Engine): { parse_dict(addr: number): unknown; compile(): void } =>
+  Object.getPrototypeOf((engine as unknown as { vm: object }).vm) as { parse_dict(addr: number): unknown; compile(): void };
 
 describe('engines of one story share compiled code', () => {
   it('a second engine compiles nothing new for the same commands and gives the same transcript', () => {
@@ -87,6 +92,28 @@ describe('reset with a memoised dictionary', () => {
     expect(warm.start).toEqual(fresh.start);
     expect(transcript(warm, DETECTIVE())).toEqual(expected);
     expect(expected.some((line) => line.includes("That's not a verb I recognise"))).toBe(false);
+  });
+
+  it('parses the dictionary and compiles each routine once per story, not per reset or engine', () => {
+    const bytes = detective();
+    const prototype = vmPrototype(loadStory(bytes, { seed: 0 }));
+    clearStoryWork();
+    const parseDict = vi.spyOn(prototype, 'parse_dict');
+    const compile = vi.spyOn(prototype, 'compile');
+    const first = loadStory(bytes, { seed: 0 });
+    transcript(first, DETECTIVE().slice(0, 20));
+    expect(parseDict).toHaveBeenCalledTimes(1);
+    const compiled = compile.mock.calls.length;
+    expect(compiled).toBeGreaterThan(100);
+    for (let episode = 0; episode < 3; episode++) {
+      first.reset();
+      transcript(first, DETECTIVE().slice(0, 20));
+    }
+    const second = loadStory(bytes, { seed: 0 });
+    transcript(second, DETECTIVE().slice(0, 20));
+    second.reset();
+    expect(parseDict).toHaveBeenCalledTimes(1);
+    expect(compile).toHaveBeenCalledTimes(compiled);
   });
 
   it('words typed after reset are still looked up (parser errors match a fresh load)', () => {
