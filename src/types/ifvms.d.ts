@@ -3,9 +3,6 @@ declare module 'ifvms/src/zvm.js' {
   export default class ZVM {
     m: DataView;
     pc: number;
-    staticmem: number;
-    jit: unknown[] | Record<number, unknown>;
-    dictionaries: Record<number, unknown>;
     globals: number;
     quit?: number;
     io: unknown;
@@ -14,11 +11,16 @@ declare module 'ifvms/src/zvm.js' {
     undo_len: number;
     mainwin: unknown;
     random(range: number): number;
-    compile(): void;
-    parse_dict(addr: number): unknown;
     restart(autorestoring?: number): void;
     restore_file(data: ArrayBuffer, autorestoring?: number): number;
     save_file(pc: number, autosaving?: number): ArrayBuffer;
     prepare(storyBytes: Uint8Array, options: Record<string, unknown>): void;
+    /** First byte of static memory; JIT cache by address; dictionaries parsed since restart. */
+    staticmem: number;
+    jit: unknown[] | Record<number, unknown>;
+    dictionaries: Record<number, unknown>;
+    /** Compile the routine at `pc` into `jit[pc]`; parse and cache the dictionary at `addr`. */
+    compile(): void;
+    parse_dict(addr: number): unknown;
   }
 }
