@@ -53,8 +53,8 @@ function workFor(md5: string): StoryWork {
  *
  * A compiled routine is a function of the VM (`new Function('e', …)`) whose body depends only on
  * the story's bytes from `pc` on and on story constants (version, globals address), so engines of
- * one story can share it; sharing also shares V8's warm-up, so a new engine has no slow first
- * pass. A dictionary in static memory parses to the same table every time, so restarts (each
+ * one story can share it; sharing also shares V8's warm-up, so a new engine neither compiles nor
+ * starts from cold code (bench: first pass on a new engine, warm vs cold). A dictionary in static memory parses to the same table every time, so restarts (each
  * `reset()` and `restore()`) no longer re-parse it. Routines and dictionaries in dynamic memory
  * stay per VM, as in ifvms.
  */
