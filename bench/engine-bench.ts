@@ -1,14 +1,17 @@
 /**
  * Engine speed benchmark (`npm run bench`; not a test). On detective.z5 (../shared/stories) with
  * one fixed list of 500 commands it measures our engine's ms per step, dfrotz's ms per step on the
- * same list through a pipe, their ratio, and `engine.reset()` against a fresh `loadStory`.
- * Method notes are printed under the table; figures are wall-clock ms (performance.now()).
+ * same list through a pipe, their ratio, `engine.reset()` against a fresh `loadStory` (cold: no
+ * other engine of the story in this thread; warm: compiled routines shared, story-cache.ts), and
+ * the first pass of the list on a new engine, cold and warm. All in one run. Method notes are
+ * printed under the table; figures are wall-clock ms (performance.now()).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import type { StoryRules } from '../src/engine/interface.ts';
+import { clearStoryWork } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -18,6 +21,8 @@ const STEP_COUNT = 500;
 const REPETITIONS = 7;
 /** Timed calls each of reset() and loadStory(). */
 const RESET_REPETITIONS = 30;
+/** Timed first passes of the list on a new engine, each of cold and warm. */
+const FIRST_PASS_REPETITIONS = 3;
 /**
  * Commands after the walkthrough prefix, cycled: none moves the player or ends the game, so every
  * one of the 500 steps is a normal turn in both interpreters (checked below: no step is `done`).
@@ -41,15 +46,19 @@ function buildCommands(walkthrough: readonly string[]): string[] {
   return commands.slice(0, STEP_COUNT);
 }
 
-/** Our engine: REPETITIONS runs of the list from reset(), after one untimed warm-up run.
- * @returns per-run mean ms per step, and every single step's ms. */
-function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, commands: readonly string[]) {
+/** Our engine: REPETITIONS runs of the list from reset(), after one untimed warm-up run; `between`
+ * runs after each timed run (dfrotz's repetitions, so both see the same machine load).
+ * @returns per-run mean wall ms and CPU ms (all threads of this process) per step, and every
+ * single step's wall ms. */
+async function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, commands: readonly string[], between: () => Promise<void>) {
   const engine = loadStory(bytes, { seed: 0, rules });
   const runMeansMs: number[] = [];
+  const runCpuMs: number[] = [];
   const stepMs: number[] = [];
   let finalStatus = '';
   for (let rep = -1; rep < REPETITIONS; rep++) {
     engine.reset();
+    const cpu = process.cpuUsage();
     const began = performance.now();
     for (const command of commands) {
       const t0 = performance.now();
@@ -58,50 +67,83 @@ function benchEngine(bytes: Uint8Array, rules: StoryRules | undefined, commands:
       if (result.done || result.fault) throw new Error(`the game ended at "${command}": ${result.fault?.message ?? result.endReason}`);
       finalStatus = `score ${result.score}, moves ${result.moves}`;
     }
-    if (rep >= 0) runMeansMs.push((performance.now() - began) / commands.length);
+    if (rep >= 0) {
+      runMeansMs.push((performance.now() - began) / commands.length);
+      const used = process.cpuUsage(cpu);
+      runCpuMs.push((used.user + used.system) / 1000 / commands.length);
+      await between();
+    }
   }
-  return { runMeansMs, stepMs, finalStatus };
+  return { runMeansMs, runCpuMs, stepMs, finalStatus };
 }
 
-/** Run dfrotz once with `input` on stdin until it exits. @returns wall ms and stdout. */
-function runDfrotz(binary: string, storyPath: string, input: string): Promise<{ ms: number; stdout: string }> {
+/**
+ * Run dfrotz once with `input` on stdin until it exits, under bash's `time` (getrusage of the
+ * child: CPU ms at 1 ms resolution). @returns wall ms, CPU ms (user + system) and stdout.
+ */
+function runDfrotz(binary: string, storyPath: string, input: string): Promise<{ ms: number; cpuMs: number; stdout: string }> {
   return new Promise((resolvePromise, reject) => {
     const began = performance.now();
-    const child = spawn(binary, ['-m', '-p', '-q', '-s', '0', storyPath], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const script = 'TIMEFORMAT="%3U %3S"; time "$0" "$@" 2>/dev/null';
+    const child = spawn('bash', ['-c', script, binary, '-m', '-p', '-q', '-s', '0', storyPath], { stdio: ['pipe', 'pipe', 'pipe'] });
     const chunks: Buffer[] = [];
+    const errors: Buffer[] = [];
     child.stdout.on('data', (chunk: Buffer) => chunks.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => errors.push(chunk));
     child.on('error', reject);
-    child.on('close', () => resolvePromise({ ms: performance.now() - began, stdout: Buffer.concat(chunks).toString('utf8') }));
+    child.on('close', () => {
+      const ms = performance.now() - began;
+      const times = /(\d+\.\d+) (\d+\.\d+)\s*$/.exec(Buffer.concat(errors).toString('utf8'));
+      if (!times) return reject(new Error('dfrotz: bash did not report its CPU time'));
+      resolvePromise({ ms, cpuMs: (Number(times[1]) + Number(times[2])) * 1000, stdout: Buffer.concat(chunks).toString('utf8') });
+    });
     child.stdin.end(input);
   });
 }
 
 /**
  * dfrotz: wall time of a whole run with the list on stdin, minus the median run with empty stdin
- * (process start, story load, exit at end of input), divided by the number of commands.
+ * (process start, story load, exit at end of input), divided by the number of commands. `rep()`
+ * times one whole run and one empty run; `result()` gives the medians.
  */
-async function benchDfrotz(binary: string, storyPath: string, commands: readonly string[]) {
+function dfrotzBench(binary: string, storyPath: string, commands: readonly string[]) {
   const input = commands.map((c) => `${c}\n`).join('');
   const fullMs: number[] = [];
   const emptyMs: number[] = [];
+  const fullCpuMs: number[] = [];
+  const emptyCpuMs: number[] = [];
   let prompts = 0;
-  await runDfrotz(binary, storyPath, input); // warm-up (page cache)
-  for (let rep = 0; rep < REPETITIONS; rep++) {
-    const full = await runDfrotz(binary, storyPath, input);
-    fullMs.push(full.ms);
-    emptyMs.push((await runDfrotz(binary, storyPath, '')).ms);
-    prompts = full.stdout.split('\n>').length - 1;
-    if (/\*\*\* You have (?:won|died) \*\*\*/.test(full.stdout)) throw new Error('dfrotz: the game ended during the list');
-  }
-  const stepMs = (median(fullMs) - median(emptyMs)) / commands.length;
-  return { fullMs: median(fullMs), emptyMs: median(emptyMs), stepMs, prompts };
+  return {
+    warmUp: async (): Promise<void> => void (await runDfrotz(binary, storyPath, input)), // page cache
+    async rep(): Promise<void> {
+      const full = await runDfrotz(binary, storyPath, input);
+      fullMs.push(full.ms);
+      fullCpuMs.push(full.cpuMs);
+      const empty = await runDfrotz(binary, storyPath, '');
+      emptyMs.push(empty.ms);
+      emptyCpuMs.push(empty.cpuMs);
+      prompts = full.stdout.split('\n>').length - 1;
+      if (/\*\*\* You have (?:won|died) \*\*\*/.test(full.stdout)) throw new Error('dfrotz: the game ended during the list');
+    },
+    result() {
+      const stepMs = (median(fullMs) - median(emptyMs)) / commands.length;
+      const stepCpuMs = (median(fullCpuMs) - median(emptyCpuMs)) / commands.length;
+      const fastestStepMs = (Math.min(...fullMs) - Math.min(...emptyMs)) / commands.length;
+      return { fullMs: median(fullMs), emptyMs: median(emptyMs), stepMs, stepCpuMs, fastestStepMs, prompts };
+    },
+  };
 }
 
-/** reset() against a fresh loadStory(), RESET_REPETITIONS timed calls each after warm-up. */
+/**
+ * reset() against a fresh loadStory(), RESET_REPETITIONS timed calls each after warm-up. A warm
+ * load reuses the compiled routines of the engines before it; a cold load first drops them
+ * (clearStoryWork), as for the first engine of a story in a thread.
+ */
 function benchReset(bytes: Uint8Array, rules: StoryRules | undefined) {
   const engine = loadStory(bytes, { seed: 0, rules });
   const resetMs: number[] = [];
   const loadMs: number[] = [];
+  const coldLoadMs: number[] = [];
   for (let rep = -3; rep < RESET_REPETITIONS; rep++) {
     engine.step('look');
     let t0 = performance.now();
@@ -110,8 +152,34 @@ function benchReset(bytes: Uint8Array, rules: StoryRules | undefined) {
     t0 = performance.now();
     loadStory(bytes, { seed: 0, rules });
     if (rep >= 0) loadMs.push(performance.now() - t0);
+    clearStoryWork();
+    t0 = performance.now();
+    loadStory(bytes, { seed: 0, rules });
+    if (rep >= 0) coldLoadMs.push(performance.now() - t0);
   }
-  return { resetMs: median(resetMs), loadMs: median(loadMs) };
+  return { resetMs: median(resetMs), loadMs: median(loadMs), coldLoadMs: median(coldLoadMs) };
+}
+
+/**
+ * The whole list once on a new engine: cold (story cache dropped first, so every routine is
+ * compiled and warmed up again) and warm (another engine of the story ran the list before).
+ * @returns median ms per step of each.
+ */
+function benchFirstPass(bytes: Uint8Array, rules: StoryRules | undefined, commands: readonly string[]) {
+  const pass = (cold: boolean): number => {
+    if (cold) clearStoryWork();
+    const engine = loadStory(bytes, { seed: 0, rules });
+    const began = performance.now();
+    for (const command of commands) engine.step(command);
+    return (performance.now() - began) / commands.length;
+  };
+  const coldMs: number[] = [];
+  const warmMs: number[] = [];
+  for (let rep = 0; rep < FIRST_PASS_REPETITIONS; rep++) {
+    coldMs.push(pass(true));
+    warmMs.push(pass(false));
+  }
+  return { coldMs: median(coldMs), warmMs: median(warmMs) };
 }
 
 function findDfrotz(): string | null {
@@ -140,12 +208,16 @@ async function main(): Promise<void> {
   const bytes = new Uint8Array(readFileSync(storyPath));
   const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
 
-  const ours = benchEngine(bytes, rules, commands);
-  const reset = benchReset(bytes, rules);
   const binary = findDfrotz();
-  const frotz = binary ? await benchDfrotz(binary, storyPath, commands) : null;
+  const dfrotz = binary ? dfrotzBench(binary, storyPath, commands) : null;
+  await dfrotz?.warmUp();
+  const ours = await benchEngine(bytes, rules, commands, async () => dfrotz?.rep());
+  const frotz = dfrotz?.result() ?? null;
+  const reset = benchReset(bytes, rules);
+  const firstPass = benchFirstPass(bytes, rules, commands);
 
   const oursMs = median(ours.runMeansMs);
+  const oursCpuMs = median(ours.runCpuMs);
   const row = (name: string, value: string) => console.log(`| ${name.padEnd(44)} | ${value.padStart(22)} |`);
   console.log(`\nEngine benchmark: detective.z5, ${commands.length} commands (${walkthrough.length - 1} walkthrough + padding), Node ${process.version}\n`);
   row('measure', 'value');
@@ -159,16 +231,30 @@ async function main(): Promise<void> {
     row('dfrotz: empty-input run (startup), median', `${frotz.emptyMs.toFixed(1)} ms`);
     row('dfrotz: ms/step ((whole - empty) / 500)', `${frotz.stepMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz (per step)', `${(oursMs / frotz.stepMs).toFixed(1)} x`);
+    row('ours: CPU ms/step, median of run means', `${oursCpuMs.toFixed(3)} ms`);
+    row('dfrotz: CPU ms/step ((whole - empty) / 500)', `${frotz.stepCpuMs.toFixed(3)} ms`);
+    row('ratio ours / dfrotz, CPU time (per step)', `${(oursCpuMs / frotz.stepCpuMs).toFixed(1)} x`);
+    row('ratio ours / dfrotz, fastest runs (wall)', `${(Math.min(...ours.runMeansMs) / frotz.fastestStepMs).toFixed(1)} x`);
   } else {
     row('dfrotz', 'not found (set DFROTZ)');
   }
   row(`engine.reset(), median of ${RESET_REPETITIONS}`, `${reset.resetMs.toFixed(3)} ms`);
-  row(`fresh loadStory(), median of ${RESET_REPETITIONS}`, `${reset.loadMs.toFixed(3)} ms`);
-  row('ratio loadStory / reset', `${(reset.loadMs / reset.resetMs).toFixed(1)} x`);
+  row(`loadStory() cold, median of ${RESET_REPETITIONS}`, `${reset.coldLoadMs.toFixed(3)} ms`);
+  row(`loadStory() warm (shared code), median of ${RESET_REPETITIONS}`, `${reset.loadMs.toFixed(3)} ms`);
+  row('ratio warm loadStory / reset', `${(reset.loadMs / reset.resetMs).toFixed(1)} x`);
+  row(`first pass on a new engine, cold: ms/step`, `${firstPass.coldMs.toFixed(3)} ms`);
+  row(`first pass on a new engine, warm: ms/step`, `${firstPass.warmMs.toFixed(3)} ms`);
   console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
   console.log(`every run starts from reset() and no step ends the game (final ${ours.finalStatus}).`);
+  console.log(`loadStory cold: the story's shared compiled routines and dictionaries dropped first (clearStoryWork);`);
+  console.log(`warm: other engines of the story ran before in this thread. First pass: the whole list once on a new`);
+  console.log(`engine, median of ${FIRST_PASS_REPETITIONS} each (cold compiles and warms up every routine again).`);
   if (frotz) {
     console.log(`dfrotz: ${binary} -m -p -q -s 0, all commands on stdin at once, output read from a pipe, stderr ignored;`);
+    console.log(`its repetitions alternate with ours, so both see the same machine load; CPU time from bash's \`time\`.`);
+    console.log(`When other processes compete for the cores, wall-clock times swing and our CPU time grows too (caches`);
+    console.log(`are shared); the fastest-runs ratio (our fastest run mean / dfrotz's fastest whole minus fastest empty`);
+    console.log(`run) is the least disturbed one.`);
     console.log(`it exits at end of input; ${frotz.prompts} prompts seen in the last run (the game did not end).`);
   }
 }

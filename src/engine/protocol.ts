@@ -1,12 +1,12 @@
 /**
  * The typed message protocol between an `EngineProxy` and the engine running in a Worker
  * (browser) or worker_thread (Node). Requests and responses are discriminated by `type` and
- * matched by `id`; everything is structured-cloneable. `handleEngineRequest` is the worker side,
- * shared by both environments.
+ * matched by `id`; everything is structured-cloneable. The worker side is `worker-handler.ts`;
+ * this module must not import the engine (ifvms), so the page's main chunk, which holds the proxy,
+ * does not carry it.
  */
 import { EngineError, StoryFileError } from './errors.ts';
-import type { Engine, EngineErrorCode, EngineSnapshot, LoadOptions, StepResult, StoryFileErrorCode, StoryInfo } from './interface.ts';
-import { loadStory } from './zvm-engine.ts';
+import type { EngineErrorCode, EngineSnapshot, LoadOptions, StepResult, StoryFileErrorCode, StoryInfo } from './interface.ts';
 
 export type EngineRequest =
   | { type: 'load'; id: number; bytes: Uint8Array; options: LoadOptions }
@@ -57,34 +57,4 @@ export function fromWireError(wire: WireError): Error {
   const e = new Error(wire.message);
   e.name = wire.name;
   return e;
-}
-
-/** Worker-side state: at most one engine per worker. */
-export interface WorkerState {
-  engine: Engine | null;
-}
-
-/** Handle one request in the worker; never throws (errors become `error` responses). */
-export function handleEngineRequest(state: WorkerState, request: EngineRequest): EngineResponse {
-  const { id } = request;
-  try {
-    if (request.type === 'load') {
-      state.engine = loadStory(request.bytes, request.options);
-      return { type: 'loaded', id, info: state.engine.info, start: state.engine.start };
-    }
-    const engine = state.engine;
-    if (!engine) throw new EngineError('no_input_pending', 'No story is loaded in this worker.');
-    switch (request.type) {
-      case 'step':
-        return { type: 'result', id, result: engine.step(request.command) };
-      case 'snapshot':
-        return { type: 'snapshot', id, snapshot: engine.snapshot() };
-      case 'restore':
-        return { type: 'result', id, result: engine.restore(request.snapshot) };
-      case 'reset':
-        return { type: 'result', id, result: engine.reset() };
-    }
-  } catch (error) {
-    return { type: 'error', id, error: toWireError(error) };
-  }
 }

@@ -2,7 +2,8 @@
  * The synchronous engine: ifvms' ZVM driven by its own Glk instance (vendored glkapi factory) and
  * our headless GlkOte. The only module that imports ifvms. Randomness is the frotz generator
  * (ground-truth.md), snapshots are Quetzal RAM+stacks plus VM/Glk state (engine-notes.md,
- * "Snapshot and restore"). DOM-free: runs in Node, a Worker or a worker_thread.
+ * "Snapshot and restore"). Engines of one story in a thread share compiled routines and parsed
+ * dictionaries (story-cache.ts). DOM-free: runs in Node, a Worker or a worker_thread.
  */
 import ZVM from 'ifvms/src/zvm.js';
 import { createGlk, type GlkApi } from './vendor/glkapi-factory.js';
@@ -15,6 +16,7 @@ import { keepTextAcrossClears, unicodeTableHas, writeInterpreterHeader } from '.
 import type { Engine, EngineSnapshot, LoadOptions, StepResult, StoryInfo, StoryRules, TrackingState } from './interface.ts';
 import { MemoryDialog } from './memory-dialog.ts';
 import { chooseScoreSource, readScore, type MemoryReader } from './scoring.ts';
+import { shareStoryWork } from './story-cache.ts';
 import { identifyStory, type IdentifiedStory } from './story-file.ts';
 
 /** Maximum automatic answers to file prompts within one step (save/restore/script chains). */
@@ -49,6 +51,7 @@ class ZvmEngine implements Engine {
   readonly start: StepResult;
   private readonly rules: StoryRules | undefined;
   private readonly zcode: Uint8Array;
+  private readonly md5: string;
   private vm!: ZVM;
   private glk!: GlkApi;
   private glkote!: HeadlessGlkOte;
@@ -65,6 +68,7 @@ class ZvmEngine implements Engine {
     this.rules = options.rules;
     this.seed = options.seed;
     this.zcode = story.zcode;
+    this.md5 = story.md5;
     this.rng = createRngState(options.seed);
     // v3 Flags 1 bit 1: a "time" game, whose status line shows hours:minutes (Standard §8.2.3.2).
     const v3TimeGame = story.version === 3 && (story.zcode[1]! & 0x02) !== 0;
@@ -177,6 +181,7 @@ class ZvmEngine implements Engine {
   /** Create a fresh VM + Glk + GlkOte and run the story to its first input. */
   private boot(): void {
     const vm = new ZVM();
+    shareStoryWork(vm, this.md5);
     const glk = createGlk();
     const glkote = new HeadlessGlkOte();
     vm.random = (range: number) => zRandom(this.rng, range);

@@ -20,5 +20,12 @@ declare module 'ifvms/src/zvm.js' {
     restore_file(data: ArrayBuffer, autorestoring?: number): number;
     save_file(pc: number, autosaving?: number): ArrayBuffer;
     prepare(storyBytes: Uint8Array, options: Record<string, unknown>): void;
+    /** First byte of static memory; JIT cache by address; dictionaries parsed since restart. */
+    staticmem: number;
+    jit: unknown[] | Record<number, unknown>;
+    dictionaries: Record<number, unknown>;
+    /** Compile the routine at `pc` into `jit[pc]`; parse and cache the dictionary at `addr`. */
+    compile(): void;
+    parse_dict(addr: number): unknown;
   }
 }

@@ -1,5 +1,6 @@
-/** Module Web Worker entry: runs one engine and answers protocol requests (protocol.ts). */
-import { handleEngineRequest, isEngineRequest, type WorkerState } from '../protocol.ts';
+/** Module Web Worker entry: runs one engine and answers protocol requests (protocol.ts, worker-handler.ts). */
+import { isEngineRequest } from '../protocol.ts';
+import { handleEngineRequest, type WorkerState } from '../worker-handler.ts';
 
 const state: WorkerState = { engine: null };
 // ifvms logs VM exceptions with console.log; the engine returns them as `interpreter_error` faults.

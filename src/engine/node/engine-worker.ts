@@ -1,6 +1,7 @@
-/** worker_threads entry: runs one engine and answers protocol requests (protocol.ts). */
+/** worker_threads entry: runs one engine and answers protocol requests (protocol.ts, worker-handler.ts). */
 import { parentPort } from 'node:worker_threads';
-import { handleEngineRequest, isEngineRequest, type WorkerState } from '../protocol.ts';
+import { isEngineRequest } from '../protocol.ts';
+import { handleEngineRequest, type WorkerState } from '../worker-handler.ts';
 
 const state: WorkerState = { engine: null };
 // ifvms reports a VM exception with console.log(error) before handing it to Glk; the engine already

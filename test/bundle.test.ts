@@ -1,0 +1,61 @@
+/**
+ * The page's main chunk must not carry ifvms: the Z-machine runs only in the engine Worker, so
+ * the page imports the protocol and the proxy (protocol.ts, engine-proxy.ts), never the worker
+ * handler (worker-handler.ts) or the engine. Builds the production bundle into a temporary
+ * directory and follows the Vite manifest from index.html through its static imports.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { build } from 'vite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/shared.ts';
+
+/** Strings only ifvms' ZVM holds (src/zvm.js), kept verbatim by the minifier. */
+const IFVMS_MARKERS = ['Unsupported Z-Machine version', 'This is not a Z-Code file'];
+
+interface ManifestChunk {
+  file: string;
+  imports?: string[];
+  isEntry?: boolean;
+}
+
+const outDir = mkdtempSync(join(tmpdir(), 'metattl-bundle-'));
+afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+
+/** Files loaded with the page before any user action: the entry and its static imports. */
+function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
+  const entry = Object.entries(manifest).find(([key, chunk]) => chunk.isEntry && key.endsWith('index.html'));
+  if (!entry) throw new Error('the manifest has no index.html entry');
+  const files = new Set<string>();
+  const visit = (key: string): void => {
+    const chunk = manifest[key];
+    if (!chunk || files.has(chunk.file)) return;
+    files.add(chunk.file);
+    for (const next of chunk.imports ?? []) visit(next);
+  };
+  visit(entry[0]);
+  return [...files];
+}
+
+describe('production bundle', () => {
+  it('keeps ifvms out of the main chunk and in the engine worker', async () => {
+    await build({
+      root: REPO_ROOT,
+      configFile: resolve(REPO_ROOT, 'vite.config.ts'),
+      logLevel: 'silent',
+      build: { outDir, emptyOutDir: true, manifest: true, sourcemap: false },
+    });
+    const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const mainFiles = mainChunkFiles(manifest);
+    const mainCode = mainFiles.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    expect(mainCode.includes('metattl-engine'), 'the page starts the engine worker').toBe(true);
+    for (const marker of IFVMS_MARKERS) expect(mainCode.includes(marker), `main chunk (${mainFiles.join(', ')}) holds "${marker}"`).toBe(false);
+
+    const assets = readdirSync(join(outDir, 'assets')).filter((file) => file.endsWith('.js'));
+    const withIfvms = assets.filter((file) => readFileSync(join(outDir, 'assets', file), 'utf8').includes(IFVMS_MARKERS[0]!));
+    expect(withIfvms.length).toBeGreaterThan(0);
+    expect(withIfvms.every((file) => file.startsWith('engine-worker'))).toBe(true);
+    expect(mainFiles.some((file) => withIfvms.some((w) => file.endsWith(w)))).toBe(false);
+  });
+});
