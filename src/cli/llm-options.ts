@@ -3,8 +3,10 @@
  * key). Shared by every command that calls a model. Prices: the built-in table plus `--price`. The key comes from --api-key or
  * OPENAI_API_KEY and is never printed.
  */
+import { describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
-import type { LlmSettings, Role } from '../llm/interface.ts';
+import type { LlmSettings, ParameterAdaptation, Role } from '../llm/interface.ts';
+import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
@@ -62,4 +64,31 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
     s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]) };
   }
   return s;
+}
+
+/** What a command's output records about the provider: the parameters adapted for this run's
+ * models, and whether any call's usage was counted locally (then the token and USD figures are
+ * estimates). */
+export interface ProviderNotes {
+  adaptations: ParameterAdaptation[];
+  usageEstimated: boolean;
+  /** Calls whose usage was estimated. */
+  estimatedCalls: number;
+}
+
+/** The run's provider notes (JSON fields `adaptations`, `usageEstimated`, `estimatedCalls`). */
+export function providerNotes(settings: LlmSettings, meter: UsageMeter): ProviderNotes {
+  const models = Object.values(settings.roles).map((r) => r.model);
+  return {
+    adaptations: sharedAdaptations.listFor(settings.provider.baseUrl, models),
+    usageEstimated: meter.estimatedCalls > 0,
+    estimatedCalls: meter.estimatedCalls,
+  };
+}
+
+/** The notes as lines for a human (stderr), '' when there is nothing to say. */
+export function providerNotesText(notes: ProviderNotes): string {
+  const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
+  if (notes.usageEstimated) lines.push(`the provider sent no usage for ${notes.estimatedCalls} call(s): their tokens and cost are local estimates`);
+  return lines.map((l) => `${l}\n`).join('');
 }

@@ -3,7 +3,8 @@
  * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
  * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
- * plus extra fields (id, status, stopReason, scores, averageScore, bestScore, exchanges count).
+ * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
+ * totalTokens, adaptations, usageEstimated, estimatedCalls).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
  */
 import { randomUUID } from 'node:crypto';
@@ -22,7 +23,7 @@ import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { intOption, LIMITS } from './numbers.ts';
@@ -103,7 +104,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    exchanges: record.exchanges.length, costUsd: meter.totalUsd,
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: meter.totalUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter),
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
@@ -111,6 +112,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   };
   if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
     process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
