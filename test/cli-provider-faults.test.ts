@@ -111,6 +111,14 @@ describe('session: quota stops resumably; empty meta-agent replies are errors; c
     expect(requests.filter((r) => r.role === 'metaAgent')).toHaveLength(2);
   });
 
+  it('the session record keeps the adapted parameters', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'metattl-adapted-')), 'session.json');
+    const { out: json } = await session(['--episodes', '2', '--steps', '2', '--out', out], [{ kind: 'bad_param', param: 'temperature' }]);
+    expect(json.status).toBe('complete');
+    const record = JSON.parse(readFileSync(out, 'utf8')) as { adaptations?: unknown[] };
+    expect(record.adaptations).toEqual([expect.objectContaining({ baseUrl: mock.baseUrl, model: 'mock-model', parameter: 'temperature', change: 'dropped' })]);
+  });
+
   it('--max-total-tokens 100 stops a 3×10 session when the provider sends no usage, and says the figures are estimates', async () => {
     const { out } = await session(['--episodes', '3', '--steps', '10', '--max-total-tokens', '100'], [{ kind: 'no_usage' }]);
     expect(out).toMatchObject({ status: 'stopped', stopReason: 'budget', usageEstimated: true });

@@ -22,6 +22,7 @@ export const LLM_OPTIONS = {
   'actor-temperature': { type: 'string' },
   'actor-max-tokens': { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'stream-idle-ms': { type: 'string' },
   'max-retries': { type: 'string' },
   concurrency: { type: 'string' },
   'max-usd': { type: 'string' },
@@ -53,6 +54,8 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
   s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
   s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', s.requestTimeoutMs, 1, 3_600_000);
+  const idle = text(flags, 'stream-idle-ms');
+  if (idle !== undefined) s.streamIdleTimeoutMs = intOption(idle, 'stream-idle-ms', 30_000, 1, 3_600_000);
   s.maxRetries = intOption(text(flags, 'max-retries'), 'max-retries', s.maxRetries, 0, 20);
   s.maxConcurrent = intOption(text(flags, 'concurrency'), 'concurrency', s.maxConcurrent, 1, LIMITS.concurrency);
   const maxTokens = text(flags, 'max-total-tokens');

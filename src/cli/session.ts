@@ -15,9 +15,11 @@ import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { sharedAdaptations } from '../llm/adaptations.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
+import { recordingAdaptations } from '../ttl/adaptation-sink.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
@@ -67,6 +69,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const contextWindow = values['context-window'] ? intOption(values['context-window'], 'context-window', 8000, 256, 10_000_000) : contextWindowFor(settings.roles.metaAgent.model);
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
+  if (previous?.adaptations) sharedAdaptations.restore(previous.adaptations);
   const models = createChatModels(settings, meter);
   const seed = previous?.config.seed ?? seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
   const parts = buildSession(
@@ -93,7 +96,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   try {
     record = await runSession({
       id, config, engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, resume: previous,
-      sink: store ? persistingSink(store, id, progress) : progress,
+      sink: recordingAdaptations(store ? persistingSink(store, id, progress) : progress, () => providerNotes(settings, meter).adaptations),
     });
   } finally {
     interrupt.release();

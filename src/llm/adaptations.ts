@@ -86,6 +86,25 @@ export class AdaptationMemory {
     return { body: apply(body, [rule]), adaptation };
   }
 
+  /** Take over adaptations recorded earlier (a saved page state, a resumed run's record), so
+   * their calls are right the first time. Already known ones are skipped. */
+  restore(adaptations: readonly ParameterAdaptation[]): void {
+    let changed = false;
+    for (const a of adaptations) {
+      const key = keyOf(a.baseUrl, a.model);
+      const entry = this.rules.get(key) ?? { baseUrl: a.baseUrl, model: a.model, rules: [], reasons: [] };
+      if (entry.rules.some((r) => r.parameter === a.parameter)) continue;
+      entry.rules.push({ parameter: a.parameter, change: a.change, to: a.to });
+      entry.reasons.push(a.reason);
+      this.rules.set(key, entry);
+      changed = true;
+    }
+    if (changed) {
+      const all = this.list();
+      for (const listener of this.listeners) listener(all);
+    }
+  }
+
   /** Every adaptation learnt so far, in the order learnt per (base URL, model). */
   list(): ParameterAdaptation[] {
     return [...this.rules.values()].flatMap((e) => e.rules.map((r, i) => toAdaptation(e.baseUrl, e.model, r, e.reasons[i] ?? '')));
