@@ -103,12 +103,12 @@ describe('Agent', () => {
     await expect.poll(() => mock.requests.find((r) => r.role === 'actor')?.closedBeforeAnswer).toBe(true);
   });
 
-  it('shows a provider-requested wait, which Stop cancels', async () => {
+  it('shows a provider-requested wait as a countdown, which Stop cancels', async () => {
     mock.setOptions({ faults: [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 12, role: 'actor' }] });
     const agent = await makeAgent();
     const running = agent.run();
     await expect.poll(() => agent.waitingSeconds).toBe(12);
-    expect(scheduled.at(-1)).toEqual({ delayMs: 12_000, cancelled: false });
+    expect(scheduled.at(-1)).toEqual({ delayMs: 1000, cancelled: false });
     agent.stop();
     await running;
     expect(agent.waitingSeconds).toBeNull();
