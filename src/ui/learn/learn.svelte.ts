@@ -12,6 +12,7 @@ import { contextWindowFor } from '../../llm/token-count.ts';
 import { StorageFullError } from '../../store/interface.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
+import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
 import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
@@ -173,6 +174,7 @@ export class LearnState {
       ctx = await this.runs.prepare({
         previousUsage: resume ? usageOf(resume) : undefined, roleOverrides: resume ? roleOverridesOf(resume.config) : undefined,
         roles: rolesFor(resume?.config.policy ?? this.setup.validate().policy ?? { kind: 'static' }), onRetryWait: (_role, ms) => this.wait.show(ms),
+        previousAdaptations: resume?.adaptations,
       });
       const meter = ctx.meter;
       meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd));
@@ -182,7 +184,7 @@ export class LearnState {
       const config = prepared.config ?? parts.config;
       if (this.phase === 'starting') this.phase = 'running';
       const run = ctx;
-      const sink = persistingSink(run.store, id, this.uiSink(), this.services.now);
+      const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
       const result = await this.runs.withRunLock(id, async () => {
         return run.engines.with(prepared.taskId, (engine) => runSession({
           id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined, sink, clockMs: this.clockMs,
