@@ -160,6 +160,7 @@ describe('5. one retry policy, ours, honouring Retry-After', () => {
     const { result, requests, waits } = await call([{ kind: 'server_error', rate: 1 }], settings({ maxRetries: 2, maxRetryWaitMs: 1 }));
     expect(kindOf(result)).toBe('server');
     expect(requests.map((r) => r.headers['x-stainless-retry-count'])).toEqual(['0', '1', '2']);
+    expect((result as Error).message).toMatch(/^The provider failed \(HTTP 500\)\. .* \(3 attempts\)$/);
     expect(waits).toEqual([1, 1]);
   });
 

@@ -30,13 +30,18 @@ export function retryWaitMs(error: LlmError, retry: number, maxRetryWaitMs: numb
 /**
  * Run `attempt` (given the 0-based retry number) until it succeeds, fails with an error that is
  * not worth retrying, or the retries are used up.
- * @throws the last attempt's error (an LlmError when the attempt throws LlmErrors);
+ * @throws the last attempt's error (an LlmError when the attempt throws LlmErrors; after more than
+ *   one attempt its message ends with "(N attempts)");
  *   LlmError('aborted') when the signal aborts during a wait
  */
 export async function withRetries<T>(attempt: (retry: number) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const worthRetrying = (error: unknown): error is LlmError => error instanceof LlmError && RETRYABLE_KINDS.has(error.kind);
+  let attempts = 0;
   try {
-    return await pRetry((attemptNumber) => attempt(attemptNumber - 1), {
+    return await pRetry((attemptNumber) => {
+      attempts = attemptNumber;
+      return attempt(attemptNumber - 1);
+    }, {
       retries: Math.max(0, policy.maxRetries),
       minTimeout: 0,
       factor: 1,
@@ -51,6 +56,9 @@ export async function withRetries<T>(attempt: (retry: number) => Promise<T>, pol
     });
   } catch (error) {
     if (policy.signal?.aborted) throw new LlmError('aborted', 'The request was stopped.');
+    if (attempts > 1 && error instanceof LlmError) {
+      throw new LlmError(error.kind, `${error.message} (${attempts} attempts)`, error.status, error.retryAfterMs);
+    }
     throw error;
   }
 }

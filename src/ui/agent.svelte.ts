@@ -52,6 +52,8 @@ export class Agent {
   maxScore = $state<number | null>(null);
   /** Running totals of the usage meter: prompt + completion tokens, and USD. */
   tokens = $state(0);
+  /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
+  tokensEstimated = $state(false);
   costUsd = $state(0);
   /** The actor's model when it is missing from the price table (its calls cost 0), else null. */
   unpricedModel = $state<string | null>(null);
@@ -124,6 +126,7 @@ export class Agent {
     const unsubscribe = meter.subscribe((m) => {
       this.tokens = m.totalTokens;
       this.costUsd = m.totalUsd;
+      this.tokensEstimated = m.estimatedCalls > 0;
     });
     this.unpricedModel = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
     try {
@@ -230,6 +233,7 @@ export class Agent {
     this.startObservation = '';
     this.score = null;
     this.tokens = 0;
+    this.tokensEstimated = false;
     this.costUsd = 0;
     this.unpricedModel = null;
   }

@@ -116,6 +116,16 @@ describe('Agent', () => {
     expect(agent.trajectory?.termination).toBe('aborted');
   });
 
+  it('marks the tokens as estimated when the provider sends no usage', async () => {
+    mock.setOptions({ faults: [{ kind: 'no_usage' }] });
+    const agent = await makeAgent();
+    agent.maxSteps = 2;
+    await agent.run();
+    expect(agent.trajectory?.termination).toBe('step_limit');
+    expect(agent.tokens).toBeGreaterThan(0);
+    expect(agent.tokensEstimated).toBe(true);
+  });
+
   it('says what is missing instead of starting', async () => {
     const agent = await makeAgent((settings) => {
       settings.selectPreset('custom');
