@@ -222,6 +222,14 @@ describe('faults never become answers: empty replies and bad bodies are retried 
     expect(requests).toHaveLength(2);
   });
 
+  it('what the provider billed for an unusable reply still counts against the caps', async () => {
+    const { meter, requests } = await call([{ kind: 'empty_reply', shape: 'null_content' }], settings({ maxRetries: 1 }));
+    expect(requests).toHaveLength(2);
+    expect(meter.byRole.actor.calls).toBe(2);
+    const chars = (requests[0]!.body as { messages: ChatMessage[] }).messages[0]!.content.length;
+    expect([meter.byRole.actor.promptTokens, meter.byRole.actor.completionTokens]).toEqual([2 * Math.ceil(chars / 4), 0]);
+  });
+
   it('the refusal is quoted; a retry that answers is used', async () => {
     const refused = await call([{ kind: 'empty_reply', shape: 'refusal' }], settings({ maxRetries: 0 }));
     expect((refused.result as Error).message).toContain('a refusal: “I\'m sorry, I can\'t help with that (mock).”');

@@ -85,7 +85,8 @@ export interface ParameterAdaptation {
 }
 
 export interface Completion {
-  /** The reply text ('' when the provider returned none). */
+  /** The reply text; never empty except when the token limit cut it off (finishReason 'length') —
+   * a reply without usable content is an LlmError('bad_response'), not a Completion. */
   content: string;
   /** 'stop', 'length', … as reported; null when absent. */
   finishReason: string | null;

@@ -14,7 +14,7 @@ import pLimit from 'p-limit';
 import { AdaptationMemory, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
-import { completionFromJson, errorInReply, type RawCompletion } from './reply-body.ts';
+import { completionFromJson, errorInReply, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
 import { withRetries } from './retry-policy.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
@@ -136,8 +136,12 @@ async function complete(
     ...(options.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
   const started = now();
+  // A reply without usable content is not used, but what the provider billed for it still counts.
+  const billed = (usage: RawUsage): void => meter.record(role, {
+    ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
+  });
   const raw = await withRetries(
-    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps),
+    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
@@ -169,7 +173,7 @@ async function complete(
  */
 async function sendAdapting(
   client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
-  options: CompleteOptions, deps: ChatModelDeps,
+  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage) => void,
 ): Promise<RawCompletion> {
   const baseUrl = settings.provider.baseUrl;
   for (;;) {
@@ -178,6 +182,7 @@ async function sendAdapting(
     try {
       return await sendOnce(client, settings, body, retry, attempt);
     } catch (error) {
+      if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
       const parameter = error instanceof APIError ? rejectedParameter(body, error.status ?? null, String(error.message), error.param ?? null, error.code ?? null) : null;
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
       if (!learnt) throw mapError(error, settings, deps, attempt);

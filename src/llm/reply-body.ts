@@ -8,6 +8,17 @@
  */
 import { LlmError } from './errors.ts';
 
+/** A complete 200 reply without usable content: a `bad_response` that the provider may still have
+ * billed (`usage`, when it reported one), so the run's meter counts it. */
+export class UnusableReplyError extends LlmError {
+  constructor(
+    message: string,
+    readonly usage: RawUsage | null,
+  ) {
+    super('bad_response', message);
+  }
+}
+
 /** Token usage as the provider reported it. */
 export interface RawUsage {
   promptTokens: number;
@@ -79,7 +90,7 @@ export class ReplyAccumulator {
   finish(): RawCompletion {
     const done: RawCompletion = { content: this.content, finishReason: this.finishReason, model: this.model, usage: this.usage };
     if (this.content.trim() !== '' || this.finishReason === 'length') return done;
-    throw new LlmError('bad_response', `The provider's reply had no usable content (${this.why()}); it is not used as the model's answer.`);
+    throw new UnusableReplyError(`The provider's reply had no usable content (${this.why()}); it is not used as the model's answer.`, this.usage);
   }
 
   private why(): string {
