@@ -72,6 +72,7 @@ export class ReplyAccumulator {
     if (isObject(message)) {
       this.sawMessage = true;
       if (typeof message.content === 'string') this.content += message.content;
+      else if (Array.isArray(message.content)) this.content += textOfParts(message.content);
       else if (message.content === null && part === 'message') this.sawNullContent = true;
       if (typeof message.reasoning_content === 'string' || typeof message.reasoning === 'string') this.reasoning = true;
       if (Array.isArray(message.tool_calls) && message.tool_calls.length > 0) this.toolCalls = true;
@@ -102,6 +103,11 @@ export class ReplyAccumulator {
     if (this.sawNullContent) return 'content: null';
     return 'empty content';
   }
+}
+
+/** The text of content given as parts (`[{ type: 'text', text }]`, as some servers send it). */
+function textOfParts(parts: unknown[]): string {
+  return parts.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : typeof p === 'string' ? p : '')).join('');
 }
 
 function usageOf(u: Json): RawUsage {
