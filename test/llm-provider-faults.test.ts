@@ -49,7 +49,11 @@ async function call(faults: FaultRule[], s = settings(), options: CompleteOption
   const { actor } = createChatModels(s, meter, { adaptations: memory });
   const before = mock.requests.length;
   const waits: number[] = [];
-  const result = await actor.complete(prompt(label), { ...options, onRetryWait: (ms) => waits.push(ms) }).catch((e: unknown) => e);
+  const onRetryWait = (ms: number): void => {
+    waits.push(ms);
+    options.onRetryWait?.(ms);
+  };
+  const result = await actor.complete(prompt(label), { ...options, onRetryWait }).catch((e: unknown) => e);
   return { result, requests: mock.requests.slice(before), waits, memory, meter };
 }
 
@@ -203,11 +207,10 @@ describe('5. one retry policy, ours, honouring Retry-After', () => {
 
   it('Stop during a Retry-After wait ends the call at once as aborted', async () => {
     const controller = new AbortController();
-    const pending = call([{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 30 }], settings({ maxRetryWaitMs: 60_000 }), { signal: controller.signal, onRetryWait: () => undefined });
-    await mock.waitForRequest((r) => r.outcome.status === 429 && (r.body as { messages: ChatMessage[] }).messages[0]!.content.startsWith('call'));
-    await new Promise((r) => setTimeout(r, 20));
-    controller.abort();
-    const { result, requests } = await pending;
+    const { result, requests, waits } = await call(
+      [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 30 }], settings({ maxRetryWaitMs: 60_000 }), { signal: controller.signal, onRetryWait: () => void setTimeout(() => controller.abort(), 20) },
+    );
+    expect(waits).toEqual([30_000]);
     expect(kindOf(result)).toBe('aborted');
     expect(requests).toHaveLength(1);
   });
