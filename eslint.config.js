@@ -11,6 +11,8 @@ const WRAPPED = {
   ifvms: 'src/engine/zvm-engine.ts',
   idb: 'src/store/idb-store.ts',
   openai: 'src/llm/openai-chat-model.ts',
+  'p-retry': 'src/llm/retry-policy.ts',
+  'eventsource-parser': 'src/llm/sse-reader.ts',
   'chart.js': 'src/ui/charts/chart.ts',
   'dom-accessibility-api': 'src/web/dom/axtree.ts',
   jsdom: 'src/web/node/jsdom-document.ts',

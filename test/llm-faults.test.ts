@@ -1,8 +1,9 @@
 /**
  * Provider faults through the real SDK against the mock, mapped once into the typed set: auth,
- * rate_limit (after the SDK's retries), timeout, network_or_cors (with actionable advice),
- * server (5xx, malformed JSON, an error inside a 200 stream), aborted; an unsupported parameter is
- * adapted once, not retried blindly; the key never appears in a message.
+ * rate_limit (after our retries), timeout, network_or_cors (with actionable advice), server
+ * (5xx, an error inside a 200 stream), bad_response (malformed JSON), aborted; an unsupported
+ * parameter is adapted, not retried blindly; the key never appears in a message. The kinds of
+ * issue 12 have their own file: llm-provider-faults.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
@@ -48,9 +49,9 @@ describe('provider faults', () => {
     expect(error.kind).toBe('rate_limit');
     expect(mock.requests.length - before).toBe(2);
   });
-  it('500 → server; malformed JSON → server; an error event in a 200 stream → server', async () => {
+  it('500 → server; malformed JSON → bad_response; an error event in a 200 stream → server', async () => {
     expect((await failure([{ kind: 'server_error', rate: 1 }])).kind).toBe('server');
-    expect((await failure([{ kind: 'malformed_json' }])).kind).toBe('server');
+    expect((await failure([{ kind: 'malformed_json' }])).kind).toBe('bad_response');
     expect((await failure([{ kind: 'stream_error' }], settings(), true)).kind).toBe('server');
   });
   it('no answer within the timeout → timeout', async () => {

@@ -3,8 +3,10 @@
  * key). Shared by every command that calls a model. Prices: the built-in table plus `--price`. The key comes from --api-key or
  * OPENAI_API_KEY and is never printed.
  */
+import { describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
-import type { LlmSettings, Role } from '../llm/interface.ts';
+import type { LlmSettings, ParameterAdaptation, Role } from '../llm/interface.ts';
+import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
@@ -20,6 +22,7 @@ export const LLM_OPTIONS = {
   'actor-temperature': { type: 'string' },
   'actor-max-tokens': { type: 'string' },
   'timeout-ms': { type: 'string' },
+  'stream-idle-ms': { type: 'string' },
   'max-retries': { type: 'string' },
   concurrency: { type: 'string' },
   'max-usd': { type: 'string' },
@@ -51,6 +54,8 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
   s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
   s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', s.requestTimeoutMs, 1, 3_600_000);
+  const idle = text(flags, 'stream-idle-ms');
+  if (idle !== undefined) s.streamIdleTimeoutMs = intOption(idle, 'stream-idle-ms', 30_000, 1, 3_600_000);
   s.maxRetries = intOption(text(flags, 'max-retries'), 'max-retries', s.maxRetries, 0, 20);
   s.maxConcurrent = intOption(text(flags, 'concurrency'), 'concurrency', s.maxConcurrent, 1, LIMITS.concurrency);
   const maxTokens = text(flags, 'max-total-tokens');
@@ -62,4 +67,31 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
     s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]) };
   }
   return s;
+}
+
+/** What a command's output records about the provider: the parameters adapted for this run's
+ * models, and whether any call's usage was counted locally (then the token and USD figures are
+ * estimates). */
+export interface ProviderNotes {
+  adaptations: ParameterAdaptation[];
+  usageEstimated: boolean;
+  /** Calls whose usage was estimated. */
+  estimatedCalls: number;
+}
+
+/** The run's provider notes (JSON fields `adaptations`, `usageEstimated`, `estimatedCalls`). */
+export function providerNotes(settings: LlmSettings, meter: UsageMeter): ProviderNotes {
+  const models = Object.values(settings.roles).map((r) => r.model);
+  return {
+    adaptations: sharedAdaptations.listFor(settings.provider.baseUrl, models),
+    usageEstimated: meter.estimatedCalls > 0,
+    estimatedCalls: meter.estimatedCalls,
+  };
+}
+
+/** The notes as lines for a human (stderr), '' when there is nothing to say. */
+export function providerNotesText(notes: ProviderNotes): string {
+  const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
+  if (notes.usageEstimated) lines.push(`the provider sent no usage for ${notes.estimatedCalls} call(s): their tokens and cost are local estimates`);
+  return lines.map((l) => `${l}\n`).join('');
 }

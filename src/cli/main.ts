@@ -51,7 +51,8 @@ Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/s
 
 Every command that calls a model also takes: --provider openai|openrouter|groq|together|
 ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --actor-temperature,
---actor-max-tokens, --timeout-ms, --max-retries, --concurrency, --drop-sdk-headers,
+--actor-max-tokens, --timeout-ms (bounds each attempt, body and stream included),
+--stream-idle-ms (longest silence between stream chunks), --max-retries, --concurrency, --drop-sdk-headers,
 --max-usd X and --max-total-tokens N (hard caps, checked before each call, so the last call can
 pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price
 cost 0).

@@ -2,7 +2,7 @@
  * `metattl play`: the actor plays one episode on a story at a seed against any OpenAI-compatible
  * endpoint. Output contract (--json): `{ story, seed, termination, finalScore, steps: [{
  * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
- * plus extra fields (maxScore, stopReason, usage). --out FILE writes the full trajectory export.
+ * plus extra fields (maxScore, stopReason, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
 import { writeFile } from 'node:fs/promises';
@@ -15,7 +15,7 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { checkOutputFile } from './output-paths.ts';
@@ -62,6 +62,7 @@ export async function playCommand(argv: string[]): Promise<number> {
     });
     if (values.out) await writeFile(values.out, exportTrajectory(trajectory));
     const usage = { ...meter.byRole.actor, totalUsd: meter.totalUsd };
+    const notes = providerNotes(settings, meter);
     if (values.json) {
       const steps = trajectory.steps.map((s) => ({
         observation: s.observation, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
@@ -69,9 +70,10 @@ export async function playCommand(argv: string[]): Promise<number> {
       }));
       process.stdout.write(JSON.stringify({
         story: story.path, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
-        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage,
+        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage, ...notes,
       }) + '\n');
     } else {
+      process.stderr.write(providerNotesText(notes));
       const last = trajectory.steps.at(-1);
       process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
     }

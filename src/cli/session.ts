@@ -3,7 +3,8 @@
  * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
  * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
- * plus extra fields (id, status, stopReason, scores, averageScore, bestScore, exchanges count).
+ * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
+ * totalTokens, adaptations, usageEstimated, estimatedCalls).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
  */
 import { randomUUID } from 'node:crypto';
@@ -14,15 +15,17 @@ import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { sharedAdaptations } from '../llm/adaptations.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
+import { recordingAdaptations } from '../ttl/adaptation-sink.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { intOption, LIMITS } from './numbers.ts';
@@ -66,6 +69,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const contextWindow = values['context-window'] ? intOption(values['context-window'], 'context-window', 8000, 256, 10_000_000) : contextWindowFor(settings.roles.metaAgent.model);
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
+  if (previous?.adaptations) sharedAdaptations.restore(previous.adaptations);
   const models = createChatModels(settings, meter);
   const seed = previous?.config.seed ?? seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
   const parts = buildSession(
@@ -92,7 +96,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   try {
     record = await runSession({
       id, config, engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, resume: previous,
-      sink: store ? persistingSink(store, id, progress) : progress,
+      sink: recordingAdaptations(store ? persistingSink(store, id, progress) : progress, () => providerNotes(settings, meter).adaptations),
     });
   } finally {
     interrupt.release();
@@ -103,7 +107,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    exchanges: record.exchanges.length, costUsd: meter.totalUsd,
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: meter.totalUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter),
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
@@ -111,6 +115,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   };
   if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
     process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);

@@ -22,6 +22,7 @@ export function defaultLlmSettings(): LlmSettings {
       proposer: { model: 'gpt-4o-mini', temperature: 1.0, maxTokens: 2048 },
     },
     requestTimeoutMs: 60_000,
+    streamIdleTimeoutMs: 30_000,
     maxRetries: 2,
     maxRetryWaitMs: 30_000,
     maxConcurrent: 4,

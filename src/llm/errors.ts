@@ -11,10 +11,26 @@ export class LlmError extends Error {
     message: string,
     /** HTTP status when there was a response. */
     readonly status: number | null = null,
+    /** The wait the provider asked for before a retry (Retry-After / retry-after-ms), ms; null when none. */
+    readonly retryAfterMs: number | null = null,
   ) {
     super(message);
   }
 }
+
+/**
+ * Kinds worth another attempt: the same request may succeed later (timeouts, rate limits, 5xx,
+ * replies that were cut off, unparsable or empty). Never retried: auth, quota, bad_request,
+ * aborted, and network_or_cors (a refused connection or a CORS block does not heal in seconds;
+ * the advice is shown at once).
+ */
+export const RETRYABLE_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(['timeout', 'rate_limit', 'server', 'bad_response']);
+
+/**
+ * Kinds that no later call of the same run can fix without the user acting (key, billing, URL or
+ * CORS, a request the provider refuses): a run stops — resumably — instead of going on.
+ */
+export const SYSTEMIC_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(['auth', 'quota', 'network_or_cors', 'bad_request']);
 
 /** The run's USD or token cap is reached: no further calls are made. */
 export class BudgetReachedError extends Error {

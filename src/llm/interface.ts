@@ -28,12 +28,18 @@ export interface ProviderSettings {
 export interface LlmSettings {
   provider: ProviderSettings;
   roles: Record<Role, RoleSettings>;
-  /** Per-request timeout, ms (default 60,000). */
+  /** Per-attempt timeout, ms, for the whole call: connecting, headers and the entire body or
+   * stream (default 60,000). */
   requestTimeoutMs: number;
-  /** SDK retries for 408/409/429/5xx and timeouts (default 2). */
+  /** Retries (ours; the SDK's own are off) after a timeout, 408/409/429 rate limit, 5xx, or a
+   * reply that is unparsable, cut off or without content (default 2). */
   maxRetries: number;
-  /** Longest Retry-After wait honoured, ms; longer waits are capped to this (default 30,000). */
+  /** Longest wait before a retry, ms: a provider's Retry-After (seconds or HTTP date) is honoured
+   * up to this and longer waits are capped to it; our own backoff (0.5 s, 1 s, 2 s …) too (default 30,000). */
   maxRetryWaitMs: number;
+  /** Longest silence between two chunks of a streamed reply, ms, before the attempt fails as
+   * `timeout` (default: min(requestTimeoutMs, 30,000)). Optional for older saved settings. */
+  streamIdleTimeoutMs?: number;
   /** Most requests in flight at once (default 4). */
   maxConcurrent: number;
   /** Drop the SDK's optional x-stainless-* headers (helps servers whose CORS rejects them). */
@@ -57,10 +63,30 @@ export interface CallUsage {
   reasoningTokens: number;
   latencyMs: number;
   costUsd: number;
+  /** True when the provider sent no usage and the tokens were counted locally (cl100k_base, an
+   * estimate); absent or false when they are the provider's figures. */
+  estimated?: boolean;
+}
+
+/**
+ * A request parameter changed because a (base URL, model) rejected it (HTTP 400/422 naming it):
+ * remembered, so later calls send the adapted request at once. `to` is the new name for a rename,
+ * null when the parameter is dropped.
+ */
+export interface ParameterAdaptation {
+  baseUrl: string;
+  model: string;
+  parameter: string;
+  /** 'dropped' (sent no more) or 'renamed' (sent as `to`). */
+  change: 'dropped' | 'renamed';
+  to: string | null;
+  /** The provider's words (key scrubbed), shortened to 200 characters. */
+  reason: string;
 }
 
 export interface Completion {
-  /** The reply text ('' when the provider returned none). */
+  /** The reply text; never empty except when the token limit cut it off (finishReason 'length') —
+   * a reply without usable content is an LlmError('bad_response'), not a Completion. */
   content: string;
   /** 'stop', 'length', … as reported; null when absent. */
   finishReason: string | null;
@@ -68,14 +94,26 @@ export interface Completion {
   usage: CallUsage;
 }
 
-export type LlmErrorKind = 'auth' | 'rate_limit' | 'timeout' | 'network_or_cors' | 'bad_request' | 'server' | 'aborted' | 'truncated';
+/**
+ * What went wrong with a call (README "Providers" says what each means for the user):
+ * `auth` key refused (401/403); `quota` no credit left (429 insufficient_quota, 402); `rate_limit`
+ * too many requests (429); `timeout` no complete answer in time (or a stream fell silent);
+ * `network_or_cors` server unreachable or the page's origin not allowed; `bad_request` the
+ * provider refused the request and no adaptation fixed it; `server` 5xx or an error signalled
+ * inside the reply; `bad_response` a 200 whose body was unparsable, cut off or had no usable
+ * content; `aborted` Stop; `truncated` reserved (kept for older records).
+ */
+export type LlmErrorKind = 'auth' | 'quota' | 'rate_limit' | 'timeout' | 'network_or_cors' | 'bad_request' | 'server' | 'bad_response' | 'aborted' | 'truncated';
 
 export interface CompleteOptions {
   signal?: AbortSignal;
   /** Stream the reply (`stream: true`); the result is the same Completion. */
   stream?: boolean;
-  /** Called when the provider asked us to wait before a retry (429/503 Retry-After). */
+  /** Called before each wait for a retry, with the wait in ms: the provider's Retry-After (capped
+   * to `maxRetryWaitMs`) or our backoff. */
   onRetryWait?: (waitMs: number) => void;
+  /** Called when a rejected parameter is adapted for this (base URL, model). */
+  onAdaptation?: (adaptation: ParameterAdaptation) => void;
 }
 
 /** A chat model bound to one role's settings. */
@@ -84,8 +122,8 @@ export interface ChatModel {
   readonly settings: RoleSettings;
   /**
    * One chat completion.
-   * @throws LlmError (typed kind) after the SDK's retries; BudgetReachedError before the call when
-   *   the run's caps are reached.
+   * @throws LlmError (typed kind) after our retries; BudgetReachedError before the call when
+   *   the run's caps are reached. Never resolves with a reply that has no usable content.
    */
   complete(messages: ChatMessage[], options?: CompleteOptions): Promise<Completion>;
 }

@@ -1,18 +1,30 @@
 /**
  * Chat models over any OpenAI-compatible chat-completions endpoint, through the `openai` SDK —
- * the only module that imports it. The SDK does the retries (408/409/429/5xx, timeouts,
- * Retry-After); we cap long Retry-After waits, make every call abortable at once, bound the
- * number of requests in flight, account usage, enforce the run's caps, and map every fault once
- * into `LlmError`. The key never leaves the Authorization header.
+ * the only module that imports it. The SDK builds and sends requests (its own retries are off);
+ * we bound every attempt as a whole (`requestTimeoutMs`: connecting, headers and the entire body
+ * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
+ * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
+ * adapt rejected parameters (adaptations.ts), retry by one policy (retry-policy.ts), make every
+ * call abortable at once, bound the requests in flight, account usage (counted locally and
+ * marked as estimated when the provider sends none), enforce the run's caps, and map every fault
+ * once into `LlmError`. The key never leaves the Authorization header.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
+import { AdaptationMemory, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
+import { completionFromJson, errorInReply, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
+import { withRetries } from './retry-policy.ts';
+import { readChatStream } from './sse-reader.ts';
+import { countChatTokens, loadTokenCounter } from './token-count.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The SDK's optional telemetry headers, dropped on request (some servers' CORS rejects them). */
 const STAINLESS_HEADERS = ['x-stainless-lang', 'x-stainless-package-version', 'x-stainless-os', 'x-stainless-arch', 'x-stainless-runtime', 'x-stainless-runtime-version', 'x-stainless-retry-count', 'x-stainless-timeout'];
+
+/** Default silence allowed between two chunks of a stream, ms (capped to the request timeout). */
+export const DEFAULT_STREAM_IDLE_MS = 30_000;
 
 export interface ChatModelDeps {
   /** fetch to use (default: globalThis.fetch). */
@@ -21,9 +33,9 @@ export interface ChatModelDeps {
   origin?: string | null;
   /** Monotonic clock in ms (default performance.now). */
   now?: () => number;
+  /** Where rejected parameters are remembered (default: the page's / process's `sharedAdaptations`). */
+  adaptations?: AdaptationMemory;
 }
-
-type Body = OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming;
 
 /**
  * The three role models of a run, sharing one concurrency limit and one usage meter.
@@ -34,203 +46,205 @@ export function createChatModels(settings: LlmSettings, meter: UsageMeter, deps:
   const make = (role: Role): ChatModel => ({
     role,
     settings: settings.roles[role],
-    complete: (messages, options = {}) => limit(() => completeOnce(settings, role, settings.roles[role], messages, options, meter, deps)),
+    complete: (messages, options = {}) => limit(() => complete(settings, role, settings.roles[role], messages, options, meter, deps)),
   });
   return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
 }
 
 /**
- * List the provider's models (GET /models).
+ * List the provider's models (GET /models), one attempt within the request timeout.
  * @throws LlmError mapped like a completion fault
  */
 export async function listModels(settings: LlmSettings, deps: ChatModelDeps = {}, signal?: AbortSignal): Promise<string[]> {
-  const client = makeClient(settings, deps, undefined);
+  const client = makeClient(settings, deps);
+  const attempt = new AttemptSignal(signal, settings.requestTimeoutMs);
   try {
     const ids: string[] = [];
-    for await (const model of client.models.list({ signal })) ids.push(model.id);
+    for await (const model of client.models.list({ signal: attempt.signal })) ids.push(model.id);
     return ids.sort();
   } catch (error) {
-    throw mapError(error, settings, deps, signal);
+    throw mapError(error, settings, deps, attempt);
+  } finally {
+    attempt.dispose();
   }
 }
 
-function makeClient(settings: LlmSettings, deps: ChatModelDeps, onRetryWait: ((ms: number) => void) | undefined): OpenAI {
-  const baseFetch = deps.fetch ?? globalThis.fetch.bind(globalThis);
-  const cappedFetch: typeof fetch = async (input, init) => {
-    const response = await baseFetch(input, init);
-    const waitMs = retryAfterMs(response.headers);
-    if (response.ok || waitMs === null) return response;
-    const capped = Math.min(waitMs, settings.maxRetryWaitMs);
-    onRetryWait?.(capped);
-    const headers = new Headers(response.headers);
-    headers.delete('retry-after');
-    headers.set('retry-after-ms', String(capped));
-    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-  };
+function makeClient(settings: LlmSettings, deps: ChatModelDeps): OpenAI {
   const defaultHeaders = settings.dropStainlessHeaders ? Object.fromEntries(STAINLESS_HEADERS.map((h) => [h, null])) : undefined;
   return new OpenAI({
     apiKey: settings.provider.apiKey || 'none',
     baseURL: settings.provider.baseUrl,
     dangerouslyAllowBrowser: true,
-    maxRetries: settings.maxRetries,
+    maxRetries: 0,
     timeout: settings.requestTimeoutMs,
-    fetch: cappedFetch,
+    fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
     defaultHeaders,
     logLevel: 'off',
   });
 }
 
-/** Retry-After / retry-after-ms of a response, in ms; null when absent or unparsable. */
-function retryAfterMs(headers: Headers): number | null {
-  const ms = headers.get('retry-after-ms');
-  if (ms && !Number.isNaN(Number(ms))) return Number(ms);
-  const value = headers.get('retry-after');
-  if (!value) return null;
-  const seconds = Number(value);
-  if (!Number.isNaN(seconds)) return seconds * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - Date.now());
+/**
+ * One attempt's abort signal: aborted by the caller's signal (Stop) or by the attempt's own
+ * deadline, which covers the whole call. Short-lived, so no listener piles up on a run-long signal.
+ */
+class AttemptSignal {
+  private readonly controller = new AbortController();
+  private readonly timer: ReturnType<typeof setTimeout>;
+  timedOut = false;
+  private readonly forward = () => this.controller.abort();
+
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    timeoutMs: number,
+  ) {
+    outer?.addEventListener('abort', this.forward, { once: true });
+    if (outer?.aborted) this.controller.abort();
+    this.timer = setTimeout(() => {
+      this.timedOut = true;
+      this.controller.abort();
+    }, timeoutMs);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get stopped(): boolean {
+    return this.outer?.aborted === true;
+  }
+
+  dispose(): void {
+    clearTimeout(this.timer);
+    this.outer?.removeEventListener('abort', this.forward);
+  }
 }
 
-async function completeOnce(
+async function complete(
   settings: LlmSettings, role: Role, roleSettings: RoleSettings, messages: ChatMessage[],
   options: CompleteOptions, meter: UsageMeter, deps: ChatModelDeps,
 ): Promise<Completion> {
   meter.assertWithinCaps();
   if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
-  const client = makeClient(settings, deps, options.onRetryWait);
+  const client = makeClient(settings, deps);
   const now = deps.now ?? (() => performance.now());
-  let body: Body = {
+  const memory = deps.adaptations ?? sharedAdaptations;
+  const base: RequestBody = {
     model: roleSettings.model,
     messages,
     max_tokens: roleSettings.maxTokens,
     ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
+    ...(options.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
   const started = now();
-  // A short-lived signal per call, linked to the caller's: the SDK adds abort listeners to the
-  // signal it is given and never removes them, which would pile up on a session-long signal.
-  const local = new AbortController();
-  const forward = () => local.abort();
-  options.signal?.addEventListener('abort', forward, { once: true });
-  try {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const raw = await abortable(options.stream ? streamed(client, body, local.signal) : plain(client, body, local.signal), local.signal);
-        const latencyMs = Math.round(now() - started);
-        const completion: Completion = {
-          content: raw.content,
-          finishReason: raw.finishReason,
-          model: raw.model || roleSettings.model,
-          usage: {
-            promptTokens: raw.promptTokens, completionTokens: raw.completionTokens, reasoningTokens: raw.reasoningTokens,
-            latencyMs, costUsd: meter.costUsd(roleSettings.model, raw.promptTokens, raw.completionTokens),
-          },
-        };
-        meter.record(role, completion.usage);
-        return completion;
-      } catch (error) {
-        const adapted = attempt === 0 ? adaptToUnsupportedParameter(error, body) : null;
-        if (adapted) {
-          body = adapted;
-          continue;
-        }
-        throw mapError(error, settings, deps, local.signal);
-      }
-    }
-  } finally {
-    options.signal?.removeEventListener('abort', forward);
-  }
-}
-
-interface RawCompletion {
-  content: string;
-  finishReason: string | null;
-  model: string;
-  promptTokens: number;
-  completionTokens: number;
-  reasoningTokens: number;
-}
-
-async function plain(client: OpenAI, body: Body, signal: AbortSignal | undefined): Promise<RawCompletion> {
-  const response = await client.chat.completions.create(body, { signal });
-  const choice = response.choices?.[0];
-  return {
-    content: choice?.message?.content ?? '',
-    finishReason: choice?.finish_reason ?? null,
-    model: response.model,
-    promptTokens: response.usage?.prompt_tokens ?? 0,
-    completionTokens: response.usage?.completion_tokens ?? 0,
-    reasoningTokens: response.usage?.completion_tokens_details?.reasoning_tokens ?? 0,
-  };
-}
-
-async function streamed(client: OpenAI, body: Body, signal: AbortSignal | undefined): Promise<RawCompletion> {
-  const stream = await client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal });
-  const out: RawCompletion = { content: '', finishReason: null, model: body.model, promptTokens: 0, completionTokens: 0, reasoningTokens: 0 };
-  for await (const chunk of stream) {
-    const choice = chunk.choices?.[0];
-    if (choice?.delta?.content) out.content += choice.delta.content;
-    if (choice?.finish_reason) out.finishReason = choice.finish_reason;
-    if (chunk.model) out.model = chunk.model;
-    if (chunk.usage) {
-      out.promptTokens = chunk.usage.prompt_tokens;
-      out.completionTokens = chunk.usage.completion_tokens;
-      out.reasoningTokens = chunk.usage.completion_tokens_details?.reasoning_tokens ?? 0;
-    }
-  }
-  return out;
-}
-
-/** Reject as soon as `signal` aborts, even while the SDK sleeps before a retry. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new APIUserAbortError());
-    if (signal.aborted) onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  // A reply without usable content is not used, but what the provider billed for it still counts.
+  const billed = (usage: RawUsage): void => meter.record(role, {
+    ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
   });
+  const raw = await withRetries(
+    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
+    { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
+  );
+  const latencyMs = Math.round(now() - started);
+  let usage = raw.usage;
+  let estimated = false;
+  if (usage === null) {
+    const count = await loadTokenCounter();
+    usage = { promptTokens: countChatTokens(messages, count), completionTokens: count(raw.content), reasoningTokens: 0 };
+    estimated = true;
+  }
+  const completion: Completion = {
+    content: raw.content,
+    finishReason: raw.finishReason,
+    model: raw.model || roleSettings.model,
+    usage: {
+      promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, reasoningTokens: usage.reasoningTokens,
+      latencyMs, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
+      ...(estimated ? { estimated: true } : {}),
+    },
+  };
+  meter.record(role, completion.usage);
+  return completion;
 }
 
 /**
- * A 400 that names an unsupported parameter is retried once, adapted — not blindly: drop
- * `temperature`, or send `max_completion_tokens` instead of `max_tokens`.
+ * One attempt: send the body with every remembered adaptation; while the provider rejects a
+ * parameter we can adapt, learn it and send again at once (not counted as a retry).
+ * @throws LlmError (mapped)
  */
-function adaptToUnsupportedParameter(error: unknown, body: Body): Body | null {
-  if (!(error instanceof APIError) || error.status !== 400) return null;
-  const message = String(error.message);
-  if (!/unsupported|not supported|does not support|only the default/i.test(message)) return null;
-  if (/temperature/i.test(message) && 'temperature' in body) {
-    const { temperature: _t, ...rest } = body;
-    return rest;
+async function sendAdapting(
+  client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
+  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage) => void,
+): Promise<RawCompletion> {
+  const baseUrl = settings.provider.baseUrl;
+  for (;;) {
+    const body = memory.adapt(baseUrl, base);
+    const attempt = new AttemptSignal(options.signal, settings.requestTimeoutMs);
+    try {
+      return await sendOnce(client, settings, body, retry, attempt);
+    } catch (error) {
+      if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
+      const parameter = error instanceof APIError ? rejectedParameter(body, error.status ?? null, String(error.message), error.param ?? null, error.code ?? null) : null;
+      const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
+      if (!learnt) throw mapError(error, settings, deps, attempt);
+      options.onAdaptation?.(learnt.adaptation);
+    } finally {
+      attempt.dispose();
+    }
   }
-  if (/max_tokens/i.test(message) && body.max_tokens !== undefined) {
-    const { max_tokens, ...rest } = body;
-    return { ...rest, max_completion_tokens: max_tokens };
-  }
-  return null;
 }
 
-function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, signal: AbortSignal | undefined): LlmError {
-  const key = settings.provider.apiKey;
-  const clean = (m: string) => scrub(m, key);
-  if (error instanceof LlmError) return error;
-  if (error instanceof APIUserAbortError || signal?.aborted) return new LlmError('aborted', 'The request was stopped.');
-  if (error instanceof APIConnectionTimeoutError) {
-    return new LlmError('timeout', `No answer from ${settings.provider.baseUrl} within ${settings.requestTimeoutMs} ms (after ${settings.maxRetries} retries).`);
+/** Send one request and read its whole reply within the attempt's deadline. */
+async function sendOnce(client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal): Promise<RawCompletion> {
+  const headers = settings.dropStainlessHeaders ? undefined : { 'x-stainless-retry-count': String(retry) };
+  const request = client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: attempt.signal, headers });
+  const response = await request.asResponse();
+  if (body.stream === true) {
+    const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
+    return readChatStream(response, { idleMs: idle, fallbackModel: body.model });
   }
+  return completionFromJson(await response.text(), body.model);
+}
+
+/** Map anything an attempt threw into the typed fault set (once). */
+function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, attempt: AttemptSignal): LlmError {
+  const clean = (m: string) => scrub(m, settings.provider.apiKey);
+  const timeoutMessage = `No complete answer from ${settings.provider.baseUrl} within ${settings.requestTimeoutMs} ms.`;
+  if (attempt.stopped) return new LlmError('aborted', 'The request was stopped.');
+  if (error instanceof LlmError) return new LlmError(error.kind, clean(error.message), error.status, error.retryAfterMs);
+  if (attempt.timedOut || error instanceof APIConnectionTimeoutError) return new LlmError('timeout', timeoutMessage);
+  if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was stopped.');
   if (error instanceof APIConnectionError) return new LlmError('network_or_cors', corsAdvice(settings.provider.baseUrl, deps.origin ?? null));
-  if (error instanceof APIError) {
-    const status = error.status ?? null;
-    const detail = clean(String(error.message));
-    if (status === 401 || status === 403) return new LlmError('auth', `The provider refused the key (HTTP ${status}): check the key and its permissions. ${detail}`, status);
-    if (status === 429) return new LlmError('rate_limit', `Rate limited by the provider after ${settings.maxRetries} retries (HTTP 429). ${detail}`, status);
-    if (status === 408) return new LlmError('timeout', `The provider timed out (HTTP 408). ${detail}`, status);
-    if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}) after ${settings.maxRetries} retries. ${detail}`, status);
-    if (status === undefined || status === null) return new LlmError('server', `The provider sent an error: ${detail}`);
-    return new LlmError('bad_request', `The provider rejected the request (HTTP ${status}): ${detail}`, status);
-  }
+  if (error instanceof APIError) return mapStatus(error, clean);
   const message = clean(error instanceof Error ? error.message : String(error));
-  if (error instanceof SyntaxError) return new LlmError('server', `The provider's reply was not valid JSON: ${message}`);
-  return new LlmError('server', `Unexpected failure talking to the provider: ${message}`);
+  // A body that broke off mid-read (connection reset, "terminated") is a cut-off reply.
+  return new LlmError('bad_response', `The provider's reply broke off before it was complete: ${message}`);
+}
+
+/** An HTTP error status, by what it means for the user. */
+function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
+  const status = error.status ?? null;
+  const detail = clean(String(error.message));
+  const retryAfter = retryAfterMs(error.headers);
+  const code = `${error.code ?? ''} ${error.type ?? ''}`;
+  if (status === 402 || /insufficient_quota|billing_hard_limit|insufficient_credits/i.test(code)) {
+    return new LlmError('quota', `The account has no credit left (HTTP ${status}): add credit or raise the limit in the provider's billing settings, then resume. ${detail}`, status);
+  }
+  if (status === 401 || status === 403) return new LlmError('auth', `The provider refused the key (HTTP ${status}): check the key and its permissions. ${detail}`, status);
+  if (status === 429) return new LlmError('rate_limit', `Rate limited by the provider (HTTP 429). ${detail}`, status, retryAfter);
+  if (status === 408 || status === 409) return new LlmError('timeout', `The provider gave up on the request (HTTP ${status}). ${detail}`, status, retryAfter);
+  if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}). ${detail}`, status, retryAfter);
+  if (status === null) return errorInReply(error.error ?? { message: detail });
+  return new LlmError('bad_request', `The provider rejected the request (HTTP ${status}): ${detail}`, status);
+}
+
+/** Retry-After (seconds or an HTTP date) or retry-after-ms of a response, in ms; null when absent or unparsable. */
+export function retryAfterMs(headers: Headers | undefined, nowMs: number = Date.now()): number | null {
+  if (!headers) return null;
+  const ms = headers.get('retry-after-ms');
+  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
+  const value = headers.get('retry-after')?.trim();
+  if (!value) return null;
+  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
 }

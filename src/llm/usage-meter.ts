@@ -1,6 +1,7 @@
 /**
  * Usage accounting for one run: tokens, latency and USD per call and per role, and the run's hard
- * caps. Cost = promptTokens·input price + completionTokens·output price, prices in USD per
+ * caps. Calls whose provider sent no usage are counted with local estimates (and counted as
+ * such), so the caps hold anyway. Cost = promptTokens·input price + completionTokens·output price, prices in USD per
  * million tokens from the editable price table. DOM-free.
  */
 import { BudgetReachedError } from './errors.ts';
@@ -35,6 +36,15 @@ export class UsageMeter {
 
   get totalUsd(): number {
     return Object.values(this.byRole).reduce((s, r) => s + r.costUsd, 0);
+  }
+
+  /** Calls of this process whose provider sent no usage, so their tokens were counted locally
+   * (cl100k_base) and their figures — and the totals — are estimates. */
+  readonly estimatedByRole: Record<Role, number> = { actor: 0, metaAgent: 0, proposer: 0 };
+
+  /** All calls with estimated usage (see `estimatedByRole`). */
+  get estimatedCalls(): number {
+    return Object.values(this.estimatedByRole).reduce((s, n) => s + n, 0);
   }
 
   get totalTokens(): number {
@@ -74,6 +84,7 @@ export class UsageMeter {
     t.reasoningTokens += usage.reasoningTokens;
     t.latencyMs += usage.latencyMs;
     t.costUsd += usage.costUsd;
+    if (usage.estimated) this.estimatedByRole[role] += 1;
     for (const l of this.listeners) l(this);
   }
 

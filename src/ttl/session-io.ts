@@ -11,6 +11,10 @@ import type { SessionRecord } from './session-record.ts';
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
 const usage = z.object({
   promptTokens: z.number(), completionTokens: z.number(), reasoningTokens: z.number(), latencyMs: z.number(), costUsd: z.number(),
+  estimated: z.boolean().optional(),
+});
+const adaptation = z.object({
+  baseUrl: z.string(), model: z.string(), parameter: z.string(), change: z.enum(['dropped', 'renamed']), to: z.string().nullable(), reason: z.string(),
 });
 const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('static') }),
@@ -66,6 +70,7 @@ export const sessionSchema = z.object({
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
   wallTimeMs: z.number().nonnegative(),
+  adaptations: z.array(adaptation).optional(),
 });
 
 /** JSON text of a session record, with no key-like fields. */

@@ -6,7 +6,7 @@
  * they stay right across resumes.
  */
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
-import type { Role, RoleSettings } from '../llm/interface.ts';
+import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { PolicyExchange, PolicySpec } from './policy.ts';
 
@@ -58,6 +58,9 @@ export interface SessionRecord {
   finishedAt: string | null;
   /** Wall time spent running, ms, summed over resumes. */
   wallTimeMs: number;
+  /** Request parameters the provider rejected for this run's models and that were adapted
+   * (src/llm/adaptations.ts); absent in records made before it existed. */
+  adaptations?: ParameterAdaptation[];
 }
 
 /** Tokens, latency and cost by role, from the record's steps (actor) and exchanges (reflection

@@ -6,14 +6,15 @@
  */
 import { Actor } from '../agents/actor.ts';
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
-import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
 import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
 import type { EpisodeRecord, SessionConfig, SessionRecord } from './session-record.ts';
 
-/** Provider faults no retry or later episode can fix: the session stops instead of going on. */
-const SYSTEMIC_FAULTS: ReadonlySet<string> = new Set(['auth', 'network_or_cors', 'bad_request']);
+/** Provider faults no retry or later episode can fix (auth, quota, network/CORS, bad request):
+ * the session stops, resumably, instead of going on. */
+const SYSTEMIC_FAULTS: ReadonlySet<string> = SYSTEMIC_KINDS;
 
 /** Receives the session's progress as it happens (persistence, UI). Awaited in order. */
 export interface SessionSink {

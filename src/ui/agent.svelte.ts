@@ -16,6 +16,7 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
 import type { LlmServices } from './llm-services.ts';
 import { isSeed, type LibraryEntry } from './library.ts';
+import { browserSchedule, RetryCountdown, type Schedule } from './retry-countdown.svelte.ts';
 import { withRetryWait } from './retry-wait.ts';
 import { dateAt, type PlayerServices } from './services.ts';
 import type { SettingsState } from './settings.svelte.ts';
@@ -28,12 +29,7 @@ export const DEFAULT_MAX_STEPS = 50;
 export type AgentPhase = 'idle' | 'loading' | 'running' | 'stopping';
 
 /** Calls `callback` after `delayMs` ms; returns a function that cancels it. */
-export type Schedule = (callback: () => void, delayMs: number) => () => void;
-
-const browserSchedule: Schedule = (callback, delayMs) => {
-  const timer = setTimeout(callback, delayMs);
-  return () => clearTimeout(timer);
-};
+export type { Schedule };
 
 export class Agent {
   /** Story picker value ('' = none). */
@@ -56,17 +52,21 @@ export class Agent {
   maxScore = $state<number | null>(null);
   /** Running totals of the usage meter: prompt + completion tokens, and USD. */
   tokens = $state(0);
+  /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
+  tokensEstimated = $state(false);
   costUsd = $state(0);
   /** The actor's model when it is missing from the price table (its calls cost 0), else null. */
   unpricedModel = $state<string | null>(null);
-  /** Seconds the provider asked to wait before a retry; null when not waiting. */
-  waitingSeconds = $state<number | null>(null);
+  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
+  get waitingSeconds(): number | null {
+    return this.wait.seconds;
+  }
   error = $state<string | null>(null);
   ready = $state(false);
   readonly running = $derived(this.phase !== 'idle');
 
   private controller: AbortController | null = null;
-  private cancelWait: (() => void) | null = null;
+  private readonly wait: RetryCountdown;
   private starting: Promise<void> | null = null;
 
   constructor(
@@ -74,8 +74,10 @@ export class Agent {
     readonly library: StoryLibrary,
     private readonly settings: SettingsState,
     private readonly llm: LlmServices,
-    private readonly schedule: Schedule = browserSchedule,
-  ) {}
+    schedule: Schedule = browserSchedule,
+  ) {
+    this.wait = new RetryCountdown(schedule);
+  }
 
   /** Open the library and preselect `?story=` (with `?seed=`), else the last story played. Runs once. */
   init(): Promise<void> {
@@ -124,6 +126,7 @@ export class Agent {
     const unsubscribe = meter.subscribe((m) => {
       this.tokens = m.totalTokens;
       this.costUsd = m.totalUsd;
+      this.tokensEstimated = m.estimatedCalls > 0;
     });
     this.unpricedModel = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
     try {
@@ -230,6 +233,7 @@ export class Agent {
     this.startObservation = '';
     this.score = null;
     this.tokens = 0;
+    this.tokensEstimated = false;
     this.costUsd = 0;
     this.unpricedModel = null;
   }
@@ -241,15 +245,11 @@ export class Agent {
   }
 
   private showWait(waitMs: number): void {
-    this.clearWait();
-    this.waitingSeconds = Math.ceil(waitMs / 1000);
-    this.cancelWait = this.schedule(() => this.clearWait(), waitMs);
+    this.wait.show(waitMs);
   }
 
   private clearWait(): void {
-    this.cancelWait?.();
-    this.cancelWait = null;
-    this.waitingSeconds = null;
+    this.wait.clear();
   }
 
   /** Run `task`, showing anything it throws. */

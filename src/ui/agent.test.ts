@@ -103,17 +103,27 @@ describe('Agent', () => {
     await expect.poll(() => mock.requests.find((r) => r.role === 'actor')?.closedBeforeAnswer).toBe(true);
   });
 
-  it('shows a provider-requested wait, which Stop cancels', async () => {
+  it('shows a provider-requested wait as a countdown, which Stop cancels', async () => {
     mock.setOptions({ faults: [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 12, role: 'actor' }] });
     const agent = await makeAgent();
     const running = agent.run();
     await expect.poll(() => agent.waitingSeconds).toBe(12);
-    expect(scheduled.at(-1)).toEqual({ delayMs: 12_000, cancelled: false });
+    expect(scheduled.at(-1)).toEqual({ delayMs: 1000, cancelled: false });
     agent.stop();
     await running;
     expect(agent.waitingSeconds).toBeNull();
     expect(scheduled.at(-1)?.cancelled).toBe(true);
     expect(agent.trajectory?.termination).toBe('aborted');
+  });
+
+  it('marks the tokens as estimated when the provider sends no usage', async () => {
+    mock.setOptions({ faults: [{ kind: 'no_usage' }] });
+    const agent = await makeAgent();
+    agent.maxSteps = 2;
+    await agent.run();
+    expect(agent.trajectory?.termination).toBe('step_limit');
+    expect(agent.tokens).toBeGreaterThan(0);
+    expect(agent.tokensEstimated).toBe(true);
   });
 
   it('says what is missing instead of starting', async () => {

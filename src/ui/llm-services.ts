@@ -3,6 +3,7 @@
  * over the provider of the settings (src/llm/openai-chat-model.ts, loaded on first use so the
  * player does not pay for the SDK), with the page's origin for CORS advice.
  */
+import { sharedAdaptations, type AdaptationMemory } from '../llm/adaptations.ts';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 
@@ -11,12 +12,15 @@ export interface LlmServices {
   createModels(settings: LlmSettings, meter: UsageMeter): Promise<Record<Role, ChatModel>>;
   /** The provider's model ids, sorted. @throws LlmError (e.g. `network_or_cors` with advice) */
   listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]>;
+  /** Where rejected request parameters are remembered per (base URL, model); shown in Settings. */
+  adaptations?: AdaptationMemory;
 }
 
 export function createBrowserLlmServices(origin: string = location.origin): LlmServices {
   const sdk = () => import('../llm/openai-chat-model.ts');
   return {
-    createModels: async (settings, meter) => (await sdk()).createChatModels(settings, meter, { origin }),
+    createModels: async (settings, meter) => (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations }),
     listModels: async (settings, signal) => (await sdk()).listModels(settings, { origin }, signal),
+    adaptations: sharedAdaptations,
   };
 }

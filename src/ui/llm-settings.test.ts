@@ -15,6 +15,7 @@ function edited(): SettingsForm {
     baseUrl: 'http://127.0.0.1:8080/v1',
     roles: { ...form.roles, actor: { model: 'my-model', temperature: null, maxTokens: 64 } },
     maxRetries: 0,
+    streamIdleTimeoutMs: 5000,
     dropStainlessHeaders: true,
     caps: { maxUsd: 0.25, maxTokens: null },
     prices: [priceRow('my-model', 1, 2)],
@@ -30,6 +31,12 @@ describe('saved LLM settings', () => {
     expect(saved).toMatchObject({ version: SETTINGS_VERSION, prices: { 'my-model': { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } } });
     expect(Object.keys(saved as object)).not.toContain('apiKey');
     expect(withoutIds(formFromSaved(saved))).toEqual(withoutIds(form));
+  });
+
+  it('settings saved before the stream idle limit existed get its default (30 s); a run gets the saved one', () => {
+    const { streamIdleTimeoutMs: _idle, ...older } = savedFromForm(edited()) as Record<string, unknown>;
+    expect(formFromSaved(older).streamIdleTimeoutMs).toBe(30_000);
+    expect(llmSettingsOf(edited(), KEY).streamIdleTimeoutMs).toBe(5000);
   });
 
   it('layer saved values over the defaults, dropping malformed fields', () => {

@@ -20,6 +20,7 @@ export const RULES = {
   temperature: { min: 0, max: 2, integer: false, nullable: true },
   maxTokens: { min: 1, integer: true, nullable: false },
   requestTimeoutMs: { min: 1, integer: true, nullable: false },
+  streamIdleTimeoutMs: { min: 1, integer: true, nullable: false },
   maxRetries: { min: 0, max: 10, integer: true, nullable: false },
   maxRetryWaitMs: { min: 0, integer: true, nullable: false },
   maxConcurrent: { min: 1, max: 64, integer: true, nullable: false },
@@ -42,6 +43,8 @@ export interface SettingsForm {
   baseUrl: string;
   roles: Record<Role, RoleSettings>;
   requestTimeoutMs: number;
+  /** Longest silence between two chunks of a streamed reply, ms. */
+  streamIdleTimeoutMs: number;
   maxRetries: number;
   maxRetryWaitMs: number;
   maxConcurrent: number;
@@ -60,8 +63,8 @@ function rowsOf(prices: LlmSettings['prices']): PriceRow[] {
 }
 
 export function defaultForm(): SettingsForm {
-  const { provider, prices, ...rest } = defaultLlmSettings();
-  return { ...rest, presetId: provider.presetId, baseUrl: provider.baseUrl, prices: rowsOf(prices), rememberKey: false };
+  const { provider, prices, streamIdleTimeoutMs, ...rest } = defaultLlmSettings();
+  return { ...rest, streamIdleTimeoutMs: streamIdleTimeoutMs ?? 30_000, presetId: provider.presetId, baseUrl: provider.baseUrl, prices: rowsOf(prices), rememberKey: false };
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -104,6 +107,7 @@ export function formFromSaved(saved: unknown): SettingsForm {
     baseUrl: pick(saved.baseUrl, isString, d.baseUrl),
     roles: rolesFrom(saved.roles, d.roles),
     requestTimeoutMs: pick(saved.requestTimeoutMs, rule(RULES.requestTimeoutMs), d.requestTimeoutMs),
+    streamIdleTimeoutMs: pick(saved.streamIdleTimeoutMs, rule(RULES.streamIdleTimeoutMs), d.streamIdleTimeoutMs),
     maxRetries: pick(saved.maxRetries, rule(RULES.maxRetries), d.maxRetries),
     maxRetryWaitMs: pick(saved.maxRetryWaitMs, rule(RULES.maxRetryWaitMs), d.maxRetryWaitMs),
     maxConcurrent: pick(saved.maxConcurrent, rule(RULES.maxConcurrent), d.maxConcurrent),
@@ -138,6 +142,7 @@ export function savedFromForm(form: SettingsForm): SettingValue {
     baseUrl: form.baseUrl,
     roles,
     requestTimeoutMs: form.requestTimeoutMs,
+    streamIdleTimeoutMs: form.streamIdleTimeoutMs,
     maxRetries: form.maxRetries,
     maxRetryWaitMs: form.maxRetryWaitMs,
     maxConcurrent: form.maxConcurrent,
@@ -156,6 +161,7 @@ export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
     provider: { presetId: form.presetId, baseUrl: form.baseUrl.trim(), apiKey },
     roles,
     requestTimeoutMs: form.requestTimeoutMs,
+    streamIdleTimeoutMs: form.streamIdleTimeoutMs,
     maxRetries: form.maxRetries,
     maxRetryWaitMs: form.maxRetryWaitMs,
     maxConcurrent: form.maxConcurrent,

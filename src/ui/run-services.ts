@@ -8,7 +8,7 @@
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
 import type { LoadOptions } from '../engine/interface.ts';
-import type { ChatModel, LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
+import type { ChatModel, LlmSettings, ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import { loadTokenCounter, type TokenCounter } from '../llm/token-count.ts';
 import { UsageMeter, type RoleTotals } from '../llm/usage-meter.ts';
 import type { Store } from '../store/interface.ts';
@@ -110,6 +110,8 @@ export interface RunContext {
   store: Store;
   /** Resolve a task (cached per context). @throws Error for a story no longer in the library */
   resolveTask(storyId: string, seed: number): Promise<ResolvedTask>;
+  /** The request parameters adapted so far for this run's provider and models (for its record). */
+  adaptations(): ParameterAdaptation[];
   /** Terminate the pooled engines' workers. */
   dispose(): void;
 }
@@ -122,8 +124,10 @@ export interface PrepareOptions {
   /** Role settings that replace the Settings view's (e.g. a resumed session keeps the models and
    * temperatures it was started with, `SessionConfig.models`). */
   roleOverrides?: Partial<Record<Role, RoleSettings>>;
-  /** Called when the provider asks to wait before a retry (429/503 Retry-After), per role. */
+  /** Called before each wait for a retry (the provider's Retry-After, or our backoff), per role. */
   onRetryWait?: (role: Role, waitMs: number) => void;
+  /** Adaptations recorded by the run being resumed: its calls are adapted from the first one. */
+  previousAdaptations?: readonly ParameterAdaptation[];
 }
 
 export interface RunServicesDeps {
@@ -195,7 +199,10 @@ export class RunServices {
     if (problem !== null) throw new Error(problem);
     const meter = new UsageMeter(settings.caps, settings.prices);
     if (options.previousUsage) meter.addPrevious(options.previousUsage);
+    if (options.previousAdaptations) this.deps.llm.adaptations?.restore(options.previousAdaptations);
     const [raw, countTokens] = await Promise.all([this.deps.llm.createModels(settings, meter), loadTokenCounter()]);
+    const roleModels = Object.values(settings.roles).map((r) => r.model);
+    const adaptations = (): ParameterAdaptation[] => this.deps.llm.adaptations?.listFor(settings.provider.baseUrl, roleModels) ?? [];
     const onWait = options.onRetryWait;
     const models = onWait
       ? { actor: withRetryWait(raw.actor, (ms) => onWait('actor', ms)), metaAgent: withRetryWait(raw.metaAgent, (ms) => onWait('metaAgent', ms)), proposer: withRetryWait(raw.proposer, (ms) => onWait('proposer', ms)) }
@@ -216,7 +223,7 @@ export class RunServices {
       const task = await resolveTask(storyId, seed);
       return this.loadEngine(task.story.bytes, task.loadOptions);
     });
-    return { settings, meter, models, countTokens, engines, store: this.store, resolveTask, dispose: () => engines.disposeAll() };
+    return { settings, meter, models, countTokens, engines, store: this.store, resolveTask, adaptations, dispose: () => engines.disposeAll() };
   }
 
   /** `withRunLock` with this page's locks. @returns null when another tab runs `runId` */

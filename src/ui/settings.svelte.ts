@@ -8,6 +8,7 @@ import { LlmError, scrub } from '../llm/errors.ts';
 import type { LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
 import { presetById } from '../llm/providers.ts';
 import type { Store } from '../store/interface.ts';
+import { AdaptationsState } from './adaptations-state.svelte.ts';
 import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
@@ -34,10 +35,15 @@ export class SettingsState {
   private writes: Promise<void> = Promise.resolve();
   private testing: AbortController | null = null;
 
+  /** Request parameters adapted automatically (shown, and forgettable, in Settings). */
+  readonly adaptations: AdaptationsState;
+
   constructor(
     private readonly llm: LlmServices,
     private readonly key: ApiKeyHolder = apiKeyHolder,
-  ) {}
+  ) {
+    this.adaptations = new AdaptationsState(llm.adaptations);
+  }
 
   /** The key for the password field ('' when none). */
   get apiKey(): string {
@@ -52,6 +58,7 @@ export class SettingsState {
       this.form = formFromSaved(saved);
       if (this.form.rememberKey && typeof key === 'string' && !this.key.isSet) this.key.set(key);
       if (!this.form.rememberKey && key !== undefined) await store.deleteSetting(API_KEY_KEY);
+      await this.adaptations.init(store);
     } catch (error) {
       this.error = `The LLM settings could not be loaded: ${this.messageOf(error)}`;
     }

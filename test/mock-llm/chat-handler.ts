@@ -6,11 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pickFault, type AttemptCounter } from './faults.ts';
 import { canonicalJson, sha256Hex } from './hash.ts';
-import type { FaultRule, LoggedRequest, MockOptions } from './interface.ts';
+import type { LoggedRequest, MockOptions } from './interface.ts';
+import { applyFault } from './fault-replies.ts';
 import { chooseReply } from './reply.ts';
+import { writeReply, type Prepared } from './reply-writer.ts';
 import { flag } from './request-log.ts';
 import { checkChatBody, totalMessageChars } from './roles.ts';
-import { completionJson, errorJson, firstChunk, replyIds, sseData, sseStream, usageOf, type ReplyIds } from './wire.ts';
+import { errorJson, replyIds } from './wire.ts';
 
 /** What the server hands to the chat handler for one request. */
 export interface ChatReplyContext {
@@ -27,17 +29,7 @@ export interface ChatReplyContext {
   record: (entry: LoggedRequest) => void;
 }
 
-/** A reply ready to be written. */
-interface Prepared {
-  ids: ReplyIds;
-  text: string;
-  finishReason: string;
-  stream: boolean;
-  includeUsage: boolean;
-  promptChars: number;
-}
-
-/** Answer one chat request (synchronously, or later for `slow`; never for `hang`). */
+/** Answer one chat request (synchronously, or later for `slow`; never for `hang` and `stall`). */
 export function answerChat(ctx: ChatReplyContext): void {
   const { entry, req, options } = ctx;
   const checked = checkChatBody(entry.body);
@@ -74,76 +66,3 @@ function keyRefused(ctx: ChatReplyContext): boolean {
   return key !== undefined && ctx.req.headers.authorization !== `Bearer ${key}`;
 }
 
-/** Write the reply as JSON or as an SSE stream, and log the text and finish_reason. */
-function writeReply(ctx: ChatReplyContext, p: Prepared): void {
-  const { entry, res } = ctx;
-  entry.outcome.replyText = p.text;
-  entry.outcome.finishReason = p.finishReason;
-  const usage = usageOf(p.promptChars, p.text);
-  if (!p.stream) {
-    ctx.send(200, completionJson(p.ids, p.text, p.finishReason, usage));
-    return;
-  }
-  entry.outcome.status = 200;
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-  for (const event of sseStream(p.ids, p.text, p.finishReason, p.includeUsage ? usage : null)) res.write(event);
-  res.end();
-}
-
-function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared): void {
-  const { res } = ctx;
-  switch (fault.kind) {
-    case 'rate_limit':
-      ctx.send(429, errorJson('Rate limit reached for requests (mock). Please retry after a short wait.', 'requests', 'rate_limit_exceeded'), { 'retry-after': String(fault.retryAfterSeconds ?? 0) });
-      return;
-    case 'server_error':
-      ctx.send(500, errorJson('The server had an error while processing your request (mock).', 'server_error', null));
-      return;
-    case 'auth':
-      ctx.send(401, errorJson('Incorrect API key provided (mock).', 'invalid_request_error', 'invalid_api_key'));
-      return;
-    case 'bad_param':
-      ctx.send(400, errorJson(`Unsupported parameter: '${fault.param}' is not supported with this model.`, 'invalid_request_error', 'unsupported_parameter', fault.param));
-      return;
-    case 'hang':
-      return;
-    case 'slow': {
-      const timer = setTimeout(() => {
-        ctx.timers.delete(timer);
-        if (!res.destroyed && !res.writableEnded) writeReply(ctx, p);
-      }, fault.delayMs);
-      ctx.timers.add(timer);
-      res.on('close', () => {
-        clearTimeout(timer);
-        ctx.timers.delete(timer);
-      });
-      return;
-    }
-    case 'length_empty':
-      writeReply(ctx, { ...p, text: '', finishReason: 'length' });
-      return;
-    case 'malformed_json':
-      writeMalformed(ctx, p);
-      return;
-    case 'stream_error':
-      ctx.entry.outcome.status = 200;
-      res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-      res.write(firstChunk(p.ids, p.includeUsage));
-      res.write(`event: error\n${sseData({ error: { message: 'The model stream failed (mock).', type: 'server_error', param: null, code: 'stream_error' } })}`);
-      res.end();
-      return;
-  }
-}
-
-/** 200 whose body cannot be parsed: a cut-off JSON object, or an SSE `data:` line with one. */
-function writeMalformed(ctx: ChatReplyContext, p: Prepared): void {
-  const broken = `{"id":"${p.ids.id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"REASON`;
-  ctx.entry.outcome.status = 200;
-  if (p.stream) {
-    ctx.res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' });
-    ctx.res.end(`data: ${broken}\n\n`);
-  } else {
-    ctx.res.writeHead(200, { 'content-type': 'application/json' });
-    ctx.res.end(broken);
-  }
-}

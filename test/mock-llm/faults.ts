@@ -1,7 +1,8 @@
 /**
  * Deterministic fault injection for the mock LLM: which rule (if any) hits a request is decided by
- * a hash of (canonical body, attempt, rule index), where the attempt is the SDK's
- * `x-stainless-retry-count` header or else a per-body arrival counter — so a retry of the same
+ * a hash of (canonical body, attempt, rule index), where the attempt is the client's
+ * `x-stainless-retry-count` header (the product sends its own retry number there) or else a
+ * per-body arrival counter — so a retry of the same
  * content can succeed, and identical runs see identical faults.
  */
 import { unitFromText } from './hash.ts';

@@ -31,24 +31,53 @@ interface FaultScope {
 
 /** One injected fault. The first rule (in array order) that hits a request decides its fault. */
 export type FaultRule =
-  /** 429 with a `Retry-After: <retryAfterSeconds>` header (default 0 s). */
-  | (FaultScope & { kind: 'rate_limit'; rate: number; retryAfterSeconds?: number })
+  /** 429 with a `Retry-After` header: `retryAfter` verbatim when given (e.g. an HTTP date the
+   * test computed), else `<retryAfterSeconds>` (default 0 s). */
+  | (FaultScope & { kind: 'rate_limit'; rate: number; retryAfterSeconds?: number; retryAfter?: string })
+  /** 429 `insufficient_quota` (the account has no credit), as OpenAI sends it; `status: 402` sends
+   * it as 402 Payment Required instead (OpenRouter's form). */
+  | (FaultScope & { kind: 'quota'; status?: 429 | 402 })
+  /** 503 with a `Retry-After` header (`retryAfter` verbatim, default '0'). */
+  | (FaultScope & { kind: 'unavailable'; retryAfter?: string })
   /** 500 with an OpenAI-style JSON error. */
   | (FaultScope & { kind: 'server_error'; rate: number })
   /** The normal answer, written after `delayMs`; nothing is written if the client left first. */
   | (FaultScope & { kind: 'slow'; delayMs: number })
   /** No answer at all until the client closes the connection. */
   | (FaultScope & { kind: 'hang' })
-  /** 200 whose body is not valid JSON (a broken `data:` line for streamed requests). */
-  | (FaultScope & { kind: 'malformed_json' })
+  /** 200 and its headers, then silence until the client leaves: after the headers only
+   * (`after: 'headers'`) or after part of the body (default `'partial'`: half a JSON object, or the
+   * role chunk and the first word of a stream). */
+  | (FaultScope & { kind: 'stall'; after?: 'headers' | 'partial' })
+  /** 200 whose body is not valid JSON (a broken `data:` line for streamed requests); `body`
+   * replaces the default cut-off object (e.g. an HTML error page). */
+  | (FaultScope & { kind: 'malformed_json'; body?: string })
+  /** The normal reply without `usage` (JSON and streams: no usage chunk even when asked). */
+  | (FaultScope & { kind: 'no_usage' })
+  /** 200 with no usable content, in the given shape (JSON and streams alike). */
+  | (FaultScope & { kind: 'empty_reply'; shape: EmptyShape })
   /** 200 with content '' and finish_reason "length". */
   | (FaultScope & { kind: 'length_empty' })
-  /** Streamed requests only: one chunk, then `event: error` with an OpenAI-style error. */
-  | (FaultScope & { kind: 'stream_error' })
+  /** Streamed requests only: the role chunk and the first word, then an error in the given `form`
+   * (default `'event'`): `event: error` + `{error: {…}}`; `event_message`: `event: error` +
+   * `{message: …}` (no `error` key); `object`: a `data:` line `{error: {…}}`; `finish`: a chunk with
+   * finish_reason "error"; `cut`: the stream ends with no finish_reason and no [DONE]. */
+  | (FaultScope & { kind: 'stream_error'; form?: StreamErrorForm })
   /** 401 invalid_api_key (also applied to GET /v1/models). */
   | (FaultScope & { kind: 'auth' })
-  /** 400 "Unsupported parameter: '<param>' …" whenever the body contains `param` (rate ignored). */
-  | (FaultScope & { kind: 'bad_param'; param: string });
+  /** 400 whenever the body contains `param` (rate ignored): "Unsupported parameter: '<param>' …"
+   * (code unsupported_parameter; for max_tokens it adds "Use 'max_completion_tokens' instead.",
+   * as OpenAI's reasoning models do), or with `style: 'value'` "Unsupported value: '<param>'
+   * does not support … Only the default (1) value is supported." (code unsupported_value). */
+  | (FaultScope & { kind: 'bad_param'; param: string; style?: 'parameter' | 'value' });
+
+/** Shapes of a reply without usable content: `no_choices` (choices: []), `null_content`,
+ * `empty_content` (''), `no_message` (a choice without message / delta), `reasoning_only`
+ * (only reasoning_content), `tool_calls_only`, `refusal` (refusal text, null content). */
+export type EmptyShape = 'no_choices' | 'null_content' | 'empty_content' | 'no_message' | 'reasoning_only' | 'tool_calls_only' | 'refusal';
+
+/** How a `stream_error` fault signals its error (see FaultRule). */
+export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut';
 
 export type FaultKind = FaultRule['kind'];
 

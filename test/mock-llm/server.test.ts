@@ -175,14 +175,109 @@ describe('faults', () => {
     expect(reply.usage.completion_tokens).toBe(0);
   });
 
-  it('stream_error: one chunk, then an error event; not applied to non-streamed requests', async () => {
+  it('stream_error: the role chunk and a word, then an error event; not applied to non-streamed requests', async () => {
     const mock = await start({ faults: [{ kind: 'stream_error' }] });
     const events = sseEvents((await postChat(mock, { ...BODY, stream: true })).text);
-    expect(events).toHaveLength(2);
+    expect(events).toHaveLength(3);
     expect(JSON.parse(events[0]!.data).object).toBe('chat.completion.chunk');
-    expect(events[1]!.event).toBe('error');
-    expect(JSON.parse(events[1]!.data).error.message).toMatch(/stream failed/);
+    expect(JSON.parse(events[1]!.data).choices[0].delta.content.trim().length).toBeGreaterThan(0);
+    expect(events[2]!.event).toBe('error');
+    expect(JSON.parse(events[2]!.data).error.message).toMatch(/stream failed/);
     expect((await postChat(mock, BODY)).status).toBe(200);
+  });
+
+  it('stream_error forms: error event with a bare message, error object, finish_reason "error", cut stream', async () => {
+    const mock = await start();
+    const last = async (form: 'event_message' | 'object' | 'finish' | 'cut') => {
+      mock.setOptions({ faults: [{ kind: 'stream_error', form }] });
+      const text = (await postChat(mock, { ...BODY, stream: true })).text;
+      return { events: sseEvents(text), text };
+    };
+    const bare = (await last('event_message')).events.at(-1)!;
+    expect(bare.event).toBe('error');
+    expect(JSON.parse(bare.data)).toEqual({ message: 'The model stream failed (mock).', code: 'stream_error' });
+    const object = (await last('object')).events.at(-1)!;
+    expect(object.event).toBeNull();
+    expect(JSON.parse(object.data).error.code).toBe('stream_error');
+    const finish = (await last('finish')).events;
+    expect(JSON.parse(finish.at(-2)!.data).choices[0].finish_reason).toBe('error');
+    expect(finish.at(-1)!.data).toBe('[DONE]');
+    const cut = await last('cut');
+    expect(cut.events).toHaveLength(2);
+    expect(cut.text).not.toContain('finish_reason":"stop');
+    expect(cut.text).not.toContain('[DONE]');
+  });
+
+  it('quota: 429 insufficient_quota (or 402); unavailable: 503 with Retry-After; rate_limit passes an HTTP-date Retry-After verbatim', async () => {
+    const mock = await start({ faults: [{ kind: 'quota' }] });
+    const quota = await postChat(mock, BODY);
+    expect(quota.status).toBe(429);
+    expect(JSON.parse(quota.text).error).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_quota' });
+    mock.setOptions({ faults: [{ kind: 'quota', status: 402 }] });
+    expect((await postChat(mock, BODY)).status).toBe(402);
+    mock.setOptions({ faults: [{ kind: 'unavailable', retryAfter: '7' }] });
+    const busy = await postChat(mock, BODY);
+    expect([busy.status, busy.headers.get('retry-after')]).toEqual([503, '7']);
+    const date = 'Wed, 21 Oct 2026 07:28:00 GMT';
+    mock.setOptions({ faults: [{ kind: 'rate_limit', rate: 1, retryAfter: date }] });
+    expect((await postChat(mock, BODY)).headers.get('retry-after')).toBe(date);
+  });
+
+  it('bad_param: OpenAI-style unsupported parameter / value errors', async () => {
+    const mock = await start({ faults: [{ kind: 'bad_param', param: 'max_tokens' }] });
+    const rejected = JSON.parse((await postChat(mock, { ...BODY, max_tokens: 5 })).text).error;
+    expect(rejected).toMatchObject({ code: 'unsupported_parameter', param: 'max_tokens' });
+    expect(rejected.message).toMatch(/Use 'max_completion_tokens' instead/);
+    expect((await postChat(mock, BODY)).status).toBe(200);
+    mock.setOptions({ faults: [{ kind: 'bad_param', param: 'temperature', style: 'value' }] });
+    expect(JSON.parse((await postChat(mock, BODY)).text).error).toMatchObject({ code: 'unsupported_value', param: 'temperature' });
+  });
+
+  it('no_usage: the normal reply without usage, plain and streamed', async () => {
+    const mock = await start();
+    const normal = JSON.parse((await postChat(mock, BODY)).text);
+    mock.setOptions({ faults: [{ kind: 'no_usage' }] });
+    const plain = JSON.parse((await postChat(mock, BODY)).text);
+    expect(plain.choices).toEqual(normal.choices);
+    expect('usage' in plain).toBe(false);
+    const streamed = await postChat(mock, { ...BODY, stream: true, stream_options: { include_usage: true } });
+    expect(streamed.text).not.toContain('"usage"');
+    expect(sseEvents(streamed.text).at(-1)!.data).toBe('[DONE]');
+  });
+
+  it.each([
+    ['no_choices', (r: { choices: unknown[] }) => expect(r.choices).toEqual([])],
+    ['null_content', (r: { choices: { message: { content: unknown } }[] }) => expect(r.choices[0]!.message.content).toBeNull()],
+    ['empty_content', (r: { choices: { message: { content: unknown } }[] }) => expect(r.choices[0]!.message.content).toBe('')],
+    ['no_message', (r: { choices: object[] }) => expect('message' in r.choices[0]!).toBe(false)],
+    ['reasoning_only', (r: { choices: { message: { reasoning_content: unknown } }[] }) => expect(r.choices[0]!.message.reasoning_content).toMatch(/look around/)],
+    ['tool_calls_only', (r: { choices: { message: { tool_calls: unknown[] }; finish_reason: string }[] }) => expect([r.choices[0]!.message.tool_calls.length, r.choices[0]!.finish_reason]).toEqual([1, 'tool_calls'])],
+    ['refusal', (r: { choices: { message: { refusal: unknown } }[] }) => expect(r.choices[0]!.message.refusal).toMatch(/can't help/)],
+  ] as const)('empty_reply %s: a 200 without usable content', async (shape, check) => {
+    const mock = await start({ faults: [{ kind: 'empty_reply', shape }] });
+    const reply = await postChat(mock, BODY);
+    expect(reply.status).toBe(200);
+    check(JSON.parse(reply.text));
+    const streamed = sseEvents((await postChat(mock, { ...BODY, stream: true })).text);
+    expect(streamed.at(-1)!.data).toBe('[DONE]');
+    expect(streamed.slice(0, -1).map((e) => JSON.parse(e.data)).every((c) => c.choices.every((ch: { delta?: { content?: unknown } }) => !ch.delta?.content))).toBe(true);
+  });
+
+  it('stall: headers (and part of the body) then silence until the client leaves', async () => {
+    const mock = await start();
+    for (const [after, stream] of [['partial', false], ['partial', true], ['headers', false]] as const) {
+      mock.setOptions({ faults: [{ kind: 'stall', after }] });
+      const controller = new AbortController();
+      const response = await fetch(`${mock.baseUrl}/chat/completions`, {
+        method: 'POST', signal: controller.signal, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...BODY, stream }),
+      });
+      expect(response.status).toBe(200);
+      const reader = response.body!.getReader();
+      if (after === 'partial') expect(new TextDecoder().decode((await reader.read()).value)).toMatch(stream ? /^data: / : /^\{"id"/);
+      const request = mock.requests.at(-1)!;
+      controller.abort();
+      await vi.waitFor(() => expect(request.closedBeforeAnswer).toBe(true));
+    }
   });
 
   it('apiKey: requests without the key get 401 on chat and models', async () => {

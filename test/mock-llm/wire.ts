@@ -30,17 +30,27 @@ export function usageOf(promptChars: number, replyText: string): Usage {
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-/** A non-streaming `chat.completion` body. */
-export function completionJson(ids: ReplyIds, text: string, finishReason: string, usage: Usage): string {
+/** A non-streaming `chat.completion` body (without `usage` when it is null). */
+export function completionJson(ids: ReplyIds, text: string, finishReason: string, usage: Usage | null): string {
+  return completionWithChoices(ids, [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finishReason }], usage);
+}
+
+/** A non-streaming `chat.completion` body with the given choices (any shape). */
+export function completionWithChoices(ids: ReplyIds, choices: unknown[], usage: Usage | null): string {
   return JSON.stringify({
     id: ids.id,
     object: 'chat.completion',
     created: ids.created,
     model: ids.model,
     system_fingerprint: 'fp_mock',
-    choices: [{ index: 0, message: { role: 'assistant', content: text, refusal: null }, logprobs: null, finish_reason: finishReason }],
-    usage,
+    choices,
+    ...(usage ? { usage } : {}),
   });
+}
+
+/** One `chat.completion.chunk` event with the given choices (any shape). */
+export function chunkWithChoices(ids: ReplyIds, choices: unknown[]): string {
+  return sseData({ id: ids.id, object: 'chat.completion.chunk', created: ids.created, model: ids.model, system_fingerprint: 'fp_mock', choices });
 }
 
 /** One SSE event line pair for a JSON payload. */
@@ -48,7 +58,8 @@ export function sseData(payload: unknown): string {
   return `data: ${JSON.stringify(payload)}\n\n`;
 }
 
-function chunk(ids: ReplyIds, delta: Record<string, unknown>, finishReason: string | null, withUsage: boolean): Record<string, unknown> {
+/** A chunk object with one choice (`usage: null` when the client asked for usage). */
+export function chunk(ids: ReplyIds, delta: Record<string, unknown>, finishReason: string | null, withUsage: boolean): Record<string, unknown> {
   return {
     id: ids.id, object: 'chat.completion.chunk', created: ids.created, model: ids.model, system_fingerprint: 'fp_mock',
     choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],

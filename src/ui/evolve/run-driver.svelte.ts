@@ -7,6 +7,7 @@
  */
 import type { UsageMeter } from '../../llm/usage-meter.ts';
 import type { Schedule } from '../agent.svelte.ts';
+import { RetryCountdown } from '../retry-countdown.svelte.ts';
 import type { RunServices } from '../run-services.ts';
 
 /** `idle`: nothing runs here; `watching`: another tab drives the run shown. */
@@ -22,20 +23,24 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
   /** Tokens and USD of the run while it runs here (earlier sessions of a resumed run included). */
   tokens = $state(0);
   costUsd = $state(0);
-  /** Seconds the provider asked to wait before a retry; null when not waiting. */
-  waitingSeconds = $state<number | null>(null);
+  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
+  get waitingSeconds(): number | null {
+    return this.wait.seconds;
+  }
   error = $state<string | null>(null);
   /** True while this tab drives the run shown. */
   readonly driving = $derived(this.mode === 'starting' || this.mode === 'running' || this.mode === 'stopping');
 
   private controller: AbortController | null = null;
   private cancelWatch: (() => void) | null = null;
-  private cancelWait: (() => void) | null = null;
+  private readonly wait: RetryCountdown;
 
   constructor(
     protected readonly runs: RunServices,
     private readonly schedule: Schedule,
-  ) {}
+  ) {
+    this.wait = new RetryCountdown(schedule);
+  }
 
   /** The stored state of run `id`, if any. */
   protected abstract load(id: string): Promise<S | undefined>;
@@ -136,15 +141,11 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
 
   /** Show a provider-requested wait of `waitMs` (cleared after it or on the next call). */
   protected showWait(waitMs: number): void {
-    this.clearWait();
-    this.waitingSeconds = Math.ceil(waitMs / 1000);
-    this.cancelWait = this.schedule(() => this.clearWait(), waitMs);
+    this.wait.show(waitMs);
   }
 
   private clearWait(): void {
-    this.cancelWait?.();
-    this.cancelWait = null;
-    this.waitingSeconds = null;
+    this.wait.clear();
   }
 
   private watch(id: string): void {

@@ -12,6 +12,7 @@ import { contextWindowFor } from '../../llm/token-count.ts';
 import { StorageFullError } from '../../store/interface.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
+import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
 import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
@@ -43,6 +44,8 @@ export class LearnState {
   readOnly = $state<string | null>(null);
   /** Running totals of this run's meter (earlier usage included on resume), tokens and USD. */
   tokens = $state(0);
+  /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
+  tokensEstimated = $state(false);
   costUsd = $state(0);
   /** Time left, ms (null = unknown). */
   eta = $state<number | null>(null);
@@ -173,16 +176,17 @@ export class LearnState {
       ctx = await this.runs.prepare({
         previousUsage: resume ? usageOf(resume) : undefined, roleOverrides: resume ? roleOverridesOf(resume.config) : undefined,
         roles: rolesFor(resume?.config.policy ?? this.setup.validate().policy ?? { kind: 'static' }), onRetryWait: (_role, ms) => this.wait.show(ms),
+        previousAdaptations: resume?.adaptations,
       });
       const meter = ctx.meter;
-      meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd));
-      this.meterChanged(meter.totalTokens, meter.totalUsd);
+      meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0));
+      this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0);
       const prepared = await plan(ctx);
       const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens, this.human.ask);
       const config = prepared.config ?? parts.config;
       if (this.phase === 'starting') this.phase = 'running';
       const run = ctx;
-      const sink = persistingSink(run.store, id, this.uiSink(), this.services.now);
+      const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
       const result = await this.runs.withRunLock(id, async () => {
         return run.engines.with(prepared.taskId, (engine) => runSession({
           id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined, sink, clockMs: this.clockMs,
@@ -237,8 +241,9 @@ export class LearnState {
     this.eta = this.etaClock.eta(sessionProgress({ episodes: r.config.episodes, maxSteps: r.config.maxSteps, episodesDone: done, currentSteps: this.liveSteps.length }));
   }
 
-  private meterChanged(tokens: number, costUsd: number): void {
+  private meterChanged(tokens: number, costUsd: number, estimated: boolean): void {
     this.tokens = tokens;
+    this.tokensEstimated = estimated;
     this.costUsd = costUsd;
   }
 
@@ -249,6 +254,7 @@ export class LearnState {
     this.liveEpisode = null;
     this.viewedEpisode = null;
     this.tokens = 0;
+    this.tokensEstimated = false;
     this.costUsd = 0;
     this.eta = null;
     this.etaClock.restart();
@@ -260,7 +266,7 @@ export class LearnState {
     this.liveSteps = [];
     this.viewedEpisode = null;
     const usage = usageTotalsOf(record);
-    this.meterChanged(usage.tokens, usage.costUsd);
+    this.meterChanged(usage.tokens, usage.costUsd, record.exchanges.some((e) => e.usage?.estimated === true));
   }
 
   /** Show a session that runs in another tab, re-reading it until that tab lets go. */

@@ -27,6 +27,8 @@ const KEY = 'sk-learn-123456';
 let mock: MockLlm;
 let services: FakeServices;
 let scheduled: { callback: () => void; cancelled: boolean }[];
+/** The settings of the last `makeLearn`. */
+let lastSettings: SettingsState;
 
 async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()): Promise<LearnState> {
   services = fakeServices(store);
@@ -34,6 +36,7 @@ async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()):
   const library = new StoryLibrary(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
+  lastSettings = settings;
   await library.init();
   await settings.init(library.store);
   settings.selectPreset('custom');
@@ -91,6 +94,20 @@ describe('LearnState', () => {
     expect(learn.sessions.items.map((i) => i.id)).toEqual([record.id]);
     expect(learn.sessions.unfinished).toEqual([]);
     expect(learn.phase).toBe('idle');
+  });
+
+  it('records the parameters adapted for a model that rejects temperature, and Settings lists them', async () => {
+    mock.setOptions({ faults: [{ kind: 'bad_param', param: 'temperature' }] });
+    const learn = await makeLearn();
+    await learn.start();
+    const record = learn.record!;
+    expect(record.status).toBe('complete');
+    const expected = [expect.objectContaining({ baseUrl: mock.baseUrl, model: 'mock-model', parameter: 'temperature', change: 'dropped', to: null })];
+    expect(record.adaptations).toEqual(expected);
+    expect((await loadSession(learn.setup.library.store, record.id))?.adaptations).toEqual(expected);
+    expect(lastSettings.adaptations.list.filter((a) => a.baseUrl === mock.baseUrl)).toEqual(expected);
+    const chats = mock.requests.filter((r) => r.path === '/v1/chat/completions');
+    expect(chats.filter((r) => r.outcome.status === 400)).toHaveLength(1);
   });
 
   it('stops during episode 2 and resumes to exactly K contiguous episodes without re-asking recorded steps', async () => {

@@ -1,0 +1,143 @@
+/**
+ * Request parameters a (base URL, model) rejects, adapted and remembered. The product sends
+ * optional parameters — `temperature`, `max_tokens`, `stream_options` — that some models refuse
+ * (reasoning models reject `temperature` and want `max_completion_tokens` instead of
+ * `max_tokens`; some local servers reject `stream_options`). A 400/422 that names one of them as
+ * unsupported is answered by adapting the request and sending it again at once (not a retry),
+ * until no fixable parameter is left; what worked is remembered, so later calls to the same
+ * (base URL, model) are right the first time. DOM-free.
+ */
+import type { ParameterAdaptation } from './interface.ts';
+
+/** One change to a request body. */
+interface Rule {
+  parameter: string;
+  change: 'dropped' | 'renamed';
+  to: string | null;
+}
+
+/** Request bodies as the wrapper builds them (the SDK's params plus room for renamed fields). */
+export type RequestBody = Record<string, unknown> & { model: string };
+
+/** Optional parameters we may adapt; `model`, `messages` and `stream` are never touched. */
+const ADAPTABLE = ['temperature', 'max_tokens', 'max_completion_tokens', 'stream_options', 'top_p'] as const;
+
+/** Words of a provider's error that say a parameter (or its value) is not accepted. */
+const REJECTS = /unsupported|not supported|does not support|only the default|not permitted|not allowed|unrecognized|unrecognised|unknown (?:parameter|field|argument|name)|extra (?:inputs?|fields?)|invalid (?:parameter|field|argument)|is not valid|no longer supported|deprecated/i;
+
+/** The rule that fixes `parameter`: max_tokens becomes max_completion_tokens, anything else is dropped. */
+function ruleFor(parameter: string): Rule {
+  return parameter === 'max_tokens' ? { parameter, change: 'renamed', to: 'max_completion_tokens' } : { parameter, change: 'dropped', to: null };
+}
+
+/** Apply `rules` (in order) to a copy of `body`. */
+function apply(body: RequestBody, rules: readonly Rule[]): RequestBody {
+  const out: RequestBody = { ...body };
+  for (const rule of rules) {
+    if (!(rule.parameter in out)) continue;
+    const value = out[rule.parameter];
+    delete out[rule.parameter];
+    if (rule.change === 'renamed' && rule.to) out[rule.to] = value;
+  }
+  return out;
+}
+
+/**
+ * The parameter of `body` that a rejection names, or null when the rejection is about something
+ * else (then it is a real bad request). `param` is the error's `param` field when the provider
+ * sent one; otherwise the message must name the parameter and say it is not accepted.
+ */
+export function rejectedParameter(body: RequestBody, status: number | null, message: string, param: string | null, code: string | null): string | null {
+  if (status !== 400 && status !== 422) return null;
+  const present = ADAPTABLE.filter((p) => p in body);
+  if (param && (present as readonly string[]).includes(param) && (REJECTS.test(message) || /unsupported/i.test(code ?? ''))) return param;
+  if (!REJECTS.test(message) && !/unsupported/i.test(code ?? '')) return null;
+  // Name match on word boundaries; the longest first so max_completion_tokens is not read as max_tokens.
+  const named = [...present].sort((a, b) => b.length - a.length).find((p) => new RegExp(`(^|[^a-z_])${p}([^a-z_]|$)`, 'i').test(message));
+  return named ?? null;
+}
+
+/** Adaptations learnt per (base URL, model), shared by the calls of a page or process. */
+export class AdaptationMemory {
+  private readonly rules = new Map<string, { baseUrl: string; model: string; rules: Rule[]; reasons: string[] }>();
+  private readonly listeners = new Set<(all: ParameterAdaptation[]) => void>();
+
+  /** The body with every remembered adaptation of (baseUrl, model) applied. */
+  adapt(baseUrl: string, body: RequestBody): RequestBody {
+    const entry = this.rules.get(keyOf(baseUrl, body.model));
+    return entry ? apply(body, entry.rules) : body;
+  }
+
+  /**
+   * Learn that (baseUrl, model) rejects `parameter`, and return the adapted body; null when the
+   * parameter was already adapted (nothing left to fix).
+   */
+  learn(baseUrl: string, body: RequestBody, parameter: string, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
+    const key = keyOf(baseUrl, body.model);
+    const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
+    if (entry.rules.some((r) => r.parameter === parameter)) return null;
+    const rule = ruleFor(parameter);
+    entry.rules.push(rule);
+    entry.reasons.push(reason.slice(0, 200));
+    this.rules.set(key, entry);
+    const adaptation = toAdaptation(entry.baseUrl, entry.model, rule, entry.reasons.at(-1)!);
+    const all = this.list();
+    for (const listener of this.listeners) listener(all);
+    return { body: apply(body, [rule]), adaptation };
+  }
+
+  /** Take over adaptations recorded earlier (a saved page state, a resumed run's record), so
+   * their calls are right the first time. Already known ones are skipped. */
+  restore(adaptations: readonly ParameterAdaptation[]): void {
+    let changed = false;
+    for (const a of adaptations) {
+      const key = keyOf(a.baseUrl, a.model);
+      const entry = this.rules.get(key) ?? { baseUrl: a.baseUrl, model: a.model, rules: [], reasons: [] };
+      if (entry.rules.some((r) => r.parameter === a.parameter)) continue;
+      entry.rules.push({ parameter: a.parameter, change: a.change, to: a.to });
+      entry.reasons.push(a.reason);
+      this.rules.set(key, entry);
+      changed = true;
+    }
+    if (changed) {
+      const all = this.list();
+      for (const listener of this.listeners) listener(all);
+    }
+  }
+
+  /** Every adaptation learnt so far, in the order learnt per (base URL, model). */
+  list(): ParameterAdaptation[] {
+    return [...this.rules.values()].flatMap((e) => e.rules.map((r, i) => toAdaptation(e.baseUrl, e.model, r, e.reasons[i] ?? '')));
+  }
+
+  /** The adaptations of one base URL and some models (a run's record). */
+  listFor(baseUrl: string, models: readonly string[]): ParameterAdaptation[] {
+    return this.list().filter((a) => a.baseUrl === baseUrl && models.includes(a.model));
+  }
+
+  /** Forget everything (Settings' "forget adaptations"). */
+  clear(): void {
+    this.rules.clear();
+    for (const listener of this.listeners) listener([]);
+  }
+
+  /** Observe changes; returns an unsubscribe function. */
+  subscribe(listener: (all: ParameterAdaptation[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+}
+
+const keyOf = (baseUrl: string, model: string) => `${baseUrl.replace(/\/+$/, '')}\u0000${model}`;
+
+function toAdaptation(baseUrl: string, model: string, rule: Rule, reason: string): ParameterAdaptation {
+  return { baseUrl, model, parameter: rule.parameter, change: rule.change, to: rule.to, reason };
+}
+
+/** The page's (or process's) memory, used when a caller passes none. */
+export const sharedAdaptations = new AdaptationMemory();
+
+/** A one-line description, e.g. "temperature dropped" or "max_tokens sent as max_completion_tokens". */
+export function describeAdaptation(a: ParameterAdaptation): string {
+  return a.change === 'renamed' ? `${a.parameter} sent as ${a.to}` : `${a.parameter} dropped`;
+}

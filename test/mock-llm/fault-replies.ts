@@ -1,0 +1,173 @@
+/**
+ * What the mock LLM writes when a fault rule hits a chat request (interface.ts `FaultRule`):
+ * error statuses, late, stalled and missing answers, broken or empty bodies, errors inside
+ * streams. Like every reply, it depends only on the request and the rule — never on a clock.
+ */
+import type { ChatReplyContext } from './chat-handler.ts';
+import type { EmptyShape, FaultRule, StreamErrorForm } from './interface.ts';
+import { writeReply, type Prepared } from './reply-writer.ts';
+import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
+
+const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
+
+/** Write the reply `fault` calls for (or nothing, for `hang` and `stall`). */
+export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared): void {
+  switch (fault.kind) {
+    case 'rate_limit':
+      ctx.send(429, errorJson('Rate limit reached for requests (mock). Please retry after a short wait.', 'requests', 'rate_limit_exceeded'), { 'retry-after': fault.retryAfter ?? String(fault.retryAfterSeconds ?? 0) });
+      return;
+    case 'quota':
+      ctx.send(fault.status ?? 429, errorJson('You exceeded your current quota, please check your plan and billing details (mock).', 'insufficient_quota', 'insufficient_quota'));
+      return;
+    case 'unavailable':
+      ctx.send(503, errorJson('The engine is currently overloaded, please try again later (mock).', 'server_error', null), { 'retry-after': fault.retryAfter ?? '0' });
+      return;
+    case 'server_error':
+      ctx.send(500, errorJson('The server had an error while processing your request (mock).', 'server_error', null));
+      return;
+    case 'auth':
+      ctx.send(401, errorJson('Incorrect API key provided (mock).', 'invalid_request_error', 'invalid_api_key'));
+      return;
+    case 'bad_param':
+      ctx.send(400, badParamJson(fault.param, fault.style ?? 'parameter'));
+      return;
+    case 'hang':
+      return;
+    case 'stall':
+      writeStall(ctx, p, fault.after ?? 'partial');
+      return;
+    case 'slow': {
+      const timer = setTimeout(() => {
+        ctx.timers.delete(timer);
+        if (!ctx.res.destroyed && !ctx.res.writableEnded) writeReply(ctx, p);
+      }, fault.delayMs);
+      ctx.timers.add(timer);
+      ctx.res.on('close', () => {
+        clearTimeout(timer);
+        ctx.timers.delete(timer);
+      });
+      return;
+    }
+    case 'length_empty':
+      writeReply(ctx, { ...p, text: '', finishReason: 'length' });
+      return;
+    case 'no_usage':
+      writeReply(ctx, p, false);
+      return;
+    case 'empty_reply':
+      writeEmpty(ctx, p, fault.shape);
+      return;
+    case 'malformed_json':
+      writeMalformed(ctx, p, fault.body);
+      return;
+    case 'stream_error':
+      writeStreamError(ctx, p, fault.form ?? 'event');
+      return;
+  }
+}
+
+/** OpenAI's 400 for a parameter (or a parameter value) the model does not take. */
+function badParamJson(param: string, style: 'parameter' | 'value'): string {
+  if (style === 'value') {
+    return errorJson(`Unsupported value: '${param}' does not support this value with this model. Only the default (1) value is supported.`, 'invalid_request_error', 'unsupported_value', param);
+  }
+  const hint = param === 'max_tokens' ? " Use 'max_completion_tokens' instead." : '';
+  return errorJson(`Unsupported parameter: '${param}' is not supported with this model.${hint}`, 'invalid_request_error', 'unsupported_parameter', param);
+}
+
+/** 200 and headers, then part of the body (or none), then silence until the client leaves. */
+function writeStall(ctx: ChatReplyContext, p: Prepared, after: 'headers' | 'partial'): void {
+  ctx.entry.outcome.status = 200;
+  if (p.stream) {
+    ctx.res.writeHead(200, SSE_HEADERS);
+    if (after === 'partial') {
+      ctx.res.write(firstChunk(p.ids, p.includeUsage));
+      const word = p.text.match(/\s*\S+/)?.[0] ?? 'look';
+      ctx.res.write(sseData(chunk(p.ids, { content: word }, null, p.includeUsage)));
+    }
+  } else {
+    ctx.res.writeHead(200, { 'content-type': 'application/json' });
+    if (after === 'partial') ctx.res.write(`{"id":"${p.ids.id}","object":"chat.completion","created":${p.ids.created},"model":"${p.ids.model}","choices":[{"index":0,`);
+  }
+  if (after === 'headers') ctx.res.flushHeaders();
+}
+
+/** The choice (JSON) or delta (stream) of a reply without usable content. */
+function emptyChoice(shape: EmptyShape, stream: boolean): unknown[] {
+  const key = stream ? 'delta' : 'message';
+  const base = { role: 'assistant', content: null as string | null };
+  const finish = shape === 'tool_calls_only' ? 'tool_calls' : 'stop';
+  switch (shape) {
+    case 'no_choices':
+      return [];
+    case 'null_content':
+      return [{ index: 0, [key]: base, finish_reason: finish }];
+    case 'empty_content':
+      return [{ index: 0, [key]: { ...base, content: '' }, finish_reason: finish }];
+    case 'no_message':
+      return [{ index: 0, finish_reason: finish }];
+    case 'reasoning_only':
+      return [{ index: 0, [key]: { ...base, reasoning_content: 'I should look around first.' }, finish_reason: finish }];
+    case 'tool_calls_only':
+      return [{ index: 0, [key]: { ...base, tool_calls: [{ index: 0, id: 'call_mock', type: 'function', function: { name: 'look', arguments: '{}' } }] }, finish_reason: finish }];
+    case 'refusal':
+      return [{ index: 0, [key]: { ...base, refusal: "I'm sorry, I can't help with that (mock)." }, finish_reason: finish }];
+  }
+}
+
+/** 200 with no usable content, with usage (the prompt was read), as JSON or as a stream. */
+function writeEmpty(ctx: ChatReplyContext, p: Prepared, shape: EmptyShape): void {
+  ctx.entry.outcome.replyText = '';
+  const usage = usageOf(p.promptChars, '');
+  if (!p.stream) {
+    ctx.send(200, completionWithChoices(p.ids, emptyChoice(shape, false), usage));
+    return;
+  }
+  ctx.entry.outcome.status = 200;
+  ctx.res.writeHead(200, SSE_HEADERS);
+  ctx.res.write(chunkWithChoices(p.ids, emptyChoice(shape, true)));
+  if (p.includeUsage) ctx.res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
+  ctx.res.end('data: [DONE]\n\n');
+}
+
+/** 200 whose body cannot be parsed: a cut-off JSON object (or `body`), or an SSE `data:` line with one. */
+function writeMalformed(ctx: ChatReplyContext, p: Prepared, body: string | undefined): void {
+  const broken = body ?? `{"id":"${p.ids.id}","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"REASON`;
+  ctx.entry.outcome.status = 200;
+  if (p.stream) {
+    ctx.res.writeHead(200, SSE_HEADERS);
+    ctx.res.end(`data: ${broken}\n\n`);
+  } else {
+    ctx.res.writeHead(200, { 'content-type': 'application/json' });
+    ctx.res.end(broken);
+  }
+}
+
+/** A stream that starts well (role chunk, first word) and then fails in the given form. */
+function writeStreamError(ctx: ChatReplyContext, p: Prepared, form: StreamErrorForm): void {
+  const { res } = ctx;
+  ctx.entry.outcome.status = 200;
+  res.writeHead(200, SSE_HEADERS);
+  res.write(firstChunk(p.ids, p.includeUsage));
+  const word = p.text.match(/\s*\S+/)?.[0] ?? 'look';
+  res.write(sseData(chunk(p.ids, { content: word }, null, p.includeUsage)));
+  const error = { message: 'The model stream failed (mock).', type: 'server_error', param: null, code: 'stream_error' };
+  switch (form) {
+    case 'event':
+      res.end(`event: error\n${sseData({ error })}`);
+      return;
+    case 'event_message':
+      res.end(`event: error\n${sseData({ message: error.message, code: 'stream_error' })}`);
+      return;
+    case 'object':
+      res.end(sseData({ error }));
+      return;
+    case 'finish':
+      res.write(sseData({ ...chunk(p.ids, { content: '' }, 'error', p.includeUsage), error }));
+      res.end('data: [DONE]\n\n');
+      return;
+    case 'cut':
+      res.end();
+      return;
+  }
+}
