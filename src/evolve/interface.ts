@@ -20,8 +20,13 @@ export type ProposerMode = 'llm' | 'random';
 export interface EvolutionConfig {
   train: EvolutionTask[];
   val: EvolutionTask[];
-  /** Sessions per (candidate, task); fitness = mean W-AUC over them. */
+  /** Sessions per (candidate, task) when `trainRepeats` / `valRepeats` are not set (runs stored
+   * before they existed); fitness on a task = mean W-AUC over its sessions. */
   repeats: number;
+  /** Sessions per (candidate, minibatch task) (reference: 1). Default `repeats`. */
+  trainRepeats?: number;
+  /** Sessions per (candidate, validation task) (reference: 5). Default `repeats`. */
+  valRepeats?: number;
   /** K and S of every session. */
   episodes: number;
   maxSteps: number;
@@ -30,7 +35,8 @@ export interface EvolutionConfig {
   seedStrategy: string;
   /** Minibatch size b (reference 1). */
   minibatchSize: number;
-  /** Budget in metric calls (one metric call = one session on one task). */
+  /** Budget in metric calls (one metric call = one candidate evaluated on one task, whatever its
+   * repeats, as in GEPA). */
   budgetMetricCalls: number;
   /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
   maxConsecutiveFailures: number;
@@ -66,6 +72,7 @@ export interface Candidate {
 /** What a metric call was for. */
 export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val';
 
+/** One session of a metric call (a metric call = a candidate on a task, over its repeats). */
 export interface MetricCall {
   /** Unique, deterministic key: `${iteration}:${purpose}:${candidateId}:${taskId}:${repeat}`. */
   key: string;
@@ -91,6 +98,10 @@ export interface EvolutionState {
   candidates: Candidate[];
   metricCalls: MetricCall[];
   metricCallsUsed: number;
+  /** Sessions played (every repeat of every metric call). Absent in runs stored before it existed. */
+  sessionsPlayed?: number;
+  /** Episodes cut short by a provider fault (not scored, replayed on resume), over the run. */
+  faultedEpisodes?: number;
   /** Charged failed proposals (each one metric call). */
   failedProposals: number;
   /** Validation task id → candidate ids tied best there. */

@@ -141,7 +141,7 @@ export class EvolveDashboard {
       }));
     const f = this.form;
     return {
-      train: await resolve(f.train), val: await resolve(f.val), repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
+      train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
       maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
@@ -156,7 +156,7 @@ export class EvolveDashboard {
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvolution({
       shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: contextWindowFor(models.roles.metaAgent.model) },
-      repeats: f.repeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
+      trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
       budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, seedStrategy: f.seedStrategy,
     }, models, count);
   }
