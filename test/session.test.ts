@@ -163,8 +163,13 @@ describe('sessions', () => {
     expect(record.status).toBe('stopped');
     expect(record.stopReason).toBe('provider');
     expect(record.stopMessage).toMatch(/refused the key/);
+    // The cut attempt is set aside, not scored: episode 1 is still to play.
     expect(record.episodes).toHaveLength(1);
-    expect(record.episodes[0]!.termination).toBe('error');
+    expect(record.episodes[0]!.trajectory).toBeNull();
+    expect(record.episodes[0]!.steps).toEqual([]);
+    expect(record.scores).toEqual([]);
+    expect(record.faultedEpisodes).toBe(1);
+    expect(record.faults!.map((f) => [f.phase, f.episodeIndex, f.kind])).toEqual([['episode', 1, 'auth']]);
   });
 
   it('a session stopped in episode 2 resumes to exactly the uninterrupted record', async () => {

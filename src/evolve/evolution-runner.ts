@@ -44,6 +44,9 @@ export interface EvolutionDeps {
   cache: EvolutionCache;
   onEvent?(event: EvolutionEvent, state: EvolutionState): void | Promise<void>;
   signal?: AbortSignal;
+  /** The generator to draw parents and minibatches from, instead of one seeded with
+   * `config.rngSeed` (tests that script the draws). */
+  rng?: SeededRng;
   /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
   faultedEpisodesBefore?: number;
   now?: () => Date;
@@ -85,7 +88,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     candidates: [], metricCalls: [], metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, failedProposals: 0, fronts: {}, iteration: 0,
     rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null,
   };
-  const rng = new SeededRng(config.rngSeed);
+  const rng = deps.rng ?? new SeededRng(config.rngSeed);
   const sampler = new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize);
   const valIds = config.val.map((t) => t.id);
   const emit = async (event: EvolutionEvent) => deps.onEvent?.(event, state);

@@ -52,6 +52,8 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   const record: SessionRecord = options.resume ? structuredClone(options.resume) : newRecord(options.id, config, now());
   record.status = 'running';
   record.stopReason = null;
+  // A resumed session is no longer stopped: the old stop message must not outlive it.
+  record.stopMessage = null;
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
   await sink.onRecord?.(record);
