@@ -103,7 +103,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let state: EvaluationState;
   try {
     state = await runEvaluation(id, config, {
-      cache, signal: interrupt.signal,
+      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
       onEvent: async (event, st) => {
         await saveEvaluationState(store, st);
@@ -117,14 +117,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const report = buildReport(state);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
-  const results = { format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+  const results = {
+    format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
   await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
-  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, report }) + '\n');
+  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, report }) + '\n');
   else {
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
-    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; wrote results.json, summary.csv, report.md to ${values.out}\n`);
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

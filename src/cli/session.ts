@@ -103,7 +103,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    exchanges: record.exchanges.length, costUsd: meter.totalUsd,
+    exchanges: record.exchanges.length, costUsd: meter.totalUsd, faultedEpisodes: record.faultedEpisodes ?? 0,
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
@@ -113,7 +113,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   else {
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
-    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
+    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
   }
   return exitCode(interrupt.interrupted, record.stopReason === 'provider');
 }

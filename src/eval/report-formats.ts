@@ -38,10 +38,23 @@ export function summaryTable(report: EvaluationReport): string {
   return lines.join('\n');
 }
 
+/** One line on whether the report is complete, and the faulted episodes (empty when complete and clean). */
+export function completenessLine(report: EvaluationReport): string {
+  const parts: string[] = [];
+  if (report.status !== 'complete') {
+    const why = report.stopReason ? ` (${report.stopReason}${report.stopMessage ? `: ${report.stopMessage}` : ''})` : '';
+    parts.push(`Not complete: the evaluation ${report.status === 'running' ? 'is running' : `stopped${why}`} after ${report.totalSessions} of ${report.plannedSessions} sessions; these figures are partial.`);
+  }
+  if (report.faultedEpisodes > 0) parts.push(`${report.faultedEpisodes} episode${report.faultedEpisodes === 1 ? ' was' : 's were'} cut short by provider faults; they are not scored, and their sessions are played again on resume.`);
+  return parts.join(' ');
+}
+
 export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation report'): string {
+  const status = completenessLine(report);
   const out = [
     `# ${title}`, '',
-    `${report.totalSessions} sessions. Intervals: 95% percentile bootstrap, hierarchical (games, then sessions), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
+    ...(status ? [`> **${status}**`, ''] : []),
+    `${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then sessions), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
       + `Δ is the paired W-AUC difference against **${report.baselinePolicyId}** on the same (game, seed, repeat); **best** marks a policy whose Δ interval excludes 0.`,
     '', '## Results', '',
     '| policy | task set | sessions | games | W-AUC | average score | best score | Δ W-AUC vs baseline |',

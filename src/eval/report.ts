@@ -68,7 +68,8 @@ export function buildReport(state: EvaluationState): EvaluationReport {
     }
   }
   return {
-    id: state.id, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
+    id: state.id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
     policies, games, totalSessions: state.results.length,
   };
 }
