@@ -9,7 +9,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
 const run = promisify(execFile);
@@ -18,6 +19,12 @@ const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
 const UNREACHABLE = 'http://127.0.0.1:9/v1';
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
 const MODELS = ['--base-url', UNREACHABLE, '--actor-model', 'm', '--meta-model', 'm', '--proposer-model', 'm', '--max-retries', '0'];
+
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'], metaAgentReply: 'build' });
+});
+afterAll(() => mock.close());
 
 /** Run the CLI; resolves with the exit code and output whatever the code. */
 async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
@@ -52,6 +59,21 @@ describe('a failing provider never yields a "complete" result', () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect([out.status, out.stopReason, out.scores, out.wAuc, out.faultedEpisodes]).toEqual(['stopped', 'provider', [], null, 1]);
+  });
+
+  it('session --resume after fixing the URL plays the faulted episode again and ends like a clean run', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'metattl-session-fault-'));
+    const base = ['session', 'lever-room', '--seed', '1', '--policy', 'naive', '--episodes', '3', '--steps', '15', '--guide', 'Explore.', '--json', '--max-retries', '0', '--actor-model', 'mock-model', '--meta-model', 'mock-model'];
+    const clean = JSON.parse((await cli([...base, '--base-url', mock.baseUrl])).stdout);
+    expect(clean.status).toBe('complete');
+    const failed = await cli([...base, '--base-url', UNREACHABLE, '--store', store]);
+    expect(failed.code).toBe(1);
+    const stopped = JSON.parse(failed.stdout);
+    expect([stopped.status, stopped.scores, stopped.faultedEpisodes]).toEqual(['stopped', [], 1]);
+    const resumed = await cli([...base, '--base-url', mock.baseUrl, '--store', store, '--resume', stopped.id]);
+    expect(resumed.code).toBe(0);
+    const out = JSON.parse(resumed.stdout);
+    expect([out.status, out.scores, out.wAuc, out.faultedEpisodes]).toEqual(['complete', clean.scores, clean.wAuc, 1]);
   });
 
   it('evolve: stopped on the seed validation, exit 1, faulted episodes counted', async () => {
