@@ -160,6 +160,19 @@ describe('the whole loop against a GEPA trace', () => {
   });
 });
 
+describe('the proposer instruction', () => {
+  const world = { scores: { '': { A: 0.1, T: 0.1 }, S1: { A: 0.2, T: 0.2 } }, proposals: ['S1'] };
+  it("new runs follow GEPA's default instruction (keep niche game facts); the general-rules ablation is selectable and recorded", async () => {
+    const gepa = await runScripted(world, scriptedConfig(['T'], ['A'], { budgetMetricCalls: 4, proposerInstruction: 'gepa' }));
+    expect(gepa.proposerSystems).toHaveLength(1);
+    expect(gepa.proposerSystems[0]).toMatch(/niche, game-specific fact/);
+    expect(gepa.proposerSystems[0]).not.toMatch(/not a walkthrough/);
+    expect(gepa.state.config.proposerInstruction).toBe('gepa');
+    const ablation = await runScripted(world, scriptedConfig(['T'], ['A'], { budgetMetricCalls: 4, proposerInstruction: 'general-rules' }));
+    expect(ablation.proposerSystems[0]).toMatch(/general rules about how to learn from episode logs, not a walkthrough/);
+  });
+});
+
 describe('budget units and refusal', () => {
   const world = { scores: { '': { A: 0.1, B: 0.1, C: 0.1, D: 0.1, E: 0.1, F: 0.1, T: 0.1, U: 0.1, W: 0.1 } }, proposals: [] };
   for (const [budget, val, b] of [[2, 3, 1], [4, 6, 1], [10, 6, 3]] as const) {

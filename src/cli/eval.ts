@@ -16,12 +16,12 @@ import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv, reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
@@ -83,7 +83,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
-    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   const id = previous?.id ?? randomUUID();

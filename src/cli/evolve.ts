@@ -16,11 +16,11 @@ import { budgetRefusal } from '../evolve/strategies/budget.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
@@ -34,7 +34,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
       budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
-      'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' },
+      'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
     },
   });
@@ -59,6 +59,8 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const train = await taskList(values.train, '--train', previous?.config.train);
   const val = await taskList(values.val, '--val', previous?.config.val);
   if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
+  const instruction = values['proposer-instruction'];
+  if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
   const strip = ({ story: _s, ...t }: CliTask) => t;
   const repeats = intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats);
   const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
@@ -67,10 +69,10 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT, seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-    contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+    contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);

@@ -13,7 +13,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
@@ -22,7 +22,7 @@ import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { intOption, LIMITS } from './numbers.ts';
@@ -42,7 +42,6 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       episodes: { type: 'string' },
       steps: { type: 'string' },
       guide: { type: 'string' },
-      'context-window': { type: 'string' },
       store: { type: 'string' },
       resume: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -63,7 +62,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
 
   const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
   const countTokens = await loadTokenCounter();
-  const contextWindow = values['context-window'] ? intOption(values['context-window'], 'context-window', 8000, 256, 10_000_000) : contextWindowFor(settings.roles.metaAgent.model);
+  const contextWindow = previous?.config.contextWindow ?? (await contextWindowFromFlags(values, settings));
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
   const models = createChatModels(settings, meter);

@@ -243,7 +243,7 @@ async function propose(
     if (deps.signal?.aborted) throw new Stop('stopped', null);
     let usage: CallUsage | null = null;
     try {
-      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record), { signal: deps.signal });
+      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules'), { signal: deps.signal });
       cached = { reply: completion.content, finishReason: completion.finishReason };
       usage = completion.usage;
     } catch (error) {

@@ -4,6 +4,7 @@
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
 import type { SessionRecord } from '../ttl/session-record.ts';
+import type { ProposerInstruction } from './strategies/llm-proposer.ts';
 
 /** A task: a story file and a seed. `id` is unique within a run (e.g. "detective:0"). */
 export interface EvolutionTask {
@@ -41,6 +42,9 @@ export interface EvolutionConfig {
   /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
   maxConsecutiveFailures: number;
   proposer: ProposerMode;
+  /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
+   * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
+  proposerInstruction?: ProposerInstruction;
   /** Seed of the run's RNG (parent selection, minibatches, random mutations). */
   rngSeed: number;
   /** Sessions run at once. */

@@ -45,6 +45,8 @@ export interface ScriptedRun {
   events: EvolutionEvent[];
   /** (strategy, task id, repeat) of every session, in the order the loop asked for them. */
   evaluations: [string, string, number][];
+  /** The system message of every proposer call. */
+  proposerSystems: string[];
 }
 
 class MemoryCache implements EvolutionCache {
@@ -61,12 +63,16 @@ export async function runScripted(world: ScriptedWorld, config: EvolutionConfig,
   const events: EvolutionEvent[] = [];
   const evaluations: [string, string, number][] = [];
   let next = 0;
+  const proposerSystems: string[] = [];
   const proposer: ChatModel = {
     role: 'proposer', settings: { model: 'p', temperature: 1, maxTokens: 100 },
-    complete: async () => ({
-      content: `<strategy>${world.proposals[next++] ?? 'exhausted'}</strategy>`, finishReason: 'stop', model: 'p',
-      usage: { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, latencyMs: 0, costUsd: 0 },
-    }),
+    complete: async (messages) => {
+      proposerSystems.push(messages[0]!.content);
+      return {
+        content: `<strategy>${world.proposals[next++] ?? 'exhausted'}</strategy>`, finishReason: 'stop', model: 'p',
+        usage: { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, latencyMs: 0, costUsd: 0 },
+      };
+    },
   };
   const state = await runEvolution('scripted', config, {
     proposer, cache: new MemoryCache(),
@@ -80,5 +86,5 @@ export async function runScripted(world: ScriptedWorld, config: EvolutionConfig,
     onEvent: (e) => void events.push(structuredClone(e)),
     ...deps,
   });
-  return { state, events, evaluations };
+  return { state, events, evaluations, proposerSystems };
 }

@@ -10,6 +10,7 @@
  * cheap). No I/O.
  */
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
+import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from './task-picks.ts';
 
@@ -45,6 +46,8 @@ export class EvolveForm {
   budgetMetricCalls = $state<number>(EVOLVE_DEFAULTS.budgetMetricCalls);
   rngSeed = $state<number>(EVOLVE_DEFAULTS.rngSeed);
   proposer = $state<ProposerMode>('llm');
+  /** The LLM proposer's instruction (GEPA's "keep game facts", or the general-rules ablation). */
+  proposerInstruction = $state<ProposerInstruction>('gepa');
   /** The seed candidate's strategy section ('' = naive). */
   seedStrategy = $state('');
 
@@ -114,6 +117,7 @@ export class EvolveForm {
     Object.assign(this, {
       trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
+      proposerInstruction: config.proposerInstruction ?? 'general-rules',
     });
   }
 }

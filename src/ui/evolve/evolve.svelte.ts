@@ -143,7 +143,7 @@ export class EvolveDashboard {
     return {
       train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
-      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
+      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
       contextWindow: contextWindowFor(settings.roles.metaAgent.model),
     };
