@@ -32,7 +32,9 @@ export function textHash(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
-export type LearnStatus = 'updated' | 'empty' | 'missing' | 'truncated';
+/** How a reply's `<learn>` was read; `whole_reply`: a baseline's reply had no tags and was used
+ * whole (the reference's reflection baselines do so). */
+export type LearnStatus = 'updated' | 'empty' | 'missing' | 'truncated' | 'whole_reply';
 
 export interface ParsedLearn {
   /** The new guiding prompt, or null to keep the previous one. */

@@ -26,7 +26,7 @@ const exchangeSchema = z.object({
   userMessage: z.string(),
   reply: z.string(),
   finishReason: z.string().nullable(),
-  learnStatus: z.enum(['updated', 'empty', 'missing', 'truncated']).nullable(),
+  learnStatus: z.enum(['updated', 'empty', 'missing', 'truncated', 'whole_reply']).nullable(),
   guidingPromptAfter: z.string(),
   usage: usage.nullable(),
   droppedEpisodes: z.array(z.number().int()),
