@@ -36,17 +36,18 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function settings(baseUrl: string): LlmSettings {
+function settings(baseUrl: string, maxTokens: number | null = null): LlmSettings {
   const s = defaultLlmSettings();
   s.provider = { presetId: 'custom', baseUrl, apiKey: 'k' };
   s.roles.actor.model = 'mock-model';
   s.roles.metaAgent.model = 'mock-model';
   s.maxRetries = 0;
+  s.caps = { maxUsd: null, maxTokens };
   return s;
 }
 
-async function session(o: { baseUrl?: string; resume?: SessionRecord; onStep?: (episode: number, step: number) => void } = {}): Promise<SessionRecord> {
-  const s = settings(o.baseUrl ?? mock.baseUrl);
+async function session(o: { baseUrl?: string; maxTokens?: number; resume?: SessionRecord; onStep?: (episode: number, step: number) => void } = {}): Promise<SessionRecord> {
+  const s = settings(o.baseUrl ?? mock.baseUrl, o.maxTokens ?? null);
   const parts = buildSession(
     { story: { id: entry.id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed: 1, policy: { kind: 'meta', name: 'naive', strategy: '' }, episodes: 3, maxSteps: 15, initialGuidingPrompt: 'Explore.', contextWindow: 8000 },
     s, createChatModels(s, new UsageMeter(s.caps, s.prices)), await loadTokenCounter(),
@@ -130,5 +131,19 @@ describe('a failed call never becomes a played episode', () => {
     const resumed = await session({ resume: failed });
     expect(resumed.scores).toEqual(clean.scores);
     expect(resumed.episodes.map((e) => e.guidingPrompt)).toEqual(clean.episodes.map((e) => e.guidingPrompt));
+  });
+
+  it('a token cap stops mid-episode without recording the refused call as a step; Resume continues that episode', async () => {
+    mock.setOptions({ faults: [] });
+    const capped = await session({ maxTokens: 2500 });
+    expect(capped.status).toBe('stopped');
+    expect(capped.stopReason).toBe('budget');
+    const open = capped.episodes.find((e) => e.trajectory === null)!;
+    expect(open.steps.every((s) => s.parseStatus !== 'llm_error')).toBe(true);
+    expect(capped.faultedEpisodes).toBe(0);
+    const resumed = await session({ resume: capped });
+    expect(resumed.status).toBe('complete');
+    expect(resumed.scores).toEqual(clean.scores);
+    expect(resumed.episodes.map((e) => e.steps.map((s) => s.action))).toEqual(clean.episodes.map((e) => e.steps.map((s) => s.action)));
   });
 });
