@@ -1,6 +1,6 @@
 /**
  * The page's LLM I/O, injected into the Settings and Agent state: chat models and model listing
- * over the provider of the settings (src/llm/openai-chat-model.ts, loaded on first use so the
+ * and the context window a provider reports, over the provider of the settings (src/llm/openai-chat-model.ts, loaded on first use so the
  * player does not pay for the SDK), with the page's origin for CORS advice.
  */
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
@@ -11,6 +11,8 @@ export interface LlmServices {
   createModels(settings: LlmSettings, meter: UsageMeter): Promise<Record<Role, ChatModel>>;
   /** The provider's model ids, sorted. @throws LlmError (e.g. `network_or_cors` with advice) */
   listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]>;
+  /** The context window the provider reports for `model` (tokens), null when none; never throws. */
+  reportedContextWindow?(settings: LlmSettings, model: string, signal?: AbortSignal): Promise<number | null>;
 }
 
 export function createBrowserLlmServices(origin: string = location.origin): LlmServices {
@@ -18,5 +20,6 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
   return {
     createModels: async (settings, meter) => (await sdk()).createChatModels(settings, meter, { origin }),
     listModels: async (settings, signal) => (await sdk()).listModels(settings, { origin }, signal),
+    reportedContextWindow: async (settings, model, signal) => (await sdk()).reportedContextWindow(settings, model, { origin }, signal),
   };
 }

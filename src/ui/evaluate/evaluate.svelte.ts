@@ -149,10 +149,12 @@ export class EvaluateState {
       }
       taskSets.push({ name: set.name, tasks });
     }
+    const window = await this.deps.runs.contextWindow(settings);
+    this.notice = window.note;
     return {
       policies: evaluatedPolicies(f.options, f.chosen), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
-      models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+      models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
     };
   }
 

@@ -6,7 +6,7 @@
  * setup link fills the form; "copy share link" encodes the setup (never a key). The seed may be
  * "random" (seed.ts: drawn when a session starts); the session's cost is estimated up front.
  */
-import { contextWindowFor, loadTokenCounter, resolveContextWindow, type TokenCounter } from '../../llm/token-count.ts';
+import { contextWindowFor, loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
@@ -34,8 +34,6 @@ export class LearnSetup {
   readonly models = $derived.by(() => ({ actor: this.settings.form.roles.actor.model, metaAgent: this.settings.form.roles.metaAgent.model }));
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */
   readonly defaultContextWindow = $derived.by(() => contextWindowFor(this.settings.form.roles.metaAgent.model));
-  /** Shown when that default is a guess (an unknown model): the user should set the window. */
-  readonly contextWindowNote = $derived.by(() => (this.form.contextWindow ? null : resolveContextWindow(this.settings.form.roles.metaAgent.model).note));
   /** What loading a shared setup changed or could not do; null when nothing to say. */
   notice = $state<string | null>(null);
   /** The last setup share link made (also shown, to copy by hand); null before. */
