@@ -1,6 +1,7 @@
 /**
  * Types of the outer loop (method.md, "Outer loop"; GEPA, Agrawal et al. 2025): tasks, candidates
- * (strategy sections), metric calls (one session on one task), the run's config and state, and the
+ * (strategy sections), metric calls (one candidate on one task, over its repeats; one session each
+ * repeat), the run's config and state, and the
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
 import type { SessionRecord } from '../ttl/session-record.ts';
