@@ -54,6 +54,23 @@ describe('a failing provider never yields a "complete" result', () => {
     expect(md).toContain('1 episode was cut short by provider faults');
   });
 
+  it('eval --resume after fixing the URL plays the faulted session again and completes, still counting the faulted episode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-eval-resume-'));
+    const base = ['eval', '--policies', 'static,naive', '--tasks', 'lever-room:1', '--repeats', '1', '--episodes', '2', '--steps', '5', '--concurrency', '1', '--store', join(dir, 'store'), '--max-retries', '0', '--actor-model', 'mock-model', '--meta-model', 'mock-model'];
+    const failed = await cli([...base, '--out', join(dir, 'a'), '--base-url', UNREACHABLE]);
+    expect(failed.code).toBe(1);
+    const stopped = JSON.parse(readFileSync(join(dir, 'a', 'results.json'), 'utf8'));
+    expect([stopped.status, stopped.completedSessions, stopped.faultedEpisodes]).toEqual(['stopped', 0, 1]);
+    const resumed = await cli([...base, '--out', join(dir, 'b'), '--base-url', mock.baseUrl, '--resume', stopped.id]);
+    expect(resumed.code).toBe(0);
+    const done = JSON.parse(readFileSync(join(dir, 'b', 'results.json'), 'utf8'));
+    expect([done.status, done.completedSessions, done.plannedSessions, done.faultedEpisodes]).toEqual(['complete', 2, 2, 1]);
+    expect(done.sessions.every((s: { session: { faultedEpisodes: number; episodes: unknown[] } }) => s.session.faultedEpisodes === 0 && s.session.episodes.length === 2)).toBe(true);
+    const md = readFileSync(join(dir, 'b', 'report.md'), 'utf8');
+    expect(md).not.toContain('Not complete');
+    expect(md).toContain('1 episode was cut short by provider faults');
+  });
+
   it('session: stopped, exit 1, no score, one faulted episode', async () => {
     const r = await cli(['session', 'detective', '--episodes', '2', '--steps', '3', '--json', ...MODELS]);
     expect(r.code).toBe(1);
@@ -76,12 +93,19 @@ describe('a failing provider never yields a "complete" result', () => {
     expect([out.status, out.scores, out.wAuc, out.faultedEpisodes]).toEqual(['complete', clean.scores, clean.wAuc, 1]);
   });
 
-  it('evolve: stopped on the seed validation, exit 1, faulted episodes counted', async () => {
+  it('evolve: stopped on the seed validation, exit 1, faulted episodes counted; --resume with the URL fixed completes', async () => {
     const store = mkdtempSync(join(tmpdir(), 'metattl-evolve-fault-'));
-    const r = await cli(['evolve', '--train', 'detective:0', '--val', 'temple:0', '--episodes', '2', '--steps', '3', '--budget', '10', '--store', store, '--concurrency', '1', '--json', ...MODELS]);
+    const args = ['evolve', '--train', 'lever-room:1', '--val', 'lever-room:2', '--episodes', '2', '--steps', '5', '--budget', '6', '--store', store, '--concurrency', '1', '--json', '--id', 'evo-f', '--max-retries', '0', '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--proposer-model', 'mock-model'];
+    const r = await cli([...args, '--base-url', UNREACHABLE]);
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect([out.status, out.stopReason, out.metricCallsUsed, out.faultedEpisodes]).toEqual(['stopped', 'provider_error', 0, 1]);
+    const resumed = await cli([...args, '--base-url', mock.baseUrl, '--resume']);
+    expect(resumed.code).toBe(0);
+    const done = JSON.parse(resumed.stdout);
+    expect([done.status, done.stopReason, done.faultedEpisodes]).toEqual(['complete', 'budget', 1]);
+    expect(done.metricCallsUsed).toBeLessThanOrEqual(6);
+    expect(done.candidates[0].valScores['lever-room:2']).toBeGreaterThanOrEqual(0);
   });
 
   for (const [budget, val, minibatch, needed] of [[2, 'detective:0,temple:0,zork1:0', 1, 8], [4, 'detective:0,detective:1,detective:2,temple:0,temple:1,temple:2', 1, 14], [10, 'detective:0,detective:1,detective:2,temple:0,temple:1,temple:2', 3, 18]] as const) {
