@@ -48,6 +48,9 @@ export class EvolveForm {
   proposer = $state<ProposerMode>('llm');
   /** The LLM proposer's instruction (GEPA's "keep game facts", or the general-rules ablation). */
   proposerInstruction = $state<ProposerInstruction>('gepa');
+  /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
+   * else 32,000 with a note. */
+  contextWindow = $state<number | null>(null);
   /** The seed candidate's strategy section ('' = naive). */
   seedStrategy = $state('');
 
@@ -117,7 +120,7 @@ export class EvolveForm {
     Object.assign(this, {
       trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
-      proposerInstruction: config.proposerInstruction ?? 'general-rules',
+      proposerInstruction: config.proposerInstruction ?? 'general-rules', contextWindow: config.contextWindow,
     });
   }
 }
