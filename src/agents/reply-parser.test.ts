@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ACTOR_PREAMBLE, buildActorMessages } from './actor-prompt.ts';
 import { parseActorReply } from './reply-parser.ts';
 
 /** Real-looking replies → (action, status, extras). */
@@ -30,5 +31,15 @@ describe('parseActorReply', () => {
 
   it('keeps the reasoning line', () => {
     expect(parseActorReply('REASONING: It is dark.\nACTION: light lamp', 'stop').reasoning).toBe('It is dark.');
+  });
+});
+
+describe('the actor preamble', () => {
+  it('gives the practical parser advice: short one-word nouns, no repeating a failed command, no meta-commands', () => {
+    expect(ACTOR_PREAMBLE).toMatch(/one-word noun/);
+    expect(ACTOR_PREAMBLE).toMatch(/did not understand or refused a command, do not type it again/);
+    expect(ACTOR_PREAMBLE).toMatch(/never type commands about the game itself \(save, restore, restart, quit, undo/);
+    const [system] = buildActorMessages({ guidingPrompt: 'g', history: [], observation: 'o', step: 1, maxSteps: 5, score: 0 });
+    expect(system!.content.startsWith(ACTOR_PREAMBLE)).toBe(true);
   });
 });
