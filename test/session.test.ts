@@ -59,6 +59,8 @@ async function session(o: RunOptions): Promise<SessionRecord> {
   s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'test-key' };
   s.roles.actor.model = 'mock-model';
   s.roles.metaAgent.model = 'mock-model';
+  // A small reply reserve, so that the small context windows below leave room for logs.
+  s.roles.metaAgent.maxTokens = 1024;
   const models = createChatModels(s, new UsageMeter(s.caps, s.prices));
   const parts = buildSession(
     {
@@ -163,8 +165,13 @@ describe('sessions', () => {
     expect(record.status).toBe('stopped');
     expect(record.stopReason).toBe('provider');
     expect(record.stopMessage).toMatch(/refused the key/);
+    // The cut attempt is set aside, not scored: episode 1 is still to play.
     expect(record.episodes).toHaveLength(1);
-    expect(record.episodes[0]!.termination).toBe('error');
+    expect(record.episodes[0]!.trajectory).toBeNull();
+    expect(record.episodes[0]!.steps).toEqual([]);
+    expect(record.scores).toEqual([]);
+    expect(record.faultedEpisodes).toBe(1);
+    expect(record.faults!.map((f) => [f.phase, f.episodeIndex, f.kind])).toEqual([['episode', 1, 'auth']]);
   });
 
   it('a session stopped in episode 2 resumes to exactly the uninterrupted record', async () => {
@@ -196,7 +203,38 @@ describe('sessions', () => {
     expect(resumed.scores).toEqual(full.scores);
   });
 
-  it('when the chat outgrows the context window, old logs are dropped and both sides are told', async () => {
+  it('reflexion and memory use the whole reflection reply when it has no <learn> tags, and record it', async () => {
+    mock.setOptions({ metaAgentReply: 'missing', exploreCommands: EXPLORE });
+    for (const policy of [POLICIES.reflexion!, POLICIES.memory!]) {
+      const record = await session({ policy });
+      const guiding = record.exchanges.filter((e) => e.kind !== 'summary');
+      expect(guiding.map((e) => e.learnStatus)).toEqual(['whole_reply', 'whole_reply']);
+      for (const e of guiding) expect(e.guidingPromptAfter).toBe(e.reply.replace(/<think>[\s\S]*?<\/think>/gi, '').trim());
+      expect(record.episodes[1]!.guidingPrompt).toBe(guiding[0]!.guidingPromptAfter);
+      expect(record.episodes[1]!.guidingPrompt).not.toBe('Explore systematically.');
+    }
+    // The meta-agent keeps the method's rule: no <learn>, no change.
+    const naive = await session({ policy: POLICIES.naive! });
+    expect(naive.exchanges.map((e) => e.learnStatus)).toEqual(['missing', 'missing']);
+  });
+
+  it("the baselines' logs are fitted to the context window like the meta-agent's; the user is told, the model is not", async () => {
+    mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
+    const count = await loadTokenCounter();
+    for (const policy of [POLICIES.reflexion!, POLICIES.memory!]) {
+      const from = mock.requests.length;
+      const record = await session({ policy, contextWindow: 1500 });
+      const cut = record.exchanges.filter((e) => e.kind === 'reflection' || e.kind === 'summary');
+      expect(cut.every((e) => /steps of the newest log were cut to fit the 1500-token context window/.test(e.notice ?? ''))).toBe(true);
+      const sent = mock.requests.slice(from).filter((r) => r.role !== 'actor').map((r) => (r.body as { messages: { content: string }[] }).messages);
+      for (const messages of sent) {
+        expect(messages.reduce((n, m) => n + count(m.content) + 4, 0)).toBeLessThanOrEqual(1500 - 1024);
+        expect(messages.map((m) => m.content).join('\n')).not.toMatch(/\(Note:/);
+      }
+    }
+  });
+
+  it('when the chat outgrows the context window, old logs are dropped and the user is told, the model is not', async () => {
     mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
     const from = mock.requests.length;
     const record = await session({ policy: POLICIES.naive!, episodes: 4, contextWindow: 3500 });
@@ -205,6 +243,10 @@ describe('sessions', () => {
     expect(noticed[0]!.droppedEpisodes[0]).toBe(1);
     expect(noticed[0]!.notice).toMatch(/dropped from the meta-agent's chat to fit its 3500-token context window/);
     const sent = metaRequestsSince(from).map((r) => ((r.body as { messages: { content: string }[] }).messages).at(-1)!.content);
-    expect(sent.some((m) => m.startsWith('(Note: the logs of episode 1 were removed from this conversation to fit your context window.)'))).toBe(true);
+    expect(sent).toHaveLength(3);
+    for (const m of sent) {
+      expect(m.startsWith('=== EPISODE')).toBe(true);
+      expect(m).not.toMatch(/\(Note:|removed from this conversation/);
+    }
   });
 });

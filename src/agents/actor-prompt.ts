@@ -5,10 +5,15 @@
  */
 import type { ChatMessage } from '../llm/interface.ts';
 
+/** The fixed player preamble, with practical parser advice (the reference gives similar advice;
+ * these are our own words). */
 export const ACTOR_PREAMBLE =
   'You are an expert player of text adventure games (interactive fiction). You explore carefully, ' +
   'pick up and use objects, solve puzzles and try to maximise your score. Each turn you type one ' +
-  'short command for the game parser, such as "north", "take lamp", "open mailbox" or "inventory".';
+  'short command for the game parser, such as "north", "take lamp", "open mailbox" or "inventory".\n' +
+  'The parser is simple: use a verb and a one-word noun ("take key", not "pick up the small brass key"); ' +
+  'if the game did not understand or refused a command, do not type it again — rephrase it or try something else; ' +
+  'never type commands about the game itself (save, restore, restart, quit, undo, score, help).';
 
 export const REPLY_CONTRACT = 'Reply in exactly two lines:\nREASONING: <one or two sentences>\nACTION: <a short parser command>';
 

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
 import { buildMetaPrompt, META_PROMPT_FOOTER, META_PROMPT_HEADER, parseLearn, textHash } from './meta-prompt.ts';
+import { BUILT_IN_META_PROMPTS, SHARED_ADVICE } from './meta-prompt-library.ts';
 
 describe('meta-prompt', () => {
   it('is header + strategy + footer; the naive one has no strategy section', () => {
     expect(buildMetaPrompt('')).toBe(`${META_PROMPT_HEADER}\n\n${META_PROMPT_FOOTER}`);
     expect(buildMetaPrompt(' Keep a fact bank. ')).toBe(`${META_PROMPT_HEADER}\n\nStrategy:\nKeep a fact bank.\n\n${META_PROMPT_FOOTER}`);
+  });
+
+  it('"naive" means naive: the fixed header and footer coach nothing; the hand-written strategies carry that advice', () => {
+    const naive = buildMetaPrompt('');
+    const coaching = [/what worked will work again/i, /scores? higher/i, /everything the actor should still know/i, /fail again/i];
+    for (const advice of [...coaching, /your goal/i]) expect(naive).not.toMatch(advice);
+    for (const advice of coaching) expect(SHARED_ADVICE).toMatch(advice);
+    for (const entry of BUILT_IN_META_PROMPTS.filter((m) => m.id !== 'naive')) expect(entry.strategy.startsWith(SHARED_ADVICE)).toBe(true);
   });
 
   it('hashes with sha256', () => {

@@ -2,7 +2,9 @@
  * The meta-prompt: the meta-agent's system prompt = fixed header (what the logs are) + the
  * strategy section (the only part users edit and the outer loop evolves; empty = the naive
  * meta-agent) + fixed footer (the `<think>/<learn>` output contract). Keeping the contract fixed
- * stops an evolved strategy from breaking the parser (method.md, "Meta-prompt structure").
+ * stops an evolved strategy from breaking the parser (method.md, "Meta-prompt structure"). The
+ * header and footer only describe the setup, the log format and the output contract: any advice
+ * on how to adapt belongs to a strategy, or the naive baseline is not naive.
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -12,14 +14,12 @@ export const META_PROMPT_HEADER = `You coach a player of a text adventure game. 
 After each episode you receive its log:
 - a header with the episode number and the guiding prompt the actor used;
 - one line per step: [STEP i] [OBS] what the game showed [ACTION] the command the actor typed [REWARD] points gained or lost by that command [CUM_REWARD] the score after it. "(same as previous step)" means the game showed the same text again;
-- [FINAL OBS] the last text the game showed, and [EPISODE END] how the episode ended and its final score.
-
-The game restarts identically every episode, so what worked will work again and what failed will fail again. Your goal is that each next episode scores higher than the last.`;
+- [FINAL OBS] the last text the game showed, and [EPISODE END] how the episode ended and its final score.`;
 
 export const META_PROMPT_FOOTER = `Answer in this format and nothing else:
 <think>your analysis of the episode(s)</think>
 <learn>the complete guiding prompt for the next episode</learn>
-The text inside <learn> replaces the actor's current guiding prompt entirely, so include everything the actor should still know. Leave <learn></learn> empty to keep the current guiding prompt unchanged.`;
+The text inside <learn> replaces the actor's current guiding prompt entirely. Leave <learn></learn> empty to keep the current guiding prompt unchanged.`;
 
 /** The full meta-prompt for a strategy section ('' = naive). */
 export function buildMetaPrompt(strategy: string): string {
@@ -32,7 +32,9 @@ export function textHash(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));
 }
 
-export type LearnStatus = 'updated' | 'empty' | 'missing' | 'truncated';
+/** How a reply's `<learn>` was read; `whole_reply`: a baseline's reply had no tags and was used
+ * whole (the reference's reflection baselines do so). */
+export type LearnStatus = 'updated' | 'empty' | 'missing' | 'truncated' | 'whole_reply';
 
 export interface ParsedLearn {
   /** The new guiding prompt, or null to keep the previous one. */

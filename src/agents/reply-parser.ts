@@ -1,7 +1,9 @@
 /**
  * Parsing the actor's reply — the one place it is done. Contract (method.md, "Actor prompt"): two
- * lines `REASONING: …` and `ACTION: …`; only the action reaches the game. Text inside
- * `<think>…</think>` is never used; an unclosed `<think>` means the reply was cut off.
+ * lines `REASONING: …` and `ACTION: …`; only the action reaches the game. When a reply has several
+ * ACTION lines the last one is taken, as the reference does (a model that drafts and then corrects
+ * itself ends with its final choice). Text inside `<think>…</think>` is never used; an unclosed
+ * `<think>` means the reply was cut off.
  */
 
 /** How a reply was understood. `parse_failure`: no action found (the fallback is used);
@@ -14,7 +16,7 @@ export interface ParsedReply {
   action: string | null;
   status: ParseStatus;
   reasoning: string | null;
-  /** Further ACTION lines after the first (ignored, but kept for the log). */
+  /** The earlier ACTION lines, when there were several (ignored, but kept for the log). */
   extraActions: string[];
 }
 
@@ -52,5 +54,5 @@ export function parseActorReply(content: string, finishReason: string | null): P
   const actions = [...text.matchAll(ACTION_LINE)].map((m) => cleanAction(m[1] ?? '')).filter((a) => a !== '');
   const reasoning = REASONING_LINE.exec(text)?.[1]?.trim() || null;
   if (actions.length === 0) return { ...failed(finishReason === 'length' ? 'truncated' : 'parse_failure'), reasoning };
-  return { action: actions[0]!, status: 'ok', reasoning, extraActions: actions.slice(1) };
+  return { action: actions.at(-1)!, status: 'ok', reasoning, extraActions: actions.slice(0, -1) };
 }

@@ -16,12 +16,12 @@ import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv, reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
@@ -83,7 +83,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
-    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   const id = previous?.id ?? randomUUID();
@@ -103,7 +103,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let state: EvaluationState;
   try {
     state = await runEvaluation(id, config, {
-      cache, signal: interrupt.signal,
+      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
       onEvent: async (event, st) => {
         await saveEvaluationState(store, st);
@@ -117,14 +117,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const report = buildReport(state);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
-  const results = { format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+  const results = {
+    format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
   await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
-  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, report }) + '\n');
+  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, report }) + '\n');
   else {
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
-    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; wrote results.json, summary.csv, report.md to ${values.out}\n`);
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

@@ -3,20 +3,24 @@
  * process and re-running with --resume completes the run with the same final state. Output
  * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
  * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
- * (id, status, stopReason, bestByZScore, budget).
+ * (id, status, stopReason, bestByZScore, budget, sessionsPlayed, proposals, failedProposals,
+ * faultedEpisodes). A metric call is one candidate evaluated on one task whatever its repeats
+ * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
+ * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  */
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
-import { runEvolution } from '../evolve/evolution-runner.ts';
+import { budgetPlanOf, runEvolution } from '../evolve/evolution-runner.ts';
+import { budgetRefusal } from '../evolve/strategies/budget.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
@@ -30,6 +34,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
       budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
+      'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
     },
   });
@@ -54,17 +59,25 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const train = await taskList(values.train, '--train', previous?.config.train);
   const val = await taskList(values.val, '--val', previous?.config.val);
   if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
+  const instruction = values['proposer-instruction'];
+  if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
   const strip = ({ story: _s, ...t }: CliTask) => t;
+  const repeats = intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats);
+  const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
   const config: EvolutionConfig = previous?.config ?? {
     train: train.map(strip), val: val.map(strip),
-    repeats: intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
+    repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT, seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-    contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+    contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
   };
+  // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
+  const plan = budgetPlanOf(config);
+  const refusal = budgetRefusal(plan, config.budgetMetricCalls);
+  if (refusal) throw new UsageError(refusal);
   const meter = new UsageMeter(settings.caps, settings.prices);
   const models = createChatModels(settings, meter);
   const pool = workerPool([...train, ...val]);
@@ -74,15 +87,16 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   };
   const fresh = (): EvolutionState => ({
     format: 'metattl-evolution-1', id: id!, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
+    metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
     progress: [], startedAt: new Date().toISOString(), finishedAt: null,
   });
   const cache = await openEvolutionCache(store, id, fresh);
   const interrupt = listenForInterrupt();
   let state: EvolutionState;
   try {
+    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${plan.proposals.low}–${plan.proposals.high} proposals, ${plan.sessions.low}–${plan.sessions.high} sessions\n`);
     state = await runEvolution(id, config, {
-      proposer: models.proposer, cache, signal: interrupt.signal,
+      proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
       onEvent: async (event, st) => {
         // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
@@ -98,14 +112,15 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   }
   const out = {
     id, status: state.status, stopReason: state.stopReason, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
-    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls,
+    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
+    faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
   };
   if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${state.sessionsPlayed ?? 0} sessions, ${state.candidates.length - 1} proposals, ${state.faultedEpisodes ?? 0} faulted episodes; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

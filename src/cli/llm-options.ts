@@ -5,6 +5,8 @@
  */
 import { describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
+import { reportedContextWindow } from '../llm/openai-chat-model.ts';
+import { resolveContextWindow } from '../llm/token-count.ts';
 import type { LlmSettings, ParameterAdaptation, Role } from '../llm/interface.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
@@ -21,6 +23,11 @@ export const LLM_OPTIONS = {
   'proposer-model': { type: 'string' },
   'actor-temperature': { type: 'string' },
   'actor-max-tokens': { type: 'string' },
+  'meta-max-tokens': { type: 'string' },
+  'proposer-max-tokens': { type: 'string' },
+  /** Tokens of the meta-agent's (and reflection model's) context window; wins over what the
+   * provider reports and the built-in table. */
+  'context-window': { type: 'string' },
   'timeout-ms': { type: 'string' },
   'stream-idle-ms': { type: 'string' },
   'max-retries': { type: 'string' },
@@ -53,6 +60,8 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   }
   s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
   s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
+  s.roles.metaAgent.maxTokens = intOption(text(flags, 'meta-max-tokens'), 'meta-max-tokens', s.roles.metaAgent.maxTokens, 1, 1_000_000);
+  s.roles.proposer.maxTokens = intOption(text(flags, 'proposer-max-tokens'), 'proposer-max-tokens', s.roles.proposer.maxTokens, 1, 1_000_000);
   s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', s.requestTimeoutMs, 1, 3_600_000);
   const idle = text(flags, 'stream-idle-ms');
   if (idle !== undefined) s.streamIdleTimeoutMs = intOption(idle, 'stream-idle-ms', 30_000, 1, 3_600_000);
@@ -94,4 +103,20 @@ export function providerNotesText(notes: ProviderNotes): string {
   const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
   if (notes.usageEstimated) lines.push(`the provider sent no usage for ${notes.estimatedCalls} call(s): their tokens and cost are local estimates`);
   return lines.map((l) => `${l}\n`).join('');
+}
+
+/**
+ * The meta-agent's context window, tokens: --context-window wins, then the window the provider
+ * reports for the model (GET /models), then the built-in table, then a documented default — in
+ * which case a note is printed to stderr (never sent to a model).
+ * @throws UsageError for a bad --context-window
+ */
+export async function contextWindowFromFlags(flags: Flags, settings: LlmSettings, log: (line: string) => void = (l) => process.stderr.write(l + '\n')): Promise<number> {
+  const raw = text(flags, 'context-window');
+  const user = raw === undefined ? null : intOption(raw, 'context-window', 8000, 256, 10_000_000);
+  const model = settings.roles.metaAgent.model;
+  const reported = user ? null : await reportedContextWindow(settings, model);
+  const resolved = resolveContextWindow(model, { user, reported });
+  if (resolved.note) log(`note: ${resolved.note.replace('Set the context window', 'Pass --context-window N')}`);
+  return resolved.tokens;
 }

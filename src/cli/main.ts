@@ -23,17 +23,20 @@ Commands:
        [--stream] [--json] [--out trajectory.json]
       The actor LLM plays one episode (at most S steps, default 50).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
-       [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
+       [--policy P] [--episodes K] [--steps S] [--guide TEXT]
        [--store DIR [--resume RUN_ID]] [--json] [--out session.json]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
       P: static | reflexion | memory | naive (default) | fact-bank | credit-assignment |
       route-script | human is page-only | FILE (plain text = the strategy section, or JSON
       with a "strategy" field and optional "name" and "selectedOn").
   evolve --train T --val T --store DIR --base-url URL --actor-model M --meta-model M
-       --proposer-model M [--repeats R] [--episodes K] [--steps S] [--budget N]
-       [--minibatch B] [--proposer llm|random] [--rng-seed N] [--max-failures N]
+       --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
+       [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
+       [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
        [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume] [--json]
-      Evolves the meta-agent's strategy section (GEPA-style); N = metric calls (sessions).
+      Evolves the meta-agent's strategy section (GEPA-style). N = metric calls: one candidate
+      evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the
+      seed's validation plus one full iteration is refused (exit 2).
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--resume RUN_ID]] [--json]
@@ -51,7 +54,9 @@ Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/s
 
 Every command that calls a model also takes: --provider openai|openrouter|groq|together|
 ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --actor-temperature,
---actor-max-tokens, --timeout-ms (bounds each attempt, body and stream included),
+--actor-max-tokens, --meta-max-tokens, --proposer-max-tokens, --context-window TOKENS (the
+meta-agent's; default: what the provider reports, else a built-in table, else 32,000 with a
+note), --timeout-ms (bounds each attempt, body and stream included),
 --stream-idle-ms (longest silence between stream chunks), --max-retries, --concurrency, --drop-sdk-headers,
 --max-usd X and --max-total-tokens N (hard caps, checked before each call, so the last call can
 pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price

@@ -14,7 +14,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
 import { sharedAdaptations } from '../llm/adaptations.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
@@ -25,7 +25,7 @@ import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { intOption, LIMITS } from './numbers.ts';
@@ -45,7 +45,6 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       episodes: { type: 'string' },
       steps: { type: 'string' },
       guide: { type: 'string' },
-      'context-window': { type: 'string' },
       store: { type: 'string' },
       resume: { type: 'string' },
       json: { type: 'boolean', default: false },
@@ -66,7 +65,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
 
   const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
   const countTokens = await loadTokenCounter();
-  const contextWindow = values['context-window'] ? intOption(values['context-window'], 'context-window', 8000, 256, 10_000_000) : contextWindowFor(settings.roles.metaAgent.model);
+  const contextWindow = previous?.config.contextWindow ?? (await contextWindowFromFlags(values, settings));
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
   if (previous?.adaptations) sharedAdaptations.restore(previous.adaptations);
@@ -107,7 +106,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: meter.totalUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter),
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: meter.totalUsd, totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter),
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
@@ -118,7 +117,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
-    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);
+    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
   }
   return exitCode(interrupt.interrupted, record.stopReason === 'provider');
 }

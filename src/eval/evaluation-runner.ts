@@ -28,6 +28,8 @@ export interface EvaluationDeps {
   onEvent?(event: EvaluationEvent, state: EvaluationState): void | Promise<void>;
   signal?: AbortSignal;
   now?: () => Date;
+  /** Faulted episodes counted by earlier attempts of this evaluation (a resume carries them on). */
+  faultedEpisodesBefore?: number;
 }
 
 /** The jobs of an evaluation, in their fixed order. */
@@ -44,7 +46,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
   const jobs = evaluationJobs(config);
   const state: EvaluationState = {
     format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: jobs.length, startedAt: now().toISOString(), finishedAt: null,
+    totalSessions: jobs.length, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, startedAt: now().toISOString(), finishedAt: null,
   };
   const limit = pLimit(Math.max(1, config.concurrency));
   const slots: (EvaluationResult | undefined)[] = new Array(jobs.length);
@@ -64,6 +66,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       if (batch.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
       const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (session.faultedEpisodes ?? 0);
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
         if (session.stopReason === 'provider') throw new LlmError('server', session.stopMessage ?? 'The provider failed.');

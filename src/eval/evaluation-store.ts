@@ -10,7 +10,7 @@ import type { EvaluationResult, EvaluationState } from './interface.ts';
 
 export function evaluationSummary(state: EvaluationState): SettingValue {
   return {
-    status: state.status, done: state.results.length, total: state.totalSessions, policies: state.config.policies.map((p) => p.id),
+    status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, policies: state.config.policies.map((p) => p.id),
     taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt,
   };
 }

@@ -66,6 +66,9 @@ export interface EvaluationState {
   /** In job order (policy, task set, task, repeat), whatever order sessions finished in. */
   results: EvaluationResult[];
   totalSessions: number;
+  /** Episodes cut short by provider faults (never scored; their sessions are played again on
+   * resume), over every attempt of this evaluation. Absent in older states = 0. */
+  faultedEpisodes?: number;
   startedAt: string;
   finishedAt: string | null;
 }
@@ -101,6 +104,14 @@ export interface GameSummary extends MetricSummary {
 
 export interface EvaluationReport {
   id: string;
+  /** The evaluation's status: a report of a stopped evaluation is partial. */
+  status: EvaluationState['status'];
+  stopReason: EvaluationState['stopReason'];
+  stopMessage: string | null;
+  /** Sessions planned (policies × tasks × repeats). */
+  plannedSessions: number;
+  /** Episodes cut short by provider faults (not scored). */
+  faultedEpisodes: number;
   baselinePolicyId: string;
   bootstrap: { resamples: number; seed: number; level: number };
   policies: PolicySetSummary[];

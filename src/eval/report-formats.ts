@@ -38,10 +38,26 @@ export function summaryTable(report: EvaluationReport): string {
   return lines.join('\n');
 }
 
+/** How the intervals are computed (the reports' footnote). */
+export const BOOTSTRAP_FOOTNOTE = 'Intervals: percentile bootstrap over the levels at which results vary — games with replacement, then the seeds (tasks) of each drawn game, then the repeats of each drawn seed; a game with one seed resamples its repeats directly. Paired differences resample the same (game, seed, repeat) units for both arms. Resampling every level is conservative when seeds differ (a drawn game already carries its seeds\' spread).';
+
+/** One line on whether the report is complete, and the faulted episodes (empty when complete and clean). */
+export function completenessLine(report: EvaluationReport): string {
+  const parts: string[] = [];
+  if (report.status !== 'complete') {
+    const why = report.stopReason ? ` (${report.stopReason}${report.stopMessage ? `: ${report.stopMessage}` : ''})` : '';
+    parts.push(`Not complete: the evaluation ${report.status === 'running' ? 'is running' : `stopped${why}`} after ${report.totalSessions} of ${report.plannedSessions} sessions; these figures are partial.`);
+  }
+  if (report.faultedEpisodes > 0) parts.push(`${report.faultedEpisodes} episode${report.faultedEpisodes === 1 ? ' was' : 's were'} cut short by provider faults; they are not scored, and their sessions are played again on resume.`);
+  return parts.join(' ');
+}
+
 export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation report'): string {
+  const status = completenessLine(report);
   const out = [
     `# ${title}`, '',
-    `${report.totalSessions} sessions. Intervals: 95% percentile bootstrap, hierarchical (games, then sessions), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
+    ...(status ? [`> **${status}**`, ''] : []),
+    `${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
       + `Δ is the paired W-AUC difference against **${report.baselinePolicyId}** on the same (game, seed, repeat); **best** marks a policy whose Δ interval excludes 0.`,
     '', '## Results', '',
     '| policy | task set | sessions | games | W-AUC | average score | best score | Δ W-AUC vs baseline |',
@@ -60,5 +76,6 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
   for (const g of report.games) out.push(`| ${g.policyId} | ${g.taskSet} | ${g.storyId} | ${g.sessions} | ${ci(g.wAuc)} | ${ci(g.averageScore, 1)} | ${ci(g.bestScore, 1)} |`);
   out.push('', '## Learning curves (mean final score per episode, 95% CI)', '');
   for (const p of report.policies) out.push(`- ${p.policyId} (${p.taskSet}): ${p.curve.map((c, i) => `${i + 1}: ${f(c.estimate, 1)} [${f(c.low, 1)}, ${f(c.high, 1)}]`).join('; ')}`);
+  out.push('', '---', '', `${BOOTSTRAP_FOOTNOTE}`);
   return out.join('\n') + '\n';
 }

@@ -9,7 +9,7 @@ import { reportToMarkdown } from './report-formats.ts';
 const iv = (estimate: number, low: number, high: number): Interval => ({ estimate, low, high, resamples: 2000, n: 2 });
 
 const report: EvaluationReport = {
-  id: 'e1', baselinePolicyId: 'naive', bootstrap: { resamples: 2000, seed: 0, level: 0.95 }, totalSessions: 4,
+  id: 'e1', status: 'complete', stopReason: null, stopMessage: null, plannedSessions: 4, faultedEpisodes: 0, baselinePolicyId: 'naive', bootstrap: { resamples: 2000, seed: 0, level: 0.95 }, totalSessions: 4,
   policies: [
     { policyId: 'naive', taskSet: 'ID', sessions: 2, games: 2, wAuc: iv(0.1, 0.05, 0.15), averageScore: iv(3, 1, 5), bestScore: iv(5, 2, 8), diffVsBaseline: null, beatsBaseline: false, leakWarning: null, curve: [iv(1, 0, 2), iv(3, 2, 4)] },
     { policyId: '<evil>', taskSet: 'ID', sessions: 2, games: 2, wAuc: iv(0.3, 0.2, 0.4), averageScore: iv(6, 4, 8), bestScore: iv(9, 7, 10), diffVsBaseline: iv(0.2, 0.1, 0.3), beatsBaseline: true, leakWarning: 'selected on detective', curve: [iv(2, 1, 3), iv(Number.NaN, Number.NaN, Number.NaN)] },

@@ -7,6 +7,7 @@
  * scores). Pure string building; no DOM.
  */
 import type { Interval } from '../ttl/metrics.ts';
+import { BOOTSTRAP_FOOTNOTE, completenessLine } from './report-formats.ts';
 import type { EvaluationReport, PolicySetSummary } from './interface.ts';
 
 /** Okabe–Ito colours (colour-blind safe), in series order. */
@@ -90,7 +91,8 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
-<p>${report.totalSessions} sessions. Intervals: 95% percentile bootstrap, hierarchical (games, then sessions), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>best</strong> marks a policy whose Δ interval excludes 0.</p>
+${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessLine(report))}</strong></p>` : ''}
+<p>${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>best</strong> marks a policy whose Δ interval excludes 0.</p>
 <h2>Results</h2>
 <table id="results"><thead>${head(['policy', 'task set', 'sessions', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline'])}</thead><tbody>${policies.join('')}</tbody></table>
 ${warnings.length ? `<h2>Warnings</h2><ul class="warn">${warnings.join('')}</ul>` : ''}
@@ -98,6 +100,7 @@ ${warnings.length ? `<h2>Warnings</h2><ul class="warn">${warnings.join('')}</ul>
 <table id="games"><thead>${head(['policy', 'task set', 'game', 'sessions', 'W-AUC', 'average score', 'best score'])}</thead><tbody>${games.join('')}</tbody></table>
 <h2>Learning curves</h2>
 ${sets.map((set) => curvesSvg(seriesOf(report, set), `Mean final score per episode (95% CI), task set ${set}`)).join('\n')}
+<p class="footnote">${escapeHtml(BOOTSTRAP_FOOTNOTE)}</p>
 </body></html>
 `;
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
+import { hierarchicalBootstrapMean, nestedBootstrapMean } from '../ttl/metrics.ts';
 import { buildReport, leakWarning } from './report.ts';
 
 const result = (policyId: string, storyId: string, repeat: number, wAuc: number, scores: number[]): EvaluationResult => ({
@@ -35,5 +36,15 @@ describe('evaluation report', () => {
   it('warns about games the meta-prompt was selected on', () => {
     expect(report.policies.find((p) => p.policyId === 'new')!.leakWarning).toContain('g2');
     expect(leakWarning([], results)).toBeNull();
+  });
+
+  it('with several seeds per game, intervals resample game → seed → repeat', () => {
+    const seeded = (seed: number, repeat: number, wAuc: number): EvaluationResult => ({ ...result('base', 'g1', repeat, wAuc, [1]), taskId: `g1:${seed}`, key: `base|S|g1:${seed}|${repeat}` });
+    const many = [seeded(0, 0, 0.1), seeded(0, 1, 0.12), seeded(1, 0, 0.6), seeded(1, 1, 0.62), { ...result('base', 'g2', 0, 0.3, [1]) }, { ...result('base', 'g2', 1, 0.35, [1]) }];
+    const r = buildReport({ id: 'e', config: { ...config, policies: [config.policies[0]!] }, results: many } as unknown as EvaluationState);
+    const expected = nestedBootstrapMean([[[0.1, 0.12], [0.6, 0.62]], [[0.3, 0.35]]], { seed: 1, resamples: 2000, level: 0.95 });
+    expect(r.policies[0]!.wAuc).toEqual(expected);
+    const sessionsOnly = hierarchicalBootstrapMean([[0.1, 0.12, 0.6, 0.62], [0.3, 0.35]], { seed: 1, resamples: 2000, level: 0.95 });
+    expect(r.policies[0]!.wAuc).not.toEqual(sessionsOnly);
   });
 });

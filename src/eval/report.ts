@@ -1,34 +1,38 @@
 /**
  * The evaluation report: per policy and task set, mean W-AUC, mean average score and best score,
- * each with a 95% hierarchical-bootstrap CI (resample games, then sessions within them; B = 2,000,
- * seeded; method.md "Metrics"); paired W-AUC differences against the baseline on the same
+ * each with a 95% hierarchical-bootstrap CI (resample games, then seeds within a game, then
+ * repeats within a seed; B = 2,000, seeded; method.md "Metrics"); paired W-AUC differences against the baseline on the same
  * (game, seed, repeat) units; per-game breakdowns; learning curves (mean final score per episode
  * with a CI band); the number of sessions behind every figure; selection-leak warnings.
  */
-import { hierarchicalBootstrapMean, pairedDifference, type BootstrapOptions, type Interval } from '../ttl/metrics.ts';
+import { nestedBootstrapMean, nestedPairedDifference, type BootstrapOptions, type Interval } from '../ttl/metrics.ts';
 import type { EvaluationReport, EvaluationResult, EvaluationState, GameSummary, MetricSummary, PolicySetSummary } from './interface.ts';
 
 const RESAMPLES = 2000;
 const LEVEL = 0.95;
 
-/** Group values by game, games in first-seen order. */
-function byGame<T>(results: readonly EvaluationResult[], value: (r: EvaluationResult) => T): T[][] {
-  const groups = new Map<string, T[]>();
-  for (const r of results) groups.set(r.storyId, [...(groups.get(r.storyId) ?? []), value(r)]);
-  return [...groups.values()];
+/** Group values by game, then by task (a seed of the game), in first-seen order. */
+function byGame<T>(results: readonly EvaluationResult[], value: (r: EvaluationResult) => T): T[][][] {
+  const groups = new Map<string, Map<string, T[]>>();
+  for (const r of results) {
+    const game = groups.get(r.storyId) ?? new Map<string, T[]>();
+    game.set(r.taskId, [...(game.get(r.taskId) ?? []), value(r)]);
+    groups.set(r.storyId, game);
+  }
+  return [...groups.values()].map((game) => [...game.values()]);
 }
 
 function summarise(results: readonly EvaluationResult[], boot: BootstrapOptions): MetricSummary {
   return {
-    wAuc: hierarchicalBootstrapMean(byGame(results, (r) => r.wAuc), boot),
-    averageScore: hierarchicalBootstrapMean(byGame(results, (r) => r.averageScore), boot),
-    bestScore: hierarchicalBootstrapMean(byGame(results, (r) => r.bestScore), boot),
+    wAuc: nestedBootstrapMean(byGame(results, (r) => r.wAuc), boot),
+    averageScore: nestedBootstrapMean(byGame(results, (r) => r.averageScore), boot),
+    bestScore: nestedBootstrapMean(byGame(results, (r) => r.bestScore), boot),
   };
 }
 
 /** Mean final score per episode index, with a hierarchical CI per index. */
 function curve(results: readonly EvaluationResult[], episodes: number, boot: BootstrapOptions): Interval[] {
-  return Array.from({ length: episodes }, (_, t) => hierarchicalBootstrapMean(byGame(results.filter((r) => r.scores.length > t), (r) => r.scores[t]!), boot));
+  return Array.from({ length: episodes }, (_, t) => nestedBootstrapMean(byGame(results.filter((r) => r.scores.length > t), (r) => r.scores[t]!), boot));
 }
 
 /** The leak warning for a policy on a task set, or null. */
@@ -49,12 +53,9 @@ export function buildReport(state: EvaluationState): EvaluationReport {
       if (results.length === 0) continue;
       let diff: Interval | null = null;
       if (policy.id !== config.baselinePolicyId) {
-        const pairs = new Map<string, [number, number][]>();
-        for (const r of results) {
-          const b = baseline.find((x) => x.taskId === r.taskId && x.repeat === r.repeat);
-          if (b) pairs.set(r.storyId, [...(pairs.get(r.storyId) ?? []), [r.wAuc, b.wAuc]]);
-        }
-        if (pairs.size > 0) diff = pairedDifference([...pairs.values()], boot);
+        const matched = results.filter((r) => baseline.some((x) => x.taskId === r.taskId && x.repeat === r.repeat));
+        const pairs = byGame(matched, (r): [number, number] => [r.wAuc, baseline.find((x) => x.taskId === r.taskId && x.repeat === r.repeat)!.wAuc]);
+        if (pairs.length > 0) diff = nestedPairedDifference(pairs, boot);
       }
       policies.push({
         policyId: policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
@@ -68,7 +69,8 @@ export function buildReport(state: EvaluationState): EvaluationReport {
     }
   }
   return {
-    id: state.id, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
+    id: state.id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
     policies, games, totalSessions: state.results.length,
   };
 }

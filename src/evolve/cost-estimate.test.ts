@@ -12,34 +12,45 @@ const models = (prices: EstimateModels['prices'] = { m: { inputPerMTokUsd: 2, ou
 });
 const plan = (o: Partial<EvolutionPlan> = {}): EvolutionPlan => ({
   shape: { episodes: 3, maxSteps: 4, initialGuidingPrompt: 'Explore.', contextWindow: 100_000 },
-  repeats: 1, trainTasks: 1, valTasks: 2, minibatchSize: 1, budgetMetricCalls: 10, proposer: 'llm', seedStrategy: '', ...o,
+  trainRepeats: 1, valRepeats: 1, trainTasks: 1, valTasks: 2, minibatchSize: 1, budgetMetricCalls: 10, proposer: 'llm', seedStrategy: '', ...o,
 });
 
 describe('evolution call counts', () => {
-  it('B = 10, V = 2, b = 1, R = 1: seed 2, worst case 4, 2 … 3 proposals, 8 … 10 sessions', () => {
-    // all accepted: 2 → 6 → 10 (2 iterations); all rejected: 2 → 4 → 6 → 8, the 4th needs 8 + 4 > 10.
+  it('B = 10, V = 2, b = 1, R = 1: seed 2, worst case 4, 2 … 3 proposals, 5 … 10 sessions', () => {
+    // all accepted (4 calls, 4 sessions): starts at 2, 6 → 2 iterations, 2 + 8 sessions;
+    // all rejected (2 calls, 2 sessions): starts at 2, 4, 6; 8 + 4 > 10 → 3 iterations, 2 + 6 sessions;
+    // all failed (2 calls: b + 1, 1 session): 3 iterations, 2 + 3 sessions.
     expect(evolutionCallCounts(plan())).toEqual({
-      seedSessions: 2, iterationWorstCase: 4, proposals: { low: 2, high: 3 }, sessions: { low: 8, high: 10 }, budgetForThree: 14,
+      seedCalls: 2, seedSessions: 2, iterationWorstCase: 4, minimumBudget: 6, canStart: true,
+      proposals: { low: 2, high: 3 }, sessions: { low: 5, high: 10 }, budgetForThree: 14,
     });
   });
 
-  it('repeats multiply every sweep; a minibatch larger than the training set is capped for sessions but not for the worst case', () => {
-    // R = 2, V = 3, b = 2 but 1 train task: seed 6, worst (4 + 3)·2 = 14; accepted cost (2 + 3)·2 = 10:
-    // starts at 6, 16, 26 (26 + 14 = 40 fits), not at 36 → 3 iterations, 36 sessions.
-    const c = evolutionCallCounts(plan({ repeats: 2, valTasks: 3, minibatchSize: 2, budgetMetricCalls: 40 }));
-    expect(c.seedSessions).toBe(6);
-    expect(c.iterationWorstCase).toBe(14);
-    expect(c.proposals.low).toBe(3);
-    // rejected cost 2·1·2 = 4: starts at 6, 10, …, 26 → 6 iterations, 30 sessions;
-    // failed cost 1·2 + 1 = 3: starts at 6, 9, …, 24 (27 + 14 > 40) → 7 iterations.
-    expect(c.proposals.high).toBe(7);
-    expect(c.sessions).toEqual({ low: 30, high: 40 });
+  it('the reference configuration (3 train, 3 validation ×5, minibatch ×1, b = 1, budget 100): 19 … 47 proposals', () => {
+    // A metric call is a (candidate, task) evaluation whatever its repeats: seed 3 calls (15 sessions),
+    // worst case 2 + 3 = 5. All accepted: starts at 3, 8, …, 93 → 19; all rejected (2 calls): 3, 5, …, 95 → 47.
+    const c = evolutionCallCounts(plan({ trainTasks: 3, valTasks: 3, trainRepeats: 1, valRepeats: 5, budgetMetricCalls: 100 }));
+    expect(c.seedCalls).toBe(3);
+    expect(c.seedSessions).toBe(15);
+    expect(c.iterationWorstCase).toBe(5);
+    expect(c.proposals).toEqual({ low: 19, high: 47 });
+    // accepted: 15 + 19 · (2 + 15) = 338 sessions; failed: 15 + 47 · 1 = 62.
+    expect(c.sessions).toEqual({ low: 62, high: 338 });
   });
 
-  it('a budget below the seed validation runs only the seed', () => {
+  it('a minibatch larger than the training set is capped everywhere', () => {
+    const c = evolutionCallCounts(plan({ valTasks: 3, minibatchSize: 2, trainTasks: 1, budgetMetricCalls: 40 }));
+    expect(c.iterationWorstCase).toBe(5);
+  });
+
+  it('a budget that cannot pay for the seed validation plus one iteration cannot start, and the estimate says why', async () => {
     const c = evolutionCallCounts(plan({ valTasks: 5, budgetMetricCalls: 3 }));
+    expect(c.canStart).toBe(false);
+    expect(c.minimumBudget).toBe(12);
     expect(c.proposals).toEqual({ low: 0, high: 0 });
     expect(c.sessions).toEqual({ low: 5, high: 5 });
+    const e = estimateEvolution(plan({ valTasks: 5, budgetMetricCalls: 3 }), models(), await loadTokenCounter());
+    expect(e.warnings).toEqual([expect.stringContaining('at least 12 are needed')]);
   });
 });
 
@@ -89,7 +100,8 @@ describe('evolution estimate', () => {
     const e = estimateEvolution(plan(), models({ m: { inputPerMTokUsd: 2, outputPerMTokUsd: 10 }, p: { inputPerMTokUsd: 1, outputPerMTokUsd: 1 } }), count);
     expect(e.low.costUsd).toBeGreaterThan(0);
     expect(e.high.costUsd).toBeGreaterThan(e.low.costUsd);
-    expect(e.low.byRole.actor.calls).toBe(8 * 3 * 4);
+    // Sessions: 5 (every proposal fails) … 10 (every child accepted), K = 3, S = 4.
+    expect(e.low.byRole.actor.calls).toBe(5 * 3 * 4);
     expect(e.high.byRole.actor.calls).toBe(10 * 3 * 4);
     expect(e.low.byRole.proposer.calls).toBe(2);
     expect(e.high.byRole.proposer.calls).toBe(3);

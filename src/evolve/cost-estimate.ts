@@ -20,7 +20,7 @@ import type { PolicySpec } from '../ttl/policy.ts';
 import { samples, syntheticSession, syntheticTrajectory, type Scenario, type SessionShape } from './cost-samples.ts';
 import type { ProposerMode } from './interface.ts';
 import { formatReflectiveRecord } from './reflective-record.ts';
-import { iterationWorstCase } from './strategies/budget.ts';
+import { budgetRefusal, planBudget, type BudgetPlan } from './strategies/budget.ts';
 import { buildProposerMessages } from './strategies/llm-proposer.ts';
 
 export type { Scenario, SessionShape } from './cost-samples.ts';
@@ -167,7 +167,9 @@ export function proposerUsage(parentStrategy: string, shape: SessionShape, model
 /** What an evolution's budget allows. */
 export interface EvolutionPlan {
   shape: SessionShape;
-  repeats: number;
+  /** Sessions per (candidate, minibatch task) and per (candidate, validation task). */
+  trainRepeats: number;
+  valRepeats: number;
   trainTasks: number;
   valTasks: number;
   minibatchSize: number;
@@ -176,42 +178,15 @@ export interface EvolutionPlan {
   seedStrategy: string;
 }
 
-export interface EvolutionCallCounts {
-  /** The seed's validation sessions (run whatever the budget). */
-  seedSessions: number;
-  /** Metric calls an iteration may need at most: (2b + V)·R. */
-  iterationWorstCase: number;
-  /** Proposals when every child is accepted (the fewest the budget allows) … when every proposal
-   * fails (the most). */
-  proposals: { low: number; high: number };
-  /** Sessions run: the fewer of all-accepted and all-rejected … the budget. */
-  sessions: { low: number; high: number };
-  /** The budget that guarantees 3 proposals: seed + 3·worst case. */
-  budgetForThree: number;
-}
+/** Metric calls and sessions an evolution's budget allows (strategies/budget.ts). */
+export type EvolutionCallCounts = BudgetPlan;
 
 /** Call counts of an evolution (the loop starts an iteration only when its worst case fits). */
 export function evolutionCallCounts(plan: EvolutionPlan): EvolutionCallCounts {
-  const { repeats: r, valTasks: v, budgetMetricCalls: budget } = plan;
-  const b = Math.min(plan.minibatchSize, plan.trainTasks);
-  const seedSessions = v * r;
-  const worst = iterationWorstCase(plan.minibatchSize, v, r);
-  const run = (cost: number, sessionsPerIteration: number) => {
-    let used = seedSessions;
-    let sessions = seedSessions;
-    let n = 0;
-    while (b > 0 && cost > 0 && used + worst <= budget) [used, sessions, n] = [used + cost, sessions + sessionsPerIteration, n + 1];
-    return { n, sessions };
-  };
-  const accepted = run((2 * b + v) * r, (2 * b + v) * r);
-  const rejected = run(2 * b * r, 2 * b * r);
-  const failed = run(b * r + 1, b * r);
-  return {
-    seedSessions, iterationWorstCase: worst,
-    proposals: { low: accepted.n, high: Math.max(rejected.n, failed.n) },
-    sessions: { low: Math.min(accepted.sessions, rejected.sessions), high: accepted.n > 0 || rejected.n > 0 ? Math.max(seedSessions, budget) : seedSessions },
-    budgetForThree: seedSessions + 3 * worst,
-  };
+  return planBudget({
+    budgetMetricCalls: plan.budgetMetricCalls, minibatchSize: plan.minibatchSize, trainTasks: plan.trainTasks, valTasks: plan.valTasks,
+    trainRepeats: plan.trainRepeats, valRepeats: plan.valRepeats,
+  });
 }
 
 export interface RunEstimate {
@@ -240,10 +215,10 @@ export function estimateEvolution(plan: EvolutionPlan, models: EstimateModels, c
   const low = point('low');
   const high = point('high');
   const warnings: string[] = [];
-  if (plan.budgetMetricCalls < counts.seedSessions) {
-    warnings.push(`The seed's validation alone needs ${counts.seedSessions} metric calls (validation tasks × repeats), more than the budget of ${plan.budgetMetricCalls}: no proposal will be made.`);
-  } else if (counts.proposals.low < 3) {
-    warnings.push(`The budget guarantees only ${counts.proposals.low} proposal${counts.proposals.low === 1 ? '' : 's'}: an iteration may need ${counts.iterationWorstCase} metric calls ((2 × minibatch + validation tasks) × repeats). A budget of ${counts.budgetForThree} guarantees 3.`);
+  const refusal = budgetRefusal(counts, plan.budgetMetricCalls);
+  if (refusal) warnings.push(refusal);
+  else if (counts.proposals.low < 3) {
+    warnings.push(`The budget guarantees only ${counts.proposals.low} proposal${counts.proposals.low === 1 ? '' : 's'}: an iteration may need ${counts.iterationWorstCase} metric calls (2 × minibatch + validation tasks). A budget of ${counts.budgetForThree} guarantees 3.`);
   }
   return { counts, low: priceUsage(low, models), high: priceUsage(high, models), unpricedModels: unpricedModels(high, models), warnings };
 }

@@ -19,7 +19,7 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
 import { acceptStrictImprovement } from './strategies/acceptance.ts';
-import { canStartIteration } from './strategies/budget.ts';
+import { budgetRefusal, canStartIteration, effectiveMinibatch, planBudget, repeatsFor } from './strategies/budget.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, selectParent, type ScoreMatrix } from './strategies/pareto.ts';
@@ -44,6 +44,11 @@ export interface EvolutionDeps {
   cache: EvolutionCache;
   onEvent?(event: EvolutionEvent, state: EvolutionState): void | Promise<void>;
   signal?: AbortSignal;
+  /** The generator to draw parents and minibatches from, instead of one seeded with
+   * `config.rngSeed` (tests that script the draws). */
+  rng?: SeededRng;
+  /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
+  faultedEpisodesBefore?: number;
   now?: () => Date;
 }
 
@@ -56,23 +61,43 @@ class Stop extends Error {
   }
 }
 
-/** Run (or resume, with a filled cache) an evolution to its end or a stop. */
+/** A run whose budget cannot pay for the seed's validation plus one full iteration. */
+export class BudgetTooSmallError extends RangeError {
+  override readonly name = 'BudgetTooSmallError';
+}
+
+/** The budget arithmetic of a run's config (strategies/budget.ts). */
+export function budgetPlanOf(config: EvolutionConfig) {
+  return planBudget({
+    budgetMetricCalls: config.budgetMetricCalls, minibatchSize: config.minibatchSize, trainTasks: config.train.length, valTasks: config.val.length,
+    trainRepeats: repeatsFor(config, 'train'), valRepeats: repeatsFor(config, 'val'),
+  });
+}
+
+/**
+ * Run (or resume, with a filled cache) an evolution to its end or a stop.
+ * @throws BudgetTooSmallError before any call when the budget cannot pay for the seed's
+ *   validation plus one full iteration (the message has the numbers)
+ */
 export async function runEvolution(id: string, config: EvolutionConfig, deps: EvolutionDeps): Promise<EvolutionState> {
+  const refusal = budgetRefusal(budgetPlanOf(config), config.budgetMetricCalls);
+  if (refusal) throw new BudgetTooSmallError(refusal);
   const now = deps.now ?? (() => new Date());
   const state: EvolutionState = {
     format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null,
-    candidates: [], metricCalls: [], metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0,
+    candidates: [], metricCalls: [], metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, failedProposals: 0, fronts: {}, iteration: 0,
     rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null,
   };
-  const rng = new SeededRng(config.rngSeed);
+  const rng = deps.rng ?? new SeededRng(config.rngSeed);
   const sampler = new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize);
   const valIds = config.val.map((t) => t.id);
   const emit = async (event: EvolutionEvent) => deps.onEvent?.(event, state);
   const limit = pLimit(Math.max(1, config.concurrency));
 
-  /** Run candidate × tasks × repeats; results in job order. */
+  /** Run candidate × tasks × repeats; results in job order. Each task is one metric call. */
   const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
-    const jobs = tasks.flatMap((task) => Array.from({ length: config.repeats }, (_, repeat) => ({ task, repeat })));
+    const repeats = repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
+    const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
     // Once one session fails or stops the run, the others are stopped too and all are awaited.
     const batch = abortGroup(deps.signal);
     const results = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
@@ -82,6 +107,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       if (batch.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.session.faultedEpisodes ?? 0);
       if (result.session.status !== 'complete') throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
@@ -89,7 +115,9 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     })), batch.abortAll).finally(batch.dispose);
     for (const r of results) {
       state.metricCalls.push(r.call);
-      state.metricCallsUsed += 1;
+      state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;
+      // The (candidate, task) metric call is charged once, with its last repeat.
+      if (r.repeat === repeats - 1) state.metricCallsUsed += 1;
       await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed, fromCache: r.fromCache });
     }
     await emit({ type: 'budget_spent', metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls });
@@ -123,11 +151,14 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     let failures = 0;
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
-      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, config.minibatchSize, config.val.length, config.repeats)) {
+      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
         throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
-      const parent = state.candidates.find((c) => c.id === selectParent(scoreMatrix(), valIds, rng))!;
+      // One draw per iteration (GEPA's select_program_candidate_from_pareto_front).
+      const parentId = selectParent(scoreMatrix(), valIds, rng);
+      const parent = state.candidates.find((c) => c.id === parentId);
+      if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
       const minibatch = sampler.next(rng);
       const tasks = minibatch.map((tid) => config.train.find((t) => t.id === tid)!);
       await emit({ type: 'iteration_started', iteration: state.iteration, parentId: parent.id, minibatch });
@@ -212,7 +243,7 @@ async function propose(
     if (deps.signal?.aborted) throw new Stop('stopped', null);
     let usage: CallUsage | null = null;
     try {
-      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record), { signal: deps.signal });
+      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules'), { signal: deps.signal });
       cached = { reply: completion.content, finishReason: completion.finishReason };
       usage = completion.usage;
     } catch (error) {

@@ -21,7 +21,7 @@ export function evolutionSummary(state: EvolutionState): SettingValue {
     status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls,
     candidates: state.candidates.length, accepted: state.candidates.filter((c) => c.status === 'accepted').length,
     bestCandidateId: state.best.byMean, bestMeanVal: mean, train: state.config.train.map((t) => t.id), val: state.config.val.map((t) => t.id),
-    proposer: state.config.proposer, startedAt: state.startedAt,
+    proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed ?? null, faultedEpisodes: state.faultedEpisodes ?? 0,
   };
 }
 

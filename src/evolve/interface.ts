@@ -1,9 +1,11 @@
 /**
  * Types of the outer loop (method.md, "Outer loop"; GEPA, Agrawal et al. 2025): tasks, candidates
- * (strategy sections), metric calls (one session on one task), the run's config and state, and the
+ * (strategy sections), metric calls (one candidate on one task, over its repeats; one session each
+ * repeat), the run's config and state, and the
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
 import type { SessionRecord } from '../ttl/session-record.ts';
+import type { ProposerInstruction } from './strategies/llm-proposer.ts';
 
 /** A task: a story file and a seed. `id` is unique within a run (e.g. "detective:0"). */
 export interface EvolutionTask {
@@ -20,8 +22,13 @@ export type ProposerMode = 'llm' | 'random';
 export interface EvolutionConfig {
   train: EvolutionTask[];
   val: EvolutionTask[];
-  /** Sessions per (candidate, task); fitness = mean W-AUC over them. */
+  /** Sessions per (candidate, task) when `trainRepeats` / `valRepeats` are not set (runs stored
+   * before they existed); fitness on a task = mean W-AUC over its sessions. */
   repeats: number;
+  /** Sessions per (candidate, minibatch task) (reference: 1). Default `repeats`. */
+  trainRepeats?: number;
+  /** Sessions per (candidate, validation task) (reference: 5). Default `repeats`. */
+  valRepeats?: number;
   /** K and S of every session. */
   episodes: number;
   maxSteps: number;
@@ -30,11 +37,15 @@ export interface EvolutionConfig {
   seedStrategy: string;
   /** Minibatch size b (reference 1). */
   minibatchSize: number;
-  /** Budget in metric calls (one metric call = one session on one task). */
+  /** Budget in metric calls (one metric call = one candidate evaluated on one task, whatever its
+   * repeats, as in GEPA). */
   budgetMetricCalls: number;
   /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
   maxConsecutiveFailures: number;
   proposer: ProposerMode;
+  /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
+   * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
+  proposerInstruction?: ProposerInstruction;
   /** Seed of the run's RNG (parent selection, minibatches, random mutations). */
   rngSeed: number;
   /** Sessions run at once. */
@@ -66,6 +77,7 @@ export interface Candidate {
 /** What a metric call was for. */
 export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val';
 
+/** One session of a metric call (a metric call = a candidate on a task, over its repeats). */
 export interface MetricCall {
   /** Unique, deterministic key: `${iteration}:${purpose}:${candidateId}:${taskId}:${repeat}`. */
   key: string;
@@ -91,6 +103,10 @@ export interface EvolutionState {
   candidates: Candidate[];
   metricCalls: MetricCall[];
   metricCallsUsed: number;
+  /** Sessions played (every repeat of every metric call). Absent in runs stored before it existed. */
+  sessionsPlayed?: number;
+  /** Episodes cut short by a provider fault (not scored, replayed on resume), over the run. */
+  faultedEpisodes?: number;
   /** Charged failed proposals (each one metric call). */
   failedProposals: number;
   /** Validation task id → candidate ids tied best there. */

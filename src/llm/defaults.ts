@@ -1,6 +1,9 @@
 /**
  * Default LLM settings, built in one place (method.md "Roles": actor 0.5, meta-agent 0.7,
- * proposer 1.0). Callers layer saved settings and URL/CLI options over these.
+ * proposer 1.0). Callers layer saved settings and URL/CLI options over these. Output limits:
+ * actor 400 tokens (a two-line reply with room for reasoning models); meta-agent 4,096 and
+ * proposer 8,192, because evolved strategies and the guides they write run to 1,500–2,600 tokens
+ * and a cut reply is rejected as truncated.
  */
 import type { LlmSettings } from './interface.ts';
 
@@ -17,9 +20,9 @@ export function defaultLlmSettings(): LlmSettings {
   return {
     provider: { presetId: 'openai', baseUrl: 'https://api.openai.com/v1', apiKey: '' },
     roles: {
-      actor: { model: 'gpt-4o-mini', temperature: 0.5, maxTokens: 256 },
-      metaAgent: { model: 'gpt-4o-mini', temperature: 0.7, maxTokens: 1024 },
-      proposer: { model: 'gpt-4o-mini', temperature: 1.0, maxTokens: 2048 },
+      actor: { model: 'gpt-4o-mini', temperature: 0.5, maxTokens: 400 },
+      metaAgent: { model: 'gpt-4o-mini', temperature: 0.7, maxTokens: 4096 },
+      proposer: { model: 'gpt-4o-mini', temperature: 1.0, maxTokens: 8192 },
     },
     requestTimeoutMs: 60_000,
     streamIdleTimeoutMs: 30_000,

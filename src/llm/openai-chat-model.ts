@@ -69,6 +69,32 @@ export async function listModels(settings: LlmSettings, deps: ChatModelDeps = {}
   }
 }
 
+/** Fields in which providers report a model's context window in GET /models (OpenRouter,
+ * Together: context_length; Groq: context_window; vLLM: max_model_len; LM Studio:
+ * max_context_length). */
+const WINDOW_FIELDS = ['context_length', 'context_window', 'max_model_len', 'max_context_length'] as const;
+
+/**
+ * The context window (tokens) the provider reports for `model` in GET /models, or null when it
+ * reports none or the listing fails (never throws: the caller falls back to a default).
+ */
+export async function reportedContextWindow(settings: LlmSettings, model: string, deps: ChatModelDeps = {}, signal?: AbortSignal): Promise<number | null> {
+  try {
+    const client = makeClient(settings, deps);
+    for await (const entry of client.models.list({ signal })) {
+      if (entry.id !== model) continue;
+      const raw = entry as unknown as Record<string, unknown> & { top_provider?: Record<string, unknown> };
+      for (const value of [...WINDOW_FIELDS.map((f) => raw[f]), raw.top_provider?.context_length]) {
+        if (typeof value === 'number' && Number.isInteger(value) && value > 0) return value;
+      }
+      return null;
+    }
+    return null;
+  } catch {
+    return null;
+  }
+}
+
 function makeClient(settings: LlmSettings, deps: ChatModelDeps): OpenAI {
   const defaultHeaders = settings.dropStainlessHeaders ? Object.fromEntries(STAINLESS_HEADERS.map((h) => [h, null])) : undefined;
   return new OpenAI({

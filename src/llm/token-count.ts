@@ -24,7 +24,7 @@ export function countChatTokens(messages: readonly ChatMessage[], count: TokenCo
   return messages.reduce((sum, m) => sum + count(m.content) + MESSAGE_OVERHEAD, 0);
 }
 
-/** Default context windows (tokens) by model-name pattern; small local models get 8k. */
+/** Default context windows (tokens) by model-name pattern. */
 export const DEFAULT_CONTEXT_WINDOWS: readonly [RegExp, number][] = [
   [/gpt-4\.1|gpt-5|o[134]-?/i, 128_000],
   [/gpt-4o/i, 128_000],
@@ -32,8 +32,27 @@ export const DEFAULT_CONTEXT_WINDOWS: readonly [RegExp, number][] = [
   [/llama-?3\.[123]|qwen2\.5|mistral-nemo/i, 32_000],
 ];
 
+/** The window assumed for a model that neither the table nor the provider knows, tokens: large
+ * enough for a 6 × 50-step session's logs in most games; a note tells the user it is a guess. */
+export const UNKNOWN_MODEL_CONTEXT_WINDOW = 32_000;
+
+/**
+ * The context window to assume for a model (tokens) and where it comes from: the user's value
+ * wins, then the provider's reported window, then the table, then UNKNOWN_MODEL_CONTEXT_WINDOW
+ * with a note to show the user (never sent to a model).
+ */
+export function resolveContextWindow(model: string, o: { user?: number | null; reported?: number | null } = {}): { tokens: number; source: 'user' | 'provider' | 'table' | 'default'; note: string | null } {
+  if (o.user) return { tokens: o.user, source: 'user', note: null };
+  if (o.reported) return { tokens: o.reported, source: 'provider', note: null };
+  const known = DEFAULT_CONTEXT_WINDOWS.find(([pattern]) => pattern.test(model))?.[1];
+  if (known) return { tokens: known, source: 'table', note: null };
+  return {
+    tokens: UNKNOWN_MODEL_CONTEXT_WINDOW, source: 'default',
+    note: `The context window of “${model}” is not known (the provider does not report it): assuming ${UNKNOWN_MODEL_CONTEXT_WINDOW.toLocaleString('en')} tokens. Set the context window if yours differs.`,
+  };
+}
+
 /** The context window to assume for a model (tokens), unless the user set one. */
 export function contextWindowFor(model: string, overrides: Record<string, number> = {}): number {
-  if (overrides[model]) return overrides[model];
-  return DEFAULT_CONTEXT_WINDOWS.find(([pattern]) => pattern.test(model))?.[1] ?? 8_000;
+  return resolveContextWindow(model, { user: overrides[model] }).tokens;
 }

@@ -18,12 +18,13 @@ describe('fitChat', () => {
     expect(fit.userMessage).toBe('new log');
   });
 
-  it('drops the oldest logs first and tells the model in one line and the user', () => {
-    // system 1+4, each turn 100+4 + 10+4 = 118, new ≈ 2+4 plus the notice; limit 250 − 100 = 150 fits one turn.
+  it('drops the oldest logs first and tells the user, never the model', () => {
+    // system 1+4, each turn 100+4 + 10+4 = 118, new 2+4; limit 250 − 100 = 150 fits one turn.
     const fit = fitChat('sys', history, 'new log', { count: words, contextWindow: 250, replyReserve: 100 });
     expect(fit.droppedEpisodes).toEqual([1]);
     expect(fit.messages).toHaveLength(4);
-    expect(fit.userMessage.split('\n')[0]).toBe('(Note: the logs of episode 1 were removed from this conversation to fit your context window.)');
+    expect(fit.userMessage).toBe('new log');
+    expect(fit.messages.map((m) => m.content).join('\n')).not.toMatch(/note|removed|context window/i);
     expect(fit.notice).toContain('episode 1');
   });
 
@@ -34,6 +35,7 @@ describe('fitChat', () => {
     expect(fit.cutSteps).toBeGreaterThan(0);
     expect(fit.userMessage).not.toContain('[STEP 1] ');
     expect(fit.userMessage).toContain('[STEP 10]');
-    expect(fit.userMessage).toContain(`the first ${fit.cutSteps} steps of this log were cut`);
+    expect(fit.userMessage.startsWith('=== EPISODE 3 ===')).toBe(true);
+    expect(fit.notice).toContain(`The first ${fit.cutSteps} steps of the newest log were cut`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { averageScore, bestScore, bootstrapMean, hierarchicalBootstrapMean, pairedDifference, percentile, wAuc } from './metrics.ts';
+import { averageScore, bestScore, bootstrapMean, hierarchicalBootstrapMean, nestedBootstrapMean, nestedPairedDifference, pairedDifference, percentile, wAuc } from './metrics.ts';
 import { SeededRng } from './rng.ts';
 
 describe('W-AUC', () => {
@@ -63,5 +63,40 @@ describe('bootstrap', () => {
     const shifted = pairedDifference([[[0.3, 0.2], [0.5, 0.4]], [[0.7, 0.6]]], { seed: 5 });
     expect(shifted.low).toBeCloseTo(0.1, 12);
     expect(shifted.high).toBeCloseTo(0.1, 12);
+  });
+
+  it('game → seed → repeat: with one seed per game it is exactly the games → sessions bootstrap', () => {
+    const groups = [[0.1, 0.15, 0.12], [0.5, 0.45], [0.9, 0.8, 0.85, 0.7]];
+    expect(nestedBootstrapMean(groups.map((g) => [g]), { seed: 11 })).toEqual(hierarchicalBootstrapMean(groups, { seed: 11 }));
+    expect(nestedPairedDifference([[[[0.3, 0.2], [0.5, 0.4]]], [[[0.7, 0.6]]]], { seed: 5 })).toMatchObject({ low: expect.closeTo(0.1, 12), high: expect.closeTo(0.1, 12) });
+  });
+
+  it('game → seed → repeat: when seeds differ, its intervals are ≥ 10% wider than games → sessions and not narrower than the true spread', () => {
+    // Simulated task sets: 6 games × 3 seeds × 3 repeats, value = game effect + seed effect + noise
+    // (sd 0.05, 0.15, 0.02). True sd of the grand mean: √(0.05²/6 + 0.15²/18 + 0.02²/54).
+    const rng = new SeededRng(2024);
+    const normal = () => Math.sqrt(-2 * Math.log(1 - rng.next())) * Math.cos(2 * Math.PI * rng.next());
+    const trueWidth = 2 * 1.96 * Math.sqrt(0.0025 / 6 + 0.0225 / 18 + 0.0004 / 54);
+    let nestedWidth = 0;
+    let flatWidth = 0;
+    const datasets = 60;
+    for (let d = 0; d < datasets; d++) {
+      const games = Array.from({ length: 6 }, () => {
+        const g = 0.05 * normal();
+        return Array.from({ length: 3 }, () => {
+          const s = g + 0.15 * normal();
+          return Array.from({ length: 3 }, () => s + 0.02 * normal());
+        });
+      });
+      const nested = nestedBootstrapMean(games, { seed: d, resamples: 1000 });
+      const flat = hierarchicalBootstrapMean(games.map((g) => g.flat()), { seed: d, resamples: 1000 });
+      nestedWidth += (nested.high - nested.low) / datasets;
+      flatWidth += (flat.high - flat.low) / datasets;
+    }
+    // Measured: nested ≈ 1.10 × the true width (resampling every level is conservative: a game's
+    // resampled mean already varies with its seeds), games → sessions ≈ 0.86 × nested.
+    expect(nestedWidth / trueWidth).toBeGreaterThan(0.95);
+    expect(nestedWidth / trueWidth).toBeLessThan(1.2);
+    expect(flatWidth / nestedWidth).toBeLessThan(0.9);
   });
 });

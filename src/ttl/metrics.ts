@@ -4,8 +4,10 @@
  *   (Meta-TTL, arXiv 2604.00830, §4); later episodes weigh more; in [0, 1] for non-negative scores.
  * - average and best raw episode score.
  * - 95% percentile-bootstrap intervals (Efron & Tibshirani 1993, ch. 13), B = 2,000, seeded;
- *   hierarchical for sessions grouped by game (resample games, then sessions within each game),
- *   and paired for differences between two arms on the same (game, seed, repeat) units.
+ *   hierarchical for sessions grouped by game (resample games, then sessions within each game; when
+ *   a game has several seeds, games, then seeds within a game, then repeats within a seed — the
+ *   levels at which the data vary), and paired for differences between two arms on the same
+ *   (game, seed, repeat) units.
  */
 import { SeededRng } from './rng.ts';
 
@@ -111,10 +113,44 @@ export function hierarchicalBootstrapMean(groups: readonly (readonly number[])[]
 }
 
 /**
+ * Three-level percentile bootstrap of the mean: games with replacement, then seeds with
+ * replacement within each drawn game, then repeats with replacement within each drawn seed; the
+ * mean of all drawn sessions. A game with a single seed draws no seed (it can only be itself), so
+ * task sets with one seed per game give exactly `hierarchicalBootstrapMean`'s interval.
+ * @param games games → seeds → the values of that seed's repeats (empty seeds and games ignored)
+ */
+export function nestedBootstrapMean(games: readonly (readonly (readonly number[])[])[], options: BootstrapOptions): Interval {
+  const kept = games.map((g) => g.filter((seed) => seed.length > 0)).filter((g) => g.length > 0);
+  const rng = new SeededRng(options.seed);
+  const b = options.resamples ?? 2000;
+  const draws: number[] = [];
+  for (let r = 0; r < b; r++) {
+    let sum = 0;
+    let count = 0;
+    for (let g = 0; g < kept.length; g++) {
+      const game = kept[rng.int(kept.length)]!;
+      for (let s = 0; s < game.length; s++) {
+        const seed = game.length === 1 ? game[0]! : game[rng.int(game.length)]!;
+        for (let i = 0; i < seed.length; i++) sum += seed[rng.int(seed.length)]!;
+        count += seed.length;
+      }
+    }
+    draws.push(sum / count);
+  }
+  const all = kept.flat(2);
+  return interval(mean(all), draws, options.level ?? 0.95, all.length);
+}
+
+/**
  * Paired hierarchical bootstrap of mean(a − b): `pairs[g]` holds, for game g, the (a, b) values of
  * the same (seed, repeat) units; games, then units within games, are resampled together so each
  * draw keeps the pairing.
  */
 export function pairedDifference(pairs: readonly (readonly [number, number][])[], options: BootstrapOptions): Interval {
   return hierarchicalBootstrapMean(pairs.map((game) => game.map(([a, b]) => a - b)), options);
+}
+
+/** Paired three-level bootstrap of mean(a − b): games → seeds → the (a, b) pairs of each repeat. */
+export function nestedPairedDifference(pairs: readonly (readonly (readonly [number, number][])[])[], options: BootstrapOptions): Interval {
+  return nestedBootstrapMean(pairs.map((game) => game.map((seed) => seed.map(([a, b]) => a - b))), options);
 }

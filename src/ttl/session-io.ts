@@ -24,6 +24,20 @@ const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('human') }),
 ]);
 
+const exchangeSchema = z.object({
+  afterEpisode: z.number().int().positive(),
+  kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite', 'human']),
+  userMessage: z.string(),
+  reply: z.string(),
+  finishReason: z.string().nullable(),
+  learnStatus: z.enum(['updated', 'empty', 'missing', 'truncated', 'whole_reply']).nullable(),
+  guidingPromptAfter: z.string(),
+  usage: usage.nullable(),
+  droppedEpisodes: z.array(z.number().int()),
+  notice: z.string().nullable(),
+  error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+});
+
 export const sessionSchema = z.object({
   format: z.literal('metattl-session-1'),
   id: z.string().min(1),
@@ -50,19 +64,12 @@ export const sessionSchema = z.object({
     finalScore: z.number().nullable(),
     termination: trajectorySchema.shape.termination.nullable(),
   })),
-  exchanges: z.array(z.object({
-    afterEpisode: z.number().int().positive(),
-    kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite', 'human']),
-    userMessage: z.string(),
-    reply: z.string(),
-    finishReason: z.string().nullable(),
-    learnStatus: z.enum(['updated', 'empty', 'missing', 'truncated']).nullable(),
-    guidingPromptAfter: z.string(),
-    usage: usage.nullable(),
-    droppedEpisodes: z.array(z.number().int()),
-    notice: z.string().nullable(),
-    error: z.object({ kind: z.string(), message: z.string() }).nullable(),
-  })),
+  exchanges: z.array(exchangeSchema),
+  faultedEpisodes: z.number().int().nonnegative().optional(),
+  faults: z.array(z.object({
+    phase: z.enum(['episode', 'policy']), episodeIndex: z.number().int().positive(), kind: z.string(), message: z.string(),
+    steps: z.array(stepSchema), exchanges: z.array(exchangeSchema), at: z.string(),
+  })).optional(),
   scores: z.array(z.number()),
   wAuc: z.number().nullable(),
   averageScore: z.number().nullable(),

@@ -2,8 +2,9 @@
  * The persisted record of a session: its config (models, temperatures, K, S, seed, policy,
  * meta-prompt text and hash — never a key), every episode with its guiding prompt and full
  * trajectory, every policy exchange, per-episode final scores, W-AUC, average and best score,
- * and wall time. Tokens and cost by role are derived from the steps and exchanges (usageOf), so
- * they stay right across resumes.
+ * and wall time; the attempts cut short by provider faults (never scored). Tokens and cost by role
+ * are derived from the steps and exchanges, faulted attempts included (usageOf), so they stay
+ * right across resumes.
  */
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
@@ -38,6 +39,23 @@ export interface EpisodeRecord {
 
 export type SessionStatus = 'running' | 'complete' | 'stopped';
 
+/**
+ * A call that failed after retries and was therefore not counted as play (method.md
+ * "Termination and outcomes", as amended by the playground: a provider fault is not a result).
+ * `episode`: an episode attempt cut short (its steps are kept here, not in the episode, and the
+ * episode is played again from its start on resume). `policy`: the update after episode
+ * `episodeIndex` failed (its exchanges are kept here and the update is made again on resume).
+ */
+export interface FaultedAttempt {
+  phase: 'episode' | 'policy';
+  episodeIndex: number;
+  kind: string;
+  message: string;
+  steps: TrajectoryStep[];
+  exchanges: PolicyExchange[];
+  at: string;
+}
+
 export interface SessionRecord {
   format: 'metattl-session-1';
   id: string;
@@ -49,6 +67,10 @@ export interface SessionRecord {
   stopMessage: string | null;
   episodes: EpisodeRecord[];
   exchanges: PolicyExchange[];
+  /** Episode attempts cut short by a provider fault (never scored). Absent in older records = 0. */
+  faultedEpisodes?: number;
+  /** Every failed attempt, in order (absent in older records). */
+  faults?: FaultedAttempt[];
   /** Final score per completed episode (score points). */
   scores: number[];
   wAuc: number | null;
@@ -68,8 +90,9 @@ export interface SessionRecord {
 export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
   const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
   const totals: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
-  for (const episode of record.episodes) {
-    for (const s of episode.steps) {
+  const faulted = record.faults ?? [];
+  for (const steps of [...record.episodes.map((e) => e.steps), ...faulted.map((f) => f.steps)]) {
+    for (const s of steps) {
       if (s.parseStatus === 'llm_error') continue;
       const t = totals.actor;
       t.calls++;
@@ -80,7 +103,7 @@ export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
       t.costUsd += s.costUsd;
     }
   }
-  for (const e of record.exchanges) {
+  for (const e of [...record.exchanges, ...faulted.flatMap((f) => f.exchanges)]) {
     if (!e.usage) continue;
     const t = totals.metaAgent;
     t.calls++;

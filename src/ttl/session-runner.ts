@@ -3,18 +3,22 @@
  * task; every episode restarts the game from the same seed; between episodes the adaptation
  * policy rewrites the guiding prompt. Every step, episode and policy exchange is reported to a
  * sink as it happens (to persist it), and a session can resume from such a record.
+ *
+ * A failed call is never play: when an actor call fails after the provider layer's retries, the
+ * episode attempt is set aside (kept in `record.faults`, counted in `faultedEpisodes`, never
+ * scored nor shown to the policy) and the session stops with reason `provider`; Resume plays
+ * that episode again from its start. A failed policy call likewise stops the session and its
+ * update is made again on resume. A stop (user or cap) mid-episode keeps the steps played, and
+ * Resume continues the same episode by replaying them.
  */
 import { Actor } from '../agents/actor.ts';
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
-import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
-import type { EpisodeRecord, SessionConfig, SessionRecord } from './session-record.ts';
+import type { EpisodeRecord, FaultedAttempt, SessionConfig, SessionRecord } from './session-record.ts';
 
-/** Provider faults no retry or later episode can fix (auth, quota, network/CORS, bad request):
- * the session stops, resumably, instead of going on. */
-const SYSTEMIC_FAULTS: ReadonlySet<string> = SYSTEMIC_KINDS;
 
 /** Receives the session's progress as it happens (persistence, UI). Awaited in order. */
 export interface SessionSink {
@@ -48,6 +52,8 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   const record: SessionRecord = options.resume ? structuredClone(options.resume) : newRecord(options.id, config, now());
   record.status = 'running';
   record.stopReason = null;
+  // A resumed session is no longer stopped: the old stop message must not outlive it.
+  record.stopMessage = null;
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
   await sink.onRecord?.(record);
@@ -57,6 +63,12 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   const update = async (index: number, trajectory: Trajectory, current: string): Promise<string | false> => {
     try {
       const result = await policy.update(index, trajectory, current, signal);
+      const failed = result.exchanges.find((e) => e.error);
+      if (failed?.error) {
+        // Nothing of a failed update is kept as the session's: it is made again on resume.
+        await fault({ phase: 'policy', episodeIndex: index, kind: failed.error.kind, message: failed.error.message, steps: [], exchanges: result.exchanges, at: now().toISOString() });
+        return (await stop('provider', failed.error.message), false);
+      }
       for (const exchange of result.exchanges) {
         record.exchanges.push(exchange);
         await sink.onExchange?.(exchange, record);
@@ -67,6 +79,13 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
       if (error instanceof LlmError && error.kind === 'aborted') return (await stop('user', null), false);
       throw error;
     }
+  };
+
+  const fault = async (attempt: FaultedAttempt) => {
+    (record.faults ??= []).push(attempt);
+    if (attempt.phase === 'episode') record.faultedEpisodes = (record.faultedEpisodes ?? 0) + 1;
+    else record.faultedEpisodes ??= 0;
+    await sink.onRecord?.(record);
   };
 
   const stop = async (reason: 'user' | 'budget' | 'provider', message: string | null): Promise<SessionRecord> => {
@@ -103,8 +122,18 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
       },
     });
     if (trajectory.termination === 'aborted') {
-      episode.steps = trajectory.steps;
-      return stop(trajectory.stopReason ?? 'user', trajectory.steps.at(-1)?.error?.message ?? null);
+      // A cap recorded its refused call as a step with no action: it was not played.
+      const capped = trajectory.steps.at(-1)?.parseStatus === 'llm_error' ? trajectory.steps.at(-1) : undefined;
+      episode.steps = capped ? trajectory.steps.slice(0, -1) : trajectory.steps;
+      return stop(trajectory.stopReason ?? 'user', capped?.error?.message ?? null);
+    }
+    if (trajectory.termination === 'error') {
+      // An actor call failed after retries: this attempt is not a result. Keep it aside and play
+      // the episode again from its start on resume.
+      const error = trajectory.steps.at(-1)?.error ?? { kind: 'server', message: 'The provider failed.' };
+      await fault({ phase: 'episode', episodeIndex: index, kind: error.kind, message: error.message, steps: trajectory.steps, exchanges: [], at: now().toISOString() });
+      episode.steps = [];
+      return stop('provider', error.message);
     }
     episode.trajectory = trajectory;
     episode.steps = trajectory.steps;
@@ -112,8 +141,6 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     episode.termination = trajectory.termination;
     updateMetrics(record);
     await sink.onEpisode?.(episode, record);
-    const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
-    if (fault && SYSTEMIC_FAULTS.has(fault.kind)) return stop('provider', fault.message);
     if (index === config.episodes) break;
     const next = await update(index, trajectory, guidingPrompt);
     if (next === false) return record;
@@ -126,7 +153,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
 function newRecord(id: string, config: SessionConfig, at: Date): SessionRecord {
   return {
     format: 'metattl-session-1', id, config, status: 'running', stopReason: null, stopMessage: null,
-    episodes: [], exchanges: [], scores: [], wAuc: null, averageScore: null, bestScore: null,
+    episodes: [], exchanges: [], faultedEpisodes: 0, faults: [], scores: [], wAuc: null, averageScore: null, bestScore: null,
     startedAt: at.toISOString(), finishedAt: null, wallTimeMs: 0,
   };
 }

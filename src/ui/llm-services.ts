@@ -1,6 +1,6 @@
 /**
  * The page's LLM I/O, injected into the Settings and Agent state: chat models and model listing
- * over the provider of the settings (src/llm/openai-chat-model.ts, loaded on first use so the
+ * and the context window a provider reports, over the provider of the settings (src/llm/openai-chat-model.ts, loaded on first use so the
  * player does not pay for the SDK), with the page's origin for CORS advice.
  */
 import { sharedAdaptations, type AdaptationMemory } from '../llm/adaptations.ts';
@@ -14,6 +14,8 @@ export interface LlmServices {
   listModels(settings: LlmSettings, signal?: AbortSignal): Promise<string[]>;
   /** Where rejected request parameters are remembered per (base URL, model); shown in Settings. */
   adaptations?: AdaptationMemory;
+  /** The context window the provider reports for `model` (tokens), null when none; never throws. */
+  reportedContextWindow?(settings: LlmSettings, model: string, signal?: AbortSignal): Promise<number | null>;
 }
 
 export function createBrowserLlmServices(origin: string = location.origin): LlmServices {
@@ -22,5 +24,6 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
     createModels: async (settings, meter) => (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations }),
     listModels: async (settings, signal) => (await sdk()).listModels(settings, { origin }, signal),
     adaptations: sharedAdaptations,
+    reportedContextWindow: async (settings, model, signal) => (await sdk()).reportedContextWindow(settings, model, { origin }, signal),
   };
 }

@@ -43,7 +43,7 @@ describe('withRunLock', () => {
 });
 
 describe('RunServices.prepare', () => {
-  async function makeRuns() {
+  async function makeRuns(reported: number | null = null) {
     const services = fakeServices(new MemoryStore());
     const created: LlmSettings[] = [];
     const llm: LlmServices = {
@@ -53,6 +53,7 @@ describe('RunServices.prepare', () => {
         return { actor: model('actor'), metaAgent: model('metaAgent'), proposer: model('proposer') };
       },
       listModels: async () => [],
+      reportedContextWindow: async () => reported,
     };
     const library = new StoryLibrary(services);
     const key = new ApiKeyHolder();
@@ -63,6 +64,20 @@ describe('RunServices.prepare', () => {
     const runs = new RunServices({ library, settings, llm, locks: null, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
     return { runs, settings, key, created, loaded };
   }
+
+  it("context window: the user's value, else the provider's, else the table, else 32,000 with a note", async () => {
+    const { runs, settings } = await makeRuns(65_536);
+    settings.changeRole('metaAgent', { model: 'my-local-model' });
+    expect(await runs.contextWindow(runs.llmSettings(), 9000)).toEqual({ tokens: 9000, note: null });
+    expect(await runs.contextWindow(runs.llmSettings())).toEqual({ tokens: 65_536, note: null });
+    const silent = (await makeRuns(null));
+    silent.settings.changeRole('metaAgent', { model: 'my-local-model' });
+    const guessed = await silent.runs.contextWindow(silent.runs.llmSettings());
+    expect(guessed.tokens).toBe(32_000);
+    expect(guessed.note).toContain('“my-local-model” is not known');
+    silent.settings.changeRole('metaAgent', { model: 'gpt-4o-mini' });
+    expect(await silent.runs.contextWindow(silent.runs.llmSettings())).toEqual({ tokens: 128_000, note: null });
+  });
 
   it('says what is missing from the settings', async () => {
     const { runs, settings } = await makeRuns();

@@ -9,7 +9,7 @@ import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
 import type { LoadOptions } from '../engine/interface.ts';
 import type { ChatModel, LlmSettings, ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
-import { loadTokenCounter, type TokenCounter } from '../llm/token-count.ts';
+import { loadTokenCounter, resolveContextWindow, type TokenCounter } from '../llm/token-count.ts';
 import { UsageMeter, type RoleTotals } from '../llm/usage-meter.ts';
 import type { Store } from '../store/interface.ts';
 import { EnginePool, type PooledEngine } from '../ttl/engine-pool.ts';
@@ -224,6 +224,18 @@ export class RunServices {
       return this.loadEngine(task.story.bytes, task.loadOptions);
     });
     return { settings, meter, models, countTokens, engines, store: this.store, resolveTask, adaptations, dispose: () => engines.disposeAll() };
+  }
+
+  /**
+   * The meta-agent's context window for a new run (tokens): the user's value wins, then the
+   * window the provider reports, then the built-in table, then the documented default — with a
+   * note to show the user in that last case (never sent to a model).
+   */
+  async contextWindow(settings: LlmSettings, user: number | null = null): Promise<{ tokens: number; note: string | null }> {
+    const model = settings.roles.metaAgent.model;
+    const reported = user ? null : ((await this.deps.llm.reportedContextWindow?.(settings, model).catch(() => null)) ?? null);
+    const { tokens, note } = resolveContextWindow(model, { user, reported });
+    return { tokens, note };
   }
 
   /** `withRunLock` with this page's locks. @returns null when another tab runs `runId` */

@@ -3,11 +3,32 @@
  * strategy section and the reflective record and writes a new strategy section inside
  * `<strategy>…</strategy>` (the first fenced block is accepted as a fallback). Empty, truncated
  * and unchanged proposals are failures (charged by the loop).
+ *
+ * Two instructions, recorded in the run's config: `gepa` (the default) asks, like GEPA's default
+ * reflection prompt (InstructionProposalSignature), to keep every niche, domain-specific fact the
+ * logs revealed as well as any general strategy — this is what grows the method's fact banks;
+ * `general-rules` (an ablation, and what runs made before the choice existed used) asks for
+ * general rules about learning from logs and no walkthrough of one game.
  */
 import { META_PROMPT_FOOTER, META_PROMPT_HEADER } from '../../agents/meta-prompt.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
 
-export const PROPOSER_SYSTEM = `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that plays a text adventure game several times (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
+/** Which instruction the proposer follows (see the module comment). */
+export type ProposerInstruction = 'gepa' | 'general-rules';
+
+export const PROPOSER_INSTRUCTIONS: Record<ProposerInstruction, { label: string; text: string }> = {
+  gepa: {
+    label: 'Keep game facts (as GEPA)',
+    text: 'Study the logs and the feedback closely. Put into the strategy section every niche, game-specific fact they reveal that helped or would help (routes, object uses, puzzle solutions, commands the parser accepts or rejects, dangers), because the meta-agent will not otherwise know them; and, if a general way of learning from the logs worked, keep that too.',
+  },
+  'general-rules': {
+    label: 'General rules only (ablation)',
+    text: 'Write general rules about how to learn from episode logs, not a walkthrough of one game.',
+  },
+};
+
+function proposerSystem(instruction: ProposerInstruction): string {
+  return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that plays a text adventure game several times (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
 
 The fixed header (for reference):
 ---
@@ -18,11 +39,17 @@ The fixed footer (for reference):
 ${META_PROMPT_FOOTER}
 ---
 
-Answer with your reasoning, then the complete new strategy section inside <strategy>…</strategy>. Write general rules about how to learn from episode logs, not a walkthrough of one game.`;
+${PROPOSER_INSTRUCTIONS[instruction].text}
 
-export function buildProposerMessages(parentStrategy: string, record: string): ChatMessage[] {
+Answer with your reasoning, then the complete new strategy section inside <strategy>…</strategy>.`;
+}
+
+/** The proposer's system prompt with the default (GEPA-like) instruction. */
+export const PROPOSER_SYSTEM = proposerSystem('gepa');
+
+export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa'): ChatMessage[] {
   return [
-    { role: 'system', content: PROPOSER_SYSTEM },
+    { role: 'system', content: proposerSystem(instruction) },
     {
       role: 'user',
       content: `The current strategy section (empty means none):\n<current_strategy>\n${parentStrategy}\n</current_strategy>\n\nA session played with it — its worst run:\n${record}\n\nWrite an improved strategy section.`,

@@ -1,20 +1,21 @@
 /**
  * Final selection (method.md, "Outer loop" 4): the candidate with the best mean validation W-AUC,
  * and the one with the best mean per-task z-scored W-AUC (z = (x − mean_t) / sd_t over the
- * candidates on task t, population sd; z = 0 on a task whose scores all tie). Ties → lower id.
+ * candidates on task t, population sd; z = 0 on a task whose scores all tie). Ties go to the
+ * earliest-created candidate (c9 before c10), as GEPA's FullEvaluationPolicy.get_best_program.
  */
-import type { ScoreMatrix } from './pareto.ts';
+import { compareCandidateIds, meanOver, type ScoreMatrix } from './pareto.ts';
 
 function argmax(values: Map<string, number>): string | null {
   let best: string | null = null;
-  for (const [id, v] of [...values.entries()].sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [id, v] of [...values.entries()].sort(([a], [b]) => compareCandidateIds(a, b))) {
     if (best === null || v > values.get(best)!) best = id;
   }
   return best;
 }
 
 export function meanScores(scores: ScoreMatrix, taskIds: readonly string[]): Map<string, number> {
-  return new Map(Object.entries(scores).map(([id, row]) => [id, taskIds.reduce((s, t) => s + (row[t] ?? 0), 0) / taskIds.length]));
+  return new Map(Object.entries(scores).map(([id, row]) => [id, meanOver(row, taskIds)]));
 }
 
 export function zScores(scores: ScoreMatrix, taskIds: readonly string[]): Map<string, number> {

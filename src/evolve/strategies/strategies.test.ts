@@ -44,10 +44,10 @@ describe('Pareto pool', () => {
 });
 
 describe('budget, acceptance, selection', () => {
-  it('an iteration starts only if parent + child minibatch + full validation fit', () => {
-    expect(iterationWorstCase(1, 3, 2)).toBe(10);
-    expect(canStartIteration(10, 20, 1, 3, 2)).toBe(true);
-    expect(canStartIteration(11, 20, 1, 3, 2)).toBe(false);
+  it('an iteration starts only if parent + child minibatch + full validation fit (metric calls, not sessions)', () => {
+    expect(iterationWorstCase(1, 3)).toBe(5);
+    expect(canStartIteration(15, 20, 1, 3)).toBe(true);
+    expect(canStartIteration(16, 20, 1, 3)).toBe(false);
   });
 
   it('acceptance is a strict improvement of the minibatch sum', () => {

@@ -10,13 +10,24 @@ import type { PolicyExchange } from '../policy.ts';
 
 export type ExchangeBase = Pick<PolicyExchange, 'afterEpisode' | 'kind' | 'userMessage' | 'droppedEpisodes' | 'notice'>;
 
-/** Call the model; @throws BudgetReachedError | LlmError('aborted'); other faults → `error` set. */
+/** A reply with no `<learn>` tags, whole (its `<think>` text removed), or null when empty. */
+function wholeReply(content: string): string | null {
+  return content.replace(/<think>[\s\S]*?<\/think>/gi, '').trim() || null;
+}
+
+/**
+ * Call the model; @throws BudgetReachedError | LlmError('aborted'); other faults → `error` set.
+ * `wholeReplyFallback` (the reflection baselines): a complete reply without `<learn>` tags becomes
+ * the guiding prompt whole (status `whole_reply`), as in the reference, instead of being ignored.
+ */
 export async function guardedCall(
-  model: ChatModel, messages: ChatMessage[], base: ExchangeBase, current: string, signal: AbortSignal | undefined,
+  model: ChatModel, messages: ChatMessage[], base: ExchangeBase, current: string, signal: AbortSignal | undefined, wholeReplyFallback = false,
 ): Promise<{ exchange: PolicyExchange; completion: Completion | null }> {
   try {
     const completion = await model.complete(messages, { signal });
-    const learn = parseLearn(completion.content, completion.finishReason);
+    let learn = parseLearn(completion.content, completion.finishReason);
+    const whole = wholeReplyFallback && learn.status === 'missing' && completion.finishReason !== 'length' ? wholeReply(completion.content) : null;
+    if (whole) learn = { guidingPrompt: whole, status: 'whole_reply' };
     return {
       completion,
       exchange: {

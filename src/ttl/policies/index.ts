@@ -23,9 +23,9 @@ export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPoli
     case 'static':
       return new StaticPolicy();
     case 'reflexion':
-      return new ReflexionPolicy(deps.reflectionModel);
+      return new ReflexionPolicy(deps.reflectionModel, { countTokens: deps.countTokens, contextWindow: deps.contextWindow });
     case 'memory':
-      return new MemoryPolicy(deps.reflectionModel);
+      return new MemoryPolicy(deps.reflectionModel, { countTokens: deps.countTokens, contextWindow: deps.contextWindow });
     case 'human':
       if (!deps.askHuman) throw new Error('the "you are the meta-agent" policy needs a way to ask a person');
       return new HumanPolicy(deps.askHuman);

@@ -1,12 +1,15 @@
 /**
  * Memory-agent baseline (method.md "Baselines"): after each episode the reflection model first
  * summarises the episode; all summaries are kept; then it rewrites the guiding prompt from the
- * whole history of summaries. Two calls per episode.
+ * whole history of summaries (the `<learn>` text, else the whole reply, as in the reference). Two
+ * calls per episode. The log is fitted to the model's context window like the meta-agent's.
  */
 import { formatEpisodeLog } from '../../agents/episode-log.ts';
 import type { Trajectory } from '../../agents/trajectory.ts';
 import type { ChatModel } from '../../llm/interface.ts';
 import type { AdaptationPolicy, PolicyExchange, PolicyUpdate } from '../policy.ts';
+import type { TokenCounter } from '../../llm/token-count.ts';
+import { fitChat } from '../chat-budget.ts';
 import { guardedCall } from './call.ts';
 
 export const SUMMARY_PROMPT = `You keep the memory of a language model (the actor) that plays a text adventure game several times from the same start. Summarise the attempt in the log you receive (one line per step: [STEP i] [OBS] game text [ACTION] command [REWARD] points [CUM_REWARD] score): the route taken, what earned points, obstacles met, dead ends and facts learned. At most 150 words, plain text.`;
@@ -18,14 +21,18 @@ export class MemoryPolicy implements AdaptationPolicy {
   readonly kind = 'memory' as const;
   private summaries: { episode: number; text: string }[] = [];
 
-  constructor(private readonly model: ChatModel) {}
+  constructor(
+    private readonly model: ChatModel,
+    private readonly window: { countTokens: TokenCounter; contextWindow: number },
+  ) {}
 
   async update(episodeIndex: number, trajectory: Trajectory, current: string, signal?: AbortSignal): Promise<PolicyUpdate> {
-    const log = formatEpisodeLog(episodeIndex, trajectory);
+    const fitted = fitChat(SUMMARY_PROMPT, [], formatEpisodeLog(episodeIndex, trajectory), {
+      count: this.window.countTokens, contextWindow: this.window.contextWindow, replyReserve: this.model.settings.maxTokens, who: "reflection model's",
+    });
     const summary = await guardedCall(
-      this.model,
-      [{ role: 'system', content: SUMMARY_PROMPT }, { role: 'user', content: log }],
-      { afterEpisode: episodeIndex, kind: 'summary', userMessage: log, droppedEpisodes: [], notice: null },
+      this.model, fitted.messages,
+      { afterEpisode: episodeIndex, kind: 'summary', userMessage: fitted.userMessage, droppedEpisodes: [], notice: fitted.notice },
       current, signal,
     );
     const exchanges: PolicyExchange[] = [{ ...summary.exchange, learnStatus: null, guidingPromptAfter: current }];
@@ -36,7 +43,7 @@ export class MemoryPolicy implements AdaptationPolicy {
       this.model,
       [{ role: 'system', content: REWRITE_PROMPT }, { role: 'user', content: `${history}\n\nThe guide used in attempt ${episodeIndex}:\n${current}` }],
       { afterEpisode: episodeIndex, kind: 'memory_rewrite', userMessage: history, droppedEpisodes: [], notice: null },
-      current, signal,
+      current, signal, true,
     );
     exchanges.push(rewrite.exchange);
     return { guidingPrompt: rewrite.exchange.guidingPromptAfter, exchanges };

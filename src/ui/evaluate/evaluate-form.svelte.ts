@@ -45,6 +45,9 @@ export class EvaluateForm {
   repeats = $state<number>(EVALUATE_DEFAULTS.repeats);
   episodes = $state<number>(EVALUATE_DEFAULTS.episodes);
   maxSteps = $state<number>(EVALUATE_DEFAULTS.maxSteps);
+  /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
+   * else 32,000 with a note. */
+  contextWindow = $state<number | null>(null);
 
   readonly chosenOptions = $derived.by(() => this.options.filter((o) => this.chosen.includes(o.id)));
   readonly sets = $derived.by((): PlannedSet[] => {

@@ -129,7 +129,7 @@ export class EvaluateState {
     if (!count || f.chosen.length === 0 || f.taskCount === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvaluation({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: contextWindowFor(models.roles.metaAgent.model) },
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       policies: f.chosenOptions.map((o) => o.spec), tasks: f.taskCount, repeats: f.repeats,
     }, models, count);
   }
@@ -149,10 +149,12 @@ export class EvaluateState {
       }
       taskSets.push({ name: set.name, tasks });
     }
+    const window = await this.deps.runs.contextWindow(settings, f.contextWindow);
+    this.notice = window.note;
     return {
       policies: evaluatedPolicies(f.options, f.chosen), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
-      models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+      models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
     };
   }
 

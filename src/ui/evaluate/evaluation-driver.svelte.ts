@@ -53,6 +53,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
 
   protected async drive(id: string, config: EvaluationConfig, signal: AbortSignal): Promise<EvaluationState> {
     const previous = await loadEvaluationSessions(this.runs.store, id);
+    const before = (await loadEvaluationState(this.runs.store, id))?.faultedEpisodes ?? 0;
     const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
     const ctx = await this.runs.prepare({ roles, previousUsage: previous.size ? sessionsUsage(previous.values()) : undefined, onRetryWait: (_role, ms) => this.showWait(ms) });
     const unfollow = this.follow(ctx.meter);
@@ -65,7 +66,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
         initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
       };
       return await runEvaluation(id, config, {
-        cache, signal, now: this.now,
+        cache, signal, now: this.now, faultedEpisodesBefore: before,
         evaluate: (policy, task, _repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s),
         onEvent: async (_event, st) => {
           await saveEvaluationState(ctx.store, st);

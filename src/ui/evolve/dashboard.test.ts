@@ -55,6 +55,7 @@ describe('dashboard', () => {
   it('status and budget texts', () => {
     const s = state();
     expect(budgetText(s)).toBe('9 / 10 metric calls (1 charged for failed proposals)');
+    expect(budgetText({ ...s, sessionsPlayed: 24, faultedEpisodes: 2 })).toBe('9 / 10 metric calls (1 charged for failed proposals) · 24 sessions · 2 faulted episodes (not scored)');
     expect(statusText(s, false)).toBe('complete — the budget cannot fit another iteration');
     expect(statusText({ ...s, status: 'running' }, false)).toMatch(/^interrupted/);
     expect(statusText({ ...s, status: 'running' }, true)).toBe('running');

@@ -79,10 +79,13 @@ export function evolvedEntry(state: EvolutionState, c: Candidate): LibraryMetaPr
   };
 }
 
-/** "3 / 10 metric calls" style budget text, with failed proposals noted. */
+/** "3 / 10 metric calls · 5 sessions" style budget text, with failed proposals and faulted
+ * episodes noted. */
 export function budgetText(state: EvolutionState): string {
   const failed = state.failedProposals ? ` (${state.failedProposals} charged for failed proposals)` : '';
-  return `${state.metricCallsUsed} / ${state.config.budgetMetricCalls} metric calls${failed}`;
+  const sessions = state.sessionsPlayed !== undefined ? ` · ${state.sessionsPlayed} session${state.sessionsPlayed === 1 ? '' : 's'}` : '';
+  const faulted = state.faultedEpisodes ? ` · ${state.faultedEpisodes} faulted episode${state.faultedEpisodes === 1 ? '' : 's'} (not scored)` : '';
+  return `${state.metricCallsUsed} / ${state.config.budgetMetricCalls} metric calls${failed}${sessions}${faulted}`;
 }
 
 const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {

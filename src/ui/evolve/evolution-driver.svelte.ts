@@ -56,7 +56,7 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
         initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
       };
       return await runEvolution(id, config, {
-        proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now,
+        proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
         evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
         onEvent: async (event, st) => {
           // While a resume replays cached results, the stored state is already ahead of `st`.

@@ -1,13 +1,18 @@
 /**
  * The Evolve view's setup form: which library stories are training or validation games (per
- * story: none / train / validation / both, and its seeds), repeats, K, S, minibatch size b, the
- * budget in metric calls (1 metric call = 1 session on one task), the RNG seed and the proposer
- * (LLM, or the random-mutation control). Derived: the task lists, the split warning (a game in
- * both lists) and what keeps the form from starting. Defaults follow method.md (K = 6, S = 50,
- * b = 1). No I/O.
+ * story: none / train / validation / both, and its seeds), repeats for minibatch and validation
+ * sessions, K, S, minibatch size b, the budget in metric calls (1 metric call = 1 candidate
+ * evaluated on one task, whatever its repeats), the RNG seed and the proposer (LLM, or the
+ * random-mutation control). Derived: the task lists, the split warning (a game in both lists) and
+ * what keeps the form from starting — including a budget that cannot pay for the seed's
+ * validation plus one full iteration. Defaults follow method.md (K = 6, S = 50, b = 1; the
+ * reference repeats minibatches once and validation 5 times, we default to 1 to keep first runs
+ * cheap). No I/O.
  */
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
-import { parseSeeds, splitWarning, type TaskPick } from './task-picks.ts';
+import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
+import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
+import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from './task-picks.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 
@@ -18,7 +23,7 @@ export interface StoryAssignment {
 }
 
 export const EVOLVE_DEFAULTS = {
-  repeats: 1, episodes: 6, maxSteps: 50, minibatchSize: 1, budgetMetricCalls: 50, rngSeed: 0, maxConsecutiveFailures: 5,
+  trainRepeats: 1, valRepeats: 1, episodes: 6, maxSteps: 50, minibatchSize: 1, budgetMetricCalls: 50, rngSeed: 0, maxConsecutiveFailures: 5,
 } as const;
 
 /** The picks of one side of the split, in library order. */
@@ -33,13 +38,19 @@ export function picksOf(assignments: Record<string, StoryAssignment>, order: rea
 
 export class EvolveForm {
   assignments = $state.raw<Record<string, StoryAssignment>>({});
-  repeats = $state<number>(EVOLVE_DEFAULTS.repeats);
+  trainRepeats = $state<number>(EVOLVE_DEFAULTS.trainRepeats);
+  valRepeats = $state<number>(EVOLVE_DEFAULTS.valRepeats);
   episodes = $state<number>(EVOLVE_DEFAULTS.episodes);
   maxSteps = $state<number>(EVOLVE_DEFAULTS.maxSteps);
   minibatchSize = $state<number>(EVOLVE_DEFAULTS.minibatchSize);
   budgetMetricCalls = $state<number>(EVOLVE_DEFAULTS.budgetMetricCalls);
   rngSeed = $state<number>(EVOLVE_DEFAULTS.rngSeed);
   proposer = $state<ProposerMode>('llm');
+  /** The LLM proposer's instruction (GEPA's "keep game facts", or the general-rules ablation). */
+  proposerInstruction = $state<ProposerInstruction>('gepa');
+  /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
+   * else 32,000 with a note. */
+  contextWindow = $state<number | null>(null);
   /** The seed candidate's strategy section ('' = naive). */
   seedStrategy = $state('');
 
@@ -61,6 +72,13 @@ export class EvolveForm {
     if (this.train.length === 0) out.push('Choose at least one training game.');
     if (this.val.length === 0) out.push('Choose at least one validation game.');
     if (Object.keys(this.seedProblems).length > 0) out.push('Fix the seeds marked in the story list.');
+    if (this.train.length > 0 && this.val.length > 0) {
+      const refusal = budgetRefusal(planBudget({
+        budgetMetricCalls: this.budgetMetricCalls, minibatchSize: this.minibatchSize, trainTasks: uniquePicks(this.train).length,
+        valTasks: uniquePicks(this.val).length, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats,
+      }), this.budgetMetricCalls);
+      if (refusal) out.push(refusal);
+    }
     return out;
   });
 
@@ -100,8 +118,9 @@ export class EvolveForm {
     config.val.forEach((t) => add(t.id, 'val'));
     this.assignments = next;
     Object.assign(this, {
-      repeats: config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
+      trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
+      proposerInstruction: config.proposerInstruction ?? 'general-rules', contextWindow: config.contextWindow,
     });
   }
 }

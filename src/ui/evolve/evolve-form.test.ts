@@ -33,14 +33,26 @@ describe('EvolveForm', () => {
     expect(f.problems).toEqual(['Choose at least one validation game.', 'Fix the seeds marked in the story list.']);
   });
 
+  it('refuses a budget that cannot pay for the seed validation plus one full iteration, with the numbers', () => {
+    const f = form();
+    f.setRole('advent', 'train');
+    f.setRole('local:temple.z5', 'val');
+    f.setSeeds('local:temple.z5', '0, 1, 2');
+    // V = 3, b = 1: seed 3 + iteration (2 + 3) = 8 metric calls at least.
+    f.budgetMetricCalls = 7;
+    expect(f.problems).toEqual([expect.stringContaining('at least 8 are needed')]);
+    f.budgetMetricCalls = 8;
+    expect(f.problems).toEqual([]);
+  });
+
   it('fills from a run’s config', () => {
     const f = form();
     const task = (id: string) => ({ id, storyId: '', title: '', md5: '', seed: Number(id.split(':').at(-1)), maxScore: 1 });
     f.fillFrom({
-      train: [task('advent:0')], val: [task('advent:0'), task('local:temple.z5:2')], repeats: 2, episodes: 3, maxSteps: 9, initialGuidingPrompt: '', seedStrategy: 'S',
+      train: [task('advent:0')], val: [task('advent:0'), task('local:temple.z5:2')], repeats: 2, valRepeats: 5, episodes: 3, maxSteps: 9, initialGuidingPrompt: '', seedStrategy: 'S',
       minibatchSize: 1, budgetMetricCalls: 20, maxConsecutiveFailures: 5, proposer: 'random', rngSeed: 7, concurrency: 1, models: { actor: '', metaAgent: '', proposer: '' }, contextWindow: 1,
     } satisfies EvolutionConfig, (id) => ({ storyId: id.slice(0, id.lastIndexOf(':')), seed: Number(id.slice(id.lastIndexOf(':') + 1)) }));
     expect(f.assignments).toEqual({ advent: { role: 'both', seeds: '0' }, 'local:temple.z5': { role: 'val', seeds: '2' } });
-    expect([f.repeats, f.episodes, f.maxSteps, f.budgetMetricCalls, f.proposer, f.rngSeed, f.seedStrategy]).toEqual([2, 3, 9, 20, 'random', 7, 'S']);
+    expect([f.trainRepeats, f.valRepeats, f.episodes, f.maxSteps, f.budgetMetricCalls, f.proposer, f.rngSeed, f.seedStrategy]).toEqual([2, 5, 3, 9, 20, 'random', 7, 'S']);
   });
 });

@@ -140,12 +140,14 @@ export class EvolveDashboard {
         return { id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore };
       }));
     const f = this.form;
+    const window = await this.deps.runs.contextWindow(settings, f.contextWindow);
+    this.notice = window.note;
     return {
-      train: await resolve(f.train), val: await resolve(f.val), repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
+      train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
-      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
+      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-      contextWindow: contextWindowFor(settings.roles.metaAgent.model),
+      contextWindow: window.tokens,
     };
   }
 
@@ -155,8 +157,8 @@ export class EvolveDashboard {
     if (!count || f.train.length === 0 || f.val.length === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvolution({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: contextWindowFor(models.roles.metaAgent.model) },
-      repeats: f.repeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
+      trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
       budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, seedStrategy: f.seedStrategy,
     }, models, count);
   }

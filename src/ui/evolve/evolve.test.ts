@@ -55,7 +55,18 @@ describe('EvolveDashboard', () => {
     expect(timeless((await loadEvolutionState(store, 'evo-test'))!)).toEqual(timeless(state));
     expect(d.runList.map((r) => r.id)).toEqual(['evo-test']);
     expect(d.driver.tokens).toBeGreaterThan(0);
+    // "mock-model" is unknown and the mock reports no window: the default, with a note.
+    expect(state.config.contextWindow).toBe(32_000);
+    expect(d.notice).toContain('“mock-model” is not known');
     uninterrupted = state;
+  });
+
+  it("the user's context window wins, with no note", async () => {
+    const { d } = await dashboard(new MemoryStore(), null, 'evo-window');
+    d.form.contextWindow = 12_000;
+    await d.start();
+    expect(d.driver.state!.config.contextWindow).toBe(12_000);
+    expect(d.notice).toBeNull();
   });
 
   it('stopped at the first proposal and resumed, it ends equal to the uninterrupted run', async () => {

@@ -54,6 +54,8 @@ export class LearnState {
   /** "You are the meta-agent": the question to the person between episodes. */
   readonly human = new HumanTurn();
   error = $state<string | null>(null);
+  /** Set when the context window of the session started last is a guess (an unknown model). */
+  contextWindowNote = $state<string | null>(null);
   /** The last failure was a full storage: offer export and deleting old runs. */
   storageFull = $state(false);
   readonly running = $derived(this.phase !== 'idle');
@@ -98,8 +100,9 @@ export class LearnState {
     const id = newSessionId(this.services.now());
     await this.launch(id, null, async (ctx) => {
       const task = await ctx.resolveTask(form.storyId, form.seed);
-      const window = form.contextWindow ?? contextWindowFor(ctx.settings.roles.metaAgent.model);
-      return { plan: planOfForm(form, sessionStoryOf(task), choice.policy!, window), taskId: task.id, config: null };
+      const window = await this.runs.contextWindow(ctx.settings, form.contextWindow);
+      this.contextWindowNote = window.note;
+      return { plan: planOfForm(form, sessionStoryOf(task), choice.policy!, window.tokens), taskId: task.id, config: null };
     });
   }
 

@@ -29,6 +29,7 @@ let services: FakeServices;
 let scheduled: { callback: () => void; cancelled: boolean }[];
 /** The settings of the last `makeLearn`. */
 let lastSettings: SettingsState;
+let currentSettings: SettingsState;
 
 async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()): Promise<LearnState> {
   services = fakeServices(store);
@@ -37,6 +38,7 @@ async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()):
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
   lastSettings = settings;
+  currentSettings = settings;
   await library.init();
   await settings.init(library.store);
   settings.selectPreset('custom');
@@ -130,6 +132,30 @@ describe('LearnState', () => {
     expect(mock.requests.filter((r) => r.role === 'actor' && r.outcome.status === 200)).toHaveLength(6);
     const stored = await loadSession(learn.setup.library.store, id);
     expect(stored?.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
+  });
+
+  it('a wrong base URL stops the session with nothing scored; with the URL fixed, Resume completes like a clean run and the old error is gone', async () => {
+    const clean = await makeLearn();
+    await clean.start();
+    const cleanScores = clean.record!.scores;
+    const learn = await makeLearn();
+    currentSettings.setBaseUrl('http://127.0.0.1:9/v1');
+    currentSettings.change({ maxRetries: 0 });
+    await learn.start();
+    const id = learn.record!.id;
+    expect(learn.record!.status).toBe('stopped');
+    expect(learn.record!.stopReason).toBe('provider');
+    expect(learn.record!.stopMessage).toMatch(/Could not reach/);
+    expect(learn.record!.scores).toEqual([]);
+    expect(learn.record!.faultedEpisodes).toBe(1);
+    currentSettings.setBaseUrl(mock.baseUrl);
+    await learn.resume(id);
+    expect(learn.error).toBeNull();
+    expect(learn.record!.status).toBe('complete');
+    expect(learn.record!.stopMessage).toBeNull();
+    expect(learn.record!.scores).toEqual(cleanScores);
+    expect(learn.record!.faultedEpisodes).toBe(1);
+    expect((await loadSession(learn.setup.library.store, id))?.stopMessage).toBeNull();
   });
 
   it('shows a session held by another tab read-only, and lets go when that tab does', async () => {

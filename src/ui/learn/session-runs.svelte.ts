@@ -24,6 +24,8 @@ export interface SessionListItem {
   scores: number[];
   wAuc: number | null;
   maxScore: number | null;
+  /** Episode attempts cut short by provider faults (not scored). */
+  faultedEpisodes: number;
   startedAt: string;
   /** ms since the Unix epoch. */
   updatedAt: number;
@@ -42,7 +44,7 @@ export function listItemOf(run: RunSummary): SessionListItem {
     status: status === 'running' || status === 'complete' ? status : 'stopped',
     scores: Array.isArray(s.scores) ? s.scores.filter((x): x is number => typeof x === 'number') : [],
     wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
-    startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
+    faultedEpisodes: num(s.faultedEpisodes, 0), startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
   };
 }
 
