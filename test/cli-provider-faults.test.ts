@@ -95,20 +95,24 @@ describe('session: quota stops resumably; empty meta-agent replies are errors; c
     const stopped = await session(['--episodes', '2', '--steps', '3', '--store', dir, '--max-retries', '2'], [{ kind: 'quota' }]);
     expect(stopped.out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
     expect(String(stopped.out.stopMessage)).toMatch(/^The account has no credit left/);
-    expect(stopped.requests).toHaveLength(1);
+    expect(stopped.requests.filter((r) => r.path === '/v1/chat/completions')).toHaveLength(1);
     const resumed = await metattl(['session', '--store', dir, '--resume', String(stopped.out.id), '--meta-model', 'mock-model'], []);
     expect(resumed.out.status).toBe('complete');
   });
 
-  it('an empty meta-agent reply is recorded as a provider error, not as "no <learn>", and keeps the guide', async () => {
-    const out = join(mkdtempSync(join(tmpdir(), 'metattl-empty-')), 'session.json');
-    const { requests } = await session(['--episodes', '2', '--steps', '3', '--max-retries', '1', '--out', out], [{ kind: 'empty_reply', shape: 'empty_content', role: 'metaAgent' }]);
-    const record = JSON.parse(readFileSync(out, 'utf8')) as { session?: unknown };
-    const body = (record.session ?? record) as { exchanges: { learnStatus: string | null; error: { kind: string } | null; usage: unknown }[]; episodes: { guidingPrompt: string }[] };
-    expect(body.exchanges).toHaveLength(1);
-    expect(body.exchanges[0]).toMatchObject({ learnStatus: null, error: { kind: 'bad_response' }, usage: null });
-    expect(body.episodes[1]!.guidingPrompt).toBe(body.episodes[0]!.guidingPrompt);
+  it('an empty meta-agent reply is a provider fault, never "no <learn>": the session stops with the guide unchanged and --resume makes the update', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-empty-'));
+    const out = join(dir, 'session.json');
+    const { out: json, requests } = await session(['--episodes', '2', '--steps', '3', '--max-retries', '1', '--store', dir, '--out', out], [{ kind: 'empty_reply', shape: 'empty_content', role: 'metaAgent' }]);
+    expect(json).toMatchObject({ status: 'stopped', stopReason: 'provider' });
     expect(requests.filter((r) => r.role === 'metaAgent')).toHaveLength(2);
+    const record = JSON.parse(readFileSync(out, 'utf8')) as { session?: unknown };
+    const body = (record.session ?? record) as { exchanges: { learnStatus: string | null }[]; episodes: { guidingPrompt: string }[] };
+    expect(body.exchanges.filter((e) => e.learnStatus === 'missing')).toEqual([]);
+    expect(body.episodes).toHaveLength(1);
+    const resumed = await metattl(['session', '--store', dir, '--resume', String(json.id), '--meta-model', 'mock-model'], []);
+    expect(resumed.out.status).toBe('complete');
+    expect((resumed.out.episodes as unknown[]).length).toBe(2);
   });
 
   it('the session record keeps the adapted parameters', async () => {
