@@ -37,6 +37,17 @@ async function metattl(args: string[]) {
   return JSON.parse(stdout);
 }
 
+/** Run `metattl session` and return its exit code, stdout and stderr (never throws). */
+async function metattlRaw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'k' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
 const common = () => ['--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--json'];
 
 describe('metattl session', () => {
@@ -90,5 +101,20 @@ describe('metattl session', () => {
     const reloaded = await loadSession(await openNodeStore(dir), 'run-1');
     expect(reloaded?.status).toBe('complete');
     expect(reloaded?.episodes.flatMap((e) => e.steps.map((x) => `${e.index}.${x.index}`))).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '2.5', '3.1', '3.2', '3.3', '3.4', '3.5']);
+  });
+
+  it('--json stopped by an auth error exits 1 with stopMessage in the JSON and the message on stderr', async () => {
+    const refusing = await startMockLlm({ exploreCommands: EXPLORE, faults: [{ kind: 'auth' }] });
+    try {
+      const { code, stdout, stderr } = await metattlRaw([join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--episodes', '2', '--steps', '3',
+        '--base-url', refusing.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--max-retries', '0', '--json']);
+      expect(code).toBe(1);
+      const out = JSON.parse(stdout);
+      expect(out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
+      expect(out.stopMessage).toMatch(/refused the key/);
+      expect(stderr).toBe(`metattl: session stopped: ${out.stopMessage}\n`);
+    } finally {
+      await refusing.close();
+    }
   });
 });

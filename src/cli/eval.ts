@@ -121,8 +121,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
   await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
-  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, report }) + '\n');
-  else {
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, report }) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
     process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; wrote results.json, summary.csv, report.md to ${values.out}\n`);
   }

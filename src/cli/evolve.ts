@@ -97,13 +97,15 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     store.close();
   }
   const out = {
-    id, status: state.status, stopReason: state.stopReason, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
+    id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
   };
-  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-  else {
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
     process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }

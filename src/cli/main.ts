@@ -2,7 +2,7 @@
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
  * Commands: replay, play, session, evolve, eval. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
- * run), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
+ * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
  */
 import { evalCommand } from './eval.ts';
@@ -51,8 +51,9 @@ ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --a
 pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price
 cost 0).
 
-Exit codes: 0 done (also stopped at a cap), 1 failure, 2 usage error, 130 interrupted (resume
-with --resume).
+Exit codes: 0 done (also stopped at a cap), 1 failure (also a replay that ends in
+interpreter_error or interpreter_hang, and a run stopped by a provider fault: with --json its
+stopMessage is in the JSON and on stderr), 2 usage error, 130 interrupted (resume with --resume).
 `;
 
 /** Run the CLI; returns the process exit code. */

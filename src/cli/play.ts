@@ -71,6 +71,8 @@ export async function playCommand(argv: string[]): Promise<number> {
         story: story.path, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
         maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage,
       }) + '\n');
+      const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
+      if (fault) process.stderr.write(`metattl: episode ended by a provider fault: ${fault.message}\n`);
     } else {
       const last = trajectory.steps.at(-1);
       process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);

@@ -102,15 +102,17 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (values.out) await writeFile(values.out, exportSession(record));
   const out = {
     id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
-    status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
+    status: record.status, stopReason: record.stopReason, stopMessage: record.stopMessage, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
     exchanges: record.exchanges.length, costUsd: meter.totalUsd,
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
     })),
   };
-  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-  else {
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (record.stopReason === 'provider') process.stderr.write(`metattl: session stopped: ${record.stopMessage ?? 'provider fault'}\n`);
+  } else {
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
     process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}\n`);

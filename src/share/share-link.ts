@@ -6,6 +6,7 @@
  */
 import { strFromU8, strToU8, unzlibSync, zlibSync } from 'fflate';
 import { z } from 'zod';
+import { MAX_SEED } from '../engine/frotz-rng.ts';
 
 export const SHARE_PREFIX = 'v1.';
 /** Longest fragment we produce or accept, characters (browsers cope with far more; chat apps don't). */
@@ -31,7 +32,8 @@ const setupSchema = z.object({
   storyId: z.string().max(200).nullable(),
   storyMd5: z.string().regex(/^[0-9a-f]{32}$/),
   storyTitle: z.string().max(200),
-  seed: z.number().int().nonnegative(),
+  /** A frotz seed, validated like the Learn form's (engine `isSeed`). */
+  seed: z.number().int().min(0).max(MAX_SEED),
   policy: policySchema,
   episodes: z.number().int().min(1).max(100),
   maxSteps: z.number().int().min(1).max(1000),

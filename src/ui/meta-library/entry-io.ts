@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../agents/export-file.ts';
+import { wAucNumber } from '../../agents/export-numbers.ts';
 import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../store/interface.ts';
 
@@ -38,7 +39,7 @@ const provenanceSchema = z.discriminatedUnion('kind', [
 ]);
 
 const evaluationSchema = z.object({
-  taskSet: z.string().max(200), meanWAuc: z.number(), low: z.number(), high: z.number(),
+  taskSet: z.string().max(200), meanWAuc: wAucNumber(), low: wAucNumber(), high: wAucNumber(),
   evaluationId: z.string().max(200).optional(), sessions: z.number().int().nonnegative().optional(),
 });
 
