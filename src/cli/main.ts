@@ -24,8 +24,10 @@ Commands:
       The actor LLM plays one episode (at most S steps, default 50).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
        [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
-       [--store DIR [--resume RUN_ID]] [--json] [--out session.json]
+       [--store DIR [--resume RUN_ID [--from-last-good-episode]]] [--json] [--out session.json]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
+      --resume checks the stored session first; if it is damaged it stops and names the
+      file and first bad record; --from-last-good-episode keeps the intact episodes.
       P: static | reflexion | memory | naive (default) | fact-bank | credit-assignment |
       route-script | human is page-only | FILE (plain text = the strategy section, or JSON
       with a "strategy" field and optional "name" and "selectedOn").

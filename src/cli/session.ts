@@ -1,7 +1,9 @@
 /**
  * `metattl session`: a test-time-learning session (K episodes with a policy between them) on one
  * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
- * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
+ * stopped or crashed one, after checking what it replays (a damaged store stops with an error
+ * naming the file and the first bad record; `--from-last-good-episode` keeps the intact episodes
+ * and runs the rest again). Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
  * plus extra fields (id, status, stopReason, scores, averageScore, bestScore, exchanges count).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
@@ -22,6 +24,8 @@ import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
+import { openStoredSession } from '../ttl/session-integrity.ts';
+import { DamagedRunError } from '../store/interface.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
@@ -45,6 +49,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       'context-window': { type: 'string' },
       store: { type: 'string' },
       resume: { type: 'string' },
+      'from-last-good-episode': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
     },
@@ -54,7 +59,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (values.out) await checkOutputFile(values.out, '--out');
   const store = values.store ? await openNodeStore(values.store) : null;
   if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
-  const previous = values.resume ? await loadSession(store!, values.resume) : undefined;
+  if (values['from-last-good-episode'] && !values.resume) throw new UsageError('--from-last-good-episode needs --resume RUN_ID');
+  let previous = values.resume ? await loadSession(store!, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
   const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
   if (!storySpec) throw new UsageError('session needs a story file');
@@ -80,6 +86,19 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     settings, models, countTokens,
   );
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  if (previous) {
+    // Check what the resume replays (records whole, steps in place, scores reproduced) first.
+    try {
+      previous = await openStoredSession(store!, previous.id, { engine, fromLastGood: values['from-last-good-episode'] });
+    } catch (error) {
+      engine.dispose();
+      store!.close();
+      if (error instanceof DamagedRunError) {
+        error.message += ` To continue from there: metattl session --store ${values.store} --resume ${error.runId} --from-last-good-episode`;
+      }
+      throw error;
+    }
+  }
   const config = previous?.config ?? { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } };
   const id = previous?.id ?? randomUUID();
   const progress = {

@@ -6,7 +6,7 @@
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError, summariseRun,
   summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind, type RunSummary, type SaveSlot,
-  type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredStory, type StorySummary,
+  type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredRun, type StoredStory, type StorySummary,
 } from './interface.ts';
 
 const slotKey = (storyMd5: string, name: string): string => JSON.stringify([storyMd5, name]);
@@ -92,11 +92,16 @@ export class MemoryStore implements Store {
     return [...this.runs.values()].map((r) => r.header).filter((h) => h.kind === kind).map(summariseRun).sort(byUpdatedAtDesc);
   }
 
-  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+  async getRun(id: string): Promise<StoredRun | undefined> {
     this.check();
     const run = this.runs.get(id);
     if (!run) return undefined;
-    return structuredClone({ header: run.header, events: [...run.events.values()].sort((a, b) => a.seq - b.seq) });
+    return { ...structuredClone({ header: run.header, events: [...run.events.values()].sort((a, b) => a.seq - b.seq) }), damage: null, where: 'memory (this tab)' };
+  }
+
+  async rewriteRun(header: RunHeader, events: RunEvent[]): Promise<void> {
+    this.check();
+    this.runs.set(header.id, { header: structuredClone(header), events: new Map(structuredClone(events).map((e) => [e.seq, e])) });
   }
 
   async putRun(header: RunHeader): Promise<void> {

@@ -5,11 +5,12 @@
  * recorded, so a reload or crash loses at most the step in flight. `loadSession` reassembles.
  */
 import type { TrajectoryStep } from '../agents/trajectory.ts';
-import type { RunHeader, SettingValue, Store } from '../store/interface.ts';
+import type { RunEvent, RunHeader, SettingValue, Store } from '../store/interface.ts';
 import type { SessionSink } from './session-runner.ts';
 import type { SessionRecord } from './session-record.ts';
 
-const SEQ_PER_EPISODE = 100_000;
+/** seq of a step event = episode index × SEQ_PER_EPISODE + step index. */
+export const SEQ_PER_EPISODE = 100_000;
 
 /** The record with every step removed (steps live in the run's events). */
 function withoutSteps(record: SessionRecord): SessionRecord {
@@ -33,10 +34,17 @@ function header(record: SessionRecord, now: () => number): RunHeader {
   return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(record), data: withoutSteps(record) };
 }
 
+const stepEvents = (record: SessionRecord): RunEvent[] =>
+  record.episodes.flatMap((e) => e.steps.map((s) => ({ seq: e.index * SEQ_PER_EPISODE + s.index, data: s })));
+
 /** Write the whole record (header + all steps) in one write: at start, and for imports. */
 export async function saveSession(store: Store, record: SessionRecord, now: () => number = Date.now): Promise<void> {
-  const events = record.episodes.flatMap((e) => e.steps.map((s) => ({ seq: e.index * SEQ_PER_EPISODE + s.index, data: s })));
-  await store.appendRunEvents(record.id, events, header(record, now));
+  await store.appendRunEvents(record.id, stepEvents(record), header(record, now));
+}
+
+/** Replace the stored session by `record` (header and exactly its steps) in one write. */
+export async function replaceSession(store: Store, record: SessionRecord, now: () => number = Date.now): Promise<void> {
+  await store.rewriteRun(header(record, now), stepEvents(record));
 }
 
 /**
@@ -69,6 +77,12 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
 export async function loadSession(store: Store, id: string): Promise<SessionRecord | undefined> {
   const run = await store.getRun(id);
   if (!run || run.header.kind !== 'session') return undefined;
+  return assembleSession(run.header, run.events);
+}
+
+/** A session record from its run header and step events (steps grouped by episode, by index). */
+export function assembleSession(runHeader: RunHeader, events: readonly RunEvent[]): SessionRecord {
+  const run = { header: runHeader, events };
   const record = structuredClone(run.header.data) as SessionRecord;
   const byEpisode = new Map<number, TrajectoryStep[]>();
   for (const event of run.events) {
