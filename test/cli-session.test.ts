@@ -4,7 +4,7 @@
  * like an uninterrupted run.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -116,5 +116,24 @@ describe('metattl session', () => {
     } finally {
       await refusing.close();
     }
+  });
+
+  it('--resume of a store with a line deleted from the middle stops with exit 1 naming the file and line; --from-last-good-episode then finishes like an uninterrupted run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-store-'));
+    const args = [join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--policy', 'naive', '--episodes', '3', '--steps', '5', ...common()];
+    const first = await metattl([...args, '--store', dir]);
+    const run = (await (await openNodeStore(dir)).getRun(first.id))!;
+    const lines = readFileSync(run.where, 'utf8').split('\n');
+    writeFileSync(run.where, lines.filter((_, i) => i !== 6).join('\n'));
+    const refused = await metattlRaw(['--store', dir, '--resume', first.id, ...common()]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`metattl: DamagedRunError: The stored session "${first.id}" is damaged, so it was not resumed: ${run.where}, line 7: its checksum does not fit`);
+    expect(refused.stderr).toContain('Intact before it: episode 1;');
+    expect(refused.stderr).toContain(`--resume ${first.id} --from-last-good-episode`);
+    const resumed = await metattl(['--store', dir, '--resume', first.id, '--from-last-good-episode', ...common()]);
+    expect(resumed.status).toBe('complete');
+    expect(resumed.scores).toEqual(first.scores);
+    expect(resumed.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action))).toEqual(first.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action)));
   });
 });

@@ -125,7 +125,7 @@ describe('Node file store: a damaged session is refused, naming the file and the
       expect(error.damage.record).toBe(c.record);
       expect(error.keepCount).toBe(c.keep);
       expect(error.message).toContain(`${file}, ${c.record}: `);
-      expect(error.message).toMatch(c.keep ? new RegExp(`Its episodes? 1(–${c.keep})? are intact`) : /Nothing before the damage can be kept/);
+      expect(error.message).toMatch(c.keep ? new RegExp(`Intact before it: episodes? 1(–${c.keep})?;`) : /Nothing before the damage can be kept/);
       await continueFromLastGood(reopened, 'run-1', c.keep);
       store.close();
     });

@@ -11,7 +11,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
-import { loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv, reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
@@ -55,7 +56,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     options: {
       ...LLM_OPTIONS,
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
-      steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' },
+      steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
       guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false },
     },
   });
@@ -66,6 +67,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const store = values.store ? await openNodeStore(values.store) : new MemoryStore();
   const previous = values.resume ? await loadEvaluationState(store, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no evaluation "${values.resume}" in ${values.store}`);
+  if (values.resume) await resumeCheck(store, values.resume, 'evaluation', evaluationEventProblem, values['from-last-good'], `metattl eval --store ${values.store} --resume ${values.resume} --out ${values.out} --from-last-good`);
   const taskSpec = values.tasks ?? previous?.config.taskSets.flatMap((s) => s.tasks.map((t) => t.id)).join(',');
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);

@@ -9,7 +9,9 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { runEvolution } from '../evolve/evolution-runner.ts';
+import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { contextWindowFor, loadTokenCounter } from '../llm/token-count.ts';
@@ -29,6 +31,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       ...LLM_OPTIONS,
       train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
       budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
+      'from-last-good': { type: 'boolean', default: false },
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
     },
@@ -43,6 +46,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (!id) throw new UsageError(`--resume: no evolution run in ${values.store}`);
     previous = await loadEvolutionState(store, id);
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
+    await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
   }
   if (!values.resume && id && (await store.getRun(id))) throw new UsageError(`--id ${id}: a run with this id is already in ${values.store}; use --resume to continue it, or another id`);
   id ??= randomUUID();

@@ -34,11 +34,11 @@ Commands:
   evolve --train T --val T --store DIR --base-url URL --actor-model M --meta-model M
        --proposer-model M [--repeats R] [--episodes K] [--steps S] [--budget N]
        [--minibatch B] [--proposer llm|random] [--rng-seed N] [--max-failures N]
-       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume] [--json]
+       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
       Evolves the meta-agent's strategy section (GEPA-style); N = metric calls (sessions).
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
-       [--guide TEXT] [--store DIR [--resume RUN_ID]] [--json]
+       [--guide TEXT] [--store DIR [--resume RUN_ID [--from-last-good]]] [--json]
       Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
       summary.csv and report.md to DIR.
 

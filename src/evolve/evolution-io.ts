@@ -69,6 +69,25 @@ const cacheEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), reply: z.string(), finishReason: z.string().nullable() }),
 ]);
 
+/**
+ * What is wrong with one stored cache event of an evolution run (for the resume check,
+ * store/run-check.ts), or null: it must be a readable metric call or proposal, and a metric call's
+ * W-AUC and scores must be those of its recorded session.
+ */
+export function cacheEventProblem(data: unknown): string | null {
+  const parsed = cacheEvent.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return `it is not a readable metric call or proposal (${issue.path.join('.') || 'record'}: ${issue.message})`;
+  }
+  if (parsed.data.type !== 'call') return null;
+  const { call, session } = parsed.data;
+  if (Math.abs(call.wAuc - (session.wAuc ?? 0)) > 1e-9 || call.scores.join() !== session.scores.join()) {
+    return `its W-AUC ${call.wAuc} and scores [${call.scores.join(', ')}] are not those of its recorded session (${session.wAuc ?? 0}, [${session.scores.join(', ')}])`;
+  }
+  return null;
+}
+
 const exportSchema = z.object({
   format: z.literal(EVOLUTION_EXPORT_FORMAT),
   state: evolutionStateSchema,

@@ -209,7 +209,7 @@ export class DamagedRunError extends StorageError {
     readonly keepCount: number,
     kindLabel: string,
   ) {
-    super(`The stored ${kindLabel} "${runId}" is damaged, so it was not resumed: ${damage.where}, ${damage.record}: ${damage.problem}. ${keepCount > 0 ? `Its ${keep} are intact; continuing from there discards the rest and runs it again.` : 'Nothing before the damage can be kept; continuing starts it again from the beginning.'}`);
+    super(`The stored ${kindLabel} "${runId}" is damaged, so it was not resumed: ${damage.where}, ${damage.record}: ${damage.problem}. ${keepCount > 0 ? `Intact before it: ${keep}; continuing from there discards the rest and runs it again.` : 'Nothing before the damage can be kept; continuing starts it again from the beginning.'}`);
   }
 }
 
