@@ -4,7 +4,7 @@
  * like an uninterrupted run.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -135,5 +135,28 @@ describe('metattl session', () => {
     expect(resumed.status).toBe('complete');
     expect(resumed.scores).toEqual(first.scores);
     expect(resumed.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action))).toEqual(first.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action)));
+  });
+
+  it('a key the model echoes in normal replies is in none of the store files, the --out export or the printed output', async () => {
+    const key = 'sk-echoed-secret-4242';
+    const echoing = await startMockLlm({ script: ['take paper', `say ${key}`, `examine ${key}`] });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'metattl-store-'));
+      const out = join(dir, 'session.json');
+      const args = [join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--episodes', '2', '--steps', '3', '--base-url', echoing.baseUrl,
+        '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--store', join(dir, 'store'), '--out', out];
+      const env = { ...process.env, OPENAI_API_KEY: key };
+      const printed = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args, '--json'], { cwd: REPO_ROOT, env });
+      // The model did send the key back: the mock's replies held it.
+      expect(echoing.requests.some((r) => JSON.stringify(r.body).includes(key))).toBe(true);
+      const files = readdirSync(join(dir, 'store'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of [...files, out]) expect(readFileSync(file, 'utf8')).not.toContain(key);
+      expect(readFileSync(out, 'utf8')).toContain('say [key hidden]');
+      expect(printed.stdout + printed.stderr).not.toContain(key);
+      expect(JSON.parse(printed.stdout).episodes[0].steps[1].action).toBe('say [key hidden]');
+    } finally {
+      await echoing.close();
+    }
   });
 });

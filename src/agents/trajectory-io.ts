@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
+import { scrubText } from '../store/secrets.ts';
 import { parseExportJson, validateExport } from './export-file.ts';
 import { maxScoreNumber, msNumber, rewardNumber, scoreNumber, tokenNumber, usdNumber } from './export-numbers.ts';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
@@ -51,9 +52,10 @@ export { ImportError } from './export-file.ts';
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|secret|token)$/i;
 
-/** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped. */
+/** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped
+ * and every registered API key scrubbed from its strings (store/secrets.ts: a model may echo it). */
 export function stringifyWithoutSecrets(value: unknown): string {
-  return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : v), 2);
+  return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : typeof v === 'string' ? scrubText(v) : v), 2);
 }
 
 /** JSON text of a trajectory (pretty-printed), with no key-like fields. */

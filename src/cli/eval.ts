@@ -4,6 +4,7 @@
  * `report.md` to --out, and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
+import { scrubText } from '../store/secrets.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -121,8 +122,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   store.close();
   const results = { format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
-  await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
-  await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
+  await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
+  await writeFile(join(values.out, 'report.md'), scrubText(reportToMarkdown(report)));
   if (values.json) {
     process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, report }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);

@@ -10,6 +10,7 @@ import { evolveCommand } from './evolve.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
+import { scrubText } from '../store/secrets.ts';
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
 
@@ -58,8 +59,16 @@ interpreter_error or interpreter_hang, and a run stopped by a provider fault: wi
 stopMessage is in the JSON and on stderr), 2 usage error, 130 interrupted (resume with --resume).
 `;
 
-/** Run the CLI; returns the process exit code. */
+/** Make `stream` scrub every registered API key from what is written to it (store/secrets.ts). */
+function scrubWrites(stream: NodeJS.WriteStream): void {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? scrubText(chunk) : chunk, ...rest)) as typeof stream.write;
+}
+
+/** Run the CLI; returns the process exit code. Nothing it prints holds the API key. */
 export async function run(argv: string[]): Promise<number> {
+  scrubWrites(process.stdout);
+  scrubWrites(process.stderr);
   const [command, ...rest] = argv;
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(USAGE);

@@ -14,6 +14,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { fnv1a } from './checksum.ts';
 import { encodeJson } from './json-codec.ts';
+import { scrubSecrets } from './secrets.ts';
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
   StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
@@ -255,14 +256,17 @@ export class IdbStore implements Store {
     });
   }
 
-  putRun(header: RunHeader): Promise<void> {
+  putRun(rawHeader: RunHeader): Promise<void> {
+    const header = scrubSecrets(rawHeader);
     return this.writeMany(`the run "${header.id}"`, ['runs', 'runEvents'], async (tx) => {
       const count = await tx.objectStore('runEvents').index('by-run').count(header.id);
       await tx.objectStore('runs').put({ ...header, $events: count });
     });
   }
 
-  async appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+  async appendRunEvents(runId: string, rawEvents: RunEvent[], rawHeader?: RunHeader): Promise<void> {
+    const events = scrubSecrets(rawEvents);
+    const header = scrubSecrets(rawHeader);
     const records = events.map((e) => ({ runId, seq: e.seq, data: e.data, sum: eventSum(runId, e.seq, e.data) }));
     await this.writeMany(`the run "${runId}"`, ['runs', 'runEvents'], async (tx) => {
       const runs = tx.objectStore('runs');
@@ -273,7 +277,9 @@ export class IdbStore implements Store {
     });
   }
 
-  async rewriteRun(header: RunHeader, events: RunEvent[]): Promise<void> {
+  async rewriteRun(rawHeader: RunHeader, rawEvents: RunEvent[]): Promise<void> {
+    const header = scrubSecrets(rawHeader);
+    const events = scrubSecrets(rawEvents);
     const id = header.id;
     const records = events.map((e) => ({ runId: id, seq: e.seq, data: e.data, sum: eventSum(id, e.seq, e.data) }));
     await this.writeMany(`the run "${id}"`, ['runs', 'runEvents'], async (tx) => {
@@ -296,7 +302,8 @@ export class IdbStore implements Store {
   }
 
   putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
-    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.put(entry));
+    const record = scrubSecrets(entry);
+    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.put(record));
   }
 
   deleteMetaPrompt(id: string): Promise<void> {

@@ -21,6 +21,7 @@ import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chainSum } from './checksum.ts';
+import { scrubSecrets } from './secrets.ts';
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
   StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
@@ -222,7 +223,9 @@ export class NodeStore implements Store {
     return this.serialised(async () => this.writeHeader(header, await this.markOf(header.id)));
   }
 
-  appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+  appendRunEvents(runId: string, rawEvents: RunEvent[], rawHeader?: RunHeader): Promise<void> {
+    const events = scrubSecrets(rawEvents);
+    const header = scrubSecrets(rawHeader);
     return this.serialised(async () => {
       if (!header && !(await this.read<RunHeader>(this.runPath(runId)))) throw new StorageError(`No run with id "${runId}".`);
       const mark = await this.markOf(runId);
@@ -247,7 +250,9 @@ export class NodeStore implements Store {
     });
   }
 
-  rewriteRun(header: RunHeader, events: RunEvent[]): Promise<void> {
+  rewriteRun(rawHeader: RunHeader, rawEvents: RunEvent[]): Promise<void> {
+    const header = scrubSecrets(rawHeader);
+    const events = scrubSecrets(rawEvents);
     return this.serialised(async () => {
       let sum = header.id;
       const lines = [...events].sort((a, b) => a.seq - b.seq).map((e) => {
@@ -278,7 +283,7 @@ export class NodeStore implements Store {
   }
 
   putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
-    return this.write('the meta-prompt library', join(this.dir, 'meta-prompts', `${fileKey(entry.id)}.json`), entry);
+    return this.write('the meta-prompt library', join(this.dir, 'meta-prompts', `${fileKey(entry.id)}.json`), scrubSecrets(entry));
   }
 
   deleteMetaPrompt(id: string): Promise<void> {
@@ -309,7 +314,7 @@ export class NodeStore implements Store {
   }
 
   private writeHeader(header: RunHeader, mark: EventsMark): Promise<void> {
-    const file: HeaderFile = { ...header, $events: { lines: mark.lines, sum: mark.sum } };
+    const file: HeaderFile = { ...scrubSecrets(header), $events: { lines: mark.lines, sum: mark.sum } };
     return this.writeNow(`the run "${header.id}"`, this.runPath(header.id), file);
   }
 

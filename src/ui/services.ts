@@ -4,6 +4,7 @@
  * game via `EngineProxy`), the store (IndexedDB, else memory), the clock and file downloads.
  * Components never do I/O; tests can swap any of these.
  */
+import { scrubText } from '../store/secrets.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
 import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from '../engine/interface.ts';
@@ -92,7 +93,8 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     now: () => Date.now(),
     query: () => new URL(doc.URL).searchParams,
     download(fileName, text, mimeType) {
-      const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+      // Every download is scrubbed of the API key (store/secrets.ts), whatever made the text.
+      const url = URL.createObjectURL(new Blob([scrubText(text)], { type: mimeType }));
       const link = doc.createElement('a');
       link.href = url;
       link.download = fileName;

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../agents/export-file.ts';
 import { wAucNumber } from '../../agents/export-numbers.ts';
+import { scrubText } from '../../store/secrets.ts';
 import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../store/interface.ts';
 
@@ -86,7 +87,7 @@ export const storedEntryOf = (entry: LibraryMetaPrompt): SettingValue => structu
 /** The export file's JSON text of an entry. */
 export function exportEntry(entry: LibraryMetaPrompt): string {
   const { id, name, description, strategy, provenance, selectedOn, evaluations } = entry;
-  return JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id, name, description, strategy, provenance, selectedOn, evaluations } }, null, 2);
+  return scrubText(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id, name, description, strategy, provenance, selectedOn, evaluations } }, null, 2));
 }
 
 /**
