@@ -10,6 +10,7 @@ import { evolveCommand } from './evolve.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
+import { explainInterpreterError } from '../engine/errors.ts';
 import { scrubText } from '../store/secrets.ts';
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
@@ -104,7 +105,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`metattl: ${(error as Error).message.split('\n')[0]}\nRun "npx metattl --help" for the options.\n`);
       return 2;
     }
-    process.stderr.write(`metattl: ${(error as Error).name}: ${(error as Error).message}\n`);
+    const explained = explainInterpreterError(error);
+    const name = (error as Error).name;
+    // Interpreter internals (RangeError, …) are said in the user's terms, without the JS name.
+    process.stderr.write(explained !== (error as Error).message ? `metattl: ${explained}\n` : `metattl: ${name}: ${explained}\n`);
     return 1;
   }
 }

@@ -5,6 +5,7 @@
  * of glkote-term/glkapi.js (Plotkin, "GlkOte" data formats). DOM-free: the same class serves the
  * Worker, the CLI and the tests; the page renders what the engine returns.
  */
+import { explainInterpreterError } from './errors.ts';
 import type { ScreenState } from './interface.ts';
 
 /** One run of styled text: the protocol sends either flat [style, text, …] arrays or objects. */
@@ -171,8 +172,9 @@ export class HeadlessGlkOte {
     if (data.disable) this.input = null;
   }
 
+  /** A fatal VM/Glk error: kept in the user's terms (interpreter internals explained). */
   error(message: unknown): void {
-    this.errorMessage = message instanceof Error ? message.message : String(message);
+    this.errorMessage = explainInterpreterError(message);
   }
 
   log(): void {}

@@ -40,7 +40,9 @@ export interface PlayerServices {
   /** GET `url` as JSON; `undefined` when absent (HTTP error or not JSON). Never throws. */
   fetchOptionalJson(url: URL): Promise<unknown>;
   /** md5 of the Z-code image. @throws StoryFileError for bytes that are not a runnable story */
-  identify(bytes: Uint8Array): { md5: string };
+  /** md5 of the Z-code and warnings that do not stop it running (a header checksum mismatch).
+   * @throws StoryFileError for bytes that are not a story */
+  identify(bytes: Uint8Array): { md5: string; warnings?: string[] };
   /** Start a game in its own worker. @throws StoryFileError, EngineError */
   loadEngine(bytes: Uint8Array, options: LoadOptions): Promise<GameEngine>;
   openStore(): Promise<OpenedStore>;
@@ -80,7 +82,10 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
         return undefined;
       }
     },
-    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
+    identify: (bytes) => {
+      const { md5, warnings } = identifyStory(bytes);
+      return { md5, warnings };
+    },
     loadEngine: (bytes, options) => EngineProxy.load(createBrowserWorker, bytes, options, { stepTimeoutMs: STEP_TIMEOUT_MS }),
     async openStore() {
       try {
