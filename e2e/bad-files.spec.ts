@@ -1,6 +1,7 @@
 /**
  * Bad story files uploaded through the file input show the engine's typed StoryFileError message
- * in the alert region, and advent keeps playing; a .zblorb wrapping advent.z5 runs.
+ * in the alert region, and advent keeps playing; a .zblorb wrapping advent.z5 runs; a story that
+ * fails to start is not kept in the library; a header checksum mismatch warns and the story plays.
  */
 import { expect, test } from '@playwright/test';
 import { identifyStory } from '../src/engine/story-file.ts';
@@ -75,4 +76,29 @@ test('a .zblorb wrapping advent.z5 runs and is matched to the catalog', async ({
   await pickStory(page, `user:${ADVENT_MD5}`);
   await page.getByTestId('remove-story').click();
   await expect(page.getByTestId('story-picker').locator(`option[value="user:${ADVENT_MD5}"]`)).toHaveCount(0);
+});
+
+test('a story that fails to start is not kept in the library; a checksum mismatch warns and plays', async ({ page }) => {
+  await openPlayer(page);
+  await pickStory(page, 'advent');
+  const broken = advent.slice();
+  broken[76352] = 0; // an instruction run before the first input becomes opcode #0
+  await upload(page, 'broken.z5', broken);
+  const error = page.getByTestId('error');
+  await expect(error).toContainText('The story failed to start: The story ran an instruction the interpreter cannot carry out');
+  await expect(error).toContainText('“broken.z5” was not added to the library.');
+  await expect(error).not.toContainText('RangeError');
+  await expect(page.getByTestId('story-picker')).toHaveValue('advent');
+  expect((await page.getByTestId('story-picker').locator('option').allTextContents()).some((o) => o.includes('broken'))).toBe(false);
+  await page.reload();
+  expect((await page.getByTestId('story-picker').locator('option').allTextContents()).some((o) => o.includes('broken'))).toBe(false);
+
+  const patched = advent.slice();
+  patched[0x1d] = patched[0x1d]! ^ 0xff;
+  await upload(page, 'patched.z5', patched);
+  await expect(page.getByTestId('story-warning')).toContainText("The story file's header checksum");
+  await send(page, 'east');
+  await expect(statusLine(page)).toContainText('Inside Building');
+  await page.getByTestId('story-warning').getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByTestId('story-warning')).toHaveCount(0);
 });

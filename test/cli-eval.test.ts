@@ -63,4 +63,27 @@ describe('metattl eval', () => {
     expect(stdout).toContain('W-AUC (95% CI)');
     for (const file of ['results.json', 'summary.csv', 'report.md']) expect(readFileSync(join(out, file), 'utf8')).not.toContain('eval-secret-key-123');
   });
+
+  it('--resume of a store with a truncated record stops with exit 1 naming the file and record; --from-last-good then finishes with the same results', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-eval-'));
+    const store = join(dir, 'store');
+    const args = (out: string) => [resolve(REPO_ROOT, 'bin/metattl.js'), 'eval', '--policies', 'static', '--tasks', 'detective:0', '--repeats', '3', '--episodes', '1', '--steps', '3',
+      '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--out', join(dir, out), '--store', store, '--json'];
+    const env = { ...process.env, OPENAI_API_KEY: 'k' };
+    const first = JSON.parse((await run(process.execPath, args('a'), { cwd: REPO_ROOT, env })).stdout);
+    expect(first.status).toBe('complete');
+    const { openNodeStore } = await import('../src/store/node-store.ts');
+    const where = (await (await openNodeStore(store)).getRun(first.id))!.where;
+    const lines = readFileSync(where, 'utf8').split('\n');
+    expect(lines).toHaveLength(4);
+    writeFileSync(where, [lines[0], lines[1], lines[2]!.slice(0, 100)].join('\n')); // the last record cut short
+    const refused = await run(process.execPath, [...args('b'), '--resume', first.id], { cwd: REPO_ROOT, env }).catch((e: { code: number; stderr: string }) => e);
+    expect((refused as { code: number }).code).toBe(1);
+    expect((refused as { stderr: string }).stderr).toContain(`The stored evaluation "${first.id}" is damaged, so it was not resumed: ${where}, line 3: `);
+    expect((refused as { stderr: string }).stderr).toContain('Intact before it: records 1–2;');
+    const resumed = JSON.parse((await run(process.execPath, [...args('c'), '--resume', first.id, '--from-last-good'], { cwd: REPO_ROOT, env })).stdout);
+    expect(resumed.status).toBe('complete');
+    const wAucs = (dirName: string) => JSON.parse(readFileSync(join(dir, dirName, 'results.json'), 'utf8')).sessions.map((x: { wAuc: number; scores: number[] }) => [x.wAuc, x.scores]);
+    expect(wAucs('c')).toEqual(wAucs('a'));
+  });
 });

@@ -4,7 +4,7 @@
  * like an uninterrupted run.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -35,6 +35,17 @@ afterAll(() => mock.close());
 async function metattl(args: string[]) {
   const { stdout } = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'k' } });
   return JSON.parse(stdout);
+}
+
+/** Run `metattl session` and return its exit code, stdout and stderr (never throws). */
+async function metattlRaw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'k' } });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const e = error as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
 }
 
 const common = () => ['--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--json'];
@@ -90,5 +101,62 @@ describe('metattl session', () => {
     const reloaded = await loadSession(await openNodeStore(dir), 'run-1');
     expect(reloaded?.status).toBe('complete');
     expect(reloaded?.episodes.flatMap((e) => e.steps.map((x) => `${e.index}.${x.index}`))).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '2.5', '3.1', '3.2', '3.3', '3.4', '3.5']);
+  });
+
+  it('--json stopped by an auth error exits 1 with stopMessage in the JSON and the message on stderr', async () => {
+    const refusing = await startMockLlm({ exploreCommands: EXPLORE, faults: [{ kind: 'auth' }] });
+    try {
+      const { code, stdout, stderr } = await metattlRaw([join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--episodes', '2', '--steps', '3',
+        '--base-url', refusing.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--max-retries', '0', '--json']);
+      expect(code).toBe(1);
+      const out = JSON.parse(stdout);
+      expect(out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
+      expect(out.stopMessage).toMatch(/refused the key/);
+      expect(stderr).toBe(`metattl: session stopped: ${out.stopMessage}\n`);
+    } finally {
+      await refusing.close();
+    }
+  });
+
+  it('--resume of a store with a line deleted from the middle stops with exit 1 naming the file and line; --from-last-good-episode then finishes like an uninterrupted run', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-store-'));
+    const args = [join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--policy', 'naive', '--episodes', '3', '--steps', '5', ...common()];
+    const first = await metattl([...args, '--store', dir]);
+    const run = (await (await openNodeStore(dir)).getRun(first.id))!;
+    const lines = readFileSync(run.where, 'utf8').split('\n');
+    writeFileSync(run.where, lines.filter((_, i) => i !== 6).join('\n'));
+    const refused = await metattlRaw(['--store', dir, '--resume', first.id, ...common()]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toContain(`metattl: DamagedRunError: The stored session "${first.id}" is damaged, so it was not resumed: ${run.where}, line 7: its checksum does not fit`);
+    expect(refused.stderr).toContain('Intact before it: episode 1;');
+    expect(refused.stderr).toContain(`--resume ${first.id} --from-last-good-episode`);
+    const resumed = await metattl(['--store', dir, '--resume', first.id, '--from-last-good-episode', ...common()]);
+    expect(resumed.status).toBe('complete');
+    expect(resumed.scores).toEqual(first.scores);
+    expect(resumed.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action))).toEqual(first.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action)));
+  });
+
+  it('a key the model echoes in normal replies is in none of the store files, the --out export or the printed output', async () => {
+    const key = 'sk-echoed-secret-4242';
+    const echoing = await startMockLlm({ script: ['take paper', `say ${key}`, `examine ${key}`] });
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'metattl-store-'));
+      const out = join(dir, 'session.json');
+      const args = [join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--episodes', '2', '--steps', '3', '--base-url', echoing.baseUrl,
+        '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--store', join(dir, 'store'), '--out', out];
+      const env = { ...process.env, OPENAI_API_KEY: key };
+      const printed = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args, '--json'], { cwd: REPO_ROOT, env });
+      // The model did send the key back: the mock's replies held it.
+      expect(echoing.requests.some((r) => JSON.stringify(r.body).includes(key))).toBe(true);
+      const files = readdirSync(join(dir, 'store'), { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
+      expect(files.length).toBeGreaterThan(1);
+      for (const file of [...files, out]) expect(readFileSync(file, 'utf8')).not.toContain(key);
+      expect(readFileSync(out, 'utf8')).toContain('say [key hidden]');
+      expect(printed.stdout + printed.stderr).not.toContain(key);
+      expect(JSON.parse(printed.stdout).episodes[0].steps[1].action).toBe('say [key hidden]');
+    } finally {
+      await echoing.close();
+    }
   });
 });

@@ -71,4 +71,13 @@ describe('metattl replay', () => {
     expect(code).toBe(2);
     expect(stderr).toContain('replay needs a story file');
   });
+
+  it('exits 1 when the story hangs (interpreter_hang), still printing the JSON, and says why on stderr', async () => {
+    const commands = join(tmp, 'hang.txt');
+    writeFileSync(commands, 'look\nlook\n');
+    const { code, stdout, stderr } = await metattl(['replay', resolve(REPO_ROOT, 'test/fixtures/hang/hang.z5'), '--commands', commands, '--step-timeout-ms', '500', '--json']);
+    expect(code).toBe(1);
+    expect(JSON.parse(stdout).final).toMatchObject({ termination: 'interpreter_hang', done: true, steps: 1 });
+    expect(stderr).toMatch(/^metattl: the story stopped with interpreter_hang at step 1: .*500 ms/);
+  });
 });

@@ -5,8 +5,11 @@
  * are rejected and charged; a strategy that passes a proven route on is accepted, validated and
  * selected as best.
  */
+import { readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recordedUsage } from '../src/evolve/evolution-io.ts';
+import { cacheEventProblem, recordedUsage } from '../src/evolve/evolution-io.ts';
+import { DamagedRunError } from '../src/store/interface.ts';
+import { checkRunForResume } from '../src/store/run-check.ts';
 import { loadEvolutionState } from '../src/evolve/evolution-store.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
@@ -71,6 +74,37 @@ describe('evolution', () => {
     expect(first.state.metricCallsUsed).toBeLessThan(uninterrupted.metricCallsUsed);
     const resumed = await evolve(mock, config(), { dir: first.dir });
     expect(timeless(resumed.state)).toEqual(timeless(uninterrupted));
+  });
+
+  it('a damaged store stops the resume naming the file and first bad record; from the last good record it ends deep-equal', async () => {
+    mock.setOptions({ proposerReply: 'build', metaAgentReply: 'build', exploreCommands: EXPLORE });
+    const controller = new AbortController();
+    const first = await evolve(mock, config(), {
+      signal: controller.signal,
+      onEvent: (e) => e.type === 'metric_call_done' && e.metricCallsUsed === 4 && controller.abort(),
+    });
+    const run = (await first.store.getRun('evo-1'))!;
+    expect(run.damage).toBeNull();
+    const lines = readFileSync(run.where, 'utf8').split('\n');
+    expect(lines.length).toBeGreaterThan(3);
+    writeFileSync(run.where, lines.filter((_, i) => i !== 1).join('\n')); // record 2 lost
+    const error = await checkRunForResume(first.store, 'evo-1', 'evolution', cacheEventProblem).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DamagedRunError);
+    expect((error as DamagedRunError).message).toContain(`The stored evolution run "evo-1" is damaged, so it was not resumed: ${run.where}, line 2: its checksum does not fit`);
+    expect((error as DamagedRunError).keepCount).toBe(1);
+    await checkRunForResume(first.store, 'evo-1', 'evolution', cacheEventProblem, true);
+    expect((await first.store.getRun('evo-1'))!.events.map((e) => e.seq)).toEqual([1]);
+    const resumed = await evolve(mock, config(), { dir: first.dir });
+    expect(timeless(resumed.state)).toEqual(timeless(uninterrupted));
+
+    // A metric call whose W-AUC is not its session's (rewritten with valid checksums) is found too.
+    const whole = (await resumed.store.getRun('evo-1'))!;
+    const forged = structuredClone(whole.events);
+    const call = forged.find((e) => (e.data as { type: string }).type === 'call')!;
+    (call.data as { call: { wAuc: number } }).call.wAuc = 0.99;
+    await resumed.store.rewriteRun(whole.header, forged);
+    const mismatch = await checkRunForResume(resumed.store, 'evo-1', 'evolution', cacheEventProblem).catch((e: unknown) => e);
+    expect((mismatch as DamagedRunError).damage).toMatchObject({ record: `seq ${call.seq}`, problem: expect.stringMatching(/^its W-AUC 0\.99 and scores \[.*\] are not those of its recorded session/) });
   });
 
   it('random-mutation mode runs with the same budget and acceptance', async () => {

@@ -4,10 +4,12 @@
  * data, and any field named like one is dropped defensively).
  */
 import { z } from 'zod';
+import { MAX_SEED } from '../engine/frotz-rng.ts';
+import { scrubText } from '../store/secrets.ts';
 import { parseExportJson, validateExport } from './export-file.ts';
+import { maxScoreNumber, msNumber, rewardNumber, scoreNumber, tokenNumber, usdNumber } from './export-numbers.ts';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
 
-const nullableInt = z.number().int().nullable();
 export const stepSchema = z.object({
   index: z.number().int().positive(),
   observation: z.string(),
@@ -16,31 +18,31 @@ export const stepSchema = z.object({
   action: z.string().nullable(),
   parseStatus: z.enum(['ok', 'parse_failure', 'truncated', 'llm_error']),
   extraActions: z.array(z.string()),
-  reward: z.number(),
-  score: z.number().nullable(),
-  moves: nullableInt,
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  reasoningTokens: z.number().int().nonnegative(),
-  latencyMs: z.number().nonnegative(),
-  costUsd: z.number().nonnegative(),
+  reward: rewardNumber(),
+  score: scoreNumber().nullable(),
+  moves: scoreNumber().nullable(),
+  promptTokens: tokenNumber(),
+  completionTokens: tokenNumber(),
+  reasoningTokens: tokenNumber(),
+  latencyMs: msNumber(),
+  costUsd: usdNumber(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
 });
 
 export const trajectorySchema = z.object({
   format: z.literal('metattl-trajectory-1'),
-  story: z.object({ title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: z.number().nullable() }),
-  seed: z.number().int().nonnegative(),
+  story: z.object({ title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: maxScoreNumber().nullable() }),
+  seed: z.number().int().min(0).max(MAX_SEED),
   maxSteps: z.number().int().positive(),
   guidingPrompt: z.string(),
   actorModel: z.string(),
   startObservation: z.string(),
-  startScore: z.number().nullable(),
+  startScore: scoreNumber().nullable(),
   steps: z.array(stepSchema),
   finalObservation: z.string(),
   termination: z.enum(TERMINATIONS as [string, ...string[]]),
   stopReason: z.enum(['user', 'budget']).nullable(),
-  finalScore: z.number().nullable(),
+  finalScore: scoreNumber().nullable(),
   endReason: z.enum(['quit', 'death', 'victory', 'unknown']).nullable(),
   startedAt: z.string(),
   finishedAt: z.string(),
@@ -50,9 +52,10 @@ export { ImportError } from './export-file.ts';
 
 const SECRET_FIELD = /^(api[-_]?key|authorization|secret|token)$/i;
 
-/** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped. */
+/** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped
+ * and every registered API key scrubbed from its strings (store/secrets.ts: a model may echo it). */
 export function stringifyWithoutSecrets(value: unknown): string {
-  return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : v), 2);
+  return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : typeof v === 'string' ? scrubText(v) : v), 2);
 }
 
 /** JSON text of a trajectory (pretty-printed), with no key-like fields. */

@@ -4,6 +4,7 @@
  * `report.md` to --out, and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
+import { scrubText } from '../store/secrets.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -11,7 +12,8 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
-import { loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv, reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
@@ -55,7 +57,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     options: {
       ...LLM_OPTIONS,
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
-      steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' },
+      steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
       guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false },
     },
   });
@@ -66,6 +68,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const store = values.store ? await openNodeStore(values.store) : new MemoryStore();
   const previous = values.resume ? await loadEvaluationState(store, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no evaluation "${values.resume}" in ${values.store}`);
+  if (values.resume) await resumeCheck(store, values.resume, 'evaluation', evaluationEventProblem, values['from-last-good'], `metattl eval --store ${values.store} --resume ${values.resume} --out ${values.out} --from-last-good`);
   const taskSpec = values.tasks ?? previous?.config.taskSets.flatMap((s) => s.tasks.map((t) => t.id)).join(',');
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
@@ -121,10 +124,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
     format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
-  await writeFile(join(values.out, 'summary.csv'), reportToCsv(report));
-  await writeFile(join(values.out, 'report.md'), reportToMarkdown(report));
-  if (values.json) process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, report }) + '\n');
-  else {
+  await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
+  await writeFile(join(values.out, 'report.md'), scrubText(reportToMarkdown(report)));
+  if (values.json) {
+    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, report }) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
     process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
   }

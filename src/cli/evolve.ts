@@ -13,7 +13,9 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { budgetPlanOf, runEvolution } from '../evolve/evolution-runner.ts';
 import { budgetRefusal } from '../evolve/strategies/budget.ts';
+import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
@@ -33,6 +35,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       ...LLM_OPTIONS,
       train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
       budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
+      'from-last-good': { type: 'boolean', default: false },
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
       'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
@@ -48,6 +51,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (!id) throw new UsageError(`--resume: no evolution run in ${values.store}`);
     previous = await loadEvolutionState(store, id);
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
+    await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
   }
   if (!values.resume && id && (await store.getRun(id))) throw new UsageError(`--id ${id}: a run with this id is already in ${values.store}; use --resume to continue it, or another id`);
   id ??= randomUUID();
@@ -111,14 +115,16 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     store.close();
   }
   const out = {
-    id, status: state.status, stopReason: state.stopReason, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
+    id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
   };
-  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-  else {
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
     process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${state.sessionsPlayed ?? 0} sessions, ${state.candidates.length - 1} proposals, ${state.faultedEpisodes ?? 0} faulted episodes; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }

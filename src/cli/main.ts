@@ -2,7 +2,7 @@
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
  * Commands: replay, play, session, evolve, eval, tasks, oracle. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
- * run), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
+ * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
  */
 import { evalCommand } from './eval.ts';
@@ -10,6 +10,8 @@ import { evolveCommand } from './evolve.ts';
 import { playCommand } from './play.ts';
 import { replayCommand } from './replay.ts';
 import { sessionCommand } from './session.ts';
+import { explainInterpreterError } from '../engine/errors.ts';
+import { scrubText } from '../store/secrets.ts';
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
 
@@ -23,9 +25,11 @@ Commands:
        [--stream] [--json] [--out trajectory.json]
       The actor LLM plays one episode (at most S steps, default 50).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
-       [--policy P] [--episodes K] [--steps S] [--guide TEXT]
-       [--store DIR [--resume RUN_ID]] [--json] [--out session.json]
+       [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
+       [--store DIR [--resume RUN_ID [--from-last-good-episode]]] [--json] [--out session.json]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
+      --resume checks the stored session first; if it is damaged it stops and names the
+      file and first bad record; --from-last-good-episode keeps the intact episodes.
       P: static | reflexion | memory | naive (default) | fact-bank | credit-assignment |
       route-script | human is page-only | FILE (plain text = the strategy section, or JSON
       with a "strategy" field and optional "name" and "selectedOn").
@@ -33,13 +37,13 @@ Commands:
        --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
-       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume] [--json]
+       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
       Evolves the meta-agent's strategy section (GEPA-style). N = metric calls: one candidate
       evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the
       seed's validation plus one full iteration is refused (exit 2).
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
-       [--guide TEXT] [--store DIR [--resume RUN_ID]] [--json]
+       [--guide TEXT] [--store DIR [--resume RUN_ID [--from-last-good]]] [--json]
       Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
       summary.csv and report.md to DIR.
   tasks --kind web [--set WEB-ID-train|WEB-ID-val|WEB-ID-test|WEB-OOD] [--json]
@@ -62,12 +66,21 @@ note), --timeout-ms (bounds each attempt, body and stream included),
 pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price
 cost 0).
 
-Exit codes: 0 done (also stopped at a cap), 1 failure, 2 usage error, 130 interrupted (resume
-with --resume).
+Exit codes: 0 done (also stopped at a cap), 1 failure (also a replay that ends in
+interpreter_error or interpreter_hang, and a run stopped by a provider fault: with --json its
+stopMessage is in the JSON and on stderr), 2 usage error, 130 interrupted (resume with --resume).
 `;
 
-/** Run the CLI; returns the process exit code. */
+/** Make `stream` scrub every registered API key from what is written to it (store/secrets.ts). */
+function scrubWrites(stream: NodeJS.WriteStream): void {
+  const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
+  stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? scrubText(chunk) : chunk, ...rest)) as typeof stream.write;
+}
+
+/** Run the CLI; returns the process exit code. Nothing it prints holds the API key. */
 export async function run(argv: string[]): Promise<number> {
+  scrubWrites(process.stdout);
+  scrubWrites(process.stderr);
   const [command, ...rest] = argv;
   if (rest.includes('--help') || rest.includes('-h')) {
     process.stdout.write(USAGE);
@@ -107,7 +120,10 @@ export async function run(argv: string[]): Promise<number> {
       process.stderr.write(`metattl: ${(error as Error).message.split('\n')[0]}\nRun "npx metattl --help" for the options.\n`);
       return 2;
     }
-    process.stderr.write(`metattl: ${(error as Error).name}: ${(error as Error).message}\n`);
+    const explained = explainInterpreterError(error);
+    const name = (error as Error).name;
+    // Interpreter internals (RangeError, …) are said in the user's terms, without the JS name.
+    process.stderr.write(explained !== (error as Error).message ? `metattl: ${explained}\n` : `metattl: ${name}: ${explained}\n`);
     return 1;
   }
 }

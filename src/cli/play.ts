@@ -72,6 +72,8 @@ export async function playCommand(argv: string[]): Promise<number> {
         story: story.path, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
         maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage, ...notes,
       }) + '\n');
+      const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
+      if (fault) process.stderr.write(`metattl: episode ended by a provider fault: ${fault.message}\n`);
     } else {
       process.stderr.write(providerNotesText(notes));
       const last = trajectory.steps.at(-1);

@@ -6,7 +6,9 @@
  * score, moves, done, observation, statusLine }], final: { score, moves, done, endReason,
  * termination, steps } }` — termination uses method.md's vocabulary; `observation` is the game's
  * text after the command (echo excluded), so a replay can be read and diffed against another
- * interpreter.
+ * interpreter. Exit code 0 when the
+ * commands ran (step_limit or game_over), 1 when the interpreter failed (interpreter_error or
+ * interpreter_hang; the JSON is still printed and the fault goes to stderr).
  */
 import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
@@ -64,6 +66,10 @@ export async function replayCommand(argv: string[]): Promise<number> {
     process.stdout.write(JSON.stringify({ story: story.path, seed, md5: engine.info.md5, start, steps, final }) + '\n');
   } else {
     process.stdout.write(`final (seed ${seed}): score ${final.score ?? 'n/a'}${story.entry?.maxScore ? ` of ${story.entry.maxScore}` : ''}, moves ${final.moves ?? 'n/a'}, ${termination}${final.endReason ? ` (${final.endReason})` : ''}\n`);
+  }
+  if (last.fault) {
+    process.stderr.write(`metattl: the story stopped with ${last.fault.kind} at step ${steps.length}: ${last.fault.message}\n`);
+    return 1;
   }
   return 0;
 }

@@ -1,7 +1,9 @@
 /**
  * `metattl session`: a test-time-learning session (K episodes with a policy between them) on one
  * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
- * stopped or crashed one. Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
+ * stopped or crashed one, after checking what it replays (a damaged store stops with an error
+ * naming the file and the first bad record; `--from-last-good-episode` keeps the intact episodes
+ * and runs the rest again). Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
  * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
  * totalTokens, adaptations, usageEstimated, estimatedCalls).
@@ -25,6 +27,8 @@ import { runSession } from '../ttl/session-runner.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
+import { openStoredSession } from '../ttl/session-integrity.ts';
+import { DamagedRunError } from '../store/interface.ts';
 import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
@@ -47,6 +51,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       guide: { type: 'string' },
       store: { type: 'string' },
       resume: { type: 'string' },
+      'from-last-good-episode': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
     },
@@ -56,7 +61,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (values.out) await checkOutputFile(values.out, '--out');
   const store = values.store ? await openNodeStore(values.store) : null;
   if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
-  const previous = values.resume ? await loadSession(store!, values.resume) : undefined;
+  if (values['from-last-good-episode'] && !values.resume) throw new UsageError('--from-last-good-episode needs --resume RUN_ID');
+  let previous = values.resume ? await loadSession(store!, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
   const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
   if (!storySpec) throw new UsageError('session needs a story file');
@@ -83,6 +89,19 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     settings, models, countTokens,
   );
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  if (previous) {
+    // Check what the resume replays (records whole, steps in place, scores reproduced) first.
+    try {
+      previous = await openStoredSession(store!, previous.id, { engine, fromLastGood: values['from-last-good-episode'] });
+    } catch (error) {
+      engine.dispose();
+      store!.close();
+      if (error instanceof DamagedRunError) {
+        error.message += ` To continue from there: metattl session --store ${values.store} --resume ${error.runId} --from-last-good-episode`;
+      }
+      throw error;
+    }
+  }
   const config = previous?.config ?? { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } };
   const id = previous?.id ?? randomUUID();
   const progress = {
@@ -112,8 +131,10 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
     })),
   };
-  if (values.json) process.stdout.write(JSON.stringify(out) + '\n');
-  else {
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (record.stopReason === 'provider') process.stderr.write(`metattl: session stopped: ${record.stopMessage ?? 'provider fault'}\n`);
+  } else {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { basename, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor, type Catalog, type CatalogEntry } from '../engine/catalog.ts';
 import type { StoryRules } from '../engine/interface.ts';
-import { md5Hex } from '../engine/story-file.ts';
+import { identifyStory, md5Hex } from '../engine/story-file.ts';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -46,5 +46,11 @@ export async function resolveStory(spec: string): Promise<ResolvedStory> {
     throw new Error(`cannot read the story file ${path}: ${code === 'EISDIR' ? 'it is a directory' : (error as Error).message}`);
   }
   const entry = findByMd5(catalog, md5Hex(bytes));
+  // A header checksum that does not match is worth a word, not a refusal: the story may still run.
+  try {
+    for (const warning of identifyStory(bytes).warnings) process.stderr.write(`metattl: warning: ${path}: ${warning}\n`);
+  } catch {
+    // not a story file: the engine says so when it loads it
+  }
   return { path, bytes, entry, rules: entry ? rulesFor(entry) : undefined };
 }

@@ -8,9 +8,16 @@ import type { RngState } from './interface.ts';
 /** Multiplier of frotz's linear congruential generator (A ← A·0x015A4E35 + 1 mod 2^32). */
 const LCG_MULTIPLIER = 0x015a4e35;
 
+/** Largest frotz seed (2^32 − 1): seeds are whole numbers in [0, MAX_SEED]. */
+export const MAX_SEED = 0xffffffff;
+
+/** True for a valid frotz seed (an integer in [0, 2^32)). Every place that accepts a seed checks
+ * with this: the Play and Learn forms, share links, the CLI. */
+export const isSeed = (seed: number): boolean => Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED;
+
 /** A generator seeded with `seed` (an integer in [0, 2^32); 0 is a fixed state, not "random"). */
 export function createRngState(seed: number): RngState {
-  if (!Number.isInteger(seed) || seed < 0 || seed > 0xffffffff) {
+  if (!isSeed(seed)) {
     throw new RangeError(`seed must be an integer in [0, 4294967295], got ${seed}`);
   }
   return { seed, a: seed >>> 0, interval: 0, counter: 0 };

@@ -5,6 +5,7 @@
  * of glkote-term/glkapi.js (Plotkin, "GlkOte" data formats). DOM-free: the same class serves the
  * Worker, the CLI and the tests; the page renders what the engine returns.
  */
+import { explainInterpreterError } from './errors.ts';
 import type { ScreenState } from './interface.ts';
 
 /** One run of styled text: the protocol sends either flat [style, text, …] arrays or objects. */
@@ -56,10 +57,30 @@ export interface GlkUpdate {
   message?: string;
 }
 
-/** The event-accepting interface glkapi hands to GlkOte.init. */
+/** The event-accepting interface glkapi hands to GlkOte.init (its init options, with `Glk`). */
 export interface GlkInterface {
   accept(event: Record<string, unknown>): void;
+  /** The Glk API object the VM prints through (glkapi passes its init options here). */
+  Glk?: Record<string, unknown>;
 }
+
+/**
+ * Most characters of screen output one step may produce (about 200 KB; a normal step prints a few
+ * hundred). Output beyond it is dropped as it is printed — before glkapi accumulates it — so a
+ * story that prints forever keeps memory flat until the watchdog ends the step, and the
+ * observation says the output was cut.
+ */
+export const MAX_STEP_OUTPUT_CHARS = 200_000;
+
+/** The note appended to a step's text whose output was cut at `limit` characters. */
+export function outputCutNote(limit: number): string {
+  return `[Output cut: the story printed more than ${limit.toLocaleString('en-US')} characters in this step; the rest was dropped.]`;
+}
+
+/** glkapi's stream type of a window's stream and window type of a text buffer (glkapi.js
+ * `strtype_Window`, `Const.wintype_TextBuffer`). Grid windows are bounded by their size. */
+const STRTYPE_WINDOW = 2;
+const WINTYPE_TEXT_BUFFER = 3;
 
 /** Display metrics reported to glkapi: an 80×25 character screen. */
 const METRICS = {
@@ -85,11 +106,52 @@ export class HeadlessGlkOte {
   private text = '';
   /** The upper-window text (grid lines beyond the status line) last added to `text`. */
   private upperShown = '';
+  /** Characters printed to windows since the last `takeText`, counting dropped ones. */
+  private printed = 0;
+  private cut = false;
 
-  /** Called by glkapi's init: remember the interface and send the `init` event. */
+  /** @param maxStepOutputChars the per-step output cap, characters (default MAX_STEP_OUTPUT_CHARS) */
+  constructor(private readonly maxStepOutputChars = MAX_STEP_OUTPUT_CHARS) {}
+
+  /** Called by glkapi's init: remember the interface, cap the Glk output, send the `init` event. */
   init(iface: GlkInterface): void {
     this.iface = iface;
+    if (iface.Glk) this.capOutput(iface.Glk);
     iface.accept({ type: 'init', gen: 0, metrics: METRICS, support: [] });
+  }
+
+  /** True when this step's output went over the cap (reset by `takeText`). */
+  get outputCut(): boolean {
+    return this.cut;
+  }
+
+  /**
+   * Wrap the Glk calls ifvms prints through so that text-buffer window output beyond the per-step
+   * cap is dropped (grid windows, file and memory streams are untouched). Counts UTF-16 code units.
+   */
+  private capOutput(glk: Record<string, unknown>): void {
+    const current = glk.glk_stream_get_current as (() => unknown) | undefined;
+    const admit = (stream: unknown, length: number): boolean => {
+      const str = stream as { type?: number; win?: { type?: number } | null } | null;
+      if (str?.type !== STRTYPE_WINDOW || str.win?.type !== WINTYPE_TEXT_BUFFER) return true;
+      this.printed += length;
+      if (this.printed <= this.maxStepOutputChars) return true;
+      this.cut = true;
+      return false;
+    };
+    const wrap = (name: string, streamOf: (args: unknown[]) => unknown, lengthOf: (args: unknown[]) => number): void => {
+      const original = glk[name];
+      if (typeof original !== 'function') return;
+      glk[name] = (...args: unknown[]) => (admit(streamOf(args), lengthOf(args)) ? original(...args) : undefined);
+    };
+    const textLength = (value: unknown): number => (typeof value === 'string' || Array.isArray(value) ? value.length : 1);
+    const currentStream = (): unknown => current?.();
+    for (const name of ['glk_put_jstring', 'glk_put_char', 'glk_put_char_uni', 'glk_put_string', 'glk_put_string_uni', 'glk_put_buffer', 'glk_put_buffer_uni']) {
+      wrap(name, currentStream, (args) => textLength(args[0]));
+    }
+    for (const name of ['glk_put_jstring_stream', 'glk_put_char_stream', 'glk_put_char_stream_uni', 'glk_put_string_stream', 'glk_put_string_stream_uni', 'glk_put_buffer_stream', 'glk_put_buffer_stream_uni']) {
+      wrap(name, (args) => args[0], (args) => textLength(args[1]));
+    }
   }
 
   /** Send an event to the game (line, char, specialresponse) with the current generation. */
@@ -118,8 +180,9 @@ export class HeadlessGlkOte {
     if (data.disable) this.input = null;
   }
 
+  /** A fatal VM/Glk error: kept in the user's terms (interpreter internals explained). */
   error(message: unknown): void {
-    this.errorMessage = message instanceof Error ? message.message : String(message);
+    this.errorMessage = explainInterpreterError(message);
   }
 
   log(): void {}
@@ -130,11 +193,15 @@ export class HeadlessGlkOte {
 
   /**
    * Text printed since the last call: buffer windows (player's echoed input excluded) and any new
-   * upper-window text beyond the status line (quote boxes, chapter cards), in the order shown.
+   * upper-window text beyond the status line (quote boxes, chapter cards), in the order shown; when
+   * the output went over the per-step cap, what was kept plus `outputCutNote`.
    */
   takeText(): string {
-    const out = this.text.replace(/^\n+/, '');
+    let out = this.text.replace(/^\n+/, '');
+    if (this.cut) out = `${out.replace(/\n+$/, '')}\n${outputCutNote(this.maxStepOutputChars)}\n`;
     this.text = '';
+    this.printed = 0;
+    this.cut = false;
     return out;
   }
 

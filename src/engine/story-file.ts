@@ -18,6 +18,9 @@ export interface IdentifiedStory {
   version: number;
   /** Lower-case hex md5 of `zcode` (what Jericho's table is keyed by). */
   md5: string;
+  /** Problems that do not stop the story from running but deserve a word to the user (a header
+   * checksum that does not match the contents); empty when none. */
+  warnings: string[];
 }
 
 const ascii = (bytes: Uint8Array, at: number, length: number): string =>
@@ -42,7 +45,10 @@ export function extractFromBlorb(bytes: Uint8Array): Uint8Array {
     if (dataStart + length > bytes.length) {
       throw new StoryFileError('truncated', `The Blorb file is truncated: chunk "${id}" runs past the end of the file.`);
     }
-    if (id === 'ZCOD') return bytes.slice(dataStart, dataStart + length);
+    if (id === 'ZCOD') {
+      if (length === 0) throw new StoryFileError('blorb_without_zcode', 'The Blorb file\'s Z-code chunk ("ZCOD") is empty: there is no game in it.');
+      return bytes.slice(dataStart, dataStart + length);
+    }
     if (id === 'GLUL') {
       throw new StoryFileError('glulx', 'This Blorb holds a Glulx game; only Z-machine games (versions 3, 4, 5, 8) are supported.');
     }
@@ -68,7 +74,9 @@ export function identifyStory(input: Uint8Array): IdentifiedStory {
   }
   const version = zcode[0] ?? 0;
   if (version < 1 || version > 8) {
-    throw new StoryFileError('not_zcode', `This is not a Z-machine story file (header byte 0 is ${version}, expected a version 1–8).`);
+    throw new StoryFileError('not_zcode', fromBlorb
+      ? `The Blorb file's Z-code chunk ("ZCOD") is not a Z-machine game (its first byte, the version, is ${version}; expected 1–8).`
+      : `This is not a Z-machine story file (header byte 0 is ${version}, expected a version 1–8).`);
   }
   if (zcode.length < 64) {
     throw new StoryFileError('truncated', `The story file is truncated: ${zcode.length} bytes, shorter than the 64-byte Z-machine header.`);
@@ -77,7 +85,30 @@ export function identifyStory(input: Uint8Array): IdentifiedStory {
     throw new StoryFileError('unsupported_version', `Z-machine version ${version} is not supported (supported: 3, 4, 5, 8).`);
   }
   checkHeader(zcode, version);
-  return { zcode, fromBlorb, version, md5: md5Hex(zcode) };
+  const sum = headerChecksum(zcode, version);
+  const warnings = sum && sum.expected !== sum.actual
+    ? [`The story file's header checksum (0x${hex4(sum.expected)}) does not match its contents (0x${hex4(sum.actual)}): the file may be damaged or modified. It may still run; if it misbehaves, get a fresh copy.`]
+    : [];
+  return { zcode, fromBlorb, version, md5: md5Hex(zcode), warnings };
+}
+
+const hex4 = (n: number): string => n.toString(16).padStart(4, '0');
+
+/**
+ * The header checksum (Z-Machine Standard 1.1 §11, byte 0x1c, versions 3+): the sum of the bytes
+ * from 0x40 to the file length the header declares (0x1a × 2, 4 or 8), mod 0x10000.
+ * @returns the recorded (`expected`) and computed (`actual`) sums; null when the header records
+ *   none (0, as early compilers left it) or the version has no checksum
+ */
+export function headerChecksum(zcode: Uint8Array, version: number): { expected: number; actual: number } | null {
+  if (version < 3 || zcode.length < 64) return null;
+  const expected = (zcode[0x1c]! << 8) | zcode[0x1d]!;
+  if (expected === 0) return null;
+  const multiplier = version === 3 ? 2 : version === 8 ? 8 : 4;
+  const end = Math.min(zcode.length, ((zcode[0x1a]! << 8) | zcode[0x1b]!) * multiplier || zcode.length);
+  let actual = 0;
+  for (let i = 0x40; i < end; i++) actual = (actual + zcode[i]!) & 0xffff;
+  return { expected, actual };
 }
 
 /** Header sanity (Standard §11): addresses inside the file, declared length not beyond it. */

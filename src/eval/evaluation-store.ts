@@ -4,9 +4,28 @@
  * resumed evaluation reads.
  */
 import type { SettingValue, Store } from '../store/interface.ts';
+import { sessionSchema } from '../ttl/session-io.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { EvaluationCache } from './evaluation-runner.ts';
 import type { EvaluationResult, EvaluationState } from './interface.ts';
+
+/**
+ * What is wrong with one stored event of an evaluation (for the resume check, store/run-check.ts),
+ * or null: it must hold a result and a readable session whose W-AUC and scores the result repeats.
+ */
+export function evaluationEventProblem(data: unknown): string | null {
+  const { result, session } = (data ?? {}) as { result?: Partial<EvaluationResult>; session?: unknown };
+  if (typeof result?.key !== 'string' || typeof result.wAuc !== 'number' || !Array.isArray(result.scores)) return 'it is not a readable evaluation result';
+  const parsed = sessionSchema.safeParse(session);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return `its session is not readable (${issue.path.join('.') || 'record'}: ${issue.message})`;
+  }
+  if (Math.abs(result.wAuc - (parsed.data.wAuc ?? 0)) > 1e-9 || result.scores.join() !== parsed.data.scores.join()) {
+    return `its W-AUC ${result.wAuc} and scores [${result.scores.join(', ')}] are not those of its recorded session`;
+  }
+  return null;
+}
 
 export function evaluationSummary(state: EvaluationState): SettingValue {
   return {

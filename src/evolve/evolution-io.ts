@@ -9,7 +9,9 @@
  */
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
+import { maxScoreNumber, scoreNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { ImportError, stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
+import { MAX_SEED } from '../engine/frotz-rng.ts';
 import type { CallUsage, Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { RunEvent, Store } from '../store/interface.ts';
@@ -20,19 +22,21 @@ import type { EvolutionState } from './interface.ts';
 
 export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
 
-const task = z.object({ id: z.string().min(1), storyId: z.string(), title: z.string(), md5: z.string(), seed: z.number().int().nonnegative(), maxScore: z.number().positive() });
+const wAucSum = () => z.number().min(-32768e4).max(32768e4);
+const task = z.object({ id: z.string().min(1), storyId: z.string(), title: z.string(), md5: z.string(), seed: z.number().int().min(0).max(MAX_SEED), maxScore: maxScoreNumber() });
 const positive = z.number().int().positive();
 const candidate = z.object({
   id: z.string().min(1), parentId: z.string().nullable(), iteration: z.number().int().nonnegative(), strategy: z.string(),
   status: z.enum(['seed', 'accepted', 'rejected', 'failed']), reason: z.string(), proposerReply: z.string().nullable(),
-  valScores: z.record(z.string(), z.number()),
-  minibatch: z.object({ taskIds: z.array(z.string()), parentSum: z.number(), childSum: z.number().nullable() }).nullable(),
+  valScores: z.record(z.string(), wAucNumber()),
+  // Sums of at most a minibatch of W-AUCs; bounded like a W-AUC times 10^4 tasks.
+  minibatch: z.object({ taskIds: z.array(z.string()), parentSum: wAucSum(), childSum: wAucSum().nullable() }).nullable(),
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
   purpose: z.enum(['seed-val', 'parent-mb', 'child-mb', 'child-val']), iteration: z.number().int().nonnegative(), sessionId: z.string(),
-  wAuc: z.number(), scores: z.array(z.number()),
+  wAuc: wAucNumber(), scores: z.array(scoreNumber()),
 });
 
 export const evolutionStateSchema = z.object({
@@ -57,7 +61,7 @@ export const evolutionStateSchema = z.object({
   iteration: z.number().int().nonnegative(),
   rngState: z.number(),
   best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
-  progress: z.array(z.object({ metricCallsUsed: z.number(), bestMeanVal: z.number() })),
+  progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
 });
@@ -66,6 +70,25 @@ const cacheEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), call: metricCall, session: sessionSchema }),
   z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), reply: z.string(), finishReason: z.string().nullable() }),
 ]);
+
+/**
+ * What is wrong with one stored cache event of an evolution run (for the resume check,
+ * store/run-check.ts), or null: it must be a readable metric call or proposal, and a metric call's
+ * W-AUC and scores must be those of its recorded session.
+ */
+export function cacheEventProblem(data: unknown): string | null {
+  const parsed = cacheEvent.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return `it is not a readable metric call or proposal (${issue.path.join('.') || 'record'}: ${issue.message})`;
+  }
+  if (parsed.data.type !== 'call') return null;
+  const { call, session } = parsed.data;
+  if (Math.abs(call.wAuc - (session.wAuc ?? 0)) > 1e-9 || call.scores.join() !== session.scores.join()) {
+    return `its W-AUC ${call.wAuc} and scores [${call.scores.join(', ')}] are not those of its recorded session (${session.wAuc ?? 0}, [${session.scores.join(', ')}])`;
+  }
+  return null;
+}
 
 const exportSchema = z.object({
   format: z.literal(EVOLUTION_EXPORT_FORMAT),

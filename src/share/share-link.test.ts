@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
+import { strToU8, zlibSync } from 'fflate';
+import { isSeed } from '../engine/frotz-rng.ts';
 import { decodeShare, encodeShare, ShareError, shareUrl, type SharePayload } from './share-link.ts';
 
 const metaPrompt: SharePayload = {
@@ -43,5 +45,21 @@ describe('share links', () => {
     expect(() => decodeShare('v2.abc')).toThrow(/unknown version/);
     expect(() => decodeShare(encodeShare(metaPrompt).slice(0, 30))).toThrow(ShareError);
     expect(() => decodeShare('v1.%%%')).toThrow(/damaged/);
+  });
+
+  it('accepts exactly the seeds the Learn form accepts: 0 … 2^32 − 1', () => {
+    const setup = (seed: number): SharePayload => ({
+      kind: 'setup',
+      setup: { storyId: 'advent', storyMd5: 'ee2242e155fd8910921b0f8e04019a3a', storyTitle: 'Adventure', seed, policy: { kind: 'static' }, episodes: 1, maxSteps: 1, models: { actor: 'a', metaAgent: 'm' } },
+    });
+    const raw = (seed: number) => 'v1.' + btoa(String.fromCharCode(...zlibSync(strToU8(JSON.stringify(setup(seed)))))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    for (const seed of [0, 2 ** 32 - 1]) {
+      expect(isSeed(seed)).toBe(true);
+      expect(decodeShare(raw(seed))).toEqual(setup(seed));
+    }
+    for (const seed of [2 ** 32, 2 ** 53, -1, 1.5]) {
+      expect(isSeed(seed)).toBe(false);
+      expect(() => decodeShare(raw(seed))).toThrow(/not valid: setup\.seed/);
+    }
   });
 });

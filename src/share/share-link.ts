@@ -2,10 +2,13 @@
  * Share links: a meta-prompt or a whole setup (story, seed, policy, K, S, model names) encoded
  * into the URL fragment — `#share=v1.<base64url(deflate(JSON))>` — so it is never sent to any
  * server. Decoding is schema-validated; a key can never be part of a payload (the schema has no
- * place for one and unknown fields are dropped).
+ * place for one, unknown fields are dropped, and a registered key echoed inside a text is
+ * scrubbed: store/secrets.ts).
  */
 import { strFromU8, strToU8, unzlibSync, zlibSync } from 'fflate';
 import { z } from 'zod';
+import { MAX_SEED } from '../engine/frotz-rng.ts';
+import { scrubSecrets } from '../store/secrets.ts';
 
 export const SHARE_PREFIX = 'v1.';
 /** Longest fragment we produce or accept, characters (browsers cope with far more; chat apps don't). */
@@ -31,7 +34,8 @@ const setupSchema = z.object({
   storyId: z.string().max(200).nullable(),
   storyMd5: z.string().regex(/^[0-9a-f]{32}$/),
   storyTitle: z.string().max(200),
-  seed: z.number().int().nonnegative(),
+  /** A frotz seed, validated like the Learn form's (engine `isSeed`). */
+  seed: z.number().int().min(0).max(MAX_SEED),
   policy: policySchema,
   episodes: z.number().int().min(1).max(100),
   maxSteps: z.number().int().min(1).max(1000),
@@ -64,7 +68,7 @@ const fromBase64Url = (text: string): Uint8Array => {
 
 /** Encode a payload (validated first: unknown fields, such as a key, are dropped). */
 export function encodeShare(payload: SharePayload): string {
-  const clean = sharePayloadSchema.parse(payload);
+  const clean = sharePayloadSchema.parse(scrubSecrets(payload));
   const encoded = SHARE_PREFIX + toBase64Url(zlibSync(strToU8(JSON.stringify(clean)), { level: 9 }));
   if (encoded.length > MAX_SHARE_LENGTH) throw new ShareError(`This is too long to share as a link (${encoded.length} characters); export it as a file instead.`);
   return encoded;

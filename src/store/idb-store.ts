@@ -4,12 +4,21 @@
  * awaits of anything else inside it, so a failed write (QuotaExceededError → `StorageFullError`)
  * leaves nothing half-written. Opening never hangs: a `blocked` open or a timeout becomes
  * `StorageBlockedError`. Must not import ui.
+ *
+ * Damage detection (checked by `getRun`): every run event record carries `sum`, the checksum
+ * (checksum.ts) of its run id, seq and data, so a record that was garbled, cut or moved to another
+ * seq is found; every run header carries `$events`, the number of event records the run had when
+ * the header was written, so lost records are found too (records added after the last header
+ * write and then lost cannot be told from a crash before they were written).
  */
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
+import { fnv1a } from './checksum.ts';
+import { encodeJson } from './json-codec.ts';
+import { scrubSecrets } from './secrets.ts';
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
   StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
-  type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt,
+  type RunDamage, type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredRun,
   type StoredStory, type StorySummary,
 } from './interface.ts';
 
@@ -23,9 +32,19 @@ export interface SettingRecord {
   value: SettingValue;
 }
 
-/** A stored run event: the event plus its run id (key [runId, seq]). */
+/** A stored run event: the event plus its run id (key [runId, seq]) and its checksum (absent in
+ * records written before checksums). */
 export interface RunEventRecord extends RunEvent {
   runId: string;
+  sum?: string;
+}
+
+/** A stored run header: the header plus the number of its event records when it was written. */
+export type RunHeaderRecord = RunHeader & { $events?: number };
+
+/** The checksum of one event record (run id, seq and data). */
+export function eventSum(runId: string, seq: number, data: unknown): string {
+  return fnv1a(`${runId}\n${encodeJson({ seq, data })}`);
 }
 
 /**
@@ -37,7 +56,7 @@ export interface PlaygroundDB extends DBSchema {
   stories: { key: string; value: StoredStory; indexes: { 'by-md5': string } };
   settings: { key: string; value: SettingRecord };
   saves: { key: [string, string]; value: SaveSlot; indexes: { 'by-story': string } };
-  runs: { key: string; value: RunHeader; indexes: { 'by-kind': string } };
+  runs: { key: string; value: RunHeaderRecord; indexes: { 'by-kind': string } };
   runEvents: { key: [string, number]; value: RunEventRecord; indexes: { 'by-run': string } };
   metaPrompts: { key: string; value: StoredMetaPrompt };
 }
@@ -212,27 +231,62 @@ export class IdbStore implements Store {
     return all.map(summariseRun).sort(byUpdatedAtDesc);
   }
 
-  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    const where = `IndexedDB “${this.db.name}”, object store runEvents (run ${id})`;
     return this.read('runs', async () => {
       const tx = this.open().transaction(['runs', 'runEvents'], 'readonly');
-      const [header, events] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('runEvents').index('by-run').getAll(id)]);
-      if (!header) return undefined;
-      return { header, events: events.map(({ seq, data }) => ({ seq, data })).sort((a, b) => a.seq - b.seq) };
+      const [record, events] = await Promise.all([tx.objectStore('runs').get(id), tx.objectStore('runEvents').index('by-run').getAll(id)]);
+      if (!record) return undefined;
+      const { $events: expected, ...header } = record;
+      events.sort((a, b) => a.seq - b.seq);
+      let damage: RunDamage | null = null;
+      const good: RunEvent[] = [];
+      for (const event of events) {
+        const intact = event.sum === undefined || event.sum === eventSum(id, event.seq, event.data);
+        if (!intact) {
+          damage = { where, record: `seq ${event.seq}`, problem: 'its checksum does not fit: the record is garbled, cut short or was moved from another seq' };
+          break;
+        }
+        good.push({ seq: event.seq, data: event.data });
+      }
+      if (!damage && expected !== undefined && events.length < expected) {
+        damage = { where, record: events.length === 0 ? 'all records' : `after seq ${events.at(-1)!.seq}`, problem: `the run has ${events.length} event records but had ${expected} when it was last saved: records were lost` };
+      }
+      return { header, events: good, damage, where };
     });
   }
 
-  putRun(header: RunHeader): Promise<void> {
-    return this.write(`the run "${header.id}"`, 'runs', (tx) => tx.store.put(header));
+  putRun(rawHeader: RunHeader): Promise<void> {
+    const header = scrubSecrets(rawHeader);
+    return this.writeMany(`the run "${header.id}"`, ['runs', 'runEvents'], async (tx) => {
+      const count = await tx.objectStore('runEvents').index('by-run').count(header.id);
+      await tx.objectStore('runs').put({ ...header, $events: count });
+    });
   }
 
-  async appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
-    const records = events.map((e) => ({ runId, seq: e.seq, data: e.data }));
+  async appendRunEvents(runId: string, rawEvents: RunEvent[], rawHeader?: RunHeader): Promise<void> {
+    const events = scrubSecrets(rawEvents);
+    const header = scrubSecrets(rawHeader);
+    const records = events.map((e) => ({ runId, seq: e.seq, data: e.data, sum: eventSum(runId, e.seq, e.data) }));
     await this.writeMany(`the run "${runId}"`, ['runs', 'runEvents'], async (tx) => {
       const runs = tx.objectStore('runs');
-      if (header) runs.put(header);
-      else if (!(await runs.getKey(runId))) throw new StorageError(`No run with id "${runId}".`);
+      if (!header && !(await runs.getKey(runId))) throw new StorageError(`No run with id "${runId}".`);
       const store = tx.objectStore('runEvents');
       await Promise.all(records.map((r) => store.put(r)));
+      if (header) await runs.put({ ...header, $events: await store.index('by-run').count(runId) });
+    });
+  }
+
+  async rewriteRun(rawHeader: RunHeader, rawEvents: RunEvent[]): Promise<void> {
+    const header = scrubSecrets(rawHeader);
+    const events = scrubSecrets(rawEvents);
+    const id = header.id;
+    const records = events.map((e) => ({ runId: id, seq: e.seq, data: e.data, sum: eventSum(id, e.seq, e.data) }));
+    await this.writeMany(`the run "${id}"`, ['runs', 'runEvents'], async (tx) => {
+      const store = tx.objectStore('runEvents');
+      await store.delete(IDBKeyRange.bound([id, -Infinity], [id, Infinity]));
+      await Promise.all(records.map((r) => store.put(r)));
+      await tx.objectStore('runs').put({ ...header, $events: records.length });
     });
   }
 
@@ -248,7 +302,8 @@ export class IdbStore implements Store {
   }
 
   putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
-    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.put(entry));
+    const record = scrubSecrets(entry);
+    return this.write('the meta-prompt library', 'metaPrompts', (tx) => tx.store.put(record));
   }
 
   deleteMetaPrompt(id: string): Promise<void> {

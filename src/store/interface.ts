@@ -78,6 +78,31 @@ export interface RunEvent {
   data: unknown;
 }
 
+/**
+ * Damage found when reading a run: the first record that is not what was written (lost, repeated,
+ * out of order, cut short, garbled), or records missing that the run's header counted. `events`
+ * returned with it are those before the damage.
+ */
+export interface RunDamage {
+  /** The file or database store holding the run's events ("…/runs/<sha1>.events.jsonl", "IndexedDB
+   * “metattl-playground”, object store runEvents"). */
+  where: string;
+  /** The first bad record ("line 12", "seq 200003"), or "end of file" for missing records. */
+  record: string;
+  /** What is wrong with it, in plain words. */
+  problem: string;
+}
+
+/** A run as read back: its header, its events by ascending seq (those before any damage), the
+ * damage found (null when the run is whole), and where its events live. */
+export interface StoredRun {
+  header: RunHeader;
+  events: RunEvent[];
+  damage: RunDamage | null;
+  /** Where the events live (for messages): a file path or an IndexedDB object store. */
+  where: string;
+}
+
 /** Which backend a store uses; `persistent` is false only for the memory store. */
 export type StoreKind = 'indexeddb' | 'memory' | 'files';
 
@@ -119,12 +144,20 @@ export interface Store {
 
   /** Runs of one kind, most recently updated first. */
   listRuns(kind: RunKind): Promise<RunSummary[]>;
-  /** The header and every event (by ascending seq) of a run; undefined when absent. */
-  getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined>;
+  /**
+   * The header and every event (by ascending seq) of a run; undefined when absent. Persistent
+   * stores check what they read (each event's checksum, the chain of event lines, the number of
+   * events the header counted) and report the first damage in `damage`, returning only the events
+   * before it.
+   */
+  getRun(id: string): Promise<StoredRun | undefined>;
   /** Insert or replace a run's header (its events are kept). */
   putRun(header: RunHeader): Promise<void>;
   /** Add or replace events of a run, in one write; optionally replace the header in the same write. */
   appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void>;
+  /** Replace a run's header and all its events (e.g. keep only the intact part of a damaged run),
+   * in one write: afterwards the run holds exactly these events. */
+  rewriteRun(header: RunHeader, events: RunEvent[]): Promise<void>;
   /** Remove a run and all its events, in one write. No-op when absent. */
   deleteRun(id: string): Promise<void>;
 
@@ -158,6 +191,25 @@ export class StorageError extends Error {
   override name = 'StorageError';
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
+  }
+}
+
+/**
+ * A stored run is damaged: what a resume would replay is not whole or not consistent. Nothing was
+ * changed. `keep` describes the intact part a resume can continue from (e.g. "episodes 1–2"), and
+ * `keepCount` its size (episodes for a session, cached records for an evolution or evaluation; 0
+ * when nothing before the damage is usable).
+ */
+export class DamagedRunError extends StorageError {
+  override name = 'DamagedRunError';
+  constructor(
+    readonly runId: string,
+    readonly damage: RunDamage,
+    readonly keep: string,
+    readonly keepCount: number,
+    kindLabel: string,
+  ) {
+    super(`The stored ${kindLabel} "${runId}" is damaged, so it was not resumed: ${damage.where}, ${damage.record}: ${damage.problem}. ${keepCount > 0 ? `Intact before it: ${keep}; continuing from there discards the rest and runs it again.` : 'Nothing before the damage can be kept; continuing starts it again from the beginning.'}`);
   }
 }
 

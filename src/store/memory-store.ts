@@ -6,8 +6,9 @@
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError, summariseRun,
   summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind, type RunSummary, type SaveSlot,
-  type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredStory, type StorySummary,
+  type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredRun, type StoredStory, type StorySummary,
 } from './interface.ts';
+import { scrubSecrets } from './secrets.ts';
 
 const slotKey = (storyMd5: string, name: string): string => JSON.stringify([storyMd5, name]);
 
@@ -92,22 +93,28 @@ export class MemoryStore implements Store {
     return [...this.runs.values()].map((r) => r.header).filter((h) => h.kind === kind).map(summariseRun).sort(byUpdatedAtDesc);
   }
 
-  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
+  async getRun(id: string): Promise<StoredRun | undefined> {
     this.check();
     const run = this.runs.get(id);
     if (!run) return undefined;
-    return structuredClone({ header: run.header, events: [...run.events.values()].sort((a, b) => a.seq - b.seq) });
+    return { ...structuredClone({ header: run.header, events: [...run.events.values()].sort((a, b) => a.seq - b.seq) }), damage: null, where: 'memory (this tab)' };
+  }
+
+  async rewriteRun(header: RunHeader, events: RunEvent[]): Promise<void> {
+    this.check();
+    this.runs.set(header.id, { header: structuredClone(scrubSecrets(header)), events: new Map(structuredClone(scrubSecrets(events)).map((e) => [e.seq, e])) });
   }
 
   async putRun(header: RunHeader): Promise<void> {
     this.check();
     const run = this.runs.get(header.id);
-    this.runs.set(header.id, { header: structuredClone(header), events: run?.events ?? new Map() });
+    this.runs.set(header.id, { header: structuredClone(scrubSecrets(header)), events: run?.events ?? new Map() });
   }
 
   async appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
     this.check();
-    const copies = structuredClone(events);
+    const copies = structuredClone(scrubSecrets(events));
+    header = scrubSecrets(header);
     const run = this.runs.get(runId);
     if (!run && !header) throw new StorageError(`No run with id "${runId}".`);
     const target = run ?? { header: structuredClone(header!), events: new Map<number, RunEvent>() };
@@ -128,7 +135,7 @@ export class MemoryStore implements Store {
 
   async putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
     this.check();
-    this.metaPrompts.set(entry.id, structuredClone(entry));
+    this.metaPrompts.set(entry.id, structuredClone(scrubSecrets(entry)));
   }
 
   async deleteMetaPrompt(id: string): Promise<void> {

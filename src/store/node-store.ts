@@ -5,16 +5,27 @@
  * a later line with the same seq replaces an earlier one), `meta-prompts/<sha1(id)>.json`; binary
  * data is base64 (json-codec.ts). Each whole-file write goes to a temporary file that is then
  * renamed over the target, so a failed write (disk full → `StorageFullError`) leaves the old file
- * intact; an event append that fails part-way leaves a torn last line, which reads ignore.
- * Writes are serialised within the process; two processes on one directory are not supported.
+ * intact. Writes are serialised within the process; two processes on one directory are not
+ * supported.
+ *
+ * Damage detection (checked by `getRun`): every event line ends with `"sum":"<8 hex>"`, the
+ * checksum (checksum.ts) of the line chained to the previous line's (the run id for the first), so
+ * a line that was lost, repeated, moved, cut short or garbled breaks the chain there; the header
+ * file records in `$events` how many event lines the run had and the last one's checksum when it
+ * was written, so lost lines at the end, an empty or a missing events file are found too. Lines
+ * appended after the last header write and then lost cannot be told from a crash before they were
+ * written (the run simply redoes that work). Files written before checksums (no `sum`) are read
+ * as they are.
  */
 import { createHash } from 'node:crypto';
 import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { chainSum } from './checksum.ts';
+import { scrubSecrets } from './secrets.ts';
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
   StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,
-  type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt,
+  type RunDamage, type RunSummary, type SaveSlot, type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredRun,
   type StoredStory, type StorySummary,
 } from './interface.ts';
 import { decodeJson, encodeJson } from './json-codec.ts';
@@ -22,6 +33,86 @@ import { decodeJson, encodeJson } from './json-codec.ts';
 const fileKey = (text: string): string => createHash('sha1').update(text).digest('hex');
 const isMd5 = (md5: string): boolean => /^[0-9a-f]{32}$/.test(md5);
 const errorCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
+
+/** How far a run's event file went: its lines and the last line's checksum (the run id when
+ * none); `torn` when the file does not end with a newline. Stored in header files as `$events`. */
+interface EventsMark {
+  lines: number;
+  sum: string;
+  torn?: boolean;
+}
+
+/** A header file: the run's header plus the events mark at the time it was written. */
+type HeaderFile = RunHeader & { $events?: EventsMark };
+
+/** An event line's checksum suffix: `…,"sum":"0123abcd"}`. */
+const SUM_SUFFIX = /,"sum":"([0-9a-f]{8})"\}$/;
+
+/** The text of one event line (without its newline) chained to `previous`; returns it and its sum. */
+function eventLine(previous: string, event: RunEvent): { line: string; sum: string } {
+  const body = encodeJson({ seq: event.seq, data: event.data });
+  const sum = chainSum(previous, body);
+  return { line: `${body.slice(0, -1)},"sum":"${sum}"}`, sum };
+}
+
+/** What reading an events file found: events before the first damage, the damage, the mark. */
+interface EventScan {
+  events: RunEvent[];
+  damage: Omit<RunDamage, 'where'> | null;
+  mark: EventsMark;
+}
+
+/**
+ * Read an events file's text line by line, checking the chain of checksums and, when the header
+ * recorded one, the mark (`expected`). Pure.
+ */
+export function scanEventLines(runId: string, text: string, expected: EventsMark | undefined): EventScan {
+  const lines = text.split('\n');
+  const torn = lines.at(-1) !== '';
+  if (!torn) lines.pop();
+  const bySeq = new Map<number, RunEvent>();
+  let damage: EventScan['damage'] = null;
+  let previous = runId;
+  let chained = false;
+  let count = 0;
+  lines.forEach((line, i) => {
+    const at = `line ${i + 1}`;
+    count++;
+    const match = SUM_SUFFIX.exec(line);
+    const body = match ? `${line.slice(0, match.index)}}` : line;
+    if (match) {
+      const ok = match[1] === chainSum(previous, body);
+      previous = match[1]!;
+      chained = true;
+      if (!ok) damage ??= { record: at, problem: 'its checksum does not fit: the line is garbled, or a line before it is missing, repeated or out of order' };
+    } else if (chained) {
+      damage ??= { record: at, problem: line.trim() ? 'it is cut short or garbled (no checksum)' : 'it is empty' };
+    }
+    if (expected && i + 1 === expected.lines && previous !== expected.sum) {
+      damage ??= { record: at, problem: 'it is not the record the run counted there when it was last saved' };
+    }
+    if (damage) return;
+    let event: RunEvent;
+    try {
+      event = decodeJson(body) as RunEvent;
+    } catch {
+      damage = { record: at, problem: 'it is not readable JSON (cut short or garbled)' };
+      return;
+    }
+    if (typeof event !== 'object' || event === null || !Number.isInteger(event.seq) || !('data' in event)) {
+      damage = { record: at, problem: 'it is not an event record (no whole seq and data)' };
+      return;
+    }
+    bySeq.set(event.seq, { seq: event.seq, data: event.data });
+  });
+  if (!damage && expected && count < expected.lines) {
+    damage = {
+      record: count === 0 ? 'the whole file' : `after line ${count}`,
+      problem: `${count === 0 ? 'it is empty or missing' : `it holds ${count} event records`} but the run had ${expected.lines} when it was last saved: records were lost`,
+    };
+  }
+  return { events: [...bySeq.values()].sort((a, b) => a.seq - b.seq), damage, mark: { lines: count, sum: previous, torn: torn && count > 0 } };
+}
 
 /** Open (creating if needed) a file store in `dir`. @throws StorageError if `dir` cannot be created */
 export async function openNodeStore(dir: string): Promise<NodeStore> {
@@ -42,6 +133,8 @@ export class NodeStore implements Store {
   private queue: Promise<unknown> = Promise.resolve();
   private closed = false;
   private tmpCounter = 0;
+  /** Per run: how far its events file goes (read once, then kept up to date by our appends). */
+  private readonly marks = new Map<string, EventsMark>();
 
   constructor(private readonly dir: string) {}
 
@@ -117,49 +210,69 @@ export class NodeStore implements Store {
     return headers.filter((h) => h.kind === kind).map(summariseRun).sort(byUpdatedAtDesc);
   }
 
-  async getRun(id: string): Promise<{ header: RunHeader; events: RunEvent[] } | undefined> {
-    const header = await this.read<RunHeader>(this.runPath(id));
-    if (!header) return undefined;
-    let text = '';
-    try {
-      text = await readFile(this.eventsPath(id), 'utf8');
-    } catch (error) {
-      if (errorCode(error) !== 'ENOENT') throw new StorageError(`Could not read the events of run "${id}": ${(error as Error).message}`, { cause: error });
-    }
-    const bySeq = new Map<number, RunEvent>();
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      try {
-        const event = decodeJson(line) as RunEvent;
-        bySeq.set(event.seq, event);
-      } catch {
-        // a torn last line from an interrupted append: ignored
-      }
-    }
-    return { header, events: [...bySeq.values()].sort((a, b) => a.seq - b.seq) };
+  async getRun(id: string): Promise<StoredRun | undefined> {
+    const file = await this.read<HeaderFile>(this.runPath(id));
+    if (!file) return undefined;
+    const { $events: expected, ...header } = file;
+    const where = this.eventsPath(id);
+    const scan = scanEventLines(id, await this.readEvents(id), expected);
+    return { header, events: scan.events, damage: scan.damage && { where, ...scan.damage }, where };
   }
 
   putRun(header: RunHeader): Promise<void> {
-    return this.write(`the run "${header.id}"`, this.runPath(header.id), header);
+    return this.serialised(async () => this.writeHeader(header, await this.markOf(header.id)));
   }
 
-  appendRunEvents(runId: string, events: RunEvent[], header?: RunHeader): Promise<void> {
+  appendRunEvents(runId: string, rawEvents: RunEvent[], rawHeader?: RunHeader): Promise<void> {
+    const events = scrubSecrets(rawEvents);
+    const header = scrubSecrets(rawHeader);
     return this.serialised(async () => {
       if (!header && !(await this.read<RunHeader>(this.runPath(runId)))) throw new StorageError(`No run with id "${runId}".`);
-      const lines = events.map((e) => encodeJson({ seq: e.seq, data: e.data }) + '\n').join('');
+      const mark = await this.markOf(runId);
+      let sum = mark.sum;
+      const lines = events.map((e) => {
+        const next = eventLine(sum, e);
+        sum = next.sum;
+        return next.line + '\n';
+      });
       try {
-        await appendFile(this.eventsPath(runId), lines);
+        // After a torn last line, start on a fresh line (the torn one stays reported as damage).
+        await appendFile(this.eventsPath(runId), (mark.torn ? '\n' : '') + lines.join(''));
       } catch (error) {
+        this.marks.delete(runId);
         const code = errorCode(error);
         if (code === 'ENOSPC' || code === 'EDQUOT') throw new StorageFullError(`the run "${runId}"`, { cause: error });
         throw new StorageError(`Could not save the run "${runId}": ${(error as Error).message}`, { cause: error });
       }
-      if (header) await this.writeNow(`the run "${runId}"`, this.runPath(runId), header);
+      const next = { lines: mark.lines + lines.length, sum };
+      this.marks.set(runId, next);
+      if (header) await this.writeHeader(header, next);
+    });
+  }
+
+  rewriteRun(rawHeader: RunHeader, rawEvents: RunEvent[]): Promise<void> {
+    const header = scrubSecrets(rawHeader);
+    const events = scrubSecrets(rawEvents);
+    return this.serialised(async () => {
+      let sum = header.id;
+      const lines = [...events].sort((a, b) => a.seq - b.seq).map((e) => {
+        const next = eventLine(sum, e);
+        sum = next.sum;
+        return next.line + '\n';
+      });
+      // Header without a mark first, so no moment pairs the new events with an old mark.
+      this.marks.delete(header.id);
+      await this.writeNow(`the run "${header.id}"`, this.runPath(header.id), header);
+      await this.writeText(`the run "${header.id}"`, this.eventsPath(header.id), lines.join(''));
+      const mark = { lines: lines.length, sum };
+      this.marks.set(header.id, mark);
+      await this.writeHeader(header, mark);
     });
   }
 
   deleteRun(id: string): Promise<void> {
     return this.serialised(async () => {
+      this.marks.delete(id);
       await rm(this.runPath(id), { force: true });
       await rm(this.eventsPath(id), { force: true });
     });
@@ -170,7 +283,7 @@ export class NodeStore implements Store {
   }
 
   putMetaPrompt(entry: StoredMetaPrompt): Promise<void> {
-    return this.write('the meta-prompt library', join(this.dir, 'meta-prompts', `${fileKey(entry.id)}.json`), entry);
+    return this.write('the meta-prompt library', join(this.dir, 'meta-prompts', `${fileKey(entry.id)}.json`), scrubSecrets(entry));
   }
 
   deleteMetaPrompt(id: string): Promise<void> {
@@ -179,6 +292,30 @@ export class NodeStore implements Store {
 
   close(): void {
     this.closed = true;
+  }
+
+  /** The text of a run's events file ('' when there is none). */
+  private async readEvents(id: string): Promise<string> {
+    try {
+      return await readFile(this.eventsPath(id), 'utf8');
+    } catch (error) {
+      if (errorCode(error) === 'ENOENT') return '';
+      throw new StorageError(`Could not read the events of run "${id}": ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /** How far run `id`'s events file goes (read from the file the first time). */
+  private async markOf(id: string): Promise<EventsMark> {
+    const known = this.marks.get(id);
+    if (known) return known;
+    const mark = scanEventLines(id, await this.readEvents(id), undefined).mark;
+    this.marks.set(id, mark);
+    return mark;
+  }
+
+  private writeHeader(header: RunHeader, mark: EventsMark): Promise<void> {
+    const file: HeaderFile = { ...scrubSecrets(header), $events: { lines: mark.lines, sum: mark.sum } };
+    return this.writeNow(`the run "${header.id}"`, this.runPath(header.id), file);
   }
 
   private runPath(id: string): string {
@@ -214,10 +351,14 @@ export class NodeStore implements Store {
   }
 
   /** Write to a temporary file, then rename it over `path` (atomic on one file system). */
-  private async writeNow(what: string, path: string, value: unknown): Promise<void> {
+  private writeNow(what: string, path: string, value: unknown): Promise<void> {
+    return this.writeText(what, path, encodeJson(value));
+  }
+
+  private async writeText(what: string, path: string, text: string): Promise<void> {
     const tmp = `${path}.tmp-${process.pid}-${this.tmpCounter++}`;
     try {
-      await writeFile(tmp, encodeJson(value));
+      await writeFile(tmp, text);
       await rename(tmp, path);
     } catch (error) {
       await rm(tmp, { force: true }).catch(() => undefined);

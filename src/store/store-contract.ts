@@ -151,6 +151,22 @@ export function describeStoreContract(name: string, options: ContractOptions): v
       store.close();
     });
 
+    it('rewrites a run whole: afterwards it holds exactly the given events, undamaged', async () => {
+      const store = await options.make();
+      const header = (updatedAt: number) => ({ id: 'r', kind: 'session' as const, updatedAt, summary: null, data: { v: updatedAt } });
+      await store.appendRunEvents('r', [1, 2, 3, 4].map((seq) => ({ seq, data: { seq } })), header(1));
+      await store.appendRunEvents('r', [{ seq: 5, data: { seq: 5 } }]);
+      await store.rewriteRun(header(2), [{ seq: 2, data: { kept: true } }, { seq: 1, data: { kept: true } }]);
+      const run = await store.getRun('r');
+      expect(run?.header).toEqual(header(2));
+      expect(run?.events).toEqual([{ seq: 1, data: { kept: true } }, { seq: 2, data: { kept: true } }]);
+      expect(run?.damage).toBeNull();
+      await store.appendRunEvents('r', [{ seq: 3, data: { after: true } }], header(3));
+      expect((await store.getRun('r'))?.events.map((e) => e.seq)).toEqual([1, 2, 3]);
+      expect((await store.getRun('r'))?.damage).toBeNull();
+      store.close();
+    });
+
     it('keeps meta-prompt library entries, oldest first', async () => {
       const store = await options.make();
       await store.putMetaPrompt({ id: 'b', createdAt: 2, entry: { name: 'B' } });

@@ -31,4 +31,25 @@ describe('session export / import', () => {
     broken.config.seed = -1;
     expect(() => importSession(JSON.stringify(broken))).toThrow(/config\.seed/);
   });
+
+  it('refuses numbers no run can produce: scores, W-AUC, tokens out of range, or a W-AUC its scores do not give', () => {
+    const done = JSON.parse(exportSession({ ...record, scores: [10, 30], wAuc: (10 + 2 * 30) / (350 * 3), averageScore: 20, bestScore: 30 }));
+    expect(importSession(JSON.stringify(done)).wAuc).toBeCloseTo(70 / 1050, 12);
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form edits of parsed JSON
+    const cases: [string, (r: any) => void, RegExp][] = [
+      ['W-AUC 1e308', (r) => (r.wAuc = 1e308), /wAuc: Too big/],
+      ['score 1e308', (r) => (r.scores = [1e308, 30]), /scores\.0: Too big/],
+      ['average 1e308', (r) => (r.averageScore = 1e308), /averageScore/],
+      ['best -1e308', (r) => (r.bestScore = -1e308), /bestScore/],
+      ['max score 1e308', (r) => (r.config.story.maxScore = 1e308), /config\.story\.maxScore/],
+      ['seed 2^32', (r) => (r.config.seed = 2 ** 32), /config\.seed/],
+      ['W-AUC not from the scores', (r) => (r.wAuc = 0.9), /wAuc: W-AUC 0\.9 does not match the scores/],
+      ['wall time 1e308', (r) => (r.wallTimeMs = 1e308), /wallTimeMs/],
+    ];
+    for (const [, change, message] of cases) {
+      const bad = structuredClone(done);
+      change(bad);
+      expect(() => importSession(JSON.stringify(bad))).toThrow(message);
+    }
+  });
 });

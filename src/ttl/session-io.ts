@@ -5,12 +5,15 @@
  */
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
+import { maxScoreNumber, meanScoreNumber, msNumber, scoreNumber, tokenNumber, usdNumber, wAucNumber } from '../agents/export-numbers.ts';
+import { MAX_SEED } from '../engine/frotz-rng.ts';
 import { stepSchema, stringifyWithoutSecrets, trajectorySchema } from '../agents/trajectory-io.ts';
+import { wAuc } from './metrics.ts';
 import type { SessionRecord } from './session-record.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
 const usage = z.object({
-  promptTokens: z.number(), completionTokens: z.number(), reasoningTokens: z.number(), latencyMs: z.number(), costUsd: z.number(),
+  promptTokens: tokenNumber(), completionTokens: tokenNumber(), reasoningTokens: tokenNumber(), latencyMs: msNumber(), costUsd: usdNumber(),
   estimated: z.boolean().optional(),
 });
 const adaptation = z.object({
@@ -42,8 +45,8 @@ export const sessionSchema = z.object({
   format: z.literal('metattl-session-1'),
   id: z.string().min(1),
   config: z.object({
-    story: z.object({ id: z.string().nullable(), title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: z.number().nullable() }),
-    seed: z.number().int().nonnegative(),
+    story: z.object({ id: z.string().nullable(), title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: maxScoreNumber().nullable() }),
+    seed: z.number().int().min(0).max(MAX_SEED),
     policy: policySpec,
     metaPrompt: z.object({ text: z.string(), hash: z.string() }).nullable(),
     episodes: z.number().int().positive(),
@@ -61,7 +64,7 @@ export const sessionSchema = z.object({
     guidingPrompt: z.string(),
     trajectory: trajectorySchema.nullable(),
     steps: z.array(stepSchema),
-    finalScore: z.number().nullable(),
+    finalScore: scoreNumber().nullable(),
     termination: trajectorySchema.shape.termination.nullable(),
   })),
   exchanges: z.array(exchangeSchema),
@@ -70,14 +73,19 @@ export const sessionSchema = z.object({
     phase: z.enum(['episode', 'policy']), episodeIndex: z.number().int().positive(), kind: z.string(), message: z.string(),
     steps: z.array(stepSchema), exchanges: z.array(exchangeSchema), at: z.string(),
   })).optional(),
-  scores: z.array(z.number()),
-  wAuc: z.number().nullable(),
-  averageScore: z.number().nullable(),
-  bestScore: z.number().nullable(),
+  scores: z.array(scoreNumber()),
+  wAuc: wAucNumber().nullable(),
+  averageScore: meanScoreNumber().nullable(),
+  bestScore: scoreNumber().nullable(),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
-  wallTimeMs: z.number().nonnegative(),
+  wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
+}).superRefine((record, ctx) => {
+  // The recorded W-AUC must be the one its scores give (method.md, "Metrics"), not any number.
+  const expected = wAuc(record.scores, record.config.story.maxScore);
+  const matches = expected === null ? record.wAuc === null : record.wAuc !== null && Math.abs(record.wAuc - expected) <= 1e-9;
+  if (!matches) ctx.addIssue({ code: 'custom', path: ['wAuc'], message: `W-AUC ${record.wAuc} does not match the scores (${expected === null ? 'n/a' : expected})` });
 });
 
 /** JSON text of a session record, with no key-like fields. */

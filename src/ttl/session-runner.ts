@@ -131,8 +131,8 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
       // An actor call failed after retries: this attempt is not a result. Keep it aside and play
       // the episode again from its start on resume.
       const error = trajectory.steps.at(-1)?.error ?? { kind: 'server', message: 'The provider failed.' };
-      await fault({ phase: 'episode', episodeIndex: index, kind: error.kind, message: error.message, steps: trajectory.steps, exchanges: [], at: now().toISOString() });
       episode.steps = [];
+      await fault({ phase: 'episode', episodeIndex: index, kind: error.kind, message: error.message, steps: trajectory.steps, exchanges: [], at: now().toISOString() });
       return stop('provider', error.message);
     }
     episode.trajectory = trajectory;

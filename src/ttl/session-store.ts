@@ -1,29 +1,19 @@
 /**
  * Persisting sessions through the store's run API: the session record without its steps is the
  * run header (rewritten at session start, after each episode and policy exchange, and at the
- * end); every step is one appended event (seq = episode·100,000 + attempt·1,000 + step, where
- * `attempt` counts the earlier attempts of that episode cut short by provider faults — 0 for
- * records made before attempts existed), written as soon as it is recorded, so a reload or crash
- * loses at most the step in flight. `loadSession` reassembles the current attempt of each episode
- * (the faulted attempts' steps live in the header's `faults`).
+ * end); every step is one appended event (seq = episode·100,000 + step), written as soon as it is
+ * recorded, so a reload or crash loses at most the step in flight. When an episode attempt is cut
+ * short by a provider fault, the run is rewritten without that attempt's steps (they live on in
+ * the header's `faults`), so the stored steps are always those of the current attempt.
+ * `loadSession` reassembles.
  */
 import type { TrajectoryStep } from '../agents/trajectory.ts';
-import type { RunHeader, SettingValue, Store } from '../store/interface.ts';
+import type { RunEvent, RunHeader, SettingValue, Store } from '../store/interface.ts';
 import type { SessionSink } from './session-runner.ts';
 import type { SessionRecord } from './session-record.ts';
 
-const SEQ_PER_EPISODE = 100_000;
-const SEQ_PER_ATTEMPT = 1_000;
-
-/** Earlier attempts of episode `index` cut short by faults. */
-function attemptOf(record: SessionRecord, index: number): number {
-  return (record.faults ?? []).filter((f) => f.phase === 'episode' && f.episodeIndex === index).length;
-}
-
-/** The event seq of step `step` (1 … 1,000) of attempt `attempt` of episode `episode`. */
-function seqOf(episode: number, attempt: number, step: number): number {
-  return episode * SEQ_PER_EPISODE + attempt * SEQ_PER_ATTEMPT + step;
-}
+/** seq of a step event = episode index × SEQ_PER_EPISODE + step index. */
+export const SEQ_PER_EPISODE = 100_000;
 
 /** The record with every step removed (steps live in the run's events). */
 function withoutSteps(record: SessionRecord): SessionRecord {
@@ -48,10 +38,17 @@ function header(record: SessionRecord, now: () => number): RunHeader {
   return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(record), data: withoutSteps(record) };
 }
 
+const stepEvents = (record: SessionRecord): RunEvent[] =>
+  record.episodes.flatMap((e) => e.steps.map((s) => ({ seq: e.index * SEQ_PER_EPISODE + s.index, data: s })));
+
 /** Write the whole record (header + all steps) in one write: at start, and for imports. */
 export async function saveSession(store: Store, record: SessionRecord, now: () => number = Date.now): Promise<void> {
-  const events = record.episodes.flatMap((e) => e.steps.map((s) => ({ seq: seqOf(e.index, attemptOf(record, e.index), s.index), data: s })));
-  await store.appendRunEvents(record.id, events, header(record, now));
+  await store.appendRunEvents(record.id, stepEvents(record), header(record, now));
+}
+
+/** Replace the stored session by `record` (header and exactly its steps) in one write. */
+export async function replaceSession(store: Store, record: SessionRecord, now: () => number = Date.now): Promise<void> {
+  await store.rewriteRun(header(record, now), stepEvents(record));
 }
 
 /**
@@ -60,27 +57,29 @@ export async function saveSession(store: Store, record: SessionRecord, now: () =
  * always exists before its steps are appended.
  */
 export function persistingSink(store: Store, sessionId: string, inner: SessionSink = {}, now: () => number = Date.now): SessionSink {
-  /** The last record reported: its `faults` give the attempt of the episode being played. */
-  let latest: SessionRecord | null = null;
+  /** Faulted attempts already written: a new one makes the run be rewritten without its steps. */
+  let faultsWritten: number | null = null;
+  const writeHeader = async (record: SessionRecord) => {
+    const faults = record.faults?.length ?? 0;
+    if (faultsWritten !== null && faults > faultsWritten) await replaceSession(store, record, now);
+    else await store.putRun(header(record, now));
+    faultsWritten = faults;
+  };
   return {
     async onStep(episodeIndex, step, trajectory) {
-      const attempt = latest ? attemptOf(latest, episodeIndex) : 0;
-      await store.appendRunEvents(sessionId, [{ seq: seqOf(episodeIndex, attempt, step.index), data: step }]);
+      await store.appendRunEvents(sessionId, [{ seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step }]);
       await inner.onStep?.(episodeIndex, step, trajectory);
     },
     async onEpisode(episode, record) {
-      latest = record;
-      await store.putRun(header(record, now));
+      await writeHeader(record);
       await inner.onEpisode?.(episode, record);
     },
     async onExchange(exchange, record) {
-      latest = record;
-      await store.putRun(header(record, now));
+      await writeHeader(record);
       await inner.onExchange?.(exchange, record);
     },
     async onRecord(record) {
-      latest = record;
-      await store.putRun(header(record, now));
+      await writeHeader(record);
       await inner.onRecord?.(record);
     },
   };
@@ -90,13 +89,16 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
 export async function loadSession(store: Store, id: string): Promise<SessionRecord | undefined> {
   const run = await store.getRun(id);
   if (!run || run.header.kind !== 'session') return undefined;
+  return assembleSession(run.header, run.events);
+}
+
+/** A session record from its run header and step events (steps grouped by episode, by index). */
+export function assembleSession(runHeader: RunHeader, events: readonly RunEvent[]): SessionRecord {
+  const run = { header: runHeader, events };
   const record = structuredClone(run.header.data) as SessionRecord;
   const byEpisode = new Map<number, TrajectoryStep[]>();
   for (const event of run.events) {
     const episode = Math.floor(event.seq / SEQ_PER_EPISODE);
-    const attempt = Math.floor(((event.seq % SEQ_PER_EPISODE) - 1) / SEQ_PER_ATTEMPT);
-    // Steps of an attempt cut short by a fault are kept in the header's `faults`, not replayed.
-    if (attempt !== attemptOf(record, episode)) continue;
     const list = byEpisode.get(episode) ?? [];
     list.push(event.data as TrajectoryStep);
     byEpisode.set(episode, list);

@@ -4,6 +4,8 @@
  * reveal it. Only the settings state reads it (to fill the password field, to build the settings
  * of a request, and to store it when "remember on this device" is ticked).
  */
+import { registerSecret } from '../store/secrets.ts';
+
 export class ApiKeyHolder {
   #key = $state('');
 
@@ -12,8 +14,10 @@ export class ApiKeyHolder {
     return this.#key;
   }
 
+  /** Hold `key`; it is also registered for scrubbing, so nothing stored or exported holds it. */
   set(key: string): void {
     this.#key = key;
+    registerSecret(key);
   }
 
   get isSet(): boolean {

@@ -32,7 +32,10 @@ export function fakeServices(store: Store = new MemoryStore(), query = ''): Fake
       throw new Error(`Could not download ${url.href}: HTTP 404`);
     },
     fetchOptionalJson: async (url) => (url.href === `${BASE}stories/catalog.json` ? catalog : undefined),
-    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
+    identify: (bytes) => {
+      const { md5, warnings } = identifyStory(bytes);
+      return { md5, warnings };
+    },
     async loadEngine(bytes, options): Promise<GameEngine> {
       const engine = loadStory(bytes, options);
       return {

@@ -25,8 +25,8 @@ export interface LibraryEntry {
 
 const STORY_FILE = /^[\w.-]+\.(z[1-8]|zblorb|zlb)$/i;
 
-/** frotz seeds are integers in [0, 2^32). */
-export const isSeed = (seed: number): boolean => Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32;
+/** frotz seeds are integers in [0, 2^32) (the engine's check, shared with share links). */
+export { isSeed } from '../engine/frotz-rng.ts';
 
 export const localStoryId = (fileName: string): string => `local:${fileName}`;
 export const userStoryId = (md5: string): string => `user:${md5}`;

@@ -5,6 +5,7 @@
  * keeps working. All I/O goes through the injected `PlayerServices` and the library. The seed
  * may be "random" (seed.ts): a seed is drawn (injected `draw`) each time a game starts.
  */
+import { explainInterpreterError } from '../engine/errors.ts';
 import { GameSession } from './game-session.svelte.ts';
 import { isSeed, maxScoreHint } from './library.ts';
 import { drawSeed, parseSeedText, SEED_HELP } from './seed.ts';
@@ -14,7 +15,8 @@ import { LAST_STORY_KEY, StoryLibrary, type AddedStory, type LoadedStory } from 
 /** The story being played. */
 export type CurrentStory = LoadedStory;
 
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+/** What to show for a failure: interpreter internals in the user's terms (errors.ts). */
+const messageOf = (error: unknown): string => explainInterpreterError(error);
 
 export class Player {
   readonly session: GameSession;
@@ -28,6 +30,9 @@ export class Player {
   /** The seed field says "random": every start draws a new seed (shown as `session.seed`). */
   seedRandom = $state(false);
   error = $state<string | null>(null);
+  /** Something odd about the story playing that does not stop it (a header checksum mismatch):
+   * shown as a warning; the game goes on. */
+  warning = $state<string | null>(null);
   loading = $state(false);
   ready = $state(false);
   /** The max score the game stated ("out of a possible N"), offered when it is unknown. */
@@ -173,11 +178,18 @@ export class Player {
     this.ready = true;
   }
 
-  /** Play a story just added (a storage failure is shown, the story still plays). */
-  private async playAdded({ story, problem }: AddedStory): Promise<void> {
+  /** Play a story just added (a storage failure is shown, the story still plays). A story new to
+   * the library that fails to start is taken out of it again, and the error says so. */
+  private async playAdded({ story, problem, isNew }: AddedStory): Promise<void> {
     if (problem !== null) this.error = problem;
     this.selectedId = story.entry.id;
-    await this.play(story);
+    try {
+      await this.play(story);
+    } catch (error) {
+      if (!isNew) throw error;
+      await this.library.remove(story.entry.id).catch(() => undefined);
+      throw new Error(`${explainInterpreterError(error)} “${story.entry.title}” was not added to the library.`, { cause: error });
+    }
   }
 
   /** Start `story`; false when a newer load superseded this one. */
@@ -191,6 +203,7 @@ export class Player {
     }
     this.current = story;
     this.selectedId = story.entry.id;
+    this.warning = story.warnings[0] ?? null;
     this.seed = seed;
     this.maxScore = await this.library.maxScoreOf(story);
     await this.session.begin(engine);

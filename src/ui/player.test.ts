@@ -37,6 +37,39 @@ describe('Player', () => {
     expect(player.session.last?.statusLine).toContain('Inside Building');
   });
 
+  it('a story whose header checksum does not match plays, with a warning the user can dismiss', async () => {
+    const player = new Player(services());
+    await player.init();
+    const patched = advent.slice();
+    patched[0x1d] = patched[0x1d]! ^ 0xff; // the recorded checksum, not the game
+    await player.addFiles([new File([patched], 'patched.z5')]);
+    expect(player.error).toBeNull();
+    expect(player.warning).toMatch(/^The story file's header checksum \(0x[0-9a-f]{4}\) does not match its contents \(0x[0-9a-f]{4}\): the file may be damaged or modified\. It may still run/);
+    expect(player.session.last?.statusLine).toContain('At End Of Road');
+    await player.send('east');
+    expect(player.session.last?.statusLine).toContain('Inside Building');
+    await player.selectStory('advent');
+    expect(player.warning).toBeNull();
+  });
+
+  it('a story that fails to start is not kept in the library, and says why in the user\'s terms', async () => {
+    const store = new MemoryStore();
+    const player = new Player(services(store));
+    await player.init();
+    await player.selectStory('advent');
+    const broken = advent.slice();
+    broken[76352] = 0; // an instruction the story runs before its first input becomes opcode #0
+    await player.addFiles([new File([broken], 'broken.z5')]);
+    expect(player.error).not.toBeNull();
+    expect(player.error).not.toMatch(/^(RangeError|TypeError|Error):/);
+    expect(player.error).toBe('The story failed to start: The story ran an instruction the interpreter cannot carry out: the story file is damaged, or it uses a feature this interpreter lacks. (details: Unknown opcode #0 at pc=76352) “broken.z5” was not added to the library.');
+    expect(await store.listStories()).toEqual([]);
+    expect(player.library.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
+    expect(player.selectedId).toBe('advent');
+    await player.send('east');
+    expect(player.session.last?.statusLine).toContain('Inside Building');
+  });
+
   it('keeps a user story playable (unsaved) when storage is full', async () => {
     const store = new MemoryStore();
     store.putStory = async () => {

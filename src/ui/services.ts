@@ -4,6 +4,7 @@
  * game via `EngineProxy`), the store (IndexedDB, else memory), the clock and file downloads.
  * Components never do I/O; tests can swap any of these.
  */
+import { scrubText } from '../store/secrets.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../engine/browser/worker-factory.ts';
 import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from '../engine/interface.ts';
@@ -39,7 +40,9 @@ export interface PlayerServices {
   /** GET `url` as JSON; `undefined` when absent (HTTP error or not JSON). Never throws. */
   fetchOptionalJson(url: URL): Promise<unknown>;
   /** md5 of the Z-code image. @throws StoryFileError for bytes that are not a runnable story */
-  identify(bytes: Uint8Array): { md5: string };
+  /** md5 of the Z-code and warnings that do not stop it running (a header checksum mismatch).
+   * @throws StoryFileError for bytes that are not a story */
+  identify(bytes: Uint8Array): { md5: string; warnings?: string[] };
   /** Start a game in its own worker. @throws StoryFileError, EngineError */
   loadEngine(bytes: Uint8Array, options: LoadOptions): Promise<GameEngine>;
   openStore(): Promise<OpenedStore>;
@@ -79,7 +82,10 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
         return undefined;
       }
     },
-    identify: (bytes) => ({ md5: identifyStory(bytes).md5 }),
+    identify: (bytes) => {
+      const { md5, warnings } = identifyStory(bytes);
+      return { md5, warnings };
+    },
     loadEngine: (bytes, options) => EngineProxy.load(createBrowserWorker, bytes, options, { stepTimeoutMs: STEP_TIMEOUT_MS }),
     async openStore() {
       try {
@@ -92,7 +98,8 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     now: () => Date.now(),
     query: () => new URL(doc.URL).searchParams,
     download(fileName, text, mimeType) {
-      const url = URL.createObjectURL(new Blob([text], { type: mimeType }));
+      // Every download is scrubbed of the API key (store/secrets.ts), whatever made the text.
+      const url = URL.createObjectURL(new Blob([scrubText(text)], { type: mimeType }));
       const link = doc.createElement('a');
       link.href = url;
       link.download = fileName;

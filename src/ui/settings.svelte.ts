@@ -4,6 +4,7 @@
  * own setting) only while "remember on this device" is ticked — un-ticking deletes it. Also the
  * "Test connection" result. Error messages never contain the key.
  */
+import { explainInterpreterError } from '../engine/errors.ts';
 import { LlmError, scrub } from '../llm/errors.ts';
 import type { LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
 import { presetById } from '../llm/providers.ts';
@@ -144,9 +145,10 @@ export class SettingsState {
     }
   }
 
-  /** An error's message, with the key scrubbed (LlmError messages are already clean). */
+  /** An error's message, with the key scrubbed (LlmError messages are already clean) and
+   * interpreter internals in the user's terms (engine/errors.ts). */
   messageOf(error: unknown): string {
-    const message = error instanceof LlmError ? error.message : error instanceof Error ? error.message : String(error);
+    const message = error instanceof LlmError ? error.message : explainInterpreterError(error);
     return scrub(message, this.key.reveal());
   }
 

@@ -20,12 +20,16 @@ export interface LoadedStory {
   /** Catalog entry matched by md5, null when the story is unknown. */
   catalog: CatalogEntry | null;
   bytes: Uint8Array;
+  /** What is odd about the file but does not stop it (a header checksum mismatch); empty when none. */
+  warnings: string[];
 }
 
-/** The result of adding a story: it, and why it could not be stored (null when it was). */
+/** The result of adding a story: it, why it could not be stored (null when it was), and whether
+ * it was new to the library (so a story that then fails to start can be taken out again). */
 export interface AddedStory {
   story: LoadedStory;
   problem: string | null;
+  isNew: boolean;
 }
 
 /** A user story that could not be stored (kept for this page's life). */
@@ -67,10 +71,10 @@ export class StoryLibrary {
     return this.entries.find((e) => e.id === id);
   }
 
-  /** md5 of `bytes` and its catalog entry. @throws StoryFileError for bytes that are not a story */
-  identify(bytes: Uint8Array): { md5: string; catalog: CatalogEntry | null } {
-    const { md5 } = this.services.identify(bytes);
-    return { md5, catalog: (this.catalog && findByMd5(this.catalog, md5)) ?? null };
+  /** md5 of `bytes`, its catalog entry and warnings. @throws StoryFileError for bytes that are not a story */
+  identify(bytes: Uint8Array): { md5: string; catalog: CatalogEntry | null; warnings: string[] } {
+    const { md5, warnings = [] } = this.services.identify(bytes);
+    return { md5, catalog: (this.catalog && findByMd5(this.catalog, md5)) ?? null, warnings };
   }
 
   /** The bytes of a library entry, identified. @throws Error (download, missing story, bad file) */
@@ -92,9 +96,10 @@ export class StoryLibrary {
   /** Validate and store a story (kept unsaved for this page when storing fails).
    * @throws StoryFileError for bytes that are not a runnable story */
   async add(name: string, bytes: Uint8Array): Promise<AddedStory> {
-    const { md5, catalog } = this.identify(bytes);
+    const { md5, catalog, warnings } = this.identify(bytes);
     const id = userStoryId(md5);
     const previous = await this.store.getStory(id).catch(() => undefined);
+    const isNew = !previous && !this.unsaved.some((u) => u.entry.id === id);
     const story = { id, name, bytes, md5, addedAt: this.services.now(), maxScore: previous?.maxScore ?? null };
     let problem: string | null = null;
     try {
@@ -106,7 +111,7 @@ export class StoryLibrary {
     }
     await this.refresh();
     const entry = this.find(id) ?? userEntry(story, this.catalog, problem !== null);
-    return { story: { entry, md5, catalog, bytes }, problem };
+    return { story: { entry, md5, catalog, bytes, warnings }, problem, isNew };
   }
 
   /** Add a story file from the file picker or a drop. */

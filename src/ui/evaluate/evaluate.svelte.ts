@@ -177,10 +177,11 @@ export class EvaluateState {
     await this.refreshRuns();
   }
 
-  async resume(): Promise<void> {
+  /** Resume the evaluation shown; `fromLastGood` after a damage report (keep the intact records). */
+  async resume(fromLastGood = false): Promise<void> {
     this.notice = null;
     this.error = null;
-    await this.driver.resume();
+    await this.driver.resume(fromLastGood);
     await this.recordInLibrary();
     await this.refreshRuns();
   }
@@ -246,6 +247,7 @@ export class EvaluateState {
     this.error = null;
     this.notice = null;
     this.driver.error = null;
+    this.driver.damaged = null;
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {

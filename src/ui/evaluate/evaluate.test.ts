@@ -85,4 +85,24 @@ describe('EvaluateState', () => {
     expect(state.driver.state?.status).toBe('complete');
     expect(state.driver.state?.results.map((r) => r.key)).toEqual(['naive|custom|advent:0|0', 'naive|custom|advent:1|0', 'evolved-r1-c2|custom|advent:0|0', 'evolved-r1-c2|custom|advent:1|0']);
   });
+
+  it('a stored evaluation with a garbled record is not resumed; "continue from the last good record" finishes it', async () => {
+    const { state, store } = await evaluation('eval-damaged');
+    await state.start();
+    expect(state.driver.state?.status).toBe('complete');
+    const run = (await store.getRun('eval-damaged'))!;
+    expect(run.events).toHaveLength(4);
+    const events = structuredClone(run.events);
+    (events[2]!.data as { result: { wAuc: number } }).result.wAuc = 1e9; // not its session's W-AUC
+    await store.rewriteRun({ ...run.header, data: { ...(run.header.data as object), status: 'stopped' } }, events);
+    await state.openRun('eval-damaged');
+    await state.resume();
+    expect(state.driver.error).toMatch(/^The stored evaluation "eval-damaged" is damaged, so it was not resumed: memory \(this tab\), seq 3: its W-AUC 1000000000 and scores .* Intact before it: records 1–2;/);
+    expect(state.driver.damaged).toEqual({ keepCount: 2 });
+    await state.resume(true);
+    expect(state.driver.error).toBeNull();
+    expect(state.driver.damaged).toBeNull();
+    expect(state.driver.state?.status).toBe('complete');
+    expect((await store.getRun('eval-damaged'))!.events.map((e) => (e.data as { result: { key: string } }).result.key)).toEqual(run.events.map((e) => (e.data as { result: { key: string } }).result.key));
+  });
 });

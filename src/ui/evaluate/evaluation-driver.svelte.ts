@@ -6,7 +6,7 @@
  * watching and meters: ../evolve/run-driver.svelte.ts.
  */
 import { runEvaluation } from '../../eval/evaluation-runner.ts';
-import { loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../eval/evaluation-store.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import type { Role } from '../../llm/interface.ts';
 import type { RoleTotals } from '../../llm/usage-meter.ts';
@@ -38,6 +38,8 @@ export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, R
 
 export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfig> {
   protected readonly noun = 'evaluation';
+  protected readonly kind = 'evaluation';
+  protected readonly validateRecord = evaluationEventProblem;
 
   constructor(
     runs: RunServices,

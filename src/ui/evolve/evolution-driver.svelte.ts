@@ -7,7 +7,7 @@
  */
 import { runEvolution } from '../../evolve/evolution-runner.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../evolve/evolution-store.ts';
-import { readEvolutionRun, recordedUsage } from '../../evolve/evolution-io.ts';
+import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionState } from '../../evolve/interface.ts';
 import type { Role } from '../../llm/interface.ts';
 import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
@@ -29,6 +29,8 @@ export function initialEvolutionState(id: string, config: EvolutionConfig, now: 
 
 export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> {
   protected readonly noun = 'evolution run';
+  protected readonly kind = 'evolution';
+  protected readonly validateRecord = cacheEventProblem;
 
   constructor(
     runs: RunServices,

@@ -117,11 +117,11 @@ export class EvolveDashboard {
     await this.refreshRuns();
   }
 
-  /** Resume the run shown. */
-  async resume(): Promise<void> {
+  /** Resume the run shown; `fromLastGood` after a damage report (keep the intact records). */
+  async resume(fromLastGood = false): Promise<void> {
     this.notice = null;
     this.error = null;
-    await this.driver.resume();
+    await this.driver.resume(fromLastGood);
     await this.refreshRuns();
   }
 
@@ -251,6 +251,7 @@ export class EvolveDashboard {
     this.error = null;
     this.notice = null;
     this.driver.error = null;
+    this.driver.damaged = null;
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {

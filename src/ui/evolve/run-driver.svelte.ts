@@ -3,8 +3,13 @@
  * a run while holding its Web Lock (run-services `withRunLock`); a tab that opens a run another
  * tab drives shows it read-only and re-reads it from the store until the lock is free. Shows the
  * running tokens and USD of the usage meter, provider-requested waits, and every thrown error
- * (key scrubbed). Subclasses load a run's state and run it (`load`, `drive`).
+ * (key scrubbed). Subclasses load a run's state and run it (`load`, `drive`). Before a run is
+ * resumed its stored records are checked (store/run-check.ts): a damaged store stops with an error
+ * naming the IndexedDB store and the first bad record and sets `damaged`; resuming with
+ * `fromLastGood` keeps the records before it and does the rest again.
  */
+import { DamagedRunError, type RunKind } from '../../store/interface.ts';
+import { checkRunForResume, type RecordValidator } from '../../store/run-check.ts';
 import type { UsageMeter } from '../../llm/usage-meter.ts';
 import type { Schedule } from '../agent.svelte.ts';
 import { RetryCountdown } from '../retry-countdown.svelte.ts';
@@ -28,6 +33,8 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     return this.wait.seconds;
   }
   error = $state<string | null>(null);
+  /** The last resume found the stored run damaged: how many records are intact. */
+  damaged = $state<{ keepCount: number } | null>(null);
   /** True while this tab drives the run shown. */
   readonly driving = $derived(this.mode === 'starting' || this.mode === 'running' || this.mode === 'stopping');
 
@@ -48,6 +55,9 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
   protected abstract drive(id: string, config: C, signal: AbortSignal): Promise<S>;
   /** What the run is called in messages ("evolution run", "evaluation"). */
   protected abstract readonly noun: string;
+  /** The run kind in the store and the check of one stored record (for the resume check). */
+  protected abstract readonly kind: RunKind;
+  protected abstract readonly validateRecord: RecordValidator;
 
   /** Show stored run `id`: read-only while another tab holds its lock. */
   async show(id: string): Promise<void> {
@@ -78,16 +88,20 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
 
   /** Start run `id`, or resume it with its stored config. @returns the final state, or null when
    * it did not run here (another tab drives it, or an error, shown in `error`) */
-  async run(id: string, config: C): Promise<S | null> {
+  async run(id: string, config: C, fromLastGood = false): Promise<S | null> {
     if (this.driving) return null;
     this.unwatch();
     this.error = null;
+    this.damaged = null;
     this.mode = 'starting';
     const controller = new AbortController();
     this.controller = controller;
     let result: S | null = null;
     try {
-      const done = await this.runs.withRunLock(id, () => this.drive(id, config, controller.signal));
+      const done = await this.runs.withRunLock(id, async () => {
+        await checkRunForResume(this.runs.store, id, this.kind, this.validateRecord, fromLastGood);
+        return this.drive(id, config, controller.signal);
+      });
       if (done === null) {
         this.mode = 'idle';
         await this.show(id);
@@ -98,6 +112,7 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
       }
     } catch (error) {
       this.error = this.runs.messageOf(error);
+      if (error instanceof DamagedRunError) this.damaged = { keepCount: error.keepCount };
       const stored = await this.load(id).catch(() => undefined);
       if (stored) this.state = stored;
     } finally {
@@ -108,11 +123,12 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     return result;
   }
 
-  /** Resume the run shown (stopped or interrupted). */
-  resume(): Promise<S | null> {
+  /** Resume the run shown (stopped or interrupted); `fromLastGood`: after a damage report, keep
+   * the intact records and do the rest again. */
+  resume(fromLastGood = false): Promise<S | null> {
     const state = this.state;
-    if (!state || state.status === 'complete') return Promise.resolve(null);
-    return this.run(state.id, state.config);
+    if (!state || (state.status === 'complete' && !fromLastGood)) return Promise.resolve(null);
+    return this.run(state.id, state.config, fromLastGood);
   }
 
   /** Stop the run this tab drives: in-flight requests are aborted; finished sessions stay stored. */

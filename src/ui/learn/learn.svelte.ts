@@ -9,7 +9,8 @@
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
-import { StorageFullError } from '../../store/interface.ts';
+import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
+import { openStoredSession } from '../../ttl/session-integrity.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
 import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
@@ -58,6 +59,9 @@ export class LearnState {
   contextWindowNote = $state<string | null>(null);
   /** The last failure was a full storage: offer export and deleting old runs. */
   storageFull = $state(false);
+  /** The last resume found the stored session damaged: its id and how many episodes are intact
+   * (offer to continue from there). */
+  damaged = $state<{ id: string; keepEpisodes: number } | null>(null);
   readonly running = $derived(this.phase !== 'idle');
 
   private controller: AbortController | null = null;
@@ -106,8 +110,13 @@ export class LearnState {
     });
   }
 
-  /** Resume a stopped or interrupted session (read-only when another tab runs it). */
-  async resume(id: string): Promise<void> {
+  /**
+   * Resume a stopped or interrupted session (read-only when another tab runs it). What it replays
+   * is checked first (session-integrity.ts): a damaged store stops with an error naming the
+   * IndexedDB store and the first bad record, and sets `damaged`; `fromLastGood` then keeps the
+   * intact episodes and runs the rest again.
+   */
+  async resume(id: string, fromLastGood = false): Promise<void> {
     if (this.running) return;
     const record = await this.guard(() => loadSession(this.runs.store, id));
     if (!record) return;
@@ -119,7 +128,7 @@ export class LearnState {
       const task = await ctx.resolveTask(storyId, record.config.seed);
       if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
       return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
-    });
+    }, fromLastGood);
   }
 
   /** Show a stored session (read-only; resumable when unfinished). */
@@ -154,6 +163,7 @@ export class LearnState {
   dismissError(): void {
     this.error = null;
     this.storageFull = false;
+    this.damaged = null;
   }
 
   /** Leave the read-only view of a session running elsewhere. */
@@ -165,10 +175,12 @@ export class LearnState {
   private async launch(
     id: string, resume: SessionRecord | null,
     plan: (ctx: RunContext) => Promise<{ plan: SessionPlan; taskId: string; config: SessionConfig | null }>,
+    fromLastGood = false,
   ): Promise<void> {
     this.stopRefresh();
     this.readOnly = null;
     this.storageFull = false;
+    this.damaged = null;
     this.phase = 'starting';
     this.resetLive(resume);
     const controller = new AbortController();
@@ -191,14 +203,19 @@ export class LearnState {
       const run = ctx;
       const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
       const result = await this.runs.withRunLock(id, async () => {
-        return run.engines.with(prepared.taskId, (engine) => runSession({
-          id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: resume ?? undefined, sink, clockMs: this.clockMs,
-        }));
+        return run.engines.with(prepared.taskId, async (engine) => {
+          const checked = resume ? await openStoredSession(run.store, id, { engine, fromLastGood }) : undefined;
+          if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
+          return runSession({
+            id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: checked, sink, clockMs: this.clockMs,
+          });
+        });
       });
       if (result === null && resume) this.showReadOnly(resume);
       else if (result) this.show(result);
     } catch (error) {
       this.storageFull = error instanceof StorageFullError;
+      if (error instanceof DamagedRunError) this.damaged = { id: error.runId, keepEpisodes: error.keepCount };
       this.error = this.runs.messageOf(error) + (this.storageFull ? ' Export this session to keep it, then delete old runs below to make room, and resume it.' : '');
       if (this.liveRecord) this.record = structuredClone(this.liveRecord);
     } finally {

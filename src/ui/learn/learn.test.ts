@@ -158,6 +158,33 @@ describe('LearnState', () => {
     expect((await loadSession(learn.setup.library.store, id))?.stopMessage).toBeNull();
   });
 
+  it('a damaged stored session is not resumed: the error names the store and record, and "continue from the last good episode" finishes it', async () => {
+    mock.setOptions({ faults: [{ kind: 'slow', delayMs: 150, role: 'actor' }] });
+    const learn = await makeLearn();
+    learn.setup.change({ episodes: 3 });
+    const running = learn.start();
+    await until(() => learn.liveEpisode === 3 && learn.liveSteps.length === 1);
+    learn.stop();
+    await running;
+    const id = learn.record!.id;
+    const store = learn.setup.library.store;
+    const run = (await store.getRun(id))!;
+    // Step 2 of episode 2 is lost (the memory store cannot lose records by itself; IndexedDB and
+    // files are damaged byte-wise in test/store-damage.test.ts).
+    await store.rewriteRun(run.header, run.events.filter((e) => e.seq !== 200_002));
+    await learn.resume(id);
+    expect(learn.error).toMatch(new RegExp(`^The stored session "${id}" is damaged, so it was not resumed: memory \\(this tab\\), episode 2 step 2 \\(seq 200002\\): it is missing \\(the next stored step is 3\\)\\. Intact before it: episode 1;`));
+    expect(learn.damaged).toEqual({ id, keepEpisodes: 1 });
+    expect((await store.getRun(id))!.events).toHaveLength(run.events.length - 1); // nothing changed
+    await learn.resume(id, true);
+    expect(learn.error).toBeNull();
+    expect(learn.damaged).toBeNull();
+    const record = learn.record!;
+    expect(record.status).toBe('complete');
+    expect(record.episodes.map((e) => e.steps.length)).toEqual([3, 3, 3]);
+    for (const e of record.episodes) expect(contiguous(e.steps)).toBe(true);
+  });
+
   it('shows a session held by another tab read-only, and lets go when that tab does', async () => {
     const locks = fakeLocks();
     const learn = await makeLearn(new MemoryStore(), locks);

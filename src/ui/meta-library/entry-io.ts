@@ -6,6 +6,8 @@
  */
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../agents/export-file.ts';
+import { wAucNumber } from '../../agents/export-numbers.ts';
+import { scrubText } from '../../store/secrets.ts';
 import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../store/interface.ts';
 
@@ -38,7 +40,7 @@ const provenanceSchema = z.discriminatedUnion('kind', [
 ]);
 
 const evaluationSchema = z.object({
-  taskSet: z.string().max(200), meanWAuc: z.number(), low: z.number(), high: z.number(),
+  taskSet: z.string().max(200), meanWAuc: wAucNumber(), low: wAucNumber(), high: wAucNumber(),
   evaluationId: z.string().max(200).optional(), sessions: z.number().int().nonnegative().optional(),
 });
 
@@ -85,7 +87,7 @@ export const storedEntryOf = (entry: LibraryMetaPrompt): SettingValue => structu
 /** The export file's JSON text of an entry. */
 export function exportEntry(entry: LibraryMetaPrompt): string {
   const { id, name, description, strategy, provenance, selectedOn, evaluations } = entry;
-  return JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id, name, description, strategy, provenance, selectedOn, evaluations } }, null, 2);
+  return scrubText(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id, name, description, strategy, provenance, selectedOn, evaluations } }, null, 2));
 }
 
 /**

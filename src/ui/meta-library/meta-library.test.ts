@@ -35,6 +35,7 @@ describe('entry files', () => {
     expect(bad(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id: 'a', name: ' ', strategy: '' } }))).toThrow(/entry\.name: a name is required/);
     expect(bad(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id: 'a', name: 'n', strategy: 'x'.repeat(20_001) } }))).toThrow(/entry\.strategy/);
     expect(bad(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id: 'a', name: 'n', strategy: '', evaluations: [{ taskSet: 'A' }] } }))).toThrow(/entry\.evaluations\.0\.meanWAuc/);
+    expect(bad(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id: 'a', name: 'n', strategy: '', evaluations: [{ taskSet: 'A', meanWAuc: 1e308, low: 0, high: 1 }] } }))).toThrow(/entry\.evaluations\.0\.meanWAuc: Too big/);
   });
 
   it('reads stored entries leniently (defaults) and skips bad ones', () => {

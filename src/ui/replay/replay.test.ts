@@ -104,6 +104,16 @@ describe('replay files', () => {
     expect(parseReplayFile(JSON.stringify(state)).kind).toBe('evolution');
   });
 
+  it('refuses an evolution whose W-AUCs or scores are out of any possible range (1e308)', () => {
+    const huge = structuredClone(state);
+    huge.candidates[0]!.valScores['lever-room:1'] = 1e308;
+    expect(() => parseReplayFile(JSON.stringify(huge))).toThrow(/candidates\.0\.valScores\.lever-room:1: Too big/);
+    const events = [{ seq: 1, data: { type: 'call', call: { ...call, wAuc: 1e308 }, session: JSON.parse(TEXT) } }];
+    expect(() => parseReplayFile(JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events }))).toThrow(/events\.0\.data\.call\.wAuc: Too big/);
+    const scores = [{ seq: 1, data: { type: 'call', call: { ...call, scores: [1e308] }, session: JSON.parse(TEXT) } }];
+    expect(() => parseReplayFile(JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events: scores }))).toThrow(/call\.scores\.0/);
+  });
+
   it('says why a file cannot be replayed', () => {
     const reason = (text: string): string => {
       try {

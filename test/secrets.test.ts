@@ -1,0 +1,106 @@
+/**
+ * A key echoed back inside a normal model reply is stored and exported nowhere (issue 15, item 6):
+ * every store's write path (runs, events, meta-prompts; IndexedDB, files, memory) and every export
+ * path (stringifyWithoutSecrets, entry files, share links) scrub the registered key; the page
+ * registers it when it is set.
+ */
+import 'fake-indexeddb/auto';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { stringifyWithoutSecrets } from '../src/agents/trajectory-io.ts';
+import { decodeShare, encodeShare } from '../src/share/share-link.ts';
+import { ApiKeyHolder } from '../src/ui/api-key.svelte.ts';
+import { exportEntry } from '../src/ui/meta-library/entry-io.ts';
+import { openIdbStore } from '../src/store/idb-store.ts';
+import type { Store } from '../src/store/interface.ts';
+import { MemoryStore } from '../src/store/memory-store.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
+import { forgetSecrets, KEY_HIDDEN, registerSecret, scrubSecrets, scrubText } from '../src/store/secrets.ts';
+
+const KEY = 'sk-proj-abcdef0123456789';
+const reply = `Sure! Your key is ${KEY}. ACTION: say ${KEY}`;
+afterEach(forgetSecrets);
+
+describe('scrubbing registered keys', () => {
+  it('replaces the key in every string of plain data, keeps binary data and leaves the input alone', () => {
+    registerSecret(KEY);
+    registerSecret('short'); // too short to be a key: never scrubbed
+    const bytes = new Uint8Array([1, 2, 3]);
+    const value = { reply, nested: [{ observation: `${KEY}${KEY}` }, 5, null], bytes, note: 'short' };
+    const clean = scrubSecrets(value);
+    expect(clean).toEqual({ reply: `Sure! Your key is ${KEY_HIDDEN}. ACTION: say ${KEY_HIDDEN}`, nested: [{ observation: KEY_HIDDEN + KEY_HIDDEN }, 5, null], bytes, note: 'short' });
+    expect(clean.bytes).toBe(bytes);
+    expect(value.reply).toBe(reply);
+    const untouched = { a: 'nothing secret' };
+    expect(scrubSecrets(untouched)).toBe(untouched);
+    expect(scrubText(`x${KEY}y`)).toBe(`x${KEY_HIDDEN}y`);
+  });
+
+  it('the page registers the key when it is set', () => {
+    expect(scrubText(KEY)).toBe(KEY);
+    new ApiKeyHolder().set(KEY);
+    expect(scrubText(KEY)).toBe(KEY_HIDDEN);
+  });
+});
+
+describe('every store writes runs, events and meta-prompts without the key', () => {
+  const stores: [string, () => Promise<{ store: Store; raw: () => string | Promise<string> }>][] = [
+    ['files', async () => {
+      const dir = mkdtempSync(join(tmpdir(), 'metattl-secrets-'));
+      const store = await openNodeStore(dir);
+      const raw = () => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => readFileSync(join(f.parentPath, f.name), 'utf8')).join('\n');
+      return { store, raw };
+    }],
+    ['IndexedDB', async () => {
+      const dbName = `secrets-${Math.random()}`;
+      const store = await openIdbStore({ dbName });
+      const raw = async () => {
+        const db = await new Promise<IDBDatabase>((resolve) => {
+          const request = indexedDB.open(dbName);
+          request.onsuccess = () => resolve(request.result);
+        });
+        const tx = db.transaction(['runs', 'runEvents', 'metaPrompts']);
+        const all = await Promise.all(['runs', 'runEvents', 'metaPrompts'].map((name) => new Promise<unknown>((resolve) => {
+          const request = tx.objectStore(name).getAll();
+          request.onsuccess = () => resolve(request.result);
+        })));
+        db.close();
+        return JSON.stringify(all);
+      };
+      return { store, raw };
+    }],
+    ['memory', async () => ({ store: new MemoryStore(), raw: () => '' })],
+  ];
+  for (const [name, make] of stores) {
+    it(name, async () => {
+      registerSecret(KEY);
+      const { store, raw } = await make();
+      const header = { id: 'r1', kind: 'session' as const, updatedAt: 1, summary: { title: reply }, data: { guide: reply } };
+      await store.appendRunEvents('r1', [{ seq: 1, data: { reply, action: `say ${KEY}` } }], header);
+      await store.putRun({ ...header, updatedAt: 2 });
+      await store.rewriteRun({ ...header, updatedAt: 3 }, [{ seq: 1, data: { reply } }, { seq: 2, data: { reply } }]);
+      await store.appendRunEvents('r1', [{ seq: 3, data: { reply } }]);
+      await store.putMetaPrompt({ id: 'm1', createdAt: 1, entry: { strategy: reply } });
+      const run = await store.getRun('r1');
+      const everything = JSON.stringify([run, await store.listRuns('session'), await store.listMetaPrompts()]) + (await raw());
+      expect(everything).toContain(KEY_HIDDEN);
+      expect(everything).not.toContain(KEY);
+      expect(run?.damage).toBeNull();
+      store.close();
+    });
+  }
+});
+
+describe('every export path leaves the key out', () => {
+  it('export files, entry files and share links', () => {
+    registerSecret(KEY);
+    expect(stringifyWithoutSecrets({ steps: [{ reply }] })).not.toContain(KEY);
+    const entry = { id: 'e', name: 'n', description: reply, strategy: reply, provenance: { kind: 'hand-written' as const }, selectedOn: [], evaluations: [] };
+    expect(exportEntry(entry)).not.toContain(KEY);
+    const shared = decodeShare(encodeShare({ kind: 'meta-prompt', metaPrompt: { name: 'n', description: '', strategy: reply, provenance: 'x', selectedOn: [] } }));
+    expect(JSON.stringify(shared)).not.toContain(KEY);
+    expect(shared.kind === 'meta-prompt' && shared.metaPrompt.strategy).toBe(`Sure! Your key is ${KEY_HIDDEN}. ACTION: say ${KEY_HIDDEN}`);
+  });
+});
