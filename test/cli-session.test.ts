@@ -112,7 +112,8 @@ describe('metattl session', () => {
       const out = JSON.parse(stdout);
       expect(out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
       expect(out.stopMessage).toMatch(/refused the key/);
-      expect(stderr).toBe(`metattl: session stopped: ${out.stopMessage}\n`);
+      // The context-window note may come first; the stop is the last line.
+      expect(stderr.trimEnd().split('\n').at(-1)).toBe(`metattl: session stopped: ${out.stopMessage}`);
     } finally {
       await refusing.close();
     }
