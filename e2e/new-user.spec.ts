@@ -14,3 +14,56 @@ test('5: the Lever Room answers "examine levers" with the row of four levers', a
   await send(page, 'pull levers');
   await expect(transcript(page)).toContainText('One at a time: say which, as in PULL RED LEVER.');
 });
+
+test('4: a share link of a built-in meta-prompt is recognised, and the first-visit tour waits for the preview', async ({ page, browser }) => {
+  await page.goto('./?view=library');
+  await expect(page.getByTestId('meta-library')).toHaveAttribute('data-ready', 'true');
+  await page.getByTestId('meta-entry').filter({ hasText: 'Naive' }).click();
+  await page.getByTestId('meta-share').click();
+  const link = await page.getByTestId('meta-share-link').inputValue();
+  expect(link).toContain('#share=v1.');
+
+  // The same library: no second copy, the button shows the entry it already has.
+  await page.goto(link);
+  await expect(page.getByTestId('share-existing')).toHaveText('Already in your library as “Naive”.');
+  await expect(page.getByTestId('share-add')).toHaveText('Show it in the library');
+  await page.getByTestId('share-add').click();
+  await expect(page.getByTestId('share-preview')).toHaveCount(0);
+  await expect(page.getByTestId('meta-name')).toHaveText(/^Naive\s*built-in$/);
+  await expect(page.getByTestId('meta-entry')).toHaveCount(4);
+  await expect(page.getByTestId('meta-entry').filter({ hasText: 'imported' })).toHaveCount(0);
+
+  // A first visit through the link: the preview first, the tour once it is dismissed.
+  const fresh = await (await browser.newContext()).newPage();
+  await fresh.goto(link);
+  await expect(fresh.getByTestId('share-preview')).toBeVisible();
+  await expect(fresh.locator('.app')).toHaveAttribute('data-tour-ready', 'true');
+  await expect(fresh.getByTestId('tour')).toHaveCount(0);
+  await fresh.getByTestId('share-preview').getByRole('button', { name: 'Dismiss' }).click();
+  await expect(fresh.getByTestId('tour')).toBeVisible();
+  await fresh.context().close();
+});
+
+test('7: Escape closes the tour wherever the focus is; "Skip the tour" and a skip link', async ({ page }) => {
+  await page.goto('./');
+  await expect(page.getByTestId('tour')).toBeVisible();
+  await expect(page.getByTestId('player')).toHaveAttribute('data-ready', 'true');
+  await page.getByTestId('story-picker').focus();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('tour')).toHaveCount(0);
+
+  await page.getByTestId('nav-tour').click();
+  await page.getByTestId('tour-next').click();
+  await page.getByTestId('tour-skip').click();
+  await expect(page.getByTestId('tour')).toHaveCount(0);
+
+  await page.reload();
+  await expect(page.getByTestId('player')).toHaveAttribute('data-ready', 'true');
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toHaveText('Skip to the play view');
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#view')).toBeFocused();
+});
