@@ -3,7 +3,10 @@
  * production build: one test per finding, named by its number.
  */
 import { expect, test } from '@playwright/test';
-import { openPlayer, pickStory, send, transcript } from './helpers.ts';
+import { startMockLlm } from '../test/mock-llm/server.ts';
+import { openPlayer, pickStory, send, statusLine, transcript } from './helpers.ts';
+import { configureForLearn, goToLearn, startSession } from './learn-helpers.ts';
+import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
 test('5: the Lever Room answers "examine levers" with the row of four levers', async ({ page }) => {
   await openPlayer(page);
@@ -66,4 +69,44 @@ test('7: Escape closes the tour wherever the focus is; "Skip the tour" and a ski
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
   await expect(page.locator('#view')).toBeFocused();
+});
+
+test('10: the Agent view shows the game’s text under each step, the reply folded', async ({ page }) => {
+  const mock = await startMockLlm({ exploreCommands: ['east', 'west'] });
+  try {
+    await openView(page, 'settings');
+    await configureProvider(page, { baseUrl: mock.baseUrl });
+    await goTo(page, 'agent');
+    await startRun(page, { story: 'advent', seed: 0, maxSteps: 2 });
+    const steps = page.getByTestId('agent-step');
+    await expect(steps).toHaveCount(2, { timeout: 30_000 });
+    const first = steps.first().getByTestId('agent-step-observation');
+    await expect(first).toBeVisible();
+    await expect(first).toContainText('End Of Road');
+    await expect(steps.nth(1).getByTestId('agent-step-observation')).toContainText('Inside Building');
+    await expect(steps.first().getByTestId('agent-step-reply')).toBeHidden();
+  } finally {
+    await mock.close();
+  }
+});
+
+test('11: no ETA while waiting for the human meta-agent; score and moves once in Play; the subtitle mentions learning', async ({ page }) => {
+  await openPlayer(page);
+  await expect(page.locator('.tagline')).toContainText('learn across attempts');
+  await pickStory(page, 'advent');
+  await send(page, 'east');
+  await expect(statusLine(page)).toContainText('Score: 36');
+  await expect(page.getByTestId('status-bar')).toHaveAttribute('data-score', '36');
+  await expect(page.getByTestId('score')).toHaveCount(0);
+
+  const mock = await startMockLlm();
+  try {
+    await configureForLearn(page, mock.baseUrl);
+    await goToLearn(page);
+    await startSession(page, { story: 'lever-room', seed: 1, policy: 'human', episodes: 2, maxSteps: 2 });
+    await expect(page.getByTestId('learn-human')).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByTestId('learn-eta')).toHaveText('waiting for you');
+  } finally {
+    await mock.close();
+  }
 });
