@@ -4,7 +4,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm } from '../test/mock-llm/server.ts';
-import { openPlayer, pickStory, send, statusLine, transcript } from './helpers.ts';
+import { openPlayer, pickStory, send, statusLine, transcript, upload } from './helpers.ts';
 import { configureForLearn, goToLearn, startSession } from './learn-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
@@ -109,4 +109,29 @@ test('11: no ETA while waiting for the human meta-agent; score and moves once in
   } finally {
     await mock.close();
   }
+});
+
+test('3: adding a story says "not found", "not a URL", or what the file looks like, and names it', async ({ page }) => {
+  await openPlayer(page);
+  await pickStory(page, 'advent');
+  const error = page.getByTestId('error');
+  const addUrl = async (address: string): Promise<void> => {
+    await page.getByTestId('story-url-input').fill(address);
+    await page.getByTestId('story-url-add').click();
+  };
+  await addUrl('lever room');
+  await expect(error).toContainText('“lever room” is not a URL');
+  await addUrl('stories/missing.z5');
+  await expect(error).toContainText(/Not found: http:\/\/127\.0\.0\.1:\d+\/sub\/path\/stories\/missing\.z5 \(HTTP 404\)/);
+  // A dev server answers an unknown path with its page (200, text/html).
+  await page.route('**/ghost.z5', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><html><body>app</body></html>' }));
+  await addUrl('ghost.z5');
+  await expect(error).toContainText('Not found:');
+  await expect(error).toContainText('ghost.z5 (the server answered with a web page, not a story file)');
+  await upload(page, 'photo.jpg', new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16, 74, 70, 73, 70, 0, 1, ...new Array(100).fill(0)]));
+  await expect(error).toContainText('“photo.jpg”: This is not a Z-machine story file: it looks like a JPEG image.');
+  await upload(page, 'notes.txt', new TextEncoder().encode('Walkthrough: north, pull red lever, look.\n'));
+  await expect(error).toContainText('“notes.txt”: This is not a Z-machine story file: it looks like a text file.');
+  await expect(error).not.toContainText('header');
+  await expect(page.getByTestId('story-picker')).toHaveValue('advent');
 });
