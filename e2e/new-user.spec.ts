@@ -5,7 +5,8 @@
 import { expect, test } from '@playwright/test';
 import { startMockLlm } from '../test/mock-llm/server.ts';
 import { openPlayer, pickStory, send, statusLine, transcript, upload } from './helpers.ts';
-import { configureForLearn, goToLearn, startSession } from './learn-helpers.ts';
+import { importSession } from '../src/ttl/session-io.ts';
+import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
 test('5: the Lever Room answers "examine levers" with the row of four levers', async ({ page }) => {
@@ -134,4 +135,29 @@ test('3: adding a story says "not found", "not a URL", or what the file looks li
   await expect(error).toContainText('“notes.txt”: This is not a Z-machine story file: it looks like a text file.');
   await expect(error).not.toContainText('header');
   await expect(page.getByTestId('story-picker')).toHaveValue('advent');
+});
+
+test('2: README\'s mock example learns in the page too: "Custom base URL", no key, The Lever Room 3×15', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The mock as README starts it (the same --explore list).
+  const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'] });
+  try {
+    await openView(page, 'settings');
+    const preset = page.getByTestId('provider-preset');
+    await expect(preset.locator('option[value="custom"]')).toHaveText('Custom base URL');
+    await preset.selectOption('custom');
+    await page.getByTestId('base-url').fill(mock.baseUrl);
+    await expect(page.getByTestId('api-key')).toHaveValue('');
+    await page.getByTestId('model-actor').fill('scripted-test-model');
+    await page.getByTestId('model-meta-agent').fill('scripted-test-model');
+    await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+    await goToLearn(page);
+    await startSession(page, { story: 'lever-room', seed: 1, policy: 'meta:naive', episodes: 3, maxSteps: 15 });
+    await waitComplete(page, 90_000);
+    const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
+    expect(record.scores).toEqual([1, 4, 4]);
+    expect(mock.requests.length).toBeGreaterThan(0);
+  } finally {
+    await mock.close();
+  }
 });
