@@ -8,6 +8,7 @@ import { openPlayer, pickStory, send, statusLine, transcript, upload } from './h
 import { importSession } from '../src/ttl/session-io.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
+import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 test('5: the Lever Room answers "examine levers" with the row of four levers', async ({ page }) => {
   await openPlayer(page);
@@ -157,6 +158,34 @@ test('2: README\'s mock example learns in the page too: "Custom base URL", no ke
     const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
     expect(record.scores).toEqual([1, 4, 4]);
     expect(mock.requests.length).toBeGreaterThan(0);
+  } finally {
+    await mock.close();
+  }
+});
+
+test('6: Evaluate says "1 task", an all-zero curve has a 0…1 axis, and identical curves both show', async ({ page }) => {
+  test.setTimeout(120_000);
+  // The mock's default explorer never pulls a lever: every score is 0, both policies' curves are identical.
+  const mock = await startMockLlm();
+  try {
+    await useMock(page, mock.baseUrl);
+    await goToRunView(page, 'evaluate');
+    await expect(page.getByTestId('evaluate-policy').and(page.locator(':checked'))).toHaveCount(2);
+    await setStoryRole(page, 'evaluate', 'lever-room', 'custom', '1');
+    await setNumber(page, 'evaluate-repeats', 1);
+    await setNumber(page, 'evaluate-episodes', 2);
+    await setNumber(page, 'evaluate-steps', 2);
+    await expect(page.getByTestId('evaluate')).toContainText('2 policies × 1 task × 1 repeat');
+    await page.getByTestId('evaluate-start').click();
+    await expect(page.getByTestId('evaluate-run')).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+    await expect(page.getByTestId('evaluate-run')).toContainText('(1 task)');
+    await expect(page.getByTestId('evaluate-run')).not.toContainText('(1 tasks)');
+    const curves = page.getByTestId('evaluate-curves');
+    await expect(curves).toBeVisible();
+    await expect(curves).toHaveAttribute('aria-label', /static: 0\.0, 0\.0; naive: 0\.0, 0\.0/);
+    await expect(curves).toHaveAttribute('data-y-range', '0,1');
+    // The line drawn first (under the other) has larger markers of another shape.
+    await expect(curves).toHaveAttribute('data-markers', 'circle 6, rectRot 4');
   } finally {
     await mock.close();
   }
