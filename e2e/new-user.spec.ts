@@ -8,6 +8,7 @@ import { openPlayer, pickStory, send, statusLine, transcript, upload } from './h
 import { importSession } from '../src/ttl/session-io.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
+import { openReplay, playToEnd } from './replay-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 test('5: the Lever Room answers "examine levers" with the row of four levers', async ({ page }) => {
@@ -188,5 +189,36 @@ test('6: Evaluate says "1 task", an all-zero curve has a 0…1 axis, and identic
     await expect(curves).toHaveAttribute('data-markers', 'circle 6, rectRot 4');
   } finally {
     await mock.close();
+  }
+});
+
+test('9: guide diffs are line diffs with the changed words marked, in dark colours in the dark theme', async ({ page }) => {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await openReplay(page);
+  await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
+  await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
+  await playToEnd(page);
+  const items = page.getByTestId('replay-feedback').getByTestId('learn-feedback-item');
+  await expect(items).toHaveCount(4);
+  // After episode 1: "Explore." became a plan — whole lines, no word pairs across unrelated text.
+  const first = items.and(page.locator('[data-episode="1"]')).getByTestId('learn-prompt-diff');
+  await expect(first.locator('.line[data-kind="removed"]')).toHaveText(['−Explore.']);
+  await expect(first.locator('.line[data-kind="added"]').first()).toHaveText('+PLAN:');
+  await expect(first.locator('mark')).toHaveCount(0);
+  // After episode 4: two plan lines added, and in the similar last line only the numbers marked.
+  const last = items.and(page.locator('[data-episode="4"]')).getByTestId('learn-prompt-diff');
+  await expect(last.locator('.line[data-kind="added"]')).toHaveCount(3);
+  await expect(last.locator('.line[data-kind="removed"] mark')).toHaveText(['3', '7', '4']);
+  await expect(last.locator('.line[data-kind="added"]').last().locator('mark')).toHaveText(['4', '9', '5']);
+  // Dark theme: dark line backgrounds with light text (no light pastel).
+  const luminance = (rgb: string): number => {
+    const [r, g, b] = (rgb.match(/\d+/g) ?? []).map(Number) as [number, number, number];
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  };
+  for (const kind of ['added', 'removed']) {
+    const line = last.locator(`.line[data-kind="${kind}"]`).first();
+    const { bg, fg } = await line.evaluate((el) => ({ bg: getComputedStyle(el).backgroundColor, fg: getComputedStyle(el).color }));
+    expect(luminance(bg), `${kind} background ${bg}`).toBeLessThan(0.3);
+    expect(luminance(fg), `${kind} text ${fg}`).toBeGreaterThan(0.7);
   }
 });
