@@ -86,20 +86,26 @@ async function session(page: Page): Promise<void> {
   await page.getByTestId('api-key').fill('bench-key');
   await page.getByTestId('model-actor').fill('mock-model');
   await page.getByTestId('model-meta-agent').fill('mock-model');
+  await page.waitForTimeout(300);
+  phases['Settings opened and filled'] = await phase(page);
   await page.getByTestId('nav-learn').click();
   await page.locator('[data-testid="learn"][data-ready="true"]').waitFor();
+  await page.waitForTimeout(300);
+  phases['Learn opened'] = await phase(page);
   await page.getByTestId('story-picker').selectOption('lever-room');
   for (const [episodes, steps] of [[4, 40], [10, 50]] as const) {
     await page.getByTestId('learn-episodes').fill(String(episodes));
     await page.getByTestId('learn-steps').fill(String(steps));
   }
   await page.getByTestId('learn-window').fill('8000');
+  await page.waitForTimeout(300);
+  phases['Learn form changed (4×40, 10×50, 8k window)'] = await phase(page);
   await page.getByTestId('nav-evolve').click();
   await page.getByTestId('nav-evaluate').click();
   await page.getByTestId('nav-learn').click();
   await page.waitForTimeout(500);
   tokenizerBeforeRun = [...(await page.evaluate(() => performance.getEntriesByType('resource').map((e) => e.name)))].some((url) => url.includes('cl100k'));
-  phases['views and form changes'] = await phase(page);
+  phases['Evolve and Evaluate opened'] = await phase(page);
   await page.getByTestId('learn-seed').fill('1');
   await page.getByTestId('learn-episodes').fill('2');
   await page.getByTestId('learn-steps').fill('10');
