@@ -222,3 +222,18 @@ test('9: guide diffs are line diffs with the changed words marked, in dark colou
     expect(luminance(fg), `${kind} text ${fg}`).toBeGreaterThan(0.7);
   }
 });
+
+test('8 (part): in workshop mode at 1280×800 the header is one row in every view, and checkboxes grow with the text', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const view of ['play', 'agent', 'learn', 'replay', 'library', 'evolve', 'evaluate', 'settings']) {
+    await page.goto(`./?view=${view}&workshop=1`);
+    await expect(page.locator('.app')).toHaveAttribute('data-tour-ready', 'true');
+    const { header, row } = await page.evaluate(() => ({
+      header: document.querySelector('header.top')!.getBoundingClientRect().height,
+      row: Math.max(...[...document.querySelectorAll('header.top h1, header.top nav, header.top .tools')].map((e) => e.getBoundingClientRect().height)),
+    }));
+    expect(header, `${view}: the header wraps`).toBeLessThanOrEqual(row + 1);
+  }
+  const box = await page.locator('input[type="checkbox"]').first().boundingBox();
+  expect(box!.width).toBeGreaterThanOrEqual(20);
+});
