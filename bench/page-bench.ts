@@ -1,13 +1,13 @@
 /**
- * First load and main thread, in Debian's Chromium against the production build (dist/: run
- * `npx vite build` first) and the mock LLM (test/mock-llm):
+ * First load and main thread, in Debian's Chromium against the production build (dist/; `npm run
+ * bench` builds it first) and the mock LLM (test/mock-llm):
  * - initial JS: every script the page fetches on the Play view before any user action, gzip
  *   level 9 (kB = 1000 bytes), and whether the tokenizer (cl100k_base) is fetched by opening Learn
  *   and Evolve;
  * - the longest main-thread task (PerformanceObserver 'longtask', Chromium's > 50 ms tasks) during a
- *   scripted session: Settings → custom provider at the mock, Learn with the form changed to 4×40,
- *   then 10×50 with an 8k window (the cost estimate recomputed at each change), a 2×10 session
- *   run to completion, then Evolve and Evaluate opened.
+ *   scripted session, overall and by phase: page load; Settings → custom provider at the mock;
+ *   Learn opened; its form changed to 4×40, then 10×50 with an 8k window (the cost estimate
+ *   recomputed at each change); Evolve and Evaluate opened; a 2×10 session run to completion.
  * Usage: tsx bench/page-bench.ts (uses port 4318).
  */
 import { spawn } from 'node:child_process';
