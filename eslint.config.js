@@ -41,7 +41,7 @@ const boundaries = [
 ];
 
 export default ts.config(
-  { ignores: ['dist/', 'node_modules/', '.scratch/', 'src/engine/vendor/', 'test-results/', 'playwright-report/'] },
+  { ignores: ['dist/', 'build/', 'node_modules/', '.scratch/', 'src/engine/vendor/', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
   ...ts.configs.recommended,
   ...svelte.configs['flat/recommended'],

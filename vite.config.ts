@@ -57,6 +57,7 @@ export default defineConfig({
   build: { target: 'es2022', sourcemap: true },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    globalSetup: ['test/support/build-cli-setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 60_000,
     pool: 'forks',

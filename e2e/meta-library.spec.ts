@@ -1,7 +1,7 @@
 /**
  * The meta-prompt Library view: create an entry and see its full meta-prompt (header + strategy +
- * footer) with a token count; share it as a link, open the link in a new page, preview it and add
- * it to the library; a damaged link shows why; "Try this meta-prompt" opens the Learn view with it
+ * footer) with a token count; share it as a link, open the link in another browser profile, preview
+ * it and add it to the library; a damaged link shows why; "Try this meta-prompt" opens the Learn view with it
  * chosen; built-ins are read-only; an entry file round-trips and a bad one says why.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -14,7 +14,7 @@ async function openLibrary(page: Page): Promise<void> {
 
 const STRATEGY = 'Always write a numbered ROUTE of the commands that scored, then one new goal.';
 
-test('create an entry, see the full meta-prompt and its tokens, share it, add it from the link', async ({ page, context }) => {
+test('create an entry, see the full meta-prompt and its tokens, share it, add it from the link', async ({ page, browser }) => {
   await openLibrary(page);
   await expect(page.getByTestId('meta-entry')).toHaveCount(4);
   await page.getByTestId('meta-entry').filter({ hasText: 'Fact bank' }).click();
@@ -47,7 +47,8 @@ test('create an entry, see the full meta-prompt and its tokens, share it, add it
   const link = await page.getByTestId('meta-share-link').inputValue();
   expect(link).toContain('#share=v1.');
 
-  const other = await context.newPage();
+  // Someone else (another browser profile, so another library) opens the link.
+  const other = await (await browser.newContext()).newPage();
   await other.goto(link);
   const preview = other.getByTestId('share-preview');
   await expect(preview).toHaveAttribute('data-kind', 'meta-prompt');

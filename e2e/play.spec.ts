@@ -11,8 +11,10 @@ test('advent: east leads Inside Building with 36 points', async ({ page }) => {
   await expect(transcript(page)).toContainText('Inside Building');
   await expect(statusLine(page)).toContainText('Score: 36');
   await expect(statusLine(page)).toContainText('Inside Building');
-  await expect(page.getByTestId('score')).toHaveText('36 / 350');
-  await expect(page.getByTestId('moves')).toHaveText('1');
+  // The status line shows score and moves, so the bar does not repeat them.
+  await expect(page.getByTestId('score')).toHaveCount(0);
+  await expect(page.getByTestId('status-bar')).toHaveAttribute('data-score', '36');
+  await expect(page.getByTestId('status-bar')).toHaveAttribute('data-moves', '1');
   await expect(transcript(page)).toHaveAttribute('aria-live', 'polite');
 });
 
@@ -26,7 +28,7 @@ test('undo restores the previous status line', async ({ page }) => {
   await expect(undo).toBeEnabled();
   await undo.click();
   await expect(statusLine(page)).toContainText('At End Of Road');
-  await expect(page.getByTestId('moves')).toHaveText('0');
+  await expect(page.getByTestId('status-bar')).toHaveAttribute('data-moves', '0');
   await expect(undo).toBeDisabled();
   await send(page, 'east');
   await expect(statusLine(page)).toContainText('Inside Building');

@@ -1,7 +1,8 @@
 /**
  * The page's main chunk must not carry ifvms: the Z-machine runs only in the engine Worker, so
  * the page imports the protocol and the proxy (protocol.ts, engine-proxy.ts), never the worker
- * handler (worker-handler.ts) or the engine. Builds the production bundle into a temporary
+ * handler (worker-handler.ts) or the engine — nor Chart.js, marked, DOMPurify or the tokenizer,
+ * which load with the views that use them. Builds the production bundle into a temporary
  * directory and follows the Vite manifest from index.html through its static imports.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -57,5 +58,20 @@ describe('production bundle', () => {
     expect(withIfvms.length).toBeGreaterThan(0);
     expect(withIfvms.every((file) => file.startsWith('engine-worker'))).toBe(true);
     expect(mainFiles.some((file) => withIfvms.some((w) => file.endsWith(w)))).toBe(false);
+  });
+
+  it('loads Chart.js, marked + DOMPurify and the tokenizer only with the views that use them', () => {
+    // Runs after the build above (same outDir); the strings are kept verbatim by the minifier.
+    const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const mainFiles = mainChunkFiles(manifest);
+    const mainCode = mainFiles.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    const LAZY = { 'Chart.js': "can't acquire context", marked: 'marked(): input parameter', DOMPurify: 'DOMPurify' };
+    for (const [lib, marker] of Object.entries(LAZY)) {
+      expect(mainCode.includes(marker), `${lib} is in the main chunk (${mainFiles.join(', ')})`).toBe(false);
+      const assets = readdirSync(join(outDir, 'assets')).filter((file) => file.endsWith('.js'));
+      expect(assets.some((file) => readFileSync(join(outDir, 'assets', file), 'utf8').includes(marker)), `${lib} is in no chunk at all`).toBe(true);
+    }
+    expect(mainFiles.some((file) => file.includes('cl100k_base'))).toBe(false);
+    expect(mainFiles.some((file) => /LearnView|EvolveView|EvaluateView/.test(file))).toBe(false);
   });
 });

@@ -5,13 +5,10 @@
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
  */
-import { evalCommand } from './eval.ts';
-import { evolveCommand } from './evolve.ts';
-import { playCommand } from './play.ts';
-import { replayCommand } from './replay.ts';
-import { sessionCommand } from './session.ts';
 import { explainInterpreterError } from '../engine/errors.ts';
 import { scrubText } from '../store/secrets.ts';
+// Each command's module (and the engine, LLM client, jsdom… it pulls in) loads only when that
+// command runs, so `--help`, `--version` and usage errors start fast.
 import { UsageError } from './usage-error.ts';
 import { VERSION } from './version.ts';
 
@@ -93,16 +90,16 @@ export async function run(argv: string[]): Promise<number> {
         process.stdout.write(`metattl ${VERSION}\n`);
         return 0;
       case 'replay':
-        return await replayCommand(rest);
+        return await (await import('./replay.ts')).replayCommand(rest);
       case 'play':
-        return await playCommand(rest);
+        return await (await import('./play.ts')).playCommand(rest);
       case 'session':
-        return await sessionCommand(rest);
+        return await (await import('./session.ts')).sessionCommand(rest);
       case 'evolve':
-        return await evolveCommand(rest);
+        return await (await import('./evolve.ts')).evolveCommand(rest);
       case 'eval':
-        return await evalCommand(rest);
-      case 'tasks': // web commands load jsdom, so only when asked for
+        return await (await import('./eval.ts')).evalCommand(rest);
+      case 'tasks':
         return await (await import('./web-tasks.ts')).tasksCommand(rest);
       case 'oracle':
         return await (await import('./web-tasks.ts')).oracleCommand(rest);

@@ -74,9 +74,10 @@ export function identifyStory(input: Uint8Array): IdentifiedStory {
   }
   const version = zcode[0] ?? 0;
   if (version < 1 || version > 8) {
+    const kind = kindOf(zcode);
     throw new StoryFileError('not_zcode', fromBlorb
-      ? `The Blorb file's Z-code chunk ("ZCOD") is not a Z-machine game (its first byte, the version, is ${version}; expected 1–8).`
-      : `This is not a Z-machine story file (header byte 0 is ${version}, expected a version 1–8).`);
+      ? `The Blorb file's Z-code chunk ("ZCOD") is not a Z-machine game${kind ? `: it looks like ${kind}` : ''}.`
+      : `This is not a Z-machine story file${kind ? `: it looks like ${kind}` : ''}.`);
   }
   if (zcode.length < 64) {
     throw new StoryFileError('truncated', `The story file is truncated: ${zcode.length} bytes, shorter than the 64-byte Z-machine header.`);
@@ -109,6 +110,30 @@ export function headerChecksum(zcode: Uint8Array, version: number): { expected: 
   let actual = 0;
   for (let i = 0x40; i < end; i++) actual = (actual + zcode[i]!) & 0xffff;
   return { expected, actual };
+}
+
+/** Well-known non-story formats, by their first bytes (magic numbers), for a clear refusal. */
+const MAGIC: readonly [number[], string][] = [
+  [[0xff, 0xd8, 0xff], 'a JPEG image'],
+  [[0x89, 0x50, 0x4e, 0x47], 'a PNG image'],
+  [[0x47, 0x49, 0x46, 0x38], 'a GIF image'],
+  [[0x25, 0x50, 0x44, 0x46], 'a PDF document'],
+  [[0x50, 0x4b, 0x03, 0x04], 'a ZIP archive'],
+  [[0x1f, 0x8b], 'a gzip archive'],
+];
+
+/** What the bytes look like when they are not Z-code ("a JPEG image", "a web page (HTML)", "a text
+ * file"), or null when unknown. Text: the first 512 bytes are printable ASCII/UTF-8 or whitespace. */
+export function kindOf(bytes: Uint8Array): string | null {
+  const magic = MAGIC.find(([head]) => head.every((b, i) => bytes[i] === b));
+  if (magic) return magic[1];
+  const head = bytes.subarray(0, 512);
+  const texty = head.every((b) => b === 9 || b === 10 || b === 13 || b >= 32);
+  if (!texty) return null;
+  const start = String.fromCharCode(...head).trimStart().slice(0, 100).toLowerCase();
+  if (start.startsWith('<!doctype html') || start.startsWith('<html') || start.startsWith('<head')) return 'a web page (HTML)';
+  if (start.startsWith('{') || start.startsWith('[')) return 'a JSON or text file';
+  return 'a text file';
 }
 
 /** Header sanity (Standard §11): addresses inside the file, declared length not beyond it. */

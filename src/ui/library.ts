@@ -88,11 +88,19 @@ export function nameFromUrl(url: URL): string {
   return last || url.host || 'story';
 }
 
-/** `address` (absolute, or relative to `base`) as a URL. @throws Error for an invalid address */
+/**
+ * `address` (an http(s) URL, or a path relative to `base`) as a URL.
+ * @throws Error "… is not a URL" for anything else (empty, spaces inside, another scheme)
+ */
 export function storyUrl(address: string, base: URL): URL {
+  const text = address.trim();
+  const notUrl = new Error(`“${text}” is not a URL: give an address such as https://example.org/games/story.z5 (or a path on this site).`);
+  if (text === '' || /\s/.test(text)) throw notUrl;
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(text)?.[1]?.toLowerCase();
+  if (scheme !== undefined && scheme !== 'http' && scheme !== 'https') throw notUrl;
   try {
-    return new URL(address.trim(), base);
+    return new URL(text, base);
   } catch {
-    throw new Error(`“${address}” is not a valid address.`);
+    throw notUrl;
   }
 }

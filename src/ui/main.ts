@@ -43,11 +43,11 @@ const catalog = new MetaPromptCatalog({ store: async () => (await library.init()
 const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
 const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
 const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
-const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params) });
+const tour = new TourState();
+const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params), settled: () => tour.release() });
 const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
 const evaluate = new EvaluateState({ runs, settings, files: services });
 const replay = new ReplayState(services);
-const tour = new TourState();
 const workshop = new WorkshopState(services.query());
 /** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on. */
 const presets = new WorkshopPresets(learnSetup, () => learn.running);
@@ -65,7 +65,8 @@ router.start();
 shareInbox.start();
 const withStore = (): void => {
   void settings.init(library.store);
-  void tour.init(library.store);
+  // The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
+  void tour.init(library.store, () => shareInbox.preview.status !== 'none');
   void workshop.init(library.store);
 };
 void library.init().then(withStore, withStore);

@@ -31,7 +31,7 @@ describe('Player', () => {
     await player.init();
     await player.selectStory('advent');
     await player.addFiles([new File([new Uint8Array(0)], 'empty.z5')]);
-    expect(player.error).toBe('The story file is empty (0 bytes).');
+    expect(player.error).toBe('“empty.z5”: The story file is empty (0 bytes).');
     expect(player.selectedId).toBe('advent');
     await player.send('east');
     expect(player.session.last?.statusLine).toContain('Inside Building');

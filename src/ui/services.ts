@@ -71,7 +71,14 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
       } catch (error) {
         throw new Error(`Could not download ${url.href}: ${(error as Error).message} (is the address right, and does the server allow cross-origin requests?)`);
       }
+      if (response.status === 404) throw new Error(`Not found: ${url.href} (HTTP 404).`);
       if (!response.ok) throw new Error(`Could not download ${url.href}: HTTP ${response.status} ${response.statusText}`.trim());
+      // A server that answers every unknown path with its page (a dev server, a single-page app)
+      // sends HTML with 200 OK: for a story address that means "not found".
+      const type = response.headers.get('content-type') ?? '';
+      if (/^text\/html\b/i.test(type) && !/\.html?$/i.test(url.pathname)) {
+        throw new Error(`Not found: ${url.href} (the server answered with a web page, not a story file).`);
+      }
       return new Uint8Array(await response.arrayBuffer());
     },
     async fetchOptionalJson(url) {

@@ -7,6 +7,7 @@
  */
 import { findByMd5, parseCatalog, rulesFor, type Catalog, type CatalogEntry } from '../engine/catalog.ts';
 import type { LoadOptions } from '../engine/interface.ts';
+import { StoryFileError } from '../engine/errors.ts';
 import type { Store } from '../store/interface.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import { localEntries, nameFromUrl, shippedEntries, storyUrl, userEntry, userStoryId, type LibraryEntry } from './library.ts';
@@ -94,9 +95,17 @@ export class StoryLibrary {
   }
 
   /** Validate and store a story (kept unsaved for this page when storing fails).
-   * @throws StoryFileError for bytes that are not a runnable story */
+   * @throws StoryFileError for bytes that are not a runnable story (its message starts with the file's name) */
   async add(name: string, bytes: Uint8Array): Promise<AddedStory> {
-    const { md5, catalog, warnings } = this.identify(bytes);
+    let identified: ReturnType<typeof this.identify>;
+    try {
+      identified = this.identify(bytes);
+    } catch (error) {
+      // Name the file the message is about.
+      if (error instanceof StoryFileError) throw new StoryFileError(error.code, `“${name}”: ${error.message}`);
+      throw error;
+    }
+    const { md5, catalog, warnings } = identified;
     const id = userStoryId(md5);
     const previous = await this.store.getStory(id).catch(() => undefined);
     const isNew = !previous && !this.unsaved.some((u) => u.entry.id === id);

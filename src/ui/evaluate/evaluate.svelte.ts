@@ -15,7 +15,7 @@ import type { EvaluationConfig, EvaluationReport, TaskSet } from '../../eval/int
 import { reportToCsv, reportToMarkdown } from '../../eval/report-formats.ts';
 import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
-import { contextWindowFor, loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
+import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import type { RunSummary } from '../../store/interface.ts';
 import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
 import type { Schedule } from '../agent.svelte.ts';
@@ -101,7 +101,7 @@ export class EvaluateState {
       } catch {
         this.form.catalogGames = [];
       }
-      this.countTokens = await loadTokenCounter();
+      this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
       await this.refreshRuns();
       const last = await this.deps.runs.store.getSetting(LAST_EVALUATION_KEY).catch(() => undefined);
       if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);

@@ -11,7 +11,7 @@ import { loadMetricSession } from '../../evolve/evolution-store.ts';
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import { diffPrompts, type DiffPart } from '../learn/feedback.ts';
+import { diffPrompts, type DiffLine } from '../learn/feedback.ts';
 
 /** The worst trajectory as shown: the session's scores and one log per episode. */
 export interface TriggerView {
@@ -48,7 +48,7 @@ export class CandidateDetail {
   }
 
   /** The strategy diff of `c` against its parent (all "added" for the seed). */
-  diff(state: EvolutionState, c: Candidate): DiffPart[] {
+  diff(state: EvolutionState, c: Candidate): DiffLine[] {
     const parent = state.candidates.find((p) => p.id === c.parentId);
     return diffPrompts(parent?.strategy ?? '', c.strategy);
   }

@@ -10,7 +10,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { estimateEvolution, type EstimateModels, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionTask } from '../../evolve/interface.ts';
-import { contextWindowFor, loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
+import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import type { RunSummary } from '../../store/interface.ts';
 import type { Schedule } from '../agent.svelte.ts';
 import { storedEntryOf, type LibraryMetaPrompt } from '../meta-library/entry-io.ts';
@@ -90,7 +90,7 @@ export class EvolveDashboard {
   private async open(): Promise<void> {
     await this.guard(async () => {
       await this.deps.runs.library.init();
-      this.countTokens = await loadTokenCounter();
+      this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
       await this.refreshRuns();
       const last = await this.deps.runs.store.getSetting(LAST_EVOLUTION_KEY).catch(() => undefined);
       if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);

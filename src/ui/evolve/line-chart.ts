@@ -36,16 +36,46 @@ export interface LineChartSpec {
 
 export interface LineChartHandle {
   update(spec: LineChartSpec): void;
+  /** The y axis as drawn: [min, max] in the data's units. */
+  yRange(): [number, number];
   destroy(): void;
+}
+
+/** Marker shapes and dash patterns by series index, so a line drawn over an identical one still
+ * shows the one below (its larger, differently shaped markers and the gaps of the dashes). */
+export const POINT_STYLES = ['circle', 'rectRot', 'triangle', 'rect', 'star', 'crossRot'] as const;
+const DASHES: number[][] = [[], [10, 6], [3, 4], [14, 4, 3, 4]];
+
+/** How series `index` of `count` is drawn: marker shape and radius (px), dash pattern. */
+export function seriesStyle(index: number, count: number): { pointStyle: (typeof POINT_STYLES)[number]; pointRadius: number; borderDash: number[] } {
+  return { pointStyle: POINT_STYLES[index % POINT_STYLES.length]!, pointRadius: 4 + 2 * (count - 1 - index), borderDash: DASHES[index % DASHES.length]! };
+}
+
+/**
+ * The y bounds to ask Chart.js for when the spec sets none: scores are never negative, so an axis
+ * of non-negative data starts at 0, and all-zero data gets 0…1 (not Chart.js's −1…1).
+ */
+export function yBounds(spec: LineChartSpec): { min?: number; max?: number; suggestedMax?: number } {
+  const ys = spec.series.flatMap((s) => [...s.points, ...(s.band?.low ?? []), ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
+  const nonNegative = ys.every((y) => y >= 0);
+  const allZero = ys.every((y) => y === 0);
+  return {
+    min: spec.yMin ?? (nonNegative ? 0 : undefined),
+    max: spec.yMax,
+    suggestedMax: spec.yMax === undefined && allZero ? 1 : undefined,
+  };
 }
 
 const FONT = { size: 16 };
 const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
 
 function datasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[] {
-  return spec.series.flatMap((s): ChartDataset<'line', LinePoint[]>[] => {
+  const count = spec.series.length;
+  return spec.series.flatMap((s, i): ChartDataset<'line', LinePoint[]>[] => {
     const line: ChartDataset<'line', LinePoint[]> = {
-      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, pointRadius: 4, stepped: s.stepped ? 'after' : false, fill: false,
+      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, stepped: s.stepped ? 'after' : false, fill: false,
+      // Earlier series get larger markers: a later identical line leaves them showing.
+      ...seriesStyle(i, count),
     };
     if (!s.band) return [line];
     const edge = (data: LinePoint[], fill: false | '-1'): ChartDataset<'line', LinePoint[]> => ({
@@ -65,7 +95,7 @@ function options(spec: LineChartSpec, textColour: string) {
     parsing: false as const,
     scales: {
       x: { type: 'linear' as const, min: spec.xMin, max: spec.xMax, title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined }, grid },
-      y: { type: 'linear' as const, min: spec.yMin, max: spec.yMax, title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour }, grid },
+      y: { type: 'linear' as const, ...yBounds(spec), title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour }, grid },
     },
     plugins: {
       legend: { labels: { font: FONT, color: textColour, filter: (item: { text: string }) => !item.text.endsWith('(95% CI)') } },
@@ -84,6 +114,7 @@ export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): 
       chart.options = options(next, textColour);
       chart.update('none');
     },
+    yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
     destroy: () => chart.destroy(),
   };
 }

@@ -6,7 +6,7 @@
  * setup link fills the form; "copy share link" encodes the setup (never a key). The seed may be
  * "random" (seed.ts: drawn when a session starts); the session's cost is estimated up front.
  */
-import { contextWindowFor, loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
+import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
@@ -44,8 +44,8 @@ export class LearnSetup {
   ready = $state(false);
   /** The seed drawn for the last session started with "random" (null: none yet). */
   drawnSeed = $state<number | null>(null);
-  /** cl100k_base counter for the estimate (null until loaded). */
-  countTokens = $state.raw<TokenCounter | null>(null);
+  /** Token counter for the estimate: approximate unless cl100k_base is already loaded (token-count.ts). */
+  countTokens = $state.raw<TokenCounter | null>(estimateTokenCounter());
   /** The next session's cost (null until the counter is loaded or without a policy). */
   readonly estimate: SessionEstimate | null = $derived.by(() => {
     const count = this.countTokens;
@@ -167,7 +167,7 @@ export class LearnSetup {
   }
 
   private async start(): Promise<void> {
-    void loadTokenCounter().then((count) => (this.countTokens = count), () => undefined);
+    this.countTokens = estimateTokenCounter();
     await this.guard(async () => {
       await Promise.all([this.library.init(), this.catalog.init()]);
       const query = this.services.query();

@@ -69,11 +69,24 @@ describe('feedback between episodes', () => {
     expect(splitReply('<think>x</think><learn>1</learn> tail <learn>2</learn>').learn).toBe('2');
   });
 
-  it('diffs guiding prompts by words, keeping line breaks', () => {
-    const parts = diffPrompts('go north\nthen east', 'go south\nthen east');
-    expect(parts.filter((p) => p.kind === 'removed').map((p) => p.text).join('')).toBe('north');
-    expect(parts.filter((p) => p.kind === 'added').map((p) => p.text).join('')).toBe('south');
-    expect(parts.map((p) => (p.kind === 'removed' ? '' : p.text)).join('')).toBe('go south\nthen east');
+  it('diffs guiding prompts by lines, with the changed words highlighted inside a similar line', () => {
+    const lines = diffPrompts('go north now\nthen east', 'go south now\nthen east');
+    expect(lines.map((l) => l.kind)).toEqual(['removed', 'added', 'same']);
+    expect(lines[0]!.parts).toEqual([{ kind: 'same', text: 'go ' }, { kind: 'removed', text: 'north' }, { kind: 'same', text: ' now' }]);
+    expect(lines[1]!.parts).toEqual([{ kind: 'same', text: 'go ' }, { kind: 'added', text: 'south' }, { kind: 'same', text: ' now' }]);
+    expect(lines.filter((l) => l.kind !== 'removed').map((l) => l.parts.map((p) => p.text).join('')).join('\n')).toBe('go south now\nthen east');
+  });
+
+  it('never pairs unrelated lines word by word (the issue\'s "~~The~~3. ~~game~~pull")', () => {
+    const lines = diffPrompts('The game said to pull the yellow lever.\nExplore.', '3. pull blue lever\nExplore.');
+    expect(lines.map((l) => [l.kind, l.parts.length])).toEqual([['removed', 1], ['added', 1], ['same', 1]]);
+    expect(lines[1]!.parts[0]).toEqual({ kind: 'added', text: '3. pull blue lever' });
+    expect(diffPrompts('a\nb', 'a\nb\nc').map((l) => l.kind)).toEqual(['same', 'same', 'added']);
+    // A similar line further down the added block is still found (lines added before it stay whole).
+    const moved = diffPrompts('1. x\nReached 3 at step 7.', '1. x\n2. pull red lever\nReached 4 at step 9.');
+    expect(moved.map((l) => [l.kind, l.parts.filter((p) => p.kind !== 'same').map((p) => p.text)])).toEqual([
+      ['same', []], ['removed', ['3', '7']], ['added', ['2. pull red lever']], ['added', ['4', '9']],
+    ]);
   });
 
   it('groups exchanges after each episode with the prompt before and after, and lists notices', () => {

@@ -25,6 +25,8 @@ export interface ShareTargets {
   applySetup(setup: SharedSetup): Promise<void>;
   /** Show the Library ('library') or Learn ('learn') view. */
   show(view: 'library' | 'learn', params?: Record<string, string>): void;
+  /** The preview is gone (handled or dismissed), e.g. so the first-visit tour may open. */
+  settled?(): void;
 }
 
 /** A shared meta-prompt as a new library entry ("imported from a shared link"). */
@@ -46,19 +48,34 @@ export class ShareInbox {
     private readonly targets: ShareTargets,
   ) {}
 
+  /** The library entry (built-in or the user's) with the previewed meta-prompt's strategy, if any:
+   * adding it again would only make a copy. */
+  get existing(): LibraryMetaPrompt | undefined {
+    const preview = this.preview;
+    if (preview.status !== 'meta-prompt') return undefined;
+    const strategy = preview.metaPrompt.strategy.trim();
+    return this.targets.catalog.entries.find((e) => e.strategy.trim() === strategy);
+  }
+
   /** Read the fragment now and whenever it changes. */
   start(): void {
     this.location.onHashChange(() => this.read());
     this.read();
   }
 
-  /** Add the previewed meta-prompt to the library and show it there. */
+  /** Add the previewed meta-prompt to the library and show it there (or show the entry that
+   * already has its strategy, `existing`, without adding a copy). */
   async addToLibrary(): Promise<void> {
     const preview = this.preview;
     if (preview.status !== 'meta-prompt') return;
     await this.act(async () => {
       const { catalog } = this.targets;
       await catalog.init();
+      const same = this.existing;
+      if (same) {
+        this.targets.show('library', { entry: same.id });
+        return;
+      }
       const entry = entryFromShare(preview.metaPrompt, catalog.newId());
       await catalog.save(entry);
       this.targets.show('library', { entry: entry.id });
@@ -79,6 +96,7 @@ export class ShareInbox {
     this.preview = { status: 'none' };
     this.error = null;
     this.location.clearHash();
+    this.targets.settled?.();
   }
 
   private async act(task: () => Promise<void>): Promise<void> {
@@ -101,6 +119,8 @@ export class ShareInbox {
     try {
       const payload = decodeShare(hash);
       this.preview = payload.kind === 'meta-prompt' ? { status: 'meta-prompt', metaPrompt: payload.metaPrompt } : { status: 'setup', setup: payload.setup };
+      // Load the user's entries so `existing` also finds a copy added before.
+      if (payload.kind === 'meta-prompt') void this.targets.catalog.init().catch(() => undefined);
     } catch (error) {
       this.preview = { status: 'error', message: (error as Error).message };
     }

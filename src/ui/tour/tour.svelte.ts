@@ -2,7 +2,9 @@
  * The guided tour's state: open or closed, and which step (tour-steps.ts). On the first visit it
  * opens by itself; "seen" is written to the store's settings as soon as it has been shown, so it
  * does not open again on later visits (even when the page was closed without dismissing it). The
- * nav's "Tour" button re-opens it. A store failure only means it may show again.
+ * nav's "Tour" button re-opens it. A store failure only means it may show again. While something
+ * else asks for the first look (a share link's preview, `waitFor`), the first-visit tour waits and
+ * opens when `release()` is called.
  */
 import type { Store } from '../../store/interface.ts';
 import { TOUR_STEPS, type TourStep } from './tour-steps.ts';
@@ -21,16 +23,33 @@ export class TourState {
   readonly isFirst = $derived(this.index === 0);
   readonly isLast = $derived(this.index === this.steps.length - 1);
   private store: Store | null = null;
+  /** The first-visit tour is due but waits (see `init`'s `waitFor`). */
+  private due = false;
 
-  /** Read the "seen" flag; open the tour (and remember it was shown) on the first visit. */
-  async init(store: Store): Promise<void> {
+  /**
+   * Read the "seen" flag; open the tour (and remember it was shown) on the first visit — unless
+   * `waitFor()` is true then (e.g. a share preview is showing): it opens at `release()` instead.
+   */
+  async init(store: Store, waitFor: () => boolean = () => false): Promise<void> {
     this.store = store;
     const seen = await store.getSetting(TOUR_SEEN_KEY).catch(() => undefined);
     if (seen !== true) {
-      this.show(0);
-      await store.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
+      if (waitFor()) this.due = true;
+      else await this.firstShow();
     }
     this.ready = true;
+  }
+
+  /** What the tour waited for is done: open the first-visit tour if it is due. */
+  release(): void {
+    if (!this.due) return;
+    this.due = false;
+    void this.firstShow();
+  }
+
+  private async firstShow(): Promise<void> {
+    this.show(0);
+    await this.store?.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
   }
 
   /** Open the tour at step `index` (the nav's "Tour" button: from the start). */

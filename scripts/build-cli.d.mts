@@ -1,0 +1,2 @@
+/** Types of scripts/build-cli.mjs. */
+export declare function buildCli(): Promise<string>;

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { seriesStyle, yBounds, type LineChartSpec } from './line-chart.ts';
+
+const spec = (ys: number[][], extra: Partial<LineChartSpec> = {}): LineChartSpec => ({
+  series: ys.map((y, i) => ({ label: `s${i}`, colour: '#123456', points: y.map((v, x) => ({ x: x + 1, y: v })) })), xLabel: 'x', yLabel: 'y', ...extra,
+});
+
+describe('line chart axes and markers', () => {
+  it('all-zero scores get a 0…1 axis, non-negative data starts at 0, negative data and set bounds are left alone', () => {
+    expect(yBounds(spec([[0, 0], [0, 0]]))).toEqual({ min: 0, max: undefined, suggestedMax: 1 });
+    expect(yBounds(spec([[1, 3]]))).toEqual({ min: 0, max: undefined, suggestedMax: undefined });
+    expect(yBounds(spec([[-2, 3]]))).toEqual({ min: undefined, max: undefined, suggestedMax: undefined });
+    expect(yBounds(spec([[0, 0]], { yMin: -1, yMax: 5 }))).toEqual({ min: -1, max: 5, suggestedMax: undefined });
+  });
+
+  it('series differ in marker shape, size and dashes, the first drawn largest', () => {
+    const [a, b, c] = [0, 1, 2].map((i) => seriesStyle(i, 3));
+    expect([a!.pointStyle, b!.pointStyle, c!.pointStyle]).toEqual(['circle', 'rectRot', 'triangle']);
+    expect([a!.pointRadius, b!.pointRadius, c!.pointRadius]).toEqual([8, 6, 4]);
+    expect(a!.borderDash).toEqual([]);
+    expect(b!.borderDash.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * README's mock example (section "CLI", the block after "# A session on a teaching game against
+ * the mock provider") runs exactly as written — the mock command started in the background, its
+ * printed base URL put in place of http://127.0.0.1:PORT/v1 — and shows learning: a later episode
+ * scores more than the first, and the printed scores are the ones README shows.
+ */
+import { spawn, execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { REPO_ROOT } from './support/shared.ts';
+
+const run = promisify(execFile);
+
+/** The example's shell lines (continuations joined), comments dropped; and README's printed result line. */
+function example(): { mock: string; session: string; shown: string } {
+  const readme = readFileSync(resolve(REPO_ROOT, 'README.md'), 'utf8');
+  const start = readme.indexOf('# A session on a teaching game against the mock provider');
+  const block = readme.slice(start, readme.indexOf('```', start));
+  const lines = block.replace(/\\\n\s*/g, '').split('\n');
+  const commands = lines.filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).map((l) => l.replace(/\s+#.*$/, '').trim());
+  const shown = lines.find((l) => l.startsWith('# session … '))!;
+  return { mock: commands[0]!, session: commands[1]!, shown };
+}
+
+describe("README's mock example", () => {
+  it('learns: scores rise from the first episode, as README shows', async () => {
+    const { mock, session, shown } = example();
+    expect(mock).toMatch(/^npx tsx test\/mock-llm\/cli\.ts .*&$/);
+    expect(session).toMatch(/^npx metattl session lever-room --base-url http:\/\/127\.0\.0\.1:PORT\/v1 /);
+    const server = spawn('bash', ['-c', `exec ${mock.replace(/&$/, '')}`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    try {
+      const baseUrl = await new Promise<string>((done, fail) => {
+        let out = '';
+        server.stdout.on('data', (chunk: Buffer) => {
+          out += chunk.toString();
+          const line = out.split('\n')[0]!;
+          if (out.includes('\n')) done(line.trim());
+        });
+        server.on('exit', (code) => fail(new Error(`the mock exited with ${code}`)));
+      });
+      expect(baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v1$/);
+      const env = { ...process.env };
+      delete env.OPENAI_API_KEY;
+      const { stdout } = await run('bash', ['-c', session.replace('http://127.0.0.1:PORT/v1', baseUrl)], { cwd: REPO_ROOT, env });
+      const scores = /scores ([\d, ]+);/.exec(stdout)![1]!.split(', ').map(Number);
+      expect(scores).toHaveLength(3);
+      expect(Math.max(...scores.slice(1))).toBeGreaterThan(scores[0]!);
+      expect(stdout.trim().split('\n').at(-1)!.replace(/^session \S+ /, '')).toBe(shown.replace(/^# session … /, ''));
+    } finally {
+      server.kill();
+    }
+  });
+});
