@@ -76,7 +76,7 @@ export function identifyStory(input: Uint8Array): IdentifiedStory {
   if (version < 1 || version > 8) {
     const kind = kindOf(zcode);
     throw new StoryFileError('not_zcode', fromBlorb
-      ? `The Blorb file's Z-code chunk ("ZCOD") is not a Z-machine game${kind ? `: it looks like ${kind}` : ''}.`
+      ? `The Blorb file's Z-code chunk ("ZCOD") is not a Z-machine game${kind ? `: it looks like ${kind}` : ` (its first byte, the version, is ${version}; expected 1–8)`}.`
       : `This is not a Z-machine story file${kind ? `: it looks like ${kind}` : ''}.`);
   }
   if (zcode.length < 64) {
