@@ -94,22 +94,8 @@ export function bootstrapMean(values: readonly number[], options: BootstrapOptio
  * @param groups values per game (each non-empty)
  */
 export function hierarchicalBootstrapMean(groups: readonly (readonly number[])[], options: BootstrapOptions): Interval {
-  const nonEmpty = groups.filter((g) => g.length > 0);
-  const rng = new SeededRng(options.seed);
-  const b = options.resamples ?? 2000;
-  const draws: number[] = [];
-  for (let r = 0; r < b; r++) {
-    let sum = 0;
-    let count = 0;
-    for (let g = 0; g < nonEmpty.length; g++) {
-      const group = nonEmpty[rng.int(nonEmpty.length)]!;
-      for (let i = 0; i < group.length; i++) sum += group[rng.int(group.length)]!;
-      count += group.length;
-    }
-    draws.push(sum / count);
-  }
-  const all = nonEmpty.flat();
-  return interval(mean(all), draws, options.level ?? 0.95, all.length);
+  // One seed per game: the three-level bootstrap draws no seed, so this is exactly two levels.
+  return nestedBootstrapMean(groups.map((g) => [g]), options);
 }
 
 /**
