@@ -29,6 +29,7 @@ import { intOption, LIMITS } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -86,7 +87,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   }
   const config: EvaluationConfig = previous?.config ?? {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
-    initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
+    initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
