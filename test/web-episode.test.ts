@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { Actor } from '../src/agents/actor.ts';
+import { formatEpisodeLog } from '../src/agents/episode-log.ts';
 import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
 import type { ChatMessage, ChatModel, Completion } from '../src/llm/interface.ts';
 import { runEpisode } from '../src/ttl/episode-runner.ts';
@@ -55,5 +56,8 @@ describe('runEpisode on a web task', () => {
     expect(trajectory.steps.map((s) => s.action)).toEqual(work);
     expect(trajectory.steps.every((s) => s.score === 0)).toBe(true);
     expect(trajectory).toMatchObject({ termination: 'step_limit', finalScore: 1 });
+    expect(formatEpisodeLog(1, trajectory)).toMatch(/\[EPISODE END\] the step limit was reached after \d+ steps\. Final score: 1 out of 1\.$/);
+    const answered = { ...trajectory, termination: 'game_over' as const };
+    expect(formatEpisodeLog(1, answered)).toContain('[EPISODE END] the actor sent its message to the user after');
   });
 });
