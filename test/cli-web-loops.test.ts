@@ -90,6 +90,18 @@ describe('web tasks in play and session', () => {
     const record = JSON.parse(readFileSync(join(dir, 'session.json'), 'utf8')) as { config: { task: unknown; episodes: number; maxSteps: number }; episodes: { trajectory: { task: unknown } }[] };
     expect(record.config).toMatchObject({ task: { kind: 'web', id: 'web:shop/t47:1' }, episodes: 3, maxSteps: 10 });
     expect(record.episodes[0]!.trajectory.task).toEqual({ kind: 'web', id: 'web:shop/t47:1' });
+
+    // Stopped by a token cap in episode 1 and resumed from the store: the replay check passes on
+    // the site and the session ends as the uninterrupted one did.
+    const store = join(dir, 'store');
+    const capped = await metattl(['session', 'web:shop/t47:1', '--guide', plan(wrong.actions), '--store', store, '--max-total-tokens', '12000', ...common()]);
+    expect(capped.code, capped.stderr).toBe(0);
+    const stopped = JSON.parse(capped.stdout) as { id: string; status: string; stopReason: string; episodes: { steps: unknown[] }[] };
+    expect(stopped).toMatchObject({ status: 'stopped', stopReason: 'budget' });
+    expect(stopped.episodes[0]!.steps.length).toBeGreaterThan(0);
+    const resumed = await metattl(['session', '--store', store, `--resume=${stopped.id}`, ...common()]);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', story: 'web:shop/t47:1', scores: [0, 1, 1] });
     mock.setOptions({ metaAgentRules: [] });
   });
 });
