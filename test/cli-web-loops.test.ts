@@ -106,6 +106,21 @@ describe('web tasks in play and session', () => {
   });
 });
 
+describe('metattl evolve on web tasks', () => {
+  it('runs the outer loop on web tasks; the proposer sees the web log header', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'metattl-web-evolve-'));
+    const { code, stdout, stderr } = await metattl(['evolve', '--train', 'web:shop/t47:1,web:shop/t1:1', '--val', 'web:shop/t47:2', '--budget', '6', '--store', store, '--proposer-model', 'mock-model', ...common()]);
+    expect(code, stderr).toBe(0);
+    const out = JSON.parse(stdout) as { bestCandidateId: string; metricCallsUsed: number; candidates: { id: string }[] };
+    expect(out.bestCandidateId).toBe('c0');
+    expect(out.candidates.length).toBeGreaterThan(1);
+    const proposer = mock.requests.filter((r) => r.behaviour.startsWith('proposer')).at(-1)!;
+    const system = JSON.stringify(proposer.body);
+    expect(system).toContain('does a task on a website several times');
+    expect(system).toContain('You coach a web agent');
+  });
+});
+
 describe('metattl eval on WEB-ID-test', () => {
   it('static vs naive on the whole set: 60 tasks × 2 policies, 3 episodes × 10 steps, results.json scored', async () => {
     const scripted = await Promise.all(['web:shop/t1:4', 'web:map/t44:4'].map((id) => script(id)));
