@@ -2,7 +2,7 @@
  * The episode runner on a web task (the `webEpisodeEngine` adapter): the actor's prompt carries the
  * web preamble and reply contract, an unparseable reply sends the web fallback `noop()`, the
  * trajectory names the task, and at the step limit the task's check runs once more (a state task
- * done without a final message still scores 1).
+ * done without a final message still scores 1); the reflexion baseline reviews it as a web task.
  */
 import { describe, expect, it } from 'vitest';
 import { Actor } from '../src/agents/actor.ts';
@@ -10,6 +10,7 @@ import { formatEpisodeLog } from '../src/agents/episode-log.ts';
 import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
 import type { ChatMessage, ChatModel, Completion } from '../src/llm/interface.ts';
 import { runEpisode } from '../src/ttl/episode-runner.ts';
+import { REFLEXION_PROMPT, REFLEXION_WEB_PROMPT, ReflexionPolicy } from '../src/ttl/policies/reflexion-policy.ts';
 import { webEpisodeEngine } from '../src/ttl/web-engine.ts';
 import { runScript } from '../src/web/dom/oracle.ts';
 import { WEB_ACTOR_PREAMBLE, WEB_REPLY_CONTRACT } from '../src/web/texts.ts';
@@ -19,7 +20,7 @@ function scriptedModel(replies: string[]): ChatModel & { prompts: ChatMessage[][
   const prompts: ChatMessage[][] = [];
   return {
     role: 'actor', prompts,
-    settings: { model: 'scripted' } as ChatModel['settings'],
+    settings: { model: 'scripted', maxTokens: 100 } as ChatModel['settings'],
     async complete(messages): Promise<Completion> {
       prompts.push(messages);
       const content = replies[prompts.length - 1] ?? 'no idea';
@@ -41,6 +42,15 @@ describe('runEpisode on a web task', () => {
     expect(trajectory.steps.map((s) => [s.action, s.parseStatus])).toEqual([['noop()', 'parse_failure'], ['noop()', 'parse_failure']]);
     expect(trajectory).toMatchObject({ task: { kind: 'web', id: 'web:shop/t1:1' }, termination: 'step_limit', finalScore: 0, seed: 1 });
     expect(trajectory.story.md5).toMatch(/^[0-9a-f]{32}$/);
+
+    // The reflexion baseline reviews it as a web task; a story's trajectory keeps the game prompt.
+    const reflector = scriptedModel(['<learn>Open the product first.</learn>', '<learn>x</learn>']);
+    const policy = new ReflexionPolicy(reflector, { countTokens: (text: string) => Math.ceil(text.length / 4), contextWindow: 100_000 });
+    expect((await policy.update(1, trajectory, '')).guidingPrompt).toBe('Open the product first.');
+    expect(reflector.prompts[0]![0]!.content).toBe(REFLEXION_WEB_PROMPT);
+    const { task: _task, ...story } = trajectory;
+    await policy.update(1, story, '');
+    expect(reflector.prompts[1]![0]!.content).toBe(REFLEXION_PROMPT);
   });
 
   it('judges the task at the step limit: a state change made without a final message scores 1', async () => {
