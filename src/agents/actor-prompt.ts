@@ -37,16 +37,18 @@ export interface ActorContext {
   step: number;
   maxSteps: number;
   score: number | null;
+  /** The environment's preamble and reply contract (default: the Z-machine's). */
+  texts?: { actorPreamble: string; replyContract: string };
 }
 
 export function buildActorMessages(ctx: ActorContext, historyLength = DEFAULT_HISTORY_LENGTH): ChatMessage[] {
   const recent = historyLength > 0 ? ctx.history.slice(-historyLength) : [];
-  let system = `${ACTOR_PREAMBLE}\n\nFollow this guide:\n${ctx.guidingPrompt.trim() || '(no guide yet)'}`;
+  let system = `${ctx.texts?.actorPreamble ?? ACTOR_PREAMBLE}\n\nFollow this guide:\n${ctx.guidingPrompt.trim() || '(no guide yet)'}`;
   if (recent.length > 0) {
     system += '\n\nYour most recent turns in this episode (oldest first):';
     for (const turn of recent) system += `\n[OBSERVATION]\n${turn.observation.trim()}\n[YOUR REPLY]\n${turn.reply.trim()}`;
   }
-  const user = `Step ${ctx.step} of ${ctx.maxSteps}. Score: ${ctx.score ?? 'n/a'}.\n[OBSERVATION]\n${ctx.observation.trim()}\n\n${REPLY_CONTRACT}`;
+  const user = `Step ${ctx.step} of ${ctx.maxSteps}. Score: ${ctx.score ?? 'n/a'}.\n[OBSERVATION]\n${ctx.observation.trim()}\n\n${ctx.texts?.replyContract ?? REPLY_CONTRACT}`;
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },

@@ -34,6 +34,8 @@ export function formatEpisodeLog(episodeIndex: number, trajectory: Trajectory): 
   lines.push('', `[FINAL OBS] ${finalObs}`);
   const max = trajectory.story.maxScore === null ? '' : ` out of ${trajectory.story.maxScore}`;
   const outcome = trajectory.endReason && trajectory.termination === 'game_over' ? ` (${trajectory.endReason})` : '';
-  lines.push(`[EPISODE END] ${ENDINGS[trajectory.termination]}${outcome} after ${trajectory.steps.length} steps. Final score: ${trajectory.finalScore ?? 'n/a'}${max}.`);
+  // A web episode "ends the game" when the actor sends its message (send_msg_to_user).
+  const ending = trajectory.task?.kind === 'web' && trajectory.termination === 'game_over' ? 'the actor sent its message to the user' : ENDINGS[trajectory.termination];
+  lines.push(`[EPISODE END] ${ending}${outcome} after ${trajectory.steps.length} steps. Final score: ${trajectory.finalScore ?? 'n/a'}${max}.`);
   return lines.join('\n');
 }

@@ -22,9 +22,9 @@ export const META_PROMPT_FOOTER = `Answer in this format and nothing else:
 The text inside <learn> replaces the actor's current guiding prompt entirely. Leave <learn></learn> empty to keep the current guiding prompt unchanged.`;
 
 /** The full meta-prompt for a strategy section ('' = naive). */
-export function buildMetaPrompt(strategy: string): string {
+export function buildMetaPrompt(strategy: string, header: string = META_PROMPT_HEADER): string {
   const body = strategy.trim();
-  return body ? `${META_PROMPT_HEADER}\n\nStrategy:\n${body}\n\n${META_PROMPT_FOOTER}` : `${META_PROMPT_HEADER}\n\n${META_PROMPT_FOOTER}`;
+  return body ? `${header}\n\nStrategy:\n${body}\n\n${META_PROMPT_FOOTER}` : `${header}\n\n${META_PROMPT_FOOTER}`;
 }
 
 /** Hex sha256 of a text (meta-prompt identity in records). */

@@ -29,9 +29,13 @@ export const stepSchema = z.object({
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
 });
 
+/** The optional task descriptor of a trajectory or session (`{ kind, id }`). */
+export const taskDescriptorSchema = z.object({ kind: z.enum(['zmachine', 'web']), id: z.string().min(1) });
+
 export const trajectorySchema = z.object({
   format: z.literal('metattl-trajectory-1'),
   story: z.object({ title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: maxScoreNumber().nullable() }),
+  task: taskDescriptorSchema.optional(),
   seed: z.number().int().min(0).max(MAX_SEED),
   maxSteps: z.number().int().positive(),
   guidingPrompt: z.string(),

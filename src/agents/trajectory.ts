@@ -5,6 +5,7 @@
  */
 import type { EndReason } from '../engine/interface.ts';
 import type { LlmErrorKind } from '../llm/interface.ts';
+import type { TaskDescriptor } from './kind-texts.ts';
 import type { ParseStatus } from './reply-parser.ts';
 
 /** Why an episode ended (method.md vocabulary). */
@@ -43,6 +44,8 @@ export interface TrajectoryStep {
 export interface Trajectory {
   format: 'metattl-trajectory-1';
   story: { title: string; md5: string; maxScore: number | null };
+  /** The task played (absent in records made before web tasks; then a Z-machine story). */
+  task?: TaskDescriptor;
   seed: number;
   maxSteps: number;
   guidingPrompt: string;

@@ -27,21 +27,24 @@ import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
-import { parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
-/** `ID,OOD` → two sets; story:seed parts → one set named "custom". */
+/** `ID,OOD` (or the web sets WEB-ID-train … WEB-OOD) → one set each; story:seed and web task parts → one set named "custom". */
 async function taskSets(spec: string): Promise<{ sets: TaskSet[]; tasks: CliTask[] }> {
   const named = spec.split(',').map((p) => p.trim()).filter(Boolean);
   if (named.length === 0) throw new UsageError('--tasks needs ID, OOD or story:seed,...');
   const sets: TaskSet[] = [];
   const all: CliTask[] = [];
-  const custom = named.filter((p) => !/^(id|ood)$/i.test(p));
-  for (const name of named.filter((p) => /^(id|ood)$/i.test(p))) {
+  const setName = (p: string) => (/^(id|ood)$/i.test(p) ? p.toUpperCase() : WEB_TASK_SETS.find((n) => n.toLowerCase() === p.toLowerCase()));
+  const custom = named.filter((p) => !setName(p));
+  for (const name of named.filter((p) => setName(p))) {
     const tasks = await parseTasks(name, '--tasks');
     all.push(...tasks);
-    sets.push({ name: name.toUpperCase(), tasks: tasks.map(({ story: _s, ...t }) => t) });
+    sets.push({ name: setName(name)!, tasks: tasks.map(({ story: _s, ...t }) => t) });
   }
   if (custom.length) {
     const tasks = await parseTasks(custom.join(','), '--tasks');
@@ -72,6 +75,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const taskSpec = values.tasks ?? previous?.config.taskSets.flatMap((s) => s.tasks.map((t) => t.id)).join(',');
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
+  const web = allWeb(tasks);
   const policies: EvaluatedPolicy[] = [];
   const names = values.policies.split(',').map((p) => p.trim()).filter(Boolean);
   if (names.length === 0) throw new UsageError('--policies needs at least one policy');
@@ -82,8 +86,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
     policies.push({ id, spec, selectedOn: await selectedOnFromOption(name) });
   }
   const config: EvaluationConfig = previous?.config ?? {
-    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
-    initialGuidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
+    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
+    initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),

@@ -51,7 +51,9 @@ Commands:
 
 Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories and
 ../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
-(balances, library, zork3).
+(balances, library, zork3). Web tasks go wherever a story or task does: web:<site>/<template>:<seed>
+(e.g. web:shop/t12:3; its seed is in the id) and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test,
+WEB-OOD; for web tasks K defaults to 3 and S to 10, and the score is the episode's reward (max 1).
 
 Every command that calls a model also takes: --provider openai|openrouter|groq|together|
 ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --actor-temperature,

@@ -1,5 +1,6 @@
 /**
- * `metattl play`: the actor plays one episode on a story at a seed against any OpenAI-compatible
+ * `metattl play`: the actor plays one episode on a story at a seed, or on a web task
+ * `web:<site>/<template>:<seed>` (default 10 steps; score = reward, max 1), against any OpenAI-compatible
  * endpoint. Output contract (--json): `{ story, seed, termination, finalScore, steps: [{
  * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
  * plus extra fields (maxScore, stopReason, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
@@ -17,6 +18,9 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
+import { webCliTask, webEngine } from './tasks.ts';
+import { WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { checkOutputFile } from './output-paths.ts';
 import { seedFromOption } from './seed-option.ts';
@@ -30,7 +34,7 @@ export async function playCommand(argv: string[]): Promise<number> {
     options: {
       ...LLM_OPTIONS,
       seed: { type: 'string' },
-      steps: { type: 'string', default: '50' },
+      steps: { type: 'string' },
       guide: { type: 'string' },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
@@ -41,21 +45,23 @@ export async function playCommand(argv: string[]): Promise<number> {
   if (!storySpec) throw new UsageError('play needs a story file');
   if (extra.length) throw new UsageError(`play takes one story, got also: ${extra.join(' ')}`);
   if (values.out) await checkOutputFile(values.out, '--out');
-  const maxSteps = intOption(values.steps, 'steps', 50, 1, LIMITS.steps);
+  const webTask = storySpec.startsWith('web:') ? webCliTask(storySpec, 'play') : null;
+  if (webTask && values.seed !== undefined) throw new UsageError('--seed: a web task carries its seed in its id (web:<site>/<template>:<seed>)');
+  const maxSteps = intOption(values.steps, 'steps', webTask ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps);
   const settings = llmSettingsFromFlags(values);
-  const story = await resolveStory(storySpec);
-  const seed = seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
+  const story = webTask ? null : await resolveStory(storySpec);
+  const seed = webTask?.seed ?? seedFromOption(values.seed, story!.entry?.defaultSeed ?? 0);
 
   const meter = new UsageMeter(settings.caps, settings.prices);
   const models = createChatModels(settings, meter);
   const streamModel = values.stream ? { ...models.actor, complete: (m: Parameters<typeof models.actor.complete>[0], o = {}) => models.actor.complete(m, { ...o, stream: true }) } : models.actor;
-  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  const engine = webTask ? await webEngine(webTask.id) : await EngineProxy.load(createNodeWorker, story!.bytes, { seed, rules: story!.rules });
   const interrupt = listenForInterrupt();
   try {
     const trajectory = await runEpisode({
       engine, actor: new Actor(streamModel), maxSteps, signal: interrupt.signal,
-      story: { title: story.entry?.title ?? storySpec, maxScore: story.entry?.maxScore ?? null },
-      guidingPrompt: values.guide ?? DEFAULT_GUIDING_PROMPT,
+      story: webTask ? { title: webTask.title, maxScore: 1 } : { title: story!.entry?.title ?? storySpec, maxScore: story!.entry?.maxScore ?? null },
+      guidingPrompt: values.guide ?? (webTask ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
       onStep: (step) => {
         if (!values.json) process.stdout.write(`${String(step.index).padStart(4)}  ${String(step.score ?? '-').padStart(5)}  ${step.action ?? '(none)'}${step.parseStatus === 'ok' ? '' : `  [${step.parseStatus}]`}\n`);
       },
@@ -69,7 +75,7 @@ export async function playCommand(argv: string[]): Promise<number> {
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
       }));
       process.stdout.write(JSON.stringify({
-        story: story.path, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
+        story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
         maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage, ...notes,
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;

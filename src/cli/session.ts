@@ -1,6 +1,7 @@
 /**
  * `metattl session`: a test-time-learning session (K episodes with a policy between them) on one
- * story and seed. With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
+ * story and seed, or on a web task `web:<site>/<template>:<seed>` (defaults 3 episodes × 10 steps,
+ * score = the episode's reward, max score 1). With --store DIR it is persisted as it runs and `--resume RUN_ID` continues a
  * stopped or crashed one, after checking what it replays (a damaged store stops with an error
  * naming the file and the first bad record; `--from-last-good-episode` keeps the intact episodes
  * and runs the rest again). Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
@@ -32,6 +33,9 @@ import { DamagedRunError } from '../store/interface.ts';
 import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
+import { webCliTask, webEngine } from './tasks.ts';
+import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { checkOutputFile } from './output-paths.ts';
 import { seedFromOption } from './seed-option.ts';
@@ -66,8 +70,11 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
   const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
   if (!storySpec) throw new UsageError('session needs a story file');
-  const story = await resolveStory(storySpec);
-  if (previous && story.entry && previous.config.story.md5 !== story.entry.md5) throw new UsageError('the story file differs from the one the session was started with');
+  const isWeb = storySpec.startsWith('web:');
+  const webTask = isWeb ? webCliTask(storySpec, 'session') : null;
+  if (webTask && values.seed !== undefined) throw new UsageError('--seed: a web task carries its seed in its id (web:<site>/<template>:<seed>)');
+  const story = webTask ? null : await resolveStory(storySpec);
+  if (previous && story?.entry && previous.config.story.md5 !== story.entry.md5) throw new UsageError('the story file differs from the one the session was started with');
 
   const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
   const countTokens = await loadTokenCounter();
@@ -76,19 +83,22 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   if (previous) meter.addPrevious(usageOf(previous));
   if (previous?.adaptations) sharedAdaptations.restore(previous.adaptations);
   const models = createChatModels(settings, meter);
-  const seed = previous?.config.seed ?? seedFromOption(values.seed, story.entry?.defaultSeed ?? 0);
+  const seed = previous?.config.seed ?? webTask?.seed ?? seedFromOption(values.seed, story?.entry?.defaultSeed ?? 0);
   const parts = buildSession(
     {
-      story: previous?.config.story ?? { id: story.entry?.id ?? null, title: story.entry?.title ?? storySpec, md5: '', maxScore: story.entry?.maxScore ?? null },
+      story: previous?.config.story ?? (webTask
+        ? { id: webTask.id, title: webTask.title, md5: webTask.md5, maxScore: 1 }
+        : { id: story!.entry?.id ?? null, title: story!.entry?.title ?? storySpec, md5: '', maxScore: story!.entry?.maxScore ?? null }),
       seed, policy,
-      episodes: previous?.config.episodes ?? intOption(values.episodes, 'episodes', 6, 1, LIMITS.episodes),
-      maxSteps: previous?.config.maxSteps ?? intOption(values.steps, 'steps', 50, 1, LIMITS.steps),
-      initialGuidingPrompt: previous?.config.initialGuidingPrompt ?? values.guide ?? DEFAULT_GUIDING_PROMPT,
+      episodes: previous?.config.episodes ?? intOption(values.episodes, 'episodes', webTask ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes),
+      maxSteps: previous?.config.maxSteps ?? intOption(values.steps, 'steps', webTask ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
+      initialGuidingPrompt: previous?.config.initialGuidingPrompt ?? values.guide ?? (webTask ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
       contextWindow: previous?.config.contextWindow ?? contextWindow,
+      ...(webTask?.task ? { task: webTask.task } : {}),
     },
     settings, models, countTokens,
   );
-  const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules });
+  const engine = webTask ? await webEngine(webTask.id) : await EngineProxy.load(createNodeWorker, story!.bytes, { seed, rules: story!.rules });
   if (previous) {
     // Check what the resume replays (records whole, steps in place, scores reproduced) first.
     try {
@@ -123,7 +133,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   }
   if (values.out) await writeFile(values.out, exportSession(record));
   const out = {
-    id, story: story.path, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
+    id, story: story?.path ?? storySpec, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
     stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: meter.totalUsd, totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter),
     episodes: record.episodes.map((e) => ({
@@ -138,7 +148,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
-    process.stdout.write(`session ${id} on ${story.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
+    process.stdout.write(`session ${id} on ${story?.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
   }
   return exitCode(interrupt.interrupted, record.stopReason === 'provider');
 }

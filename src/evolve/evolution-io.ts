@@ -10,7 +10,7 @@
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, scoreNumber, wAucNumber } from '../agents/export-numbers.ts';
-import { ImportError, stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
+import { ImportError, stringifyWithoutSecrets, taskDescriptorSchema } from '../agents/trajectory-io.ts';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
 import type { CallUsage, Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
@@ -23,7 +23,7 @@ import type { EvolutionState } from './interface.ts';
 export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
 
 const wAucSum = () => z.number().min(-32768e4).max(32768e4);
-const task = z.object({ id: z.string().min(1), storyId: z.string(), title: z.string(), md5: z.string(), seed: z.number().int().min(0).max(MAX_SEED), maxScore: maxScoreNumber() });
+const task = z.object({ id: z.string().min(1), storyId: z.string(), title: z.string(), md5: z.string(), seed: z.number().int().min(0).max(MAX_SEED), maxScore: maxScoreNumber(), task: taskDescriptorSchema.optional() });
 const positive = z.number().int().positive();
 const candidate = z.object({
   id: z.string().min(1), parentId: z.string().nullable(), iteration: z.number().int().nonnegative(), strategy: z.string(),

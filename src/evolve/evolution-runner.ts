@@ -228,6 +228,12 @@ function sessionStopReason(session: SessionRecord): StopReason {
   return 'stopped';
 }
 
+/** 'web' when every task of the run is a web task (the proposer then sees the web log header). */
+function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
+  const tasks = [...config.train, ...config.val];
+  return tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';
+}
+
 /** One proposal: the LLM proposer (reply cached per iteration) or a random mutation. */
 async function propose(
   parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng,
@@ -243,7 +249,7 @@ async function propose(
     if (deps.signal?.aborted) throw new Stop('stopped', null);
     let usage: CallUsage | null = null;
     try {
-      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules'), { signal: deps.signal });
+      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config)), { signal: deps.signal });
       cached = { reply: completion.content, finishReason: completion.finishReason };
       usage = completion.usage;
     } catch (error) {

@@ -4,10 +4,11 @@
  * repeat), the run's config and state, and the
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
+import type { TaskDescriptor } from '../agents/kind-texts.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { ProposerInstruction } from './strategies/llm-proposer.ts';
 
-/** A task: a story file and a seed. `id` is unique within a run (e.g. "detective:0"). */
+/** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
 export interface EvolutionTask {
   id: string;
   storyId: string;
@@ -15,6 +16,8 @@ export interface EvolutionTask {
   md5: string;
   seed: number;
   maxScore: number;
+  /** A web task's kind and id (absent: a Z-machine story). */
+  task?: TaskDescriptor;
 }
 
 export type ProposerMode = 'llm' | 'random';

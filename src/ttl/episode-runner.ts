@@ -6,18 +6,30 @@
  */
 import { Actor } from '../agents/actor.ts';
 import type { ActorTurn } from '../agents/actor-prompt.ts';
-import { FALLBACK_ACTION } from '../agents/reply-parser.ts';
+import { ZMACHINE_TEXTS, type TaskDescriptor } from '../agents/kind-texts.ts';
 import type { Termination, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { StepResult } from '../engine/interface.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import type { EnvironmentTexts } from '../web/interface.ts';
 
-/** The engine surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine. */
+/**
+ * The environment surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine
+ * and `webEpisodeEngine()` (web-engine.ts) adapts a web task's `Environment`.
+ */
 export interface EpisodeEngine {
   readonly info: { md5: string };
   readonly seed: number;
+  /** What the actor's prompt says about this kind of environment, and its fallback action
+   * (default: the Z-machine's). */
+  readonly texts?: EnvironmentTexts;
+  /** The task played, recorded in the trajectory (absent for a plain story engine). */
+  readonly task?: TaskDescriptor;
   /** Restart the game from its start state (same seed); returns the opening observation. */
   reset(): Promise<StepResult>;
   step(command: string): Promise<StepResult>;
+  /** The episode hit the step limit: the final judgement with no further action (a web task's
+   * check runs then). Absent for the Z-machine, whose score is already final. */
+  stop?(): Promise<StepResult>;
 }
 
 export interface EpisodeOptions {
@@ -49,9 +61,11 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   const { engine, actor, maxSteps, signal } = options;
   const now = options.now ?? (() => new Date());
   const start = await engine.reset();
+  const texts = engine.texts ?? ZMACHINE_TEXTS;
   const trajectory: Trajectory = {
     format: 'metattl-trajectory-1',
     story: { title: options.story.title, md5: engine.info.md5, maxScore: options.story.maxScore },
+    ...(engine.task ? { task: engine.task } : {}),
     seed: engine.seed, maxSteps, guidingPrompt: options.guidingPrompt, actorModel: actor.model.settings.model,
     startObservation: start.text, startScore: start.score, steps: [], finalObservation: start.text,
     termination: 'step_limit', stopReason: null, finalScore: start.score, endReason: null,
@@ -90,7 +104,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     };
     let decision;
     try {
-      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, step: index, maxSteps, score: last.score }, signal);
+      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, step: index, maxSteps, score: last.score, ...(engine.texts ? { texts } : {}) }, signal);
     } catch (error) {
       if (error instanceof BudgetReachedError) {
         await record(options, trajectory, { ...base, parseStatus: 'llm_error', error: { kind: 'budget', message: error.message } });
@@ -105,7 +119,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     // Stop pressed while the reply arrived: nothing from it is executed.
     if (signal?.aborted) return finish('aborted', 'user');
     const { completion, parsed } = decision;
-    const action = parsed.action ?? FALLBACK_ACTION;
+    const action = parsed.action ?? texts.fallbackAction;
     const result = await engine.step(action);
     const reward = (result.score ?? 0) - (last.score ?? 0);
     await record(options, trajectory, {
@@ -120,6 +134,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     if (result.fault) return finish(result.fault.kind);
     if (result.done) return finish('game_over');
   }
+  if (engine.stop) last = await engine.stop();
   return finish('step_limit');
 }
 

@@ -5,6 +5,7 @@
  */
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
+import type { TaskDescriptor } from '../agents/kind-texts.ts';
 import type { EnginePool } from './engine-pool.ts';
 import type { PolicySpec } from './policy.ts';
 import type { SessionRecord } from './session-record.ts';
@@ -19,6 +20,8 @@ export interface EvaluatedTask {
   md5: string;
   seed: number;
   maxScore: number;
+  /** The task's kind and id when it is not a Z-machine story (a web task). */
+  task?: TaskDescriptor;
 }
 
 export interface SessionEvaluatorOptions {
@@ -42,6 +45,7 @@ export async function evaluateSession(
     {
       story: { id: task.storyId, title: task.title, md5: task.md5, maxScore: task.maxScore }, seed: task.seed, policy,
       episodes: options.episodes, maxSteps: options.maxSteps, initialGuidingPrompt: options.initialGuidingPrompt, contextWindow: options.contextWindow,
+      ...(task.task ? { task: task.task } : {}),
     },
     options.settings, options.models, options.countTokens,
   );

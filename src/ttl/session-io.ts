@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, meanScoreNumber, msNumber, scoreNumber, tokenNumber, usdNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
-import { stepSchema, stringifyWithoutSecrets, trajectorySchema } from '../agents/trajectory-io.ts';
+import { stepSchema, stringifyWithoutSecrets, taskDescriptorSchema, trajectorySchema } from '../agents/trajectory-io.ts';
 import { wAuc } from './metrics.ts';
 import type { SessionRecord } from './session-record.ts';
 
@@ -46,6 +46,7 @@ export const sessionSchema = z.object({
   id: z.string().min(1),
   config: z.object({
     story: z.object({ id: z.string().nullable(), title: z.string(), md5: z.string().regex(/^[0-9a-f]{32}$/), maxScore: maxScoreNumber().nullable() }),
+    task: taskDescriptorSchema.optional(),
     seed: z.number().int().min(0).max(MAX_SEED),
     policy: policySpec,
     metaPrompt: z.object({ text: z.string(), hash: z.string() }).nullable(),

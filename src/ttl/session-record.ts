@@ -10,9 +10,13 @@ import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { PolicyExchange, PolicySpec } from './policy.ts';
+import type { TaskDescriptor } from '../agents/kind-texts.ts';
 
 export interface SessionConfig {
   story: { id: string | null; title: string; md5: string; maxScore: number | null };
+  /** The task played (absent in records made before web tasks; then a Z-machine story). For a
+   * web task `story` holds the task id as id and title, a hash of it as md5, and max score 1. */
+  task?: TaskDescriptor;
   seed: number;
   policy: PolicySpec;
   /** The meta-agent's full system prompt and its sha256 (null for static/reflexion/memory). */

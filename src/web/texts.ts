@@ -32,3 +32,6 @@ export const WEB_TEXTS: EnvironmentTexts = {
   logHeader: WEB_LOG_HEADER,
   fallbackAction: WEB_FALLBACK_ACTION,
 };
+
+/** The default episode-1 guiding prompt for a web task (the Z-machine's is DEFAULT_GUIDING_PROMPT). */
+export const WEB_DEFAULT_GUIDING_PROMPT = 'Read the goal, find the page that has what it asks for (use search, menus and links), do what it asks, then send your answer with send_msg_to_user.';

@@ -32,9 +32,9 @@ export function actorReplyText(reasoning: string, action: string): string {
   return `REASONING: ${reasoning}\nACTION: ${action}`;
 }
 
-/** Script mode: script[step-1], past the end `look`. */
-export function scriptedReply(script: readonly string[], step: number): ActorReply {
-  const action = script[step - 1] ?? 'look';
+/** Script mode: script[step-1], past the end `look` (or `fallback`). */
+export function scriptedReply(script: readonly string[], step: number, fallback = 'look'): ActorReply {
+  const action = script[step - 1] ?? fallback;
   return { text: actorReplyText('Following the script.', action), behaviour: 'actor:script' };
 }
 

@@ -94,8 +94,16 @@ export interface MockOptions {
   /** Commands the followGuide actor explores with when the guide has no plan (or it is used up).
    * Default: DEFAULT_EXPLORE_COMMANDS. */
   exploreCommands?: string[];
+  /** Web tasks: an actor whose observation contains `goal` (e.g. the task's intent under
+   * `# Goal`) plays `script[step-1]` (past the end `noop()`); the first matching entry wins, and
+   * it wins over `script` and the guide. Lets one mock play several tasks each by its own script. */
+  goalScripts?: { goal: string; script: string[] }[];
   /** Default 'build'. */
   metaAgentReply?: MetaAgentReply;
+  /** In 'build' mode: when the latest episode log contains `whenLogIncludes` (e.g. what a
+   * teaching site said), the meta-agent answers `<learn>guide</learn>`; the first matching rule
+   * wins. Lets a test script what a meta-agent learns from a site's hint. */
+  metaAgentRules?: { whenLogIncludes: string; guide: string }[];
   /** Default 'build'. */
   proposerReply?: ProposerReply;
   /** Injected faults (default none). */

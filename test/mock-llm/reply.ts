@@ -27,7 +27,11 @@ function actorChoice(body: ChatBody, options: MockOptions): ChosenReply {
   const parsedStep = actorStep(user);
   const step = parsedStep ?? 1;
   const problem = parsedStep === null ? 'actor request without "Step i of S" in the last user message (step 1 assumed)' : null;
-  const reply = options.script
+  const observation = actorObservation(user);
+  const byGoal = options.goalScripts?.find((g) => observation.includes(g.goal));
+  const reply = byGoal
+    ? { ...scriptedReply(byGoal.script, step, 'noop()'), behaviour: 'actor:goalScript' }
+    : options.script
     ? scriptedReply(options.script, step)
     : followGuideReply({ step, observation: actorObservation(user), guide: actorGuide(systemText(body)) }, options.exploreCommands ?? []);
   return { role: 'actor', behaviour: reply.behaviour, text: reply.text, finishReason: 'stop', problem };
@@ -44,6 +48,9 @@ export function chooseReply(body: ChatBody, options: MockOptions): ChosenReply {
   const role = detectRole(body);
   if (role === 'actor') return actorChoice(body, options);
   if (role === 'metaAgent') {
+    const latest = userTexts(body).at(-1) ?? '';
+    const rule = (options.metaAgentReply ?? 'build') === 'build' ? options.metaAgentRules?.find((r) => latest.includes(r.whenLogIncludes)) : undefined;
+    if (rule) return { role, behaviour: 'metaAgent:rule', text: `<think>The log says: ${rule.whenLogIncludes}</think>\n<learn>\n${rule.guide}\n</learn>`, finishReason: 'stop', problem: null };
     const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? [], systemText(body));
     return { role, behaviour: answer.behaviour, text: answer.text, finishReason: 'stop', problem: answer.problem };
   }

@@ -11,6 +11,8 @@
  * general rules about learning from logs and no walkthrough of one game.
  */
 import { META_PROMPT_FOOTER, META_PROMPT_HEADER } from '../../agents/meta-prompt.ts';
+import type { EnvironmentKind } from '../../web/interface.ts';
+import { WEB_LOG_HEADER } from '../../web/texts.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
 
 /** Which instruction the proposer follows (see the module comment). */
@@ -27,12 +29,14 @@ export const PROPOSER_INSTRUCTIONS: Record<ProposerInstruction, { label: string;
   },
 };
 
-function proposerSystem(instruction: ProposerInstruction): string {
-  return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that plays a text adventure game several times (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
+function proposerSystem(instruction: ProposerInstruction, kind: EnvironmentKind = 'zmachine'): string {
+  const subject = kind === 'web' ? 'does a task on a website several times' : 'plays a text adventure game several times';
+  const header = kind === 'web' ? WEB_LOG_HEADER : META_PROMPT_HEADER;
+  return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that ${subject} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
 
 The fixed header (for reference):
 ---
-${META_PROMPT_HEADER}
+${header}
 ---
 The fixed footer (for reference):
 ---
@@ -47,9 +51,10 @@ Answer with your reasoning, then the complete new strategy section inside <strat
 /** The proposer's system prompt with the default (GEPA-like) instruction. */
 export const PROPOSER_SYSTEM = proposerSystem('gepa');
 
-export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa'): ChatMessage[] {
+/** @param kind the kind of the evolution's tasks: a web run shows the proposer the web log header */
+export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa', kind: EnvironmentKind = 'zmachine'): ChatMessage[] {
   return [
-    { role: 'system', content: proposerSystem(instruction) },
+    { role: 'system', content: proposerSystem(instruction, kind) },
     {
       role: 'user',
       content: `The current strategy section (empty means none):\n<current_strategy>\n${parentStrategy}\n</current_strategy>\n\nA session played with it — its worst run:\n${record}\n\nWrite an improved strategy section.`,

@@ -16,6 +16,8 @@ export interface PolicyDeps {
   contextWindow: number;
   /** How a person is asked for the next guiding prompt (the "human" policy only). */
   askHuman?: AskHuman;
+  /** The meta-prompt header of the task's kind (default: the Z-machine's). */
+  logHeader?: string;
 }
 
 export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPolicy {
@@ -30,6 +32,6 @@ export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPoli
       if (!deps.askHuman) throw new Error('the "you are the meta-agent" policy needs a way to ask a person');
       return new HumanPolicy(deps.askHuman);
     case 'meta':
-      return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
+      return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, logHeader: deps.logHeader, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
   }
 }

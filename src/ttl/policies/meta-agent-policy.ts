@@ -15,6 +15,8 @@ import { guardedCall } from './call.ts';
 
 export interface MetaAgentOptions {
   strategy: string;
+  /** The meta-prompt's fixed header: what the logs describe (default: the Z-machine's). */
+  logHeader?: string;
   countTokens: TokenCounter;
   /** The meta-agent model's context window, tokens. */
   contextWindow: number;
@@ -29,7 +31,7 @@ export class MetaAgentPolicy implements AdaptationPolicy {
     private readonly model: ChatModel,
     private readonly options: MetaAgentOptions,
   ) {
-    this.metaPrompt = buildMetaPrompt(options.strategy);
+    this.metaPrompt = buildMetaPrompt(options.strategy, options.logHeader);
   }
 
   async update(episodeIndex: number, trajectory: Trajectory, current: string, signal?: AbortSignal): Promise<PolicyUpdate> {

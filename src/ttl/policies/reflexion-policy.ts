@@ -16,6 +16,10 @@ import { guardedCall } from './call.ts';
 export const REFLEXION_PROMPT = `You review one attempt at a text adventure game, played by a language model (the actor). The game restarts identically for the next attempt. Read the log (one line per step: [STEP i] [OBS] game text [ACTION] command [REWARD] points [CUM_REWARD] score) and reflect: what earned points, what wasted steps, what went wrong, and what the actor should do differently next time.
 Answer as <think>your reflection</think><learn>concise advice for the next attempt, written to the actor</learn>. The text inside <learn> becomes the actor's guide for the next attempt.`;
 
+/** The reflection prompt for a web task (same contract; the log describes a website). */
+export const REFLEXION_WEB_PROMPT = `You review one attempt at a web task (a goal to reach on a website), made by a language model (the actor). The site restarts identically for the next attempt. Read the log (one line per step: [STEP i] [OBS] the goal, URL and the page's accessibility tree [ACTION] action [REWARD] reward [CUM_REWARD] reward so far; the episode's reward is 1 when the task was done, else 0) and reflect: what got closer to the goal, what wasted steps, what went wrong, and what the actor should do differently next time.
+Answer as <think>your reflection</think><learn>concise advice for the next attempt, written to the actor</learn>. The text inside <learn> becomes the actor's guide for the next attempt.`;
+
 export class ReflexionPolicy implements AdaptationPolicy {
   readonly kind = 'reflexion' as const;
 
@@ -25,7 +29,8 @@ export class ReflexionPolicy implements AdaptationPolicy {
   ) {}
 
   async update(episodeIndex: number, trajectory: Trajectory, current: string, signal?: AbortSignal): Promise<PolicyUpdate> {
-    const fitted = fitChat(REFLEXION_PROMPT, [], formatEpisodeLog(episodeIndex, trajectory), {
+    const prompt = trajectory.task?.kind === 'web' ? REFLEXION_WEB_PROMPT : REFLEXION_PROMPT;
+    const fitted = fitChat(prompt, [], formatEpisodeLog(episodeIndex, trajectory), {
       count: this.window.countTokens, contextWindow: this.window.contextWindow, replyReserve: this.model.settings.maxTokens, who: "reflection model's",
     });
     const { exchange } = await guardedCall(
