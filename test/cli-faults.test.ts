@@ -4,17 +4,14 @@
  * faulted episodes in their output, JSON and report; and `evolve` refuses a budget that cannot pay
  * for the seed's validation plus one full iteration (exit 2, with the numbers, before any call).
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { type CliResult, runCli } from './support/cli.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
-const run = promisify(execFile);
-const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
 /** Nothing listens on port 9 of the loopback. */
 const UNREACHABLE = 'http://127.0.0.1:9/v1';
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
@@ -26,16 +23,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-/** Run the CLI; resolves with the exit code and output whatever the code. */
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, env });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const cli = (args: string[]): Promise<CliResult> => runCli(args, env);
 
 describe('a failing provider never yields a "complete" result', () => {
   it('eval --policies static,naive: stopped, exit 1, faulted episodes in the JSON, results.json and report.md', async () => {

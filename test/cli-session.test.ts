@@ -23,6 +23,7 @@ import { buildSession } from '../src/ttl/session-setup.ts';
 import { loadSession, persistingSink } from '../src/ttl/session-store.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { readShared, REPO_ROOT, sharedDir } from './support/shared.ts';
+import { type CliResult, runCli } from './support/cli.ts';
 
 const run = promisify(execFile);
 const EXPLORE = ['take paper', 'west', 'take gun', 'east', 'north', 'look', 'inventory', 'south'];
@@ -37,16 +38,7 @@ async function metattl(args: string[]) {
   return JSON.parse(stdout);
 }
 
-/** Run `metattl session` and return its exit code, stdout and stderr (never throws). */
-async function metattlRaw(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'k' } });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const metattlRaw = (args: string[]): Promise<CliResult> => runCli(['session', ...args], { ...process.env, OPENAI_API_KEY: 'k' });
 
 const common = () => ['--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--json'];
 

@@ -4,30 +4,18 @@
  * the coupon and fails, the site says where this week's code is, the meta-agent's next guide makes
  * episode 2 succeed), and `eval --policies static,naive --tasks WEB-ID-test` end to end.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
 import { runScript } from '../src/web/dom/oracle.ts';
 import { WEB_ACTOR_PREAMBLE } from '../src/web/texts.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
-import { REPO_ROOT } from './support/shared.ts';
+import { type CliResult, runCli } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
 
-async function metattl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO_ROOT, maxBuffer: 64 * 1024 * 1024 });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const metattl = (args: string[]): Promise<CliResult> => runCli(args);
 
 /** The task's goal and the bid actions of its oracle (or wrong) script, as the CLI would play them. */
 async function script(taskId: string, wrong = false): Promise<{ goal: string; actions: string[] }> {

@@ -2,24 +2,11 @@
  * The `npx metattl tasks --kind web` and `npx metattl oracle <task>` contracts, run as real
  * processes: JSON shapes and values, the named sets, and usage errors with exit code 2.
  */
-import { execFile } from 'node:child_process';
-import { resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { REPO_ROOT } from './support/shared.ts';
+import { type CliResult, runCli } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
 
-async function metattl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const metattl = (args: string[]): Promise<CliResult> => runCli(args);
 
 describe('metattl tasks --kind web', () => {
   it('lists all 235 instances as { id, site, template, intent, check, split }', async () => {

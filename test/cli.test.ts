@@ -2,27 +2,16 @@
  * The `npx metattl replay` contract, run as a real process: JSON shape and values on a Jericho
  * walkthrough, keypress lines, and clear errors with exit codes for bad input.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { jerichoGame, REPO_ROOT, sharedDir } from './support/shared.ts';
+import { type CliResult, runCli } from './support/cli.ts';
 
-const run = promisify(execFile);
-const BIN = resolve(REPO_ROOT, 'bin/metattl.js');
 const tmp = mkdtempSync(join(tmpdir(), 'metattl-cli-'));
 
-async function metattl(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args], { cwd: REPO_ROOT });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const e = error as { code: number; stdout: string; stderr: string };
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
-  }
-}
+const metattl = (args: string[]): Promise<CliResult> => runCli(args);
 
 describe('metattl replay', () => {
   it('replays the detective walkthrough to 360 points with one entry per command', async () => {
