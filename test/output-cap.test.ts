@@ -6,38 +6,15 @@
  * (without the cap glkapi accumulates the text and the worker runs out of memory).
  */
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it } from 'vitest';
-import { EngineProxy, type WorkerFactory } from '../src/engine/engine-proxy.ts';
+import { nodeWorkerFactory } from '../src/engine/node/worker-factory.ts';
+import { EngineProxy } from '../src/engine/engine-proxy.ts';
 import { MAX_STEP_OUTPUT_CHARS, outputCutNote } from '../src/engine/glkote.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 
 const floodBytes = new Uint8Array(readFileSync(new URL('./fixtures/flood/flood.z5', import.meta.url)));
-const require = createRequire(import.meta.url);
-const tsxApi = pathToFileURL(join(dirname(require.resolve('tsx/package.json')), 'dist/esm/api/index.mjs')).href;
-const entry = new URL('../src/engine/node/engine-worker.ts', import.meta.url).href;
-
-/** The Node worker factory with a 96 MB old-generation heap: an unbounded step would exhaust it. */
-const smallHeapWorker: WorkerFactory = () => {
-  const worker = new Worker(`import(${JSON.stringify(tsxApi)}).then((tsx) => tsx.tsImport(${JSON.stringify(entry)}, ${JSON.stringify(entry)}))`, {
-    eval: true, resourceLimits: { maxOldGenerationSizeMb: 96 },
-  });
-  worker.unref();
-  return {
-    postMessage: (message) => worker.postMessage(message),
-    listen(onMessage, onError) {
-      worker.on('message', onMessage);
-      worker.on('error', onError);
-      worker.on('exit', (code) => {
-        if (code !== 0 && code !== 1) onError(new Error(`worker exited with code ${code}`));
-      });
-    },
-    terminate: () => void worker.terminate(),
-  };
-};
+/** Engine workers with a 96 MB old-generation heap: an unbounded step would exhaust it. */
+const smallHeapWorker = nodeWorkerFactory({ maxOldGenerationSizeMb: 96 });
 
 const proxies: EngineProxy[] = [];
 afterEach(() => {
