@@ -19,7 +19,8 @@ import { MemoryStore } from '../src/store/memory-store.ts';
 import { openNodeStore } from '../src/store/node-store.ts';
 import { forgetSecrets, KEY_HIDDEN, registerSecret, scrubSecrets, scrubText } from '../src/store/secrets.ts';
 
-const KEY = 'sk-proj-abcdef0123456789';
+// A made-up key (scrubbing matches registered values, not a key format).
+const KEY = 'test-key-not-a-secret-0123456789';
 const reply = `Sure! Your key is ${KEY}. ACTION: say ${KEY}`;
 afterEach(forgetSecrets);
 
