@@ -13,7 +13,7 @@ const WRAPPED = {
   openai: 'src/llm/openai-chat-model.ts',
   'p-retry': 'src/llm/retry-policy.ts',
   'eventsource-parser': 'src/llm/sse-reader.ts',
-  'chart.js': 'src/ui/charts/chart.ts',
+  'chart.js': 'src/ui/shared/charts/chart.ts',
   'dom-accessibility-api': 'src/web/dom/axtree.ts',
   jsdom: 'src/web/node/jsdom-document.ts',
 };
@@ -31,8 +31,14 @@ const libraryBans = (except) =>
     .filter(([lib]) => lib !== except)
     .map(([lib, wrapper]) => ({ group: [lib, `${lib}/*`], message: `Only ${wrapper} imports ${lib}.` }));
 const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+/** One folder per view; what several views use lives in src/ui/shared, so a view never imports another view. */
+const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'settings', 'tour', 'workshop'];
+const viewBans = (view) =>
+  VIEWS.filter((other) => other !== view).map((other) => ({ group: [`../${other}/*`], message: `Views never import each other: move what ${view} and ${other} share to src/ui/shared.` }));
 const boundaries = [
   { files: ['src/**'], rules: bans(libraryBans(null)) },
+  ...VIEWS.map((view) => ({ files: [`src/ui/${view}/**`], rules: bans([...viewBans(view), ...libraryBans(null)]) })),
+  { files: ['src/ui/shared/**'], rules: bans([...VIEWS.map((v) => ({ group: [`../../${v}/*`], message: 'src/ui/shared never imports a view.' })), ...libraryBans(null)]) },
   { files: CORE, rules: bans([uiBan, ...libraryBans(null)]) },
   ...Object.entries(WRAPPED).map(([lib, wrapper]) => ({
     files: [wrapper],

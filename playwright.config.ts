@@ -2,7 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /** e2e against the production build (dist/), served under a sub-path by e2e/serve-dist.ts,
  * in Debian's Chromium (never a downloaded browser). */
-const PORT = 4317;
+/** The server's port: E2E_PORT lets parallel checkouts run e2e at once (default 4317). */
+const PORT = Number(process.env.E2E_PORT ?? 4317);
 export default defineConfig({
   testDir: 'e2e',
   timeout: 60_000,

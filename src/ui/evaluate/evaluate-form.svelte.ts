@@ -4,8 +4,8 @@
  * and custom story:seed picks —, repeats, K and S. Derived: the task sets as picks, the games a
  * set is missing, the planned leak warnings and what keeps the form from starting. No I/O.
  */
-import type { LibraryEntry } from '../library.ts';
-import { parseSeeds, uniquePicks, type TaskPick } from '../evolve/task-picks.ts';
+import type { LibraryEntry } from '../shared/stores/library.ts';
+import { parseSeeds, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 import { plannedLeaks } from './leak.ts';
 import type { PolicyOption } from './policy-options.ts';
 

@@ -1,7 +1,7 @@
 /** The Evaluate setup form: ID / OOD sets from catalog tags (missing games named), custom picks,
  * the baseline among the chosen policies, planned leaks. */
 import { describe, expect, it } from 'vitest';
-import type { LibraryEntry } from '../library.ts';
+import type { LibraryEntry } from '../shared/stores/library.ts';
 import { EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
 import { policyOptions } from './policy-options.ts';
 

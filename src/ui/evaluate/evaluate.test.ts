@@ -9,8 +9,8 @@ import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
 import { reportToCsv } from '../../eval/report-formats.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
-import { manualSchedule, testTab } from '../evolve/test-support.ts';
-import { storedEntryOf } from '../meta-library/entry-io.ts';
+import { manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
+import { storedEntryOf } from '../shared/stores/entry-io.ts';
 import { EvaluateState } from './evaluate.svelte.ts';
 
 let mock: MockLlm;

@@ -12,10 +12,10 @@ import type { Role } from '../../llm/interface.ts';
 import type { RoleTotals } from '../../llm/usage-meter.ts';
 import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
 import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
-import type { Schedule } from '../agent.svelte.ts';
-import { RunDriver } from '../evolve/run-driver.svelte.ts';
-import type { RunServices } from '../run-services.ts';
-import { dateAt } from '../services.ts';
+import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { RunDriver } from '../shared/stores/run-driver.svelte.ts';
+import type { RunServices } from '../shared/stores/run-services.ts';
+import { dateAt } from '../shared/stores/services.ts';
 
 /** The state of a new evaluation (the cache's first header). */
 export function initialEvaluationState(id: string, config: EvaluationConfig, now: Date): EvaluationState {

@@ -6,7 +6,7 @@
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { EvaluatedPolicy } from '../../eval/interface.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
-import type { LibraryMetaPrompt } from '../meta-library/entry-io.ts';
+import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 
 export interface PolicyOption {
   /** Unique id, also the policy's id in the report. */

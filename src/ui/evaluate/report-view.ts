@@ -5,7 +5,7 @@
  */
 import type { EvaluationReport, EvaluationState } from '../../eval/interface.ts';
 import { seriesOf } from '../../eval/report-html.ts';
-import type { LineChartSpec } from '../evolve/line-chart.ts';
+import type { LineChartSpec } from '../shared/charts/line-chart.ts';
 
 export const taskSetsOf = (report: EvaluationReport): string[] => [...new Set(report.policies.map((p) => p.taskSet))];
 

@@ -11,7 +11,7 @@ import { loadMetricSession } from '../../evolve/evolution-store.ts';
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import { diffPrompts, type DiffLine } from '../learn/feedback.ts';
+import { diffPrompts, type DiffLine } from '../shared/format/feedback.ts';
 
 /** The worst trajectory as shown: the session's scores and one log per episode. */
 export interface TriggerView {

@@ -6,8 +6,8 @@
  * train + validation games). Pure.
  */
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
-import type { LibraryMetaPrompt } from '../meta-library/entry-io.ts';
-import type { LineChartSpec } from './line-chart.ts';
+import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import type { LineChartSpec } from '../shared/charts/line-chart.ts';
 
 export interface CandidateRow {
   id: string;

@@ -11,12 +11,12 @@ import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../evolve
 import type { EvolutionConfig, EvolutionState } from '../../evolve/interface.ts';
 import type { Role } from '../../llm/interface.ts';
 import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
-import type { Schedule } from '../agent.svelte.ts';
-import type { RunServices } from '../run-services.ts';
-import { dateAt } from '../services.ts';
-import { RunDriver } from './run-driver.svelte.ts';
+import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { RunServices } from '../shared/stores/run-services.ts';
+import { dateAt } from '../shared/stores/services.ts';
+import { RunDriver } from '../shared/stores/run-driver.svelte.ts';
 
-export { type DriverMode } from './run-driver.svelte.ts';
+export { type DriverMode } from '../shared/stores/run-driver.svelte.ts';
 
 /** The state of a new run (the cache's first header). */
 export function initialEvolutionState(id: string, config: EvolutionConfig, now: Date): EvolutionState {

@@ -12,7 +12,7 @@
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
 import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
-import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from './task-picks.ts';
+import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 

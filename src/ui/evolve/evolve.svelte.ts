@@ -7,21 +7,21 @@
  * through the injected services; every thrown error is shown (key scrubbed).
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
-import { estimateEvolution, type EstimateModels, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
+import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionTask } from '../../evolve/interface.ts';
 import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import type { RunSummary } from '../../store/interface.ts';
-import type { Schedule } from '../agent.svelte.ts';
-import { storedEntryOf, type LibraryMetaPrompt } from '../meta-library/entry-io.ts';
-import { parseTaskId, type RunServices } from '../run-services.ts';
-import { dateAt, type PlayerServices } from '../services.ts';
-import type { SettingsState } from '../settings.svelte.ts';
+import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { storedEntryOf, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import { parseTaskId, type RunServices } from '../shared/stores/run-services.ts';
+import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
+import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from './dashboard.ts';
 import { EVOLVE_DEFAULTS, EvolveForm } from './evolve-form.svelte.ts';
 import { EvolutionDriver } from './evolution-driver.svelte.ts';
-import { gameIdOf, uniquePicks, type TaskPick } from './task-picks.ts';
+import { gameIdOf, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 /** Store setting: the id of the evolution run last shown (reopened after a reload). */
 export const LAST_EVOLUTION_KEY = 'evolve:lastRunId';
@@ -45,12 +45,6 @@ const browserSchedule: Schedule = (callback, delayMs) => {
 };
 
 const randomRunId = (): string => `evo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-/** The role models and prices of an estimate, from settings. */
-export const estimateModelsOf = (settings: SettingsState): EstimateModels => {
-  const s = settings.llmSettings();
-  return { roles: s.roles, prices: s.prices };
-};
 
 export class EvolveDashboard {
   readonly form: EvolveForm;

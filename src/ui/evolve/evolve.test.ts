@@ -9,9 +9,9 @@ import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import type { EvolutionState } from '../../evolve/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
-import type { RunLocks } from '../run-services.ts';
+import type { RunLocks } from '../shared/stores/run-services.ts';
 import { EvolveDashboard } from './evolve.svelte.ts';
-import { fakeLocks, manualSchedule, testTab } from './test-support.ts';
+import { fakeLocks, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 
 let mock: MockLlm;
 beforeAll(async () => {

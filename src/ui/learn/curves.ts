@@ -4,7 +4,7 @@
  * runs list's overlay comparison.
  */
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import type { CurveData } from './learning-chart.ts';
+import type { CurveData } from '../shared/charts/learning-chart.ts';
 import type { SessionListItem } from './session-runs.svelte.ts';
 
 /** The curve of one session record (its ended episodes). */

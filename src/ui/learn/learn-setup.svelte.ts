@@ -9,15 +9,15 @@
 import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
-import type { MetaPromptCatalog } from '../meta-library/meta-prompt-catalog.svelte.ts';
-import type { RunServices } from '../run-services.ts';
-import type { PlayerServices } from '../services.ts';
-import { drawSeed, type SeedChoice } from '../seed.ts';
-import { pricesOf } from '../llm-settings.ts';
-import type { SettingsState } from '../settings.svelte.ts';
-import { LAST_STORY_KEY, type AddedStory } from '../story-library.svelte.ts';
+import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import type { RunServices } from '../shared/stores/run-services.ts';
+import type { PlayerServices } from '../shared/stores/services.ts';
+import { drawSeed, type SeedChoice } from '../shared/format/seed.ts';
+import { pricesOf } from '../shared/stores/llm-settings.ts';
+import type { SettingsState } from '../shared/stores/settings.svelte.ts';
+import { LAST_STORY_KEY, type AddedStory } from '../shared/stores/story-library.svelte.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
-import { defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from './learn-form.ts';
+import { defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 
 /** Writes text to the clipboard. @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;

@@ -5,9 +5,9 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { curveOfItems, curveOfRecord } from './curves.ts';
-import { diffPrompts, feedbackOf, noticesOf, splitReply } from './feedback.ts';
-import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from './learn-form.ts';
-import { escapeHtml, markdownToHtml, renderMarkdown } from './markdown.ts';
+import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
+import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
+import { escapeHtml, markdownToHtml, renderMarkdown } from '../shared/format/markdown.ts';
 import { etaMs, formatDuration, sessionProgress } from './progress.ts';
 import { newSessionId, openEpisodeOf, planOfConfig, roleOverridesOf, rolesFor } from './session-plan.ts';
 

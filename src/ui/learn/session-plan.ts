@@ -7,7 +7,7 @@ import type { RoleSettings, Role } from '../../llm/interface.ts';
 import type { SessionConfig, SessionRecord } from '../../ttl/session-record.ts';
 import type { SessionPlan } from '../../ttl/session-setup.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
-import type { LearnForm } from './learn-form.ts';
+import type { LearnForm } from '../shared/format/learn-form.ts';
 
 /** The plan of a new session from the form (`contextWindow` already resolved to tokens). */
 export function planOfForm(form: LearnForm, story: SessionConfig['story'], policy: PolicySpec, contextWindow: number): SessionPlan {

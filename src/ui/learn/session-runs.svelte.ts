@@ -8,7 +8,7 @@ import type { RunSummary, SettingValue, Store } from '../../store/interface.ts';
 import { exportSession, importSession } from '../../ttl/session-io.ts';
 import type { SessionStatus } from '../../ttl/session-record.ts';
 import { loadSession, saveSession } from '../../ttl/session-store.ts';
-import type { PlayerServices } from '../services.ts';
+import type { PlayerServices } from '../shared/stores/services.ts';
 import { exportFileName } from './session-plan.ts';
 
 /** One row of the runs list (read defensively from the run's summary). */

@@ -3,4 +3,4 @@
  * while a retry waits, cleared when the wait is over, a step arrives, or the run stops. Time is
  * injected. The countdown itself is `RetryCountdown` (../retry-countdown.svelte.ts).
  */
-export { browserSchedule, RetryCountdown as WaitNotice } from '../retry-countdown.svelte.ts';
+export { browserSchedule, RetryCountdown as WaitNotice } from '../shared/stores/retry-countdown.svelte.ts';

@@ -6,8 +6,8 @@
  * does not ask again. Location I/O is injected (`ShareLocation`).
  */
 import { decodeShare, type SharedMetaPrompt, type SharedSetup } from '../../share/share-link.ts';
-import type { LibraryMetaPrompt } from './entry-io.ts';
-import type { MetaPromptCatalog } from './meta-prompt-catalog.svelte.ts';
+import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
 import type { ShareLocation } from './share-location.ts';
 
 export type { ShareLocation } from './share-location.ts';

@@ -11,7 +11,7 @@ import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
 import { importSession, sessionSchema } from '../../ttl/session-io.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import { policyLabel } from '../learn/learn-form.ts';
+import { policyLabel } from '../shared/format/learn-form.ts';
 import { creditsLine } from './model-label.ts';
 
 /** One replayable session of a file. */

@@ -4,8 +4,8 @@
  * through it. No provider is involved. `?replay=<id>` opens a shipped replay on entering the view.
  * Errors (download, bad file) are shown, never thrown.
  */
-import type { Schedule } from '../agent.svelte.ts';
-import type { PlayerServices } from '../services.ts';
+import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { PlayerServices } from '../shared/stores/services.ts';
 import { ReplayPlayer } from './replay-player.svelte.ts';
 import { parseReplayFile, type ReplaySource } from './replay-source.ts';
 import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from './shipped-replays.ts';

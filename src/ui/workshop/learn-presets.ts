@@ -4,8 +4,8 @@
  * when workshop mode turns on, once the Learn form is ready, never while a session runs and never
  * over what the user changed afterwards. `workshopPreset` is pure.
  */
-import type { LibraryEntry } from '../library.ts';
-import type { LearnForm } from '../learn/learn-form.ts';
+import type { LibraryEntry } from '../shared/stores/library.ts';
+import type { LearnForm } from '../shared/format/learn-form.ts';
 
 export const WORKSHOP_EPISODES = 3;
 export const WORKSHOP_MAX_STEPS = 15;

@@ -5,7 +5,7 @@
  * `?workshop=1` / `?workshop=0` (the URL is not saved; the nav's toggle is).
  */
 import type { Store } from '../../store/interface.ts';
-import type { ViewId } from '../views.ts';
+import type { ViewId } from '../shell/views.ts';
 
 /** The views the nav offers in workshop mode (the others stay reachable by URL). */
 export const WORKSHOP_VIEWS: readonly ViewId[] = ['play', 'learn', 'replay', 'settings'];

@@ -2,8 +2,8 @@
  * (a teaching game, K = 3, S = 15) are applied once per turn-on and never while a session runs. */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.ts';
-import type { LibraryEntry } from '../library.ts';
-import type { LearnForm } from '../learn/learn-form.ts';
+import type { LibraryEntry } from '../shared/stores/library.ts';
+import type { LearnForm } from '../shared/format/learn-form.ts';
 import { workshopPreset, WorkshopPresets, type PresetTarget } from './learn-presets.ts';
 import { WORKSHOP_KEY, workshopFromQuery, WorkshopState } from './workshop.svelte.ts';
 

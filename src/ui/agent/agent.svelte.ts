@@ -1,0 +1,263 @@
+/**
+ * The Agent view's state: one episode (method.md, "Inner loop": the actor plays a story from its
+ * start for at most S steps) run in the page — the game in its own worker (`EngineProxy`, the UI
+ * thread never runs Z-code), the actor through the provider of the Settings view. While it runs:
+ * the steps as they are recorded, the score, the usage meter's running tokens and USD, and any
+ * provider-requested wait. Stop aborts the in-flight request (nothing of that reply is executed).
+ * The trajectory can be exported; an imported one is shown read-only. Every thrown error is shown
+ * in `error` with the key scrubbed.
+ */
+import { Actor } from '../../agents/actor.ts';
+import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { exportTrajectory, importTrajectory } from '../../agents/trajectory-io.ts';
+import type { Trajectory, TrajectoryStep } from '../../agents/trajectory.ts';
+import type { LlmSettings } from '../../llm/interface.ts';
+import { UsageMeter } from '../../llm/usage-meter.ts';
+import { runEpisode } from '../../ttl/episode-runner.ts';
+import type { LlmServices } from '../shared/stores/llm-services.ts';
+import { isSeed, type LibraryEntry } from '../shared/stores/library.ts';
+import { browserSchedule, RetryCountdown, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { withRetryWait } from '../shared/stores/retry-wait.ts';
+import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
+import type { SettingsState } from '../shared/stores/settings.svelte.ts';
+import { LAST_STORY_KEY, type AddedStory, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+
+/** Step limit S unless the user sets one (method.md: S = 50). */
+export const DEFAULT_MAX_STEPS = 50;
+
+/** Where the episode is: `loading` the story, `running` steps, `stopping` after Stop. */
+export type AgentPhase = 'idle' | 'loading' | 'running' | 'stopping';
+
+/** Calls `callback` after `delayMs` ms; returns a function that cancels it. */
+export type { Schedule };
+
+export class Agent {
+  /** Story picker value ('' = none). */
+  selectedId = $state('');
+  seed = $state(0);
+  /** Step limit S. */
+  maxSteps = $state(DEFAULT_MAX_STEPS);
+  guidingPrompt = $state(DEFAULT_GUIDING_PROMPT);
+  phase = $state<AgentPhase>('idle');
+  /** The steps shown: live while running, else of the finished or imported episode. */
+  steps = $state.raw<readonly TrajectoryStep[]>([]);
+  /** The game's opening text of the episode shown ('' before one starts). */
+  startObservation = $state('');
+  /** The finished (or imported) episode; null while running or before the first. */
+  trajectory = $state.raw<Trajectory | null>(null);
+  /** True when `trajectory` came from a file. */
+  imported = $state(false);
+  /** Game score (signed score points), null when unknown or none shown. */
+  score = $state<number | null>(null);
+  maxScore = $state<number | null>(null);
+  /** Running totals of the usage meter: prompt + completion tokens, and USD. */
+  tokens = $state(0);
+  /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
+  tokensEstimated = $state(false);
+  costUsd = $state(0);
+  /** The actor's model when it is missing from the price table (its calls cost 0), else null. */
+  unpricedModel = $state<string | null>(null);
+  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
+  get waitingSeconds(): number | null {
+    return this.wait.seconds;
+  }
+  error = $state<string | null>(null);
+  ready = $state(false);
+  readonly running = $derived(this.phase !== 'idle');
+
+  private controller: AbortController | null = null;
+  private readonly wait: RetryCountdown;
+  private starting: Promise<void> | null = null;
+
+  constructor(
+    private readonly services: PlayerServices,
+    readonly library: StoryLibrary,
+    private readonly settings: SettingsState,
+    private readonly llm: LlmServices,
+    schedule: Schedule = browserSchedule,
+  ) {
+    this.wait = new RetryCountdown(schedule);
+  }
+
+  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played. Runs once. */
+  init(): Promise<void> {
+    this.starting ??= this.start();
+    return this.starting;
+  }
+
+  /** Pick a story; its seed becomes the catalog's default. */
+  selectStory(id: string): void {
+    const entry = this.library.find(id);
+    if (!entry || this.running) return;
+    this.selectedId = id;
+    this.seed = this.library.defaultSeed(entry);
+  }
+
+  async addFiles(files: readonly File[]): Promise<void> {
+    for (const file of files) await this.guard(async () => this.adopt(await this.library.addFile(file)));
+  }
+
+  async addUrl(address: string): Promise<void> {
+    await this.guard(async () => this.adopt(await this.library.addUrl(address)));
+  }
+
+  async removeStory(id: string): Promise<void> {
+    await this.guard(() => this.library.remove(id));
+    if (this.selectedId === id) this.selectedId = '';
+  }
+
+  /** Play one episode of the selected story with the current settings. */
+  async run(): Promise<void> {
+    if (this.running) return;
+    const entry = this.library.find(this.selectedId);
+    const settings = this.settings.llmSettings();
+    const problem = !entry ? 'Choose a story first.'
+      : settings.provider.baseUrl === '' ? 'Set the provider’s base URL in Settings first.'
+      : settings.roles.actor.model === '' ? 'Set the actor’s model in Settings first.'
+      : !isSeed(this.seed) ? 'The seed must be a whole number from 0 to 4294967295.'
+      : null;
+    this.error = problem;
+    if (!entry || problem !== null) return;
+    this.reset();
+    const controller = new AbortController();
+    this.controller = controller;
+    this.phase = 'loading';
+    const meter = new UsageMeter(settings.caps, settings.prices);
+    const unsubscribe = meter.subscribe((m) => {
+      this.tokens = m.totalTokens;
+      this.costUsd = m.totalUsd;
+      this.tokensEstimated = m.estimatedCalls > 0;
+    });
+    this.unpricedModel = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
+    try {
+      const trajectory = await this.playEpisode(entry, settings, meter, controller.signal);
+      this.show(trajectory);
+      const failed = trajectory.steps.at(-1)?.error;
+      if (failed && failed.kind !== 'budget') this.error = this.settings.messageOf(new Error(failed.message));
+    } catch (error) {
+      this.error = this.settings.messageOf(error);
+    } finally {
+      unsubscribe();
+      this.clearWait();
+      this.controller = null;
+      this.phase = 'idle';
+    }
+  }
+
+  /** Stop the run: the in-flight request is aborted and nothing of its reply is executed. */
+  stop(): void {
+    if (!this.controller) return;
+    this.controller.abort();
+    this.phase = 'stopping';
+    this.clearWait();
+  }
+
+  /** Download the episode shown as trajectory JSON (never holds the key). */
+  exportTrajectory(): void {
+    const t = this.trajectory;
+    if (!t) return;
+    const slug = t.story.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'story';
+    this.services.download(`trajectory-${slug}-seed${t.seed}.json`, exportTrajectory(t), 'application/json');
+  }
+
+  /** Show a trajectory file read-only; a bad file's ImportError message is shown as is. */
+  async importFile(file: File): Promise<void> {
+    if (this.running) return;
+    this.error = null;
+    await this.guard(async () => {
+      const trajectory = importTrajectory(new TextDecoder().decode(await this.services.readFile(file)));
+      this.reset();
+      this.startObservation = trajectory.startObservation;
+      this.maxScore = trajectory.story.maxScore;
+      this.tokens = trajectory.steps.reduce((n, s) => n + s.promptTokens + s.completionTokens, 0);
+      this.costUsd = trajectory.steps.reduce((n, s) => n + s.costUsd, 0);
+      this.show(trajectory);
+      this.imported = true;
+    });
+  }
+
+  dismissError(): void {
+    this.error = null;
+  }
+
+  /** Load the story in its worker and run the episode (LLM and interpreter faults are data in
+   * the trajectory). @throws for a story that cannot be loaded or a worker that cannot start */
+  private async playEpisode(entry: LibraryEntry, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
+    const story = await this.library.load(entry);
+    this.maxScore = await this.library.maxScoreOf(story);
+    const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, this.seed));
+    try {
+      this.startObservation = engine.start.text;
+      this.score = engine.start.score;
+      const models = await this.llm.createModels(settings, meter);
+      const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
+      if (this.phase === 'loading') this.phase = 'running';
+      return await runEpisode({
+        engine, actor, story: { title: story.catalog?.title ?? entry.title, maxScore: this.maxScore },
+        guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
+        now: () => dateAt(this.services.now()),
+        onStep: (step, live) => {
+          this.clearWait();
+          this.steps = [...live.steps];
+          if (step.action !== null) this.score = step.score;
+        },
+      });
+    } finally {
+      engine.dispose();
+    }
+  }
+
+  private async start(): Promise<void> {
+    await this.guard(async () => {
+      await this.library.init();
+      const query = this.services.query();
+      const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const first = this.library.entries[0]?.id;
+      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : first;
+      if (id !== undefined && this.selectedId === '') this.selectStory(id);
+      const seed = Number(query.get('seed') ?? NaN);
+      if (query.get('story') === id && isSeed(seed)) this.seed = seed;
+    });
+    this.ready = true;
+  }
+
+  private adopt({ story, problem }: AddedStory): void {
+    if (problem !== null) this.error = problem;
+    this.selectStory(story.entry.id);
+  }
+
+  private reset(): void {
+    this.steps = [];
+    this.trajectory = null;
+    this.imported = false;
+    this.startObservation = '';
+    this.score = null;
+    this.tokens = 0;
+    this.tokensEstimated = false;
+    this.costUsd = 0;
+    this.unpricedModel = null;
+  }
+
+  private show(trajectory: Trajectory): void {
+    this.trajectory = trajectory;
+    this.steps = trajectory.steps;
+    this.score = trajectory.finalScore;
+  }
+
+  private showWait(waitMs: number): void {
+    this.wait.show(waitMs);
+  }
+
+  private clearWait(): void {
+    this.wait.clear();
+  }
+
+  /** Run `task`, showing anything it throws. */
+  private async guard(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.error = this.settings.messageOf(error);
+    }
+  }
+}

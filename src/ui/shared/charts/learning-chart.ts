@@ -1,0 +1,87 @@
+/**
+ * The learning curve (final score per episode, method.md "Metrics") drawn with Chart.js (through
+ * charts/chart.ts, its one wrapper). Built for a projector: large type, thick lines and points, a
+ * colour-blind-safe high-contrast palette (Okabe & Ito), a dashed max-score line per distinct max
+ * score, no animation (live updates do not flicker). `curveConfig` is pure; `LearningChart`
+ * owns one canvas.
+ */
+import { Chart, type ChartConfiguration, type ChartDataset } from './chart.ts';
+
+/** One session's curve: final score of episodes 1…K (null = not ended yet). */
+export interface CurveSeries {
+  label: string;
+  scores: readonly (number | null)[];
+}
+
+export interface CurveData {
+  /** K: the x axis runs over episodes 1…K. */
+  episodes: number;
+  series: readonly CurveSeries[];
+  /** The stories' max scores (one dashed line each; none when unknown). */
+  maxScores: readonly number[];
+}
+
+export interface CurveTheme {
+  /** Text and axis colour (e.g. the page's --fg). */
+  text: string;
+  /** Grid line colour. */
+  grid: string;
+  /** Type size of ticks, titles and legend, px (default 18; larger in workshop mode). */
+  fontSize?: number;
+}
+
+/** Okabe–Ito palette (colour-blind safe), most contrasting first. */
+export const CURVE_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9'] as const;
+
+const FONT_SIZE = 18;
+
+/** The Chart.js configuration of a curve (pure). */
+export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
+  const labels = Array.from({ length: Math.max(1, data.episodes) }, (_, i) => String(i + 1));
+  const datasets: ChartDataset<'line', (number | null)[]>[] = data.series.map((s, i) => ({
+    label: s.label, data: labels.map((_, e) => s.scores[e] ?? null), borderColor: CURVE_COLOURS[i % CURVE_COLOURS.length],
+    backgroundColor: CURVE_COLOURS[i % CURVE_COLOURS.length], borderWidth: 5, pointRadius: 7, pointHoverRadius: 9, pointStyle: 'circle', spanGaps: false, tension: 0,
+  }));
+  for (const max of data.maxScores) {
+    datasets.push({
+      label: `max score ${max}`, data: labels.map(() => max), borderColor: theme.text, backgroundColor: theme.text,
+      borderWidth: 3, borderDash: [12, 8], pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line',
+    });
+  }
+  const font = { size: theme.fontSize ?? FONT_SIZE, weight: 'bold' as const };
+  return {
+    type: 'line',
+    data: { labels, datasets },
+    options: {
+      animation: false,
+      responsive: true,
+      maintainAspectRatio: false,
+      scales: {
+        x: { title: { display: true, text: 'Episode', color: theme.text, font }, ticks: { color: theme.text, font }, grid: { color: theme.grid } },
+        y: { title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0 }, grid: { color: theme.grid }, suggestedMin: 0 },
+      },
+      plugins: { legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } }, tooltip: { titleFont: font, bodyFont: font } },
+    },
+  };
+}
+
+/** A learning-curve chart on a canvas; `update` redraws with new data. */
+export class LearningChart {
+  private readonly chart: Chart<'line', (number | null)[], string>;
+
+  constructor(canvas: HTMLCanvasElement, data: CurveData, private theme: CurveTheme) {
+    this.chart = new Chart(canvas, curveConfig(data, theme));
+  }
+
+  update(data: CurveData, theme: CurveTheme = this.theme): void {
+    this.theme = theme;
+    const next = curveConfig(data, theme);
+    this.chart.data = next.data;
+    this.chart.options = next.options ?? {};
+    this.chart.update();
+  }
+
+  destroy(): void {
+    this.chart.destroy();
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * Line charts with optional confidence bands (Chart.js through charts/chart.ts, its one wrapper), sized for a
+ * projector (16 px text, 3 px lines), without animation so live updates do not flicker. Series
+ * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
+ */
+import { Chart, type ChartDataset } from './chart.ts';
+
+export interface LinePoint {
+  x: number;
+  y: number;
+}
+
+export interface LineSeries {
+  label: string;
+  /** CSS colour of the line (the band uses it translucent). */
+  colour: string;
+  points: LinePoint[];
+  /** Lower and upper edges of a band, at the same x as `points`. */
+  band?: { low: LinePoint[]; high: LinePoint[] };
+  /** Draw as steps (a best-so-far curve). */
+  stepped?: boolean;
+}
+
+export interface LineChartSpec {
+  series: LineSeries[];
+  xLabel: string;
+  yLabel: string;
+  /** Axis bounds (default: from the data). */
+  xMin?: number;
+  xMax?: number;
+  yMin?: number;
+  yMax?: number;
+  /** Whole-number x ticks (episodes, metric calls). */
+  integerX?: boolean;
+}
+
+export interface LineChartHandle {
+  update(spec: LineChartSpec): void;
+  /** The y axis as drawn: [min, max] in the data's units. */
+  yRange(): [number, number];
+  destroy(): void;
+}
+
+/** Marker shapes and dash patterns by series index, so a line drawn over an identical one still
+ * shows the one below (its larger, differently shaped markers and the gaps of the dashes). */
+export const POINT_STYLES = ['circle', 'rectRot', 'triangle', 'rect', 'star', 'crossRot'] as const;
+const DASHES: number[][] = [[], [10, 6], [3, 4], [14, 4, 3, 4]];
+
+/** How series `index` of `count` is drawn: marker shape and radius (px), dash pattern. */
+export function seriesStyle(index: number, count: number): { pointStyle: (typeof POINT_STYLES)[number]; pointRadius: number; borderDash: number[] } {
+  return { pointStyle: POINT_STYLES[index % POINT_STYLES.length]!, pointRadius: 4 + 2 * (count - 1 - index), borderDash: DASHES[index % DASHES.length]! };
+}
+
+/**
+ * The y bounds to ask Chart.js for when the spec sets none: scores are never negative, so an axis
+ * of non-negative data starts at 0, and all-zero data gets 0…1 (not Chart.js's −1…1).
+ */
+export function yBounds(spec: LineChartSpec): { min?: number; max?: number; suggestedMax?: number } {
+  const ys = spec.series.flatMap((s) => [...s.points, ...(s.band?.low ?? []), ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
+  const nonNegative = ys.every((y) => y >= 0);
+  const allZero = ys.every((y) => y === 0);
+  return {
+    min: spec.yMin ?? (nonNegative ? 0 : undefined),
+    max: spec.yMax,
+    suggestedMax: spec.yMax === undefined && allZero ? 1 : undefined,
+  };
+}
+
+const FONT = { size: 16 };
+const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
+
+function datasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[] {
+  const count = spec.series.length;
+  return spec.series.flatMap((s, i): ChartDataset<'line', LinePoint[]>[] => {
+    const line: ChartDataset<'line', LinePoint[]> = {
+      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, stepped: s.stepped ? 'after' : false, fill: false,
+      // Earlier series get larger markers: a later identical line leaves them showing.
+      ...seriesStyle(i, count),
+    };
+    if (!s.band) return [line];
+    const edge = (data: LinePoint[], fill: false | '-1'): ChartDataset<'line', LinePoint[]> => ({
+      label: `${s.label} (95% CI)`, data, borderWidth: 0, pointRadius: 0, borderColor: 'transparent', backgroundColor: translucent(s.colour), fill,
+    });
+    return [edge(s.band.low, false), edge(s.band.high, '-1'), line];
+  });
+}
+
+function options(spec: LineChartSpec, textColour: string) {
+  const grid = { color: 'rgba(128,128,128,0.25)' };
+  return {
+    animation: false as const,
+    responsive: true,
+    maintainAspectRatio: false,
+    color: textColour,
+    parsing: false as const,
+    scales: {
+      x: { type: 'linear' as const, min: spec.xMin, max: spec.xMax, title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined }, grid },
+      y: { type: 'linear' as const, ...yBounds(spec), title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour }, grid },
+    },
+    plugins: {
+      legend: { labels: { font: FONT, color: textColour, filter: (item: { text: string }) => !item.text.endsWith('(95% CI)') } },
+      tooltip: { titleFont: FONT, bodyFont: FONT },
+    },
+  };
+}
+
+/** Draw `spec` on `canvas` (its parent sets the size). */
+export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {
+  const textColour = getComputedStyle(canvas).color || '#333';
+  const chart = new Chart<'line', LinePoint[]>(canvas, { type: 'line', data: { datasets: datasets(spec) }, options: options(spec, textColour) });
+  return {
+    update(next) {
+      chart.data.datasets = datasets(next);
+      chart.options = options(next, textColour);
+      chart.update('none');
+    },
+    yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
+    destroy: () => chart.destroy(),
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * Meta-prompt library entries as the page keeps them: `LibraryMetaPrompt` = the agents' entry
+ * (`MetaPromptEntry`) plus its evaluations; how a stored entry is read back (lenient: a bad one
+ * is skipped, not fatal), and the export / import file (format "metattl-meta-prompt-1",
+ * validated with zod; errors name the first bad field). Entries hold no key. Pure.
+ */
+import { z } from 'zod';
+import { parseExportJson, validateExport } from '../../../agents/export-file.ts';
+import { wAucNumber } from '../../../agents/export-numbers.ts';
+import { scrubText } from '../../../store/secrets.ts';
+import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
+import type { SettingValue } from '../../../store/interface.ts';
+
+/** One evaluation of an entry on a task set (W-AUC mean and its 95% bootstrap interval). */
+export interface MetaPromptEvaluation {
+  taskSet: string;
+  meanWAuc: number;
+  low: number;
+  high: number;
+  /** The evaluation run it comes from, and the sessions behind the figure (absent in old files). */
+  evaluationId?: string;
+  sessions?: number;
+}
+
+/** A library entry with its evaluations (empty when none). */
+export type LibraryMetaPrompt = MetaPromptEntry & { evaluations: MetaPromptEvaluation[] };
+
+export const ENTRY_FILE_FORMAT = 'metattl-meta-prompt-1';
+
+/** Limits (as the share link's). */
+const MAX_NAME = 200;
+const MAX_DESCRIPTION = 5_000;
+const MAX_STRATEGY = 20_000;
+
+const provenanceSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('built-in') }),
+  z.object({ kind: z.literal('hand-written') }),
+  z.object({ kind: z.literal('imported'), from: z.string().max(500) }),
+  z.object({ kind: z.literal('evolved'), runId: z.string().max(200), parentId: z.string().max(200).nullable(), iteration: z.number().int().nonnegative() }),
+]);
+
+const evaluationSchema = z.object({
+  taskSet: z.string().max(200), meanWAuc: wAucNumber(), low: wAucNumber(), high: wAucNumber(),
+  evaluationId: z.string().max(200).optional(), sessions: z.number().int().nonnegative().optional(),
+});
+
+/**
+ * `entry` with the results of one evaluation (one row per task set the entry was evaluated on),
+ * replacing earlier rows of the same evaluation. Pure.
+ */
+export function withEvaluation(
+  entry: LibraryMetaPrompt, evaluationId: string, rows: readonly { policyId: string; taskSet: string; sessions: number; wAuc: { estimate: number; low: number; high: number } }[],
+): LibraryMetaPrompt {
+  const mine = rows.filter((r) => r.policyId === entry.id).map((r): MetaPromptEvaluation => ({
+    taskSet: r.taskSet, meanWAuc: r.wAuc.estimate, low: r.wAuc.low, high: r.wAuc.high, evaluationId, sessions: r.sessions,
+  }));
+  if (mine.length === 0) return entry;
+  return { ...entry, evaluations: [...entry.evaluations.filter((e) => e.evaluationId !== evaluationId), ...mine] };
+}
+
+export const entrySchema = z.object({
+  id: z.string().min(1).max(200),
+  name: z.string().trim().min(1, 'a name is required').max(MAX_NAME),
+  description: z.string().max(MAX_DESCRIPTION).default(''),
+  strategy: z.string().max(MAX_STRATEGY),
+  provenance: provenanceSchema.default({ kind: 'hand-written' }),
+  selectedOn: z.array(z.string().max(200)).max(200).default([]),
+  evaluations: z.array(evaluationSchema).max(200).default([]),
+});
+
+const fileSchema = z.object({ format: z.literal(ENTRY_FILE_FORMAT), entry: entrySchema });
+
+/** An error in an imported entry file; `message` is user-readable. */
+export class EntryImportError extends Error {
+  override readonly name = 'EntryImportError';
+}
+
+/** A stored entry (`StoredMetaPrompt.entry`) as a library entry; null when it is not one. */
+export function readStoredEntry(value: SettingValue): LibraryMetaPrompt | null {
+  const result = entrySchema.safeParse(value);
+  return result.success ? result.data : null;
+}
+
+/** A library entry as store data. */
+export const storedEntryOf = (entry: LibraryMetaPrompt): SettingValue => structuredClone(entry) as unknown as SettingValue;
+
+/** The export file's JSON text of an entry. */
+export function exportEntry(entry: LibraryMetaPrompt): string {
+  const { id, name, description, strategy, provenance, selectedOn, evaluations } = entry;
+  return scrubText(JSON.stringify({ format: ENTRY_FILE_FORMAT, entry: { id, name, description, strategy, provenance, selectedOn, evaluations } }, null, 2));
+}
+
+/**
+ * Read an exported entry file. The entry gets `newId` and the provenance "imported from
+ * <fileName>" (an evolved entry keeps its run in the text: "evolved in run X").
+ * @throws EntryImportError (not JSON, wrong format, first invalid field)
+ */
+export function importEntry(text: string, newId: string, fileName: string): LibraryMetaPrompt {
+  const fail = (message: string) => new EntryImportError(message);
+  const file = validateExport(parseExportJson(text, fail), fileSchema, { kind: 'a Meta-TTL meta-prompt file', valid: 'meta-prompt file', format: ENTRY_FILE_FORMAT }, fail);
+  const entry = file.entry;
+  const origin = entry.provenance.kind === 'evolved' ? `${fileName} (evolved in run ${entry.provenance.runId})` : fileName;
+  return { ...entry, id: newId, provenance: { kind: 'imported', from: origin } };
+}
+
+/** Where an entry comes from, for people. */
+export function provenanceText(provenance: MetaPromptEntry['provenance']): string {
+  switch (provenance.kind) {
+    case 'built-in':
+      return 'Built in (hand-written by the Playground’s authors)';
+    case 'hand-written':
+      return 'Hand-written';
+    case 'imported':
+      return `Imported from ${provenance.from}`;
+    case 'evolved':
+      return `Evolved in run ${provenance.runId}${provenance.parentId ? ` from parent ${provenance.parentId}` : ''} (iteration ${provenance.iteration})`;
+  }
+}

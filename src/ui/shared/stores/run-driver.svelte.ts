@@ -1,0 +1,185 @@
+/**
+ * Driving a persisted, resumable run in the page (an evolution or an evaluation): one tab drives
+ * a run while holding its Web Lock (run-services `withRunLock`); a tab that opens a run another
+ * tab drives shows it read-only and re-reads it from the store until the lock is free. Shows the
+ * running tokens and USD of the usage meter, provider-requested waits, and every thrown error
+ * (key scrubbed). Subclasses load a run's state and run it (`load`, `drive`). Before a run is
+ * resumed its stored records are checked (store/run-check.ts): a damaged store stops with an error
+ * naming the IndexedDB store and the first bad record and sets `damaged`; resuming with
+ * `fromLastGood` keeps the records before it and does the rest again.
+ */
+import { DamagedRunError, type RunKind } from '../../../store/interface.ts';
+import { checkRunForResume, type RecordValidator } from '../../../store/run-check.ts';
+import type { UsageMeter } from '../../../llm/usage-meter.ts';
+import type { Schedule } from './retry-countdown.svelte.ts';
+import { RetryCountdown } from './retry-countdown.svelte.ts';
+import type { RunServices } from './run-services.ts';
+
+/** `idle`: nothing runs here; `watching`: another tab drives the run shown. */
+export type DriverMode = 'idle' | 'starting' | 'running' | 'stopping' | 'watching';
+
+/** How often a watching tab re-reads the run, ms. */
+export const WATCH_INTERVAL_MS = 2_000;
+
+export abstract class RunDriver<S extends { id: string; status: string; config: C }, C> {
+  /** The run shown (a snapshot, replaced on every event). */
+  state = $state.raw<S | null>(null);
+  mode = $state<DriverMode>('idle');
+  /** Tokens and USD of the run while it runs here (earlier sessions of a resumed run included). */
+  tokens = $state(0);
+  costUsd = $state(0);
+  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
+  get waitingSeconds(): number | null {
+    return this.wait.seconds;
+  }
+  error = $state<string | null>(null);
+  /** The last resume found the stored run damaged: how many records are intact. */
+  damaged = $state<{ keepCount: number } | null>(null);
+  /** True while this tab drives the run shown. */
+  readonly driving = $derived(this.mode === 'starting' || this.mode === 'running' || this.mode === 'stopping');
+
+  private controller: AbortController | null = null;
+  private cancelWatch: (() => void) | null = null;
+  private readonly wait: RetryCountdown;
+
+  constructor(
+    protected readonly runs: RunServices,
+    private readonly schedule: Schedule,
+  ) {
+    this.wait = new RetryCountdown(schedule);
+  }
+
+  /** The stored state of run `id`, if any. */
+  protected abstract load(id: string): Promise<S | undefined>;
+  /** Run (or resume) `id` to its end or a stop, holding its lock; publish states with `this.state = …`. */
+  protected abstract drive(id: string, config: C, signal: AbortSignal): Promise<S>;
+  /** What the run is called in messages ("evolution run", "evaluation"). */
+  protected abstract readonly noun: string;
+  /** The run kind in the store and the check of one stored record (for the resume check). */
+  protected abstract readonly kind: RunKind;
+  protected abstract readonly validateRecord: RecordValidator;
+
+  /** Show stored run `id`: read-only while another tab holds its lock. */
+  async show(id: string): Promise<void> {
+    if (this.driving) return;
+    this.unwatch();
+    this.error = null;
+    const state = await this.load(id);
+    if (!state) {
+      this.state = null;
+      this.error = `There is no ${this.noun} “${id}” in this browser.`;
+      return;
+    }
+    this.state = state;
+    this.tokens = 0;
+    this.costUsd = 0;
+    if (await this.runs.isRunLocked(id)) this.watch(id);
+    else this.mode = 'idle';
+  }
+
+  /** Close the run shown (nothing runs). */
+  clear(): void {
+    if (this.driving) return;
+    this.unwatch();
+    this.mode = 'idle';
+    this.state = null;
+    this.error = null;
+  }
+
+  /** Start run `id`, or resume it with its stored config. @returns the final state, or null when
+   * it did not run here (another tab drives it, or an error, shown in `error`) */
+  async run(id: string, config: C, fromLastGood = false): Promise<S | null> {
+    if (this.driving) return null;
+    this.unwatch();
+    this.error = null;
+    this.damaged = null;
+    this.mode = 'starting';
+    const controller = new AbortController();
+    this.controller = controller;
+    let result: S | null = null;
+    try {
+      const done = await this.runs.withRunLock(id, async () => {
+        await checkRunForResume(this.runs.store, id, this.kind, this.validateRecord, fromLastGood);
+        return this.drive(id, config, controller.signal);
+      });
+      if (done === null) {
+        this.mode = 'idle';
+        await this.show(id);
+        this.error = `This ${this.noun} is running in another tab: it is shown read-only here.`;
+      } else {
+        this.state = done;
+        result = done;
+      }
+    } catch (error) {
+      this.error = this.runs.messageOf(error);
+      if (error instanceof DamagedRunError) this.damaged = { keepCount: error.keepCount };
+      const stored = await this.load(id).catch(() => undefined);
+      if (stored) this.state = stored;
+    } finally {
+      this.controller = null;
+      this.clearWait();
+      if ((this.mode as DriverMode) !== 'watching') this.mode = 'idle';
+    }
+    return result;
+  }
+
+  /** Resume the run shown (stopped or interrupted); `fromLastGood`: after a damage report, keep
+   * the intact records and do the rest again. */
+  resume(fromLastGood = false): Promise<S | null> {
+    const state = this.state;
+    if (!state || (state.status === 'complete' && !fromLastGood)) return Promise.resolve(null);
+    return this.run(state.id, state.config, fromLastGood);
+  }
+
+  /** Stop the run this tab drives: in-flight requests are aborted; finished sessions stay stored. */
+  stop(): void {
+    if (!this.controller) return;
+    this.controller.abort();
+    this.mode = 'stopping';
+    this.clearWait();
+  }
+
+  /** Mark the run as running (after its setup) — unless Stop came first. */
+  protected started(): void {
+    if (this.mode === 'starting') this.mode = 'running';
+  }
+
+  /** Show `meter`'s totals as they change. @returns unsubscribe */
+  protected follow(meter: UsageMeter): () => void {
+    this.tokens = meter.totalTokens;
+    this.costUsd = meter.totalUsd;
+    return meter.subscribe((m) => {
+      this.clearWait();
+      this.tokens = m.totalTokens;
+      this.costUsd = m.totalUsd;
+    });
+  }
+
+  /** Show a provider-requested wait of `waitMs` (cleared after it or on the next call). */
+  protected showWait(waitMs: number): void {
+    this.wait.show(waitMs);
+  }
+
+  private clearWait(): void {
+    this.wait.clear();
+  }
+
+  private watch(id: string): void {
+    this.mode = 'watching';
+    const tick = async () => {
+      this.cancelWatch = null;
+      const state = await this.load(id).catch(() => undefined);
+      if (this.mode !== 'watching' || this.state?.id !== id) return;
+      if (state) this.state = state;
+      if (await this.runs.isRunLocked(id)) this.cancelWatch = this.schedule(() => void tick(), WATCH_INTERVAL_MS);
+      else this.mode = 'idle';
+    };
+    this.cancelWatch = this.schedule(() => void tick(), WATCH_INTERVAL_MS);
+  }
+
+  private unwatch(): void {
+    this.cancelWatch?.();
+    this.cancelWatch = null;
+    if (this.mode === 'watching') this.mode = 'idle';
+  }
+}

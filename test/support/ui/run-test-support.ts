@@ -1,0 +1,63 @@
+/**
+ * Test-only wiring for the Evolve and Evaluate state classes in Node: the fake player services
+ * (advent under a fake base URL, a memory store), settings pointed at a mock LLM, run services
+ * with in-process engines; fake Web Locks shared by "tabs" come from ../fake-locks.ts. The page
+ * never imports this.
+ */
+import { loadStory } from '../../../src/engine/zvm-engine.ts';
+import type { Store } from '../../../src/store/interface.ts';
+import { MemoryStore } from '../../../src/store/memory-store.ts';
+import { syncEngine } from '../../../src/ttl/episode-runner.ts';
+import type { Schedule } from '../../../src/ui/shared/stores/retry-countdown.svelte.ts';
+import { ApiKeyHolder } from '../../../src/ui/shared/stores/api-key.svelte.ts';
+import { fakeServices, type FakeServices } from './fake-services.ts';
+import { createBrowserLlmServices } from '../../../src/ui/shared/stores/llm-services.ts';
+import { RunServices, type RunLocks } from '../../../src/ui/shared/stores/run-services.ts';
+
+export { fakeLocks } from './fake-locks.ts';
+import { SettingsState } from '../../../src/ui/shared/stores/settings.svelte.ts';
+import { StoryLibrary } from '../../../src/ui/shared/stores/story-library.svelte.ts';
+
+/** A schedule that runs nothing until `flush` (recorded calls, cancellable). */
+export function manualSchedule(): Schedule & { flush(): void; pending: number } {
+  let queue: { callback: () => void; cancelled: boolean }[] = [];
+  const schedule = ((callback: () => void) => {
+    const entry = { callback, cancelled: false };
+    queue.push(entry);
+    return () => void (entry.cancelled = true);
+  }) as unknown as Schedule & { flush(): void; pending: number };
+  schedule.flush = () => {
+    const due = queue.filter((e) => !e.cancelled);
+    queue = [];
+    for (const e of due) e.callback();
+  };
+  Object.defineProperty(schedule, 'pending', { get: () => queue.filter((e) => !e.cancelled).length });
+  return schedule;
+}
+
+export interface TestTab {
+  services: FakeServices;
+  settings: SettingsState;
+  runs: RunServices;
+  library: StoryLibrary;
+}
+
+/** One "tab": its own library and settings over a shared store, models at `baseUrl` ('mock-model'). */
+export async function testTab(baseUrl: string, store: Store = new MemoryStore(), locks: RunLocks | null = null): Promise<TestTab> {
+  const services = fakeServices(store);
+  const llm = createBrowserLlmServices('http://page.invalid');
+  const library = new StoryLibrary(services);
+  const key = new ApiKeyHolder();
+  const settings = new SettingsState(llm, key);
+  await library.init();
+  await settings.init(library.store);
+  settings.selectPreset('custom');
+  settings.setBaseUrl(baseUrl);
+  for (const role of ['actor', 'metaAgent', 'proposer'] as const) settings.changeRole(role, { model: 'mock-model' });
+  key.set('sk-test-123456');
+  const runs = new RunServices({
+    library, settings, llm, locks,
+    loadEngine: async (bytes, options) => ({ ...syncEngine(loadStory(bytes, options)), dispose: () => undefined }),
+  });
+  return { services, settings, runs, library };
+}
