@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { Actor } from '../src/agents/actor.ts';
 import { formatEpisodeLog } from '../src/agents/episode-log.ts';
+import { exportTrajectory, importTrajectory } from '../src/agents/trajectory-io.ts';
 import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
 import type { ChatMessage, ChatModel, Completion } from '../src/llm/interface.ts';
 import { runEpisode } from '../src/ttl/episode-runner.ts';
@@ -69,5 +70,27 @@ describe('runEpisode on a web task', () => {
     expect(formatEpisodeLog(1, trajectory)).toMatch(/\[EPISODE END\] the step limit was reached after \d+ steps\. Final score: 1 out of 1\.$/);
     const answered = { ...trajectory, termination: 'game_over' as const };
     expect(formatEpisodeLog(1, answered)).toContain('[EPISODE END] the actor sent its message to the user after');
+  });
+
+  it('records the page at the start and after every step (typed text, the acted element), never in a prompt, and exports keep it', async () => {
+    const actions = ["fill('12', 'Aurora Camping Tent')", "click('13')"];
+    const model = scriptedModel(actions.map((a) => `REASONING: go\nACTION: ${a}`));
+    const trajectory = await runEpisode({
+      engine: webEpisodeEngine(nodeWebEnvironment('web:shop/t1:1'), 'web:shop/t1:1', 1), actor: new Actor(model), story: { title: 't1', maxScore: 1 }, guidingPrompt: '', maxSteps: 2,
+    });
+    expect(trajectory.startPage).toMatchObject({ url: 'http://shop.test/', targetBid: null });
+    expect(trajectory.startPage!.html).toContain('bid="12"');
+    const [filled, clicked] = trajectory.steps;
+    expect(filled!.page).toMatchObject({ url: 'http://shop.test/', targetBid: '12' });
+    expect(filled!.page!.html).toMatch(/<input[^>]*bid="12"[^>]*value="Aurora Camping Tent"|<input[^>]*value="Aurora Camping Tent"[^>]*bid="12"/);
+    expect(clicked!.page!.targetBid).toBe('13');
+    expect(clicked!.page!.url).toMatch(/^http:\/\/shop\.test\/search\?.*Aurora/);
+    expect(clicked!.page!.title).not.toBe('');
+    // The actor reads the accessibility tree, never the HTML.
+    for (const prompt of model.prompts) for (const message of prompt) expect(message.content).not.toContain('bid="');
+    // A trajectory export keeps the pages (replays draw them).
+    const back = importTrajectory(exportTrajectory(trajectory));
+    expect(back.startPage).toEqual(trajectory.startPage);
+    expect(back.steps.map((s) => s.page)).toEqual(trajectory.steps.map((s) => s.page));
   });
 });

@@ -10,6 +10,9 @@ import { parseExportJson, validateExport } from './export-file.ts';
 import { maxScoreNumber, msNumber, rewardNumber, scoreNumber, tokenNumber, usdNumber } from './export-numbers.ts';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
 
+/** A web page as a step showed it (`PageSnapshot`): drawn in a sandboxed frame, never run. */
+export const pageSnapshotSchema = z.object({ url: z.string(), title: z.string(), html: z.string(), targetBid: z.string().nullable() });
+
 export const stepSchema = z.object({
   index: z.number().int().positive(),
   observation: z.string(),
@@ -27,6 +30,7 @@ export const stepSchema = z.object({
   latencyMs: msNumber(),
   costUsd: usdNumber(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  page: pageSnapshotSchema.optional(),
 });
 
 /** The optional task descriptor of a trajectory or session (`{ kind, id }`). */
@@ -42,6 +46,7 @@ export const trajectorySchema = z.object({
   actorModel: z.string(),
   startObservation: z.string(),
   startScore: scoreNumber().nullable(),
+  startPage: pageSnapshotSchema.optional(),
   steps: z.array(stepSchema),
   finalObservation: z.string(),
   termination: z.enum(TERMINATIONS as [string, ...string[]]),

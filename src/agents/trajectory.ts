@@ -5,6 +5,7 @@
  */
 import type { EndReason } from '../engine/interface.ts';
 import type { LlmErrorKind } from '../llm/interface.ts';
+import type { PageSnapshot } from '../web/interface.ts';
 import type { TaskDescriptor } from './kind-texts.ts';
 import type { ParseStatus } from './reply-parser.ts';
 
@@ -39,6 +40,8 @@ export interface TrajectoryStep {
   latencyMs: number;
   costUsd: number;
   error: { kind: LlmErrorKind | 'budget' | 'interpreter'; message: string } | null;
+  /** Web tasks: the page after this step (drawn by replays; never sent to a model). */
+  page?: PageSnapshot;
 }
 
 export interface Trajectory {
@@ -53,6 +56,8 @@ export interface Trajectory {
   /** The game's opening text (the first observation). */
   startObservation: string;
   startScore: number | null;
+  /** Web tasks: the page at the episode's start (drawn by replays; never sent to a model). */
+  startPage?: PageSnapshot;
   steps: TrajectoryStep[];
   /** What the game showed after the last step (the start text when there was no step). */
   finalObservation: string;

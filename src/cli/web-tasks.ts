@@ -5,17 +5,16 @@
  * split ∈ train, val, test, ood); oracle → `{ task, reward, steps: [{ action, observation }] }`.
  */
 import { parseArgs } from 'node:util';
-import { SeededRng } from '../ttl/rng.ts';
+import { webRng } from '../ttl/web-engine.ts';
 import { inlineStyleOf } from '../web/dom/axtree.ts';
 import { runScript } from '../web/dom/oracle.ts';
 import { WebEnvironment } from '../web/dom/web-environment.ts';
-import type { RandomSourceFactory, WebTaskSetName } from '../web/interface.ts';
+import type { WebTaskSetName } from '../web/interface.ts';
 import { createJsdomDocument } from '../web/node/jsdom-document.ts';
 import { listWebTasks, parseWebTaskId, WEB_TASK_SETS, webTaskSet } from '../web/tasks/catalog.ts';
 import { UsageError } from './usage-error.ts';
 
-/** The seeded random source of the web sites' data (the loops' generator). */
-export const webRng: RandomSourceFactory = (seed) => new SeededRng(seed);
+export { webRng };
 
 /** A web environment for a task id, on jsdom. @throws UsageError for a bad task id */
 export function nodeWebEnvironment(taskId: string): WebEnvironment {

@@ -10,12 +10,15 @@ import { ZMACHINE_TEXTS, type TaskDescriptor } from '../agents/kind-texts.ts';
 import type { Termination, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { StepResult } from '../engine/interface.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
-import type { EnvironmentTexts } from '../web/interface.ts';
+import type { EnvironmentTexts, PageSnapshot } from '../web/interface.ts';
 
 /**
  * The environment surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine
  * and `webEpisodeEngine()` (web-engine.ts) adapts a web task's `Environment`.
  */
+/** A step's result as the runner sees it: the engine's, plus (web tasks) the page it shows. */
+export type EpisodeStepResult = StepResult & { page?: PageSnapshot };
+
 export interface EpisodeEngine {
   readonly info: { md5: string };
   readonly seed: number;
@@ -25,11 +28,11 @@ export interface EpisodeEngine {
   /** The task played, recorded in the trajectory (absent for a plain story engine). */
   readonly task?: TaskDescriptor;
   /** Restart the game from its start state (same seed); returns the opening observation. */
-  reset(): Promise<StepResult>;
-  step(command: string): Promise<StepResult>;
+  reset(): Promise<EpisodeStepResult>;
+  step(command: string): Promise<EpisodeStepResult>;
   /** The episode hit the step limit: the final judgement with no further action (a web task's
    * check runs then). Absent for the Z-machine, whose score is already final. */
-  stop?(): Promise<StepResult>;
+  stop?(): Promise<EpisodeStepResult>;
 }
 
 export interface EpisodeOptions {
@@ -67,7 +70,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     story: { title: options.story.title, md5: engine.info.md5, maxScore: options.story.maxScore },
     ...(engine.task ? { task: engine.task } : {}),
     seed: engine.seed, maxSteps, guidingPrompt: options.guidingPrompt, actorModel: actor.model.settings.model,
-    startObservation: start.text, startScore: start.score, steps: [], finalObservation: start.text,
+    startObservation: start.text, startScore: start.score, ...(start.page ? { startPage: start.page } : {}), steps: [], finalObservation: start.text,
     termination: 'step_limit', stopReason: null, finalScore: start.score, endReason: null,
     startedAt: options.startedAt ?? now().toISOString(), finishedAt: '',
   };
@@ -128,6 +131,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
       promptTokens: completion.usage.promptTokens, completionTokens: completion.usage.completionTokens,
       reasoningTokens: completion.usage.reasoningTokens, latencyMs: completion.usage.latencyMs, costUsd: completion.usage.costUsd,
       error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
+      ...(result.page ? { page: result.page } : {}),
     });
     history.push({ observation, reply: completion.content });
     last = result;

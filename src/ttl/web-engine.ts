@@ -4,9 +4,12 @@
  * taken), the kind's texts and the task descriptor travel with it, and `stop()` runs the task's
  * check at the step limit. The Z-machine path does not go through here.
  */
-import type { StepResult } from '../engine/interface.ts';
-import type { Environment } from '../web/interface.ts';
-import type { EpisodeEngine } from './episode-runner.ts';
+import type { Environment, EnvironmentObservation, RandomSourceFactory } from '../web/interface.ts';
+import type { EpisodeEngine, EpisodeStepResult } from './episode-runner.ts';
+import { SeededRng } from './rng.ts';
+
+/** The seeded random source of the web sites' data (the loops' generator; the same in the page and the CLI). */
+export const webRng: RandomSourceFactory = (seed) => new SeededRng(seed);
 
 /** A stable 32-hex-digit identity for a non-story task (records keep an md5-shaped field). */
 export function taskHash(id: string): string {
@@ -26,8 +29,9 @@ export interface WebEpisodeEngine extends EpisodeEngine {
 /** Adapt `env` (reset with `seed` every episode) for the episode runner; `taskId` names it. */
 export function webEpisodeEngine(env: Environment, taskId: string, seed: number): WebEpisodeEngine {
   let moves = 0;
-  const result = (text: string, command: string, score: number, done: boolean): StepResult => ({
-    command, text, statusLine: '', score, moves, done, endReason: null, inputKind: done ? null : 'line', fault: null,
+  const result = (observation: EnvironmentObservation, command: string, score: number, done: boolean): EpisodeStepResult => ({
+    command, text: observation.text, statusLine: '', score, moves, done, endReason: null, inputKind: done ? null : 'line', fault: null,
+    ...(observation.page ? { page: observation.page } : {}),
   });
   return {
     info: { md5: taskHash(taskId) },
@@ -37,16 +41,16 @@ export function webEpisodeEngine(env: Environment, taskId: string, seed: number)
     async reset() {
       moves = 0;
       const observation = await env.reset(seed);
-      return result(observation.text, '', 0, false);
+      return result(observation, '', 0, false);
     },
     async step(command) {
       moves++;
       const step = await env.step(command);
-      return result(step.observation.text, command, step.score, step.done);
+      return result(step.observation, command, step.score, step.done);
     },
     async stop() {
       const step = await env.stop();
-      return result(step.observation.text, '', step.score, true);
+      return result(step.observation, '', step.score, true);
     },
     dispose() {},
   };

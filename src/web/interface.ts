@@ -23,9 +23,25 @@ export interface EnvironmentTexts {
   fallbackAction: string;
 }
 
-/** An observation: `text` is what the actor and the episode log see. */
+/**
+ * What a web page showed at one moment, enough to draw it again (a replay, the page's live frame):
+ * the URL, the title, the body's HTML with form fields' current values written into attributes
+ * (so typed text shows), and the element id (`bid`) the last action acted on, if any.
+ */
+export interface PageSnapshot {
+  url: string;
+  title: string;
+  /** The `<body>`'s inner HTML; every element carries its `bid` attribute. */
+  html: string;
+  /** The element the last action targeted (for highlighting), or null. */
+  targetBid: string | null;
+}
+
+/** An observation: `text` is what the actor and the episode log see; `page` (web tasks) what the
+ * page showed, for drawing it (never sent to a model). */
 export interface EnvironmentObservation {
   text: string;
+  page?: PageSnapshot;
 }
 
 /** The result of one step. `reward` is the score change of this step (score points; signed);

@@ -144,7 +144,7 @@ export class EvaluateState {
       for (const p of set.picks) {
         const t = await this.deps.runs.resolveTask(p.storyId, p.seed);
         if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
-        tasks.push({ id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore });
+        tasks.push({ id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) });
       }
       taskSets.push({ name: set.name, tasks });
     }

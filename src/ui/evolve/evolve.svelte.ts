@@ -131,7 +131,7 @@ export class EvolveDashboard {
       Promise.all(uniquePicks(picks).map(async (p) => {
         const t = await this.deps.runs.resolveTask(p.storyId, p.seed);
         if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
-        return { id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore };
+        return { id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) };
       }));
     const f = this.form;
     const window = await this.deps.runs.contextWindow(settings, f.contextWindow);

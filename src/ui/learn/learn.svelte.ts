@@ -19,7 +19,7 @@ import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
-import { sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
+import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import type { LearnSetup } from './learn-setup.svelte.ts';
 import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
@@ -106,7 +106,8 @@ export class LearnState {
       const task = await ctx.resolveTask(form.storyId, form.seed);
       const window = await this.runs.contextWindow(ctx.settings, form.contextWindow);
       this.contextWindowNote = window.note;
-      return { plan: planOfForm(form, sessionStoryOf(task), choice.policy!, window.tokens), taskId: task.id, config: null };
+      const plan = planOfForm(form, sessionStoryOf(task), choice.policy!, window.tokens);
+      return { plan: task.task ? { ...plan, task: task.task } : plan, taskId: task.id, config: null };
     });
   }
 
@@ -123,9 +124,10 @@ export class LearnState {
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
     this.error = null;
     await this.launch(id, record, async (ctx) => {
-      const storyId = record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
+      const web = record.config.task?.kind === 'web' ? parseTaskId(record.config.task.id) : null;
+      const storyId = web?.storyId ?? record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
       if (!storyId) throw new Error(`The story “${record.config.story.title}” is not in the library: add it to resume this session.`);
-      const task = await ctx.resolveTask(storyId, record.config.seed);
+      const task = await ctx.resolveTask(storyId, web?.seed ?? record.config.seed);
       if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
       return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
     }, fromLastGood);

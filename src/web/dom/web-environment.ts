@@ -6,11 +6,12 @@
  * the agent sends its answer (or at the step limit, via `stop()`). Uses no DOM globals.
  */
 import { parseWebAction, type WebAction } from '../actions.ts';
-import type { Environment, EnvironmentObservation, EnvironmentStep, RandomSourceFactory, WebTaskInstance } from '../interface.ts';
+import type { Environment, EnvironmentObservation, EnvironmentStep, PageSnapshot, RandomSourceFactory, WebTaskInstance } from '../interface.ts';
 import { siteDefinition } from '../sites/registry.ts';
 import type { Site, WebRequest } from '../sites/site.ts';
 import { instantiate, parseWebTaskId, type WebTaskRef } from '../tasks/catalog.ts';
 import { evaluate, NOT_ACHIEVABLE } from '../tasks/checks.ts';
+import { snapshotPage } from './snapshot.ts';
 import { WEB_TEXTS } from '../texts.ts';
 import { assignBids, buildAxTree, type AxNode, type StyleReader } from './axtree.ts';
 import { clickElement, fillElement, findElement, pressKey, selectOption, type ElementOutcome, type Navigation } from './page-actions.ts';
@@ -40,11 +41,13 @@ export interface WebObservation extends EnvironmentObservation {
   targetBid: string | null;
   /** The answer sent to the user once the episode is over, else null. */
   answer: string | null;
+  /** What the page shows now (for drawing it; never sent to a model). */
+  page: PageSnapshot;
 }
 
 const MAX_REDIRECTS = 5;
 
-function formatObservation(o: Omit<WebObservation, 'text'>): string {
+function formatObservation(o: Omit<WebObservation, 'text' | 'page'>): string {
   const parts = [`# Goal\n${o.goal}`, `# Currently open tabs\n${o.tabs.map((t, i) => `Tab ${i}${i === o.activeTab ? ' (active tab)' : ''}\n  Title: ${t.title}\n  URL: ${t.url}`).join('\n')}`];
   if (o.lastActionError) parts.push(`# Error from the last action\n${o.lastActionError}`);
   if (o.answer !== null) parts.push(`# Message sent to the user (the episode is over)\n${o.answer}`);
@@ -232,6 +235,6 @@ export class WebEnvironment implements Environment<WebObservation> {
       goal: this.current.intent, url: this.url, title, tabs: [{ title, url: this.url }], activeTab: 0, axtree: tree.text,
       lastActionError: error, targetBid, answer: this.done ? this.answer : null,
     };
-    return { ...fields, text: formatObservation(fields) };
+    return { ...fields, text: formatObservation(fields), page: snapshotPage(this.doc, this.url, targetBid) };
   }
 }

@@ -11,6 +11,8 @@ import { fakeLocks } from '../../../../test/support/ui/fake-locks.ts';
 import { isRunLocked, parseTaskId, RunServices, taskIdOf, withRunLock } from './run-services.ts';
 import { SettingsState } from './settings.svelte.ts';
 import { StoryLibrary } from './story-library.svelte.ts';
+import { taskHash } from '../../../ttl/web-engine.ts';
+import { createJsdomDocument } from '../../../web/node/jsdom-document.ts';
 
 describe('task ids', () => {
   it('round-trip story and seed (the seed is the last segment)', () => {
@@ -61,7 +63,7 @@ describe('RunServices.prepare', () => {
     await library.init();
     await settings.init(library.store);
     const loaded: number[] = [];
-    const runs = new RunServices({ library, settings, llm, locks: null, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
+    const runs = new RunServices({ library, settings, llm, locks: null, webDocument: createJsdomDocument, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
     return { runs, settings, key, created, loaded };
   }
 
@@ -109,11 +111,28 @@ describe('RunServices.prepare', () => {
     expect(ctx.countTokens('hello world')).toBeGreaterThan(0);
     const task = await ctx.resolveTask('advent', 3);
     expect(task).toMatchObject({ id: 'advent:3', storyId: 'advent', seed: 3, title: 'Adventure', maxScore: 350 });
-    expect(task.story.bytes).toEqual(adventBytes);
+    expect(task.story?.bytes).toEqual(adventBytes);
     const first = await ctx.engines.with(task.id, async (engine) => (await engine.reset()).text);
     await ctx.engines.with(task.id, async (engine) => expect((await engine.reset()).text).toBe(first));
     expect(loaded).toEqual([3]);
     await expect(ctx.resolveTask('nope', 0)).rejects.toThrow(/not in the library/);
+    ctx.dispose();
+  });
+
+  it('resolves a web task (max score 1, its descriptor, no story file) and pools its site by task id', async () => {
+    const { runs, settings, loaded } = await makeRuns();
+    settings.setBaseUrl('http://llm.invalid/v1');
+    settings.changeRole('actor', { model: 'a' });
+    settings.changeRole('metaAgent', { model: 'm' });
+    const ctx = await runs.prepare();
+    const task = await ctx.resolveTask('web:shop/t1', 2);
+    expect(task).toMatchObject({ id: 'web:shop/t1:2', storyId: 'web:shop/t1', seed: 2, title: 'web:shop/t1:2', maxScore: 1, story: null, loadOptions: null, task: { kind: 'web', id: 'web:shop/t1:2' } });
+    expect(task.md5).toBe(taskHash('web:shop/t1:2'));
+    const start = await ctx.engines.with(task.id, (engine) => engine.reset());
+    expect(start.text).toContain('# Goal\nWhat is the price of the');
+    expect(start.page?.url).toBe('http://shop.test/');
+    expect(loaded).toEqual([]);
+    await expect(ctx.resolveTask('web:shop/t999', 1)).rejects.toThrow(/t999/);
     ctx.dispose();
   });
 });

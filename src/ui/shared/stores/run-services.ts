@@ -14,6 +14,11 @@ import { UsageMeter, type RoleTotals } from '../../../llm/usage-meter.ts';
 import type { Store } from '../../../store/interface.ts';
 import { EnginePool, type PooledEngine } from '../../../ttl/engine-pool.ts';
 import type { SessionConfig } from '../../../ttl/session-record.ts';
+import { taskHash } from '../../../ttl/web-engine.ts';
+import type { TaskDescriptor } from '../../../agents/kind-texts.ts';
+import type { DocumentFactory } from '../../../web/dom/web-environment.ts';
+import { parseWebTaskId } from '../../../web/tasks/catalog.ts';
+import { createWebTaskEngine, isWebTaskId } from './web-tasks.ts';
 import type { LlmServices } from './llm-services.ts';
 import { withRetryWait } from './retry-wait.ts';
 import type { SettingsState } from './settings.svelte.ts';
@@ -46,10 +51,12 @@ export interface ResolvedTask {
   md5: string;
   /** Max score in score points; null = unknown (W-AUC is n/a). */
   maxScore: number | null;
-  /** The story's bytes and catalog entry. */
-  story: LoadedStory;
-  /** The engine options of the task (seed + the catalog's rules). */
-  loadOptions: LoadOptions;
+  /** The story's bytes and catalog entry (null for a web task). */
+  story: LoadedStory | null;
+  /** The engine options of the task (seed + the catalog's rules); null for a web task. */
+  loadOptions: LoadOptions | null;
+  /** What is played (`{ kind: 'web', id }` for a web task; absent for a story). */
+  task?: TaskDescriptor;
 }
 
 /** `SessionConfig['story']` of a resolved task. */
@@ -138,6 +145,8 @@ export interface RunServicesDeps {
   loadEngine?: EngineLoader;
   /** Default: `navigator.locks` (null = no locking). */
   locks?: RunLocks | null;
+  /** The document a web task's site draws into (default: a detached document; tests: jsdom). */
+  webDocument?: DocumentFactory;
 }
 
 const ROLE_LABELS: Record<Role, string> = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' };
@@ -146,6 +155,11 @@ export class RunServices {
   readonly library: StoryLibrary;
   private readonly loadEngine: EngineLoader;
   private readonly locks: RunLocks | null;
+
+  /** A web task's engine on this page's document factory. @throws Error for an unknown task */
+  createWebEngine(taskId: string): PooledEngine {
+    return createWebTaskEngine(taskId, this.deps.webDocument);
+  }
 
   constructor(private readonly deps: RunServicesDeps) {
     this.library = deps.library;
@@ -178,6 +192,10 @@ export class RunServices {
   /** A task's story, md5, max score and engine options.
    * @throws Error when the story is not in the library or cannot be loaded */
   async resolveTask(storyId: string, seed: number): Promise<ResolvedTask> {
+    if (isWebTaskId(storyId)) {
+      const ref = parseWebTaskId(taskIdOf(storyId, seed));
+      return { id: ref.id, storyId, seed, title: ref.id, md5: taskHash(ref.id), maxScore: 1, story: null, loadOptions: null, task: { kind: 'web', id: ref.id } };
+    }
     await this.library.init();
     const entry = this.library.find(storyId);
     if (!entry) throw new Error(`The story “${storyId}” is not in the library (add it again to run this task).`);
@@ -221,6 +239,7 @@ export class RunServices {
     const engines = new EnginePool(async (taskId) => {
       const { storyId, seed } = parseTaskId(taskId);
       const task = await resolveTask(storyId, seed);
+      if (!task.story || !task.loadOptions) return this.createWebEngine(task.id);
       return this.loadEngine(task.story.bytes, task.loadOptions);
     });
     return { settings, meter, models, countTokens, engines, store: this.store, resolveTask, adaptations, dispose: () => engines.disposeAll() };
