@@ -6,11 +6,11 @@
  * issue 12 have their own file: llm-provider-faults.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import { LlmError } from '../src/llm/errors.ts';
 import type { LlmSettings } from '../src/llm/interface.ts';
 import { createChatModels, listModels } from '../src/llm/openai-chat-model.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
+import { mockLlmSettings } from './support/mock-settings.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import type { FaultRule } from './mock-llm/interface.ts';
 
@@ -21,12 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function settings(overrides: Partial<LlmSettings> = {}): LlmSettings {
-  const s = defaultLlmSettings();
-  s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: KEY };
-  s.roles.actor.model = 'mock-model';
-  return { ...s, maxRetries: 1, maxRetryWaitMs: 20, requestTimeoutMs: 2000, ...overrides };
-}
+const settings = (overrides: Partial<LlmSettings> = {}): LlmSettings => mockLlmSettings(mock.baseUrl, KEY, {}, overrides);
 
 const messages = [{ role: 'user' as const, content: 'Say something.' }];
 

@@ -9,13 +9,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdaptationMemory } from '../src/llm/adaptations.ts';
-import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import { BudgetReachedError, LlmError } from '../src/llm/errors.ts';
 import type { ChatMessage, CompleteOptions, LlmSettings } from '../src/llm/interface.ts';
 import { createChatModels, retryAfterMs } from '../src/llm/openai-chat-model.ts';
 import { countChatTokens, loadTokenCounter } from '../src/llm/token-count.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
 import type { EmptyShape, FaultRule, StreamErrorForm } from './mock-llm/interface.ts';
+import { mockLlmSettings } from './support/mock-settings.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 
 let mock: MockLlm;
@@ -24,12 +24,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-function settings(overrides: Partial<LlmSettings> = {}): LlmSettings {
-  const s = defaultLlmSettings();
-  s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'provider-fault-key-0123' };
-  s.roles.actor = { model: 'mock-model', temperature: 0.5, maxTokens: 256 };
-  return { ...s, maxRetries: 1, maxRetryWaitMs: 20, requestTimeoutMs: 2000, ...overrides };
-}
+const settings = (overrides: Partial<LlmSettings> = {}): LlmSettings => mockLlmSettings(mock.baseUrl, 'provider-fault-key-0123', { temperature: 0.5, maxTokens: 256 }, overrides);
 
 let unique = 0;
 /** A fresh prompt per call, so the mock's per-body attempt counts start at 0. */
