@@ -5,6 +5,7 @@
  * guard that shows every thrown error (key scrubbed). A view's state extends `RunViewState` with
  * its form, config and estimate. Must not import a view.
  */
+import type { EvolutionTask } from '../../../evolve/interface.ts';
 import { estimateTokenCounter, type TokenCounter } from '../../../llm/token-count.ts';
 import type { Role } from '../../../llm/interface.ts';
 import type { RunKind, RunSummary } from '../../../store/interface.ts';
@@ -19,16 +20,9 @@ export function randomRunId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** A task of a run, resolved against the library (story md5, max score). */
-export interface ScoredTask {
-  id: string;
-  /** The game (catalog id, else library id). */
-  storyId: string;
-  title: string;
-  md5: string;
-  seed: number;
-  maxScore: number;
-}
+/** A task of a run, resolved against the library (story md5, max score); `storyId` is the game
+ * (catalog id, else library id). */
+export type ScoredTask = Pick<EvolutionTask, 'id' | 'storyId' | 'title' | 'md5' | 'seed' | 'maxScore'>;
 
 export abstract class RunViewState<S extends { id: string; status: string; config: C }, C> {
   abstract readonly driver: RunDriver<S, C>;
