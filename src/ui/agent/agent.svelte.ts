@@ -20,7 +20,8 @@ import { browserSchedule, RetryCountdown, type Schedule } from '../shared/stores
 import { withRetryWait } from '../shared/stores/retry-wait.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { LAST_STORY_KEY, type AddedStory, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+import { StoryPicker } from '../shared/stores/story-picker.ts';
 
 /** Step limit S unless the user sets one (method.md: S = 50). */
 export const DEFAULT_MAX_STEPS = 50;
@@ -67,6 +68,8 @@ export class Agent {
 
   private controller: AbortController | null = null;
   private readonly wait: RetryCountdown;
+  /** Adds and removes stories (the library panel), choosing what was added. */
+  readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
 
   constructor(
@@ -77,6 +80,14 @@ export class Agent {
     schedule: Schedule = browserSchedule,
   ) {
     this.wait = new RetryCountdown(schedule);
+    this.stories = new StoryPicker(() => library, {
+      choose: (id) => this.selectStory(id),
+      removed: (id) => {
+        if (this.selectedId === id) this.selectedId = '';
+      },
+      show: (message) => (this.error = message),
+      messageOf: (error) => settings.messageOf(error),
+    });
   }
 
   /** Open the library and preselect `?story=` (with `?seed=`), else the last story played. Runs once. */
@@ -91,19 +102,6 @@ export class Agent {
     if (!entry || this.running) return;
     this.selectedId = id;
     this.seed = this.library.defaultSeed(entry);
-  }
-
-  async addFiles(files: readonly File[]): Promise<void> {
-    for (const file of files) await this.guard(async () => this.adopt(await this.library.addFile(file)));
-  }
-
-  async addUrl(address: string): Promise<void> {
-    await this.guard(async () => this.adopt(await this.library.addUrl(address)));
-  }
-
-  async removeStory(id: string): Promise<void> {
-    await this.guard(() => this.library.remove(id));
-    if (this.selectedId === id) this.selectedId = '';
   }
 
   /** Play one episode of the selected story with the current settings. */
@@ -219,11 +217,6 @@ export class Agent {
       if (query.get('story') === id && isSeed(seed)) this.seed = seed;
     });
     this.ready = true;
-  }
-
-  private adopt({ story, problem }: AddedStory): void {
-    if (problem !== null) this.error = problem;
-    this.selectStory(story.entry.id);
   }
 
   private reset(): void {

@@ -11,17 +11,16 @@ import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import { parseCatalog } from '../../engine/catalog.ts';
 import { estimateEvaluation, type EvaluationEstimate } from '../../eval/cost-estimate.ts';
 import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
-import type { EvaluationConfig, EvaluationReport, TaskSet } from '../../eval/interface.ts';
+import type { EvaluationConfig, EvaluationReport, EvaluationState, TaskSet } from '../../eval/interface.ts';
 import { reportToCsv, reportToMarkdown } from '../../eval/report-formats.ts';
 import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
-import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
-import type { RunSummary } from '../../store/interface.ts';
+import { contextWindowFor } from '../../llm/token-count.ts';
 import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { gameIdOf } from '../shared/format/task-picks.ts';
 import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/stores/entry-io.ts';
 import type { RunServices } from '../shared/stores/run-services.ts';
+import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { EvaluateForm } from './evaluate-form.svelte.ts';
@@ -41,21 +40,12 @@ export interface EvaluateDeps {
   schedule?: Schedule;
 }
 
-const browserSchedule: Schedule = (callback, delayMs) => {
-  const timer = setTimeout(callback, delayMs);
-  return () => clearTimeout(timer);
-};
-
-const randomRunId = (): string => `eval-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-export class EvaluateState {
+export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfig> {
   readonly form: EvaluateForm;
   readonly driver: EvaluationDriver;
-  runList = $state.raw<RunSummary[]>([]);
-  countTokens = $state.raw<TokenCounter | null>(null);
-  ready = $state(false);
-  notice = $state<string | null>(null);
-  error = $state<string | null>(null);
+  protected readonly lastRunKey = LAST_EVALUATION_KEY;
+  protected readonly runKind = 'evaluation';
+  protected readonly runningMessage = 'This evaluation is running: stop it before deleting it.';
 
   readonly estimate: EvaluationEstimate | null = $derived.by(() => this.computeEstimate());
   /** The report of the evaluation shown (null before its first result). */
@@ -64,22 +54,10 @@ export class EvaluateState {
     return state && state.results.length > 0 ? buildReport(state) : null;
   });
 
-  private starting: Promise<void> | null = null;
-
   constructor(private readonly deps: EvaluateDeps) {
+    super(deps.runs, deps.newRunId ?? (() => randomRunId('eval')));
     this.form = new EvaluateForm((storyId) => this.gameOf(storyId));
     this.driver = new EvaluationDriver(deps.runs, deps.schedule ?? browserSchedule, () => dateAt(deps.files.now()));
-  }
-
-  gameOf(storyId: string): string {
-    const entry = this.deps.runs.library.find(storyId);
-    return entry ? gameIdOf(entry) : storyId;
-  }
-
-  /** Open the library, catalog, policies, token counter and runs list; reopen the last evaluation. */
-  init(): Promise<void> {
-    this.starting ??= this.open();
-    return this.starting;
   }
 
   /** Each time the view is shown: init once, then re-read the library's meta-prompts (a run may
@@ -89,23 +67,15 @@ export class EvaluateState {
     await this.refreshPolicies();
   }
 
-  private async open(): Promise<void> {
-    await this.guard(async () => {
-      const { library } = this.deps.runs;
-      await library.init();
-      this.form.entries = library.entries;
-      const catalog = await this.deps.files.fetchOptionalJson(this.deps.files.resolve('stories/catalog.json'));
-      try {
-        this.form.catalogGames = parseCatalog(catalog).stories.map((s) => ({ id: s.id, tags: s.tags }));
-      } catch {
-        this.form.catalogGames = [];
-      }
-      this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
-      await this.refreshRuns();
-      const last = await this.deps.runs.store.getSetting(LAST_EVALUATION_KEY).catch(() => undefined);
-      if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);
-    });
-    this.ready = true;
+  /** The library's stories and the catalog's ID / OOD tags for the form. */
+  protected override async opened(): Promise<void> {
+    this.form.entries = this.deps.runs.library.entries;
+    const catalog = await this.deps.files.fetchOptionalJson(this.deps.files.resolve('stories/catalog.json'));
+    try {
+      this.form.catalogGames = parseCatalog(catalog).stories.map((s) => ({ id: s.id, tags: s.tags }));
+    } catch {
+      this.form.catalogGames = [];
+    }
   }
 
   async refreshPolicies(): Promise<void> {
@@ -113,12 +83,6 @@ export class EvaluateState {
       const stored = await this.deps.runs.store.listMetaPrompts();
       this.form.options = policyOptions(stored.map((s) => readStoredEntry(s.entry)).filter((e) => e !== null));
       this.form.entries = this.deps.runs.library.entries;
-    });
-  }
-
-  async refreshRuns(): Promise<void> {
-    await this.guard(async () => {
-      this.runList = await this.deps.runs.store.listRuns('evaluation');
     });
   }
 
@@ -141,11 +105,7 @@ export class EvaluateState {
     const taskSets: TaskSet[] = [];
     for (const set of f.sets) {
       const tasks: EvaluatedTask[] = [];
-      for (const p of set.picks) {
-        const t = await this.deps.runs.resolveTask(p.storyId, p.seed);
-        if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
-        tasks.push({ id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) });
-      }
+      for (const p of set.picks) tasks.push(await this.scoredTask(p.storyId, p.seed));
       taskSets.push({ name: set.name, tasks });
     }
     const window = await this.deps.runs.contextWindow(settings, f.contextWindow);
@@ -157,37 +117,15 @@ export class EvaluateState {
     };
   }
 
+  /** Start a new evaluation from the form. */
   async start(): Promise<void> {
-    this.notice = null;
     const roles = this.form.chosenOptions.every((o) => o.spec.kind === 'static') ? (['actor'] as const) : (['actor', 'metaAgent'] as const);
-    this.error = this.form.problems[0] ?? this.deps.runs.settingsProblem(roles);
-    if (this.error !== null || this.driver.driving) return;
-    let config: EvaluationConfig;
-    try {
-      config = await this.buildConfig();
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-      return;
-    }
-    const id = (this.deps.newRunId ?? randomRunId)();
-    await this.deps.runs.store.setSetting(LAST_EVALUATION_KEY, id).catch(() => undefined);
-    await this.driver.run(id, config);
-    await this.recordInLibrary();
-    await this.refreshRuns();
-  }
-
-  /** Resume the evaluation shown; `fromLastGood` after a damage report (keep the intact records). */
-  async resume(fromLastGood = false): Promise<void> {
-    this.notice = null;
-    this.error = null;
-    await this.driver.resume(fromLastGood);
-    await this.recordInLibrary();
-    await this.refreshRuns();
+    await this.launch(this.form.problems, roles, () => this.buildConfig());
   }
 
   /** Write a finished evaluation's W-AUC (mean and CI per task set) into the library entries it
    * evaluated, so the Library view shows each meta-prompt's evaluations. */
-  private async recordInLibrary(): Promise<void> {
+  protected override async afterRun(): Promise<void> {
     const state = this.driver.state;
     if (!state || state.status !== 'complete') return;
     const rows = buildReport(state).policies;
@@ -198,26 +136,6 @@ export class EvaluateState {
         const updated = withEvaluation(entry, state.id, rows);
         if (updated !== entry) await this.deps.runs.store.putMetaPrompt({ ...stored, entry: storedEntryOf(updated) });
       }
-    });
-  }
-
-  stop(): void {
-    this.driver.stop();
-  }
-
-  async openRun(id: string): Promise<void> {
-    if (this.driver.driving) return;
-    this.notice = null;
-    await this.driver.show(id);
-    await this.deps.runs.store.setSetting(LAST_EVALUATION_KEY, id).catch(() => undefined);
-  }
-
-  async deleteRun(id: string): Promise<void> {
-    await this.guard(async () => {
-      if ((this.driver.driving && this.driver.state?.id === id) || (await this.deps.runs.isRunLocked(id))) throw new Error('This evaluation is running: stop it before deleting it.');
-      await this.deps.runs.store.deleteRun(id);
-      if (this.driver.state?.id === id) this.driver.clear();
-      await this.refreshRuns();
     });
   }
 
@@ -240,20 +158,5 @@ export class EvaluateState {
         download(`${name}.json`, stringifyWithoutSecrets(results), 'application/json');
       }
     });
-  }
-
-  dismiss(): void {
-    this.error = null;
-    this.notice = null;
-    this.driver.error = null;
-    this.driver.damaged = null;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-    }
   }
 }

@@ -10,7 +10,7 @@ import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, op
 import type { EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import type { Role } from '../../llm/interface.ts';
 import type { RoleTotals } from '../../llm/usage-meter.ts';
-import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
+import { evaluateSession } from '../../ttl/session-evaluator.ts';
 import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { RunDriver } from '../shared/stores/run-driver.svelte.ts';
@@ -57,16 +57,12 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
     const previous = await loadEvaluationSessions(this.runs.store, id);
     const before = (await loadEvaluationState(this.runs.store, id))?.faultedEpisodes ?? 0;
     const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
-    const ctx = await this.runs.prepare({ roles, previousUsage: previous.size ? sessionsUsage(previous.values()) : undefined, onRetryWait: (_role, ms) => this.showWait(ms) });
-    const unfollow = this.follow(ctx.meter);
+    const { ctx, done } = await this.prepareRun(roles, previous.size ? sessionsUsage(previous.values()) : undefined);
     try {
       const cache = await openEvaluationCache(ctx.store, id, () => initialEvaluationState(id, config, this.now()));
       if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
       this.started();
-      const options: SessionEvaluatorOptions = {
-        settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
-        initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
-      };
+      const options = this.sessionOptions(ctx, config);
       return await runEvaluation(id, config, {
         cache, signal, now: this.now, faultedEpisodesBefore: before,
         evaluate: (policy, task, _repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s),
@@ -76,8 +72,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
         },
       });
     } finally {
-      unfollow();
-      ctx.dispose();
+      done();
     }
   }
 }

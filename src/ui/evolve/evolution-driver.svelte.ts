@@ -10,7 +10,7 @@ import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../.
 import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionState } from '../../evolve/interface.ts';
 import type { Role } from '../../llm/interface.ts';
-import { evaluateSession, type SessionEvaluatorOptions } from '../../ttl/session-evaluator.ts';
+import { evaluateSession } from '../../ttl/session-evaluator.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import type { RunServices } from '../shared/stores/run-services.ts';
 import { dateAt } from '../shared/stores/services.ts';
@@ -47,16 +47,12 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
   protected async drive(id: string, config: EvolutionConfig, signal: AbortSignal): Promise<EvolutionState> {
     const existing = await readEvolutionRun(this.runs.store, id);
     const roles: Role[] = config.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent'];
-    const ctx = await this.runs.prepare({ roles, previousUsage: existing ? recordedUsage(existing.events) : undefined, onRetryWait: (_role, ms) => this.showWait(ms) });
-    const unfollow = this.follow(ctx.meter);
+    const { ctx, done } = await this.prepareRun(roles, existing ? recordedUsage(existing.events) : undefined);
     try {
       const cache = await openEvolutionCache(ctx.store, id, () => initialEvolutionState(id, config, this.now()));
       if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
       this.started();
-      const options: SessionEvaluatorOptions = {
-        settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
-        initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
-      };
+      const options = this.sessionOptions(ctx, config);
       return await runEvolution(id, config, {
         proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
         evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
@@ -67,8 +63,7 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
         },
       });
     } finally {
-      unfollow();
-      ctx.dispose();
+      done();
     }
   }
 }

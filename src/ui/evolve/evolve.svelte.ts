@@ -9,19 +9,19 @@
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
-import type { EvolutionConfig, EvolutionTask } from '../../evolve/interface.ts';
-import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
-import type { RunSummary } from '../../store/interface.ts';
+import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { contextWindowFor } from '../../llm/token-count.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { storedEntryOf, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import { parseTaskId, type RunServices } from '../shared/stores/run-services.ts';
+import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from './dashboard.ts';
 import { EVOLVE_DEFAULTS, EvolveForm } from './evolve-form.svelte.ts';
 import { EvolutionDriver } from './evolution-driver.svelte.ts';
-import { gameIdOf, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
+import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 /** Store setting: the id of the evolution run last shown (reopened after a reload). */
 export const LAST_EVOLUTION_KEY = 'evolve:lastRunId';
@@ -39,88 +39,34 @@ export interface EvolveDeps {
   schedule?: Schedule;
 }
 
-const browserSchedule: Schedule = (callback, delayMs) => {
-  const timer = setTimeout(callback, delayMs);
-  return () => clearTimeout(timer);
-};
-
-const randomRunId = (): string => `evo-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
-
-export class EvolveDashboard {
+export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfig> {
   readonly form: EvolveForm;
   readonly driver: EvolutionDriver;
   readonly detail: CandidateDetail;
-  runList = $state.raw<RunSummary[]>([]);
-  countTokens = $state.raw<TokenCounter | null>(null);
-  ready = $state(false);
-  /** A confirmation to show (e.g. "Saved to the library"). */
-  notice = $state<string | null>(null);
-  error = $state<string | null>(null);
+  protected readonly lastRunKey = LAST_EVOLUTION_KEY;
+  protected readonly runKind = 'evolution';
+  protected readonly runningMessage = 'This run is running: stop it before deleting it.';
 
   /** Library stories usable as tasks. */
   readonly stories = $derived.by(() => this.deps.runs.library.entries);
   readonly estimate: EvolutionEstimate | null = $derived.by(() => this.computeEstimate());
 
   constructor(private readonly deps: EvolveDeps) {
+    super(deps.runs, deps.newRunId ?? (() => randomRunId('evo')));
     const schedule = deps.schedule ?? browserSchedule;
     this.form = new EvolveForm((storyId) => this.gameOf(storyId), () => deps.runs.library.entries.map((e) => e.id));
     this.driver = new EvolutionDriver(deps.runs, schedule, () => dateAt(deps.files.now()));
     this.detail = new CandidateDetail(() => deps.runs.store);
   }
 
-  /** The game of a library story (catalog id, else library id). */
-  gameOf(storyId: string): string {
-    const entry = this.deps.runs.library.find(storyId);
-    return entry ? gameIdOf(entry) : storyId;
-  }
-
-  /** Open the library, load the token counter and the runs list, reopen the last run. Idempotent. */
-  private starting: Promise<void> | null = null;
-  init(): Promise<void> {
-    this.starting ??= this.open();
-    return this.starting;
-  }
-
-  private async open(): Promise<void> {
-    await this.guard(async () => {
-      await this.deps.runs.library.init();
-      this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
-      await this.refreshRuns();
-      const last = await this.deps.runs.store.getSetting(LAST_EVOLUTION_KEY).catch(() => undefined);
-      if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);
-    });
-    this.ready = true;
+  /** The selected candidate belongs to the run shown. */
+  protected override forgetShown(): void {
+    this.detail.clear();
   }
 
   /** Start a new run from the form. */
   async start(): Promise<void> {
-    this.notice = null;
-    this.error = this.form.problems[0] ?? this.deps.runs.settingsProblem(this.form.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
-    if (this.error !== null || this.driver.driving) return;
-    let config: EvolutionConfig;
-    try {
-      config = await this.buildConfig();
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-      return;
-    }
-    const id = (this.deps.newRunId ?? randomRunId)();
-    this.detail.clear();
-    await this.deps.runs.store.setSetting(LAST_EVOLUTION_KEY, id).catch(() => undefined);
-    await this.driver.run(id, config);
-    await this.refreshRuns();
-  }
-
-  /** Resume the run shown; `fromLastGood` after a damage report (keep the intact records). */
-  async resume(fromLastGood = false): Promise<void> {
-    this.notice = null;
-    this.error = null;
-    await this.driver.resume(fromLastGood);
-    await this.refreshRuns();
-  }
-
-  stop(): void {
-    this.driver.stop();
+    await this.launch(this.form.problems, this.form.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent'], () => this.buildConfig());
   }
 
   /** The run's tasks resolved against the library (md5, max score). @throws Error naming a story
@@ -128,11 +74,7 @@ export class EvolveDashboard {
   private async buildConfig(): Promise<EvolutionConfig> {
     const settings = this.deps.runs.llmSettings();
     const resolve = async (picks: readonly TaskPick[]): Promise<EvolutionTask[]> =>
-      Promise.all(uniquePicks(picks).map(async (p) => {
-        const t = await this.deps.runs.resolveTask(p.storyId, p.seed);
-        if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
-        return { id: t.id, storyId: this.gameOf(p.storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) };
-      }));
+      Promise.all(uniquePicks(picks).map((p) => this.scoredTask(p.storyId, p.seed)));
     const f = this.form;
     const window = await this.deps.runs.contextWindow(settings, f.contextWindow);
     this.notice = window.note;
@@ -157,21 +99,6 @@ export class EvolveDashboard {
     }, models, count);
   }
 
-  async refreshRuns(): Promise<void> {
-    await this.guard(async () => {
-      this.runList = await this.deps.runs.store.listRuns('evolution');
-    });
-  }
-
-  /** Show stored run `id` (read-only while another tab drives it). */
-  async openRun(id: string): Promise<void> {
-    if (this.driver.driving) return;
-    this.notice = null;
-    this.detail.clear();
-    await this.driver.show(id);
-    await this.deps.runs.store.setSetting(LAST_EVOLUTION_KEY, id).catch(() => undefined);
-  }
-
   /** Set up the form like the run shown (a new run with the same settings). */
   copySetup(): void {
     const state = this.driver.state;
@@ -183,18 +110,6 @@ export class EvolveDashboard {
       } catch {
         return null;
       }
-    });
-  }
-
-  async deleteRun(id: string): Promise<void> {
-    await this.guard(async () => {
-      if ((this.driver.driving && this.driver.state?.id === id) || (await this.deps.runs.isRunLocked(id))) throw new Error('This run is running: stop it before deleting it.');
-      await this.deps.runs.store.deleteRun(id);
-      if (this.driver.state?.id === id) {
-        this.driver.clear();
-        this.detail.clear();
-      }
-      await this.refreshRuns();
     });
   }
 
@@ -239,20 +154,5 @@ export class EvolveDashboard {
   async tryMetaPrompt(candidateId: string): Promise<void> {
     const id = await this.saveToLibrary(candidateId);
     if (id !== null) this.deps.openLearn(id);
-  }
-
-  dismiss(): void {
-    this.error = null;
-    this.notice = null;
-    this.driver.error = null;
-    this.driver.damaged = null;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-    }
   }
 }

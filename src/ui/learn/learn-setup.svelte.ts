@@ -15,7 +15,8 @@ import type { PlayerServices } from '../shared/stores/services.ts';
 import { drawSeed, type SeedChoice } from '../shared/format/seed.ts';
 import { pricesOf } from '../shared/stores/llm-settings.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { LAST_STORY_KEY, type AddedStory } from '../shared/stores/story-library.svelte.ts';
+import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
+import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
 import { defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 
@@ -55,6 +56,8 @@ export class LearnSetup {
     const f = this.form;
     return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices: pricesOf(prices) }, count);
   });
+  /** Adds and removes stories (the library panel), choosing what was added. */
+  readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
   private appliedQuery: string | null = null;
 
@@ -64,7 +67,16 @@ export class LearnSetup {
     private readonly settings: SettingsState,
     private readonly services: PlayerServices,
     private readonly copyText: CopyText = browserCopy,
-  ) {}
+  ) {
+    this.stories = new StoryPicker(() => this.library, {
+      choose: (id) => this.selectStory(id),
+      removed: (id) => {
+        if (this.form.storyId === id) this.change({ storyId: '' });
+      },
+      show: (message) => (this.error = message),
+      messageOf: (error) => runs.messageOf(error),
+    });
+  }
 
   get library() {
     return this.runs.library;
@@ -108,18 +120,6 @@ export class LearnSetup {
     if (entry) this.change({ storyId: id, seed: this.library.defaultSeed(entry) });
   }
 
-  async addFiles(files: readonly File[]): Promise<void> {
-    for (const file of files) await this.guard(async () => this.adopt(await this.library.addFile(file)));
-  }
-
-  async addUrl(address: string): Promise<void> {
-    await this.guard(async () => this.adopt(await this.library.addUrl(address)));
-  }
-
-  async removeStory(id: string): Promise<void> {
-    await this.guard(() => this.library.remove(id));
-    if (this.form.storyId === id) this.change({ storyId: '' });
-  }
 
   /** The chosen policy, or why the form cannot start a session. */
   validate(): { problem: string | null; policy: PolicySpec | null } {
@@ -176,11 +176,6 @@ export class LearnSetup {
       if (id !== undefined && this.form.storyId === '') this.selectStory(id);
     });
     this.ready = true;
-  }
-
-  private adopt({ story, problem }: AddedStory): void {
-    if (problem !== null) this.error = problem;
-    this.selectStory(story.entry.id);
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {

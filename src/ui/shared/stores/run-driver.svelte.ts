@@ -10,10 +10,12 @@
  */
 import { DamagedRunError, type RunKind } from '../../../store/interface.ts';
 import { checkRunForResume, type RecordValidator } from '../../../store/run-check.ts';
-import type { UsageMeter } from '../../../llm/usage-meter.ts';
+import type { Role } from '../../../llm/interface.ts';
+import type { RoleTotals, UsageMeter } from '../../../llm/usage-meter.ts';
+import type { SessionEvaluatorOptions } from '../../../ttl/session-evaluator.ts';
 import type { Schedule } from './retry-countdown.svelte.ts';
 import { RetryCountdown } from './retry-countdown.svelte.ts';
-import type { RunServices } from './run-services.ts';
+import type { RunContext, RunServices } from './run-services.ts';
 
 /** `idle`: nothing runs here; `watching`: another tab drives the run shown. */
 export type DriverMode = 'idle' | 'starting' | 'running' | 'stopping' | 'watching';
@@ -142,6 +144,29 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
   /** Mark the run as running (after its setup) — unless Stop came first. */
   protected started(): void {
     if (this.mode === 'starting') this.mode = 'running';
+  }
+
+  /** Build a run's context for `roles` (usage already recorded counted against the caps) and show
+   * its meter and provider-requested waits; `done` unsubscribes and terminates its engines.
+   * @throws Error (settings problem, the SDK or the tokenizer failing to load) */
+  protected async prepareRun(roles: readonly Role[], previousUsage?: Record<Role, RoleTotals>): Promise<{ ctx: RunContext; done: () => void }> {
+    const ctx = await this.runs.prepare({ roles, previousUsage, onRetryWait: (_role, ms) => this.showWait(ms) });
+    const unfollow = this.follow(ctx.meter);
+    return {
+      ctx,
+      done: () => {
+        unfollow();
+        ctx.dispose();
+      },
+    };
+  }
+
+  /** How each session of a run of `config` is played on `ctx` (models, engines, K, S, window). */
+  protected sessionOptions(ctx: RunContext, config: { episodes: number; maxSteps: number; initialGuidingPrompt: string; contextWindow: number }): SessionEvaluatorOptions {
+    return {
+      settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
+      initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+    };
   }
 
   /** Show `meter`'s totals as they change. @returns unsubscribe */

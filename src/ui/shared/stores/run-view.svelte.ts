@@ -1,0 +1,165 @@
+/**
+ * What the Evolve and Evaluate views' states share around their run driver (run-driver.svelte.ts):
+ * the stored runs list, opening the views (library, token counter, the run last shown reopened
+ * after a reload), resume / stop / open / delete, the messages shown (error, notice) and the
+ * guard that shows every thrown error (key scrubbed). A view's state extends `RunViewState` with
+ * its form, config and estimate. Must not import a view.
+ */
+import type { EvolutionTask } from '../../../evolve/interface.ts';
+import { estimateTokenCounter, type TokenCounter } from '../../../llm/token-count.ts';
+import type { Role } from '../../../llm/interface.ts';
+import type { RunKind, RunSummary } from '../../../store/interface.ts';
+import { gameIdOf } from '../format/task-picks.ts';
+import type { RunDriver } from './run-driver.svelte.ts';
+import type { RunServices } from './run-services.ts';
+
+export { browserSchedule } from './retry-countdown.svelte.ts';
+
+/** A new run's id: `<prefix>-<base-36 time>-<4 random base-36 digits>`. */
+export function randomRunId(prefix: string): string {
+  return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** A task of a run, resolved against the library (story md5, max score); `storyId` is the game
+ * (catalog id, else library id). */
+export type ScoredTask = Pick<EvolutionTask, 'id' | 'storyId' | 'title' | 'md5' | 'seed' | 'maxScore' | 'task'>;
+
+export abstract class RunViewState<S extends { id: string; status: string; config: C }, C> {
+  abstract readonly driver: RunDriver<S, C>;
+  /** Stored runs of this kind, newest first. */
+  runList = $state.raw<RunSummary[]>([]);
+  /** The estimate's token counter (the cheap one: no tokenizer fetch for an estimate). */
+  countTokens = $state.raw<TokenCounter | null>(null);
+  ready = $state(false);
+  /** A confirmation or note to show (e.g. "Saved to the library", a context-window guess). */
+  notice = $state<string | null>(null);
+  error = $state<string | null>(null);
+
+  /** The store setting that keeps the id of the run last shown. */
+  protected abstract readonly lastRunKey: string;
+  protected abstract readonly runKind: RunKind;
+  /** Shown when deleting a run that is running. */
+  protected abstract readonly runningMessage: string;
+  private starting: Promise<void> | null = null;
+
+  constructor(
+    protected readonly runs: RunServices,
+    private readonly newRunId: () => string,
+  ) {}
+
+  /** The game of a library story (catalog id, else library id). */
+  gameOf(storyId: string): string {
+    const entry = this.runs.library.find(storyId);
+    return entry ? gameIdOf(entry) : storyId;
+  }
+
+  /** Open the library, the token counter and the runs list; reopen the run last shown. Idempotent. */
+  init(): Promise<void> {
+    this.starting ??= this.open();
+    return this.starting;
+  }
+
+  /** After the library opened, before the runs list is read (e.g. the catalog). */
+  protected async opened(): Promise<void> {}
+  /** Forget what the view shows of the current run beyond the driver (e.g. a selected candidate). */
+  protected forgetShown(): void {}
+  /** After a run here ended or stopped (e.g. record it in the library). */
+  protected async afterRun(): Promise<void> {}
+
+  private async open(): Promise<void> {
+    await this.guard(async () => {
+      await this.runs.library.init();
+      await this.opened();
+      this.countTokens = estimateTokenCounter();
+      await this.refreshRuns();
+      const last = await this.runs.store.getSetting(this.lastRunKey).catch(() => undefined);
+      if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);
+    });
+    this.ready = true;
+  }
+
+  async refreshRuns(): Promise<void> {
+    await this.guard(async () => {
+      this.runList = await this.runs.store.listRuns(this.runKind);
+    });
+  }
+
+  /** Start a new run: the first of `problems` or a missing setting for `roles` is shown instead;
+   * so is an error thrown by `buildConfig`. */
+  protected async launch(problems: readonly string[], roles: readonly Role[], buildConfig: () => Promise<C>): Promise<void> {
+    this.notice = null;
+    this.error = problems[0] ?? this.runs.settingsProblem(roles);
+    if (this.error !== null || this.driver.driving) return;
+    let config: C;
+    try {
+      config = await buildConfig();
+    } catch (error) {
+      this.error = this.runs.messageOf(error);
+      return;
+    }
+    const id = this.newRunId();
+    this.forgetShown();
+    await this.runs.store.setSetting(this.lastRunKey, id).catch(() => undefined);
+    await this.driver.run(id, config);
+    await this.afterRun();
+    await this.refreshRuns();
+  }
+
+  /** Resume the run shown; `fromLastGood` after a damage report (keep the intact records). */
+  async resume(fromLastGood = false): Promise<void> {
+    this.notice = null;
+    this.error = null;
+    await this.driver.resume(fromLastGood);
+    await this.afterRun();
+    await this.refreshRuns();
+  }
+
+  stop(): void {
+    this.driver.stop();
+  }
+
+  /** Show stored run `id` (read-only while another tab drives it). */
+  async openRun(id: string): Promise<void> {
+    if (this.driver.driving) return;
+    this.notice = null;
+    this.forgetShown();
+    await this.driver.show(id);
+    await this.runs.store.setSetting(this.lastRunKey, id).catch(() => undefined);
+  }
+
+  async deleteRun(id: string): Promise<void> {
+    await this.guard(async () => {
+      if ((this.driver.driving && this.driver.state?.id === id) || (await this.runs.isRunLocked(id))) throw new Error(this.runningMessage);
+      await this.runs.store.deleteRun(id);
+      if (this.driver.state?.id === id) {
+        this.driver.clear();
+        this.forgetShown();
+      }
+      await this.refreshRuns();
+    });
+  }
+
+  /** Task `storyId`:`seed` resolved against the library. @throws Error naming a story without a
+   * max score (W-AUC needs it) or no longer in the library */
+  protected async scoredTask(storyId: string, seed: number): Promise<ScoredTask> {
+    const t = await this.runs.resolveTask(storyId, seed);
+    if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
+    return { id: t.id, storyId: this.gameOf(storyId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) };
+  }
+
+  dismiss(): void {
+    this.error = null;
+    this.notice = null;
+    this.driver.error = null;
+    this.driver.damaged = null;
+  }
+
+  /** Run `task`, showing what it throws. */
+  protected async guard(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.error = this.runs.messageOf(error);
+    }
+  }
+}
