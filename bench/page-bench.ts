@@ -21,14 +21,18 @@ import { SourceMapConsumer } from 'source-map-js';
 import { startMockLlm } from '../test/mock-llm/server.ts';
 
 const PORT = Number(process.env.PAGE_BENCH_PORT ?? 4318);
-/** PAGE_BENCH_PROFILE=1: also sample the main thread (CDP Profiler) and print what the longest busy stretch of each phase spent its time in. */
+/** Diagnosis, not for the numbers (both slow the page down): PAGE_BENCH_PROFILE=1 samples the main
+ * thread (CDP Profiler) and prints what the longest busy stretch of each phase spent its time in;
+ * PAGE_BENCH_TRACE=1 records a Chromium trace and prints the longest tasks (> 30 ms) by trace event. */
 const PROFILE = process.env.PAGE_BENCH_PROFILE === '1';
+const TRACE = process.env.PAGE_BENCH_TRACE === '1';
 let profiler: CDPSession | undefined;
 let tokenizerBeforeRun = false;
 const phases: Record<string, Phase> = {};
 /** The longest stretch of consecutive non-idle samples in a CPU profile, and its top self-time functions. */
-function busiest(profile: { nodes: Array<{ id: number; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>; samples?: number[]; timeDeltas?: number[] }): string {
+function busiest(profile: { nodes: Array<{ id: number; children?: number[]; callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number } }>; samples?: number[]; timeDeltas?: number[] }): string {
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parents = new Map(profile.nodes.flatMap((n) => (n.children ?? []).map((c) => [c, n.id] as const)));
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
   let best = { from: 0, to: 0, ms: 0 };
@@ -42,26 +46,34 @@ function busiest(profile: { nodes: Array<{ id: number; callFrame: { functionName
   }
   const self = new Map<string, number>();
   const files = new Map<string, number>();
+  const fileOf = (where: string): string => (where.includes(' = ') ? (where.split(' = ')[1] ?? '').replace(/:\d+.*$/, '') : where);
+  const whereOf = (frame: { functionName: string; url: string; lineNumber: number; columnNumber: number }): string => (frame.url ? origin({ url: frame.url, fn: frame.functionName, line: frame.lineNumber, column: frame.columnNumber }) : frame.functionName);
   for (let i = best.from; i <= best.to; i++) {
     const frame = nodes.get(samples[i] ?? 0)?.callFrame;
     if (!frame) continue;
     const dt = (deltas[i + 1] ?? 0) / 1000;
-    const where = frame.url ? origin({ url: frame.url, fn: frame.functionName, line: frame.lineNumber, column: frame.columnNumber }) : frame.functionName;
+    const where = whereOf(frame);
     self.set(where, (self.get(where) ?? 0) + dt);
-    const file = where.includes(' = ') ? (where.split(' = ')[1] ?? '').replace(/:\d+.*$/, '') : where;
-    files.set(file, (files.get(file) ?? 0) + dt);
+    // Inclusive time by our own source files (src/…) on the sample's stack.
+    const onStack = new Set<string>();
+    for (let id: number | undefined = samples[i]; id !== undefined; id = parents.get(id)) {
+      const f = nodes.get(id)?.callFrame;
+      const file = f ? fileOf(whereOf(f)) : '';
+      if (file.startsWith('src/')) onStack.add(file);
+    }
+    for (const file of onStack) files.set(file, (files.get(file) ?? 0) + dt);
   }
   const top = (m: Map<string, number>, n: number): string => [...m].sort((a, b) => b[1] - a[1]).slice(0, n).map(([k, v]) => `      ${v.toFixed(1)} ms  ${k}`).join('\n');
-  return `    busiest stretch ${best.ms.toFixed(0)} ms; by function:\n${top(self, 12)}\n    by source file:\n${top(files, 10)}`;
+  return `    busiest stretch ${best.ms.toFixed(0)} ms; by function:\n${top(self, 12)}\n    inclusive, by our source file:\n${top(files, 12)}`;
 }
 
-interface TraceEvent { name: string; ph: string; ts: number; dur?: number; pid: number; tid: number; args?: { name?: string; data?: { url?: string; functionName?: string } } }
-/** The five longest tasks on the renderer's main thread in a Chromium trace, each with its time by trace event (self time). */
+interface TraceEvent { name: string; ph: string; ts: number; dur?: number; tdur?: number; pid: number; tid: number; args?: { name?: string; data?: { url?: string; functionName?: string; lineNumber?: number; columnNumber?: number } } }
+/** The eight longest tasks on the renderer's main thread in a Chromium trace, each with its time by trace event (self time). */
 function longTasksInTrace(trace: { traceEvents: TraceEvent[] }): string {
   const events = trace.traceEvents;
   const main = events.find((e) => e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const mine = events.filter((e) => main && e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.dur !== undefined).sort((a, b) => a.ts - b.ts || (b.dur ?? 0) - (a.dur ?? 0));
-  const tasks = mine.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 30_000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 5);
+  const tasks = mine.filter((e) => e.name === 'RunTask' && (e.dur ?? 0) > 30_000).sort((a, b) => (b.dur ?? 0) - (a.dur ?? 0)).slice(0, 8);
   return tasks.map((task) => {
     const end = task.ts + (task.dur ?? 0);
     const inside = mine.filter((e) => e !== task && e.ts >= task.ts && e.ts + (e.dur ?? 0) <= end);
@@ -69,7 +81,8 @@ function longTasksInTrace(trace: { traceEvents: TraceEvent[] }): string {
     const self = new Map<string, number>();
     const stack: TraceEvent[] = [];
     const add = (e: TraceEvent, us: number): void => {
-      const what = `${e.name}${e.args?.data?.url ? ` ${e.args.data.url.split('/').pop()}` : ''}${e.args?.data?.functionName ? ` ${e.args.data.functionName}` : ''}`;
+      const data = e.args?.data;
+      const what = `${e.name}${data?.url ? ` ${origin({ url: data.url, fn: data.functionName ?? '', line: (data.lineNumber ?? 0) - 1, column: (data.columnNumber ?? 1) - 1 })}` : ''}`;
       self.set(what, (self.get(what) ?? 0) + us);
     };
     for (const e of inside) {
@@ -80,7 +93,7 @@ function longTasksInTrace(trace: { traceEvents: TraceEvent[] }): string {
       stack.push(e);
     }
     const rows = [...self].sort((a, b) => b[1] - a[1]).slice(0, 10).map(([k, v]) => `      ${(v / 1000).toFixed(1)} ms  ${k}`).join('\n');
-    return `    trace: task of ${((task.dur ?? 0) / 1000).toFixed(0)} ms, self time by event:\n${rows}`;
+    return `    trace: task of ${((task.dur ?? 0) / 1000).toFixed(0)} ms (${((task.tdur ?? 0) / 1000).toFixed(0)} ms on the CPU), self time by event:\n${rows}`;
   }).join('\n');
 }
 
@@ -90,8 +103,8 @@ const BASE = `http://127.0.0.1:${PORT}/sub/path/`;
 const server = spawn(process.execPath, ['--import', 'tsx', 'e2e/serve-dist.ts', String(PORT)], { cwd: `${import.meta.dirname}/..`, stdio: 'ignore' });
 // The actor explores with the levers (as README's example), so the session learns and its transcript grows.
 const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'] });
-const EPISODES = 3;
-const STEPS = 20;
+const EPISODES = Number(process.env.PAGE_BENCH_EPISODES ?? 3);
+const STEPS = Number(process.env.PAGE_BENCH_STEPS ?? 20);
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   for (let i = 0; i < 100; i++) {
@@ -122,16 +135,17 @@ try {
       }
     }).observe({ type: 'long-animation-frame', buffered: true });
   });
-  if (PROFILE) {
-    // Diagnosis only (the sampling slows the page): a same-origin page first, so the profiler
-    // started here keeps running in the renderer that loads the app.
+  if (PROFILE || TRACE) {
+    // A same-origin page first, so what is started here keeps running in the renderer that loads the app.
     await page.goto(BASE.replace('/sub/path/', '/'));
+  }
+  if (PROFILE) {
     profiler = await page.context().newCDPSession(page);
     await profiler.send('Profiler.enable');
     await profiler.send('Profiler.setSamplingInterval', { interval: 250 });
     await profiler.send('Profiler.start');
-    await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading'] });
   }
+  if (TRACE) await browser.startTracing(page, { categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8', 'v8.execute', 'blink', 'loading'] });
   await page.goto(BASE);
   await page.getByTestId('player').waitFor();
   await page.waitForLoadState('networkidle');
@@ -140,7 +154,7 @@ try {
   scripts.clear();
 
   await session(page);
-  if (PROFILE) console.log(longTasksInTrace(JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }));
+  if (TRACE) console.log(longTasksInTrace(JSON.parse((await browser.stopTracing()).toString('utf8')) as { traceEvents: TraceEvent[] }));
   const tokenizer = [...scripts.keys()].some((url) => url.includes('cl100k'));
   const longest = Math.max(...Object.values(phases).map((p) => p.longest));
   const tasks = Object.values(phases).reduce((n, p) => n + p.tasks, 0);
@@ -236,7 +250,10 @@ async function session(page: Page): Promise<void> {
   await page.waitForTimeout(300);
   phases['Settings filled for the mock'] = await phase(page);
   await open(page, 'learn', '[data-testid="learn"][data-ready="true"]');
+  phases['Learn opened again'] = await phase(page);
   await page.getByTestId('story-picker').selectOption('lever-room');
+  await page.waitForTimeout(300);
+  phases['Learn: The Lever Room chosen'] = await phase(page);
   // Typed key by key: the cost estimate is recomputed at every keystroke.
   for (const [field, value] of [['learn-episodes', '4'], ['learn-steps', '40'], ['learn-episodes', '10'], ['learn-steps', '50'], ['learn-window', '8000']] as const) {
     await page.getByTestId(field).fill('');
