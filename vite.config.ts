@@ -50,9 +50,37 @@ function localStories(): Plugin {
   };
 }
 
+/**
+ * The page starts in stages (src/ui/main.ts: each stage's modules are imported, then evaluated in a
+ * main-thread task of its own). So that staging costs no network round trips, index.html preloads
+ * every chunk the stages import statically (not the views, which load when first shown).
+ */
+function preloadStages(): Plugin {
+  return {
+    name: 'metattl-preload-stages',
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const { bundle, chunk } = ctx;
+        if (!bundle || !chunk) return [];
+        const files = new Set<string>();
+        const visit = (file: string): void => {
+          const out = bundle[file];
+          if (files.has(file) || out?.type !== 'chunk') return;
+          files.add(file);
+          out.imports.forEach(visit);
+        };
+        chunk.dynamicImports.forEach(visit);
+        chunk.imports.forEach((file) => files.delete(file)); // Vite preloads these already
+        return [...files].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' as const }));
+      },
+    },
+  };
+}
+
 export default defineConfig({
   base: './',
-  plugins: [bundledStories(), localStories(), svelte()],
+  plugins: [bundledStories(), localStories(), svelte(), preloadStages()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },
   test: {

@@ -1,72 +1,22 @@
-/** Browser entry point and composition root: builds the services (the one place defaults are
- * made), the shared story library, each view's state and the router, and mounts the page. A
- * view's state starts (opens the library, loads the last story) when the view is first shown.
- * The tour and workshop mode read their saved settings once the store is open. */
-import { mount } from 'svelte';
-import App from './App.svelte';
+/**
+ * Browser entry point. The page starts in stages, each evaluated in a main-thread task of its own
+ * so that none is a long task (> 50 ms; bench/page-bench.ts): first the modules that build zod
+ * schemas when evaluated (import/export of trajectories, share links, meta-prompt entries, then
+ * sessions, then evolution runs: the costliest modules to evaluate), then the page's components
+ * (App.svelte and the Play view), then the composition root (compose.ts: the core and the views'
+ * states), which yields once more before it mounts the page.
+ */
 import './app.css';
-import { Agent } from './agent/agent.svelte.ts';
-import { EvaluateState } from './evaluate/evaluate.svelte.ts';
-import { EvolveDashboard } from './evolve/evolve.svelte.ts';
-import { LearnSetup } from './learn/learn-setup.svelte.ts';
-import { LearnState } from './learn/learn.svelte.ts';
-import { SessionRuns } from './learn/session-runs.svelte.ts';
-import { createBrowserLlmServices } from './shared/stores/llm-services.ts';
-import { MetaLibraryState } from './meta-library/meta-library.svelte.ts';
-import { MetaPromptCatalog } from './shared/stores/meta-prompt-catalog.svelte.ts';
-import { ShareInbox } from './meta-library/share-inbox.svelte.ts';
-import { createBrowserShareLocation } from './meta-library/share-location.ts';
-import { Player } from './play/player.svelte.ts';
-import { ReplayState } from './replay/replay.svelte.ts';
-import { Router } from './shell/router.svelte.ts';
-import { RunServices } from './shared/stores/run-services.ts';
-import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
-import { SettingsState } from './shared/stores/settings.svelte.ts';
-import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
-import { TourState } from './tour/tour.svelte.ts';
-import { WorkshopPresets } from './workshop/learn-presets.ts';
-import { WorkshopState } from './workshop/workshop.svelte.ts';
+import { yieldToMain } from './shell/main-thread.ts';
 
-const target = document.getElementById('app');
-if (!target) throw new Error('index.html lacks #app');
-const services = createBrowserServices();
-const llm = createBrowserLlmServices(location.origin);
-const library = new StoryLibrary(services);
-const player = new Player(services, library);
-const settings = new SettingsState(llm);
-const agent = new Agent(services, library, settings, llm);
-/** Session-running wiring shared by the Learn, Evolve and Evaluate views (run-services.ts). */
-const runs = new RunServices({ library, settings, llm });
-const router = new Router(createBrowserNavigation());
-const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
-const catalog = new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
-const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
-const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
-const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
-const tour = new TourState();
-const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params), settled: () => tour.release() });
-const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
-const evaluate = new EvaluateState({ runs, settings, files: services });
-const replay = new ReplayState(services);
-const workshop = new WorkshopState(services.query());
-/** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on. */
-const presets = new WorkshopPresets(learnSetup, () => learn.running);
-workshop.onChange((on) => void presets.modeChanged(on));
-router.onEnter('play', () => void player.init());
-router.onEnter('agent', () => void agent.init());
-router.onEnter('learn', () => void learn.enter().then(() => presets.apply()));
-router.onEnter('replay', () => void replay.enter());
-router.onEnter('library', () => void metaLibrary.enter());
-router.onEnter('evolve', () => void evolve.init());
-router.onEnter('evaluate', () => void evaluate.enter());
-const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
-export default mount(App, { target, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
-router.start();
-shareInbox.start();
-const withStore = (): void => {
-  void settings.init(library.store);
-  // The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
-  void tour.init(library.store, () => shareInbox.preview.status !== 'none');
-  void workshop.init(library.store);
-};
-void library.init().then(withStore, withStore);
+const STAGES: ReadonlyArray<() => Promise<unknown>> = [
+  () => Promise.all([import('../agents/trajectory-io.ts'), import('../share/share-link.ts'), import('./shared/stores/entry-io.ts')]),
+  () => import('../ttl/session-io.ts'),
+  () => import('../evolve/evolution-io.ts'),
+  () => import('./App.svelte'),
+  () => import('./compose.ts'),
+];
+for (const stage of STAGES) {
+  await stage();
+  await yieldToMain();
+}

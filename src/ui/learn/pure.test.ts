@@ -9,7 +9,14 @@ import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format
 import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
 import { escapeHtml, markdownToHtml, renderMarkdown } from '../shared/format/markdown.ts';
 import { etaMs, formatDuration, sessionProgress } from './progress.ts';
+import { formatTokens } from './session-estimate.ts';
 import { newSessionId, openEpisodeOf, planOfConfig, roleOverridesOf, rolesFor } from './session-plan.ts';
+
+describe('token counts for reading', () => {
+  it('rounds to hundreds with thousands grouped, and to a tenth of a million from a million on', () => {
+    expect([formatTokens(0), formatTokens(49), formatTokens(12_345), formatTokens(999_949), formatTokens(1_250_000)]).toEqual(['0', '0', '12,300', '999,900', '1.3M']);
+  });
+});
 
 describe('progress and ETA', () => {
   it('counts ended episodes as S steps each and the running one by its steps', () => {

@@ -44,8 +44,11 @@ export function estimateSession(policy: PolicySpec, shape: SessionShapeInput, mo
 /** USD with 2 decimals, or 4 below a cent ("$0.0042"). */
 export const formatUsd = (usd: number): string => `$${usd !== 0 && Math.abs(usd) < 0.01 ? usd.toFixed(4) : usd.toFixed(2)}`;
 
+/** One formatter for every call: making an Intl.NumberFormat costs far more than formatting. */
+const GROUPED = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
+
 /** Tokens rounded for reading ("12,300", "1.2M"). */
 export function formatTokens(tokens: number): string {
   if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
-  return new Intl.NumberFormat('en', { maximumFractionDigits: 0 }).format(Math.round(tokens / 100) * 100);
+  return GROUPED.format(Math.round(tokens / 100) * 100);
 }

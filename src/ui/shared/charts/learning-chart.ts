@@ -68,12 +68,20 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
 /** A learning-curve chart on a canvas; `update` redraws with new data. */
 export class LearningChart {
   private readonly chart: Chart<'line', (number | null)[], string>;
+  /** The data and theme drawn last (JSON), so an update with the same ones draws nothing. */
+  private drawn: string;
 
   constructor(canvas: HTMLCanvasElement, data: CurveData, private theme: CurveTheme) {
     this.chart = new Chart(canvas, curveConfig(data, theme));
+    this.drawn = JSON.stringify([data, theme]);
   }
 
+  /** Redraws with `data` and `theme`, unless they are the ones drawn last (a session's record
+   * changes at every exchange, its curve only when an episode ends). */
   update(data: CurveData, theme: CurveTheme = this.theme): void {
+    const drawn = JSON.stringify([data, theme]);
+    if (drawn === this.drawn) return;
+    this.drawn = drawn;
     this.theme = theme;
     const next = curveConfig(data, theme);
     this.chart.data = next.data;

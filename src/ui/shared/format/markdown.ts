@@ -5,7 +5,8 @@
  *    rel="noopener noreferrer" target="_blank";
  * 2. `renderMarkdown` then runs DOMPurify over that HTML, and fails closed: without a DOM (no
  *    DOMPurify support) it returns the escaped plain text.
- * The only module that imports marked and dompurify; `{@html}` takes nothing else.
+ * The only module that imports marked and dompurify; `{@html}` takes nothing else. Rendered HTML
+ * is cached by text (`renderMarkdown`).
  */
 import DOMPurify from 'dompurify';
 import { Marked } from 'marked';
@@ -59,6 +60,17 @@ function hookLinks(): void {
  */
 export function renderMarkdown(text: string): string {
   if (!DOMPurify.isSupported) return `<p>${escapeHtml(text)}</p>`;
+  const hit = rendered.get(text);
+  if (hit !== undefined) return hit;
   hookLinks();
-  return DOMPurify.sanitize(markdownToHtml(text), { FORBID_TAGS: ['img', 'style', 'form', 'input', 'iframe'], ADD_ATTR: ['target'] });
+  const html = DOMPurify.sanitize(markdownToHtml(text), { FORBID_TAGS: ['img', 'style', 'form', 'input', 'iframe'], ADD_ATTR: ['target'] });
+  if (rendered.size >= RENDERED_MAX) rendered.delete(rendered.keys().next().value as string);
+  rendered.set(text, html);
+  return html;
 }
+
+/** The last RENDERED_MAX texts rendered (oldest dropped first): a view that shows the same
+ * guides and replies again (a session's record updated, an episode reopened) does not re-parse
+ * and re-sanitise them on the main thread. */
+const RENDERED_MAX = 200;
+const rendered = new Map<string, string>();
