@@ -5,7 +5,8 @@
  * aligned by step with the score after each and its change, both score curves and the guide diff;
  * any two episodes can be picked. The same session exported and opened in the Replay view shows
  * the same; the shipped replay compares a one-step episode with a ten-step one. A session with a
- * faulted episode, resumed, shows the episodes played, never the faulted attempt.
+ * faulted episode, resumed, shows the episodes played, never the faulted attempt. Hostile model
+ * output shows as text (commands) or sanitised markdown (replies), never as HTML.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
@@ -188,4 +189,24 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
   await expect(view.getByText('(no action)')).toHaveCount(0);
   // Played again from its start, episode 2 ends as in the clean run.
   expect(record.scores).toEqual([1, 4, 4]);
+});
+
+test('model output side by side is text or sanitised markdown, never raw HTML', async ({ page }) => {
+  const hostile: SessionRecord = structuredClone(SHIPPED);
+  const step = hostile.episodes[0]!.steps[0]!;
+  step.action = '<img src=x onerror="window.__pwned=1">';
+  step.reply = 'I will **pull** it. <img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>\nACTION: pull blue lever';
+  hostile.episodes[0]!.guidingPrompt = 'Explore. <b onmouseover="window.__pwned=4">bold</b>';
+  await openReplay(page);
+  await openReplayFile(page, 'hostile.json', JSON.stringify(hostile));
+  await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
+  await page.getByTestId('replay-side-by-side').click();
+  const view = page.getByTestId('episode-compare');
+  await expect(view.getByTestId('compare-a-action').first()).toHaveText(step.action);
+  await expect(view.getByTestId('compare-guide-diff')).toContainText('<b onmouseover="window.__pwned=4">bold</b>');
+  await view.getByTestId('compare-a-action').first().getByRole('button').click();
+  const reply = view.getByTestId('compare-detail-a-reply');
+  await expect(reply.locator('strong')).toHaveText('pull');
+  await expect(view.locator('img, script, b')).toHaveCount(0);
+  expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
 });

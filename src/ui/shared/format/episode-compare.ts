@@ -46,7 +46,7 @@ function startScoreOf(steps: readonly TrajectoryStep[], recorded: number | null 
 export function comparableEpisodes(record: SessionRecord, live?: LiveEpisode | null): ComparedEpisode[] {
   return record.episodes
     .map((e): ComparedEpisode => {
-      const steps = live && live.index === e.index && e.trajectory === null ? live.steps : e.trajectory?.steps ?? e.steps;
+      const steps = live && live.index === e.index && e.trajectory === null ? live.steps : e.steps;
       return {
         index: e.index, guidingPrompt: e.guidingPrompt, steps, startScore: startScoreOf(steps, e.trajectory?.startScore),
         finalScore: e.trajectory ? e.finalScore : null, termination: e.trajectory ? e.termination : null,
