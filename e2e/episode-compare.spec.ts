@@ -53,17 +53,21 @@ async function expectGuideDiff(page: Page, record: SessionRecord, a: number, b: 
   expect(lines.filter(([k]) => k !== 'removed').map(([, t]) => t)).toEqual(guide(b));
 }
 
-test('a Learn session side by side: live, finished, from the sessions list and in Replay', async ({ page }) => {
-  test.setTimeout(150_000);
-  // Slow actor replies, so the view can be opened while episode 2 is being played.
+/** Start the Lever Room session against a mock whose actor replies take 250 ms, and wait until
+ * episode 2 has played its first step (so a view can be opened while it runs). */
+async function startToEpisode2(page: Page): Promise<void> {
   mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 250, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
   await goToLearn(page);
   await startSession(page, SETUP);
-
-  // While it runs: episode 1 (ended) beside episode 2 (being played).
   await expect(page.getByTestId('learn-transcript')).toHaveAttribute('data-episode', '2', { timeout: 60_000 });
   await expect(page.getByTestId('learn-transcript').getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
+}
+
+test('a Learn session side by side: live, finished, from the sessions list and in Replay', async ({ page }) => {
+  test.setTimeout(150_000);
+  await startToEpisode2(page);
+  // While it runs: episode 1 (ended) beside episode 2 (being played).
   await page.getByTestId('learn-side-by-side').click();
   const view = page.getByTestId('episode-compare');
   await expect(view).toHaveAttribute('data-a', '1');
@@ -154,12 +158,7 @@ test('the shipped replay side by side: a one-step episode beside a ten-step one'
 
 test('a session with a faulted episode, resumed: the episodes played side by side, never the faulted attempt', async ({ page }) => {
   test.setTimeout(150_000);
-  mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 250, role: 'actor' }] });
-  await configureForLearn(page, mock.baseUrl);
-  await goToLearn(page);
-  await startSession(page, SETUP);
-  await expect(page.getByTestId('learn-transcript')).toHaveAttribute('data-episode', '2', { timeout: 60_000 });
-  await expect(page.getByTestId('learn-transcript').getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
+  await startToEpisode2(page);
   // The provider starts refusing the key mid-episode 2: that attempt is set aside.
   mock.setOptions({ faults: [{ kind: 'auth', role: 'actor' }] });
   await expect(page.getByTestId('learn-faulted')).toHaveText('1 (not scored)', { timeout: 60_000 });
