@@ -84,11 +84,5 @@ export function frameDelayMs(frame: ReplayFrame, speed: number): number {
   return (BASE_FRAME_MS * weight) / Math.max(0.01, speed);
 }
 
-/** "game over" for `game_over`, and so on (method.md's termination vocabulary in words). */
-export function terminationText(termination: string | null): string {
-  const words: Record<string, string> = {
-    step_limit: 'step limit reached', game_over: 'game over', error: 'the actor’s model failed', aborted: 'stopped',
-    interpreter_hang: 'the interpreter hung', interpreter_error: 'the interpreter failed',
-  };
-  return termination === null ? 'not ended' : (words[termination] ?? termination);
-}
+/** "game over" for `game_over`, and so on (shared with the episodes-side-by-side view). */
+export { terminationText } from '../shared/format/termination.ts';
