@@ -45,13 +45,14 @@ const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
 const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
 const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
 const tour = new TourState();
-const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learnSetup.applySetup(setup), show: (view, params) => router.open(view, params), settled: () => tour.release() });
+const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learn.applySetup(setup), show: (view, params) => router.open(view, params), settled: () => tour.release() });
 const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
 const evaluate = new EvaluateState({ runs, settings, files: services });
 const replay = new ReplayState(services);
 const workshop = new WorkshopState(services.query());
-/** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on. */
-const presets = new WorkshopPresets(learnSetup, () => learn.running);
+/** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on
+ * (not over a running session, nor over the settings of an unfinished one shown in the form). */
+const presets = new WorkshopPresets(learnSetup, () => learn.running || learn.holding);
 workshop.onChange((on) => void presets.modeChanged(on));
 router.onEnter('play', () => void player.init());
 router.onEnter('agent', () => void agent.init());

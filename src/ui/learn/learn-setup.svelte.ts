@@ -9,6 +9,7 @@
 import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
+import type { SessionConfig } from '../../ttl/session-record.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
 import type { RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
@@ -27,7 +28,7 @@ const browserCopy: CopyText = (text) => navigator.clipboard.writeText(text);
 
 export class LearnSetup {
   form = $state.raw<LearnForm>(defaultLearnForm());
-  /** Policies from shared setup links that match no library entry. */
+  /** Policies from shared setup links or shown stored sessions that match no library entry. */
   sharedPolicies = $state.raw<PolicyOption[]>([]);
   readonly options = $derived.by(() => [...policyOptions(this.catalog.entries, this.sharedPolicies), HUMAN_OPTION]);
   readonly selectedPolicy = $derived(this.options.find((o) => o.id === this.form.policyId) ?? null);
@@ -143,6 +144,26 @@ export class LearnSetup {
     }
     this.change({ storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
     this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
+  }
+
+  /**
+   * Fill the form with a stored session's settings (to show an unfinished session as it is): its
+   * story (by id, else by md5; the picker keeps its choice when the library lacks it), seed,
+   * policy (added as "From a stored session" when no option matches), K, S, the episode-1 guiding
+   * prompt and the context window it assumed.
+   */
+  showSession(config: SessionConfig): void {
+    const entries = this.library.entries;
+    const story = entries.find((e) => e.id === config.story.id) ?? entries.find((e) => e.id === `user:${config.story.md5}` || e.catalog?.md5 === config.story.md5);
+    let option = optionForSpec(config.policy, this.options);
+    if (!option) {
+      option = { id: `session:${this.sharedPolicies.length + 1}`, label: policyLabel(config.policy), group: 'From a stored session', spec: config.policy };
+      this.sharedPolicies = [...this.sharedPolicies, option];
+    }
+    this.change({
+      storyId: story?.id ?? this.form.storyId, seed: config.seed, seedRandom: false, policyId: option.id, episodes: config.episodes,
+      maxSteps: config.maxSteps, guidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+    });
   }
 
   /** Make the setup share link, show it and copy it to the clipboard. */

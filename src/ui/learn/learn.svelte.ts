@@ -6,10 +6,14 @@
  * (run-services.ts) keeps two tabs from running the same one: the other tab shows it read-only
  * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`; the
  * human policy's question between episodes in `HumanTurn` (asked again on resume: runSession makes a missing update first).
+ * Entering the view with an unfinished session stored (after a reload, a crash or a provider
+ * fault) shows it as it is — progress, curve, transcript — with its settings in the form, which
+ * stays read-only until the user resumes it or sets it aside (`held`).
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
+import type { SharedSetup } from '../../share/share-link.ts';
 import { openStoredSession } from '../../ttl/session-integrity.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
@@ -24,7 +28,7 @@ import type { PlayerServices } from '../shared/stores/services.ts';
 import type { LearnSetup } from './learn-setup.svelte.ts';
 import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
 import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
-import type { SessionRuns } from './session-runs.svelte.ts';
+import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
 import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
 
 export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
@@ -63,12 +67,28 @@ export class LearnState {
    * (offer to continue from there). */
   damaged = $state<{ id: string; keepEpisodes: number } | null>(null);
   readonly running = $derived(this.phase !== 'idle');
+  /** The unfinished session shown on entering the view (its id): its settings fill the form. */
+  held = $state<string | null>(null);
+  /** Unfinished sessions the user set aside this visit of the page (not offered again). */
+  setAside = $state.raw<readonly string[]>([]);
+  /** True while the held session is shown and still unfinished: the form is read-only (Resume or "New session"). */
+  readonly holding = $derived.by(() => this.held !== null && !this.running && this.sessions.unfinished.some((s) => s.id === this.held));
+  /** The unfinished session the banner offers to resume: the held one, else the newest other one
+   * not shown and not set aside; null while running or showing a session of another tab. */
+  readonly offered = $derived.by((): SessionListItem | null => {
+    if (this.running || this.readOnly !== null) return null;
+    const open = this.sessions.unfinished;
+    if (this.held !== null) return open.find((s) => s.id === this.held) ?? null;
+    return open.find((s) => s.id !== this.record?.id && !this.setAside.includes(s.id)) ?? null;
+  });
 
   private controller: AbortController | null = null;
   /** The runner's own record object (mutated in place; holds every step, also when persisting failed). */
   private liveRecord: SessionRecord | null = null;
   private readonly etaClock: EtaClock;
   private cancelRefresh: (() => void) | null = null;
+  /** Whether entering the view already looked for an unfinished session to show (once per page). */
+  private holdTried = false;
 
   constructor(
     private readonly runs: RunServices,
@@ -82,10 +102,38 @@ export class LearnState {
     this.wait = new WaitNotice(schedule);
   }
 
-  /** Each visit of the view: the setup form (and `?metaPrompt=`), and the runs list. */
+  /** Each visit of the view: the setup form (and `?metaPrompt=`), and the runs list; on the
+   * first visit, the newest unfinished session is shown with its settings (`held`). */
   async enter(): Promise<void> {
     await this.setup.enter();
-    if (!this.running) await this.sessions.refresh();
+    if (this.running) return;
+    await this.sessions.refresh();
+    if (this.holdTried) return;
+    this.holdTried = true;
+    const next = this.sessions.unfinished.find((s) => !this.setAside.includes(s.id));
+    if (!next || this.record !== null || this.readOnly !== null) return;
+    const record = await this.guard(() => loadSession(this.runs.store, next.id));
+    if (!record || this.running || this.record !== null) return;
+    this.show(record);
+    this.held = record.id;
+    this.setup.showSession(record.config);
+  }
+
+  /** "New session": set the held unfinished session aside (it stays in the list, resumable) and
+   * free the form (still filled with its settings) for a new session. */
+  newSession(): void {
+    if (this.running || this.held === null) return;
+    this.setAside = [...this.setAside, this.held];
+    this.held = null;
+    this.resetLive(null);
+  }
+
+  /** Fill the form with a shared setup (a share link's "Load"): an unfinished session is then not
+   * shown in its place. */
+  async applySetup(setup: SharedSetup): Promise<void> {
+    this.holdTried = true;
+    this.newSession();
+    await this.setup.applySetup(setup);
   }
 
   /** Store a session file and show it. */
@@ -140,6 +188,7 @@ export class LearnState {
     if (!record) return;
     this.stopRefresh();
     this.readOnly = null;
+    this.held = null;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
     this.show(record);
   }
@@ -181,6 +230,7 @@ export class LearnState {
   ): Promise<void> {
     this.stopRefresh();
     this.readOnly = null;
+    this.held = null;
     this.storageFull = false;
     this.damaged = null;
     this.phase = 'starting';
@@ -294,6 +344,7 @@ export class LearnState {
   /** Show a session that runs in another tab, re-reading it until that tab lets go. */
   private showReadOnly(record: SessionRecord): void {
     this.show(record);
+    this.held = null;
     this.readOnly = 'This session is running in another tab of this browser, so it is shown here read-only and refreshed every few seconds. Stop it there to resume it here.';
     this.stopRefresh();
     this.cancelRefresh = this.schedule(() => void this.refreshReadOnly(record.id), READ_ONLY_REFRESH_MS);

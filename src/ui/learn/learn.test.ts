@@ -21,6 +21,7 @@ import { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { LearnSetup } from './learn-setup.svelte.ts';
 import { LearnState } from './learn.svelte.ts';
+import { usageTotalsOf } from './progress.ts';
 import { SessionRuns } from './session-runs.svelte.ts';
 
 const KEY = 'sk-learn-123456';
@@ -31,7 +32,8 @@ let scheduled: { callback: () => void; cancelled: boolean }[];
 let lastSettings: SettingsState;
 let currentSettings: SettingsState;
 
-async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()): Promise<LearnState> {
+/** A LearnState on `store`, entered; `fill` sets the form to advent, seed 0, naive, K = 2, S = 3. */
+async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks(), fill = true): Promise<LearnState> {
   services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
   const library = new StoryLibrary(services);
@@ -57,6 +59,7 @@ async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks()):
   };
   const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services, schedule);
   await learn.enter();
+  if (!fill) return learn;
   learn.setup.selectStory('advent');
   learn.setup.change({ seed: 0, episodes: 2, maxSteps: 3, policyId: 'meta:naive' });
   return learn;
@@ -132,6 +135,59 @@ describe('LearnState', () => {
     expect(mock.requests.filter((r) => r.role === 'actor' && r.outcome.status === 200)).toHaveLength(6);
     const stored = await loadSession(learn.setup.library.store, id);
     expect(stored?.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
+  });
+
+  it('entering the view again (a reload) shows an unfinished session as it is, its settings in a read-only form, until Resume or "New session"', async () => {
+    mock.setOptions({ faults: [{ kind: 'slow', delayMs: 100, role: 'actor' }] });
+    const store = new MemoryStore();
+    const first = await makeLearn(store);
+    first.setup.change({ episodes: 3, maxSteps: 4, seed: 2, policyId: 'reflexion', guidingPrompt: 'Go east first.' });
+    const running = first.start();
+    await until(() => first.liveEpisode === 2 && first.liveSteps.length === 2);
+    first.stop();
+    await running;
+    const stopped = first.record!;
+    expect(stopped.scores).toHaveLength(1);
+
+    const learn = await makeLearn(store, fakeLocks(), false);
+    expect(learn.held).toBe(stopped.id);
+    expect(learn.holding).toBe(true);
+    expect(learn.offered?.id).toBe(stopped.id);
+    expect(learn.record?.id).toBe(stopped.id);
+    expect(learn.record?.scores).toEqual(stopped.scores);
+    expect(learn.record?.episodes.map((e) => e.steps.length)).toEqual(stopped.episodes.map((e) => e.steps.length));
+    expect(learn.tokens).toBe(usageTotalsOf(stopped).tokens);
+    expect(learn.setup.form).toMatchObject({ storyId: 'advent', seed: 2, seedRandom: false, policyId: 'reflexion', episodes: 3, maxSteps: 4, guidingPrompt: 'Go east first.' });
+
+    // Visiting the view again keeps it; "New session" sets it aside, the form keeps its settings.
+    await learn.enter();
+    expect(learn.held).toBe(stopped.id);
+    learn.newSession();
+    expect(learn.holding).toBe(false);
+    expect(learn.record).toBeNull();
+    expect(learn.offered).toBeNull();
+    expect(learn.setup.form).toMatchObject({ episodes: 3, maxSteps: 4 });
+    await learn.enter();
+    expect(learn.record).toBeNull();
+
+    // Another page: Resume finishes it and lets the form go.
+    const again = await makeLearn(store, fakeLocks(), false);
+    expect(again.holding).toBe(true);
+    await again.resume(stopped.id);
+    expect(again.held).toBeNull();
+    expect(again.record!.status).toBe('complete');
+    expect(again.record!.scores).toHaveLength(3);
+    expect(again.offered).toBeNull();
+    const fresh = await makeLearn(store, fakeLocks(), false);
+    expect(fresh.held).toBeNull();
+    expect(fresh.record).toBeNull();
+  });
+
+  it('a policy the picker lacks (an evolved meta-prompt) is shown from the stored session', async () => {
+    const learn = await makeLearn();
+    await learn.start();
+    learn.setup.showSession({ ...learn.record!.config, policy: { kind: 'meta', name: 'Evolved 7', strategy: 'Only this session has it.' } });
+    expect(learn.setup.selectedPolicy).toMatchObject({ id: 'session:1', group: 'From a stored session', spec: { kind: 'meta', name: 'Evolved 7' } });
   });
 
   it('a wrong base URL stops the session with nothing scored; with the URL fixed, Resume completes like a clean run and the old error is gone', async () => {

@@ -1,8 +1,9 @@
 /**
  * The Learn view's workshop presets (a live demo must be cheap and fast): a teaching game (The
  * Lever Room first, games/README.md) with its catalog seed, K = 3 episodes of S = 15 steps. Applied
- * when workshop mode turns on, once the Learn form is ready, never while a session runs and never
- * over what the user changed afterwards. `workshopPreset` is pure.
+ * when workshop mode turns on, once the Learn form is ready, never while a session runs (or while
+ * the form shows an unfinished session's settings) and never over what the user changed
+ * afterwards. `workshopPreset` is pure.
  */
 import type { LibraryEntry } from '../shared/stores/library.ts';
 import type { LearnForm } from '../shared/format/learn-form.ts';
@@ -34,6 +35,7 @@ export class WorkshopPresets {
 
   constructor(
     private readonly target: PresetTarget,
+    /** True while the form must not change (a session runs, or an unfinished one is shown). */
     private readonly running: () => boolean,
   ) {}
 

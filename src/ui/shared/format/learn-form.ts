@@ -40,10 +40,10 @@ export const defaultLearnForm = (): LearnForm => ({
 });
 
 export interface PolicyOption {
-  /** 'static' | 'reflexion' | 'memory' | 'meta:<entry id>' | 'shared:<n>' | 'human'. */
+  /** 'static' | 'reflexion' | 'memory' | 'meta:<entry id>' | 'shared:<n>' | 'session:<n>' | 'human'. */
   id: string;
   label: string;
-  group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'You';
+  group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'From a stored session' | 'You';
   spec: PolicySpec;
 }
 
