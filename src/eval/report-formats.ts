@@ -4,6 +4,7 @@
  * per-game table, the warnings and the number of sessions behind every figure.
  */
 import type { Interval } from '../ttl/metrics.ts';
+import { toCsv } from './csv.ts';
 import type { EvaluationReport } from './interface.ts';
 
 const f = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
@@ -14,18 +15,14 @@ export const CSV_HEADER = [
   'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'beats_baseline', 'leak_warning',
 ];
 
-const csvCell = (v: string | number | boolean | null): string => {
-  const s = v === null ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
+/** The summary CSV: one row per policy and task set (`CSV_HEADER`), written by csv.ts. */
 export function reportToCsv(report: EvaluationReport): string {
   const rows = report.policies.map((p) => [
     p.policyId, p.taskSet, p.sessions, p.games, p.wAuc.estimate, p.wAuc.low, p.wAuc.high, p.averageScore.estimate, p.averageScore.low,
     p.averageScore.high, p.bestScore.estimate, p.bestScore.low, p.bestScore.high, p.diffVsBaseline?.estimate ?? null,
     p.diffVsBaseline?.low ?? null, p.diffVsBaseline?.high ?? null, p.beatsBaseline, p.leakWarning,
   ]);
-  return [CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
+  return toCsv({ header: CSV_HEADER, rows });
 }
 
 /** The summary table as plain text lines (what the CLI prints). */
