@@ -32,7 +32,7 @@ describe('Learn exports', () => {
 
   it('the learning curve: one row per series, a column per episode, empty where an episode has not ended', () => {
     expect(lines(toCsv(curveTable(curveOfItems(items))))).toEqual([
-      'series,episode 1,episode 2,episode 3',
+      'Series,Episode 1,Episode 2,Episode 3',
       'The Lever Room · naive · 111111,0,5,10',
       '"The Lever Room · =HYPERLINK(""x"") · 222222",0,,',
       '',

@@ -66,11 +66,11 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
   };
 }
 
-/** The curve's numbers as a table (what the chart's screen-reader table shows): one row per
- * series, one column per episode, final scores (empty: the episode has not ended). */
+/** The curve's numbers as a table, with the headings of the chart's screen-reader table: one row
+ * per series, one column per episode, final scores (empty: the episode has not ended). */
 export function curveTable(data: CurveData): CsvTable {
   const episodes = Array.from({ length: data.episodes }, (_, i) => i);
-  return { header: ['series', ...episodes.map((e) => `episode ${e + 1}`)], rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null)]) };
+  return { header: ['Series', ...episodes.map((e) => `Episode ${e + 1}`)], rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null)]) };
 }
 
 /** The curve as a PNG (dark on white, see chart.ts `chartPng`). */
