@@ -1,7 +1,7 @@
 /**
  * Exports of what the page shows: a chart as a PNG, a chart's data or a table as CSV (the text
- * written by src/eval/csv.ts, the one CSV writer, in ExportMenu — so the page's first chunk does
- * not carry the CSV library). Files are named after what they hold and when:
+ * written by src/eval/csv.ts, the one CSV writer, which ExportMenu loads on first use — so the
+ * page's first load does not carry the CSV library). Files are named after what they hold and when:
  * `<what>-<YYYY-MM-DD-HHMM>Z.<ext>` (UTC), e.g. `learn-curve-s1a2b-2026-11-30-1905Z.png`, and go
  * through the services' `download` (so tests capture them). The page provides one `Exports` to
  * every component through Svelte context (`EXPORTS_CONTEXT`, set in main.ts).
