@@ -19,7 +19,9 @@ import { curveTable } from '../src/ui/shared/charts/learning-chart.ts';
 import { lineChartTable } from '../src/ui/shared/charts/line-chart.ts';
 import { evolutionRunRow, runsTable } from '../src/ui/shared/format/run-rows.ts';
 import { storyTaskTable } from '../src/ui/shared/format/task-picks.ts';
+import { evaluationsTable } from '../src/ui/shared/stores/entry-io.ts';
 import { createExports, exportFileName } from '../src/ui/shared/stores/exports.ts';
+import { replayCandidateTable } from '../src/ui/replay/replay-source.ts';
 
 const lines = (csv: string): string[] => csv.split('\n');
 
@@ -146,6 +148,21 @@ describe('Settings and setup tables', () => {
     expect(lines(toCsv(storyTaskTable(stories, (id) => role[id]!, (id) => (id === 'lever' ? '0, 1' : ''))))).toEqual([
       'story,game,max score,role,seeds', 'The Lever Room,lever-room,10,Training,"0, 1"', '"Mine, all mine",user-1,,—,', '',
     ]);
+  });
+});
+
+describe('Library and Replay tables', () => {
+  it('a meta-prompt’s evaluations', () => {
+    expect(lines(toCsv(evaluationsTable([{ taskSet: 'ID', meanWAuc: 0.312, low: 0.25, high: 0.4, evaluationId: 'e1', sessions: 6 }, { taskSet: 'OOD', meanWAuc: 0.1, low: 0, high: 0.2 }])))).toEqual([
+      'task set,mean W-AUC,95% CI low,95% CI high,evaluation,sessions', 'ID,0.312,0.25,0.4,e1,6', 'OOD,0.1,0,0.2,,', '',
+    ]);
+  });
+
+  it('the candidates of a replayed evolution', () => {
+    expect(lines(toCsv(replayCandidateTable([
+      { id: 'c0', parentId: null, status: 'seed', meanVal: 0.25, reason: 'the seed' },
+      { id: 'c1', parentId: 'c0', status: 'failed', meanVal: null, reason: '-1 parse error, see reply' },
+    ])))).toEqual(['candidate,parent,status,mean validation W-AUC,reason', 'c0,,seed,0.25,the seed', 'c1,c0,failed,,"\'-1 parse error, see reply"', '']);
   });
 });
 
