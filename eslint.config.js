@@ -16,6 +16,7 @@ const WRAPPED = {
   'chart.js': 'src/ui/shared/charts/chart.ts',
   'dom-accessibility-api': 'src/web/dom/axtree.ts',
   jsdom: 'src/web/node/jsdom-document.ts',
+  papaparse: 'src/eval/csv.ts',
 };
 const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/llm/**', 'src/store/**', 'src/share/**', 'src/web/**'];
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BUILT_IN_META_PROMPTS } from '../src/agents/meta-prompt-library.ts';
-import { CSV_HEADER } from '../src/eval/report-formats.ts';
+import { CSV_HEADER } from '../src/eval/report-csv.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { REPO_ROOT } from './support/shared.ts';
 

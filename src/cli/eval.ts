@@ -16,7 +16,8 @@ import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, op
 import { resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
-import { reportToCsv, reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
+import { reportToCsv } from '../eval/report-csv.ts';
+import { reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';

@@ -1,5 +1,5 @@
 /**
- * Report exports: summary CSV (one row per policy and task set) and a Markdown report with the
+ * Report exports (the summary CSV is in report-csv.ts): a Markdown report with the
  * results table (mean ± 95% CI; "best" marked only when its CI excludes the baseline), the
  * per-game table, the warnings and the number of sessions behind every figure.
  */
@@ -8,25 +8,6 @@ import type { EvaluationReport } from './interface.ts';
 
 const f = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const ci = (i: Interval, digits = 3): string => `${f(i.estimate, digits)} [${f(i.low, digits)}, ${f(i.high, digits)}]`;
-
-export const CSV_HEADER = [
-  'policy', 'task_set', 'sessions', 'games', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
-  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'beats_baseline', 'leak_warning',
-];
-
-const csvCell = (v: string | number | boolean | null): string => {
-  const s = v === null ? '' : String(v);
-  return /[",\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
-
-export function reportToCsv(report: EvaluationReport): string {
-  const rows = report.policies.map((p) => [
-    p.policyId, p.taskSet, p.sessions, p.games, p.wAuc.estimate, p.wAuc.low, p.wAuc.high, p.averageScore.estimate, p.averageScore.low,
-    p.averageScore.high, p.bestScore.estimate, p.bestScore.low, p.bestScore.high, p.diffVsBaseline?.estimate ?? null,
-    p.diffVsBaseline?.low ?? null, p.diffVsBaseline?.high ?? null, p.beatsBaseline, p.leakWarning,
-  ]);
-  return [CSV_HEADER, ...rows].map((row) => row.map(csvCell).join(',')).join('\n') + '\n';
-}
 
 /** The summary table as plain text lines (what the CLI prints). */
 export function summaryTable(report: EvaluationReport): string {

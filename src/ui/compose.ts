@@ -21,6 +21,7 @@ import { ReplayState } from './replay/replay.svelte.ts';
 import { yieldToMain } from './shell/main-thread.ts';
 import { Router } from './shell/router.svelte.ts';
 import { RunServices } from './shared/stores/run-services.ts';
+import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
@@ -63,7 +64,9 @@ router.onEnter('evolve', () => void evolve.init());
 router.onEnter('evaluate', () => void evaluate.enter());
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 await yieldToMain();
-export default mount(App, { target, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
+/** Chart and table exports (PNG, CSV) for every component, through Svelte context (ExportMenu). */
+const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)]]);
+export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
 const withStore = (): void => {

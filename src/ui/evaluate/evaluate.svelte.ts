@@ -12,7 +12,7 @@ import { parseCatalog } from '../../engine/catalog.ts';
 import { estimateEvaluation, type EvaluationEstimate } from '../../eval/cost-estimate.ts';
 import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationReport, EvaluationState, TaskSet } from '../../eval/interface.ts';
-import { reportToCsv, reportToMarkdown } from '../../eval/report-formats.ts';
+import { reportToMarkdown } from '../../eval/report-formats.ts';
 import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
@@ -149,7 +149,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       const name = `evaluation-${state.id}`;
       const title = `Evaluation ${state.id}`;
       const download = this.deps.files.download;
-      if (format === 'csv') download(`${name}.csv`, reportToCsv(report), 'text/csv');
+      // The CSV writer loads on first use (not with the page).
+      if (format === 'csv') download(`${name}.csv`, (await import('../../eval/report-csv.ts')).reportToCsv(report), 'text/csv');
       else if (format === 'md') download(`${name}.md`, reportToMarkdown(report, title), 'text/markdown');
       else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
       else {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
-import { reportToCsv } from '../../eval/report-formats.ts';
+import { reportToCsv } from '../../eval/report-csv.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 import { storedEntryOf } from '../shared/stores/entry-io.ts';

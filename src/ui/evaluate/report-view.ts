@@ -3,7 +3,8 @@
  * one set as a chart spec (mean final score per episode with its 95% CI band, the same colours as
  * the HTML export), and the status line of an evaluation.
  */
-import type { EvaluationReport, EvaluationState } from '../../eval/interface.ts';
+import type { CsvTable } from '../../eval/csv.ts';
+import type { EvaluationReport, EvaluationState, GameSummary } from '../../eval/interface.ts';
 import { seriesOf } from '../../eval/report-html.ts';
 import type { LineChartSpec } from '../shared/charts/line-chart.ts';
 
@@ -36,4 +37,19 @@ export function evaluationStatus(state: EvaluationState, driven: boolean): strin
   if (state.status === 'running') return driven ? `running — ${done}` : `interrupted (the page closed or reloaded mid-run) — ${done}: resume to continue`;
   const why = state.stopReason === 'stopped' ? ' — stopped by you' : state.stopReason ? ` — ${state.stopMessage ?? state.stopReason}` : '';
   return `${state.status}${why} — ${done}`;
+}
+
+/** The per-game rows in the order the table shows them (by story id). */
+export const gamesInOrder = (report: EvaluationReport): GameSummary[] => [...report.games].sort((a, b) => a.storyId.localeCompare(b.storyId));
+
+/** The per-game table as CSV: its columns, each interval as estimate, 95% CI low and high (numbers). */
+export function gamesTable(report: EvaluationReport): CsvTable {
+  const interval = (name: string) => [name, `${name} 95% CI low`, `${name} 95% CI high`];
+  return {
+    header: ['game', 'policy', 'task set', 'sessions', ...interval('W-AUC'), ...interval('average score'), ...interval('best score')],
+    rows: gamesInOrder(report).map((g) => [
+      g.storyId, g.policyId, g.taskSet, g.sessions, g.wAuc.estimate, g.wAuc.low, g.wAuc.high,
+      g.averageScore.estimate, g.averageScore.low, g.averageScore.high, g.bestScore.estimate, g.bestScore.low, g.bestScore.high,
+    ]),
+  };
 }

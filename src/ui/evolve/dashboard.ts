@@ -7,6 +7,7 @@
  */
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import type { CsvTable } from '../../eval/csv.ts';
 import type { LineChartSpec } from '../shared/charts/line-chart.ts';
 
 export interface CandidateRow {
@@ -102,4 +103,20 @@ export function statusText(state: EvolutionState, driven: boolean): string {
   if (state.status === 'running') return driven ? 'running' : 'interrupted (the page closed or reloaded mid-run): resume to continue';
   const why = state.stopReason ? STOP_TEXT[state.stopReason] : '';
   return `${state.status}${why ? ` — ${why}` : ''}${state.stopMessage && state.stopReason !== 'budget' ? ` (${state.stopMessage})` : ''}`;
+}
+
+/**
+ * The candidate table (heatmap) as CSV: the table's columns, validation W-AUC per task (`tasks`,
+ * in the table's order) and the mean as numbers (empty: not validated), `best` = mean and/or
+ * z-score, the Pareto fronts as a count and the tasks' labels.
+ */
+export function candidateTable(rows: readonly CandidateRow[], tasks: readonly { id: string; label: string }[]): CsvTable {
+  const labelOf = new Map(tasks.map((t) => [t.id, t.label]));
+  return {
+    header: ['id', 'best', 'parent', 'status', ...tasks.map((t) => t.label), 'mean', 'Pareto fronts', 'Pareto tasks', 'reason'],
+    rows: rows.map((r) => [
+      r.id, [r.bestByMean ? 'mean' : '', r.bestByZScore ? 'z-score' : ''].filter(Boolean).join(', '), r.parentId, r.status,
+      ...tasks.map((t) => r.scores[t.id] ?? null), r.mean, r.frontTasks.length, r.frontTasks.map((t) => labelOf.get(t) ?? t).join(' '), r.reason,
+    ]),
+  };
 }

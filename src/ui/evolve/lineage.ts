@@ -4,6 +4,7 @@
  * with its depth and the tree-drawing prefix ("│  ├─ "). A candidate whose parent is unknown is
  * a root. Pure.
  */
+import type { CsvTable } from '../../eval/csv.ts';
 
 export interface LineageNode {
   id: string;
@@ -60,4 +61,14 @@ export function ancestry(nodes: readonly LineageNode[], id: string): string[] {
   const path: string[] = [];
   for (let at: string | null | undefined = id; at && !path.includes(at); at = parentOf.get(at)) path.unshift(at);
   return path;
+}
+
+/** The lineage tree as a table (tree order): id, parent, depth (0 = root), the drawn tree line,
+ * status and mean validation W-AUC (`meanOf`; empty when not validated). */
+export function lineageTable(nodes: readonly (LineageNode & { status: string })[], meanOf: (id: string) => number | null): CsvTable {
+  const statusOf = new Map(nodes.map((n) => [n.id, n.status]));
+  return {
+    header: ['id', 'parent', 'depth', 'tree', 'status', 'mean'],
+    rows: lineageRows(nodes).map((r) => [r.id, r.parentId, r.depth, `${r.prefix}${r.id}`, statusOf.get(r.id) ?? '', meanOf(r.id)]),
+  };
 }

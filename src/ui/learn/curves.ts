@@ -4,6 +4,7 @@
  * runs list's overlay comparison.
  */
 import type { SessionRecord } from '../../ttl/session-record.ts';
+import type { CsvTable } from '../../eval/csv.ts';
 import type { CurveData } from '../shared/charts/learning-chart.ts';
 import type { SessionListItem } from './session-runs.svelte.ts';
 
@@ -21,5 +22,17 @@ export function curveOfItems(items: readonly SessionListItem[]): CurveData {
     episodes: Math.max(1, ...items.map((i) => i.episodes)),
     series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.id.slice(-6)}`, scores: i.scores })),
     maxScores,
+  };
+}
+
+/** The sessions list as CSV: one row per session as listed; scores space-separated, W-AUC a number
+ * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"). */
+export function sessionsTable(items: readonly SessionListItem[]): CsvTable {
+  return {
+    header: ['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started'],
+    rows: items.map((i) => [
+      i.id, i.title, i.seed, i.policy, i.episodes, i.maxSteps, i.status === 'complete' ? 'complete' : i.status === 'running' ? 'interrupted' : 'stopped',
+      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.startedAt,
+    ]),
   };
 }

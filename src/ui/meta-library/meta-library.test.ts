@@ -73,7 +73,7 @@ describe('MetaLibraryState', () => {
     const copied: string[] = [];
     const state = new MetaLibraryState({
       catalog,
-      services: { download: (fileName, text) => void downloads.push({ fileName, text }), readFile: async (file) => new Uint8Array(await file.arrayBuffer()), query: () => new URLSearchParams('entry=fact-bank') },
+      services: { download: (fileName, text) => void downloads.push({ fileName, text: String(text) }), readFile: async (file) => new Uint8Array(await file.arrayBuffer()), query: () => new URLSearchParams('entry=fact-bank') },
       show: (view, params) => void shown.push({ view, params }), pageUrl: () => 'http://page.invalid/sub/?view=library', copyText: async (text) => void copied.push(text),
       loadCounter: async () => (text: string) => text.split(/\s+/).length,
     });

@@ -6,6 +6,7 @@
  * progress), and an evaluation's results.json (`sessions[].session`, as the Evaluate view and
  * `metattl eval` write it). Pure; nothing here needs a provider.
  */
+import type { CsvTable } from '../../eval/csv.ts';
 import { ImportError, parseExportJson } from '../../agents/export-file.ts';
 import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '../../evolve/evolution-io.ts';
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
@@ -116,4 +117,10 @@ export function parseReplayFile(text: string): ReplaySource {
   if (format === 'metattl-evaluation-1') throw new ImportError('This is an evaluation’s saved state, which holds no sessions: export its JSON results from the Evaluate view (or use `metattl eval`’s results.json).');
   if (isObject(data) && format === undefined && 'sessions' in data) return evaluationSource(data);
   throw new ImportError('This is not a Meta-TTL session, evolution or evaluation file (expected a session export, an evolution export or an evaluation results.json).');
+}
+
+/** The candidates table of an evolution file without sessions, as CSV: id, parent, status, mean
+ * validation W-AUC (empty when none) and why it was kept or not. */
+export function replayCandidateTable(candidates: readonly CandidateRow[]): CsvTable {
+  return { header: ['candidate', 'parent', 'status', 'mean validation W-AUC', 'reason'], rows: candidates.map((c) => [c.id, c.parentId, c.status, c.meanVal, c.reason]) };
 }

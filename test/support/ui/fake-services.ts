@@ -17,8 +17,8 @@ const catalog = JSON.parse(readFileSync(new URL('../../../public/stories/catalog
 export const BASE = 'http://test.invalid/sub/';
 
 export interface FakeServices extends PlayerServices {
-  /** Every `download` call, in order. */
-  downloads: { fileName: string; text: string; mimeType: string }[];
+  /** Every `download` call, in order (`text` is '' for a Blob, which is in `blob`). */
+  downloads: { fileName: string; text: string; mimeType: string; blob?: Blob }[];
 }
 
 export function fakeServices(store: Store = new MemoryStore(), query = ''): FakeServices {
@@ -48,6 +48,7 @@ export function fakeServices(store: Store = new MemoryStore(), query = ''): Fake
     readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
     now: () => clock++,
     query: () => new URLSearchParams(query),
-    download: (fileName, text, mimeType) => void downloads.push({ fileName, text, mimeType }),
+    download: (fileName, data, mimeType) =>
+      void downloads.push(typeof data === 'string' ? { fileName, text: data, mimeType } : { fileName, text: '', mimeType, blob: data }),
   };
 }

@@ -5,7 +5,8 @@
  * score, no animation (live updates do not flicker). `curveConfig` is pure; `LearningChart`
  * owns one canvas.
  */
-import { Chart, type ChartConfiguration, type ChartDataset } from './chart.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
+import { Chart, chartPng, EXPORT_COLOURS, type ChartConfiguration, type ChartDataset } from './chart.ts';
 
 /** One session's curve: final score of episodes 1…K (null = not ended yet). */
 export interface CurveSeries {
@@ -64,6 +65,17 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
     },
   };
 }
+
+/** The curve's numbers as a table, with the headings of the chart's screen-reader table: one row
+ * per series, one column per episode, final scores (empty: the episode has not ended). */
+export function curveTable(data: CurveData): CsvTable {
+  const episodes = Array.from({ length: data.episodes }, (_, i) => i);
+  return { header: ['Series', ...episodes.map((e) => `Episode ${e + 1}`)], rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null)]) };
+}
+
+/** The curve as a PNG (dark on white, see chart.ts `chartPng`). */
+export const curvePng = (data: CurveData, fontSize?: number): Promise<Blob> =>
+  chartPng(curveConfig(data, { text: EXPORT_COLOURS.text, grid: EXPORT_COLOURS.grid, fontSize }) as ChartConfiguration);
 
 /** A learning-curve chart on a canvas; `update` redraws with new data. */
 export class LearningChart {

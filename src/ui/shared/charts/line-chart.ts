@@ -3,7 +3,8 @@
  * projector (16 px text, 3 px lines), without animation so live updates do not flicker. Series
  * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
  */
-import { Chart, type ChartDataset } from './chart.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
+import { Chart, chartPng, EXPORT_COLOURS, type ChartConfiguration, type ChartDataset } from './chart.ts';
 
 export interface LinePoint {
   x: number;
@@ -103,6 +104,23 @@ function options(spec: LineChartSpec, textColour: string) {
     },
   };
 }
+
+/** The chart's data as a table: one row per point (series, x, y), with the 95% CI's low and high
+ * at that x when some series has a band (empty where it has none). Columns are named after the axes. */
+export function lineChartTable(spec: LineChartSpec): CsvTable {
+  const bands = spec.series.some((s) => s.band);
+  const header = ['series', spec.xLabel, spec.yLabel, ...(bands ? [`${spec.yLabel} 95% CI low`, `${spec.yLabel} 95% CI high`] : [])];
+  const rows = spec.series.flatMap((s) =>
+    s.points.map((p) => {
+      const edge = (list: LinePoint[] | undefined) => list?.find((q) => q.x === p.x)?.y ?? null;
+      return [s.label, p.x, p.y, ...(bands ? [edge(s.band?.low), edge(s.band?.high)] : [])];
+    }));
+  return { header, rows };
+}
+
+/** The chart as a PNG (dark on white, see chart.ts `chartPng`). */
+export const lineChartPng = (spec: LineChartSpec): Promise<Blob> =>
+  chartPng({ type: 'line', data: { datasets: datasets(spec) }, options: options(spec, EXPORT_COLOURS.text) } as ChartConfiguration);
 
 /** Draw `spec` on `canvas` (its parent sets the size). */
 export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {

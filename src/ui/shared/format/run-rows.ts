@@ -3,6 +3,7 @@
  * (evolutionSummary / evaluationSummary): read leniently, since a summary is plain stored data
  * that an older version may have written differently. Pure.
  */
+import type { CsvTable } from '../../../eval/csv.ts';
 import type { RunSummary, SettingValue } from '../../../store/interface.ts';
 
 export interface RunRow {
@@ -39,4 +40,9 @@ export function evaluationRunRow(run: RunSummary): RunRow {
     progress: `${num(field(s, 'done')) ?? '?'} / ${num(field(s, 'total')) ?? '?'} sessions`,
     detail: `${list(field(s, 'policies')).join(', ')} on ${list(field(s, 'taskSets')).join(', ')}`,
   };
+}
+
+/** A runs list as CSV: id, status, progress, detail and the last write (ISO 8601, UTC). */
+export function runsTable(rows: readonly RunRow[]): CsvTable {
+  return { header: ['id', 'status', 'progress', 'detail', 'updated'], rows: rows.map((r) => [r.id, r.status, r.progress, r.detail, new Date(r.updatedAt).toISOString()]) };
 }

@@ -4,6 +4,7 @@
  * copy of detective are one game), else the library id. Game-level split checks (a game in both
  * train and validation is a selection leak) and the parsing of "seed, seed" lists. Pure.
  */
+import type { CsvTable } from '../../../eval/csv.ts';
 import type { LibraryEntry } from '../stores/library.ts';
 import { taskIdOf } from '../stores/run-services.ts';
 
@@ -48,4 +49,10 @@ export function parseSeeds(text: string): { seeds: number[] } | { error: string 
     if (!seeds.includes(n)) seeds.push(n);
   }
   return { seeds };
+}
+
+/** The story/task table of the Evolve and Evaluate setups as CSV: each story with its game, max
+ * score (empty: unknown), role (`roleLabelOf`, as the picker words it) and seeds as typed. */
+export function storyTaskTable(stories: readonly { id: string; title: string; game: string; maxScore: number | null }[], roleLabelOf: (id: string) => string, seedsOf: (id: string) => string): CsvTable {
+  return { header: ['story', 'game', 'max score', 'role', 'seeds'], rows: stories.map((s) => [s.title, s.game, s.maxScore, roleLabelOf(s.id), seedsOf(s.id)]) };
 }

@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../../agents/export-file.ts';
 import { wAucNumber } from '../../../agents/export-numbers.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
 import { scrubText } from '../../../store/secrets.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../../store/interface.ts';
@@ -115,4 +116,13 @@ export function provenanceText(provenance: MetaPromptEntry['provenance']): strin
     case 'evolved':
       return `Evolved in run ${provenance.runId}${provenance.parentId ? ` from parent ${provenance.parentId}` : ''} (iteration ${provenance.iteration})`;
   }
+}
+
+/** An entry's evaluations as CSV (the Library's evaluations table): task set, mean W-AUC, its 95%
+ * interval, the evaluation run and the sessions behind it (empty when an old file lacks them). */
+export function evaluationsTable(evaluations: readonly MetaPromptEvaluation[]): CsvTable {
+  return {
+    header: ['task set', 'mean W-AUC', '95% CI low', '95% CI high', 'evaluation', 'sessions'],
+    rows: evaluations.map((e) => [e.taskSet, e.meanWAuc, e.low, e.high, e.evaluationId ?? null, e.sessions ?? null]),
+  };
 }

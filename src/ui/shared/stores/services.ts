@@ -51,8 +51,8 @@ export interface PlayerServices {
   now(): number;
   /** The page's URL query (`?story=advent&seed=3` overrides the saved last story and its seed). */
   query(): URLSearchParams;
-  /** Offer `text` to the user as a file download named `fileName`. */
-  download(fileName: string, text: string, mimeType: string): void;
+  /** Offer `data` (text, or bytes such as a PNG) to the user as a file download named `fileName`. */
+  download(fileName: string, data: string | Blob, mimeType: string): void;
 }
 
 /** The wall-clock time `ms` (ms since the Unix epoch, from `now()`) as a Date. */
@@ -104,9 +104,9 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
     now: () => Date.now(),
     query: () => new URL(doc.URL).searchParams,
-    download(fileName, text, mimeType) {
-      // Every download is scrubbed of the API key (store/secrets.ts), whatever made the text.
-      const url = URL.createObjectURL(new Blob([scrubText(text)], { type: mimeType }));
+    download(fileName, data, mimeType) {
+      // Every text download is scrubbed of the API key (store/secrets.ts), whatever made the text.
+      const url = URL.createObjectURL(typeof data === 'string' ? new Blob([scrubText(data)], { type: mimeType }) : data);
       const link = doc.createElement('a');
       link.href = url;
       link.download = fileName;

@@ -1,0 +1,22 @@
+/**
+ * The evaluation report's summary CSV (the CLI's `summary.csv`, the Evaluate view's CSV export):
+ * one row per policy and task set, written by csv.ts. Apart from report-formats.ts so the page loads
+ * the CSV writer only when it exports.
+ */
+import { toCsv } from './csv.ts';
+import type { EvaluationReport } from './interface.ts';
+
+export const CSV_HEADER = [
+  'policy', 'task_set', 'sessions', 'games', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
+  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'beats_baseline', 'leak_warning',
+];
+
+/** The summary CSV: one row per policy and task set (`CSV_HEADER`), written by csv.ts. */
+export function reportToCsv(report: EvaluationReport): string {
+  const rows = report.policies.map((p) => [
+    p.policyId, p.taskSet, p.sessions, p.games, p.wAuc.estimate, p.wAuc.low, p.wAuc.high, p.averageScore.estimate, p.averageScore.low,
+    p.averageScore.high, p.bestScore.estimate, p.bestScore.low, p.bestScore.high, p.diffVsBaseline?.estimate ?? null,
+    p.diffVsBaseline?.low ?? null, p.diffVsBaseline?.high ?? null, p.beatsBaseline, p.leakWarning,
+  ]);
+  return toCsv({ header: CSV_HEADER, rows });
+}
