@@ -53,10 +53,10 @@ async function expectGuideDiff(page: Page, record: SessionRecord, a: number, b: 
   expect(lines.filter(([k]) => k !== 'removed').map(([, t]) => t)).toEqual(guide(b));
 }
 
-/** Start the Lever Room session against a mock whose actor replies take 250 ms, and wait until
+/** Start the Lever Room session against a mock whose actor replies take 500 ms, and wait until
  * episode 2 has played its first step (so a view can be opened while it runs). */
 async function startToEpisode2(page: Page): Promise<void> {
-  mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 250, role: 'actor' }] });
+  mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 500, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
   await goToLearn(page);
   await startSession(page, SETUP);
@@ -166,6 +166,7 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
 
   // Stopped after the fault: only episode 1 has steps, so there is nothing to pair yet.
   await page.getByTestId('learn-side-by-side').click();
+  await expect(page.getByTestId('compare-faulted')).toContainText('1 faulted attempt');
   await expect(page.getByTestId('compare-too-few')).toHaveText('Two episodes with steps are needed; this session has 1 of 3 so far.');
 
   mock.setOptions({ faults: [] });
@@ -180,6 +181,7 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
   expect(attempt.steps.at(-1)!.parseStatus).toBe('llm_error');
   const view = page.getByTestId('episode-compare');
   await expect(view.getByTestId('compare-pick-a').locator('option')).toHaveText(['Episode 1', 'Episode 2', 'Episode 3']);
+  await expect(view.getByTestId('compare-faulted')).toHaveText('1 faulted attempt (cut short by a provider fault, not scored) set aside: not shown here.');
   await view.getByTestId('compare-pick-a').selectOption('2');
   const rows = await shownRows(page);
   expect(rows).toHaveLength(15);
