@@ -4,9 +4,9 @@
  * view and from the sessions list) shows episode 1 beside episode 3 by default, the actions
  * aligned by step with the score after each and its change, both score curves and the guide diff;
  * any two episodes can be picked. The same session exported and opened in the Replay view shows
- * the same; the shipped replay compares a one-step episode with a ten-step one. A session with a
- * faulted episode, resumed, shows the episodes played, never the faulted attempt. Hostile model
- * output shows as text (commands) or sanitised markdown (replies), never as HTML.
+ * the same; the shipped replay compares a one-step episode with a ten-step one (and fits 375 px).
+ * A session with a faulted episode, resumed, shows the episodes played, never the faulted attempt.
+ * Hostile model output shows as text (commands) or sanitised markdown (replies), never as HTML.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
@@ -154,6 +154,12 @@ test('the shipped replay side by side: a one-step episode beside a ten-step one'
   await expect(view.getByTestId('compare-b-change')).toHaveText(['+1', '+1', '+1', '+1']);
   await expectGuideDiff(page, SHIPPED, 1, 5);
   await expect(view.getByTestId('compare-guide-diff').locator('[data-kind="removed"]')).toHaveText(['−Explore.']);
+
+  // On a phone the page does not scroll sideways (a wide table scrolls in its box).
+  await page.setViewportSize({ width: 375, height: 800 });
+  await view.getByTestId('compare-b-action').nth(2).getByRole('button').click();
+  await expect(view.getByTestId('compare-detail')).toHaveAttribute('data-step', '3');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });
 
 test('a session with a faulted episode, resumed: the episodes played side by side, never the faulted attempt', async ({ page }) => {
