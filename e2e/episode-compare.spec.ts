@@ -4,9 +4,9 @@
  * view and from the sessions list) shows episode 1 beside episode 3 by default, the actions
  * aligned by step with the score after each and its change, both score curves and the guide diff;
  * any two episodes can be picked. The same session exported and opened in the Replay view shows
- * the same; the shipped replay compares a one-step episode with a ten-step one. A session with a
- * faulted episode, resumed, shows the episodes played, never the faulted attempt. Hostile model
- * output shows as text (commands) or sanitised markdown (replies), never as HTML.
+ * the same; the shipped replay compares a one-step episode with a ten-step one (and fits 375 px).
+ * A session with a faulted episode, resumed, shows the episodes played, never the faulted attempt.
+ * Hostile model output shows as text (commands) or sanitised markdown (replies), never as HTML.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
@@ -53,10 +53,10 @@ async function expectGuideDiff(page: Page, record: SessionRecord, a: number, b: 
   expect(lines.filter(([k]) => k !== 'removed').map(([, t]) => t)).toEqual(guide(b));
 }
 
-/** Start the Lever Room session against a mock whose actor replies take 250 ms, and wait until
+/** Start the Lever Room session against a mock whose actor replies take 500 ms, and wait until
  * episode 2 has played its first step (so a view can be opened while it runs). */
 async function startToEpisode2(page: Page): Promise<void> {
-  mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 250, role: 'actor' }] });
+  mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build', faults: [{ kind: 'slow', delayMs: 500, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
   await goToLearn(page);
   await startSession(page, SETUP);
@@ -154,6 +154,12 @@ test('the shipped replay side by side: a one-step episode beside a ten-step one'
   await expect(view.getByTestId('compare-b-change')).toHaveText(['+1', '+1', '+1', '+1']);
   await expectGuideDiff(page, SHIPPED, 1, 5);
   await expect(view.getByTestId('compare-guide-diff').locator('[data-kind="removed"]')).toHaveText(['−Explore.']);
+
+  // On a phone the page does not scroll sideways (a wide table scrolls in its box).
+  await page.setViewportSize({ width: 375, height: 800 });
+  await view.getByTestId('compare-b-action').nth(2).getByRole('button').click();
+  await expect(view.getByTestId('compare-detail')).toHaveAttribute('data-step', '3');
+  expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 });
 
 test('a session with a faulted episode, resumed: the episodes played side by side, never the faulted attempt', async ({ page }) => {
@@ -166,6 +172,7 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
 
   // Stopped after the fault: only episode 1 has steps, so there is nothing to pair yet.
   await page.getByTestId('learn-side-by-side').click();
+  await expect(page.getByTestId('compare-faulted')).toContainText('1 faulted attempt');
   await expect(page.getByTestId('compare-too-few')).toHaveText('Two episodes with steps are needed; this session has 1 of 3 so far.');
 
   mock.setOptions({ faults: [] });
@@ -180,6 +187,7 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
   expect(attempt.steps.at(-1)!.parseStatus).toBe('llm_error');
   const view = page.getByTestId('episode-compare');
   await expect(view.getByTestId('compare-pick-a').locator('option')).toHaveText(['Episode 1', 'Episode 2', 'Episode 3']);
+  await expect(view.getByTestId('compare-faulted')).toHaveText('1 faulted attempt (cut short by a provider fault, not scored) set aside: not shown here.');
   await view.getByTestId('compare-pick-a').selectOption('2');
   const rows = await shownRows(page);
   expect(rows).toHaveLength(15);
