@@ -239,7 +239,10 @@ function attribute(task: { start: number; duration: number }, frames: Frame[]): 
   const scripts = frames.flatMap((f) => f.scripts).filter((x) => x.start < end && x.start + x.duration > task.start);
   if (scripts.length === 0) {
     const frame = frames.find((f) => f.start < end && f.start + f.duration > task.start);
-    return frame ? `no script > 5 ms (rendering: style and layout from ${(frame.styleAndLayoutStart - frame.start).toFixed(0)} ms into a ${frame.duration.toFixed(0)} ms frame)` : 'no long animation frame (not a frame task: e.g. parsing, GC, a worker message)';
+    if (!frame) return 'no long animation frame (not a frame task: e.g. parsing, GC, a worker message)';
+    return frame.styleAndLayoutStart > 0
+      ? `no script > 5 ms (rendering: style and layout from ${(frame.styleAndLayoutStart - frame.start).toFixed(0)} ms into a ${frame.duration.toFixed(0)} ms frame)`
+      : `no script > 5 ms and no rendering in a ${frame.duration.toFixed(0)} ms frame`;
   }
   const x = scripts.reduce((a, b) => (b.duration > a.duration ? b : a));
   const total = scripts.reduce((n, y) => n + y.duration, 0);

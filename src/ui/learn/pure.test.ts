@@ -105,6 +105,13 @@ describe('feedback between episodes', () => {
     expect(items[0]!.exchanges[0]!.parts.learn).toBe('go east');
     expect(noticesOf(record)).toEqual([{ afterEpisode: 1, notice: 'logs of episode 1 shortened' }]);
   });
+
+  it('gives the same diff object again for the same prompts (a live record changes at every step), equal to a fresh diff', () => {
+    const first = feedbackOf(fakeRecord())[0]!.diff;
+    const again = feedbackOf(structuredClone(fakeRecord()))[0]!.diff;
+    expect(again).toBe(first);
+    expect(again).toEqual(diffPrompts('explore', 'go east'));
+  });
 });
 
 describe('setup form', () => {

@@ -118,6 +118,21 @@ export interface EpisodeFeedback {
   diff: DiffLine[];
 }
 
+/** The last DIFFS_MAX diffs made by `feedbackOf` (oldest dropped first), by their two prompts:
+ * a running session's record changes at every step and exchange, its guiding prompts rarely, so
+ * the same diff (the same object, which the view then leaves as it is) is returned again. */
+const DIFFS_MAX = 100;
+const diffs = new Map<string, DiffLine[]>();
+function cachedDiff(before: string, after: string): DiffLine[] {
+  const key = `${before}\u0000${after}`;
+  const hit = diffs.get(key);
+  if (hit) return hit;
+  const diff = diffPrompts(before, after);
+  if (diffs.size >= DIFFS_MAX) diffs.delete(diffs.keys().next().value as string);
+  diffs.set(key, diff);
+  return diff;
+}
+
 /** The feedback after each ended episode that had exchanges, in episode order. */
 export function feedbackOf(record: SessionRecord): EpisodeFeedback[] {
   const byEpisode = new Map<number, PolicyExchange[]>();
@@ -128,7 +143,7 @@ export function feedbackOf(record: SessionRecord): EpisodeFeedback[] {
       const before = record.episodes.find((e) => e.index === afterEpisode)?.guidingPrompt ?? record.config.initialGuidingPrompt;
       const after = exchanges.at(-1)!.guidingPromptAfter;
       return {
-        afterEpisode, before, after, diff: diffPrompts(before, after),
+        afterEpisode, before, after, diff: cachedDiff(before, after),
         exchanges: exchanges.map((e) => ({
           label: exchangeLabel(e.kind), parts: splitReply(e.reply), learnStatus: e.learnStatus, notice: e.notice,
           error: e.error ? `${e.error.kind}: ${e.error.message}` : null,

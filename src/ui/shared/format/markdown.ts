@@ -74,3 +74,14 @@ export function renderMarkdown(text: string): string {
  * and re-sanitise them on the main thread. */
 const RENDERED_MAX = 200;
 const rendered = new Map<string, string>();
+
+/**
+ * The first texts marked and DOMPurify handle cost tens of ms (the engine compiles their regular
+ * expressions and code), so a browser warms them up in idle time once this module loads, rather
+ * than inside the view update that first shows a model's reply (page-bench's session run).
+ */
+const idle = (globalThis as { requestIdleCallback?: (run: () => void) => number }).requestIdleCallback;
+if (typeof idle === 'function') {
+  idle(() => void renderMarkdown('# Guide\n\nRead the **log** of episode 1.\n1. pull the red lever\n2. look\n\n- north\n- take lamp\n\n> a note with `code` and [a link](https://example.org)'));
+}
+
