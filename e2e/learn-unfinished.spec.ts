@@ -37,7 +37,8 @@ async function storedSession(page: Page): Promise<{ id: string; episodes: number
 /** The view shows the stored session as it is, its settings in a read-only form, one Resume. */
 async function expectShownAsStored(page: Page, state: RegExp): Promise<void> {
   const stored = await storedSession(page);
-  expect(stored.scores).toHaveLength(1);
+  expect(stored.scores.length).toBeGreaterThan(0);
+  expect(stored.scores.length).toBeLessThan(stored.episodes);
   expect(stored.steps).toBeGreaterThan(0);
   const banner = page.getByTestId('learn-unfinished');
   await expect(banner).toContainText(`${stored.scores.length} of ${stored.episodes} episodes done`);
@@ -73,13 +74,14 @@ async function expectShownAsStored(page: Page, state: RegExp): Promise<void> {
 }
 
 test('1: after a reload mid-session the view shows the session as stored, its settings in the form; Resume finishes it', async ({ page }) => {
-  mock = await startMockLlm({ script: ['east', 'get all', 'west', 'south'], faults: [{ kind: 'slow', delayMs: 300, role: 'actor' }] });
+  // Each actor reply takes 500 ms: the reload lands well before episode 2 (6 steps) ends.
+  mock = await startMockLlm({ script: ['east', 'get all', 'west', 'south'], faults: [{ kind: 'slow', delayMs: 500, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
   await goToLearn(page);
-  await startSession(page, { seed: 2, policy: 'reflexion', episodes: 3, maxSteps: 4 });
+  await startSession(page, { seed: 2, policy: 'reflexion', episodes: 3, maxSteps: 6 });
   const transcript = page.getByTestId('learn-transcript');
   await expect(transcript).toHaveAttribute('data-episode', '2', { timeout: 30_000 });
-  await expect(transcript.getByTestId('agent-step')).toHaveCount(2, { timeout: 30_000 });
+  await expect(transcript.getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
   await page.reload();
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
   await expectShownAsStored(page, /^Interrupted \(resumable\)$/);
@@ -93,7 +95,7 @@ test('1: after a reload mid-session the view shows the session as stored, its se
   await expect(page.getByTestId('learn-episodes')).toHaveValue('3');
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.id).toBe(id);
-  expect(record.config).toMatchObject({ episodes: 3, maxSteps: 4, seed: 2, policy: { kind: 'reflexion' } });
+  expect(record.config).toMatchObject({ episodes: 3, maxSteps: 6, seed: 2, policy: { kind: 'reflexion' } });
 });
 
 test('1: a session stopped by a provider fault shows as stopped after a reload; "New session" frees the form, Resume still finishes it', async ({ page }) => {

@@ -183,6 +183,23 @@ describe('LearnState', () => {
     expect(fresh.record).toBeNull();
   });
 
+  it('a shared setup loaded over a held unfinished session replaces it in the form; the session stays resumable', async () => {
+    mock.setOptions({ faults: [{ kind: 'slow', delayMs: 100, role: 'actor' }] });
+    const store = new MemoryStore();
+    const first = await makeLearn(store);
+    const running = first.start();
+    await until(() => first.liveEpisode === 2);
+    first.stop();
+    await running;
+    const learn = await makeLearn(store, fakeLocks(), false);
+    expect(learn.holding).toBe(true);
+    await learn.applySetup({ storyId: 'advent', storyMd5: 'ee2242e155fd8910921b0f8e04019a3a', storyTitle: 'Adventure', seed: 9, policy: { kind: 'static' }, episodes: 5, maxSteps: 7, models: { actor: 'mock-model', metaAgent: 'mock-model' } });
+    expect(learn.holding).toBe(false);
+    expect(learn.record).toBeNull();
+    expect(learn.setup.form).toMatchObject({ seed: 9, policyId: 'static', episodes: 5, maxSteps: 7 });
+    expect(learn.sessions.unfinished.map((s) => s.id)).toEqual([first.record!.id]);
+  });
+
   it('a policy the picker lacks (an evolved meta-prompt) is shown from the stored session', async () => {
     const learn = await makeLearn();
     await learn.start();
