@@ -1,6 +1,6 @@
 /**
  * Chart and table exports in Chromium against the mock LLM (issue 14, "every chart and table in
- * the page also exports as an image or CSV"): from Learn (in the dark theme), Evolve and Evaluate, a
+ * the page also exports as an image or CSV"): from Settings, Learn (in the dark theme), Evolve and Evaluate, a
  * chart downloads as a PNG (the PNG signature, 1920 × 1080, an opaque white background with dark
  * drawing on it) and as CSV, and tables download as CSV whose header and rows are what the page
  * shows. CSV is parsed with papaparse (the library that writes it).
@@ -72,11 +72,20 @@ async function expectChartPng(page: Page, file: Saved, namePattern: RegExp): Pro
 const cellTexts = (rows: Locator, selector: string): Promise<string[][]> =>
   rows.evaluateAll((trs, sel) => trs.map((tr) => [...tr.querySelectorAll(sel)].map((c) => (c.textContent ?? '').trim())), selector);
 
-test('Learn, in the dark theme: the learning curve as a PNG and CSV, the sessions list as CSV', async ({ page }) => {
+test('Settings and Learn, in the dark theme: the price table as CSV, the learning curve as a PNG and CSV, the sessions list as CSV', async ({ page }) => {
   test.setTimeout(90_000);
   mock = await startMockLlm({ script: ['east', 'get all', 'west', 'south'] });
   await page.emulateMedia({ colorScheme: 'dark' });
   await configureForLearn(page, mock.baseUrl);
+  // Settings' price table: the models and prices in its fields.
+  const prices = csvRows(await save(page, page.getByTestId('price-table-export-csv')));
+  expect(prices[0]).toEqual(['model', 'input USD per million tokens', 'output USD per million tokens']);
+  const fields = await page.getByTestId('price-row').evaluateAll((rows) => rows.map((r) => {
+    const value = (testid: string) => (r.querySelector(`[data-testid="${testid}"]`) as HTMLInputElement).value;
+    return [value('price-model'), String(Number(value('price-input'))), String(Number(value('price-output')))];
+  }));
+  expect(fields.length).toBeGreaterThan(0);
+  expect(prices.slice(1)).toEqual(fields);
   await goToLearn(page);
   await startSession(page, { episodes: 2, maxSteps: 4, policy: 'meta:naive' });
   await waitComplete(page);
