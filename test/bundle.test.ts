@@ -18,13 +18,16 @@ const IFVMS_MARKERS = ['Unsupported Z-Machine version', 'This is not a Z-Code fi
 interface ManifestChunk {
   file: string;
   imports?: string[];
+  dynamicImports?: string[];
   isEntry?: boolean;
 }
 
 const outDir = mkdtempSync(join(tmpdir(), 'metattl-bundle-'));
 afterAll(() => rmSync(outDir, { recursive: true, force: true }));
 
-/** Files loaded with the page before any user action: the entry and its static imports. */
+/** Files loaded with the page before any user action: the entry, the start-up stages it imports
+ * (src/ui/main.ts imports them dynamically, one main-thread task each; index.html preloads them),
+ * and their static imports. The views' chunks (App.svelte's dynamic imports) are not among them. */
 function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
   const entry = Object.entries(manifest).find(([key, chunk]) => chunk.isEntry && key.endsWith('index.html'));
   if (!entry) throw new Error('the manifest has no index.html entry');
@@ -36,6 +39,7 @@ function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
     for (const next of chunk.imports ?? []) visit(next);
   };
   visit(entry[0]);
+  for (const stage of entry[1].dynamicImports ?? []) visit(stage);
   return [...files];
 }
 
