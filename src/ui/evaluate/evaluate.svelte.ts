@@ -24,6 +24,8 @@ import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/stores
 import type { RunServices } from '../shared/stores/run-services.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { EvaluateForm } from './evaluate-form.svelte.ts';
 import { EvaluationDriver } from './evaluation-driver.svelte.ts';
 import { evaluatedPolicies, policyOptions } from './policy-options.ts';
@@ -101,6 +103,7 @@ export class EvaluateState {
         this.form.catalogGames = [];
       }
       this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
+      this.form.webCatalog = await loadWebCatalog();
       await this.refreshRuns();
       const last = await this.deps.runs.store.getSetting(LAST_EVALUATION_KEY).catch(() => undefined);
       if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);
@@ -128,9 +131,14 @@ export class EvaluateState {
     if (!count || f.chosen.length === 0 || f.taskCount === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvaluation({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.guidingPrompt(), contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       policies: f.chosenOptions.map((o) => o.spec), tasks: f.taskCount, repeats: f.repeats,
     }, models, count);
+  }
+
+  /** The initial guiding prompt: the web guide when every task is a web task (as the CLI). */
+  private guidingPrompt(): string {
+    return this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT;
   }
 
   /** The config of the form, tasks resolved against the library. @throws Error naming a story
@@ -152,7 +160,7 @@ export class EvaluateState {
     this.notice = window.note;
     return {
       policies: evaluatedPolicies(f.options, f.chosen), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
-      initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
+      initialGuidingPrompt: this.guidingPrompt(), baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
     };
   }

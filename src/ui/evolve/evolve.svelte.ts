@@ -7,6 +7,8 @@
  * through the injected services; every thrown error is shown (key scrubbed).
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionTask } from '../../evolve/interface.ts';
@@ -85,6 +87,7 @@ export class EvolveDashboard {
     await this.guard(async () => {
       await this.deps.runs.library.init();
       this.countTokens = estimateTokenCounter(); // no tokenizer fetch for an estimate
+      this.form.webCatalog = await loadWebCatalog();
       await this.refreshRuns();
       const last = await this.deps.runs.store.getSetting(LAST_EVOLUTION_KEY).catch(() => undefined);
       if (typeof last === 'string' && this.runList.some((r) => r.id === last)) await this.driver.show(last);
@@ -138,7 +141,7 @@ export class EvolveDashboard {
     this.notice = window.note;
     return {
       train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
-      initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
+      initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
       maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
       contextWindow: window.tokens,
@@ -151,7 +154,7 @@ export class EvolveDashboard {
     if (!count || f.train.length === 0 || f.val.length === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvolution({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
       budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, seedStrategy: f.seedStrategy,
     }, models, count);

@@ -8,8 +8,7 @@ import { webEpisodeEngine, webRng, type WebEpisodeEngine } from '../../../ttl/we
 import { inlineStyleOf } from '../../../web/dom/axtree.ts';
 import { WebEnvironment, type DocumentFactory } from '../../../web/dom/web-environment.ts';
 
-/** True for a web task id or a web "story" id (`web:<site>/<template>`). */
-export const isWebTaskId = (id: string): boolean => id.startsWith('web:');
+export { isWebTaskId } from './web-task-id.ts';
 
 /** A fresh detached HTML document (no window, nothing shown). */
 export const detachedDocument: DocumentFactory = () => document.implementation.createHTMLDocument('');
