@@ -125,7 +125,13 @@ test('an Evolve run on 2 web training and 2 web validation tasks completes and s
   await expect(page.getByTestId('evolve-web-train-error')).toHaveText('“web:nowhere/t1:1”: unknown site "nowhere" in web:nowhere/t1:1 (sites: shop, shop-admin, forum, forge, map).');
   await expect(page.getByTestId('evolve-start')).toBeDisabled();
   await page.getByTestId('evolve-web-train').fill('web:shop/t1:1, web:forge/t30:1');
-  await page.getByTestId('evolve-web-val').fill('web:shop/t1:3, web:map/t40:3');
+  await page.getByTestId('evolve-web-val').fill('web:shop/t1:3');
+  // One instance picked from the catalog list (its intent shown) joins the field.
+  const adder = page.getByTestId('evolve-web-val-add');
+  await adder.focus();
+  await expect(adder.locator('option[value="web:map/t40:3"]')).toContainText('map/t40:3 (val) — ');
+  await adder.selectOption('web:map/t40:3');
+  await expect(page.getByTestId('evolve-web-val')).toHaveValue('web:shop/t1:3, web:map/t40:3');
   await expect(page.getByTestId('evolve-split')).toHaveText('2 training tasks, 2 validation tasks');
   await expect(page.getByTestId('evolve-split-warning')).toHaveCount(0);
   await expect(page.getByTestId('evolve-episodes')).toHaveValue('3');
