@@ -79,6 +79,8 @@ test('static vs naive on WEB-ID-test from the page equals `metattl eval`; the re
   const run = page.getByTestId('evaluate-run');
   await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 480_000 });
   await expect(run).toHaveAttribute('data-done', '120');
+  // The sites ran in hidden frames, removed with their engines when the run ended.
+  await expect(page.locator('iframe[data-web-task-document]')).toHaveCount(0);
   const game = page.locator('[data-testid="game-row"][data-game="web:shop/t1"]').first().locator('th');
   await expect(game).toHaveText('shop/t1');
   await expect(game).toHaveAttribute('title', /^e\.g\. What is the price of the /);
