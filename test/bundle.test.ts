@@ -78,4 +78,13 @@ describe('production bundle', () => {
     expect(mainFiles.some((file) => file.includes('cl100k_base'))).toBe(false);
     expect(mainFiles.some((file) => /LearnView|EvolveView|EvaluateView/.test(file))).toBe(false);
   });
+
+  it('loads the web task catalog and sites only with the first web task (not with the page)', () => {
+    const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const mainCode = mainChunkFiles(manifest).map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    const marker = 'is not a web task id (expected web:'; // src/web/tasks/catalog.ts
+    expect(mainCode.includes(marker), 'the web task catalog is in the main chunk').toBe(false);
+    const assets = readdirSync(join(outDir, 'assets')).filter((file) => file.endsWith('.js'));
+    expect(assets.some((file) => readFileSync(join(outDir, 'assets', file), 'utf8').includes(marker)), 'the catalog is in no chunk at all').toBe(true);
+  });
 });

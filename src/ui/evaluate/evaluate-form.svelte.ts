@@ -1,11 +1,16 @@
 /**
  * The Evaluate view's setup form: the policies to compare and the baseline, the task sets — ID and
- * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories in the library)
- * and custom story:seed picks —, repeats, K and S. Derived: the task sets as picks, the games a
+ * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories in the library),
+ * custom story:seed picks, and web tasks typed as ids and named sets (WEB-ID-test…; each named set
+ * is a task set, single ids join "custom") —, repeats, K and S (defaults 3 × 10 when every task is
+ * a web task, as the CLI; a value typed by hand stays). Derived: the task sets as picks, the games a
  * set is missing, the planned leak warnings and what keeps the form from starting. No I/O.
  */
 import type { LibraryEntry } from '../shared/stores/library.ts';
 import { parseSeeds, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
+import { parseWebTaskList, WEB_DEFAULTS, webPick, webTaskLabel, type WebTaskList } from '../shared/format/web-task-list.ts';
+import type { WebCatalog } from '../shared/stores/web-catalog.ts';
+import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import { plannedLeaks } from './leak.ts';
 import type { PolicyOption } from './policy-options.ts';
 
@@ -42,26 +47,51 @@ export class EvaluateForm {
   entries = $state.raw<readonly LibraryEntry[]>([]);
   /** Catalog games with their tags (for the ID / OOD sets). */
   catalogGames = $state.raw<readonly { id: string; tags: string[] }[]>([]);
+  /** Web tasks as typed: ids and named sets ("WEB-ID-test, web:shop/t1:3"). */
+  webText = $state('');
+  /** The web task catalog once loaded (null: not yet). */
+  webCatalog = $state.raw<WebCatalog | null>(null);
   repeats = $state<number>(EVALUATE_DEFAULTS.repeats);
-  episodes = $state<number>(EVALUATE_DEFAULTS.episodes);
-  maxSteps = $state<number>(EVALUATE_DEFAULTS.maxSteps);
+  /** K and S as typed (null: the default for the tasks chosen). */
+  private episodesTyped = $state<number | null>(null);
+  private maxStepsTyped = $state<number | null>(null);
+  get episodes(): number {
+    return this.episodesTyped ?? (this.allWeb ? WEB_DEFAULTS.episodes : EVALUATE_DEFAULTS.episodes);
+  }
+  set episodes(value: number) {
+    this.episodesTyped = value;
+  }
+  get maxSteps(): number {
+    return this.maxStepsTyped ?? (this.allWeb ? WEB_DEFAULTS.maxSteps : EVALUATE_DEFAULTS.maxSteps);
+  }
+  set maxSteps(value: number) {
+    this.maxStepsTyped = value;
+  }
   /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
    * else 32,000 with a note. */
   contextWindow = $state<number | null>(null);
 
   readonly chosenOptions = $derived.by(() => this.options.filter((o) => this.chosen.includes(o.id)));
+  /** The typed web tasks parsed (null: none typed, or the catalog is still loading). */
+  readonly web = $derived.by((): WebTaskList | { error: string } | null =>
+    this.webText.trim() && this.webCatalog ? parseWebTaskList(this.webText, this.webCatalog) : null);
   readonly sets = $derived.by((): PlannedSet[] => {
     const out: PlannedSet[] = [];
     if (this.useId) out.push(tagSet('ID', 'id', this.entries, this.catalogGames));
     if (this.useOod) out.push(tagSet('OOD', 'ood', this.entries, this.catalogGames));
+    const web = this.web && 'sets' in this.web ? this.web : null;
+    for (const s of web?.sets ?? []) out.push({ name: s.name, picks: s.ids.map(webPick), missing: [] });
     const picks = this.entries.flatMap((e) => {
       const text = this.custom[e.id];
       const parsed = text === undefined ? null : parseSeeds(text);
       return parsed && 'seeds' in parsed ? parsed.seeds.map((seed) => ({ storyId: e.id, seed })) : [];
     });
+    picks.push(...(web?.ids ?? []).map(webPick));
     if (picks.length) out.push({ name: 'custom', picks: uniquePicks(picks), missing: [] });
     return out;
   });
+  /** Every task chosen is a web task (K and S default to 3 × 10; the web guiding prompt). */
+  readonly allWeb = $derived.by(() => this.taskCount > 0 && this.sets.every((s) => s.picks.every((p) => isWebTaskId(p.storyId))));
   readonly taskCount = $derived.by(() => this.sets.reduce((n, s) => n + s.picks.length, 0));
   readonly seedProblems = $derived.by(() => {
     const out: Record<string, string> = {};
@@ -76,7 +106,9 @@ export class EvaluateForm {
     const out: string[] = [];
     if (this.chosen.length === 0) out.push('Choose at least one policy.');
     else if (!this.chosen.includes(this.baseline)) out.push('Choose the baseline among the chosen policies.');
-    if (this.taskCount === 0) out.push('Choose at least one task (ID, OOD or your own picks).');
+    if (this.web && 'error' in this.web) out.push(`Web tasks: ${this.web.error}`);
+    else if (this.webText.trim() && !this.webCatalog) out.push('Loading the web task catalog…');
+    else if (this.taskCount === 0) out.push('Choose at least one task (ID, OOD, your own picks or web tasks).');
     if (Object.keys(this.seedProblems).length) out.push('Fix the seeds marked in the story list.');
     return out;
   });
@@ -85,7 +117,7 @@ export class EvaluateForm {
 
   /** A pick for people: its game and seed ("detective:0"). */
   pickLabel(pick: TaskPick): string {
-    return `${this.gameOf(pick.storyId)}:${pick.seed}`;
+    return webTaskLabel(`${this.gameOf(pick.storyId)}:${pick.seed}`);
   }
 
   toggle(id: string, on: boolean): void {

@@ -2,6 +2,8 @@
  * the baseline among the chosen policies, planned leaks. */
 import { describe, expect, it } from 'vitest';
 import type { LibraryEntry } from '../shared/stores/library.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { webTaskSet } from '../../web/tasks/catalog.ts';
 import { EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
 import { policyOptions } from './policy-options.ts';
 
@@ -25,7 +27,7 @@ describe('EvaluateForm', () => {
     f.entries = entries;
     f.catalogGames = catalogGames;
     f.options = policyOptions([{ id: 'evo-c1', name: 'Evolved', description: '', strategy: 'x', provenance: { kind: 'evolved', runId: 'r', parentId: 'c0', iteration: 1 }, selectedOn: ['detective'], evaluations: [] }]);
-    expect(f.problems).toEqual(['Choose at least one task (ID, OOD or your own picks).']);
+    expect(f.problems).toEqual(['Choose at least one task (ID, OOD, your own picks or web tasks).']);
     f.useId = true;
     f.setCustom('advent', '1, 2');
     f.setCustom('user:x', '0');
@@ -41,5 +43,33 @@ describe('EvaluateForm', () => {
     expect(f.leaks).toEqual([]);
     f.setCustom('advent', null);
     expect(f.sets.map((s) => s.picks.length)).toEqual([1]);
+  });
+
+  it('takes web tasks as named sets and ids (sets as task sets, ids in custom), defaults 3 × 10 for all-web, and names a bad id', async () => {
+    const f = new EvaluateForm((id) => entries.find((e) => e.id === id)?.catalog?.id ?? id);
+    f.entries = entries;
+    f.webText = 'WEB-ID-test';
+    expect(f.problems).toEqual(['Loading the web task catalog…']);
+    f.webCatalog = await loadWebCatalog();
+    expect(f.sets.map((s) => [s.name, s.picks.length])).toEqual([['WEB-ID-test', 60]]);
+    expect(f.sets[0]!.picks.map((p) => `${p.storyId}:${p.seed}`)).toEqual(webTaskSet('WEB-ID-test'));
+    expect(f.allWeb).toBe(true);
+    expect([f.episodes, f.maxSteps]).toEqual([3, 10]);
+    expect(f.pickLabel({ storyId: 'web:shop/t1', seed: 4 })).toBe('shop/t1:4');
+    f.webText = 'web-id-test, web:forum/t21:2 web:forum/t21:2';
+    expect(f.sets.map((s) => [s.name, s.picks.length])).toEqual([['WEB-ID-test', 60], ['custom', 1]]);
+    f.setCustom('advent', '1');
+    expect(f.allWeb).toBe(false);
+    expect([f.episodes, f.maxSteps]).toEqual([6, 50]);
+    f.episodes = 4;
+    f.setCustom('advent', null);
+    expect([f.episodes, f.maxSteps]).toEqual([4, 10]);
+    f.webText = 'WEB-ID-test, web:shop/t1-3';
+    expect(f.problems).toEqual(['Web tasks: “web:shop/t1-3”: "web:shop/t1-3" is not a web task id (expected web:<site>/<template>:<seed>, e.g. web:shop/t1:3).']);
+    expect(f.taskCount).toBe(0);
+    f.webText = 'web:shop/t99:1';
+    expect(f.problems).toEqual(['Web tasks: “web:shop/t99:1”: unknown template "t99" in web:shop/t99:1.']);
+    f.webText = 'shop/t1:1';
+    expect(f.problems[0]).toMatch(/^Web tasks: “shop\/t1:1” is not a web task or set: use web:<site>\/<template>:<seed>/);
   });
 });

@@ -23,6 +23,8 @@ import type { RunServices } from '../shared/stores/run-services.ts';
 import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { EvaluateForm } from './evaluate-form.svelte.ts';
 import { EvaluationDriver } from './evaluation-driver.svelte.ts';
 import { evaluatedPolicies, policyOptions } from './policy-options.ts';
@@ -76,6 +78,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     } catch {
       this.form.catalogGames = [];
     }
+    this.form.webCatalog = await loadWebCatalog();
   }
 
   async refreshPolicies(): Promise<void> {
@@ -92,9 +95,14 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     if (!count || f.chosen.length === 0 || f.taskCount === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvaluation({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.guidingPrompt(), contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       policies: f.chosenOptions.map((o) => o.spec), tasks: f.taskCount, repeats: f.repeats,
     }, models, count);
+  }
+
+  /** The initial guiding prompt: the web guide when every task is a web task (as the CLI). */
+  private guidingPrompt(): string {
+    return this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT;
   }
 
   /** The config of the form, tasks resolved against the library. @throws Error naming a story
@@ -112,7 +120,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     this.notice = window.note;
     return {
       policies: evaluatedPolicies(f.options, f.chosen), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
-      initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
+      initialGuidingPrompt: this.guidingPrompt(), baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
     };
   }

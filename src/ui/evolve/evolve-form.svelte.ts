@@ -7,12 +7,18 @@
  * what keeps the form from starting — including a budget that cannot pay for the seed's
  * validation plus one full iteration. Defaults follow method.md (K = 6, S = 50, b = 1; the
  * reference repeats minibatches once and validation 5 times, we default to 1 to keep first runs
- * cheap). No I/O.
+ * cheap). Web tasks are typed as ids and named sets per side (WEB-ID-train for training,
+ * WEB-ID-val for validation…); when every task is a web task K and S default to 3 × 10 and web
+ * tasks sharing a template across the split raise no warning (the method splits web tasks by
+ * instance). No I/O.
  */
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
 import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
+import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList } from '../shared/format/web-task-list.ts';
+import type { WebCatalog } from '../shared/stores/web-catalog.ts';
+import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 
@@ -25,6 +31,8 @@ export interface StoryAssignment {
 export const EVOLVE_DEFAULTS = {
   trainRepeats: 1, valRepeats: 1, episodes: 6, maxSteps: 50, minibatchSize: 1, budgetMetricCalls: 50, rngSeed: 0, maxConsecutiveFailures: 5,
 } as const;
+
+const LOADING = 'Loading the web task catalog…';
 
 /** The picks of one side of the split, in library order. */
 export function picksOf(assignments: Record<string, StoryAssignment>, order: readonly string[], side: 'train' | 'val'): TaskPick[] {
@@ -40,8 +48,26 @@ export class EvolveForm {
   assignments = $state.raw<Record<string, StoryAssignment>>({});
   trainRepeats = $state<number>(EVOLVE_DEFAULTS.trainRepeats);
   valRepeats = $state<number>(EVOLVE_DEFAULTS.valRepeats);
-  episodes = $state<number>(EVOLVE_DEFAULTS.episodes);
-  maxSteps = $state<number>(EVOLVE_DEFAULTS.maxSteps);
+  /** Web tasks as typed per side: ids and named sets ("WEB-ID-train", "web:shop/t1:1"). */
+  webTrain = $state('');
+  webVal = $state('');
+  /** The web task catalog once loaded (null: not yet). */
+  webCatalog = $state.raw<WebCatalog | null>(null);
+  /** K and S as typed (null: the default for the tasks chosen). */
+  private episodesTyped = $state<number | null>(null);
+  private maxStepsTyped = $state<number | null>(null);
+  get episodes(): number {
+    return this.episodesTyped ?? (this.allWeb ? WEB_DEFAULTS.episodes : EVOLVE_DEFAULTS.episodes);
+  }
+  set episodes(value: number) {
+    this.episodesTyped = value;
+  }
+  get maxSteps(): number {
+    return this.maxStepsTyped ?? (this.allWeb ? WEB_DEFAULTS.maxSteps : EVOLVE_DEFAULTS.maxSteps);
+  }
+  set maxSteps(value: number) {
+    this.maxStepsTyped = value;
+  }
   minibatchSize = $state<number>(EVOLVE_DEFAULTS.minibatchSize);
   budgetMetricCalls = $state<number>(EVOLVE_DEFAULTS.budgetMetricCalls);
   rngSeed = $state<number>(EVOLVE_DEFAULTS.rngSeed);
@@ -54,8 +80,13 @@ export class EvolveForm {
   /** The seed candidate's strategy section ('' = naive). */
   seedStrategy = $state('');
 
-  readonly train = $derived.by(() => picksOf(this.assignments, this.order(), 'train'));
-  readonly val = $derived.by(() => picksOf(this.assignments, this.order(), 'val'));
+  /** The typed web tasks parsed per side (null: none typed, or the catalog is still loading). */
+  readonly webTrainList = $derived.by(() => this.parseWeb(this.webTrain));
+  readonly webValList = $derived.by(() => this.parseWeb(this.webVal));
+  readonly train = $derived.by(() => [...picksOf(this.assignments, this.order(), 'train'), ...webPicksOf(this.webTrainList)]);
+  readonly val = $derived.by(() => [...picksOf(this.assignments, this.order(), 'val'), ...webPicksOf(this.webValList)]);
+  /** Every task chosen is a web task (K and S default to 3 × 10; the web guiding prompt). */
+  readonly allWeb = $derived.by(() => this.train.length + this.val.length > 0 && [...this.train, ...this.val].every((p) => isWebTaskId(p.storyId)));
   /** Library id → why its seeds are not valid. */
   readonly seedProblems = $derived.by(() => {
     const out: Record<string, string> = {};
@@ -65,10 +96,14 @@ export class EvolveForm {
     }
     return out;
   });
-  readonly splitWarning = $derived.by(() => splitWarning(this.train, this.val, this.gameOf));
+  readonly splitWarning = $derived.by(() => splitWarning(...([this.train, this.val].map((side) => side.filter((p) => !isWebTaskId(p.storyId))) as [TaskPick[], TaskPick[]]), this.gameOf));
   /** What must be fixed before a run can start (empty = ready). */
   readonly problems = $derived.by(() => {
     const out: string[] = [];
+    for (const [side, list, text] of [['training', this.webTrainList, this.webTrain], ['validation', this.webValList, this.webVal]] as const) {
+      if (list && 'error' in list) out.push(`Web ${side} tasks: ${list.error}`);
+      else if (text.trim() && !this.webCatalog && !out.includes(LOADING)) out.push(LOADING);
+    }
     if (this.train.length === 0) out.push('Choose at least one training game.');
     if (this.val.length === 0) out.push('Choose at least one validation game.');
     if (Object.keys(this.seedProblems).length > 0) out.push('Fix the seeds marked in the story list.');
@@ -91,6 +126,10 @@ export class EvolveForm {
     private readonly order: () => readonly string[],
   ) {}
 
+  private parseWeb(text: string): WebTaskList | { error: string } | null {
+    return text.trim() && this.webCatalog ? parseWebTaskList(text, this.webCatalog) : null;
+  }
+
   assignment(storyId: string): StoryAssignment {
     return this.assignments[storyId] ?? { role: 'none', seeds: '0' };
   }
@@ -106,7 +145,9 @@ export class EvolveForm {
   /** Fill the form from an earlier run's config (tasks whose story id is a library id). */
   fillFrom(config: EvolutionConfig, storyOfTask: (taskId: string) => { storyId: string; seed: number } | null): void {
     const next: Record<string, StoryAssignment> = {};
+    const web = { train: [] as string[], val: [] as string[] };
     const add = (taskId: string, side: 'train' | 'val') => {
+      if (isWebTaskId(taskId)) return void web[side].push(taskId);
       const t = storyOfTask(taskId);
       if (!t) return;
       const a = next[t.storyId] ?? { role: 'none' as SplitRole, seeds: '' };
@@ -117,10 +158,17 @@ export class EvolveForm {
     config.train.forEach((t) => add(t.id, 'train'));
     config.val.forEach((t) => add(t.id, 'val'));
     this.assignments = next;
+    this.webTrain = web.train.join(', ');
+    this.webVal = web.val.join(', ');
     Object.assign(this, {
       trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
       proposerInstruction: config.proposerInstruction ?? 'general-rules', contextWindow: config.contextWindow,
     });
   }
+}
+
+/** The picks of a parsed web list (none while it is empty, loading or wrong). */
+function webPicksOf(list: WebTaskList | { error: string } | null): TaskPick[] {
+  return list && 'sets' in list ? webListIds(list).map(webPick) : [];
 }

@@ -2,6 +2,9 @@
  * fills it back. */
 import { describe, expect, it } from 'vitest';
 import type { EvolutionConfig } from '../../evolve/interface.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, webTaskSet } from '../../web/tasks/catalog.ts';
+import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { EvolveForm } from './evolve-form.svelte.ts';
 
 const games: Record<string, string> = { 'local:detective.z5': 'detective', 'user:d': 'detective', advent: 'advent', 'local:temple.z5': 'temple' };
@@ -54,5 +57,27 @@ describe('EvolveForm', () => {
     } satisfies EvolutionConfig, (id) => ({ storyId: id.slice(0, id.lastIndexOf(':')), seed: Number(id.slice(id.lastIndexOf(':') + 1)) }));
     expect(f.assignments).toEqual({ advent: { role: 'both', seeds: '0' }, 'local:temple.z5': { role: 'val', seeds: '2' } });
     expect([f.trainRepeats, f.valRepeats, f.episodes, f.maxSteps, f.budgetMetricCalls, f.proposer, f.rngSeed, f.seedStrategy]).toEqual([2, 5, 3, 9, 20, 'random', 7, 'S']);
+  });
+
+  it('takes web training and validation tasks by set and id, defaults them to 3 × 10, splits by instance, refills from a config', async () => {
+    expect(WEB_DEFAULTS).toEqual({ episodes: WEB_DEFAULT_EPISODES, maxSteps: WEB_DEFAULT_MAX_STEPS });
+    const f = form();
+    f.webCatalog = await loadWebCatalog();
+    f.webTrain = 'web:shop/t1:1, web:forge/t30:2';
+    f.webVal = 'web:shop/t1:3 web:map/t40:3';
+    expect(f.train).toEqual([{ storyId: 'web:shop/t1', seed: 1 }, { storyId: 'web:forge/t30', seed: 2 }]);
+    expect(f.val).toEqual([{ storyId: 'web:shop/t1', seed: 3 }, { storyId: 'web:map/t40', seed: 3 }]);
+    expect(f.splitWarning).toBeNull();
+    expect([f.allWeb, f.episodes, f.maxSteps]).toEqual([true, 3, 10]);
+    expect(f.problems).toEqual([]);
+    f.webVal = 'WEB-ID-val';
+    expect(f.val.map((p) => `${p.storyId}:${p.seed}`)).toEqual(webTaskSet('WEB-ID-val'));
+    f.webTrain = 'web:shop/t1:x';
+    expect(f.problems[0]).toBe('Web training tasks: “web:shop/t1:x”: "web:shop/t1:x" is not a web task id (expected web:<site>/<template>:<seed>, e.g. web:shop/t1:3).');
+    expect(f.train).toEqual([]);
+    const g = form();
+    g.fillFrom({ train: [{ id: 'web:shop/t1:1' }], val: [{ id: 'web:map/t40:3' }, { id: 'advent:0' }], repeats: 1, episodes: 3, maxSteps: 10, minibatchSize: 1, budgetMetricCalls: 6, rngSeed: 0, proposer: 'random', seedStrategy: '', contextWindow: null } as unknown as EvolutionConfig,
+      (id) => (id.startsWith('advent') ? { storyId: 'advent', seed: 0 } : null));
+    expect([g.webTrain, g.webVal, g.assignment('advent').role]).toEqual(['web:shop/t1:1', 'web:map/t40:3', 'val']);
   });
 });

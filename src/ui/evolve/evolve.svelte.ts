@@ -7,6 +7,8 @@
  * through the injected services; every thrown error is shown (key scrubbed).
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
+import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
@@ -59,6 +61,11 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     this.detail = new CandidateDetail(() => deps.runs.store);
   }
 
+  /** The web task catalog for the form (loaded with the view, not the page). */
+  protected override async opened(): Promise<void> {
+    this.form.webCatalog = await loadWebCatalog();
+  }
+
   /** The selected candidate belongs to the run shown. */
   protected override forgetShown(): void {
     this.detail.clear();
@@ -80,7 +87,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     this.notice = window.note;
     return {
       train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
-      initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
+      initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
       maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
       contextWindow: window.tokens,
@@ -93,7 +100,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     if (!count || f.train.length === 0 || f.val.length === 0) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvolution({
-      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
+      shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
       budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, seedStrategy: f.seedStrategy,
     }, models, count);

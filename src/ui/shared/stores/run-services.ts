@@ -17,8 +17,7 @@ import type { SessionConfig } from '../../../ttl/session-record.ts';
 import { taskHash } from '../../../ttl/web-engine.ts';
 import type { TaskDescriptor } from '../../../agents/kind-texts.ts';
 import type { DocumentFactory } from '../../../web/dom/web-environment.ts';
-import { parseWebTaskId } from '../../../web/tasks/catalog.ts';
-import { createWebTaskEngine, isWebTaskId } from './web-tasks.ts';
+import { isWebTaskId } from './web-task-id.ts';
 import type { LlmServices } from './llm-services.ts';
 import { withRetryWait } from './retry-wait.ts';
 import type { SettingsState } from './settings.svelte.ts';
@@ -156,8 +155,10 @@ export class RunServices {
   private readonly loadEngine: EngineLoader;
   private readonly locks: RunLocks | null;
 
-  /** A web task's engine on this page's document factory. @throws Error for an unknown task */
-  createWebEngine(taskId: string): PooledEngine {
+  /** A web task's engine on this page's document factory (the sites and the task catalog load
+   * with the first web task, not with the page). @throws Error for an unknown task */
+  async createWebEngine(taskId: string): Promise<PooledEngine> {
+    const { createWebTaskEngine } = await import('./web-tasks.ts');
     return createWebTaskEngine(taskId, this.deps.webDocument);
   }
 
@@ -193,6 +194,7 @@ export class RunServices {
    * @throws Error when the story is not in the library or cannot be loaded */
   async resolveTask(storyId: string, seed: number): Promise<ResolvedTask> {
     if (isWebTaskId(storyId)) {
+      const { parseWebTaskId } = await import('../../../web/tasks/catalog.ts');
       const ref = parseWebTaskId(taskIdOf(storyId, seed));
       return { id: ref.id, storyId, seed, title: ref.id, md5: taskHash(ref.id), maxScore: 1, story: null, loadOptions: null, task: { kind: 'web', id: ref.id } };
     }
