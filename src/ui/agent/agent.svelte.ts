@@ -15,6 +15,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { exportTrajectory, importTrajectory } from '../../agents/trajectory-io.ts';
 import type { Trajectory, TrajectoryStep } from '../../agents/trajectory.ts';
 import type { EpisodeEngine } from '../../ttl/episode-runner.ts';
+import type { DocumentFactory } from '../../web/dom/web-environment.ts';
 import type { PageSnapshot } from '../../web/interface.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
@@ -84,7 +85,8 @@ export class Agent {
   error = $state<string | null>(null);
   ready = $state(false);
   readonly running = $derived(this.phase !== 'idle');
-  /** Web tasks: the page the latest step showed (the start page before the first step); null for a story. */
+  /** Web tasks: the page after the latest step (the start page before the first step); null for a
+   * story. (The view draws the page the latest action acted on: web-frame-page.ts.) */
   readonly page = $derived.by(() => this.steps.findLast((s) => s.page !== undefined)?.page ?? this.startPage);
 
   private controller: AbortController | null = null;
@@ -97,6 +99,8 @@ export class Agent {
     private readonly settings: SettingsState,
     private readonly llm: LlmServices,
     schedule: Schedule = browserSchedule,
+    /** The document a web task's site draws into (default: a detached document; tests: jsdom). */
+    private readonly webDocument?: DocumentFactory,
   ) {
     this.wait = new RetryCountdown(schedule);
   }
@@ -253,7 +257,7 @@ export class Agent {
    * it. @throws Error for an unknown task id (the catalog's message) */
   private async playWebTask(taskId: string, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
     const { createWebTaskEngine } = await import('../shared/stores/web-tasks.ts');
-    const engine = createWebTaskEngine(taskId);
+    const engine = createWebTaskEngine(taskId, this.webDocument);
     this.maxScore = WEB_MAX_SCORE;
     try {
       const watched: EpisodeEngine = {
