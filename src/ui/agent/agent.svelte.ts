@@ -105,7 +105,8 @@ export class Agent {
     this.wait = new RetryCountdown(schedule);
   }
 
-  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played. Runs once. */
+  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played; `?task=web:…`
+   * chooses that web task instead. Runs once. */
   init(): Promise<void> {
     this.starting ??= this.start();
     return this.starting;
