@@ -1,133 +1,151 @@
 /**
- * Web tasks in the page against the mock LLM (started in the test process, playing by script):
- * the Agent plays web:shop/t1:1 with the oracle's actions and scores 1 while the site is drawn
- * beside the transcript (the acted element highlighted); a Learn session on the teaching task
- * web:shop/t47 learns 0, 1, 1, survives a reload mid-session and resumes; a setup link with a web
- * task fills the Learn form, and one naming an unknown task is refused with a clear message.
+ * Web tasks in the page against the mock LLM (started in the test process), in Chromium:
+ * - Evaluate: static vs naive on WEB-ID-test (1 repeat, the web defaults 3 × 10) runs end to end in
+ *   the page on the detached document, and its numbers — every session's scores and W-AUC, and the
+ *   report's per-policy W-AUC, average and best score with their intervals — equal those of
+ *   `metattl eval` run here on the same tasks and mock; a malformed web id is refused with the
+ *   catalog's message. The page's JSON export then opens in Replay, which draws the site at a chosen
+ *   step: its URL, the product typed into the search field, the acted element outlined.
+ * - Evolve: 2 web training + 2 web validation tasks with a small budget complete and show their
+ *   candidates, validation tasks labelled site/template:seed with the intent on hover.
  */
-import { expect, test } from '@playwright/test';
-import { shareUrl } from '../src/share/share-link.ts';
-import { importSession } from '../src/ttl/session-io.ts';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
+import { runScript } from '../src/web/dom/oracle.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
-import { planOf, T47_HINT, webScript } from '../test/support/web-scripts.ts';
-import { configureForLearn, downloadText, goToLearn, waitComplete } from './learn-helpers.ts';
-import { goTo, KEY } from './llm-helpers.ts';
+import { runCli } from '../test/support/cli.ts';
+import { openReplayFile } from './replay-helpers.ts';
+import { goToRunView, setNumber, useMock } from './run-helpers.ts';
 
-let mock: MockLlm | undefined;
+let mock: MockLlm;
+
+/** The task's goal and the actions of its oracle script (what the mock's actor plays for it). */
+async function oracle(taskId: string): Promise<{ goal: string; script: string[] }> {
+  const env = nodeWebEnvironment(taskId);
+  await env.reset(env.task.seed);
+  const goal = env.current.intent;
+  const played = await runScript(env, env.current.oracle);
+  return { goal, script: played.steps.map((s) => s.action) };
+}
+
+test.beforeEach(async () => {
+  // Unscripted tasks answer N/A (right only for the unachievable ones); scripted ones play their oracle.
+  mock = await startMockLlm({ exploreCommands: ["send_msg_to_user('N/A')"] });
+  mock.setOptions({ goalScripts: await Promise.all(['web:shop/t1:4', 'web:map/t44:4', 'web:shop/t1:1'].map(oracle)) });
+});
 
 test.afterEach(async () => {
-  await mock?.close();
-  mock = undefined;
+  await mock.close();
 });
 
-test('the Agent plays web:shop/t1:1 with the oracle’s actions: score 1 of 1, the site drawn with the acted element highlighted', async ({ page }) => {
-  const { goal, actions } = await webScript('web:shop/t1:1');
-  // Slow replies, so the frame can be seen between steps.
-  mock = await startMockLlm({ exploreCommands: ['noop()'], goalScripts: [{ goal, script: actions }], faults: [{ kind: 'slow', delayMs: 1200, role: 'actor' }] });
-  await configureForLearn(page, mock.baseUrl);
-  await goTo(page, 'agent');
-  await page.getByTestId('agent-kind-web').check();
-  await expect(page.getByTestId('agent-max-steps')).toHaveValue('10');
-  await page.getByTestId('web-task-id').fill('web:shop/t1:1');
-  await expect(page.getByTestId('web-task-intent')).toHaveText(goal);
-  await expect(page.getByTestId('web-task-template')).toHaveValue('t1');
-  await expect(page.getByTestId('web-task-seed')).toHaveValue('1');
-  await page.getByTestId('agent-start').click();
+async function download(page: Page, testid: string): Promise<string> {
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId(testid).click();
+  return readFileSync(await (await downloading).path(), 'utf8');
+}
 
-  // After step 3 (the product link's click): the search results with that link highlighted.
-  const site = page.getByTestId('agent-site');
-  await expect(site).toHaveAttribute('data-step', '3', { timeout: 30_000 });
-  await expect(site).toHaveAttribute('data-acted-on', 'true');
-  await expect(site.getByTestId('web-frame-url')).toHaveText('http://shop.test/search?q=Aurora+Camping+Tent');
-  const link = site.frameLocator('[data-testid="web-frame"]').locator(`[bid="${/click\('(\d+)'\)/.exec(actions[2]!)![1]}"]`);
-  await expect(link).toHaveText('Aurora Camping Tent');
-  await expect(link).toHaveCSS('outline-style', 'solid');
+interface Results {
+  config: { episodes: number; maxSteps: number; taskSets: { name: string; tasks: { id: string }[] }[] };
+  report: { policies: { policyId: string; taskSet: string; wAuc: unknown; averageScore: unknown; bestScore: unknown }[] };
+  sessions: { policyId: string; taskId: string; scores: number[]; wAuc: number; session: { episodes: { steps: unknown[] }[] } | null }[];
+}
 
-  await expect(page.getByTestId('agent-termination')).toHaveAttribute('data-termination', 'game_over', { timeout: 30_000 });
-  await expect(page.getByTestId('agent-score')).toHaveText('1');
-  await expect(page.getByTestId('agent-step-action')).toHaveText(actions);
-  await expect(page.getByTestId('agent-step-observation').first()).toContainText('# Current page: accessibility tree');
-  // After the answer: the product page, nothing highlighted.
-  await expect(site).toHaveAttribute('data-step', '4');
-  await expect(site.getByTestId('web-frame-url')).toHaveText(/^http:\/\/shop\.test\/product\/SKU-\d+$/);
-  await expect(site.frameLocator('[data-testid="web-frame"]').locator('h1')).toHaveText('Aurora Camping Tent');
-  await expect(site.frameLocator('[data-testid="web-frame"]').locator('body')).toContainText('Price: $177.00');
+const bySession = (r: Results) => Object.fromEntries(r.sessions.map((s) => [`${s.policyId} ${s.taskId}`, { scores: s.scores, wAuc: s.wAuc }]));
+const policies = (r: Results) => r.report.policies.map((p) => ({ policyId: p.policyId, taskSet: p.taskSet, wAuc: p.wAuc, averageScore: p.averageScore, bestScore: p.bestScore }));
 
-  const text = await downloadText(page, () => page.getByTestId('agent-export').click());
-  expect(text).not.toContain(KEY);
-  const exported = JSON.parse(text) as { steps: { page?: { url: string } }[]; startPage?: { url: string } };
-  expect(exported.startPage?.url).toBe('http://shop.test/');
-  expect(exported.steps.map((s) => s.page?.url.replace(/SKU-\d+/, 'SKU')))
-    .toEqual(['http://shop.test/', 'http://shop.test/search?q=Aurora+Camping+Tent', 'http://shop.test/product/SKU', 'http://shop.test/product/SKU']);
+test('static vs naive on WEB-ID-test from the page equals `metattl eval`; the replay draws the site at a chosen step', async ({ page }) => {
+  test.setTimeout(600_000);
+  const out = mkdtempSync(join(tmpdir(), 'metattl-e2e-web-eval-'));
+  const cli = await runCli(['eval', '--policies', 'static,naive', '--tasks', 'WEB-ID-test', '--repeats', '1', '--out', join(out, 'res'),
+    '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--json']);
+  expect(cli.code, cli.stderr).toBe(0);
+  const expected = JSON.parse(readFileSync(join(out, 'res', 'results.json'), 'utf8')) as Results;
+
+  await useMock(page, mock.baseUrl);
+  await goToRunView(page, 'evaluate');
+  const field = page.getByTestId('evaluate-web-tasks');
+  await field.fill('WEB-ID-test, web:shop/t1');
+  await expect(page.getByTestId('evaluate-web-error')).toHaveText('“web:shop/t1”: "web:shop/t1" is not a web task id (expected web:<site>/<template>:<seed>, e.g. web:shop/t1:3).');
+  await expect(page.getByTestId('evaluate-start')).toBeDisabled();
+  await field.fill('WEB-ID-test');
+  await expect(page.getByTestId('evaluate-web-error')).toHaveCount(0);
+  await expect(page.getByTestId('evaluate-episodes')).toHaveValue('3');
+  await expect(page.getByTestId('evaluate-steps')).toHaveValue('10');
+  await setNumber(page, 'evaluate-repeats', 1);
+  await page.getByTestId('evaluate-start').click();
+  const run = page.getByTestId('evaluate-run');
+  await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 480_000 });
+  await expect(run).toHaveAttribute('data-done', '120');
+  // The sites ran in hidden frames, removed with their engines when the run ended.
+  await expect(page.locator('iframe[data-web-task-document]')).toHaveCount(0);
+  const game = page.locator('[data-testid="game-row"][data-game="web:shop/t1"]').first().locator('th');
+  await expect(game).toHaveText('shop/t1');
+  await expect(game).toHaveAttribute('title', /^e\.g\. What is the price of the /);
+
+  const text = await download(page, 'evaluate-export-json');
+  const actual = JSON.parse(text) as Results;
+  expect(actual.config).toMatchObject({ episodes: 3, maxSteps: 10 });
+  expect(actual.config.taskSets.map((s) => [s.name, s.tasks.map((t) => t.id)])).toEqual(expected.config.taskSets.map((s) => [s.name, s.tasks.map((t) => t.id)]));
+  expect(Object.keys(bySession(actual))).toHaveLength(120);
+  expect(bySession(actual)).toEqual(bySession(expected));
+  expect(bySession(actual)['static web:shop/t1:4']!.scores).toEqual([1, 1, 1]);
+  expect(bySession(actual)['naive web:shop/t7:4']!.scores).toEqual([0, 0, 0]);
+  expect(policies(actual)).toEqual(policies(expected));
+
+  // Replay the page's session of static on web:shop/t1:4 (its oracle: fill the search field, search, open the product, answer).
+  await page.getByTestId('nav-replay').click();
+  await openReplayFile(page, 'web-evaluation.json', text);
+  await page.getByTestId('replay-item').filter({ hasText: 'static · web:shop/t1:4' }).click();
+  await expect(page.getByTestId('web-frame-url')).toHaveText('http://shop.test/');
+  const frame = page.frameLocator('[data-testid="web-frame"]');
+  await expect(frame.locator('[bid="12"]')).toBeAttached();
+  await page.getByTestId('replay-forward').click();
+  await expect(page.getByTestId('replay-web')).toHaveAttribute('data-step', '1');
+  await expect(page.getByTestId('web-frame-url')).toHaveText('http://shop.test/');
+  const searchField = frame.locator('[bid="12"]');
+  await expect(searchField).toHaveValue('Harbor Coffee Grinder');
+  expect(await searchField.evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid');
+  expect(await frame.locator('[bid="13"]').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('none');
+  await expect(page.getByTestId('web-frame')).toHaveAttribute('sandbox', 'allow-same-origin');
+  await page.getByTestId('replay-forward').click();
+  await page.getByTestId('replay-forward').click();
+  await expect(page.getByTestId('replay-web')).toHaveAttribute('data-step', '3');
+  await expect(page.getByTestId('web-frame-url')).toHaveText(/^http:\/\/shop\.test\/product\/SKU-\d+$/);
+  await expect(frame.locator('h1')).toHaveText('Harbor Coffee Grinder');
+  await page.getByTestId('replay-back').click();
+  await expect(page.getByTestId('web-frame-url')).toHaveText('http://shop.test/search?q=Harbor+Coffee+Grinder');
 });
 
-test('a Learn session on web:shop/t47:1 learns 0, 1, 1, survives a reload in episode 2 and resumes', async ({ page }) => {
-  const wrong = await webScript('web:shop/t47:1', true);
-  const right = await webScript('web:shop/t47:1');
-  mock = await startMockLlm({ exploreCommands: ["send_msg_to_user('N/A')"], metaAgentRules: [{ whenLogIncludes: T47_HINT, guide: planOf(right.actions) }], faults: [{ kind: 'slow', delayMs: 500, role: 'actor' }] });
-  await configureForLearn(page, mock.baseUrl);
-  await goToLearn(page);
-  await page.getByTestId('learn-kind-web').check();
-  await expect(page.getByTestId('learn-episodes')).toHaveValue('3');
-  await expect(page.getByTestId('learn-steps')).toHaveValue('10');
-  await expect(page.getByTestId('learn-seed')).toHaveCount(0);
-  await page.getByTestId('web-task-site').selectOption('shop');
-  await page.getByTestId('web-task-template').selectOption('t47');
-  await page.getByTestId('web-task-seed').selectOption('1');
-  await expect(page.getByTestId('web-task-id')).toHaveValue('web:shop/t47:1');
-  await page.getByTestId('learn-policy').selectOption('meta:naive');
-  await page.getByTestId('learn-guide-input').fill(planOf(wrong.actions));
-  await page.getByTestId('learn-start').click();
-
-  const transcript = page.getByTestId('learn-transcript');
-  await expect(transcript).toHaveAttribute('data-episode', '2', { timeout: 30_000 });
-  await expect(transcript.getByTestId('agent-step')).toHaveCount(3, { timeout: 30_000 });
-  await expect(page.getByTestId('learn-site').getByTestId('web-frame-url')).toHaveText(/^http:\/\/shop\.test\//);
-  await page.reload();
-  await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
-  await page.getByTestId('learn-unfinished-resume').click();
-  await waitComplete(page);
-
-  await expect(page.getByTestId('learn-episodes-done')).toHaveText('3 / 3');
-  await expect(page.getByTestId('learn-wauc')).toHaveText('0.833');
-  await expect(page.getByTestId('learn-site').getByTestId('web-frame-url')).toHaveText(/^http:\/\/shop\.test\/orders\/\d+$/);
-  const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
-  expect(record.scores).toEqual([0, 1, 1]);
-  expect(record.config).toMatchObject({ task: { kind: 'web', id: 'web:shop/t47:1' }, episodes: 3, maxSteps: 10, story: { maxScore: 1 } });
-  expect(record.episodes[1]!.steps.map((s) => s.action)).toEqual(right.actions);
-  expect(record.episodes.every((e) => e.steps.every((s) => s.page !== undefined))).toBe(true);
-});
-
-test('a setup link with a web task opens into the Learn form; one naming an unknown task is refused', async ({ page }) => {
-  await page.goto('./?view=learn');
-  await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
-  await page.getByTestId('learn-kind-web').check();
-  await page.getByTestId('web-task-id').fill('web:forge/t33:2');
-  await expect(page.getByTestId('web-task-site')).toHaveValue('forge');
-  await page.getByTestId('learn-policy').selectOption('reflexion');
-  await page.getByTestId('learn-episodes').fill('4');
-  await page.getByTestId('learn-share').click();
-  const link = await page.getByTestId('learn-share-link').inputValue();
-  expect(link).toContain('#share=v1.');
-
-  await page.goto('./?view=library');
-  await page.goto(link);
-  await expect(page.getByTestId('share-setup')).toContainText('web:forge/t33:2, seed 2');
-  await page.getByTestId('share-load').click();
-  await expect(page.getByTestId('learn-setup')).toHaveAttribute('data-kind', 'web');
-  await expect(page.getByTestId('web-task-id')).toHaveValue('web:forge/t33:2');
-  await expect(page.getByTestId('learn-policy')).toHaveValue('reflexion');
-  await expect(page.getByTestId('learn-episodes')).toHaveValue('4');
-  await expect(page.getByTestId('learn-steps')).toHaveValue('10');
-  await expect(page.getByTestId('learn-setup-notice')).toContainText('Loaded a shared setup (web task web:forge/t33:2)');
-
-  const bad = shareUrl(new URL('./?view=library', page.url()).href, {
-    kind: 'setup',
-    setup: { storyId: 'web:shop/t999', storyMd5: 'a'.repeat(32), storyTitle: 'web:shop/t999:1', seed: 1, policy: { kind: 'static' }, episodes: 3, maxSteps: 10, models: { actor: '', metaAgent: '' }, task: { kind: 'web', id: 'web:shop/t999:1' } },
-  });
-  await page.goto('./?view=library');
-  await page.goto(bad);
-  await page.getByTestId('share-load').click();
-  await expect(page.getByTestId('share-preview').getByRole('alert')).toHaveText('This setup link names the web task “web:shop/t999:1”, which this version of the playground does not have (unknown template "t999" in web:shop/t999:1). Nothing was loaded.');
-  await expect(page.getByTestId('learn-setup')).toHaveAttribute('data-kind', 'story');
+test('an Evolve run on 2 web training and 2 web validation tasks completes and shows its candidates', async ({ page }) => {
+  test.setTimeout(300_000);
+  await useMock(page, mock.baseUrl);
+  await goToRunView(page, 'evolve');
+  await page.getByTestId('evolve-web-train').fill('web:shop/t1:1, web:nowhere/t1:1');
+  await expect(page.getByTestId('evolve-web-train-error')).toHaveText('“web:nowhere/t1:1”: unknown site "nowhere" in web:nowhere/t1:1 (sites: shop, shop-admin, forum, forge, map).');
+  await expect(page.getByTestId('evolve-start')).toBeDisabled();
+  await page.getByTestId('evolve-web-train').fill('web:shop/t1:1, web:forge/t30:1');
+  await page.getByTestId('evolve-web-val').fill('web:shop/t1:3');
+  // One instance picked from the catalog list (its intent shown) joins the field.
+  const adder = page.getByTestId('evolve-web-val-add');
+  await adder.focus();
+  await expect(adder.locator('option[value="web:map/t40:3"]')).toContainText('map/t40:3 (val) — ');
+  await adder.selectOption('web:map/t40:3');
+  await expect(page.getByTestId('evolve-web-val')).toHaveValue('web:shop/t1:3, web:map/t40:3');
+  await expect(page.getByTestId('evolve-split')).toHaveText('2 training tasks, 2 validation tasks');
+  await expect(page.getByTestId('evolve-split-warning')).toHaveCount(0);
+  await expect(page.getByTestId('evolve-episodes')).toHaveValue('3');
+  await expect(page.getByTestId('evolve-steps')).toHaveValue('10');
+  await setNumber(page, 'evolve-budget', 8);
+  await page.getByTestId('evolve-start').click();
+  const run = page.getByTestId('evolve-run');
+  await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 240_000 });
+  const rows = page.getByTestId('candidate-row');
+  expect(await rows.count()).toBeGreaterThan(1);
+  await expect(page.getByTestId('evolve-candidate-count')).toContainText(`${await rows.count()} (`);
+  const heads = page.getByTestId('candidate-table').locator('thead th');
+  await expect(heads.filter({ hasText: 'shop/t1:3' })).toHaveAttribute('title', /^What is the price of the /);
+  await expect(heads.filter({ hasText: 'map/t40:3' })).toHaveCount(1);
 });

@@ -80,19 +80,22 @@ describe('Agent on a web task', () => {
     expect(t.steps.map((s) => s.action)).toEqual(actions);
     expect(t.startPage?.url).toBe('http://shop.test/');
     expect(t.steps.every((s) => s.page !== undefined)).toBe(true);
-    // Every click or fill names its element; the page drawn is the last step's.
+    // A fill names its element; a click that navigated does not (its id would name another element).
     const clicked = t.steps.map((s, i) => [actions[i]!, s.page!.targetBid] as const).filter(([a]) => /^(click|fill)\(/.test(a));
     expect(clicked.length).toBeGreaterThan(0);
-    for (const [action, bid] of clicked) expect(action).toContain(`'${bid}'`);
+    for (const [action, bid] of clicked) if (bid !== null) expect(action).toContain(`'${bid}'`);
+    expect(t.steps.map((s) => s.page!.targetBid)).toEqual([/'(\d+)'/.exec(actions[0]!)![1], null, null, null]);
     expect(agent.page).toEqual(t.steps.at(-1)!.page);
     expect(agent.page?.url).toMatch(/^http:\/\/shop\.test\/product\/SKU-/);
     expect(agent.page?.html).toContain('Aurora Camping Tent');
-    // The frame: after the product link's click, the search page with that link highlighted; after
-    // the answer, the product page with nothing highlighted.
-    const link = t.steps[2]!;
-    expect(framedPage(t.steps.slice(0, 3), t.startPage)).toEqual({ step: 3, actedOn: true, page: { ...t.steps[1]!.page!, targetBid: link.page!.targetBid } });
-    expect(t.steps[1]!.page!.html).toMatch(new RegExp(`<a href="/product/SKU-\\d+" bid="${link.page!.targetBid}">Aurora Camping Tent</a>`));
-    expect(framedPage(t.steps, t.startPage)).toEqual({ step: 4, actedOn: false, page: { ...t.steps[3]!.page!, targetBid: null } });
+    // The frame: after the search box's fill, the home page with the box outlined and the typed
+    // text in it; after the product link's click (a navigation), the product page, nothing outlined.
+    const filled = t.steps[0]!.page!;
+    expect(framedPage(t.steps.slice(0, 1), t.startPage)).toEqual({ step: 1, actedOn: true, page: filled });
+    expect(actions[0]).toBe(`fill('${filled.targetBid}', 'Aurora Camping Tent')`);
+    expect(new RegExp(`<input[^>]*bid="${filled.targetBid}"[^>]*>`).exec(filled.html)![0]).toContain('value="Aurora Camping Tent"');
+    expect(framedPage(t.steps.slice(0, 3), t.startPage)).toEqual({ step: 3, actedOn: false, page: t.steps[2]!.page! });
+    expect(framedPage([], t.startPage)).toEqual({ step: 0, actedOn: false, page: t.startPage });
     // The observation shown is the accessibility tree the actor read.
     expect(t.steps[0]!.observation).toContain('# Current page: accessibility tree');
 

@@ -2,12 +2,14 @@
  * What the Replay view shows at one frame of a session (`replayFrames`, src/ttl/replay.ts): the
  * current episode with its guiding prompt and the steps played so far, how it ended once it has,
  * the learning curve and W-AUC as far as the replay has got, and the policy exchanges (the
- * meta-agent's feedback) shown so far. Also how long a frame stays on screen when playing. Pure.
+ * meta-agent's feedback) shown so far; for a web task, the page as it was (the episode's start page
+ * before its first step, then the page after each step, the acted element marked). Also how long a frame stays on screen when playing. Pure.
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import type { ReplayFrame } from '../../ttl/replay.ts';
 import type { PolicyExchange } from '../../ttl/policy.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
+import type { PageSnapshot } from '../../web/interface.ts';
 
 export interface ReplayScene {
   /** The frame shown (0-based) and how many there are. */
@@ -29,6 +31,11 @@ export interface ReplayScene {
   score: number | null;
   /** The policy exchanges (feedback between episodes) shown so far, oldest first. */
   exchanges: readonly PolicyExchange[];
+  /** The session played a web task. */
+  web: boolean;
+  /** Web tasks: the page now (the start page, then the last step's page; null when the record
+   * holds no pages — records made before pages were recorded). */
+  page: PageSnapshot | null;
 }
 
 /** The scene at `position` (clamped to the frames); null when there are no frames. */
@@ -37,7 +44,7 @@ export function sceneAt(record: SessionRecord, frames: readonly ReplayFrame[], p
   const at = Math.max(0, Math.min(frames.length - 1, Math.floor(position)));
   const scene: ReplayScene = {
     position: at, total: frames.length, kind: frames[at]!.kind, episode: 1, guidingPrompt: record.config.initialGuidingPrompt,
-    steps: [], ended: null, curve: [], wAuc: null, score: null, exchanges: [],
+    steps: [], ended: null, curve: [], wAuc: null, score: null, exchanges: [], web: record.config.task?.kind === 'web', page: null,
   };
   const steps: TrajectoryStep[] = [];
   const exchanges: PolicyExchange[] = [];
@@ -48,9 +55,11 @@ export function sceneAt(record: SessionRecord, frames: readonly ReplayFrame[], p
       steps.length = 0;
       scene.ended = null;
       scene.score = null;
+      scene.page = record.episodes.find((e) => e.index === frame.episode)?.trajectory?.startPage ?? null;
     } else if (frame.kind === 'step') {
       steps.push(frame.step);
       scene.score = frame.step.score;
+      scene.page = frame.step.page ?? scene.page;
     } else if (frame.kind === 'episode_end') {
       const finalObservation = record.episodes.find((e) => e.index === frame.episode)?.trajectory?.finalObservation ?? '';
       scene.ended = { finalScore: frame.finalScore, termination: frame.termination, finalObservation };

@@ -169,6 +169,31 @@ describe('replay scenes', () => {
     expect(sceneAt(RECORD, [], 0)).toBeNull();
   });
 
+  it('draws a web task\'s site as it was: the start page before step 1, then each step\'s page; records without pages replay as text', () => {
+    const page = (n: number) => ({ url: `http://shop.test/p/${n}`, title: `page ${n}`, html: `<p bid="${n}">${n}</p>`, targetBid: n === 0 ? null : String(n) });
+    const episodes = RECORD.episodes.map((e) => ({
+      ...e, steps: e.steps.map((st, i) => (i === 1 ? st : { ...st, page: page(e.index * 100 + i + 1) })),
+      trajectory: e.trajectory && { ...e.trajectory, startPage: page(e.index * 100) },
+    }));
+    const web = { ...RECORD, config: { ...RECORD.config, task: { kind: 'web' as const, id: 'web:shop/t1:1' } }, episodes };
+    const player = new ReplayPlayer(manualSchedule());
+    player.load(web);
+    player.jumpToEpisode(2);
+    expect([player.scene!.web, player.scene!.page?.url]).toEqual([true, 'http://shop.test/p/200']);
+    player.forward();
+    expect(player.scene!.page).toEqual(page(201));
+    player.forward();
+    expect(player.scene!.page).toEqual(page(201)); // step 2 recorded no page: the last one stays
+    player.back();
+    player.back();
+    expect(player.scene!.page?.url).toBe('http://shop.test/p/200');
+    player.load({ ...RECORD, config: web.config });
+    player.forward();
+    expect([player.scene!.web, player.scene!.page]).toEqual([true, null]);
+    player.load(RECORD);
+    expect([player.scene!.web, player.scene!.page]).toEqual([false, null]);
+  });
+
   it('plays with the injected clock at the chosen speed, and stops at the last frame', () => {
     const schedule = manualSchedule();
     const player = new ReplayPlayer(schedule);

@@ -67,6 +67,8 @@ export class WebEnvironment implements Environment<WebObservation> {
   private url = '';
   private history: string[] = [];
   private historyIndex = -1;
+  /** Pages loaded so far (a step that loads one draws no acted element). */
+  private loads = 0;
   private nodes: AxNode[] = [];
   private answer: string | null = null;
   private done = false;
@@ -120,12 +122,15 @@ export class WebEnvironment implements Environment<WebObservation> {
     if (!this.site || this.done) throw new Error('the episode is over; call reset() to start another');
     const parsed = parseWebAction(actionText);
     if (!parsed.ok) return this.result(this.observe(parsed.error, null), 0);
+    const loadsBefore = this.loads;
     const { error, targetBid } = this.apply(parsed.action);
+    // After a navigation the acted element was on the previous page: the snapshot marks nothing.
+    const drawnTarget = this.loads === loadsBefore ? targetBid : null;
     if (this.done) {
       const reward = this.judge();
-      return this.result(this.observe(error, targetBid), reward);
+      return this.result(this.observe(error, targetBid, drawnTarget), reward);
     }
-    return this.result(this.observe(error, targetBid), 0);
+    return this.result(this.observe(error, targetBid, drawnTarget), 0);
   }
 
   async stop(): Promise<EnvironmentStep<WebObservation>> {
@@ -214,6 +219,7 @@ export class WebEnvironment implements Environment<WebObservation> {
         this.doc.title = response.title;
         this.doc.body.innerHTML = response.body.value;
         assignBids(this.doc);
+        this.loads++;
         if (push) {
           this.history = this.history.slice(0, this.historyIndex + 1).concat(this.url);
           this.historyIndex = this.history.length - 1;
@@ -226,7 +232,9 @@ export class WebEnvironment implements Environment<WebObservation> {
     }
   }
 
-  private observe(error: string | null, targetBid: string | null): WebObservation {
+  /** `drawnTarget`: the element the page snapshot marks (default `targetBid`; null when the action
+   * loaded another page, whose elements are not the one acted on). */
+  private observe(error: string | null, targetBid: string | null, drawnTarget: string | null = targetBid): WebObservation {
     const focused = this.doc.activeElement && this.doc.activeElement !== this.doc.body ? this.doc.activeElement : null;
     const tree = buildAxTree(this.doc, focused, this.url, this.options.styleOf);
     this.nodes = tree.nodes;
@@ -235,6 +243,6 @@ export class WebEnvironment implements Environment<WebObservation> {
       goal: this.current.intent, url: this.url, title, tabs: [{ title, url: this.url }], activeTab: 0, axtree: tree.text,
       lastActionError: error, targetBid, answer: this.done ? this.answer : null,
     };
-    return { ...fields, text: formatObservation(fields), page: snapshotPage(this.doc, this.url, targetBid) };
+    return { ...fields, text: formatObservation(fields), page: snapshotPage(this.doc, this.url, drawnTarget) };
   }
 }

@@ -55,3 +55,9 @@ export function webTaskLabel(id: string): string {
 /** Episodes K and steps S when every task is a web task (the catalog's WEB_DEFAULT_EPISODES and
  * WEB_DEFAULT_MAX_STEPS, kept here so the forms need not load the catalog). */
 export const WEB_DEFAULTS = { episodes: 3, maxSteps: 10 } as const;
+
+/** `text` with `id` appended (", "-separated; unchanged when it is already listed). */
+export function withWebTask(text: string, id: string): string {
+  const parts = text.split(/[\s,]+/).filter(Boolean);
+  return parts.includes(id) ? text : [...parts, id].join(', ');
+}

@@ -13,6 +13,8 @@ export interface WebCatalog {
   setIds(name: WebTaskSetName): string[];
   /** The canonical id of `id`. @throws Error (the catalog's message) for a malformed or unknown id */
   parseId(id: string): string;
+  /** Every instance with its site, template, intent, check and split (computed on first call). */
+  list(): readonly WebTaskListing[];
   /** What a task (`web:<site>/<t>:<seed>`) asks; for a template id (`web:<site>/<t>`), its first
    * instance's intent prefixed "e.g."; undefined for anything else. */
   intentOf(id: string): string | undefined;
@@ -29,6 +31,7 @@ export function loadWebCatalog(): Promise<WebCatalog> {
       setNames: catalog.WEB_TASK_SETS,
       setIds: (name) => catalog.webTaskSet(name),
       parseId: (id) => catalog.parseWebTaskId(id).id,
+      list: () => [...byId().values()],
       intentOf: (id) => {
         if (!id.startsWith('web:')) return undefined;
         const exact = byId().get(id)?.intent;
