@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
 import { strToU8, zlibSync } from 'fflate';
 import { isSeed } from '../engine/frotz-rng.ts';
+import { taskHash } from '../ttl/web-engine.ts';
 import { decodeShare, encodeShare, ShareError, shareUrl, type SharePayload } from './share-link.ts';
 
 const metaPrompt: SharePayload = {
@@ -61,5 +62,21 @@ describe('share links', () => {
       expect(isSeed(seed)).toBe(false);
       expect(() => decodeShare(raw(seed))).toThrow(/not valid: setup\.seed/);
     }
+  });
+
+  it('round-trips a web task setup, and rejects a malformed task id', () => {
+    const setup: SharePayload = {
+      kind: 'setup',
+      setup: {
+        storyId: 'web:shop/t47', storyMd5: taskHash('web:shop/t47:2'), storyTitle: 'web:shop/t47:2', seed: 2, policy: { kind: 'meta', name: 'naive', strategy: '' },
+        episodes: 3, maxSteps: 10, models: { actor: 'a', metaAgent: 'm' }, task: { kind: 'web', id: 'web:shop/t47:2' },
+      },
+    };
+    const url = shareUrl('https://example.test/?view=learn', setup);
+    expect(decodeShare(new URL(url).hash)).toEqual(setup);
+    const bad = { ...setup, setup: { ...setup.setup, task: { kind: 'web', id: 'shop t47' } } } as SharePayload;
+    const raw = 'v1.' + btoa(String.fromCharCode(...zlibSync(strToU8(JSON.stringify(bad)))))
+      .replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    expect(() => decodeShare(raw)).toThrow('This share link is not valid: setup.task.id: expected a web task id web:<site>/<template>:<seed>');
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Share links: a meta-prompt or a whole setup (story, seed, policy, K, S, model names) encoded
+ * Share links: a meta-prompt or a whole setup (story or web task, seed, policy, K, S, model names) encoded
  * into the URL fragment — `#share=v1.<base64url(deflate(JSON))>` — so it is never sent to any
  * server. Decoding is schema-validated; a key can never be part of a payload (the schema has no
  * place for one, unknown fields are dropped, and a registered key echoed inside a text is
@@ -30,6 +30,13 @@ const metaPromptSchema = z.object({
   selectedOn: z.array(z.string().max(100)).max(100).default([]),
 });
 
+/** A web task of a setup (`web:<site>/<template>:<seed>`); whether the catalog has it is checked
+ * when the setup is loaded into the Learn form (the catalog is not part of this module). */
+const sharedTaskSchema = z.object({
+  kind: z.literal('web'),
+  id: z.string().max(100).regex(/^web:[a-z-]+\/t\d+:\d+$/, 'expected a web task id web:<site>/<template>:<seed>'),
+});
+
 const setupSchema = z.object({
   storyId: z.string().max(200).nullable(),
   storyMd5: z.string().regex(/^[0-9a-f]{32}$/),
@@ -40,6 +47,9 @@ const setupSchema = z.object({
   episodes: z.number().int().min(1).max(100),
   maxSteps: z.number().int().min(1).max(1000),
   models: z.object({ actor: z.string().max(200), metaAgent: z.string().max(200) }),
+  /** What is played when it is not a story: a web task (then `storyId` is `web:<site>/<template>`,
+   * `storyMd5` the task's hash and `seed` the id's seed). Absent for a story. */
+  task: sharedTaskSchema.optional(),
 });
 
 export const sharePayloadSchema = z.discriminatedUnion('kind', [

@@ -5,12 +5,21 @@
  * the steps as they are recorded, the score, the usage meter's running tokens and USD, and any
  * provider-requested wait. Stop aborts the in-flight request (nothing of that reply is executed).
  * The trajectory can be exported; an imported one is shown read-only. Every thrown error is shown
- * in `error` with the key scrubbed.
+ * in `error` with the key scrubbed. Instead of a story it can play a web task (`kind` 'web',
+ * `web:<site>/<template>:<seed>`, 10 steps and the web guide by default, as the CLI): the site runs
+ * on a detached document and every step records the page it showed (`page`: the latest, drawn
+ * beside the transcript with the acted element highlighted; kept in exports).
  */
 import { Actor } from '../../agents/actor.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { exportTrajectory, importTrajectory } from '../../agents/trajectory-io.ts';
 import type { Trajectory, TrajectoryStep } from '../../agents/trajectory.ts';
+import type { EpisodeEngine } from '../../ttl/episode-runner.ts';
+import type { DocumentFactory } from '../../web/dom/web-environment.ts';
+import type { PageSnapshot } from '../../web/interface.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
+import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
+import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import type { LlmSettings } from '../../llm/interface.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import { runEpisode } from '../../ttl/episode-runner.ts';
@@ -26,6 +35,12 @@ import { StoryPicker } from '../shared/stores/story-picker.ts';
 /** Step limit S unless the user sets one (method.md: S = 50). */
 export const DEFAULT_MAX_STEPS = 50;
 
+/** A web task's max score: the episode reward is 1 or 0. */
+const WEB_MAX_SCORE = 1;
+
+/** What the agent plays: a story of the library, or a web task. */
+export type AgentTaskKind = 'story' | 'web';
+
 /** Where the episode is: `loading` the story, `running` steps, `stopping` after Stop. */
 export type AgentPhase = 'idle' | 'loading' | 'running' | 'stopping';
 
@@ -33,8 +48,14 @@ export type AgentPhase = 'idle' | 'loading' | 'running' | 'stopping';
 export type { Schedule };
 
 export class Agent {
+  /** A story or a web task. */
+  kind = $state<AgentTaskKind>('story');
   /** Story picker value ('' = none). */
   selectedId = $state('');
+  /** Web task picker value (`web:<site>/<template>:<seed>`; '' = none). */
+  webTaskId = $state('');
+  /** Web tasks: the page at the episode's start (null: none, or a story). */
+  startPage = $state.raw<PageSnapshot | null>(null);
   seed = $state(0);
   /** Step limit S. */
   maxSteps = $state(DEFAULT_MAX_STEPS);
@@ -65,6 +86,9 @@ export class Agent {
   error = $state<string | null>(null);
   ready = $state(false);
   readonly running = $derived(this.phase !== 'idle');
+  /** Web tasks: the page after the latest step (the start page before the first step); null for a
+   * story. (The view draws the page the latest action acted on: web-frame-page.ts.) */
+  readonly page = $derived.by(() => this.steps.findLast((s) => s.page !== undefined)?.page ?? this.startPage);
 
   private controller: AbortController | null = null;
   private readonly wait: RetryCountdown;
@@ -78,6 +102,8 @@ export class Agent {
     private readonly settings: SettingsState,
     private readonly llm: LlmServices,
     schedule: Schedule = browserSchedule,
+    /** The document a web task's site draws into (default: a detached document; tests: jsdom). */
+    private readonly webDocument?: DocumentFactory,
   ) {
     this.wait = new RetryCountdown(schedule);
     this.stories = new StoryPicker(() => library, {
@@ -90,7 +116,8 @@ export class Agent {
     });
   }
 
-  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played. Runs once. */
+  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played; `?task=web:…`
+   * chooses that web task instead. Runs once. */
   init(): Promise<void> {
     this.starting ??= this.start();
     return this.starting;
@@ -104,18 +131,37 @@ export class Agent {
     this.seed = this.library.defaultSeed(entry);
   }
 
-  /** Play one episode of the selected story with the current settings. */
+  /** Play a story or a web task; the step limit and the guiding prompt follow the kind's defaults
+   * unless they were changed (story: S = 50, the default guide; web: 10 steps, the web guide). */
+  setKind(kind: AgentTaskKind): void {
+    if (this.running || kind === this.kind) return;
+    const [from, to] = kind === 'web'
+      ? [{ steps: DEFAULT_MAX_STEPS, guide: DEFAULT_GUIDING_PROMPT }, { steps: WEB_DEFAULTS.maxSteps, guide: WEB_DEFAULT_GUIDING_PROMPT }]
+      : [{ steps: WEB_DEFAULTS.maxSteps, guide: WEB_DEFAULT_GUIDING_PROMPT }, { steps: DEFAULT_MAX_STEPS, guide: DEFAULT_GUIDING_PROMPT }];
+    this.kind = kind;
+    if (this.maxSteps === from.steps) this.maxSteps = to.steps;
+    if (this.guidingPrompt === from.guide) this.guidingPrompt = to.guide;
+  }
+
+  /** Choose the web task played (its id names the seed). */
+  selectWebTask(id: string): void {
+    if (!this.running) this.webTaskId = id;
+  }
+
+  /** Play one episode of the selected story (or web task) with the current settings. */
   async run(): Promise<void> {
     if (this.running) return;
-    const entry = this.library.find(this.selectedId);
+    const web = this.kind === 'web';
+    const entry = web ? undefined : this.library.find(this.selectedId);
     const settings = this.settings.llmSettings();
-    const problem = !entry ? 'Choose a story first.'
+    const problem = web && !isWebTaskId(this.webTaskId) ? 'Choose a web task first.'
+      : !web && !entry ? 'Choose a story first.'
       : settings.provider.baseUrl === '' ? 'Set the provider’s base URL in Settings first.'
       : settings.roles.actor.model === '' ? 'Set the actor’s model in Settings first.'
-      : !isSeed(this.seed) ? 'The seed must be a whole number from 0 to 4294967295.'
+      : !web && !isSeed(this.seed) ? 'The seed must be a whole number from 0 to 4294967295.'
       : null;
     this.error = problem;
-    if (!entry || problem !== null) return;
+    if (problem !== null) return;
     this.reset();
     const controller = new AbortController();
     this.controller = controller;
@@ -128,7 +174,7 @@ export class Agent {
     });
     this.unpricedModel = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
     try {
-      const trajectory = await this.playEpisode(entry, settings, meter, controller.signal);
+      const trajectory = entry ? await this.playEpisode(entry, settings, meter, controller.signal) : await this.playWebTask(this.webTaskId, settings, meter, controller.signal);
       this.show(trajectory);
       const failed = trajectory.steps.at(-1)?.error;
       if (failed && failed.kind !== 'budget') this.error = this.settings.messageOf(new Error(failed.message));
@@ -166,6 +212,7 @@ export class Agent {
       const trajectory = importTrajectory(new TextDecoder().decode(await this.services.readFile(file)));
       this.reset();
       this.startObservation = trajectory.startObservation;
+      this.startPage = trajectory.startPage ?? null;
       this.maxScore = trajectory.story.maxScore;
       this.tokens = trajectory.steps.reduce((n, s) => n + s.promptTokens + s.completionTokens, 0);
       this.costUsd = trajectory.steps.reduce((n, s) => n + s.costUsd, 0);
@@ -205,6 +252,43 @@ export class Agent {
     }
   }
 
+  /** Build the web task's site (the catalog loads now, not with the page) and run the episode on
+   * it. @throws Error for an unknown task id (the catalog's message) */
+  private async playWebTask(taskId: string, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
+    const { createWebTaskEngine } = await import('../shared/stores/web-tasks.ts');
+    const engine = createWebTaskEngine(taskId, this.webDocument);
+    this.maxScore = WEB_MAX_SCORE;
+    try {
+      const watched: EpisodeEngine = {
+        info: engine.info, seed: engine.seed, ...(engine.texts ? { texts: engine.texts } : {}), ...(engine.task ? { task: engine.task } : {}),
+        reset: async () => {
+          const start = await engine.reset();
+          this.startObservation = start.text;
+          this.startPage = start.page ?? null;
+          this.score = start.score;
+          return start;
+        },
+        step: (command) => engine.step(command),
+        ...(engine.stop ? { stop: () => engine.stop!() } : {}),
+      };
+      const models = await this.llm.createModels(settings, meter);
+      const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
+      if (this.phase === 'loading') this.phase = 'running';
+      return await runEpisode({
+        engine: watched, actor, story: { title: engine.task?.id ?? taskId, maxScore: WEB_MAX_SCORE },
+        guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
+        now: () => dateAt(this.services.now()),
+        onStep: (step, live) => {
+          this.clearWait();
+          this.steps = [...live.steps];
+          if (step.action !== null) this.score = step.score;
+        },
+      });
+    } finally {
+      engine.dispose();
+    }
+  }
+
   private async start(): Promise<void> {
     await this.guard(async () => {
       await this.library.init();
@@ -215,6 +299,11 @@ export class Agent {
       if (id !== undefined && this.selectedId === '') this.selectStory(id);
       const seed = Number(query.get('seed') ?? NaN);
       if (query.get('story') === id && isSeed(seed)) this.seed = seed;
+      const task = query.get('task');
+      if (task !== null && isWebTaskId(task)) {
+        this.setKind('web');
+        this.webTaskId = task;
+      }
     });
     this.ready = true;
   }
@@ -224,6 +313,7 @@ export class Agent {
     this.trajectory = null;
     this.imported = false;
     this.startObservation = '';
+    this.startPage = null;
     this.score = null;
     this.tokens = 0;
     this.tokensEstimated = false;

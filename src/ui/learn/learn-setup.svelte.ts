@@ -5,6 +5,8 @@
  * preselects a library meta-prompt (Library's and Evolve's "Try this meta-prompt"); a shared
  * setup link fills the form; "copy share link" encodes the setup (never a key). The seed may be
  * "random" (seed.ts: drawn when a session starts); the session's cost is estimated up front.
+ * Instead of a story the form can take a web task (`kind` 'web'; K, S and the guide then default to
+ * 3 × 10 and the web guide, as the CLI); setup links carry it and are checked against the catalog.
  */
 import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
@@ -19,7 +21,11 @@ import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
-import { defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
+import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
+import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
+import { parseTaskId } from '../shared/stores/run-services.ts';
+import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 
 /** Writes text to the clipboard. @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;
@@ -116,6 +122,34 @@ export class LearnSetup {
     return this.drawnSeed;
   }
 
+  /** Play a story or a web task; K, S and the episode-1 guide follow the kind's defaults unless
+   * they were changed (story: 6 × 50, the default guide; web: 3 × 10, the web guide). */
+  setKind(kind: 'story' | 'web'): void {
+    const f = this.form;
+    if (kind === f.kind) return;
+    const story = { episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS, guidingPrompt: DEFAULT_GUIDING_PROMPT };
+    const web = { episodes: WEB_DEFAULTS.episodes, maxSteps: WEB_DEFAULTS.maxSteps, guidingPrompt: WEB_DEFAULT_GUIDING_PROMPT };
+    const [from, to] = kind === 'web' ? [story, web] : [web, story];
+    this.change({
+      kind,
+      episodes: f.episodes === from.episodes ? to.episodes : f.episodes,
+      maxSteps: f.maxSteps === from.maxSteps ? to.maxSteps : f.maxSteps,
+      guidingPrompt: f.guidingPrompt === from.guidingPrompt ? to.guidingPrompt : f.guidingPrompt,
+    });
+  }
+
+  /** Choose the web task (its id names the seed). */
+  selectWebTask(id: string): void {
+    this.change({ webTaskId: id });
+  }
+
+  /** What a session starting now plays: story id and seed (a web task's "story" is
+   * `web:<site>/<template>`, its seed the id's); a random seed is drawn for a story. */
+  taskForRun(draw: () => number = drawSeed): { storyId: string; seed: number } {
+    if (this.form.kind === 'web') return parseTaskId(this.form.webTaskId);
+    return { storyId: this.form.storyId, seed: this.seedForRun(draw) };
+  }
+
   selectStory(id: string): void {
     const entry = this.library.find(id);
     if (entry) this.change({ storyId: id, seed: this.library.defaultSeed(entry) });
@@ -125,25 +159,51 @@ export class LearnSetup {
   /** The chosen policy, or why the form cannot start a session. */
   validate(): { problem: string | null; policy: PolicySpec | null } {
     const policy = this.selectedPolicy?.spec ?? null;
-    return { problem: formProblem(this.form, this.library.find(this.form.storyId) !== undefined, policy !== null), policy };
+    return { problem: formProblem(this.form, this.form.kind === 'web' || this.library.find(this.form.storyId) !== undefined, policy !== null), policy };
   }
 
-  /** Fill the form with a shared setup; says what differs (models) or is missing (story). */
+  /** Fill the form with a shared setup; says what differs (models) or is missing (story).
+   * @throws Error naming the task when a shared web task is not in this version's catalog */
   async applySetup(setup: SharedSetup): Promise<void> {
     await this.init();
+    if (setup.task) return this.applyWebSetup(setup, setup.task.id);
     const notes: string[] = [];
     const story = this.library.entries.find((e) => e.id === setup.storyId) ?? this.library.entries.find((e) => e.id === `user:${setup.storyMd5}` || e.catalog?.md5 === setup.storyMd5);
     if (!story) notes.push(`The story “${setup.storyTitle}” is not in your library: add its file (md5 ${setup.storyMd5}), then choose it.`);
-    let option = optionForSpec(setup.policy, this.options);
+    const option = this.sharedOption(setup.policy);
+    notes.push(...this.modelNotes(setup));
+    this.change({ kind: 'story', storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
+  }
+
+  private async applyWebSetup(setup: SharedSetup, taskId: string): Promise<void> {
+    const { parseWebTaskId } = await import('../../web/tasks/catalog.ts');
+    let id: string;
+    try {
+      id = parseWebTaskId(taskId).id;
+    } catch (error) {
+      throw new Error(`This setup link names the web task “${taskId}”, which this version of the playground does not have (${(error as Error).message}). Nothing was loaded.`);
+    }
+    const option = this.sharedOption(setup.policy);
+    const notes = this.modelNotes(setup);
+    this.change({ kind: 'web', webTaskId: id, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.notice = `Loaded a shared setup (web task ${id}). ${notes.join(' ')}`.trim();
+  }
+
+  /** The policy option of a shared policy (added as "Shared: …" when no library entry has it). */
+  private sharedOption(policy: SharedSetup['policy']): PolicyOption {
+    let option = optionForSpec(policy, this.options);
     if (!option) {
-      option = { id: `shared:${this.sharedPolicies.length + 1}`, label: `Shared: ${policyLabel(setup.policy)}`, group: 'From a shared link', spec: setup.policy };
+      option = { id: `shared:${this.sharedPolicies.length + 1}`, label: `Shared: ${policyLabel(policy)}`, group: 'From a shared link', spec: policy };
       this.sharedPolicies = [...this.sharedPolicies, option];
     }
-    if (setup.models.actor !== this.models.actor || setup.models.metaAgent !== this.models.metaAgent) {
-      notes.push(`The setup was shared with actor “${setup.models.actor}” and meta-agent “${setup.models.metaAgent}”; this session will use your Settings’ models (${this.models.actor || 'none'}, ${this.models.metaAgent || 'none'}).`);
-    }
-    this.change({ storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
-    this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
+    return option;
+  }
+
+  private modelNotes(setup: SharedSetup): string[] {
+    return setup.models.actor !== this.models.actor || setup.models.metaAgent !== this.models.metaAgent
+      ? [`The setup was shared with actor “${setup.models.actor}” and meta-agent “${setup.models.metaAgent}”; this session will use your Settings’ models (${this.models.actor || 'none'}, ${this.models.metaAgent || 'none'}).`]
+      : [];
   }
 
   /**
@@ -171,13 +231,15 @@ export class LearnSetup {
     this.error = null;
     const { problem, policy } = this.validate();
     const sharable = policy ? sharablePolicy(policy) : null;
-    if (problem !== null || !sharable || this.form.seedRandom) {
+    if (problem !== null || !sharable || (this.form.seedRandom && this.form.kind === 'story')) {
       this.error = problem ?? (sharable ? 'A link carries a fixed seed: type a seed instead of “random” to share this setup.' : 'This policy cannot be shared as a link.');
       return;
     }
     await this.guard(async () => {
-      const task = await this.runs.resolveTask(this.form.storyId, this.form.seed);
-      this.shareLink = shareUrl(pageUrl, { kind: 'setup', setup: setupOf(this.form, { id: task.storyId, md5: task.md5, title: task.title }, sharable, this.models) });
+      const ref = this.form.kind === 'web' ? parseTaskId(this.form.webTaskId) : { storyId: this.form.storyId, seed: this.form.seed };
+      const task = await this.runs.resolveTask(ref.storyId, ref.seed);
+      const web = task.task?.kind === 'web' ? { kind: 'web' as const, id: task.task.id } : undefined;
+      this.shareLink = shareUrl(pageUrl, { kind: 'setup', setup: setupOf(this.form, { id: task.storyId, md5: task.md5, title: task.title, seed: task.seed, ...(web ? { task: web } : {}) }, sharable, this.models) });
       this.copied = false;
       this.copied = await this.copyText(this.shareLink).then(() => true, () => false);
     });

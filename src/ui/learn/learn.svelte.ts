@@ -148,7 +148,7 @@ export class LearnState {
     const choice = this.setup.validate();
     this.error = choice.problem ?? this.runs.settingsProblem(choice.policy ? rolesFor(choice.policy) : ['actor']);
     if (this.error !== null || !choice.policy) return;
-    const form = { ...this.setup.form, seed: this.setup.seedForRun() };
+    const form = { ...this.setup.form, ...this.setup.taskForRun() };
     const id = newSessionId(this.services.now());
     await this.launch(id, null, async (ctx) => {
       const task = await ctx.resolveTask(form.storyId, form.seed);
@@ -175,7 +175,10 @@ export class LearnState {
       const web = record.config.task?.kind === 'web' ? parseTaskId(record.config.task.id) : null;
       const storyId = web?.storyId ?? record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
       if (!storyId) throw new Error(`The story “${record.config.story.title}” is not in the library: add it to resume this session.`);
-      const task = await ctx.resolveTask(storyId, web?.seed ?? record.config.seed);
+      const task = await ctx.resolveTask(storyId, web?.seed ?? record.config.seed).catch((error: unknown) => {
+        if (!web) throw error;
+        throw new Error(`This session’s web task “${record.config.task!.id}” does not exist in this version of the playground (${(error as Error).message}), so it cannot be resumed. Its recorded episodes can still be opened and exported.`);
+      });
       if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
       return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
     }, fromLastGood);

@@ -2,7 +2,8 @@
  * The Learn view's setup form as plain data: story, seed, policy (a baseline, or a meta-prompt
  * of the library — the naive meta-agent is the built-in "naive" entry —, or "you" as the
  * meta-agent), a random seed, K, S, the episode-1 guiding prompt and the context window
- * (method.md defaults: K = 6, S = 50). Also the policy
+ * (method.md defaults: K = 6, S = 50; a web task instead of a story: 3 × 10, the web guide, as the
+ * CLI). Also the policy
  * options, the form's validation, and the setup share payload (never a key). Pure.
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../../agents/actor-prompt.ts';
@@ -18,8 +19,12 @@ export const MAX_EPISODES = 100;
 export const MAX_STEPS = 1000;
 
 export interface LearnForm {
+  /** A story of the library, or a web task. */
+  kind: 'story' | 'web';
   /** Story picker id ('' = none). */
   storyId: string;
+  /** Web task id `web:<site>/<template>:<seed>` ('' = none); its seed is the session's. */
+  webTaskId: string;
   seed: number;
   /** Draw a new seed when a session starts (the seed field says "random"); `seed` is then unused. */
   seedRandom: boolean;
@@ -35,7 +40,7 @@ export interface LearnForm {
 }
 
 export const defaultLearnForm = (): LearnForm => ({
-  storyId: '', seed: 0, seedRandom: false, policyId: 'meta:naive', episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS,
+  kind: 'story', storyId: '', webTaskId: '', seed: 0, seedRandom: false, policyId: 'meta:naive', episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS,
   guidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: null,
 });
 
@@ -89,8 +94,12 @@ const wholeIn = (n: number, min: number, max: number): boolean => Number.isInteg
 
 /** Why the form cannot start a session (user-readable), or null. */
 export function formProblem(form: LearnForm, storyKnown: boolean, policyKnown: boolean): string | null {
-  if (form.storyId === '' || !storyKnown) return 'Choose a story first.';
-  if (!form.seedRandom && !isSeed(form.seed)) return 'The seed must be a whole number from 0 to 4294967295.';
+  if (form.kind === 'web') {
+    if (!/^web:[a-z-]+\/t\d+:\d+$/.test(form.webTaskId)) return 'Choose a web task first.';
+  } else {
+    if (form.storyId === '' || !storyKnown) return 'Choose a story first.';
+    if (!form.seedRandom && !isSeed(form.seed)) return 'The seed must be a whole number from 0 to 4294967295.';
+  }
   if (!policyKnown) return 'Choose a policy.';
   if (!wholeIn(form.episodes, 1, MAX_EPISODES)) return `K (episodes) must be a whole number from 1 to ${MAX_EPISODES}.`;
   if (!wholeIn(form.maxSteps, 1, MAX_STEPS)) return `S (steps per episode) must be a whole number from 1 to ${MAX_STEPS}.`;
@@ -98,11 +107,13 @@ export function formProblem(form: LearnForm, storyKnown: boolean, policyKnown: b
   return null;
 }
 
-/** The setup share payload of a form (story identified by md5 too; model names only, never a key). */
-export function setupOf(form: LearnForm, story: { id: string; md5: string; title: string }, policy: SharedSetup['policy'], models: { actor: string; metaAgent: string }): SharedSetup {
+/** The setup share payload of a form (story identified by md5 too; model names only, never a key).
+ * `story` is the resolved task (`seed`: a web task's seed, from its id); a web task travels as `task`. */
+export function setupOf(form: LearnForm, story: { id: string; md5: string; title: string; seed?: number; task?: { kind: 'web'; id: string } }, policy: SharedSetup['policy'], models: { actor: string; metaAgent: string }): SharedSetup {
   return {
-    storyId: story.id, storyMd5: story.md5, storyTitle: story.title, seed: form.seed, policy,
+    storyId: story.id, storyMd5: story.md5, storyTitle: story.title, seed: story.seed ?? form.seed, policy,
     episodes: form.episodes, maxSteps: form.maxSteps, models: { actor: models.actor, metaAgent: models.metaAgent },
+    ...(story.task ? { task: story.task } : {}),
   };
 }
 
