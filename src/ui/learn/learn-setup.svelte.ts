@@ -220,8 +220,9 @@ export class LearnSetup {
       option = { id: `session:${this.sharedPolicies.length + 1}`, label: policyLabel(config.policy), group: 'From a stored session', spec: config.policy };
       this.sharedPolicies = [...this.sharedPolicies, option];
     }
+    const web = config.task?.kind === 'web' ? { kind: 'web' as const, webTaskId: config.task.id } : { kind: 'story' as const };
     this.change({
-      storyId: story?.id ?? this.form.storyId, seed: config.seed, seedRandom: false, policyId: option.id, episodes: config.episodes,
+      ...web, storyId: story?.id ?? this.form.storyId, seed: config.seed, seedRandom: false, policyId: option.id, episodes: config.episodes,
       maxSteps: config.maxSteps, guidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
     });
   }

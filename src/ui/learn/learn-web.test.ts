@@ -30,8 +30,8 @@ let mock: MockLlm;
 let services: FakeServices;
 let store: MemoryStore;
 
-async function makeLearn(): Promise<LearnState> {
-  store = new MemoryStore();
+async function makeLearn(existing?: MemoryStore): Promise<LearnState> {
+  store = existing ?? new MemoryStore();
   services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
   const library = new StoryLibrary(services);
@@ -121,5 +121,27 @@ describe('Learn on a web task', () => {
     expect(learn.phase).toBe('idle');
     await learn.open('learn-gone');
     expect(learn.record?.scores).toEqual([1, 1]);
+  });
+
+  it('after a reload, an unfinished web session is shown with its web task in the form, and resumes to the end', async () => {
+    const { actions } = await webScript('web:shop/t1:1');
+    const first = await makeLearn();
+    first.setup.setKind('web');
+    first.setup.selectWebTask('web:shop/t1:1');
+    first.setup.change({ policyId: 'static', episodes: 2, guidingPrompt: planOf(actions) });
+    await first.start();
+    const unfinished = structuredClone(first.record!);
+    unfinished.id = 'learn-unfinished-web';
+    unfinished.config.episodes = 3;
+    unfinished.status = 'stopped';
+    await saveSession(store, unfinished);
+
+    const learn = await makeLearn(store);
+    expect(learn.record?.id).toBe('learn-unfinished-web');
+    expect(learn.holding).toBe(true);
+    expect(learn.setup.form).toMatchObject({ kind: 'web', webTaskId: 'web:shop/t1:1', episodes: 3, policyId: 'static', guidingPrompt: planOf(actions) });
+    await learn.resume('learn-unfinished-web');
+    expect(learn.error).toBeNull();
+    expect(learn.record).toMatchObject({ status: 'complete', scores: [1, 1, 1] });
   });
 });
