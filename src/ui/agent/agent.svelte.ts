@@ -234,22 +234,26 @@ export class Agent {
     try {
       this.startObservation = engine.start.text;
       this.score = engine.start.score;
-      const models = await this.llm.createModels(settings, meter);
-      const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
-      if (this.phase === 'loading') this.phase = 'running';
-      return await runEpisode({
-        engine, actor, story: { title: story.catalog?.title ?? entry.title, maxScore: this.maxScore },
-        guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
-        now: () => dateAt(this.services.now()),
-        onStep: (step, live) => {
-          this.clearWait();
-          this.steps = [...live.steps];
-          if (step.action !== null) this.score = step.score;
-        },
-      });
+      return await this.runWatched(engine, { title: story.catalog?.title ?? entry.title, maxScore: this.maxScore }, settings, meter, signal);
     } finally {
       engine.dispose();
     }
+  }
+
+  /** Run one episode on `engine` with the actor of `settings`, showing every step as it comes. */
+  private async runWatched(engine: EpisodeEngine, story: { title: string; maxScore: number | null }, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
+    const models = await this.llm.createModels(settings, meter);
+    const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
+    if (this.phase === 'loading') this.phase = 'running';
+    return runEpisode({
+      engine, actor, story, guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
+      now: () => dateAt(this.services.now()),
+      onStep: (step, live) => {
+        this.clearWait();
+        this.steps = [...live.steps];
+        if (step.action !== null) this.score = step.score;
+      },
+    });
   }
 
   /** Build the web task's site (the catalog loads now, not with the page) and run the episode on
@@ -271,19 +275,7 @@ export class Agent {
         step: (command) => engine.step(command),
         ...(engine.stop ? { stop: () => engine.stop!() } : {}),
       };
-      const models = await this.llm.createModels(settings, meter);
-      const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
-      if (this.phase === 'loading') this.phase = 'running';
-      return await runEpisode({
-        engine: watched, actor, story: { title: engine.task?.id ?? taskId, maxScore: WEB_MAX_SCORE },
-        guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
-        now: () => dateAt(this.services.now()),
-        onStep: (step, live) => {
-          this.clearWait();
-          this.steps = [...live.steps];
-          if (step.action !== null) this.score = step.score;
-        },
-      });
+      return await this.runWatched(watched, { title: engine.task?.id ?? taskId, maxScore: WEB_MAX_SCORE }, settings, meter, signal);
     } finally {
       engine.dispose();
     }

@@ -141,16 +141,18 @@ export function savedFromForm(form: SettingsForm): SettingValue {
     presetId: form.presetId,
     baseUrl: form.baseUrl,
     roles,
-    requestTimeoutMs: form.requestTimeoutMs,
-    streamIdleTimeoutMs: form.streamIdleTimeoutMs,
-    maxRetries: form.maxRetries,
-    maxRetryWaitMs: form.maxRetryWaitMs,
-    maxConcurrent: form.maxConcurrent,
-    dropStainlessHeaders: form.dropStainlessHeaders,
+    ...requestFieldsOf(form),
     caps: { maxUsd: form.caps.maxUsd, maxTokens: form.caps.maxTokens },
     prices: pricesOf(form.prices),
     rememberKey: form.rememberKey,
   };
+}
+
+/** The request fields (timeouts and retry waits in ms, retries, sessions at once, the header
+ * choice), the same when saved and when run. */
+function requestFieldsOf(form: SettingsForm) {
+  const { requestTimeoutMs, streamIdleTimeoutMs, maxRetries, maxRetryWaitMs, maxConcurrent, dropStainlessHeaders } = form;
+  return { requestTimeoutMs, streamIdleTimeoutMs, maxRetries, maxRetryWaitMs, maxConcurrent, dropStainlessHeaders };
 }
 
 /** The settings of a run: the form plus the key (held only in memory by the caller). */
@@ -160,12 +162,7 @@ export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
   return {
     provider: { presetId: form.presetId, baseUrl: form.baseUrl.trim(), apiKey },
     roles,
-    requestTimeoutMs: form.requestTimeoutMs,
-    streamIdleTimeoutMs: form.streamIdleTimeoutMs,
-    maxRetries: form.maxRetries,
-    maxRetryWaitMs: form.maxRetryWaitMs,
-    maxConcurrent: form.maxConcurrent,
-    dropStainlessHeaders: form.dropStainlessHeaders,
+    ...requestFieldsOf(form),
     caps: { ...form.caps },
     prices: pricesOf(form.prices),
   };
