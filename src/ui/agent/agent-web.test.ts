@@ -6,16 +6,12 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
-import { fakeServices, type FakeServices } from '../../../test/support/ui/fake-services.ts';
+import type { FakeServices } from '../../../test/support/ui/fake-services.ts';
+import { testTab } from '../../../test/support/ui/run-test-support.ts';
 import { webScript } from '../../../test/support/web-scripts.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
-import { MemoryStore } from '../../store/memory-store.ts';
 import { createJsdomDocument } from '../../web/node/jsdom-document.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import { ApiKeyHolder } from '../shared/stores/api-key.svelte.ts';
-import { createBrowserLlmServices } from '../shared/stores/llm-services.ts';
-import { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { framedPage } from '../shared/format/web-frame-page.ts';
 import { Agent, DEFAULT_MAX_STEPS } from './agent.svelte.ts';
 
@@ -23,16 +19,9 @@ let mock: MockLlm;
 let services: FakeServices;
 
 async function makeAgent(): Promise<Agent> {
-  services = fakeServices(new MemoryStore());
-  const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryLibrary(services);
-  const settings = new SettingsState(llm, new ApiKeyHolder());
-  await library.init();
-  await settings.init(library.store);
-  settings.selectPreset('custom');
-  settings.setBaseUrl(mock.baseUrl);
-  settings.changeRole('actor', { model: 'mock-model' });
-  const agent = new Agent(services, library, settings, llm, () => () => undefined, createJsdomDocument);
+  const tab = await testTab(mock.baseUrl);
+  services = tab.services;
+  const agent = new Agent(services, tab.library, tab.settings, tab.llm, () => () => undefined, createJsdomDocument);
   await agent.init();
   return agent;
 }

@@ -7,7 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { fakeLocks } from '../../../test/support/ui/fake-locks.ts';
-import { fakeServices, type FakeServices } from '../../../test/support/ui/fake-services.ts';
+import type { FakeServices } from '../../../test/support/ui/fake-services.ts';
+import { testTab } from '../../../test/support/ui/run-test-support.ts';
 import { planOf, T47_HINT, webScript } from '../../../test/support/web-scripts.ts';
 import { decodeShare } from '../../share/share-link.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
@@ -16,12 +17,7 @@ import { loadSession, saveSession } from '../../ttl/session-store.ts';
 import { taskHash } from '../../ttl/web-engine.ts';
 import { createJsdomDocument } from '../../web/node/jsdom-document.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import { ApiKeyHolder } from '../shared/stores/api-key.svelte.ts';
-import { createBrowserLlmServices } from '../shared/stores/llm-services.ts';
 import { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
-import { RunServices } from '../shared/stores/run-services.ts';
-import { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { LearnSetup } from './learn-setup.svelte.ts';
 import { LearnState } from './learn.svelte.ts';
 import { SessionRuns } from './session-runs.svelte.ts';
@@ -32,20 +28,11 @@ let store: MemoryStore;
 
 async function makeLearn(existing?: MemoryStore): Promise<LearnState> {
   store = existing ?? new MemoryStore();
-  services = fakeServices(store);
-  const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryLibrary(services);
-  const settings = new SettingsState(llm, new ApiKeyHolder());
-  await library.init();
-  await settings.init(library.store);
-  settings.selectPreset('custom');
-  settings.setBaseUrl(mock.baseUrl);
-  settings.changeRole('actor', { model: 'mock-model' });
-  settings.changeRole('metaAgent', { model: 'mock-model' });
-  const runs = new RunServices({ library, settings, llm, locks: fakeLocks(), webDocument: createJsdomDocument, loadEngine: (bytes, options) => services.loadEngine(bytes, options) });
+  const tab = await testTab(mock.baseUrl, store, fakeLocks(), { webDocument: createJsdomDocument });
+  services = tab.services;
   let n = 0;
-  const catalog = new MetaPromptCatalog({ store: async () => library.store, now: () => 1, newId: () => `user-${++n}` });
-  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services, () => () => undefined);
+  const catalog = new MetaPromptCatalog({ store: async () => tab.library.store, now: () => 1, newId: () => `user-${++n}` });
+  const learn = new LearnState(tab.runs, new LearnSetup(tab.runs, catalog, tab.settings, services, async () => undefined), new SessionRuns(() => tab.library.store, services), services, () => () => undefined);
   await learn.enter();
   return learn;
 }

@@ -11,8 +11,8 @@ import { syncEngine } from '../../../src/ttl/episode-runner.ts';
 import type { Schedule } from '../../../src/ui/shared/stores/retry-countdown.svelte.ts';
 import { ApiKeyHolder } from '../../../src/ui/shared/stores/api-key.svelte.ts';
 import { fakeServices, type FakeServices } from './fake-services.ts';
-import { createBrowserLlmServices } from '../../../src/ui/shared/stores/llm-services.ts';
-import { RunServices, type RunLocks } from '../../../src/ui/shared/stores/run-services.ts';
+import { createBrowserLlmServices, type LlmServices } from '../../../src/ui/shared/stores/llm-services.ts';
+import { RunServices, type RunLocks, type RunServicesDeps } from '../../../src/ui/shared/stores/run-services.ts';
 
 export { fakeLocks } from './fake-locks.ts';
 import { SettingsState } from '../../../src/ui/shared/stores/settings.svelte.ts';
@@ -40,10 +40,18 @@ export interface TestTab {
   settings: SettingsState;
   runs: RunServices;
   library: StoryLibrary;
+  llm: LlmServices;
+}
+
+/** What a tab's run services use besides the defaults: web sites' documents (jsdom in Node) and
+ * how stories load (default: in-process, `syncEngine`). */
+export interface TestTabOptions {
+  webDocument?: () => Document;
+  loadEngine?: RunServicesDeps['loadEngine'];
 }
 
 /** One "tab": its own library and settings over a shared store, models at `baseUrl` ('mock-model'). */
-export async function testTab(baseUrl: string, store: Store = new MemoryStore(), locks: RunLocks | null = null): Promise<TestTab> {
+export async function testTab(baseUrl: string, store: Store = new MemoryStore(), locks: RunLocks | null = null, options: TestTabOptions = {}): Promise<TestTab> {
   const services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
   const library = new StoryLibrary(services);
@@ -57,7 +65,8 @@ export async function testTab(baseUrl: string, store: Store = new MemoryStore(),
   key.set('sk-test-123456');
   const runs = new RunServices({
     library, settings, llm, locks,
-    loadEngine: async (bytes, options) => ({ ...syncEngine(loadStory(bytes, options)), dispose: () => undefined }),
+    loadEngine: options.loadEngine ?? (async (bytes, load) => ({ ...syncEngine(loadStory(bytes, load)), dispose: () => undefined })),
+    ...(options.webDocument ? { webDocument: options.webDocument } : {}),
   });
-  return { services, settings, runs, library };
+  return { services, settings, runs, library, llm };
 }
