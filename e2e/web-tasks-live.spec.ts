@@ -36,8 +36,13 @@ test('the Agent plays web:shop/t1:1 with the oracle’s actions: score 1 of 1, t
 
   // After step 1 (the search box's fill): the home page, the box outlined with the typed text.
   const site = page.getByTestId('agent-site');
+  await expect(site).toBeVisible({ timeout: 30_000 });
+  const scrolledBefore = await page.evaluate(() => window.scrollY);
   await expect(site).toHaveAttribute('data-step', '1', { timeout: 30_000 });
   await expect(site).toHaveAttribute('data-acted-on', 'true');
+  // Bringing the outlined element into view scrolls the frame only, never the page around it.
+  await page.waitForTimeout(300);
+  expect(await page.evaluate(() => window.scrollY)).toBe(scrolledBefore);
   await expect(site.getByTestId('web-frame-url')).toHaveText('http://shop.test/');
   const box = site.frameLocator('[data-testid="web-frame"]').locator(`[bid="${/^fill\('(\d+)'/.exec(actions[0]!)![1]}"]`);
   await expect(box).toHaveValue('Aurora Camping Tent');
