@@ -51,5 +51,8 @@ describe('metattl oracle', () => {
     const bad = await metattl(['oracle', 'web:map/t1:2']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^metattl: template t1 belongs to shop, not map/);
+    const unlisted = await metattl(['oracle', 'web:shop/t1:99']);
+    expect(unlisted.code).toBe(2);
+    expect(unlisted.stderr).toMatch(/^metattl: template t1 has no seed 99 in web:shop\/t1:99 \(seeds 1, 2, 3, 4, 5\)/);
   });
 });

@@ -35,6 +35,10 @@ describe('the web task catalog', () => {
     expect(() => parseWebTaskId('web:shop/t99:1')).toThrow(/unknown template "t99"/);
     expect(() => parseWebTaskId('web:forum/t1:1')).toThrow(/belongs to shop, not forum/);
     expect(() => parseWebTaskId('shop/t1')).toThrow(/expected web:<site>\/<template>:<seed>/);
+    // Only the listed (oracle-tested) instances: seeds 1–5.
+    expect(() => parseWebTaskId('web:shop/t1:0')).toThrow('template t1 has no seed 0 in web:shop/t1:0 (seeds 1, 2, 3, 4, 5)');
+    expect(() => parseWebTaskId('web:shop/t47:99')).toThrow('template t47 has no seed 99 in web:shop/t47:99 (seeds 1, 2, 3, 4, 5)');
+    expect(parseWebTaskId('web:shop/t1:5').seed).toBe(5);
   });
 
   it('splits shop, forge and map into train / val / test and keeps forum and shop admin out of distribution', () => {

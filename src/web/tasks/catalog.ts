@@ -44,7 +44,8 @@ export interface WebTaskRef {
   seed: number;
 }
 
-/** @throws Error (with the expected form) for a malformed id, an unknown template or a site mismatch */
+/** @throws Error (with the expected form) for a malformed id, an unknown template, a site mismatch
+ * or a seed outside `WEB_SEEDS` */
 export function parseWebTaskId(id: string): WebTaskRef {
   const m = /^web:([a-z-]+)\/(t\d+):(\d+)$/.exec(id.trim());
   if (!m) throw new Error(`"${id}" is not a web task id (expected web:<site>/<template>:<seed>, e.g. web:shop/t1:3)`);
@@ -53,7 +54,10 @@ export function parseWebTaskId(id: string): WebTaskRef {
   const template = WEB_TEMPLATES.find((t) => t.id === templateId);
   if (!template) throw new Error(`unknown template "${templateId}" in ${id}`);
   if (template.site !== site) throw new Error(`template ${templateId} belongs to ${template.site}, not ${site}`);
-  return { id: webTaskId(template.site, template.id, Number(seedText)), template, seed: Number(seedText) };
+  const seed = Number(seedText);
+  // Only the listed instances are in the benchmark (each with its oracle and wrong script tested).
+  if (!WEB_SEEDS.includes(seed)) throw new Error(`template ${templateId} has no seed ${seedText} in ${id} (seeds ${WEB_SEEDS.join(', ')})`);
+  return { id: webTaskId(template.site, template.id, seed), template, seed };
 }
 
 /** The random-source seed a template's instantiation uses for a data seed (differs per template). */
