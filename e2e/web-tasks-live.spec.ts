@@ -118,7 +118,7 @@ test('a setup link with a web task opens into the Learn form; one naming an unkn
 
   await page.goto('./?view=library');
   await page.goto(link);
-  await expect(page.getByTestId('share-setup')).toContainText('web:forge/t33:2, seed 2');
+  await expect(page.getByTestId('share-setup')).toContainText('web task web:forge/t33:2, ');
   await page.getByTestId('share-load').click();
   await expect(page.getByTestId('learn-setup')).toHaveAttribute('data-kind', 'web');
   await expect(page.getByTestId('web-task-id')).toHaveValue('web:forge/t33:2');
@@ -126,6 +126,16 @@ test('a setup link with a web task opens into the Learn form; one naming an unkn
   await expect(page.getByTestId('learn-episodes')).toHaveValue('4');
   await expect(page.getByTestId('learn-steps')).toHaveValue('10');
   await expect(page.getByTestId('learn-setup-notice')).toContainText('Loaded a shared setup (web task web:forge/t33:2)');
+
+  // A link edited by hand: the preview names what Load loads (the task), not the story fields.
+  const edited = shareUrl(new URL('./?view=library', page.url()).href, {
+    kind: 'setup',
+    setup: { storyId: 'lever-room', storyMd5: 'a'.repeat(32), storyTitle: 'lever-room', seed: 5, policy: { kind: 'static' }, episodes: 3, maxSteps: 10, models: { actor: '', metaAgent: '' }, task: { kind: 'web', id: 'web:shop/t47:2' } },
+  });
+  await page.goto('./?view=library');
+  await page.goto(edited);
+  await expect(page.getByTestId('share-setup')).toContainText('web task web:shop/t47:2, ');
+  await expect(page.getByTestId('share-setup')).not.toContainText('lever-room');
 
   const bad = shareUrl(new URL('./?view=library', page.url()).href, {
     kind: 'setup',
