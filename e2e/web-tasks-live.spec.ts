@@ -110,6 +110,14 @@ test('a setup link with a web task opens into the Learn form; one naming an unkn
   await page.getByTestId('learn-kind-web').check();
   await page.getByTestId('web-task-id').fill('web:forge/t33:2');
   await expect(page.getByTestId('web-task-site')).toHaveValue('forge');
+  // A typed id naming no task stays in the field with its message after leaving it; the choice is unchanged.
+  await page.getByTestId('web-task-id').fill('web:forge/t33:9');
+  await page.getByTestId('web-task-id').press('Tab');
+  await expect(page.getByTestId('web-task-id')).toHaveValue('web:forge/t33:9');
+  await expect(page.getByTestId('web-task-problem')).toHaveText('Template t33 has no seed 9 (seeds 1, 2, 3, 4, 5).');
+  await expect(page.getByTestId('web-task-picker')).toHaveAttribute('data-task', 'web:forge/t33:2');
+  await page.getByTestId('web-task-id').fill('web:forge/t33:2');
+  await expect(page.getByTestId('web-task-problem')).toHaveCount(0);
   await page.getByTestId('learn-policy').selectOption('reflexion');
   await page.getByTestId('learn-episodes').fill('4');
   await page.getByTestId('learn-share').click();
