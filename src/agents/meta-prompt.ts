@@ -8,6 +8,7 @@
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { isCutOff } from '../llm/finish-reason.ts';
 
 export const META_PROMPT_HEADER = `You coach a player of a text adventure game. The player (the actor) is a language model that plays the same game from the same starting point several times; each attempt is an episode with a limited number of steps. Before every episode the actor receives a guiding prompt written by you, and it follows it.
 
@@ -55,7 +56,7 @@ export function parseLearn(content: string, finishReason: string | null): Parsed
     const body = (last[1] ?? '').trim();
     return body ? { guidingPrompt: body, status: 'updated' } : { guidingPrompt: null, status: 'empty' };
   }
-  if (/<learn>/i.test(text) || /<think>/i.test(text) || (finishReason === 'length' && text.trim() === '')) {
+  if (/<learn>/i.test(text) || /<think>/i.test(text) || (isCutOff(finishReason) && text.trim() === '')) {
     return { guidingPrompt: null, status: 'truncated' };
   }
   return { guidingPrompt: null, status: 'missing' };

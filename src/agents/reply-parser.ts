@@ -5,10 +5,11 @@
  * itself ends with its final choice). Text inside `<think>…</think>` is never used; an unclosed
  * `<think>` means the reply was cut off.
  */
+import { isCutOff } from '../llm/finish-reason.ts';
 
 /** How a reply was understood. `parse_failure`: no action found (the fallback is used);
- * `truncated`: the reply was cut off (finish_reason "length" with nothing usable, or an unclosed
- * `<think>`). */
+ * `truncated`: the reply was cut off (a finish_reason that is not a natural end, or an unclosed
+ * `<think>`); nothing of it is played. */
 export type ParseStatus = 'ok' | 'parse_failure' | 'truncated';
 
 export interface ParsedReply {
@@ -38,10 +39,13 @@ function cleanAction(raw: string): string {
 /**
  * Parse an actor reply.
  * @param content the reply text as received ('' when the provider sent none)
- * @param finishReason the provider's finish_reason ('length' = cut off by the token limit)
+ * @param finishReason the provider's finish_reason: a reason that is not a natural end ('length',
+ *   'content_filter', an unknown one — llm/finish-reason.ts) marks the reply cut off, and a
+ *   cut-off reply is never played, even when it holds an ACTION line ('truncated')
  */
 export function parseActorReply(content: string, finishReason: string | null): ParsedReply {
   const failed = (status: ParseStatus): ParsedReply => ({ action: null, status, reasoning: null, extraActions: [] });
+  if (isCutOff(finishReason)) return failed('truncated');
   let text = content.replace(/<think>[\s\S]*?<\/think>/gi, '');
   const unclosed = text.search(/<think>/i);
   if (unclosed >= 0) {
@@ -49,10 +53,10 @@ export function parseActorReply(content: string, finishReason: string | null): P
     if (!ACTION_LINE.test(text)) return failed('truncated');
     ACTION_LINE.lastIndex = 0;
   }
-  if (text.trim() === '') return failed(finishReason === 'length' ? 'truncated' : 'parse_failure');
+  if (text.trim() === '') return failed('parse_failure');
   text = text.replace(/^\s*```[\w-]*\s*$/gm, '');
   const actions = [...text.matchAll(ACTION_LINE)].map((m) => cleanAction(m[1] ?? '')).filter((a) => a !== '');
   const reasoning = REASONING_LINE.exec(text)?.[1]?.trim() || null;
-  if (actions.length === 0) return { ...failed(finishReason === 'length' ? 'truncated' : 'parse_failure'), reasoning };
+  if (actions.length === 0) return { ...failed('parse_failure'), reasoning };
   return { action: actions.at(-1)!, status: 'ok', reasoning, extraActions: actions.slice(0, -1) };
 }

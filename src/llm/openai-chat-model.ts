@@ -6,7 +6,7 @@
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
  * adapt rejected parameters (adaptations.ts), retry by one policy (retry-policy.ts), make every
  * call abortable at once, bound the requests in flight, account usage (counted locally and
- * marked as estimated when the provider sends none), enforce the run's caps, and map every fault
+ * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
  * once into `LlmError`. The key never leaves the Authorization header.
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
@@ -14,10 +14,12 @@ import pLimit from 'p-limit';
 import { AdaptationMemory, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
-import { completionFromJson, errorInReply, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
+import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
+import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
 import { withRetries } from './retry-policy.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
+import { trustedUsage } from './usage-check.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The SDK's optional telemetry headers, dropped on request (some servers' CORS rejects them). */
@@ -103,10 +105,36 @@ function makeClient(settings: LlmSettings, deps: ChatModelDeps): OpenAI {
     dangerouslyAllowBrowser: true,
     maxRetries: 0,
     timeout: settings.requestTimeoutMs,
-    fetch: deps.fetch ?? globalThis.fetch.bind(globalThis),
+    fetch: reframingErrors(deps.fetch ?? globalThis.fetch.bind(globalThis)),
     defaultHeaders,
     logLevel: 'off',
   });
+}
+
+/**
+ * `fetch` whose error responses (status ≥ 400) carry their error in OpenAI's framing, so that the
+ * SDK reads its message, type, param and code whatever server sent it (provider-error.ts: vLLM's
+ * `{"object":"error",…}`, Gemini's `[{"error":…}]`, Ollama's `{"error":"text"}`, …). Other
+ * responses, and bodies that are not JSON (the SDK shows their text), pass unchanged.
+ */
+function reframingErrors(inner: typeof fetch): typeof fetch {
+  return async (input, init) => {
+    const response = await inner(input, init);
+    if (response.ok || response.status < 400) return response;
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
+    }
+    const error = providerErrorOf(parsed);
+    const body = error ? openAiErrorBody(error) : text;
+    const headers = new Headers(response.headers);
+    headers.delete('content-length');
+    headers.delete('content-encoding');
+    return new Response(body, { status: response.status, statusText: response.statusText, headers });
+  };
 }
 
 /**
@@ -162,22 +190,20 @@ async function complete(
     ...(options.stream ? { stream: true, stream_options: { include_usage: true } } : {}),
   };
   const started = now();
+  const count = await loadTokenCounter();
+  const promptEstimate = countChatTokens(messages, count);
   // A reply without usable content is not used, but what the provider billed for it still counts.
-  const billed = (usage: RawUsage): void => meter.record(role, {
-    ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
-  });
+  const billed = (reported: RawUsage): void => {
+    const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: 0, reasoningTokens: 0 }, roleSettings.maxTokens);
+    meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens), ...(estimated ? { estimated: true } : {}) });
+  };
   const raw = await withRetries(
     (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
-  let usage = raw.usage;
-  let estimated = false;
-  if (usage === null) {
-    const count = await loadTokenCounter();
-    usage = { promptTokens: countChatTokens(messages, count), completionTokens: count(raw.content), reasoningTokens: 0 };
-    estimated = true;
-  }
+  const estimate: RawUsage = { promptTokens: promptEstimate, completionTokens: count(raw.content), reasoningTokens: 0 };
+  const { usage, estimated } = trustedUsage(raw.usage, estimate, roleSettings.maxTokens);
   const completion: Completion = {
     content: raw.content,
     finishReason: raw.finishReason,
@@ -209,7 +235,7 @@ async function sendAdapting(
       return await sendOnce(client, settings, body, retry, attempt);
     } catch (error) {
       if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
-      const parameter = error instanceof APIError ? rejectedParameter(body, error.status ?? null, String(error.message), error.param ?? null, error.code ?? null) : null;
+      const parameter = rejectionOf(body, error);
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
       if (!learnt) throw mapError(error, settings, deps, attempt);
       options.onAdaptation?.(learnt.adaptation);
@@ -219,16 +245,32 @@ async function sendAdapting(
   }
 }
 
+/** The adaptable parameter a rejection names: an HTTP 400/422 (any server's framing, reframed
+ * for the SDK), or an error inside a 200 reply with such a status or none. */
+function rejectionOf(body: RequestBody, error: unknown): string | null {
+  if (error instanceof APIError) return rejectedParameter(body, error.status ?? null, String(error.message), error.param ?? null, error.code ?? null);
+  if (error instanceof ReplyFaultError) {
+    const p = error.provider;
+    // An error inside a 200 names no status in some framings (Ollama's `{"error":"text"}`): its
+    // words must then name the parameter as unsupported, as always.
+    return rejectedParameter(body, p.status ?? 400, p.message, p.param, p.code);
+  }
+  return null;
+}
+
 /** Send one request and read its whole reply within the attempt's deadline. */
 async function sendOnce(client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal): Promise<RawCompletion> {
   const headers = settings.dropStainlessHeaders ? undefined : { 'x-stainless-retry-count': String(retry) };
   const request = client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: attempt.signal, headers });
   const response = await request.asResponse();
-  if (body.stream === true) {
-    const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
+  const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
+  // Read by what arrives, not by what was asked: SSE answered to a plain request is read as a stream.
+  if (body.stream === true || /text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
     return readChatStream(response, { idleMs: idle, fallbackModel: body.model });
   }
-  return completionFromJson(await response.text(), body.model);
+  const text = await response.text();
+  if (looksLikeSse(text)) return readChatStream(new Response(text), { idleMs: idle, fallbackModel: body.model });
+  return completionFromJson(text, body.model);
 }
 
 /** Map anything an attempt threw into the typed fault set (once). */

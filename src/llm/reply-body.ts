@@ -3,10 +3,16 @@
  * one `RawCompletion`, and refusing replies a run must not act on: unparsable or cut-off bodies
  * (`bad_response`), an error signalled inside a 200 (`server`, or `quota` / `rate_limit` when its
  * code says so), and replies without usable content (`bad_response`: no choices, null or empty
- * content, no message, only reasoning or tool calls, a refusal). An empty reply cut off by the
- * token limit (finish_reason "length") is the model's own outcome and is returned as such.
+ * content, no message, only reasoning or tool calls, a refusal). An error is found in every
+ * framing provider-error.ts reads (vLLM's `{"object":"error"}`, Gemini's `[{"error":…}]`, …).
+ * A reply cut off by a finish_reason other than a natural end (finish-reason.ts) is returned with
+ * that reason — the callers never act on it — except DeepSeek's "insufficient_system_resource",
+ * a `server` fault (retried). Usage that is not a set of non-negative integers is dropped (null),
+ * so the caller counts it locally. A body in the other framing is read when complete: SSE text
+ * answered to a non-streamed request, JSON followed by `data: [DONE]`.
  */
 import { LlmError } from './errors.ts';
+import { providerErrorOf, type ProviderError } from './provider-error.ts';
 
 /** A complete 200 reply without usable content: a `bad_response` that the provider may still have
  * billed (`usage`, when it reported one), so the run's meter counts it. */
@@ -59,16 +65,18 @@ export class ReplyAccumulator {
    * @throws LlmError when it carries an error object or an "error" finish reason
    */
   add(body: unknown, part: 'message' | 'delta'): void {
+    const error = providerErrorOf(body);
+    if (error) throw errorInReply(error);
     if (!isObject(body)) throw new LlmError('bad_response', `The provider sent ${JSON.stringify(body)?.slice(0, 80)} where a completion object belongs.`);
-    if (body.error !== undefined && body.error !== null) throw errorInReply(body.error);
     if (typeof body.model === 'string' && body.model) this.model = body.model;
-    if (isObject(body.usage)) this.usage = usageOf(body.usage);
+    if (body.usage !== undefined && body.usage !== null) this.usage = usageOf(body.usage);
     const choices = Array.isArray(body.choices) ? body.choices : [];
     const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
     if (!isObject(choice)) return;
     this.sawChoice = true;
     if (isObject(choice.error)) throw errorInReply(choice.error);
-    const message = choice[part];
+    // A whole `message` where a `delta` belongs (a server streaming one completion object).
+    const message = isObject(choice[part]) ? choice[part] : choice.message;
     if (isObject(message)) {
       this.sawMessage = true;
       if (typeof message.content === 'string') this.content += message.content;
@@ -81,6 +89,9 @@ export class ReplyAccumulator {
     if (typeof choice.finish_reason === 'string' && choice.finish_reason) {
       this.finishReason = choice.finish_reason;
       if (choice.finish_reason === 'error') throw new LlmError('server', 'The provider ended the reply with finish_reason "error" (the model failed mid-answer); nothing of it is used.');
+      if (choice.finish_reason === 'insufficient_system_resource') {
+        throw new LlmError('server', 'The provider cut the reply off for lack of resources (finish_reason "insufficient_system_resource"); nothing of it is used.');
+      }
     }
   }
 
@@ -110,20 +121,59 @@ function textOfParts(parts: unknown[]): string {
   return parts.map((p) => (isObject(p) && typeof p.text === 'string' ? p.text : typeof p === 'string' ? p : '')).join('');
 }
 
-function usageOf(u: Json): RawUsage {
-  const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+
+/** The usage a provider reported, or null when it is not usable: not an object, counts missing,
+ * not integers (e.g. strings), or negative. Plausibility against the exchange is the caller's. */
+function usageOf(u: unknown): RawUsage | null {
+  if (!isObject(u) || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens)) return null;
   const details = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
-  return { promptTokens: num(u.prompt_tokens), completionTokens: num(u.completion_tokens), reasoningTokens: num(details.reasoning_tokens) };
+  const reasoning = isCount(details.reasoning_tokens) && details.reasoning_tokens <= u.completion_tokens ? details.reasoning_tokens : 0;
+  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, reasoningTokens: reasoning };
 }
 
-/** An error object found inside a 200 reply, mapped by its code or type. */
-export function errorInReply(error: unknown): LlmError {
-  const e = isObject(error) ? error : { message: String(error) };
-  const code = `${String(e.code ?? '')} ${String(e.type ?? '')}`;
-  const message = typeof e.message === 'string' && e.message ? e.message : JSON.stringify(error).slice(0, 200);
-  if (/insufficient_quota|billing|credit/i.test(code)) return new LlmError('quota', `The account has no credit left: ${message}`);
-  if (/rate_limit/i.test(code)) return new LlmError('rate_limit', `Rate limited by the provider: ${message}`);
-  return new LlmError('server', `The provider signalled an error inside its reply: ${message}`);
+/** An error signalled inside a 200 reply (or by a status the SDK could not map), with the
+ * provider's fields, so a rejected parameter can be adapted as for an HTTP 400. */
+export class ReplyFaultError extends LlmError {
+  constructor(
+    kind: ConstructorParameters<typeof LlmError>[0],
+    message: string,
+    readonly provider: ProviderError,
+  ) {
+    super(kind, message, provider.status);
+  }
+}
+
+/**
+ * An error found inside a reply (any framing provider-error.ts reads, or a bare error object),
+ * mapped by the HTTP status it names (else the status its type stands for: invalid_request_error,
+ * BadRequestError, INVALID_ARGUMENT → 400; authentication / permission errors → 401; not found →
+ * 404): 401/403 auth, 402 or a billing code quota, 429 or a rate-limit code rate_limit, other 4xx
+ * bad_request, else server (retried).
+ */
+export function errorInReply(error: unknown): ReplyFaultError {
+  const e = isProviderError(error) ? error : (providerErrorOf({ error }) as ProviderError);
+  const code = `${e.code ?? ''} ${e.type ?? ''}`;
+  const s = e.status ?? statusOfType(code);
+  if (s === 402 || /insufficient_quota|billing|credit/i.test(code)) return new ReplyFaultError('quota', `The account has no credit left: ${e.message}`, e);
+  if (s === 401 || s === 403) return new ReplyFaultError('auth', `The provider refused the key${s ? ` (${s})` : ''}: ${e.message}`, e);
+  if (s === 429 || /rate_limit/i.test(code)) return new ReplyFaultError('rate_limit', `Rate limited by the provider: ${e.message}`, e);
+  if (s !== null && s >= 400 && s < 500 && s !== 408 && s !== 409) return new ReplyFaultError('bad_request', `The provider rejected the request (${s}): ${e.message}`, e);
+  return new ReplyFaultError('server', `The provider signalled an error inside its reply: ${e.message}`, e);
+}
+
+function statusOfType(code: string): number | null {
+  if (/invalid_request|bad_?request|invalid_argument/i.test(code)) return 400;
+  if (/authentication|permission|unauthenticated|invalid_api_key/i.test(code)) return 401;
+  if (/not_?found/i.test(code)) return 404;
+  return null;
+}
+
+const isProviderError = (v: unknown): v is ProviderError => isObject(v) && typeof v.message === 'string' && 'status' in v && 'param' in v && 'code' in v && 'type' in v;
+
+/** Whether a body's text is server-sent events rather than one JSON value. */
+export function looksLikeSse(text: string): boolean {
+  return /^\s*(data|event|id|retry)\s*:|^\s*:/.test(text);
 }
 
 /**
@@ -134,7 +184,8 @@ export function errorInReply(error: unknown): LlmError {
 export function completionFromJson(text: string, fallbackModel: string): RawCompletion {
   let body: unknown;
   try {
-    body = JSON.parse(text);
+    // JSON followed by a stray `data: [DONE]` (some proxies append it to every reply).
+    body = JSON.parse(text.replace(/\s*(?:data:\s*)?\[DONE\]\s*$/, ''));
   } catch {
     const shown = text.length > 80 ? `${text.slice(0, 80)}…` : text;
     throw new LlmError('bad_response', `The provider's reply was not valid JSON (cut off or not an API reply: ${JSON.stringify(shown)}).`);

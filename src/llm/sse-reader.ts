@@ -4,11 +4,15 @@
  * call as an error, and nothing of the partial reply is used: an `event: error` (whatever its
  * payload), an `error` object in a chunk, a finish_reason "error", a chunk that is not JSON, or
  * a stream that ends before a finish_reason. A stream silent for longer than `idleMs` between
- * chunks fails as `timeout`.
+ * chunks fails as `timeout`. A body in the other framing is read when complete: one JSON reply
+ * answered to a streamed request (no event at all), and a whole completion object in a chunk.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { LlmError } from './errors.ts';
-import { errorInReply, ReplyAccumulator, type RawCompletion } from './reply-body.ts';
+import { completionFromJson, errorInReply, ReplyAccumulator, type RawCompletion } from './reply-body.ts';
+
+/** Longest body kept for reading as JSON when a streamed request is answered without events. */
+const MAX_JSON_FALLBACK_CHARS = 4_000_000;
 
 export interface StreamReadOptions {
   /** Longest silence between two reads of the body, ms. */
@@ -28,8 +32,11 @@ export async function readChatStream(response: Response, options: StreamReadOpti
   const reply = new ReplyAccumulator(options.fallbackModel);
   let done = false;
   let failure: LlmError | null = null;
+  let sawEvent = false;
+  let raw = '';
   const parser = createParser({
     onEvent: (event: EventSourceMessage) => {
+      if (event.data.trim() !== '[DONE]') sawEvent = true;
       if (done || failure) return;
       try {
         done = handleEvent(event, reply);
@@ -44,12 +51,15 @@ export async function readChatStream(response: Response, options: StreamReadOpti
     while (!done && !failure) {
       const { value, done: ended } = await readWithin(reader, options.idleMs);
       if (ended) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      const text = decoder.decode(value, { stream: true });
+      if (!sawEvent && raw.length < MAX_JSON_FALLBACK_CHARS) raw += text;
+      parser.feed(text);
     }
   } finally {
     void reader.cancel().catch(() => undefined);
   }
   if (failure) throw failure;
+  if (!sawEvent && /^\s*[[{]/.test(raw)) return completionFromJson(raw, options.fallbackModel);
   if (!done && reply.finishReason === null) {
     throw new LlmError('bad_response', 'The provider’s stream ended before the reply was finished (no finish_reason); nothing of it is used.');
   }

@@ -4,7 +4,10 @@
  * the CLI when it reads `--api-key` / `OPENAI_API_KEY`; the stores scrub every run, event and
  * meta-prompt they write, and every export path (stringifyWithoutSecrets, downloads, share links,
  * CLI output) scrubs its text. Keys shorter than 8 characters are not registered (replacing them
- * would mangle ordinary text; real keys are far longer). Pure module state; no DOM or Node APIs.
+ * would mangle ordinary text; real keys are far longer). A key is found in every encoding it can
+ * take in text a provider or a tool echoes (`keyPattern`): percent-encoded (any case, partly or
+ * twice), JSON- or HTML-escaped, form-encoded, base64 (standard or URL-safe, at any alignment
+ * inside a longer base64 text) and hex. Pure module state; no DOM or Node APIs.
  */
 
 /** What a scrubbed key is replaced with. */
@@ -23,11 +26,71 @@ export function forgetSecrets(): void {
   secrets.clear();
 }
 
-/** `text` with every registered secret replaced by KEY_HIDDEN. */
+/** `text` with every registered secret, in any encoding `keyPattern` knows, replaced by KEY_HIDDEN. */
 export function scrubText(text: string): string {
   let out = text;
-  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join(KEY_HIDDEN);
+  for (const secret of secrets) out = hideKey(out, secret);
   return out;
+}
+
+const patterns = new Map<string, RegExp>();
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+const utf8 = (s: string): number[] => [...new TextEncoder().encode(s)];
+const hex2 = (n: number) => n.toString(16).padStart(2, '0');
+/** A hex byte in either case, e.g. 2d → [2][dD]. */
+const anyCaseHex = (h: string) => [...h].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
+
+/** The ways one character of a key may be written in text: itself, its UTF-8 bytes percent-
+ * encoded (any case; `%25` for a second encoding), a JSON `\uXXXX` escape, an HTML character
+ * reference, `\/` for `/` and `+` for a space. */
+function charForms(c: string): string {
+  const bytes = utf8(c).map(hex2);
+  const percent = bytes.map((b) => `%(?:25)?${anyCaseHex(b)}`).join('');
+  const code = c.codePointAt(0)!;
+  const forms = [escapeRegExp(c), percent, `\\\\u${anyCaseHex(code.toString(16).padStart(4, '0'))}`, `&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
+  if (c === '/') forms.push('\\\\/');
+  if (c === ' ') forms.push('\\+');
+  return `(?:${forms.join('|')})`;
+}
+
+/** Base64 texts (standard and URL-safe) that any base64 encoding of a text holding `secret`
+ * contains: for each of the 3 byte alignments, the encoding of the key's bytes that fill whole
+ * 3-byte groups. */
+function base64Forms(secret: string): string[] {
+  const bytes = utf8(secret);
+  const out: string[] = [];
+  for (let skip = 0; skip < 3; skip++) {
+    const part = bytes.slice(skip);
+    const whole = part.slice(0, part.length - (part.length % 3));
+    if (whole.length < 6) continue;
+    const b64 = btoa(String.fromCharCode(...whole));
+    out.push(b64, b64.replace(/\+/g, '-').replace(/\//g, '_'));
+  }
+  return out;
+}
+
+/**
+ * The pattern that finds `secret` in text in any encoding listed in this module's header (a
+ * global RegExp, cached per secret).
+ */
+export function keyPattern(secret: string): RegExp {
+  let re = patterns.get(secret);
+  if (!re) {
+    const perChar = [...secret].map(charForms).join('');
+    const bytes = utf8(secret).map(hex2).join('');
+    const literal = [...base64Forms(secret), bytes, bytes.toUpperCase()].map(escapeRegExp);
+    re = new RegExp([perChar, ...literal].join('|'), 'g');
+    patterns.set(secret, re);
+  }
+  re.lastIndex = 0;
+  return re;
+}
+
+/** `text` with `secret` (in any encoding `keyPattern` finds) replaced by KEY_HIDDEN; unchanged
+ * for a secret shorter than 4 characters. */
+export function hideKey(text: string, secret: string): string {
+  if (secret.length < 4) return text;
+  return text.replace(keyPattern(secret), KEY_HIDDEN);
 }
 
 const isPlainObject = (value: object): boolean => {

@@ -6,6 +6,7 @@
 import type { ChatReplyContext } from './chat-handler.ts';
 import type { EmptyShape, FaultRule, StreamErrorForm } from './interface.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
+import { writeEchoKey, writeFinishReason, writeFraming, writeProviderError, writeUsage } from './server-shapes.ts';
 import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
@@ -62,6 +63,21 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
       return;
     case 'stream_error':
       writeStreamError(ctx, p, fault.form ?? 'event');
+      return;
+    case 'provider_error':
+      writeProviderError(ctx, fault, p);
+      return;
+    case 'finish_reason':
+      writeFinishReason(ctx, fault.reason, p);
+      return;
+    case 'framing':
+      writeFraming(ctx, fault.form, p);
+      return;
+    case 'usage':
+      writeUsage(ctx, fault.usage, p);
+      return;
+    case 'echo_key':
+      writeEchoKey(ctx, fault);
       return;
   }
 }

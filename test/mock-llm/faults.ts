@@ -39,15 +39,15 @@ function inScope(rule: FaultRule, ctx: FaultContext): boolean {
   if (rule.role !== undefined && rule.role !== ctx.role) return false;
   if (rule.attempts !== undefined && ctx.attempt >= rule.attempts) return false;
   if (rule.kind === 'stream_error' && !ctx.stream) return false;
-  if (rule.kind === 'bad_param') return Object.hasOwn(ctx.body, rule.param) && ctx.body[rule.param] !== undefined;
+  if (rule.kind === 'bad_param' || (rule.kind === 'provider_error' && rule.param)) return Object.hasOwn(ctx.body, rule.param!) && ctx.body[rule.param!] !== undefined;
   return true;
 }
 
-/** The first rule that hits the request, or null. `bad_param` ignores the rate. */
+/** The first rule that hits the request, or null. `bad_param` (and `provider_error` with a `param`) ignores the rate. */
 export function pickFault(rules: readonly FaultRule[], ctx: FaultContext): FaultRule | null {
   for (const [i, rule] of rules.entries()) {
     if (!inScope(rule, ctx)) continue;
-    if (rule.kind === 'bad_param') return rule;
+    if (rule.kind === 'bad_param' || (rule.kind === 'provider_error' && rule.param)) return rule;
     const rate = rule.rate ?? 1;
     if (unitFromText(`${ctx.bodyHash}|attempt ${ctx.attempt}|rule ${i}`) < rate) return rule;
   }

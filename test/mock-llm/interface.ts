@@ -69,7 +69,35 @@ export type FaultRule =
    * (code unsupported_parameter; for max_tokens it adds "Use 'max_completion_tokens' instead.",
    * as OpenAI's reasoning models do), or with `style: 'value'` "Unsupported value: '<param>'
    * does not support … Only the default (1) value is supported." (code unsupported_value). */
-  | (FaultScope & { kind: 'bad_param'; param: string; style?: 'parameter' | 'value' });
+  | (FaultScope & { kind: 'bad_param'; param: string; style?: 'parameter' | 'value' })
+  /** An error body in the framing of `server` (server-shapes.ts), with HTTP `status` (default
+   * 400; 200 puts the error inside a 200 — for a streamed request as a `data:` chunk after the
+   * first word, as OpenRouter does). With `param`, it hits only bodies that contain `param` (rate
+   * ignored) and says the parameter is unsupported; else it says `message` (default: a model-not-
+   * found message). */
+  | (FaultScope & { kind: 'provider_error'; server: ServerShape; status?: number; param?: string; message?: string })
+  /** The normal reply with this finish_reason (e.g. "length", "content_filter",
+   * "insufficient_system_resource"). */
+  | (FaultScope & { kind: 'finish_reason'; reason: string })
+  /** The normal reply in another framing, whatever was asked: `sse` (an SSE stream, content-type
+   * text/event-stream), `sse_as_json` (the same SSE text labelled application/json), `json_done`
+   * (the JSON object followed by `data: [DONE]`), `json` (one JSON object, also to a streamed
+   * request). */
+  | (FaultScope & { kind: 'framing'; form: 'sse' | 'sse_as_json' | 'json_done' | 'json' })
+  /** The normal reply with its `usage` replaced by `usage` verbatim (JSON, and the usage chunk of
+   * a stream): e.g. zeros, `{}`, strings, negatives, absurd numbers. */
+  | (FaultScope & { kind: 'usage'; usage: unknown })
+  /** An error (HTTP `status`, default 400) whose message echoes the request's key (from its
+   * Authorization header) inside a URL `?key=…`, in the given encoding: `url`
+   * (encodeURIComponent), `percent_lower` / `percent_upper` (every byte percent-encoded),
+   * `base64`, `json_unicode` (every character as \uXXXX in the JSON body). */
+  | (FaultScope & { kind: 'echo_key'; encoding: KeyEncoding; status?: number });
+
+/** Error framings of the OpenAI-compatible servers the product lists (see server-shapes.ts). */
+export type ServerShape = 'openai' | 'vllm' | 'llamacpp' | 'ollama' | 'lmstudio' | 'litellm' | 'openrouter' | 'deepseek' | 'groq' | 'gemini' | 'anthropic';
+
+/** How an `echo_key` fault writes the key. */
+export type KeyEncoding = 'url' | 'percent_lower' | 'percent_upper' | 'base64' | 'json_unicode';
 
 /** Shapes of a reply without usable content: `no_choices` (choices: []), `null_content`,
  * `empty_content` (''), `no_message` (a choice without message / delta), `reasoning_only`

@@ -14,6 +14,7 @@ import { META_PROMPT_FOOTER, META_PROMPT_HEADER } from '../../agents/meta-prompt
 import type { EnvironmentKind } from '../../web/interface.ts';
 import { WEB_LOG_HEADER } from '../../web/texts.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
+import { isCutOff } from '../../llm/finish-reason.ts';
 
 /** Which instruction the proposer follows (see the module comment). */
 export type ProposerInstruction = 'gepa' | 'general-rules';
@@ -70,7 +71,7 @@ export function parseProposal(content: string, finishReason: string | null, pare
   const fenced = /```[\w-]*\n([\s\S]*?)```/.exec(content);
   const text = (tagged?.[1] ?? fenced?.[1] ?? '').trim();
   if (!text) {
-    const cut = finishReason === 'length' || /<strategy>(?![\s\S]*<\/strategy>)/i.test(content);
+    const cut = isCutOff(finishReason) || /<strategy>(?![\s\S]*<\/strategy>)/i.test(content);
     return { strategy: null, status: cut ? 'truncated' : 'empty' };
   }
   if (text === parentStrategy.trim()) return { strategy: null, status: 'unchanged' };
