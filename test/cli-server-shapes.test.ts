@@ -1,0 +1,134 @@
+/**
+ * Issue 24 items 4, 5 and 7 end to end through `npx metattl play` / `session` as real processes
+ * against the mock: vLLM's error framing is adapted (the run does not stop at step 1); a cut-off
+ * finish reason is never played; usage of zeros, `{}`, strings or negatives does not defeat
+ * `--max-total-tokens`, and a negative-usage run's `--out` re-imports; a key echoed in another
+ * encoding inside an error message reaches none of stderr, `--json`, `--out` and the store.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importSession } from '../src/ttl/session-io.ts';
+import type { FaultRule, KeyEncoding } from './mock-llm/interface.ts';
+import { encodeKey } from './mock-llm/server-shapes.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const exec = promisify(execFile);
+const SCRIPT = ['east', 'get all', 'west', 'south', 'score'];
+/** A key with characters that URL, percent and JSON encodings all change. */
+const KEY = 'sk-test/Key+with=chars_0123456789abcdef';
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ script: SCRIPT });
+});
+afterAll(() => mock.close());
+
+interface Run {
+  out: Record<string, unknown>;
+  stdout: string;
+  stderr: string;
+  requests: typeof mock.requests;
+}
+
+async function metattl(args: string[], faults: FaultRule[]): Promise<Run> {
+  mock.setOptions({ faults });
+  const before = mock.requests.length;
+  const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), ...args, '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json'];
+  const { stdout, stderr } = await exec(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, timeout: 60_000 })
+    .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
+  return { out: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr, requests: mock.requests.slice(before) };
+}
+
+interface Step {
+  action: string | null;
+  parseStatus: string;
+  error: { kind: string; message: string } | null;
+}
+const steps = (run: Run) => run.out.steps as Step[];
+const play = (extra: string[], faults: FaultRule[]) => metattl(['play', 'advent', '--seed', '0', '--steps', '5', ...extra], faults);
+const session = (extra: string[], faults: FaultRule[]) => metattl(['session', 'advent', '--seed', '0', '--policy', 'naive', '--meta-model', 'mock-model', ...extra], faults);
+
+describe('play: other servers’ errors and cut-off replies', () => {
+  it('vLLM rejecting temperature in its own framing is adapted: every step is played, one extra request', async () => {
+    const run = await play([], [{ kind: 'provider_error', server: 'vllm', param: 'temperature' }]);
+    expect(steps(run).map((s) => s.action)).toEqual(SCRIPT);
+    expect(run.requests.map((r) => r.outcome.status)).toEqual([400, 200, 200, 200, 200, 200]);
+    expect(run.out.adaptations).toEqual([expect.objectContaining({ parameter: 'temperature', change: 'dropped' })]);
+  });
+
+  it('a vLLM 400 about something else stops with the provider’s message, not "(no body)"', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'provider_error', server: 'vllm', message: 'This model supports at most 4096 tokens (mock).' }]);
+    expect(steps(run)[0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'bad_request' } });
+    expect(steps(run)[0]!.error!.message).toContain('This model supports at most 4096 tokens (mock).');
+  });
+
+  it('DeepSeek’s insufficient_system_resource is a provider fault: the cut-off action is not played', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'finish_reason', reason: 'insufficient_system_resource' }]);
+    expect(steps(run)).toEqual([expect.objectContaining({ action: null, parseStatus: 'llm_error', error: expect.objectContaining({ kind: 'server' }) })]);
+  });
+
+  it.each(['length', 'content_filter', 'unknown_reason'])('finish_reason %s: no scripted action is played (the fallback is, marked truncated)', async (reason) => {
+    const run = await play([], [{ kind: 'finish_reason', reason }]);
+    expect(steps(run).map((s) => [s.action, s.parseStatus])).toEqual(SCRIPT.map(() => ['look', 'truncated']));
+  });
+});
+
+describe('session: usage that cannot be believed is estimated, and the caps hold', () => {
+  const usages: [string, unknown][] = [
+    ['zeros', { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }],
+    ['{}', {}],
+    ['strings', { prompt_tokens: '1', completion_tokens: '1', total_tokens: '2' }],
+    ['negative', { prompt_tokens: -5_000_000, completion_tokens: -5_000_000, total_tokens: -10_000_000 }],
+  ];
+  it.each(usages)('--max-total-tokens 100 stops a 3×10 session early with usage %s, marked estimated', async (_name, usage) => {
+    const run = await session(['--episodes', '3', '--steps', '10', '--max-total-tokens', '100'], [{ kind: 'usage', usage }]);
+    expect(run.out).toMatchObject({ status: 'stopped', stopReason: 'budget', usageEstimated: true });
+    const played = (run.out.episodes as { steps: unknown[] }[]).reduce((n, e) => n + e.steps.length, 0);
+    expect(played).toBeLessThan(30);
+    expect(run.out.totalTokens as number).toBeGreaterThanOrEqual(100);
+  });
+
+  it('a negative-usage run’s --out re-imports, with no negative token or cost figure', async () => {
+    const out = join(mkdtempSync(join(tmpdir(), 'metattl-negative-')), 'session.json');
+    const run = await session(['--episodes', '2', '--steps', '2', '--out', out], [{ kind: 'usage', usage: { prompt_tokens: -5_000_000, completion_tokens: -10, total_tokens: -5_000_010 } }]);
+    expect(run.out.status).toBe('complete');
+    const record = importSession(readFileSync(out, 'utf8'));
+    const played = record.episodes.flatMap((e) => e.steps);
+    expect(played.length).toBe(4);
+    for (const step of played) {
+      expect(step.promptTokens).toBeGreaterThan(0);
+      expect(step.completionTokens).toBeGreaterThan(0);
+      expect(step.costUsd).toBeGreaterThanOrEqual(0);
+    }
+    for (const exchange of record.exchanges) expect(exchange.usage?.promptTokens).toBeGreaterThan(0);
+  });
+});
+
+/** Every file under `dir`, as text. */
+function allText(dir: string): string {
+  return readdirSync(dir).map((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? allText(path) : readFileSync(path, 'utf8');
+  }).join('\n');
+}
+
+describe('a key echoed in another encoding is scrubbed from everything kept', () => {
+  const encodings: KeyEncoding[] = ['url', 'percent_lower', 'percent_upper', 'base64', 'json_unicode'];
+  it.each(encodings)('%s: not in stderr, --json, --out or the store; the message is still shown', async (encoding) => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-keyecho-'));
+    const out = join(dir, 'session.json');
+    const run = await session(['--episodes', '1', '--steps', '2', '--max-retries', '0', '--store', join(dir, 'store'), '--out', out], [{ kind: 'echo_key', encoding }]);
+    expect(run.out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
+    expect(run.stderr).toContain('?key=[key hidden]');
+    const kept = [run.stdout, run.stderr, allText(dir)].join('\n');
+    expect(kept).toContain('API key not valid (mock)');
+    const forms = [KEY, encodeKey(KEY, 'url'), encodeKey(KEY, 'percent_lower'), encodeKey(KEY, 'percent_upper'), encodeKey(KEY, 'base64'), JSON.stringify(KEY).slice(1, -1)];
+    for (const form of forms) expect(kept).not.toContain(form);
+    expect(kept.toLowerCase()).not.toContain(encodeKey(KEY, 'percent_lower').slice(0, 24));
+    expect(kept).not.toMatch(/\\u0073\\u006b/i);
+  });
+});
