@@ -24,6 +24,28 @@ const KEY = 'test-key-not-a-secret-0123456789';
 const reply = `Sure! Your key is ${KEY}. ACTION: say ${KEY}`;
 afterEach(forgetSecrets);
 
+/** A key with characters every encoding changes, and the forms it takes in text we keep. */
+const ODD_KEY = 'sk-odd/Key+with=chars é_0123456789';
+const percent = (s: string) => [...new TextEncoder().encode(s)].map((b) => `%${b.toString(16).padStart(2, '0')}`).join('');
+const ENCODED: [string, string][] = [
+  ['raw', ODD_KEY],
+  ['encodeURIComponent', encodeURIComponent(ODD_KEY)],
+  ['encodeURI', encodeURI(ODD_KEY)],
+  ['form-encoded', new URLSearchParams({ k: ODD_KEY }).toString().slice(2)],
+  ['percent lowercase', percent(ODD_KEY)],
+  ['percent uppercase', percent(ODD_KEY).toUpperCase()],
+  ['percent twice', encodeURIComponent(encodeURIComponent(ODD_KEY))],
+  ['JSON-escaped slash', ODD_KEY.replace(/\//g, '\\/')],
+  ['JSON \\u escapes', [...ODD_KEY].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('')],
+  ['HTML references', [...ODD_KEY].map((c) => `&#${c.codePointAt(0)};`).join('')],
+  ['base64', Buffer.from(ODD_KEY).toString('base64')],
+  ['base64url', Buffer.from(ODD_KEY).toString('base64url')],
+  ['hex', Buffer.from(ODD_KEY).toString('hex')],
+];
+/** What base64 of a text with the key inside (any alignment) must not contain: the key's bytes
+ * from the first whole 3-byte group on. */
+const base64Inside = (prefix: string) => Buffer.from(prefix + ODD_KEY).toString('base64');
+
 describe('scrubbing registered keys', () => {
   it('replaces the key in every string of plain data, keeps binary data and leaves the input alone', () => {
     registerSecret(KEY);
@@ -37,6 +59,25 @@ describe('scrubbing registered keys', () => {
     const untouched = { a: 'nothing secret' };
     expect(scrubSecrets(untouched)).toBe(untouched);
     expect(scrubText(`x${KEY}y`)).toBe(`x${KEY_HIDDEN}y`);
+  });
+
+  it.each(ENCODED)('finds the key %s inside a URL and hides it', (_name, form) => {
+    registerSecret(ODD_KEY);
+    expect(scrubText(`GET https://x.example/v1?key=${form}&alt=json failed`)).toBe(`GET https://x.example/v1?key=${KEY_HIDDEN}&alt=json failed`);
+  });
+
+  it.each(['', 'a', 'ab', 'Basic user:'])('hides the key inside base64 of %j + key (any alignment): at most 4 characters of the key’s encoding are left', (prefix) => {
+    registerSecret(ODD_KEY);
+    const encoded = base64Inside(prefix);
+    const clean = scrubText(encoded);
+    expect(clean).toContain(KEY_HIDDEN);
+    expect(clean.replace(KEY_HIDDEN, '').length).toBeLessThanOrEqual(Buffer.from(prefix).toString('base64').length + 8);
+  });
+
+  it('leaves ordinary text, other keys’ encodings and near misses alone', () => {
+    registerSecret(ODD_KEY);
+    const text = `sk-odd/Key+with=chars é_012345678 ${encodeURIComponent('sk-other/Key')} ${Buffer.from('hello world').toString('base64')} 100% %41`;
+    expect(scrubText(text)).toBe(text);
   });
 
   it('the page registers the key when it is set', () => {
@@ -84,10 +125,13 @@ describe('every store writes runs, events and meta-prompts without the key', () 
       await store.rewriteRun({ ...header, updatedAt: 3 }, [{ seq: 1, data: { reply } }, { seq: 2, data: { reply } }]);
       await store.appendRunEvents('r1', [{ seq: 3, data: { reply } }]);
       await store.putMetaPrompt({ id: 'm1', createdAt: 1, entry: { strategy: reply } });
+      registerSecret(ODD_KEY);
+      await store.appendRunEvents('r1', [{ seq: 4, data: { error: ENCODED.map(([name, form]) => `${name}: ?key=${form}`).join('\n') } }]);
       const run = await store.getRun('r1');
       const everything = JSON.stringify([run, await store.listRuns('session'), await store.listMetaPrompts()]) + (await raw());
       expect(everything).toContain(KEY_HIDDEN);
       expect(everything).not.toContain(KEY);
+      for (const [, form] of ENCODED) expect(everything).not.toContain(JSON.stringify(form).slice(1, -1));
       expect(run?.damage).toBeNull();
       store.close();
     });

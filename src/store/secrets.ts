@@ -53,12 +53,14 @@ function charForms(c: string): string {
   return `(?:${forms.join('|')})`;
 }
 
-/** Base64 texts (standard and URL-safe) that any base64 encoding of a text holding `secret`
- * contains: for each of the 3 byte alignments, the encoding of the key's bytes that fill whole
- * 3-byte groups. */
+/** Base64 texts (standard and URL-safe) of `secret`: its own encoding, and what any base64
+ * encoding of a longer text holding it contains — for each of the 3 byte alignments, the
+ * encoding of the key's bytes that fill whole 3-byte groups. */
 function base64Forms(secret: string): string[] {
   const bytes = utf8(secret);
-  const out: string[] = [];
+  const whole = btoa(String.fromCharCode(...bytes));
+  // The key encoded on its own, padding included, first: it is the longest match.
+  const out: string[] = [whole, whole.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '')];
   for (let skip = 0; skip < 3; skip++) {
     const part = bytes.slice(skip);
     const whole = part.slice(0, part.length - (part.length % 3));
