@@ -135,6 +135,14 @@ describe('a body in the other framing is read when it is complete, as the normal
   });
 });
 
+describe('a body in the other framing that is not complete is refused, never used', () => {
+  it.each([['sse_cut', false], ['sse_cut', true], ['json_cut', false], ['json_cut', true]] as const)('%s (stream %s) → bad_response after the retries', async (form, stream) => {
+    const { result, requests } = await call([{ kind: 'framing', form }], { stream });
+    expect(failure(result).kind).toBe('bad_response');
+    expect(requests).toHaveLength(2);
+  });
+});
+
 describe('usage is not trusted blindly', () => {
   const bad: [string, unknown][] = [
     ['zeros', { prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }],
@@ -146,7 +154,7 @@ describe('usage is not trusted blindly', () => {
     ['over 10× the estimate', { prompt_tokens: 5_000, completion_tokens: 9_000, total_tokens: 14_000 }],
     ['null', null],
   ];
-  it.each(bad.flatMap(([name, usage]) => [[name, usage, false], [name, usage, true]] as const))('%s (stream %s) → the local estimate, marked estimated', async (_name, usage, stream) => {
+  it.each(bad.flatMap(([name, usage]) => [[name, false, usage], [name, true, usage]] as const))('%s (stream %s) → the local estimate, marked estimated', async (_name, stream, usage) => {
     const messages = prompt('usage');
     const { result, meter } = await call([{ kind: 'usage', usage }], { stream }, settings(), messages);
     const completion = result as Completion;

@@ -63,8 +63,9 @@ export interface CallUsage {
   reasoningTokens: number;
   latencyMs: number;
   costUsd: number;
-  /** True when the provider sent no usage and the tokens were counted locally (cl100k_base, an
-   * estimate); absent or false when they are the provider's figures. */
+  /** True when the provider sent no usage, or none believable (usage-check.ts: non-numeric,
+   * negative, zero or absurd), and the tokens were counted locally (cl100k_base, an estimate);
+   * absent or false when they are the provider's figures. */
   estimated?: boolean;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Usage accounting for one run: tokens, latency and USD per call and per role, and the run's hard
- * caps. Calls whose provider sent no usage are counted with local estimates (and counted as
+ * caps. Calls whose provider sent no believable usage are counted with local estimates (and counted as
  * such), so the caps hold anyway. Cost = promptTokens·input price + completionTokens·output price, prices in USD per
  * million tokens from the editable price table. DOM-free.
  */
@@ -38,7 +38,7 @@ export class UsageMeter {
     return Object.values(this.byRole).reduce((s, r) => s + r.costUsd, 0);
   }
 
-  /** Calls of this process whose provider sent no usage, so their tokens were counted locally
+  /** Calls of this process whose provider sent no (believable) usage, so their tokens were counted locally
    * (cl100k_base) and their figures — and the totals — are estimates. */
   readonly estimatedByRole: Record<Role, number> = { actor: 0, metaAgent: 0, proposer: 0 };
 

@@ -82,8 +82,9 @@ export type FaultRule =
   /** The normal reply in another framing, whatever was asked: `sse` (an SSE stream, content-type
    * text/event-stream), `sse_as_json` (the same SSE text labelled application/json), `json_done`
    * (the JSON object followed by `data: [DONE]`), `json` (one JSON object, also to a streamed
-   * request). */
-  | (FaultScope & { kind: 'framing'; form: 'sse' | 'sse_as_json' | 'json_done' | 'json' })
+   * request); and incomplete: `sse_cut` (SSE without a finish_reason or [DONE]), `json_cut` (half
+   * a JSON object, labelled application/json, also to a streamed request). */
+  | (FaultScope & { kind: 'framing'; form: 'sse' | 'sse_as_json' | 'json_done' | 'json' | 'sse_cut' | 'json_cut' })
   /** The normal reply with its `usage` replaced by `usage` verbatim (JSON, and the usage chunk of
    * a stream): e.g. zeros, `{}`, strings, negatives, absurd numbers. */
   | (FaultScope & { kind: 'usage'; usage: unknown })

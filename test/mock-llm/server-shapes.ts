@@ -86,6 +86,14 @@ export function writeFraming(ctx: ChatReplyContext, form: Extract<FaultRule, { k
       ctx.res.writeHead(200, { 'content-type': 'application/json' });
       ctx.res.end(json);
       return;
+    case 'sse_cut':
+      ctx.res.writeHead(200, SSE_HEADERS);
+      ctx.res.end(sseStream(p.ids, p.text, p.finishReason, usage).slice(0, 2).join(''));
+      return;
+    case 'json_cut':
+      ctx.res.writeHead(200, { 'content-type': 'application/json' });
+      ctx.res.end(json.slice(0, Math.floor(json.length / 2)));
+      return;
   }
 }
 
