@@ -13,16 +13,17 @@ import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import type { StoryRules } from '../src/engine/interface.ts';
 import { clearStoryWork } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
+import { sized } from './bench-size.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
-const STEP_COUNT = 500;
+const STEP_COUNT = sized(500, 30);
 /** Timed repetitions of the whole command list (engine and dfrotz alike). */
-const REPETITIONS = 7;
+const REPETITIONS = sized(7, 1);
 /** Timed calls each of reset() and loadStory(). */
-const RESET_REPETITIONS = 30;
+const RESET_REPETITIONS = sized(30, 1);
 /** Timed first passes of the list on a new engine, each of cold and warm. */
-const FIRST_PASS_REPETITIONS = 3;
+const FIRST_PASS_REPETITIONS = sized(3, 1);
 /**
  * Commands after the walkthrough prefix, cycled: none moves the player or ends the game, so every
  * one of the 500 steps is a normal turn in both interpreters (checked below: no step is `done`).
@@ -40,7 +41,7 @@ const median = (xs: readonly number[]): number => {
  * which would end the game), then PADDING cycled up to STEP_COUNT commands.
  */
 function buildCommands(walkthrough: readonly string[]): string[] {
-  const prefix = walkthrough.slice(0, -1);
+  const prefix = walkthrough.slice(0, Math.min(walkthrough.length - 1, STEP_COUNT));
   const commands = [...prefix];
   for (let i = 0; commands.length < STEP_COUNT; i++) commands.push(PADDING[i % PADDING.length]!);
   return commands.slice(0, STEP_COUNT);
@@ -229,10 +230,10 @@ async function main(): Promise<void> {
   if (frotz) {
     row(`dfrotz: whole run, median of ${REPETITIONS}`, `${frotz.fullMs.toFixed(1)} ms`);
     row('dfrotz: empty-input run (startup), median', `${frotz.emptyMs.toFixed(1)} ms`);
-    row('dfrotz: ms/step ((whole - empty) / 500)', `${frotz.stepMs.toFixed(3)} ms`);
+    row(`dfrotz: ms/step ((whole - empty) / ${commands.length})`, `${frotz.stepMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz (per step)', `${(oursMs / frotz.stepMs).toFixed(1)} x`);
     row('ours: CPU ms/step, median of run means', `${oursCpuMs.toFixed(3)} ms`);
-    row('dfrotz: CPU ms/step ((whole - empty) / 500)', `${frotz.stepCpuMs.toFixed(3)} ms`);
+    row(`dfrotz: CPU ms/step ((whole - empty) / ${commands.length})`, `${frotz.stepCpuMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz, CPU time (per step)', `${(oursCpuMs / frotz.stepCpuMs).toFixed(1)} x`);
     row('ratio ours / dfrotz, fastest runs (wall)', `${(Math.min(...ours.runMeansMs) / frotz.fastestStepMs).toFixed(1)} x`);
   } else {
