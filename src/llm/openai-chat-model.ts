@@ -164,7 +164,7 @@ async function complete(
   const started = now();
   // A reply without usable content is not used, but what the provider billed for it still counts.
   const billed = (usage: RawUsage): void => meter.record(role, {
-    ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
+    ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens),
   });
   const raw = await withRetries(
     (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
@@ -184,7 +184,8 @@ async function complete(
     model: raw.model || roleSettings.model,
     usage: {
       promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, reasoningTokens: usage.reasoningTokens,
-      latencyMs, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
+      latencyMs, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens),
+      ...cachedOf(usage),
       ...(estimated ? { estimated: true } : {}),
     },
   };
@@ -273,4 +274,10 @@ export function retryAfterMs(headers: Headers | undefined, nowMs: number = Date.
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+/** `{ cachedPromptTokens }` when the provider reported cached prompt tokens, else `{}` (so usage
+ * records stay as they were for providers without prompt caching). */
+function cachedOf(usage: RawUsage): { cachedPromptTokens?: number } {
+  return usage.cachedPromptTokens ? { cachedPromptTokens: usage.cachedPromptTokens } : {};
 }

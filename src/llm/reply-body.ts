@@ -24,6 +24,9 @@ export interface RawUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens the provider served from its prompt cache (part of promptTokens; OpenAI's
+   * `usage.prompt_tokens_details.cached_tokens`); absent when it reported none. */
+  cachedPromptTokens?: number;
 }
 
 /** A reply before accounting: text, finish reason, model and the provider's usage (null when none). */
@@ -62,7 +65,7 @@ export class ReplyAccumulator {
     if (!isObject(body)) throw new LlmError('bad_response', `The provider sent ${JSON.stringify(body)?.slice(0, 80)} where a completion object belongs.`);
     if (body.error !== undefined && body.error !== null) throw errorInReply(body.error);
     if (typeof body.model === 'string' && body.model) this.model = body.model;
-    if (isObject(body.usage)) this.usage = usageOf(body.usage);
+    if (isObject(body.usage)) this.usage = { ...usageOf(body.usage), ...cachedUsageOf(body.usage) };
     const choices = Array.isArray(body.choices) ? body.choices : [];
     const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
     if (!isObject(choice)) return;
@@ -114,6 +117,20 @@ function usageOf(u: Json): RawUsage {
   const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
   const details = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
   return { promptTokens: num(u.prompt_tokens), completionTokens: num(u.completion_tokens), reasoningTokens: num(details.reasoning_tokens) };
+}
+
+/**
+ * The cached share of a usage object: `prompt_tokens_details.cached_tokens` (OpenAI, and the
+ * servers that copy its shape) as `{ cachedPromptTokens }`, capped at `prompt_tokens`; `{}` when
+ * absent, not a finite number > 0, or the prompt count is missing (nothing to be part of).
+ */
+export function cachedUsageOf(u: Json): { cachedPromptTokens?: number } {
+  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  const cached = details.cached_tokens;
+  const prompt = u.prompt_tokens;
+  if (typeof cached !== 'number' || !Number.isFinite(cached) || cached <= 0) return {};
+  if (typeof prompt !== 'number' || !Number.isFinite(prompt) || prompt <= 0) return {};
+  return { cachedPromptTokens: Math.min(Math.round(cached), prompt) };
 }
 
 /** An error object found inside a 200 reply, mapped by its code or type. */
