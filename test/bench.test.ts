@@ -18,6 +18,7 @@ const scripts = benchLine.split('&&').map((c) => /^\s*(?:tsx|node)\s+(bench\/\S+
 const EXPECTED: Record<string, RegExp[]> = {
   'bench/engine-bench.ts': [/ratio ours \/ dfrotz \(per step\) +\| +\d+\.\d x/, /engine\.reset\(\), median of 1 +\| +\d+\.\d{3} ms/],
   'bench/evolution-bench.ts': [/^\| 4 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| \d\.\d{3} \|$/m, /Starting one worker_thread engine .*median \d+ ms of 1\./],
+  'bench/loop-bench.ts': [/^\| 4 \| 50 \| 4 \| 28 \| 350 \| \d+ \| \d\.\d{3} \| \d+ \| \d+ \| \d+ \|$/m, /^loop overhead C=4 latency=50ms: \d\.\d{3} \(goal ≤ 1\.10; 4 sessions, 28 calls\)$/m],
   'bench/cli-bench.mjs': [/CLI start ratio metattl --help \/ node -e 0: \d+\.\d{2}× \(goal ≤ 5×\)/],
   'bench/token-bench.ts': [
     /^\| actor input tokens per step \(mean\) \| \d+ \| \d+ \| ours ≤ reference \|$/m, /^\| meta-agent input tokens per session \(1 calls\) \| \d+ \| \d+ \|/m,
@@ -30,7 +31,7 @@ describe('npm run bench', () => {
   it('runs every bench script in bench/ (helpers aside)', () => {
     const files = readdirSync(join(REPO_ROOT, 'bench')).filter((f) => /-bench\.(ts|mjs)$/.test(f)).map((f) => `bench/${f}`);
     expect([...scripts].sort()).toEqual(files.sort());
-    expect(scripts.slice(0, 4)).toEqual(['bench/engine-bench.ts', 'bench/evolution-bench.ts', 'bench/cli-bench.mjs', 'bench/token-bench.ts']);
+    expect(scripts.slice(0, 5)).toEqual(['bench/engine-bench.ts', 'bench/evolution-bench.ts', 'bench/loop-bench.ts', 'bench/cli-bench.mjs', 'bench/token-bench.ts']);
   });
 
   for (const script of scripts.filter((s) => !BROWSER.includes(s))) {
