@@ -183,6 +183,24 @@ function benchFirstPass(bytes: Uint8Array, rules: StoryRules | undefined, comman
   return { coldMs: median(coldMs), warmMs: median(warmMs) };
 }
 
+/** Commands that neither move the player nor end the game at the start of zork1 and minizork
+ * (West of House: outdoors, lit), cycled: the light-game list of the per-game ratios. */
+const STANDING_STILL = ['look', 'inventory', 'wait', 'examine me', 'listen', 'jump', 'examine house', 'score'];
+
+/**
+ * Our engine against dfrotz on one more story with STANDING_STILL cycled to STEP_COUNT commands
+ * (light steps: the per-step fixed cost dominates). @returns ms per step of each and their ratio.
+ */
+async function gameRatio(storyPath: string, binary: string): Promise<{ oursMs: number; dfrotzMs: number }> {
+  const bytes = new Uint8Array(readFileSync(storyPath));
+  const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
+  const commands = Array.from({ length: STEP_COUNT }, (_, i) => STANDING_STILL[i % STANDING_STILL.length]!);
+  const frotz = dfrotzBench(binary, storyPath, commands);
+  await frotz.warmUp();
+  const ours = await benchEngine(bytes, rules, commands, () => frotz.rep());
+  return { oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs };
+}
+
 function findDfrotz(): string | null {
   const candidates = [process.env.DFROTZ, '/usr/games/dfrotz', '/usr/bin/dfrotz', '/usr/local/bin/dfrotz'];
   return candidates.find((c): c is string => !!c && existsSync(c)) ?? null;
@@ -245,6 +263,21 @@ async function main(): Promise<void> {
   row('ratio warm loadStory / reset', `${(reset.loadMs / reset.resetMs).toFixed(1)} x`);
   row(`first pass on a new engine, cold: ms/step`, `${firstPass.coldMs.toFixed(3)} ms`);
   row(`first pass on a new engine, warm: ms/step`, `${firstPass.warmMs.toFixed(3)} ms`);
+  if (binary) {
+    console.log(`\nPer-step ratio by game (in-process ours / dfrotz, wall clock, median of ${REPETITIONS}; goal ≤ 4×)\n`);
+    console.log('| story | ours ms/step | dfrotz ms/step | ratio |');
+    console.log('|---|---|---|---|');
+    if (frotz) console.log(`| detective.z5 (the list above) | ${oursMs.toFixed(3)} | ${frotz.stepMs.toFixed(3)} | ${(oursMs / frotz.stepMs).toFixed(1)}× |`);
+    for (const name of ['zork1.z5', 'minizork.z3']) {
+      const path = join(sharedDir, 'stories', name);
+      if (!existsSync(path)) {
+        console.log(`| ${name} | not in ${join(sharedDir, 'stories')} | | |`);
+        continue;
+      }
+      const r = await gameRatio(path, binary);
+      console.log(`| ${name} (${STANDING_STILL.length} standing-still commands cycled) | ${r.oursMs.toFixed(3)} | ${r.dfrotzMs.toFixed(3)} | ${(r.oursMs / r.dfrotzMs).toFixed(1)}× |`);
+    }
+  }
   console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
   console.log(`every run starts from reset() and no step ends the game (final ${ours.finalStatus}).`);
   console.log(`loadStory cold: the story's shared compiled routines and dictionaries dropped first (clearStoryWork);`);
