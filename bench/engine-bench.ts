@@ -6,8 +6,9 @@
  * the first pass of the list on a new engine, cold and warm. All in one run. Method notes are
  * printed under the table; figures are wall-clock ms (performance.now()).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import type { StoryRules } from '../src/engine/interface.ts';
@@ -24,6 +25,8 @@ const REPETITIONS = sized(7, 1);
 const RESET_REPETITIONS = sized(30, 1);
 /** Timed first passes of the list on a new engine, each of cold and warm. */
 const FIRST_PASS_REPETITIONS = sized(3, 1);
+/** Timed `metattl replay` runs, each of the whole list and of its first command. */
+const REPLAY_REPETITIONS = sized(3, 1);
 /**
  * Commands after the walkthrough prefix, cycled: none moves the player or ends the game, so every
  * one of the 500 steps is a normal turn in both interpreters (checked below: no step is `done`).
@@ -191,14 +194,42 @@ const STANDING_STILL = ['look', 'inventory', 'wait', 'examine me', 'listen', 'ju
  * Our engine against dfrotz on one more story with STANDING_STILL cycled to STEP_COUNT commands
  * (light steps: the per-step fixed cost dominates). @returns ms per step of each and their ratio.
  */
-async function gameRatio(storyPath: string, binary: string): Promise<{ oursMs: number; dfrotzMs: number }> {
+async function gameRatio(storyPath: string, binary: string): Promise<{ oursMs: number; dfrotzMs: number; replayMs: number }> {
   const bytes = new Uint8Array(readFileSync(storyPath));
   const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
   const commands = Array.from({ length: STEP_COUNT }, (_, i) => STANDING_STILL[i % STANDING_STILL.length]!);
   const frotz = dfrotzBench(binary, storyPath, commands);
   await frotz.warmUp();
   const ours = await benchEngine(bytes, rules, commands, () => frotz.rep());
-  return { oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs };
+  return { oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs, replayMs: replayStepMs(storyPath, commands) };
+}
+
+/**
+ * `metattl replay` per step on a story: (wall ms of a run with `commands` − wall ms of a run with
+ * the first command only) ÷ (commands − 1), medians of REPLAY_REPETITIONS each, alternating; the
+ * process start and story load cancel out. Runs bin/metattl.js (it rebuilds build/cli/ when stale).
+ */
+function replayStepMs(storyPath: string, commands: readonly string[]): number {
+  const dir = mkdtempSync(join(tmpdir(), 'metattl-bench-'));
+  const full = join(dir, 'full.txt');
+  const one = join(dir, 'one.txt');
+  writeFileSync(full, `${commands.join('\n')}\n`);
+  writeFileSync(one, `${commands[0]}\n`);
+  const time = (file: string): number => {
+    const began = performance.now();
+    const run = spawnSync(process.execPath, [join(repoRoot, 'bin/metattl.js'), 'replay', storyPath, '--seed', '0', '--commands', file, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (run.status !== 0) throw new Error(`metattl replay exited with ${run.status}: ${run.stderr.toString('utf8').slice(0, 300)}`);
+    return performance.now() - began;
+  };
+  time(full);
+  const fullMs: number[] = [];
+  const oneMs: number[] = [];
+  for (let i = 0; i < REPLAY_REPETITIONS; i++) {
+    fullMs.push(time(full));
+    oneMs.push(time(one));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return (median(fullMs) - median(oneMs)) / (commands.length - 1);
 }
 
 function findDfrotz(): string | null {
@@ -265,9 +296,9 @@ async function main(): Promise<void> {
   row(`first pass on a new engine, warm: ms/step`, `${firstPass.warmMs.toFixed(3)} ms`);
   if (binary) {
     console.log(`\nPer-step ratio by game (in-process ours / dfrotz, wall clock, median of ${REPETITIONS}; goal ≤ 4×)\n`);
-    console.log('| story | ours ms/step | dfrotz ms/step | ratio |');
-    console.log('|---|---|---|---|');
-    if (frotz) console.log(`| detective.z5 (the list above) | ${oursMs.toFixed(3)} | ${frotz.stepMs.toFixed(3)} | ${(oursMs / frotz.stepMs).toFixed(1)}× |`);
+    console.log('| story | ours ms/step | dfrotz ms/step | ratio | metattl replay ms/step | replay / in-process (goal ≤ 1.5×) |');
+    console.log('|---|---|---|---|---|---|');
+    if (frotz) console.log(`| detective.z5 (the list above) | ${oursMs.toFixed(3)} | ${frotz.stepMs.toFixed(3)} | ${(oursMs / frotz.stepMs).toFixed(1)}× | | |`);
     for (const name of ['zork1.z5', 'minizork.z3']) {
       const path = join(sharedDir, 'stories', name);
       if (!existsSync(path)) {
@@ -275,7 +306,7 @@ async function main(): Promise<void> {
         continue;
       }
       const r = await gameRatio(path, binary);
-      console.log(`| ${name} (${STANDING_STILL.length} standing-still commands cycled) | ${r.oursMs.toFixed(3)} | ${r.dfrotzMs.toFixed(3)} | ${(r.oursMs / r.dfrotzMs).toFixed(1)}× |`);
+      console.log(`| ${name} (${STANDING_STILL.length} standing-still commands cycled) | ${r.oursMs.toFixed(3)} | ${r.dfrotzMs.toFixed(3)} | ${(r.oursMs / r.dfrotzMs).toFixed(1)}× | ${r.replayMs.toFixed(3)} | ${(r.replayMs / r.oursMs).toFixed(2)}× |`);
     }
   }
   console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
