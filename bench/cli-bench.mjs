@@ -7,6 +7,8 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 import { buildCli } from '../scripts/build-cli.mjs';
 
+/** Runs of each; BENCH_SIZE=tiny (bench/bench-size.ts) runs each once. */
+const RUNS = process.env.BENCH_SIZE === 'tiny' ? 1 : 15;
 await buildCli();
 const bin = resolve(import.meta.dirname, '../bin/metattl.js');
 const time = (args) => {
@@ -20,9 +22,9 @@ const bare = [];
 const help = [];
 time(['-e', '0']);
 time([bin, '--help']);
-for (let i = 0; i < 15; i++) {
+for (let i = 0; i < RUNS; i++) {
   bare.push(time(['-e', '0']));
   help.push(time([bin, '--help']));
 }
-console.log(`CLI start: metattl --help ${median(help).toFixed(1)} ms, node -e 0 ${median(bare).toFixed(1)} ms (medians of 15)`);
+console.log(`CLI start: metattl --help ${median(help).toFixed(1)} ms, node -e 0 ${median(bare).toFixed(1)} ms (medians of ${RUNS})`);
 console.log(`CLI start ratio metattl --help / node -e 0: ${(median(help) / median(bare)).toFixed(2)}× (goal ≤ 5×)`);

@@ -6,23 +6,27 @@
  * the first pass of the list on a new engine, cold and warm. All in one run. Method notes are
  * printed under the table; figures are wall-clock ms (performance.now()).
  */
-import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import type { StoryRules } from '../src/engine/interface.ts';
 import { clearStoryWork } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
+import { sized } from './bench-size.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
-const STEP_COUNT = 500;
+const STEP_COUNT = sized(500, 30);
 /** Timed repetitions of the whole command list (engine and dfrotz alike). */
-const REPETITIONS = 7;
+const REPETITIONS = sized(7, 1);
 /** Timed calls each of reset() and loadStory(). */
-const RESET_REPETITIONS = 30;
+const RESET_REPETITIONS = sized(30, 1);
 /** Timed first passes of the list on a new engine, each of cold and warm. */
-const FIRST_PASS_REPETITIONS = 3;
+const FIRST_PASS_REPETITIONS = sized(3, 1);
+/** Timed `metattl replay` runs, each of the whole list and of its first command. */
+const REPLAY_REPETITIONS = sized(3, 1);
 /**
  * Commands after the walkthrough prefix, cycled: none moves the player or ends the game, so every
  * one of the 500 steps is a normal turn in both interpreters (checked below: no step is `done`).
@@ -40,7 +44,7 @@ const median = (xs: readonly number[]): number => {
  * which would end the game), then PADDING cycled up to STEP_COUNT commands.
  */
 function buildCommands(walkthrough: readonly string[]): string[] {
-  const prefix = walkthrough.slice(0, -1);
+  const prefix = walkthrough.slice(0, Math.min(walkthrough.length - 1, STEP_COUNT));
   const commands = [...prefix];
   for (let i = 0; commands.length < STEP_COUNT; i++) commands.push(PADDING[i % PADDING.length]!);
   return commands.slice(0, STEP_COUNT);
@@ -182,6 +186,52 @@ function benchFirstPass(bytes: Uint8Array, rules: StoryRules | undefined, comman
   return { coldMs: median(coldMs), warmMs: median(warmMs) };
 }
 
+/** Commands that neither move the player nor end the game at the start of zork1 and minizork
+ * (West of House: outdoors, lit), cycled: the light-game list of the per-game ratios. */
+const STANDING_STILL = ['look', 'inventory', 'wait', 'examine me', 'listen', 'jump', 'examine house', 'score'];
+
+/**
+ * Our engine against dfrotz on one more story with STANDING_STILL cycled to STEP_COUNT commands
+ * (light steps: the per-step fixed cost dominates). @returns ms per step of each and their ratio.
+ */
+async function gameRatio(storyPath: string, binary: string): Promise<{ oursMs: number; dfrotzMs: number; replayMs: number }> {
+  const bytes = new Uint8Array(readFileSync(storyPath));
+  const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
+  const commands = Array.from({ length: STEP_COUNT }, (_, i) => STANDING_STILL[i % STANDING_STILL.length]!);
+  const frotz = dfrotzBench(binary, storyPath, commands);
+  await frotz.warmUp();
+  const ours = await benchEngine(bytes, rules, commands, () => frotz.rep());
+  return { oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs, replayMs: replayStepMs(storyPath, commands) };
+}
+
+/**
+ * `metattl replay` per step on a story: (wall ms of a run with `commands` − wall ms of a run with
+ * the first command only) ÷ (commands − 1), medians of REPLAY_REPETITIONS each, alternating; the
+ * process start and story load cancel out. Runs bin/metattl.js (it rebuilds build/cli/ when stale).
+ */
+function replayStepMs(storyPath: string, commands: readonly string[]): number {
+  const dir = mkdtempSync(join(tmpdir(), 'metattl-bench-'));
+  const full = join(dir, 'full.txt');
+  const one = join(dir, 'one.txt');
+  writeFileSync(full, `${commands.join('\n')}\n`);
+  writeFileSync(one, `${commands[0]}\n`);
+  const time = (file: string): number => {
+    const began = performance.now();
+    const run = spawnSync(process.execPath, [join(repoRoot, 'bin/metattl.js'), 'replay', storyPath, '--seed', '0', '--commands', file, '--json'], { stdio: ['ignore', 'ignore', 'pipe'] });
+    if (run.status !== 0) throw new Error(`metattl replay exited with ${run.status}: ${run.stderr.toString('utf8').slice(0, 300)}`);
+    return performance.now() - began;
+  };
+  time(full);
+  const fullMs: number[] = [];
+  const oneMs: number[] = [];
+  for (let i = 0; i < REPLAY_REPETITIONS; i++) {
+    fullMs.push(time(full));
+    oneMs.push(time(one));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return (median(fullMs) - median(oneMs)) / (commands.length - 1);
+}
+
 function findDfrotz(): string | null {
   const candidates = [process.env.DFROTZ, '/usr/games/dfrotz', '/usr/bin/dfrotz', '/usr/local/bin/dfrotz'];
   return candidates.find((c): c is string => !!c && existsSync(c)) ?? null;
@@ -229,10 +279,10 @@ async function main(): Promise<void> {
   if (frotz) {
     row(`dfrotz: whole run, median of ${REPETITIONS}`, `${frotz.fullMs.toFixed(1)} ms`);
     row('dfrotz: empty-input run (startup), median', `${frotz.emptyMs.toFixed(1)} ms`);
-    row('dfrotz: ms/step ((whole - empty) / 500)', `${frotz.stepMs.toFixed(3)} ms`);
+    row(`dfrotz: ms/step ((whole - empty) / ${commands.length})`, `${frotz.stepMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz (per step)', `${(oursMs / frotz.stepMs).toFixed(1)} x`);
     row('ours: CPU ms/step, median of run means', `${oursCpuMs.toFixed(3)} ms`);
-    row('dfrotz: CPU ms/step ((whole - empty) / 500)', `${frotz.stepCpuMs.toFixed(3)} ms`);
+    row(`dfrotz: CPU ms/step ((whole - empty) / ${commands.length})`, `${frotz.stepCpuMs.toFixed(3)} ms`);
     row('ratio ours / dfrotz, CPU time (per step)', `${(oursCpuMs / frotz.stepCpuMs).toFixed(1)} x`);
     row('ratio ours / dfrotz, fastest runs (wall)', `${(Math.min(...ours.runMeansMs) / frotz.fastestStepMs).toFixed(1)} x`);
   } else {
@@ -244,6 +294,21 @@ async function main(): Promise<void> {
   row('ratio warm loadStory / reset', `${(reset.loadMs / reset.resetMs).toFixed(1)} x`);
   row(`first pass on a new engine, cold: ms/step`, `${firstPass.coldMs.toFixed(3)} ms`);
   row(`first pass on a new engine, warm: ms/step`, `${firstPass.warmMs.toFixed(3)} ms`);
+  if (binary) {
+    console.log(`\nPer-step ratio by game (in-process ours / dfrotz, wall clock, median of ${REPETITIONS}; goal ≤ 4×)\n`);
+    console.log('| story | ours ms/step | dfrotz ms/step | ratio | metattl replay ms/step | replay / in-process (goal ≤ 1.5×) |');
+    console.log('|---|---|---|---|---|---|');
+    if (frotz) console.log(`| detective.z5 (the list above) | ${oursMs.toFixed(3)} | ${frotz.stepMs.toFixed(3)} | ${(oursMs / frotz.stepMs).toFixed(1)}× | | |`);
+    for (const name of ['zork1.z5', 'minizork.z3']) {
+      const path = join(sharedDir, 'stories', name);
+      if (!existsSync(path)) {
+        console.log(`| ${name} | not in ${join(sharedDir, 'stories')} | | |`);
+        continue;
+      }
+      const r = await gameRatio(path, binary);
+      console.log(`| ${name} (${STANDING_STILL.length} standing-still commands cycled) | ${r.oursMs.toFixed(3)} | ${r.dfrotzMs.toFixed(3)} | ${(r.oursMs / r.dfrotzMs).toFixed(1)}× | ${r.replayMs.toFixed(3)} | ${(r.replayMs / r.oursMs).toFixed(2)}× |`);
+    }
+  }
   console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
   console.log(`every run starts from reset() and no step ends the game (final ${ours.finalStatus}).`);
   console.log(`loadStory cold: the story's shared compiled routines and dictionaries dropped first (clearStoryWork);`);

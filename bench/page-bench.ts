@@ -17,7 +17,8 @@
  * task's CPU (thread) time beside its duration: on a machine shared with other jobs, a task's
  * duration includes the time its thread waited for a core; the printed load average says how busy
  * the machine was.
- * Usage: tsx bench/page-bench.ts; PAGE_BENCH_PORT sets the port dist/ is served on (default 4318). */
+ * Usage: tsx bench/page-bench.ts; PAGE_BENCH_PORT sets the port dist/ is served on (default 4318);
+ * BENCH_SIZE=tiny plays a 1×2 session (bench/bench-size.ts). */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -25,6 +26,7 @@ import { gzipSync } from 'node:zlib';
 import { chromium, type CDPSession, type Page } from '@playwright/test';
 import { SourceMapConsumer } from 'source-map-js';
 import { startMockLlm } from '../test/mock-llm/server.ts';
+import { sized } from './bench-size.ts';
 
 const PORT = Number(process.env.PAGE_BENCH_PORT ?? 4318);
 /** Diagnosis, not for the numbers (both slow the page down): PAGE_BENCH_PROFILE=1 samples the main
@@ -119,14 +121,15 @@ function longTasksInTrace(trace: { traceEvents: TraceEvent[] }): string {
 }
 
 const maps = new Map<string, { text: string; map: SourceMapConsumer } | null>();
-const BASE = `http://127.0.0.1:${PORT}/sub/path/`;
+/** PAGE_BENCH_BASE: an already served dist/ (e2e/page-bench.spec.ts passes Playwright's); none is started then. */
+const BASE = process.env.PAGE_BENCH_BASE ?? `http://127.0.0.1:${PORT}/sub/path/`;
 
 const loadBefore = loadavg()[0]! / cpus().length;
-const server = spawn(process.execPath, ['--import', 'tsx', 'e2e/serve-dist.ts', String(PORT)], { cwd: `${import.meta.dirname}/..`, stdio: 'ignore' });
+const server = process.env.PAGE_BENCH_BASE ? null : spawn(process.execPath, ['--import', 'tsx', 'e2e/serve-dist.ts', String(PORT)], { cwd: `${import.meta.dirname}/..`, stdio: 'ignore' });
 // The actor explores with the levers (as README's example), so the session learns and its transcript grows.
 const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'] });
-const EPISODES = Number(process.env.PAGE_BENCH_EPISODES ?? 3);
-const STEPS = Number(process.env.PAGE_BENCH_STEPS ?? 20);
+const EPISODES = Number(process.env.PAGE_BENCH_EPISODES ?? sized(3, 1));
+const STEPS = Number(process.env.PAGE_BENCH_STEPS ?? sized(20, 2));
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   for (let i = 0; i < 100; i++) {
@@ -203,7 +206,7 @@ try {
 } finally {
   await browser.close();
   await mock.close();
-  server.kill();
+  server?.kill();
 }
 
 interface Script { start: number; duration: number; invoker: string; invokerType: string; url: string; fn: string; pos: number; layout: number }

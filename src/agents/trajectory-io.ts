@@ -27,6 +27,7 @@ export const stepSchema = z.object({
   promptTokens: tokenNumber(),
   completionTokens: tokenNumber(),
   reasoningTokens: tokenNumber(),
+  cachedPromptTokens: tokenNumber().optional(),
   latencyMs: msNumber(),
   costUsd: usdNumber(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),

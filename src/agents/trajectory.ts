@@ -37,6 +37,9 @@ export interface TrajectoryStep {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens the provider served from its cache (part of promptTokens); absent when it
+   * reported none. */
+  cachedPromptTokens?: number;
   latencyMs: number;
   costUsd: number;
   error: { kind: LlmErrorKind | 'budget' | 'interpreter'; message: string } | null;

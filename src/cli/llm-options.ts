@@ -74,9 +74,9 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   s.caps = { maxUsd: numberOption(text(flags, 'max-usd'), 'max-usd') ?? null, maxTokens: maxTokens === undefined ? null : intOption(maxTokens, 'max-total-tokens', 0, 0) };
   s.dropStainlessHeaders = flags['drop-sdk-headers'] === true;
   for (const spec of Array.isArray(flags.price) ? flags.price : []) {
-    const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)$/.exec(spec);
-    if (!match) throw new UsageError(`--price must look like MODEL=IN/OUT (USD per million input/output tokens), got "${spec}"`);
-    s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]) };
+    const match = /^(.+)=(\d+(?:\.\d+)?)\/(\d+(?:\.\d+)?)(?:\/(\d+(?:\.\d+)?))?$/.exec(spec);
+    if (!match) throw new UsageError(`--price must look like MODEL=IN/OUT or MODEL=IN/OUT/CACHED (USD per million input/output/cached-input tokens), got "${spec}"`);
+    s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]), ...(match[4] === undefined ? {} : { cachedInputPerMTokUsd: Number(match[4]) }) };
   }
   return s;
 }

@@ -62,8 +62,8 @@ meta-agent's; default: what the provider reports, else a built-in table, else 32
 note), --timeout-ms (bounds each attempt, body and stream included),
 --stream-idle-ms (longest silence between stream chunks), --max-retries, --concurrency, --drop-sdk-headers,
 --max-usd X and --max-total-tokens N (hard caps, checked before each call, so the last call can
-pass a cap), --price MODEL=IN/OUT (USD per million tokens; repeatable; models without a price
-cost 0).
+pass a cap), --price MODEL=IN/OUT[/CACHED] (USD per million tokens; CACHED: prompt tokens the
+provider served from its cache, default IN; repeatable; models without a price cost 0).
 
 Exit codes: 0 done (also stopped at a cap), 1 failure (also a replay that ends in
 interpreter_error or interpreter_hang, and a run stopped by a provider fault: with --json its

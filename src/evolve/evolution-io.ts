@@ -131,7 +131,7 @@ export async function storeImportedEvolution(store: Store, run: EvolutionRunData
 /** Tokens and USD recorded by the sessions of a run's events, by role (proposer calls are not
  * stored, so they count 0). */
 export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTotals> {
-  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
   const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
   for (const e of events) {
     const data = e.data as { type?: unknown; session?: SessionRecord; usage?: CallUsage | null };
@@ -141,6 +141,7 @@ export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTot
       p.promptTokens += data.usage.promptTokens;
       p.completionTokens += data.usage.completionTokens;
       p.reasoningTokens += data.usage.reasoningTokens;
+      p.cachedPromptTokens = (p.cachedPromptTokens ?? 0) + (data.usage.cachedPromptTokens ?? 0);
       p.latencyMs += data.usage.latencyMs;
       p.costUsd += data.usage.costUsd;
       continue;
@@ -148,7 +149,7 @@ export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTot
     if (data.type !== 'call' || !data.session) continue;
     const u = usageOf(data.session);
     for (const role of Object.keys(total) as Role[]) {
-      for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] += u[role][k];
+      for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] = (total[role][k] ?? 0) + (u[role][k] ?? 0);
     }
   }
   return total;

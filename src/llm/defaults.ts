@@ -7,13 +7,15 @@
  */
 import type { LlmSettings } from './interface.ts';
 
-/** Prices in USD per million tokens for a few common models (editable in the settings). */
+/** Prices in USD per million tokens for a few common models (editable in the settings); cached
+ * input from OpenAI's price list (prompt caching: half of the input price for the gpt-4o family,
+ * a quarter for gpt-4.1, a tenth for gpt-5). */
 export const DEFAULT_PRICES: LlmSettings['prices'] = {
-  'gpt-4o-mini': { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 },
-  'gpt-4o': { inputPerMTokUsd: 2.5, outputPerMTokUsd: 10 },
-  'gpt-4.1-mini': { inputPerMTokUsd: 0.4, outputPerMTokUsd: 1.6 },
-  'gpt-5': { inputPerMTokUsd: 1.25, outputPerMTokUsd: 10 },
-  'gpt-5-mini': { inputPerMTokUsd: 0.25, outputPerMTokUsd: 2 },
+  'gpt-4o-mini': { inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, cachedInputPerMTokUsd: 0.075 },
+  'gpt-4o': { inputPerMTokUsd: 2.5, outputPerMTokUsd: 10, cachedInputPerMTokUsd: 1.25 },
+  'gpt-4.1-mini': { inputPerMTokUsd: 0.4, outputPerMTokUsd: 1.6, cachedInputPerMTokUsd: 0.1 },
+  'gpt-5': { inputPerMTokUsd: 1.25, outputPerMTokUsd: 10, cachedInputPerMTokUsd: 0.125 },
+  'gpt-5-mini': { inputPerMTokUsd: 0.25, outputPerMTokUsd: 2, cachedInputPerMTokUsd: 0.025 },
 };
 
 export function defaultLlmSettings(): LlmSettings {

@@ -46,8 +46,18 @@ export interface LlmSettings {
   dropStainlessHeaders: boolean;
   /** Hard caps per run; `null` = no cap. */
   caps: { maxUsd: number | null; maxTokens: number | null };
-  /** USD per million tokens, by model id; unknown models cost 0 (and say so). */
-  prices: Record<string, { inputPerMTokUsd: number; outputPerMTokUsd: number }>;
+  /** USD per million tokens, by model id; unknown models cost 0 (and say so). Cached input
+   * (prompt tokens the provider served from its cache) costs `cachedInputPerMTokUsd`, or the
+   * input price when a row has none. */
+  prices: Record<string, ModelPrice>;
+}
+
+/** One price row, USD per million tokens. */
+export interface ModelPrice {
+  inputPerMTokUsd: number;
+  outputPerMTokUsd: number;
+  /** Prompt tokens served from the provider's cache; absent = the input price (no discount known). */
+  cachedInputPerMTokUsd?: number;
 }
 
 export interface ChatMessage {
@@ -61,6 +71,9 @@ export interface CallUsage {
   completionTokens: number;
   /** Reasoning tokens reported by the provider (part of completionTokens), 0 when not reported. */
   reasoningTokens: number;
+  /** Prompt tokens served from the provider's prompt cache (part of promptTokens, priced at the
+   * cached-input price); absent when the provider reported none. */
+  cachedPromptTokens?: number;
   latencyMs: number;
   costUsd: number;
   /** True when the provider sent no usage, or none believable (usage-check.ts: non-numeric,

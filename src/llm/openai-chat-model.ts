@@ -195,7 +195,7 @@ async function complete(
   // A reply without usable content is not used, but what the provider billed for it still counts.
   const billed = (reported: RawUsage): void => {
     const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: 0, reasoningTokens: 0 }, roleSettings.maxTokens);
-    meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens), ...(estimated ? { estimated: true } : {}) });
+    meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens), ...(estimated ? { estimated: true } : {}) });
   };
   const raw = await withRetries(
     (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
@@ -210,7 +210,8 @@ async function complete(
     model: raw.model || roleSettings.model,
     usage: {
       promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, reasoningTokens: usage.reasoningTokens,
-      latencyMs, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens),
+      latencyMs, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens),
+      ...cachedOf(usage),
       ...(estimated ? { estimated: true } : {}),
     },
   };
@@ -315,4 +316,10 @@ export function retryAfterMs(headers: Headers | undefined, nowMs: number = Date.
   if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
   const date = Date.parse(value);
   return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+}
+
+/** `{ cachedPromptTokens }` when the provider reported cached prompt tokens, else `{}` (so usage
+ * records stay as they were for providers without prompt caching). */
+function cachedOf(usage: RawUsage): { cachedPromptTokens?: number } {
+  return usage.cachedPromptTokens ? { cachedPromptTokens: usage.cachedPromptTokens } : {};
 }

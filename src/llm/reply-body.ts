@@ -30,6 +30,9 @@ export interface RawUsage {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens the provider served from its prompt cache (part of promptTokens; OpenAI's
+   * `usage.prompt_tokens_details.cached_tokens`); absent when it reported none. */
+  cachedPromptTokens?: number;
 }
 
 /** A reply before accounting: text, finish reason, model and the provider's usage (null when none). */
@@ -129,7 +132,7 @@ function usageOf(u: unknown): RawUsage | null {
   if (!isObject(u) || !isCount(u.prompt_tokens) || !isCount(u.completion_tokens)) return null;
   const details = isObject(u.completion_tokens_details) ? u.completion_tokens_details : {};
   const reasoning = isCount(details.reasoning_tokens) && details.reasoning_tokens <= u.completion_tokens ? details.reasoning_tokens : 0;
-  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, reasoningTokens: reasoning };
+  return { promptTokens: u.prompt_tokens, completionTokens: u.completion_tokens, reasoningTokens: reasoning, ...cachedUsageOf(u) };
 }
 
 /** An error signalled inside a 200 reply (or by a status the SDK could not map), with the
@@ -174,6 +177,20 @@ const isProviderError = (v: unknown): v is ProviderError => isObject(v) && typeo
 /** Whether a body's text is server-sent events rather than one JSON value. */
 export function looksLikeSse(text: string): boolean {
   return /^\s*(data|event|id|retry)\s*:|^\s*:/.test(text);
+}
+
+/**
+ * The cached share of a usage object: `prompt_tokens_details.cached_tokens` (OpenAI, and the
+ * servers that copy its shape) as `{ cachedPromptTokens }`, capped at `prompt_tokens`; `{}` when
+ * absent, not a finite number > 0, or the prompt count is missing (nothing to be part of).
+ */
+export function cachedUsageOf(u: Json): { cachedPromptTokens?: number } {
+  const details = isObject(u.prompt_tokens_details) ? u.prompt_tokens_details : {};
+  const cached = details.cached_tokens;
+  const prompt = u.prompt_tokens;
+  if (typeof cached !== 'number' || !Number.isFinite(cached) || cached <= 0) return {};
+  if (typeof prompt !== 'number' || !Number.isFinite(prompt) || prompt <= 0) return {};
+  return { cachedPromptTokens: Math.min(Math.round(cached), prompt) };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * Usage accounting for one run: tokens, latency and USD per call and per role, and the run's hard
  * caps. Calls whose provider sent no believable usage are counted with local estimates (and counted as
- * such), so the caps hold anyway. Cost = promptTokens·input price + completionTokens·output price, prices in USD per
- * million tokens from the editable price table. DOM-free.
+ * such), so the caps hold anyway. Cost = (promptTokens − cached)·input price + cached·cached-input
+ * price + completionTokens·output price, prices in USD per million tokens from the editable price
+ * table (cached input: the input price when a row has none). DOM-free.
  */
 import { BudgetReachedError } from './errors.ts';
 import type { CallUsage, LlmSettings, Role } from './interface.ts';
@@ -12,11 +13,14 @@ export interface RoleTotals {
   promptTokens: number;
   completionTokens: number;
   reasoningTokens: number;
+  /** Prompt tokens the provider served from its cache (part of promptTokens); absent in totals
+   * recorded before it was read (count 0). */
+  cachedPromptTokens?: number;
   latencyMs: number;
   costUsd: number;
 }
 
-const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
 
 export class UsageMeter {
   readonly byRole: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
@@ -27,11 +31,19 @@ export class UsageMeter {
     private readonly prices: LlmSettings['prices'],
   ) {}
 
-  /** Cost in USD of a call to `model`; 0 for a model missing from the price table. */
-  costUsd(model: string, promptTokens: number, completionTokens: number): number {
+  /** Cost in USD of a call to `model`; 0 for a model missing from the price table.
+   * `cachedPromptTokens` (part of `promptTokens`, capped at it) costs the cached-input price. */
+  costUsd(model: string, promptTokens: number, completionTokens: number, cachedPromptTokens = 0): number {
     const price = this.prices[model];
     if (!price) return 0;
-    return (promptTokens * price.inputPerMTokUsd + completionTokens * price.outputPerMTokUsd) / 1e6;
+    const cached = Math.max(0, Math.min(cachedPromptTokens, promptTokens));
+    const cachedPrice = price.cachedInputPerMTokUsd ?? price.inputPerMTokUsd;
+    return ((promptTokens - cached) * price.inputPerMTokUsd + cached * cachedPrice + completionTokens * price.outputPerMTokUsd) / 1e6;
+  }
+
+  /** Prompt tokens served from the provider's cache, over all roles (part of the prompt tokens). */
+  get cachedPromptTokens(): number {
+    return Object.values(this.byRole).reduce((s, r) => s + (r.cachedPromptTokens ?? 0), 0);
   }
 
   get totalUsd(): number {
@@ -71,6 +83,7 @@ export class UsageMeter {
       t.promptTokens += p.promptTokens;
       t.completionTokens += p.completionTokens;
       t.reasoningTokens += p.reasoningTokens;
+      t.cachedPromptTokens = (t.cachedPromptTokens ?? 0) + (p.cachedPromptTokens ?? 0);
       t.latencyMs += p.latencyMs;
       t.costUsd += p.costUsd;
     }
@@ -82,6 +95,7 @@ export class UsageMeter {
     t.promptTokens += usage.promptTokens;
     t.completionTokens += usage.completionTokens;
     t.reasoningTokens += usage.reasoningTokens;
+    t.cachedPromptTokens = (t.cachedPromptTokens ?? 0) + (usage.cachedPromptTokens ?? 0);
     t.latencyMs += usage.latencyMs;
     t.costUsd += usage.costUsd;
     if (usage.estimated) this.estimatedByRole[role] += 1;

@@ -130,6 +130,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
       parseStatus: parsed.status, extraActions: parsed.extraActions, reward, score: result.score, moves: result.moves,
       promptTokens: completion.usage.promptTokens, completionTokens: completion.usage.completionTokens,
       reasoningTokens: completion.usage.reasoningTokens, latencyMs: completion.usage.latencyMs, costUsd: completion.usage.costUsd,
+      ...(completion.usage.cachedPromptTokens ? { cachedPromptTokens: completion.usage.cachedPromptTokens } : {}),
       error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
       ...(result.page ? { page: result.page } : {}),
     });

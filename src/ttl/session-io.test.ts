@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ImportError } from '../agents/trajectory-io.ts';
 import { exportSession, importSession } from './session-io.ts';
-import type { SessionRecord } from './session-record.ts';
+import { usageOf, type SessionRecord } from './session-record.ts';
 
 const record: SessionRecord = {
   format: 'metattl-session-1', id: 's1',
@@ -22,6 +22,23 @@ describe('session export / import', () => {
     const text = exportSession(leaky as SessionRecord);
     expect(text).not.toContain('secret-value-123');
     expect(importSession(text)).toEqual(record);
+  });
+
+  it('keeps the cached prompt tokens of steps and exchanges, and usageOf totals them by role', () => {
+    const step = {
+      index: 1, observation: 'o', reply: 'ACTION: look', finishReason: 'stop', action: 'look', parseStatus: 'ok' as const, extraActions: [], reward: 0, score: 0, moves: 1,
+      promptTokens: 1500, completionTokens: 12, reasoningTokens: 0, latencyMs: 40, costUsd: 0.0001, error: null,
+    };
+    const exchange = {
+      afterEpisode: 1, kind: 'meta_agent' as const, userMessage: 'log', reply: '<learn>x</learn>', finishReason: 'stop', learnStatus: 'updated' as const, guidingPromptAfter: 'x',
+      usage: { promptTokens: 3000, completionTokens: 50, reasoningTokens: 0, cachedPromptTokens: 2048, latencyMs: 90, costUsd: 0.0002 }, droppedEpisodes: [], notice: null, error: null,
+    };
+    const withCache = { ...record, episodes: [{ ...record.episodes[0]!, steps: [{ ...step, cachedPromptTokens: 1280 }, { ...step, index: 2 }] }], exchanges: [exchange] } as SessionRecord;
+    const back = importSession(exportSession(withCache));
+    expect(back.episodes[0]!.steps.map((s) => s.cachedPromptTokens)).toEqual([1280, undefined]);
+    expect(back.exchanges[0]!.usage?.cachedPromptTokens).toBe(2048);
+    const usage = usageOf(back);
+    expect([usage.actor.calls, usage.actor.promptTokens, usage.actor.cachedPromptTokens, usage.metaAgent.cachedPromptTokens]).toEqual([2, 3000, 1280, 2048]);
   });
 
   it('rejects bad files with a clear reason', () => {

@@ -13,7 +13,7 @@ import type { SessionRecord } from './session-record.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
 const usage = z.object({
-  promptTokens: tokenNumber(), completionTokens: tokenNumber(), reasoningTokens: tokenNumber(), latencyMs: msNumber(), costUsd: usdNumber(),
+  promptTokens: tokenNumber(), completionTokens: tokenNumber(), reasoningTokens: tokenNumber(), cachedPromptTokens: tokenNumber().optional(), latencyMs: msNumber(), costUsd: usdNumber(),
   estimated: z.boolean().optional(),
 });
 const adaptation = z.object({

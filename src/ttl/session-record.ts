@@ -92,7 +92,7 @@ export interface SessionRecord {
 /** Tokens, latency and cost by role, from the record's steps (actor) and exchanges (reflection
  * or meta-agent calls, counted as metaAgent). */
 export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
-  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
   const totals: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
   const faulted = record.faults ?? [];
   for (const steps of [...record.episodes.map((e) => e.steps), ...faulted.map((f) => f.steps)]) {
@@ -103,6 +103,7 @@ export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
       t.promptTokens += s.promptTokens;
       t.completionTokens += s.completionTokens;
       t.reasoningTokens += s.reasoningTokens;
+      t.cachedPromptTokens = (t.cachedPromptTokens ?? 0) + (s.cachedPromptTokens ?? 0);
       t.latencyMs += s.latencyMs;
       t.costUsd += s.costUsd;
     }
@@ -114,6 +115,7 @@ export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
     t.promptTokens += e.usage.promptTokens;
     t.completionTokens += e.usage.completionTokens;
     t.reasoningTokens += e.usage.reasoningTokens;
+    t.cachedPromptTokens = (t.cachedPromptTokens ?? 0) + (e.usage.cachedPromptTokens ?? 0);
     t.latencyMs += e.usage.latencyMs;
     t.costUsd += e.usage.costUsd;
   }

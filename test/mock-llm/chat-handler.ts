@@ -10,6 +10,7 @@ import type { LoggedRequest, MockOptions } from './interface.ts';
 import { applyFault } from './fault-replies.ts';
 import { chooseReply } from './reply.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
+import type { PromptCache } from './prompt-cache.ts';
 import { flag } from './request-log.ts';
 import { checkChatBody, totalMessageChars } from './roles.ts';
 import { errorJson, replyIds } from './wire.ts';
@@ -27,6 +28,8 @@ export interface ChatReplyContext {
   timers: Set<NodeJS.Timeout>;
   /** Add the entry to the log (call once, before writing). */
   record: (entry: LoggedRequest) => void;
+  /** The server's prompt cache (used with MockOptions.promptCache). */
+  promptCache: PromptCache;
 }
 
 /** Answer one chat request (synchronously, or later for `slow`; never for `hang` and `stall`). */
@@ -56,6 +59,7 @@ export function answerChat(ctx: ChatReplyContext): void {
     ids: replyIds(bodyHash, model), text: choice.text, finishReason: choice.finishReason, stream,
     includeUsage: checked.stream_options?.include_usage === true, promptChars: totalMessageChars(checked),
   };
+  if (options.promptCache) prepared.cachedTokens = ctx.promptCache.cachedTokens(checked, Math.ceil(prepared.promptChars / 4));
   if (fault) applyFault(ctx, fault, prepared);
   else writeReply(ctx, prepared);
 }

@@ -137,6 +137,8 @@ export interface MockOptions {
   proposerReply?: ProposerReply;
   /** Injected faults (default none). */
   faults?: FaultRule[];
+  /** Report cached prompt tokens as OpenAI does (prompt-cache.ts): off by default. */
+  promptCache?: boolean;
   /** Model ids listed by GET /v1/models (default ['mock-model']). */
   models?: string[];
   /** When set, requests whose Authorization is not `Bearer <apiKey>` get 401 (default: any key). */

@@ -13,6 +13,8 @@ export interface Prepared {
   stream: boolean;
   includeUsage: boolean;
   promptChars: number;
+  /** Cached prompt tokens to report (MockOptions.promptCache); absent = no prompt_tokens_details. */
+  cachedTokens?: number;
 }
 
 /** Write the reply as JSON or as an SSE stream, and log the text and finish_reason. `withUsage:
@@ -21,7 +23,8 @@ export function writeReply(ctx: ChatReplyContext, p: Prepared, withUsage = true)
   const { entry, res } = ctx;
   entry.outcome.replyText = p.text;
   entry.outcome.finishReason = p.finishReason;
-  const usage = withUsage ? usageOf(p.promptChars, p.text) : null;
+  const plain = withUsage ? usageOf(p.promptChars, p.text) : null;
+  const usage = plain && p.cachedTokens !== undefined ? { ...plain, prompt_tokens_details: { cached_tokens: p.cachedTokens } } : plain;
   if (!p.stream) {
     ctx.send(200, completionJson(p.ids, p.text, p.finishReason, usage));
     return;

@@ -4,6 +4,7 @@
  * behaviours (reply.ts), injected faults (faults.ts) and a request log with waitForRequest.
  * Test-only: the product never imports it and cannot tell it from a real provider.
  */
+import { PromptCache } from './prompt-cache.ts';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AttemptCounter, modelsAuthFault } from './faults.ts';
@@ -34,6 +35,7 @@ class MockLlmServer implements MockLlm {
   private readonly waiters = new Set<Waiter>();
   private readonly timers = new Set<NodeJS.Timeout>();
   private attempts = new AttemptCounter();
+  private readonly promptCache = new PromptCache();
   private closed = false;
 
   constructor(options: MockOptions) {
@@ -130,7 +132,7 @@ class MockLlmServer implements MockLlm {
       this.answerModels(entry, req, send);
     } else if (method === 'POST' && path === '/v1/chat/completions') {
       const ctx: ChatReplyContext = {
-        entry, req, res, send, options: this.options, attempts: this.attempts, timers: this.timers,
+        entry, req, res, send, options: this.options, attempts: this.attempts, timers: this.timers, promptCache: this.promptCache,
         record: (e) => this.record(e),
       };
       answerChat(ctx);

@@ -16,6 +16,8 @@ export interface Usage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  /** Only with MockOptions.promptCache. */
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 /** Ids derived from the body hash: `chatcmpl-mock-<24 hex>`, created in [1.7e9, 1.7e9 + 2^24). */

@@ -76,6 +76,8 @@ export class Agent {
   tokens = $state(0);
   /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
   tokensEstimated = $state(false);
+  /** Of `tokens`: prompt tokens the provider served from its cache (priced at the cached-input price). */
+  cachedTokens = $state(0);
   costUsd = $state(0);
   /** The actor's model when it is missing from the price table (its calls cost 0), else null. */
   unpricedModel = $state<string | null>(null);
@@ -169,6 +171,7 @@ export class Agent {
     const meter = new UsageMeter(settings.caps, settings.prices);
     const unsubscribe = meter.subscribe((m) => {
       this.tokens = m.totalTokens;
+      this.cachedTokens = m.cachedPromptTokens;
       this.costUsd = m.totalUsd;
       this.tokensEstimated = m.estimatedCalls > 0;
     });
@@ -215,6 +218,7 @@ export class Agent {
       this.startPage = trajectory.startPage ?? null;
       this.maxScore = trajectory.story.maxScore;
       this.tokens = trajectory.steps.reduce((n, s) => n + s.promptTokens + s.completionTokens, 0);
+      this.cachedTokens = trajectory.steps.reduce((n, s) => n + (s.cachedPromptTokens ?? 0), 0);
       this.costUsd = trajectory.steps.reduce((n, s) => n + s.costUsd, 0);
       this.show(trajectory);
       this.imported = true;
@@ -308,6 +312,7 @@ export class Agent {
     this.startPage = null;
     this.score = null;
     this.tokens = 0;
+    this.cachedTokens = 0;
     this.tokensEstimated = false;
     this.costUsd = 0;
     this.unpricedModel = null;

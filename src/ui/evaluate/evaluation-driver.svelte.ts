@@ -27,11 +27,11 @@ export function initialEvaluationState(id: string, config: EvaluationConfig, now
 
 /** Usage recorded by stored sessions, by role. */
 export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, RoleTotals> {
-  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 });
+  const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
   const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
   for (const session of sessions) {
     const u = usageOf(session);
-    for (const role of Object.keys(total) as Role[]) for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] += u[role][k];
+    for (const role of Object.keys(total) as Role[]) for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] = (total[role][k] ?? 0) + (u[role][k] ?? 0);
   }
   return total;
 }

@@ -51,6 +51,8 @@ export class LearnState {
   tokens = $state(0);
   /** True when some call's usage was counted locally (the provider sent none): tokens and cost are estimates. */
   tokensEstimated = $state(false);
+  /** Of `tokens`: prompt tokens the provider served from its cache (priced at the cached-input price). */
+  cachedTokens = $state(0);
   costUsd = $state(0);
   /** Time left, ms (null = unknown). */
   eta = $state<number | null>(null);
@@ -249,8 +251,8 @@ export class LearnState {
         previousAdaptations: resume?.adaptations,
       });
       const meter = ctx.meter;
-      meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0));
-      this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0);
+      meterOff = meter.subscribe(() => this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0, meter.cachedPromptTokens));
+      this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0, meter.cachedPromptTokens);
       const prepared = await plan(ctx);
       const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens, this.human.ask);
       const config = prepared.config ?? parts.config;
@@ -316,8 +318,9 @@ export class LearnState {
     this.eta = this.etaClock.eta(sessionProgress({ episodes: r.config.episodes, maxSteps: r.config.maxSteps, episodesDone: done, currentSteps: this.liveSteps.length }));
   }
 
-  private meterChanged(tokens: number, costUsd: number, estimated: boolean): void {
+  private meterChanged(tokens: number, costUsd: number, estimated: boolean, cachedTokens: number): void {
     this.tokens = tokens;
+    this.cachedTokens = cachedTokens;
     this.tokensEstimated = estimated;
     this.costUsd = costUsd;
   }
@@ -329,6 +332,7 @@ export class LearnState {
     this.liveEpisode = null;
     this.viewedEpisode = null;
     this.tokens = 0;
+    this.cachedTokens = 0;
     this.tokensEstimated = false;
     this.costUsd = 0;
     this.eta = null;
@@ -341,7 +345,7 @@ export class LearnState {
     this.liveSteps = [];
     this.viewedEpisode = null;
     const usage = usageTotalsOf(record);
-    this.meterChanged(usage.tokens, usage.costUsd, record.exchanges.some((e) => e.usage?.estimated === true));
+    this.meterChanged(usage.tokens, usage.costUsd, record.exchanges.some((e) => e.usage?.estimated === true), usage.cachedTokens);
   }
 
   /** Show a session that runs in another tab, re-reading it until that tab lets go. */

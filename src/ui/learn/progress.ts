@@ -77,7 +77,10 @@ export class EtaClock {
 }
 
 /** Tokens (prompt + completion) and USD recorded by a session, all roles together. */
-export function usageTotalsOf(record: SessionRecord): { tokens: number; costUsd: number } {
+export function usageTotalsOf(record: SessionRecord): { tokens: number; cachedTokens: number; costUsd: number } {
   const roles = Object.values(usageOf(record));
-  return { tokens: roles.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0), costUsd: roles.reduce((n, r) => n + r.costUsd, 0) };
+  return {
+    tokens: roles.reduce((n, r) => n + r.promptTokens + r.completionTokens, 0), cachedTokens: roles.reduce((n, r) => n + (r.cachedPromptTokens ?? 0), 0),
+    costUsd: roles.reduce((n, r) => n + r.costUsd, 0),
+  };
 }

@@ -18,7 +18,7 @@ function edited(): SettingsForm {
     streamIdleTimeoutMs: 5000,
     dropStainlessHeaders: true,
     caps: { maxUsd: 0.25, maxTokens: null },
-    prices: [priceRow('my-model', 1, 2)],
+    prices: [priceRow('my-model', 1, 2), priceRow('cached-model', 1, 2, 0.25)],
     rememberKey: true,
   };
 }
@@ -28,7 +28,9 @@ describe('saved LLM settings', () => {
     const form = edited();
     const saved = JSON.parse(JSON.stringify(savedFromForm(form))) as unknown;
     expect(JSON.stringify(saved)).not.toContain(KEY);
-    expect(saved).toMatchObject({ version: SETTINGS_VERSION, prices: { 'my-model': { inputPerMTokUsd: 1, outputPerMTokUsd: 2 } } });
+    expect(saved).toMatchObject({ version: SETTINGS_VERSION, prices: { 'my-model': { inputPerMTokUsd: 1, outputPerMTokUsd: 2 }, 'cached-model': { inputPerMTokUsd: 1, outputPerMTokUsd: 2, cachedInputPerMTokUsd: 0.25 } } });
+    expect(Object.keys((saved as { prices: Record<string, object> }).prices['my-model']!)).toEqual(['inputPerMTokUsd', 'outputPerMTokUsd']);
+    expect(llmSettingsOf(form, KEY).prices['cached-model']).toEqual({ inputPerMTokUsd: 1, outputPerMTokUsd: 2, cachedInputPerMTokUsd: 0.25 });
     expect(Object.keys(saved as object)).not.toContain('apiKey');
     expect(withoutIds(formFromSaved(saved))).toEqual(withoutIds(form));
   });

@@ -35,6 +35,9 @@ export interface PriceRow {
   model: string;
   inputPerMTokUsd: number;
   outputPerMTokUsd: number;
+  /** Cached input (prompt tokens served from the provider's cache); absent = the input price.
+   * Kept through save and load; not yet an editable column. */
+  cachedInputPerMTokUsd?: number;
 }
 
 export interface SettingsForm {
@@ -56,10 +59,12 @@ export interface SettingsForm {
 }
 
 let nextRowId = 1;
-export const priceRow = (model: string, inputPerMTokUsd: number, outputPerMTokUsd: number): PriceRow => ({ id: nextRowId++, model, inputPerMTokUsd, outputPerMTokUsd });
+export const priceRow = (model: string, inputPerMTokUsd: number, outputPerMTokUsd: number, cachedInputPerMTokUsd?: number): PriceRow => ({
+  id: nextRowId++, model, inputPerMTokUsd, outputPerMTokUsd, ...(cachedInputPerMTokUsd === undefined ? {} : { cachedInputPerMTokUsd }),
+});
 
 function rowsOf(prices: LlmSettings['prices']): PriceRow[] {
-  return Object.entries(prices).map(([model, p]) => priceRow(model, p.inputPerMTokUsd, p.outputPerMTokUsd));
+  return Object.entries(prices).map(([model, p]) => priceRow(model, p.inputPerMTokUsd, p.outputPerMTokUsd, p.cachedInputPerMTokUsd));
 }
 
 export function defaultForm(): SettingsForm {
@@ -93,7 +98,9 @@ function pricesFrom(saved: unknown, fallback: PriceRow[]): PriceRow[] {
   if (!isRecord(saved)) return fallback;
   const price = rule(RULES.pricePerMTokUsd);
   return Object.entries(saved).flatMap(([model, p]) =>
-    isRecord(p) && price(p.inputPerMTokUsd) && price(p.outputPerMTokUsd) ? [priceRow(model, p.inputPerMTokUsd, p.outputPerMTokUsd)] : [],
+    isRecord(p) && price(p.inputPerMTokUsd) && price(p.outputPerMTokUsd)
+      ? [priceRow(model, p.inputPerMTokUsd, p.outputPerMTokUsd, price(p.cachedInputPerMTokUsd) ? p.cachedInputPerMTokUsd : undefined)]
+      : [],
   );
 }
 
@@ -124,7 +131,9 @@ export function pricesOf(rows: readonly PriceRow[]): LlmSettings['prices'] {
   const prices: LlmSettings['prices'] = {};
   for (const row of rows) {
     const model = row.model.trim();
-    if (model !== '') prices[model] = { inputPerMTokUsd: row.inputPerMTokUsd, outputPerMTokUsd: row.outputPerMTokUsd };
+    if (model === '') continue;
+    prices[model] = { inputPerMTokUsd: row.inputPerMTokUsd, outputPerMTokUsd: row.outputPerMTokUsd };
+    if (row.cachedInputPerMTokUsd !== undefined) prices[model].cachedInputPerMTokUsd = row.cachedInputPerMTokUsd;
   }
   return prices;
 }
@@ -143,7 +152,10 @@ export function savedFromForm(form: SettingsForm): SettingValue {
     roles,
     ...requestFieldsOf(form),
     caps: { maxUsd: form.caps.maxUsd, maxTokens: form.caps.maxTokens },
-    prices: pricesOf(form.prices),
+    prices: Object.fromEntries(Object.entries(pricesOf(form.prices)).map(([model, p]) => [model, {
+      inputPerMTokUsd: p.inputPerMTokUsd, outputPerMTokUsd: p.outputPerMTokUsd,
+      ...(p.cachedInputPerMTokUsd === undefined ? {} : { cachedInputPerMTokUsd: p.cachedInputPerMTokUsd }),
+    }])),
     rememberKey: form.rememberKey,
   };
 }

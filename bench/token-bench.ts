@@ -1,0 +1,158 @@
+/**
+ * Tokens and prompt caching (`npm run bench`; not a test). One fixed trajectory — detective.z5
+ * (../shared/stories), the first S commands of Jericho's walkthrough in each of K episodes — is
+ * prompted two ways: ours (buildActorMessages, the meta-agent's growing chat as MetaAgentPolicy
+ * builds it with fitChat) and the reference's layout from method.md (system = preamble + guide +
+ * last 5 (observation, reply) pairs; user = observation + parser advice + reply contract;
+ * meta-agent: the whole growing chat of episode logs), with the same texts. Tokens: cl100k_base.
+ * The stable prefix of a call is the longest prefix of its serialized messages equal to the
+ * previous call's in the same episode (its tokens counted on that text); the share is
+ * Σ prefix tokens ÷ Σ input tokens over calls 2…S of every episode (goal ≥ 0.8). "Cacheable"
+ * applies OpenAI's rule: prompts ≥ 1,024 tokens, cached in 128-token blocks.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { ACTOR_PREAMBLE, buildActorMessages, DEFAULT_GUIDING_PROMPT, REPLY_CONTRACT, type ActorTurn } from '../src/agents/actor-prompt.ts';
+import { formatEpisodeLog } from '../src/agents/episode-log.ts';
+import { buildMetaPrompt } from '../src/agents/meta-prompt.ts';
+import type { Trajectory, TrajectoryStep } from '../src/agents/trajectory.ts';
+import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import { md5Hex } from '../src/engine/story-file.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+import { samples } from '../src/evolve/cost-samples.ts';
+import type { ChatMessage } from '../src/llm/interface.ts';
+import { countChatTokens, loadTokenCounter, type TokenCounter } from '../src/llm/token-count.ts';
+import { fitChat, type ChatTurn } from '../src/ttl/chat-budget.ts';
+import { sized } from './bench-size.ts';
+
+const repoRoot = resolve(import.meta.dirname, '..');
+const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
+const EPISODES = sized(6, 2);
+const STEPS = sized(50, 8);
+const HISTORY = 5;
+/** The paper's v4 figures per 6×50 session (input + output tokens), for comparison only. */
+const PAPER = { metaTtl: 364_000, static: 196_000 };
+const sample = samples('low');
+/** Our preamble split where the reference puts its parser advice (after the observation). */
+const [PLAYER, ...ADVICE] = ACTOR_PREAMBLE.split('\nThe parser is simple');
+const PARSER_ADVICE = `The parser is simple${ADVICE.join('\nThe parser is simple')}`;
+
+interface StepContext { guidingPrompt: string; history: ActorTurn[]; observation: string; step: number; score: number | null }
+
+/** The reference's actor layout (method.md "Actor prompt"), with our texts. */
+function referenceActorMessages(ctx: StepContext): ChatMessage[] {
+  let system = `${PLAYER}\n\nFollow this guide:\n${ctx.guidingPrompt.trim()}`;
+  const recent = ctx.history.slice(-HISTORY);
+  if (recent.length > 0) {
+    system += '\n\nYour most recent turns in this episode (oldest first):';
+    for (const turn of recent) system += `\n[OBSERVATION]\n${turn.observation.trim()}\n[YOUR REPLY]\n${turn.reply.trim()}`;
+  }
+  return [{ role: 'system', content: system }, { role: 'user', content: `${ctx.observation.trim()}\n\n${PARSER_ADVICE}\n\n${REPLY_CONTRACT}` }];
+}
+
+const serialize = (messages: readonly ChatMessage[]): string => messages.map((m) => `<|${m.role}|>\n${m.content}`).join('\n');
+function commonPrefix(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return a.slice(0, i);
+}
+
+/** Input tokens, stable prefix tokens and OpenAI-cacheable tokens of one layout's actor calls. */
+class ActorTally {
+  inputTokens = 0;
+  calls = 0;
+  /** Over calls 2…S of each episode. */
+  laterInput = 0;
+  stablePrefix = 0;
+  cacheable = 0;
+  worstShare = 1;
+  private previous: string | null = null;
+  constructor(private readonly count: TokenCounter) {}
+  newEpisode(): void { this.previous = null; }
+  add(messages: ChatMessage[]): void {
+    const tokens = countChatTokens(messages, this.count);
+    this.inputTokens += tokens;
+    this.calls++;
+    const text = serialize(messages);
+    if (this.previous !== null) {
+      const prefix = this.count(commonPrefix(this.previous, text));
+      this.laterInput += tokens;
+      this.stablePrefix += prefix;
+      this.cacheable += tokens >= 1024 ? Math.floor(prefix / 128) * 128 : 0;
+      this.worstShare = Math.min(this.worstShare, prefix / tokens);
+    }
+    this.previous = text;
+  }
+}
+
+async function main(): Promise<void> {
+  const storyPath = join(sharedDir, 'stories/detective.z5');
+  const games = JSON.parse(readFileSync(join(sharedDir, 'jericho/games.json'), 'utf8')) as { name: string; walkthrough: string[] }[];
+  if (!existsSync(storyPath)) throw new Error(`token-bench: needs ${storyPath} (set SHARED_DIR)`);
+  const commands = games.find((g) => g.name === 'detective')!.walkthrough.slice(0, STEPS);
+  const bytes = new Uint8Array(readFileSync(storyPath));
+  const catalog = parseCatalog(JSON.parse(readFileSync(join(repoRoot, 'public/stories/catalog.json'), 'utf8')));
+  const entry = findByMd5(catalog, md5Hex(bytes));
+  const game = loadStory(bytes, { seed: 0, rules: entry ? rulesFor(entry) : undefined });
+  const count = await loadTokenCounter();
+  const ours = new ActorTally(count);
+  const reference = new ActorTally(count);
+  const metaPrompt = buildMetaPrompt(sample.strategy);
+  const turns: ChatTurn[] = [];
+  let metaOurs = 0;
+  let metaReference = 0;
+  for (let episode = 1; episode <= EPISODES; episode++) {
+    const guidingPrompt = episode === 1 ? DEFAULT_GUIDING_PROMPT : sample.learnedGuide;
+    const start = game.reset();
+    let observation = start.text;
+    let score: number | null = start.score;
+    const history: ActorTurn[] = [];
+    const steps: TrajectoryStep[] = [];
+    ours.newEpisode();
+    reference.newEpisode();
+    for (const [i, command] of commands.entries()) {
+      const ctx = { guidingPrompt, history, observation, step: i + 1, score };
+      ours.add(buildActorMessages({ ...ctx, maxSteps: STEPS }));
+      reference.add(referenceActorMessages(ctx));
+      const reply = `REASONING: The guide and the last observation point to this command.\nACTION: ${command}`;
+      const result = game.step(command);
+      steps.push({
+        index: i + 1, observation, reply, finishReason: 'stop', action: command, parseStatus: 'ok', extraActions: [], reward: (result.score ?? 0) - (score ?? 0),
+        score: result.score, moves: result.moves, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0, error: null,
+      });
+      history.push({ observation, reply });
+      observation = result.text;
+      score = result.score;
+      if (result.done) break;
+    }
+    if (episode === EPISODES) break;
+    const trajectory: Trajectory = {
+      format: 'metattl-trajectory-1', story: { title: 'Detective', md5: game.info.md5, maxScore: 360 }, seed: 0, maxSteps: STEPS, guidingPrompt,
+      actorModel: 'model', startObservation: start.text, startScore: start.score, steps, finalObservation: observation, termination: 'step_limit',
+      stopReason: null, finalScore: score, endReason: null, startedAt: '', finishedAt: '',
+    };
+    const log = formatEpisodeLog(episode, trajectory);
+    const fitted = fitChat(metaPrompt, turns, log, { count, contextWindow: 1_000_000, replyReserve: 4096 });
+    metaOurs += countChatTokens(fitted.messages, count);
+    const referenceChat: ChatMessage[] = [{ role: 'system', content: metaPrompt }, ...turns.flatMap((t): ChatMessage[] => [{ role: 'user', content: t.userMessage }, { role: 'assistant', content: t.reply }]), { role: 'user', content: log }];
+    metaReference += countChatTokens(referenceChat, count);
+    turns.push({ episode, userMessage: fitted.userMessage, reply: sample.metaReply });
+  }
+  const perStep = (t: ActorTally) => (t.inputTokens / t.calls).toFixed(0);
+  const share = (t: ActorTally) => (t.stablePrefix / t.laterInput).toFixed(3);
+  const cacheable = (t: ActorTally) => (t.cacheable / t.laterInput).toFixed(3);
+  const row = (cells: string[]) => console.log(`| ${cells.join(' | ')} |`);
+  console.log(`\nTokens per call and per ${EPISODES}×${STEPS} session (detective.z5 walkthrough, cl100k_base; learned guide: ${count(sample.learnedGuide)} tokens from episode 2)\n`);
+  row(['measure', 'ours', 'reference layout', 'goal']);
+  row(['---', '---', '---', '---']);
+  row(['actor input tokens per step (mean)', perStep(ours), perStep(reference), 'ours ≤ reference']);
+  row([`actor input tokens per session (${ours.calls} calls)`, String(ours.inputTokens), String(reference.inputTokens), 'ours ≤ reference']);
+  row([`meta-agent input tokens per session (${EPISODES - 1} calls)`, String(metaOurs), String(metaReference), 'ours ≤ reference']);
+  row(['input tokens per session (actor + meta-agent)', String(ours.inputTokens + metaOurs), String(reference.inputTokens + metaReference), `paper v4: ~${PAPER.metaTtl / 1000}K (Meta-TTL), ~${PAPER.static / 1000}K (static), input + output`]);
+  row(['stable prefix share, actor calls 2…S of an episode', share(ours), share(reference), '≥ 0.8']);
+  row(['worst single call', ours.worstShare.toFixed(3), reference.worstShare.toFixed(3), '']);
+  row(['OpenAI-cacheable share (≥ 1,024 tokens, 128-token blocks)', cacheable(ours), cacheable(reference), '']);
+  console.log(`\nstable prefix share ${share(ours)} (goal ≥ 0.8); ours / reference actor tokens per session ${(ours.inputTokens / reference.inputTokens).toFixed(3)} (goal ≤ 1)`);
+}
+
+await main();

@@ -1,0 +1,67 @@
+/**
+ * Keeps `npm run bench` from rotting: every script its `bench` line runs (package.json) runs here
+ * at BENCH_SIZE=tiny (bench/bench-size.ts) as its own process and must exit 0 and print each of
+ * its figures' lines; no timing is asserted. bench/page-bench.ts needs the production build and
+ * Chromium, so e2e/page-bench.spec.ts runs it instead.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { benchTiny, sized } from '../bench/bench-size.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const benchLine = (JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.bench!;
+/** The bench scripts of the `bench` line, in order (e.g. `bench/engine-bench.ts`). */
+const scripts = benchLine.split('&&').map((c) => /^\s*(?:tsx|node)\s+(bench\/\S+)\s*$/.exec(c)?.[1]).filter((s): s is string => s !== undefined);
+/** Lines each script must print (one regex per figure); a script not listed must still exit 0. */
+const EXPECTED: Record<string, RegExp[]> = {
+  'bench/engine-bench.ts': [
+    /ratio ours \/ dfrotz \(per step\) +\| +-?\d+\.\d x/, /engine\.reset\(\), median of 1 +\| +\d+\.\d{3} ms/,
+    /^\| zork1\.z5 \(8 standing-still commands cycled\) \| \d+\.\d{3} \| -?\d+\.\d{3} \| -?\d+\.\d× \| -?\d+\.\d{3} \| -?\d+\.\d{2}× \|$/m, /^\| minizork\.z3 \(8 standing-still commands cycled\) \| \d+\.\d{3} \|/m,
+  ],
+  'bench/evolution-bench.ts': [/^\| 4 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| \d\.\d{3} \|$/m, /Starting one worker_thread engine .*median \d+ ms of 1\./],
+  'bench/loop-bench.ts': [/^\| 4 \| 50 \| 4 \| 28 \| 350 \| \d+ \| \d\.\d{3} \| \d+ \| \d+ \| \d+ \|$/m, /^loop overhead C=4 latency=50ms: \d\.\d{3} \(goal ≤ 1\.10; 4 sessions, 28 calls\)$/m],
+  'bench/cli-bench.mjs': [/CLI start ratio metattl --help \/ node -e 0: \d+\.\d{2}× \(goal ≤ 5×\)/],
+  'bench/token-bench.ts': [
+    /^\| actor input tokens per step \(mean\) \| \d+ \| \d+ \| ours ≤ reference \|$/m, /^\| meta-agent input tokens per session \(1 calls\) \| \d+ \| \d+ \|/m,
+    /^stable prefix share \d\.\d{3} \(goal ≥ 0\.8\); ours \/ reference actor tokens per session \d\.\d{3} \(goal ≤ 1\)$/m,
+  ],
+};
+const BROWSER = ['bench/page-bench.ts'];
+
+describe('npm run bench', () => {
+  it('runs every bench script in bench/ (helpers aside)', () => {
+    const files = readdirSync(join(REPO_ROOT, 'bench')).filter((f) => /-bench\.(ts|mjs)$/.test(f)).map((f) => `bench/${f}`);
+    expect([...scripts].sort()).toEqual(files.sort());
+    expect(scripts.slice(0, 5)).toEqual(['bench/engine-bench.ts', 'bench/evolution-bench.ts', 'bench/loop-bench.ts', 'bench/cli-bench.mjs', 'bench/token-bench.ts']);
+  });
+
+  for (const script of scripts.filter((s) => !BROWSER.includes(s))) {
+    it(`${script} runs to the end at BENCH_SIZE=tiny`, () => {
+      const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
+      const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, BENCH_SIZE: 'tiny' }, timeout: 120_000 });
+      expect(run.stderr).not.toMatch(/Error|refused|cannot/);
+      expect(run.status).toBe(0);
+      for (const line of EXPECTED[script] ?? []) expect(run.stdout).toMatch(line);
+    }, 150_000);
+  }
+});
+
+describe('BENCH_SIZE', () => {
+  const before = process.env.BENCH_SIZE;
+  afterEach(() => {
+    if (before === undefined) delete process.env.BENCH_SIZE;
+    else process.env.BENCH_SIZE = before;
+  });
+  it('is full when unset or "full", tiny when "tiny", and refuses anything else', () => {
+    delete process.env.BENCH_SIZE;
+    expect([benchTiny(), sized(500, 30)]).toEqual([false, 500]);
+    process.env.BENCH_SIZE = 'full';
+    expect(sized(7, 1)).toBe(7);
+    process.env.BENCH_SIZE = 'tiny';
+    expect([benchTiny(), sized(500, 30)]).toEqual([true, 30]);
+    process.env.BENCH_SIZE = 'small';
+    expect(() => benchTiny()).toThrow('BENCH_SIZE must be "full" or "tiny", not "small"');
+  });
+});
