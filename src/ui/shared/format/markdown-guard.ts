@@ -15,6 +15,9 @@ export const MARKDOWN_MAX_NESTING = 16;
  * item, a heading or a quote, which each start a new one): marked's
  * emphasis matching is quadratic in them (1,000 `_a*` took ≈ 90 ms in Node, 4,000 ≈ 1.8 s). */
 export const MARKDOWN_MAX_DELIMITERS_PER_PARAGRAPH = 500;
+/** Most emphasis work in one text: the sum over its paragraphs of (delimiters in it)², the cost's
+ * shape (40 paragraphs of 498 `_a*`-delimiters each took ≈ 550 ms; at this limit ≈ 60 ms). */
+export const MARKDOWN_MAX_EMPHASIS_WORK = 1_000_000;
 /** Longest run of one emphasis delimiter character (5,000 `*` around a word overflow marked's stack). */
 export const MARKDOWN_MAX_DELIMITER_RUN = 64;
 
@@ -62,11 +65,16 @@ function delimitersIn(text: string): number {
 export function markdownFallbackReason(text: string): MarkdownFallbackReason | undefined {
   if (text.length > MARKDOWN_MAX_CHARS) return 'too_long';
   let paragraphDelimiters = 0;
+  let finishedWork = 0;
   for (const line of text.split('\n')) {
-    if (line.trim() === '' || BLOCK_START.test(line)) paragraphDelimiters = 0;
+    if (line.trim() === '' || BLOCK_START.test(line)) {
+      finishedWork += paragraphDelimiters * paragraphDelimiters;
+      paragraphDelimiters = 0;
+    }
     if (nestingOf(line) > MARKDOWN_MAX_NESTING || indentOf(line) > MARKDOWN_MAX_INDENT) return 'too_deep';
     paragraphDelimiters += delimitersIn(line);
     if (paragraphDelimiters > MARKDOWN_MAX_DELIMITERS_PER_PARAGRAPH) return 'too_many_delimiters';
+    if (finishedWork + paragraphDelimiters * paragraphDelimiters > MARKDOWN_MAX_EMPHASIS_WORK) return 'too_many_delimiters';
   }
   if (DELIMITER_RUN.test(text)) return 'too_many_delimiters';
   return undefined;
