@@ -1,7 +1,8 @@
 /**
  * Bad story files uploaded through the file input show the engine's typed StoryFileError message
  * in the alert region, and advent keeps playing; a .zblorb wrapping advent.z5 runs; a story that
- * fails to start is not kept in the library; a header checksum mismatch warns and the story plays.
+ * fails to start is not kept in the library; a header address outside the file is refused with it
+ * named (static memory base, dictionary); a header checksum mismatch warns and the story plays.
  */
 import { expect, test } from '@playwright/test';
 import { identifyStory } from '../src/engine/story-file.ts';
@@ -24,12 +25,25 @@ glulx.set([...'Glul'].map((c) => c.charCodeAt(0)));
 const version6 = advent.slice();
 version6[0] = 6;
 
+/** advent.z5 cut to 16 kB, its length field cleared: the static memory base (0x45c8) lies beyond the end. */
+const staticBeyond = advent.slice(0, 0x4000);
+staticBeyond[0x1a] = 0;
+staticBeyond[0x1b] = 0;
+/** advent.z5 with its dictionary address moved past the end of a 16 kB file. */
+const dictionaryBeyond = staticBeyond.slice();
+dictionaryBeyond.set([0x3f, 0xff], 0x0e);
+dictionaryBeyond.set([0x3f, 0xff], 0x04);
+dictionaryBeyond.set([0x3f, 0xff], 0x06);
+dictionaryBeyond.set([0x40, 0x10], 0x08);
+
 const BAD_FILES: { name: string; bytes: Uint8Array; pattern: RegExp }[] = [
   { name: 'empty.z5', bytes: new Uint8Array(0), pattern: /empty/ },
   { name: 'truncated.z5', bytes: advent.slice(0, 64), pattern: /truncated/ },
   { name: 'random.z5', bytes: seededBytes(20240601, 4096), pattern: /not a Z-machine story file/ },
   { name: 'game.ulx', bytes: glulx, pattern: /Glulx/ },
   { name: 'v6.z6', bytes: version6, pattern: /version 6 is not supported/ },
+  { name: 'static-beyond.z5', bytes: staticBeyond, pattern: /its static memory base \(header byte 0x0e\) is 0x45c8, beyond the end of the file/ },
+  { name: 'dictionary-beyond.z5', bytes: dictionaryBeyond, pattern: /its dictionary \(header byte 0x08\) is 0x4010/ },
 ];
 
 test('each bad story file shows its typed error and advent keeps playing', async ({ page }) => {
@@ -48,7 +62,7 @@ test('each bad story file shows its typed error and advent keeps playing', async
   await expect(transcript(page)).toContainText('Inside Building');
   await expect(statusLine(page)).toContainText('Score: 36');
   const options = await page.getByTestId('story-picker').locator('option').allTextContents();
-  expect(options.some((o) => /empty|truncated|random|ulx|v6/.test(o))).toBe(false);
+  expect(options.some((o) => /empty|truncated|random|ulx|v6|beyond/.test(o))).toBe(false);
 });
 
 test('a bad file as the first story shows its error and advent still plays', async ({ page }) => {

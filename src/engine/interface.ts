@@ -173,6 +173,8 @@ export type StoryFileErrorCode =
   | 'not_zcode'
   | 'glulx'
   | 'unsupported_version'
-  | 'blorb_without_zcode';
+  | 'blorb_without_zcode'
+  /** A header address (static base, high memory, dictionary, …) points outside the file. */
+  | 'bad_header';
 
 export type EngineErrorCode = 'bad_snapshot' | 'game_over' | 'no_input_pending' | 'worker_failed';

@@ -80,3 +80,37 @@ describe('share links', () => {
     expect(() => decodeShare(raw)).toThrow('This share link is not valid: setup.task.id: expected a web task id web:<site>/<template>:<seed>');
   });
 });
+
+describe('share links as chat apps and mail leave them (issue 24, item 8)', () => {
+  const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'Wrapped', description: 'd', strategy: 'Look at the log. '.repeat(40), provenance: 'shared link', selectedOn: [] } };
+  const url = shareUrl('https://example.org/sub/path/', payload);
+  const value = encodeShare(payload);
+  const wrapAt = (text: string, width: number, prefix = ''): string => (text.match(new RegExp(`.{1,${width}}`, 'g')) ?? []).join(`\n${prefix}`);
+  const mangled: Record<string, string> = {
+    'a trailing )': `${url})`,
+    'a trailing .': `${url}.`,
+    'a trailing ,': `${url},`,
+    'a trailing >': `<${url}>`,
+    'closing quotes and a full stop': `"${url}".`,
+    'curly quotes': `\u201c${url}\u201d`,
+    'a sentence around it': `Try this (${url}).`,
+    'line wraps inside': wrapAt(url, 60),
+    'CRLF wraps with indentation': wrapAt(url, 70).replace(/\n/g, '\r\n   '),
+    'a quoted reply (> markers on each wrapped line)': `> ${wrapAt(url, 50, '> ')}`,
+    'spaces inside': `${value.slice(0, 40)} ${value.slice(40, 90)}  ${value.slice(90)}`,
+    'percent-encoded spaces and a %29': `#share=${value.slice(0, 50)}%20${value.slice(50)}%29`,
+    'a bare fragment with a trailing .': `#share=${value}.`,
+  };
+  for (const [what, text] of Object.entries(mangled)) {
+    it(`accepts a link with ${what}`, () => {
+      expect(decodeShare(text)).toEqual(payload);
+    });
+  }
+
+  it('still calls a link cut off, or with characters changed inside, damaged', () => {
+    expect(() => decodeShare(url.slice(0, url.length - 20))).toThrow(/damaged/);
+    expect(() => decodeShare(`${url.slice(0, 60)})${url.slice(60)}`)).toThrow(/damaged/);
+    expect(() => decodeShare(`${url.slice(0, 60)}*${url.slice(61)}`)).toThrow(ShareError);
+    expect(() => decodeShare(`${url})x`)).toThrow(/damaged/);
+  });
+});

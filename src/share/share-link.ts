@@ -84,12 +84,39 @@ export function encodeShare(payload: SharePayload): string {
   return encoded;
 }
 
+/** What chat apps and mail add after a link: closing brackets and quotes, sentence punctuation. */
+const TRAILING_PUNCTUATION = /^[)\]}>.,;:!?'"\u2019\u201d\u00bb]*$/;
+const SHARE_VALUE = /^v\d+\.[A-Za-z0-9_-]*/;
+
 /**
- * Decode a share value (with or without a leading `#share=`).
+ * The `v1.…` value of a share link as pasted or opened: the part after `share=` (a whole URL, a
+ * fragment or the bare value), percent-escapes decoded, line wraps, spaces and a quote's `>` markers
+ * inside removed, and trailing punctuation that a chat app glued on (`)`, `.`, `,`, `>`, quotes)
+ * dropped. Anything else after the value (a character outside base64url) is left on it, so the
+ * link is reported damaged rather than silently shortened.
+ */
+export function shareValueOf(text: string): string {
+  let value = text;
+  const at = value.indexOf('share=');
+  if (at >= 0) value = value.slice(at + 'share='.length);
+  try {
+    value = decodeURIComponent(value);
+  } catch {
+    // not percent-encoded as a whole: kept as written
+  }
+  value = value.replace(/[\r\n]+[ \t]*(?:>[ \t]*)*/g, '').replace(/\s+/g, '');
+  const body = SHARE_VALUE.exec(value)?.[0];
+  if (body && TRAILING_PUNCTUATION.test(value.slice(body.length))) return body;
+  return value;
+}
+
+/**
+ * Decode a share value: a share URL, a `#share=` fragment or the bare `v1.…` value, as chat apps
+ * leave it (see `shareValueOf`: wraps and trailing punctuation are accepted).
  * @throws ShareError with a readable reason
  */
 export function decodeShare(text: string): SharePayload {
-  const value = text.replace(/^#?share=/, '').trim();
+  const value = shareValueOf(text);
   if (!value.startsWith(SHARE_PREFIX)) throw new ShareError('This is not a Meta-TTL share link (unknown version).');
   if (value.length > MAX_SHARE_LENGTH) throw new ShareError('This share link is too long.');
   let json: unknown;
