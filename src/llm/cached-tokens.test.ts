@@ -68,7 +68,7 @@ describe('a call whose provider reports cached tokens', () => {
     const meter = new UsageMeter(s.caps, s.prices);
     const fetch = async (): Promise<Response> => new Response(reply({ prompt_tokens: 2048, completion_tokens: 10, prompt_tokens_details: { cached_tokens: 1024 } }), { status: 200, headers: { 'content-type': 'application/json' } });
     const models = createChatModels(s, meter, { fetch, adaptations: new AdaptationMemory() });
-    const completion = await models.actor.complete([{ role: 'user', content: 'look' }]);
+    const completion = await models.actor.complete([{ role: 'user', content: 'look '.repeat(1500) }]); // a prompt near the reported size, so the usage is believed (usage-check.ts)
     expect(completion.usage).toMatchObject({ promptTokens: 2048, completionTokens: 10, cachedPromptTokens: 1024 });
     // 1024·2 + 1024·0.5 + 10·8 = 2,640 → $0.00264
     expect(completion.usage.costUsd).toBeCloseTo(0.00264, 12);
