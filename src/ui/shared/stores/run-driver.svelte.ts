@@ -166,6 +166,8 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     return {
       settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
       initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+      // Unfinished sessions are kept in IndexedDB and Resume continues them from their last finished episode.
+      store: ctx.store,
     };
   }
 
