@@ -29,7 +29,7 @@ export type EvaluationEvent =
   | { type: 'finished'; state: EvaluationState };
 
 export interface EvaluationDeps {
-  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[] }>;
+  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow?: number }>;
   cache: EvaluationCache;
   onEvent?(event: EvaluationEvent, state: EvaluationState): void | Promise<void>;
   signal?: AbortSignal;
@@ -73,8 +73,8 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       if (cached) return publish(index, cached);
       if (batch.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
-      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (session.faultedEpisodes ?? 0);
+      const { session, wAuc, scores, faultedNow } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (faultedNow ?? session.faultedEpisodes ?? 0);
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
         if (session.stopReason === 'provider') {

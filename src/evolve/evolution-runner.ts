@@ -115,7 +115,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       if (batch.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.session.faultedEpisodes ?? 0);
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
       if (result.session.status !== 'complete') {
         if (result.session.stopReason === 'provider') {
           providerFault ??= result.session.stopMessage ?? 'The provider failed.';
