@@ -139,4 +139,15 @@ describe('the page under 20% mixed provider faults', () => {
     expect(requests / cleanRequests).toBeLessThanOrEqual(1.6);
     expect(same(faulted.driver.state!)).toEqual(same(clean.driver.state!));
   }, 120_000);
+
+  it('deleting an evaluation in the page also deletes the unfinished sessions kept for its resume, and only those', async () => {
+    const store = await openIdbStore({ dbName: `run-faults-${++db}` });
+    const state = await evaluation('gone', store);
+    await store.putRun({ id: 'gone', kind: 'evaluation', updatedAt: 1, summary: {}, data: {} });
+    for (const id of ['gone:naive|custom|advent:0|0', 'gone-too:x', 'learn-session']) await store.putRun({ id, kind: 'session', updatedAt: 1, summary: {}, data: {} });
+    await state.deleteRun('gone');
+    expect(state.error).toBeNull();
+    expect((await store.listRuns('session')).map((r) => r.id).sort()).toEqual(['gone-too:x', 'learn-session']);
+    expect(await store.getRun('gone')).toBeUndefined();
+  });
 });
