@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24) });
   const dir = mkdtempSync(join(tmpdir(), 'metattl-fault-bench-'));
   const base = [
-    'eval', '--policies', 'static,naive,reflexion,memory', '--tasks', 'lever-room:1,lever-room:2,lever-room:3,lever-room:4', '--repeats', '3',
+    'eval', '--policies', 'static,naive,fact-bank,credit-assignment', '--tasks', 'lever-room:1,lever-room:2,lever-room:3,lever-room:4', '--repeats', '3',
     '--episodes', '4', '--steps', '12', '--concurrency', '16', '--timeout-ms', '1000', '--json', '--base-url', proxy.baseUrl,
     '--actor-model', 'mock-model', '--meta-model', 'mock-model',
   ];

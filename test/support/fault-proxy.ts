@@ -1,14 +1,16 @@
 /**
  * A fault proxy in front of an OpenAI-compatible server (the mock LLM) for tests and the bench:
- * every POST …/chat/completions that arrives is, with probability `rate` drawn from a seeded
- * generator per arrival (so a retry or a resume meets fresh luck, as with a real provider), cut by
- * one of five faults chosen uniformly — 429 with `Retry-After: 0`, 500, a hang (no reply until the
- * client gives up, i.e. past its `--timeout-ms`), a 200 whose body is malformed JSON, and the
- * upstream reply cut mid-body (half its bytes, then the connection is destroyed). Everything else
+ * every POST …/chat/completions that arrives is, with probability `rate`, cut by one of five
+ * faults chosen uniformly. The draw is a hash of (seed, body, how many times this body arrived
+ * before): a retry or a resume meets fresh luck, as with a real provider, yet the faults do not
+ * depend on the order in which parallel sessions' requests arrive. The faults: 429 with
+ * `Retry-After: 0`, 500, a hang (no reply until the client gives up, i.e. past its
+ * `--timeout-ms`), a 200 whose body is malformed JSON, and the upstream reply cut mid-body (half its bytes, then the connection is destroyed). Everything else
  * is forwarded unchanged. `requests` counts chat requests that arrived, `faults` those cut.
  */
 import { createServer, request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { createHash } from 'node:crypto';
 
 /** The fault kinds the proxy injects, in the order a draw picks them. */
 export const PROXY_FAULTS = ['rate_limit', 'server_error', 'hang', 'malformed_json', 'truncated'] as const;
@@ -26,16 +28,10 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
-/** mulberry32: a small seeded generator of uniform numbers in [0, 1). */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** Two uniform numbers in [0, 1) from SHA-256 of `text`. */
+function draws(text: string): [number, number] {
+  const h = createHash('sha256').update(text).digest();
+  return [h.readUInt32BE(0) / 4294967296, h.readUInt32BE(4) / 4294967296];
 }
 
 async function readBody(req: IncomingMessage): Promise<Buffer> {
@@ -51,7 +47,8 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
  */
 export async function startFaultProxy(upstream: string, options: { rate?: number; seed?: number } = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
-  const draw = mulberry32(options.seed ?? 1);
+  const seed = options.seed ?? 1;
+  const arrivals = new Map<string, number>();
   let rate = options.rate ?? 0.2;
   let requests = 0;
   const faults = Object.fromEntries(PROXY_FAULTS.map((k) => [k, 0])) as Record<ProxyFault, number>;
@@ -74,9 +71,11 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       let fault: ProxyFault | null = null;
       if (chat) {
         requests++;
-        // Two draws per request whatever the rate, so the sequence of luck does not depend on it.
-        const hit = draw();
-        const pick = PROXY_FAULTS[Math.floor(draw() * PROXY_FAULTS.length)]!;
+        const key = createHash('sha256').update(body).digest('hex');
+        const nth = arrivals.get(key) ?? 0;
+        arrivals.set(key, nth + 1);
+        const [hit, which] = draws(`${seed}|${key}|${nth}`);
+        const pick = PROXY_FAULTS[Math.floor(which * PROXY_FAULTS.length)]!;
         if (hit < rate) fault = pick;
       }
       if (fault) faults[fault]++;
