@@ -32,14 +32,15 @@ describe('a failing provider never yields a "complete" result', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).not.toMatch(/: complete/);
     expect(r.stdout).toMatch(/stopped \(provider_error: Could not reach/);
-    expect(r.stdout).toMatch(/0\/4 sessions; 1 faulted episode;/);
+    // Each session meets the fault in its own first episode: one fault no longer stops the others.
+    expect(r.stdout).toMatch(/0\/4 sessions; 4 faulted episodes;/);
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
-    expect([results.status, results.stopReason, results.completedSessions, results.plannedSessions, results.faultedEpisodes]).toEqual(['stopped', 'provider_error', 0, 4, 1]);
+    expect([results.status, results.stopReason, results.completedSessions, results.plannedSessions, results.faultedEpisodes]).toEqual(['stopped', 'provider_error', 0, 4, 4]);
     expect(results.report.policies).toEqual([]);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('Not complete: the evaluation stopped (provider_error');
     expect(md).toContain('after 0 of 4 sessions');
-    expect(md).toContain('1 episode was cut short by provider faults');
+    expect(md).toContain('4 episodes were cut short by provider faults');
   });
 
   it('eval --resume after fixing the URL plays the faulted session again and completes, still counting the faulted episode', async () => {
@@ -48,15 +49,17 @@ describe('a failing provider never yields a "complete" result', () => {
     const failed = await cli([...base, '--out', join(dir, 'a'), '--base-url', UNREACHABLE]);
     expect(failed.code).toBe(1);
     const stopped = JSON.parse(readFileSync(join(dir, 'a', 'results.json'), 'utf8'));
-    expect([stopped.status, stopped.completedSessions, stopped.faultedEpisodes]).toEqual(['stopped', 0, 1]);
+    // Both sessions were tried (one fault no longer stops the other) and each faulted once.
+    expect([stopped.status, stopped.completedSessions, stopped.faultedEpisodes]).toEqual(['stopped', 0, 2]);
     const resumed = await cli([...base, '--out', join(dir, 'b'), '--base-url', mock.baseUrl, '--resume', stopped.id]);
     expect(resumed.code).toBe(0);
     const done = JSON.parse(readFileSync(join(dir, 'b', 'results.json'), 'utf8'));
-    expect([done.status, done.completedSessions, done.plannedSessions, done.faultedEpisodes]).toEqual(['complete', 2, 2, 1]);
-    expect(done.sessions.every((s: { session: { faultedEpisodes: number; episodes: unknown[] } }) => s.session.faultedEpisodes === 0 && s.session.episodes.length === 2)).toBe(true);
+    expect([done.status, done.completedSessions, done.plannedSessions, done.faultedEpisodes]).toEqual(['complete', 2, 2, 2]);
+    // Each session was continued (not restarted): its record keeps the faulted attempt aside.
+    expect(done.sessions.every((s: { session: { faultedEpisodes: number; episodes: unknown[] } }) => s.session.faultedEpisodes === 1 && s.session.episodes.length === 2)).toBe(true);
     const md = readFileSync(join(dir, 'b', 'report.md'), 'utf8');
     expect(md).not.toContain('Not complete');
-    expect(md).toContain('1 episode was cut short by provider faults');
+    expect(md).toContain('2 episodes were cut short by provider faults');
   });
 
   it('session: stopped, exit 1, no score, one faulted episode', async () => {

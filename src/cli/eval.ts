@@ -101,6 +101,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const options = {
     settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,
     initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+    // Unfinished sessions are kept in the store and continued from their last finished episode.
+    store, fromLastGood: values['from-last-good'],
   };
   const fresh = (): EvaluationState => ({
     format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],

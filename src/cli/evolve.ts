@@ -91,6 +91,8 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const options = {
     settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,
     initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+    // Unfinished sessions are kept in the store and continued from their last finished episode.
+    store, fromLastGood: values['from-last-good'],
   };
   const fresh = (): EvolutionState => ({
     format: 'metattl-evolution-1', id: id!, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],

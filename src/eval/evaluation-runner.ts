@@ -2,6 +2,12 @@
  * Running an evaluation: every (policy, task, repeat) session, in parallel up to the concurrency
  * limit, each result cached as it completes so a stopped or crashed evaluation resumes where it
  * was; results are kept in job order. Deterministic given the cached results.
+ *
+ * A provider fault costs only its own session's episode: that session stops (its finished episodes
+ * kept where `evaluate` keeps them, see ttl/session-evaluator.ts) while every other session goes
+ * on; once all that can finish have finished, the run stops with `provider_error`, and a resume
+ * continues each unfinished session from its last finished episode. A cap or Stop still stops
+ * every session in flight.
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
@@ -23,7 +29,7 @@ export type EvaluationEvent =
   | { type: 'finished'; state: EvaluationState };
 
 export interface EvaluationDeps {
-  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[] }>;
+  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow?: number }>;
   cache: EvaluationCache;
   onEvent?(event: EvaluationEvent, state: EvaluationState): void | Promise<void>;
   signal?: AbortSignal;
@@ -59,17 +65,22 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
   };
   // Once one session fails or stops the run, the others are stopped too and all are awaited.
   const batch = abortGroup(deps.signal);
+  /** The first provider fault of this attempt: it stops its session only. */
+  let providerFault: string | null = null;
   try {
     await settleAll(jobs.map((job, index) => limit(async () => {
       const cached = await deps.cache.get(job.key);
       if (cached) return publish(index, cached);
       if (batch.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
-      const { session, wAuc, scores } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (session.faultedEpisodes ?? 0);
+      const { session, wAuc, scores, faultedNow } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (faultedNow ?? session.faultedEpisodes ?? 0);
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
-        if (session.stopReason === 'provider') throw new LlmError('server', session.stopMessage ?? 'The provider failed.');
+        if (session.stopReason === 'provider') {
+          providerFault ??= session.stopMessage ?? 'The provider failed.';
+          return;
+        }
         throw new LlmError('aborted', 'stopped');
       }
       const usage = usageOf(session);
@@ -81,6 +92,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       await deps.cache.put(result, session);
       await publish(index, result);
     })), batch.abortAll).finally(batch.dispose);
+    if (providerFault !== null) throw new LlmError('server', providerFault);
     state.status = 'complete';
   } catch (error) {
     state.status = 'stopped';

@@ -9,6 +9,12 @@
  * every cached result instead of calling again, and so reaches exactly the state an
  * uninterrupted run reaches. Sessions of one sweep run in parallel; results are collected in job
  * order, never completion order.
+ *
+ * A provider fault costs only its own metric call's episode: that session stops (its finished
+ * episodes kept where `evaluate` keeps them, ttl/session-evaluator.ts) while the other sessions of
+ * the sweep go on; then the run stops with `provider_error`, and a resume replays the loop to that
+ * sweep and continues each unfinished session from its last finished episode. A cap or Stop still
+ * stops every session in flight.
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
@@ -100,19 +106,29 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
     // Once one session fails or stops the run, the others are stopped too and all are awaited.
     const batch = abortGroup(deps.signal);
-    const results = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
+    /** The first provider fault of the sweep: it stops its session only. */
+    let providerFault: string | null = null;
+    const settled = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
       if (cached) return { ...cached, task, repeat, key, fromCache: true };
       if (batch.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.session.faultedEpisodes ?? 0);
-      if (result.session.status !== 'complete') throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
+      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
+      if (result.session.status !== 'complete') {
+        if (result.session.stopReason === 'provider') {
+          providerFault ??= result.session.stopMessage ?? 'The provider failed.';
+          return null;
+        }
+        throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
+      }
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
       return { call, session: result.session, task, repeat, key, fromCache: false };
     })), batch.abortAll).finally(batch.dispose);
+    if (providerFault !== null) throw new Stop('provider_error', providerFault);
+    const results = settled.filter((r) => r !== null);
     for (const r of results) {
       state.metricCalls.push(r.call);
       state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;

@@ -129,6 +129,9 @@ export interface MetricResult {
   session: SessionRecord;
   wAuc: number;
   scores: number[];
+  /** Episodes faulted in this attempt only (a continued session's record also counts earlier
+   * attempts'); when absent, all of `session.faultedEpisodes`. */
+  faultedNow?: number;
 }
 
 /** Typed progress events (observed by the UI and the store; they cannot steer the loop). */

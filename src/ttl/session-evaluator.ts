@@ -2,15 +2,25 @@
  * Running one whole session as a metric call (used by evolution and evaluation): a fresh session
  * record for (policy, task, repeat), an engine from the pool, the shared models. Repeats of a task
  * reuse its seed; variation comes from LLM sampling (method.md, "Metrics").
+ *
+ * With a store, the session is persisted as it runs (one `session` run per metric call, id =
+ * `sessionId`, as `metattl session --store` does) and a stored unfinished one is continued from its
+ * last finished episode after the resume check (`openStoredSession`: records intact, recorded
+ * actions replayed reproduce the recorded scores); a provider fault thus costs at most the episode
+ * it cut. A session that completes is removed from there (its record lives on in the caller's
+ * cache: the evaluation's or evolution run's events).
  */
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
+import type { Store } from '../store/interface.ts';
 import type { EnginePool } from './engine-pool.ts';
 import type { PolicySpec } from './policy.ts';
 import type { SessionRecord } from './session-record.ts';
 import { runSession, type SessionSink } from './session-runner.ts';
 import { buildSession } from './session-setup.ts';
+import { openStoredSession } from './session-integrity.ts';
+import { persistingSink } from './session-store.ts';
 
 export interface EvaluatedTask {
   /** Pool key of the task's engine. */
@@ -35,12 +45,25 @@ export interface SessionEvaluatorOptions {
   contextWindow: number;
   /** Persist or display each session as it runs. */
   sink?: (sessionId: string) => SessionSink;
+  /**
+   * Where unfinished sessions are kept between attempts (the evaluation's or evolution's store:
+   * `--store DIR`, the page's IndexedDB). Without it a session always starts afresh.
+   */
+  store?: Store;
+  /** A damaged stored session keeps its intact episodes instead of failing (`--from-last-good`). */
+  fromLastGood?: boolean;
 }
 
-/** Run one session; W-AUC is 0 for a session that could not be scored (no steps). */
+/**
+ * Run (or, with `options.store`, continue) one session; W-AUC is 0 for a session that could not be
+ * scored (no steps); `faultedNow` counts the episodes faulted in this attempt (the record's
+ * `faultedEpisodes` also counts a continued session's earlier ones). A session stopped by a provider fault comes back with status `stopped` and
+ * reason `provider`, its finished episodes kept in the store.
+ * @throws DamagedRunError when the stored session fails the resume check and `fromLastGood` is not set
+ */
 export async function evaluateSession(
   options: SessionEvaluatorOptions, policy: PolicySpec, task: EvaluatedTask, sessionId: string, signal?: AbortSignal,
-): Promise<{ session: SessionRecord; wAuc: number; scores: number[] }> {
+): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow: number }> {
   const parts = buildSession(
     {
       story: { id: task.storyId, title: task.title, md5: task.md5, maxScore: task.maxScore }, seed: task.seed, policy,
@@ -49,8 +72,16 @@ export async function evaluateSession(
     },
     options.settings, options.models, options.countTokens,
   );
-  const session = await options.pool.with(task.id, (engine) =>
-    runSession({ id: sessionId, config: parts.config, engine, actor: parts.actor, policy: parts.policy, signal, sink: options.sink?.(sessionId) }),
-  );
-  return { session, wAuc: session.wAuc ?? 0, scores: session.scores };
+  const store = options.store;
+  let faultedBefore = 0;
+  const session = await options.pool.with(task.id, async (engine) => {
+    const previous = store ? await openStoredSession(store, sessionId, { engine, fromLastGood: options.fromLastGood ?? false }) : undefined;
+    faultedBefore = previous?.faultedEpisodes ?? 0;
+    if (previous?.status === 'complete') return previous;
+    const inner = options.sink?.(sessionId);
+    const sink = store ? persistingSink(store, sessionId, inner) : inner;
+    return runSession({ id: sessionId, config: previous?.config ?? parts.config, engine, actor: parts.actor, policy: parts.policy, signal, sink, ...(previous ? { resume: previous } : {}) });
+  });
+  if (store && session.status === 'complete') await store.deleteRun(sessionId);
+  return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore };
 }

@@ -66,7 +66,8 @@ export class SessionRuns {
 
   async refresh(): Promise<void> {
     await this.guard(async () => {
-      this.items = (await this.store().listRuns('session')).map(listItemOf);
+      // Sessions of an evaluation or evolution (id `<run id>:<key>`) belong to that run, not to this list.
+      this.items = (await this.store().listRuns('session')).filter((r) => !r.id.includes(':')).map(listItemOf);
       this.compareIds = this.compareIds.filter((id) => this.items.some((i) => i.id === id));
     });
   }

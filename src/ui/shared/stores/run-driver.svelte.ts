@@ -88,6 +88,10 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     this.error = null;
   }
 
+  /** The run in progress was resumed with "continue from the last good record": a damaged
+   * unfinished session of it then keeps its intact episodes too. */
+  private fromLastGood = false;
+
   /** Start run `id`, or resume it with its stored config. @returns the final state, or null when
    * it did not run here (another tab drives it, or an error, shown in `error`) */
   async run(id: string, config: C, fromLastGood = false): Promise<S | null> {
@@ -96,6 +100,7 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     this.error = null;
     this.damaged = null;
     this.mode = 'starting';
+    this.fromLastGood = fromLastGood;
     const controller = new AbortController();
     this.controller = controller;
     let result: S | null = null;
@@ -166,6 +171,8 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     return {
       settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
       initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+      // Unfinished sessions are kept in IndexedDB and Resume continues them from their last finished episode.
+      store: ctx.store, fromLastGood: this.fromLastGood,
     };
   }
 

@@ -131,6 +131,8 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     await this.guard(async () => {
       if ((this.driver.driving && this.driver.state?.id === id) || (await this.runs.isRunLocked(id))) throw new Error(this.runningMessage);
       await this.runs.store.deleteRun(id);
+      // Its unfinished sessions (kept so a resume continues them) go with it.
+      for (const session of await this.runs.store.listRuns('session')) if (session.id.startsWith(`${id}:`)) await this.runs.store.deleteRun(session.id);
       if (this.driver.state?.id === id) {
         this.driver.clear();
         this.forgetShown();
