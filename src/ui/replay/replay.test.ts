@@ -128,7 +128,7 @@ describe('replay files', () => {
     expect(reason('{"format":"metattl-session-1","id":""}')).toMatch(/^This is not a valid session file/);
     expect(reason('{"hello":1}')).toMatch(/not a Meta-TTL session, evolution or evaluation file/);
     expect(reason('[1,2]')).toMatch(/not a Meta-TTL session/);
-    expect(reason('{"format":"metattl-trajectory-1"}')).toMatch(/Agent view/);
+    expect(reason('{"format":"metattl-trajectory-1"}')).toMatch(/^This is not a valid trajectory file: story: /);
     expect(reason('{"format":"metattl-evaluation-1"}')).toMatch(/holds no sessions/);
     expect(reason(JSON.stringify({ format: 'metattl-evolution-1', id: 'x' }))).toMatch(/^This is not a valid evolution run: config/);
   });
