@@ -87,6 +87,11 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
       const issue = parsed.error.issues[0]!;
       throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.${issue.path.join('.')}: ${issue.message}`);
     }
+    const record = parsed.data as SessionRecord;
+    // The row's numbers must be its session's (the same check the evaluation's resume makes).
+    if (typeof row.wAuc === 'number' && Math.abs(row.wAuc - (record.wAuc ?? 0)) > 1e-9) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.wAuc: W-AUC ${row.wAuc} is not its session's (${record.wAuc ?? 0})`);
+    const k = isObject(data.config) ? data.config.episodes : undefined;
+    if (typeof k === 'number' && record.config.episodes !== k) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.config.episodes: K = ${record.config.episodes}, the evaluation's is K = ${k}`);
     const policy = typeof row.policyId === 'string' ? `${row.policyId} · ` : '';
     const repeat = typeof row.repeat === 'number' ? ` · repeat ${row.repeat + 1}` : '';
     const item = itemOf(parsed.data as SessionRecord, policy);
