@@ -62,8 +62,8 @@ describe('replay files', () => {
   it('lists the sessions of an evaluation results.json (rows without a record are counted)', () => {
     const session = JSON.parse(TEXT) as unknown;
     const results = { id: 'eval-1', status: 'complete', config: {}, report: {}, sessions: [
-      { policyId: 'naive', taskId: 'lever-room:1', repeat: 0, wAuc: 0.6, session },
-      { policyId: 'naive', taskId: 'lever-room:1', repeat: 1, wAuc: 0.6, session: { ...(session as object), id: 'second' } },
+      { policyId: 'naive', taskId: 'lever-room:1', repeat: 0, wAuc: RECORD.wAuc, session },
+      { policyId: 'naive', taskId: 'lever-room:1', repeat: 1, wAuc: RECORD.wAuc, session: { ...(session as object), id: 'second' } },
       { policyId: 'static', taskId: 'lever-room:1', repeat: 0, wAuc: 0, session: null },
     ] };
     const source = parseReplayFile(JSON.stringify(results));
