@@ -4,13 +4,14 @@
  * the coupon and fails, the site says where this week's code is, the meta-agent's next guide makes
  * episode 2 succeed), and `eval --policies static,naive --tasks WEB-ID-test` end to end.
  */
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeWebEnvironment } from '../src/cli/web-tasks.ts';
 import { runScript } from '../src/web/dom/oracle.ts';
 import { WEB_ACTOR_PREAMBLE } from '../src/web/texts.ts';
+import { parseReplayFile } from '../src/ui/replay/replay-source.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { type CliResult, runCli } from './support/cli.ts';
 
@@ -106,6 +107,10 @@ describe('metattl evolve on web tasks', () => {
     const system = JSON.stringify(proposer.body);
     expect(system).toContain('does a task on a website several times');
     expect(system).toContain('You coach a web agent');
+    // The stored state passes the import checks (a web task's W-AUC from its scores and max score).
+    const header = readdirSync(join(store, 'runs')).find((n) => n.endsWith('.json'))!;
+    const source = parseReplayFile(readFileSync(join(store, 'runs', header), 'utf8'));
+    expect(source.kind === 'evolution' && source.candidates.map((c) => c.id)).toEqual(out.candidates.map((c) => c.id));
   });
 });
 

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
+import { addInconsistency, episodeStepsProblem, fieldPath } from './consistency.ts';
 import { scrubText } from '../store/secrets.ts';
 import { parseExportJson, validateExport } from './export-file.ts';
 import { maxScoreNumber, msNumber, rewardNumber, scoreNumber, tokenNumber, usdNumber } from './export-numbers.ts';
@@ -56,6 +57,10 @@ export const trajectorySchema = z.object({
   endReason: z.enum(['quit', 'death', 'victory', 'unknown']).nullable(),
   startedAt: z.string(),
   finishedAt: z.string(),
+}).superRefine((t, ctx) => {
+  // The checker every import and resume uses (agents/consistency.ts).
+  const found = episodeStepsProblem({ steps: t.steps, startScore: t.startScore, finalScore: t.finalScore, termination: t.termination, maxSteps: t.maxSteps, web: t.task?.kind === 'web' });
+  addInconsistency(ctx, found && { path: fieldPath(found.field), message: found.problem });
 });
 
 export { ImportError } from './export-file.ts';

@@ -8,6 +8,8 @@
  * so a resumed run counts it against its caps.
  */
 import { z } from 'zod';
+import { addInconsistency, type Inconsistency } from '../agents/consistency.ts';
+import { wAuc } from '../ttl/metrics.ts';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, scoreNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { ImportError, stringifyWithoutSecrets, taskDescriptorSchema } from '../agents/trajectory-io.ts';
@@ -64,7 +66,39 @@ export const evolutionStateSchema = z.object({
   progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
   startedAt: z.string(),
   finishedAt: z.string().nullable(),
-});
+}).superRefine((state, ctx) => addInconsistency(ctx, evolutionInconsistency(state as EvolutionState)));
+
+/**
+ * The first inconsistency of an evolution state (every evolution import checks it), or null:
+ * candidate ids unique, each parent an earlier candidate, `best.byMean` / `best.byZScore`, the
+ * fronts and the metric calls naming candidates that exist, and each metric call's W-AUC the one
+ * its scores give at its task's max score.
+ */
+export function evolutionInconsistency(state: EvolutionState): Inconsistency | null {
+  const seen = new Set<string>();
+  for (const [i, c] of state.candidates.entries()) {
+    if (seen.has(c.id)) return { path: ['candidates', i, 'id'], message: `candidate "${c.id}" appears twice` };
+    if (c.parentId !== null && !seen.has(c.parentId)) return { path: ['candidates', i, 'parentId'], message: `candidate "${c.id}" names parent "${c.parentId}", which is not an earlier candidate` };
+    seen.add(c.id);
+  }
+  for (const key of ['byMean', 'byZScore'] as const) {
+    const id = state.best[key];
+    if (id !== null && !seen.has(id)) return { path: ['best', key], message: `best names candidate "${id}", which does not exist (candidates: ${[...seen].join(', ') || 'none'})` };
+  }
+  for (const [task, ids] of Object.entries(state.fronts)) {
+    const j = ids.findIndex((id) => !seen.has(id));
+    if (j >= 0) return { path: ['fronts', task, j], message: `the front of ${task} names candidate "${ids[j]}", which does not exist` };
+  }
+  const maxScores = new Map([...state.config.train, ...state.config.val].map((t) => [t.id, t.maxScore]));
+  for (const [i, call] of state.metricCalls.entries()) {
+    if (!seen.has(call.candidateId)) return { path: ['metricCalls', i, 'candidateId'], message: `metric call ${call.key} names candidate "${call.candidateId}", which does not exist` };
+    if (call.scores.length !== state.config.episodes) return { path: ['metricCalls', i, 'scores'], message: `metric call ${call.key} has ${call.scores.length} scores for K = ${state.config.episodes} (config.episodes)` };
+    const maxScore = maxScores.get(call.taskId);
+    const expected = maxScore === undefined ? null : wAuc(call.scores, maxScore);
+    if (expected !== null && Math.abs(expected - call.wAuc) > 1e-9) return { path: ['metricCalls', i, 'wAuc'], message: `metric call ${call.key}: W-AUC ${call.wAuc} does not match its scores (${expected})` };
+  }
+  return null;
+}
 
 const cacheEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), call: metricCall, session: sessionSchema }),

@@ -9,6 +9,7 @@
  * `game_over`). The first problem becomes a `DamagedRunError` naming the file or IndexedDB store
  * and the record; the intact episodes before it can be kept (`fromLastGood`).
  */
+import { episodeStepsProblem } from '../agents/consistency.ts';
 import { stepSchema } from '../agents/trajectory-io.ts';
 import { DamagedRunError, type RunDamage, type RunEvent, type Store, type StoredRun } from '../store/interface.ts';
 import type { EpisodeEngine } from './episode-runner.ts';
@@ -55,30 +56,15 @@ function eventProblems(record: SessionRecord, events: readonly RunEvent[]): Prob
   return problems;
 }
 
-/** Problems of one ended episode: its steps do not add up to what the episode recorded. */
+/** Problems of one ended episode: its steps do not add up to what the episode recorded (the
+ * checker every import uses too: agents/consistency.ts). */
 function episodeProblem(episode: EpisodeRecord, maxSteps: number): Problem | null {
-  const steps = episode.steps;
   const trajectory = episode.trajectory!;
-  const at = (step: number | null, problem: string): Problem => ({ episode: episode.index, step, problem });
-  let previous = trajectory.startScore;
-  for (const s of steps) {
-    if (s.score !== null && previous !== null && s.reward !== s.score - previous) return at(s.index, `its reward ${s.reward} does not match the score going from ${previous} to ${s.score}`);
-    previous = s.score ?? previous;
-  }
-  const last = steps.at(-1);
-  const n = steps.length;
-  if (n > maxSteps) return at(null, `it has ${n} steps, more than the session's limit of ${maxSteps}`);
-  if (episode.termination === 'step_limit' && n !== maxSteps) return at(n + 1, `it is missing: the episode ended at the step limit of ${maxSteps} but ${n} steps are stored`);
-  if (episode.termination === 'error' && last?.parseStatus !== 'llm_error') return at(n + 1, 'it is missing: the episode ended with a provider fault that no stored step shows');
-  if ((episode.termination === 'interpreter_error' || episode.termination === 'interpreter_hang') && last?.error?.kind !== 'interpreter') {
-    return at(n + 1, 'it is missing: the episode ended with an interpreter fault that no stored step shows');
-  }
-  const finalScore = last ? last.score : trajectory.startScore;
-  // A web task at its step limit is judged once more with no action (its check runs then), so its
-  // final score may exceed the last step's.
-  const judgedAtLimit = episode.termination === 'step_limit' && trajectory.task?.kind === 'web';
-  if (finalScore !== episode.finalScore && !judgedAtLimit) return at(last?.index ?? null, `the last stored score ${finalScore} is not the episode's final score ${episode.finalScore}`);
-  return null;
+  const found = episodeStepsProblem({
+    steps: episode.steps, startScore: trajectory.startScore, finalScore: episode.finalScore, termination: episode.termination ?? trajectory.termination, maxSteps,
+    web: trajectory.task?.kind === 'web',
+  });
+  return found && { episode: episode.index, step: found.step, problem: found.problem };
 }
 
 /** The first step whose recorded score the replayed actions do not reproduce. */

@@ -8,7 +8,8 @@ import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, meanScoreNumber, msNumber, scoreNumber, tokenNumber, usdNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
 import { stepSchema, stringifyWithoutSecrets, taskDescriptorSchema, trajectorySchema } from '../agents/trajectory-io.ts';
-import { wAuc } from './metrics.ts';
+import { averageScore, bestScore, wAuc } from './metrics.ts';
+import { addInconsistency, episodeStepsProblem, fieldPath, type Inconsistency } from '../agents/consistency.ts';
 import type { SessionRecord } from './session-record.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
@@ -82,12 +83,41 @@ export const sessionSchema = z.object({
   finishedAt: z.string().nullable(),
   wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
-}).superRefine((record, ctx) => {
+}).superRefine((record, ctx) => addInconsistency(ctx, sessionInconsistency(record as SessionRecord)));
+
+/**
+ * The first inconsistency of a session record (every import checks it: session files, the
+ * sessions of evolution and evaluation files), or null: episodes numbered 1, 2, 3 … and no more
+ * than K, each ended episode's steps consistent (agents/consistency.ts, the check resume makes),
+ * `scores` the ended episodes' final scores, `complete` only with all K episodes ended, and W-AUC,
+ * average and best score the ones the scores give (method.md, "Metrics").
+ */
+export function sessionInconsistency(record: SessionRecord): Inconsistency | null {
+  const k = record.config.episodes;
+  for (const [i, e] of record.episodes.entries()) {
+    if (e.index !== i + 1) return { path: ['episodes', i, 'index'], message: `episode ${e.index} where episode ${i + 1} should be (episode indices ${record.episodes.map((x) => x.index).join(', ')})` };
+  }
+  if (record.episodes.length > k) return { path: ['episodes'], message: `${record.episodes.length} episodes for K = ${k} (config.episodes)` };
+  for (const [i, e] of record.episodes.entries()) {
+    const found = e.trajectory
+      ? episodeStepsProblem({ steps: e.steps, startScore: e.trajectory.startScore, finalScore: e.finalScore, termination: e.termination ?? e.trajectory.termination, maxSteps: record.config.maxSteps, web: e.trajectory.task?.kind === 'web' })
+      : e.steps.findIndex((s, j) => s.index !== j + 1) >= 0 ? { field: `steps.${e.steps.findIndex((s, j) => s.index !== j + 1)}.index`, problem: `step indices ${e.steps.map((s) => s.index).join(', ')} are not 1, 2, 3 …` } : null;
+    if (found) return { path: ['episodes', i, ...fieldPath(found.field)], message: `episode ${e.index}: ${found.problem}` };
+  }
+  const ended = record.episodes.filter((e) => e.trajectory !== null);
+  const scores = ended.map((e) => e.finalScore ?? 0);
+  if (scores.join() !== record.scores.join()) return { path: ['scores'], message: `scores [${record.scores.join(', ')}] contradict the episodes' final scores [${scores.join(', ')}]` };
+  if (record.status === 'complete' && ended.length !== k) return { path: ['status'], message: `"complete" with ${ended.length} of ${k} episodes ended` };
   // The recorded W-AUC must be the one its scores give (method.md, "Metrics"), not any number.
   const expected = wAuc(record.scores, record.config.story.maxScore);
   const matches = expected === null ? record.wAuc === null : record.wAuc !== null && Math.abs(record.wAuc - expected) <= 1e-9;
-  if (!matches) ctx.addIssue({ code: 'custom', path: ['wAuc'], message: `W-AUC ${record.wAuc} does not match the scores (${expected === null ? 'n/a' : expected})` });
-});
+  if (!matches) return { path: ['wAuc'], message: `W-AUC ${record.wAuc} does not match the scores (${expected === null ? 'n/a' : expected})` };
+  const avg = scores.length ? averageScore(scores) : null;
+  if (avg === null ? record.averageScore !== null : record.averageScore === null || Math.abs(record.averageScore - avg) > 1e-9) return { path: ['averageScore'], message: `average score ${record.averageScore} is not the scores' mean (${avg ?? 'none'})` };
+  const best = scores.length ? bestScore(scores) : null;
+  if (record.bestScore !== best) return { path: ['bestScore'], message: `best score ${record.bestScore} is not the scores' best (${best ?? 'none'})` };
+  return null;
+}
 
 /** JSON text of a session record, with no key-like fields. */
 export function exportSession(record: SessionRecord): string {

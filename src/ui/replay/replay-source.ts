@@ -8,6 +8,9 @@
  */
 import type { CsvTable } from '../../eval/csv.ts';
 import { ImportError, parseExportJson } from '../../agents/export-file.ts';
+import type { Trajectory } from '../../agents/trajectory.ts';
+import { importTrajectory } from '../../agents/trajectory-io.ts';
+import { wAuc } from '../../ttl/metrics.ts';
 import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '../../evolve/evolution-io.ts';
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
 import { importSession, sessionSchema } from '../../ttl/session-io.ts';
@@ -84,6 +87,11 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
       const issue = parsed.error.issues[0]!;
       throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.${issue.path.join('.')}: ${issue.message}`);
     }
+    const record = parsed.data as SessionRecord;
+    // The row's numbers must be its session's (the same check the evaluation's resume makes).
+    if (typeof row.wAuc === 'number' && Math.abs(row.wAuc - (record.wAuc ?? 0)) > 1e-9) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.wAuc: W-AUC ${row.wAuc} is not its session's (${record.wAuc ?? 0})`);
+    const k = isObject(data.config) ? data.config.episodes : undefined;
+    if (typeof k === 'number' && record.config.episodes !== k) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.config.episodes: K = ${record.config.episodes}, the evaluation's is K = ${k}`);
     const policy = typeof row.policyId === 'string' ? `${row.policyId} · ` : '';
     const repeat = typeof row.repeat === 'number' ? ` · repeat ${row.repeat + 1}` : '';
     const item = itemOf(parsed.data as SessionRecord, policy);
@@ -92,11 +100,67 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
   return { kind: 'evaluation', id: typeof data.id === 'string' ? data.id : '(no id)', items, withoutRecord };
 }
 
+/** The `format` tag of `metattl eval`'s results.json. */
+export const EVALUATION_RESULTS_FORMAT = 'metattl-evaluation-results-1';
+
+/**
+ * A trajectory (`metattl play --out`, the Agent view's export) as a one-episode session with the
+ * static policy (nothing adapted between episodes, there being one), so it replays like any
+ * session: K = 1, S = the trajectory's step limit, W-AUC from its one score (method.md, "Metrics").
+ */
+export function trajectorySession(t: Trajectory): SessionRecord {
+  const score = t.finalScore ?? 0;
+  const scores = [score];
+  return {
+    format: 'metattl-session-1', id: `trajectory ${t.startedAt}`,
+    config: {
+      story: { id: null, title: t.story.title, md5: t.story.md5, maxScore: t.story.maxScore }, ...(t.task ? { task: t.task } : {}), seed: t.seed,
+      policy: { kind: 'static' }, metaPrompt: null, episodes: 1, maxSteps: t.maxSteps, initialGuidingPrompt: t.guidingPrompt,
+      models: { actor: { model: t.actorModel, temperature: null, maxTokens: 1 }, reflection: null }, provider: { presetId: '', baseUrl: '' }, contextWindow: null,
+    },
+    status: t.termination === 'aborted' ? 'stopped' : 'complete', stopReason: t.stopReason, stopMessage: null,
+    episodes: [{ index: 1, guidingPrompt: t.guidingPrompt, trajectory: t, steps: t.steps, finalScore: t.finalScore, termination: t.termination }],
+    exchanges: [], scores, wAuc: wAuc(scores, t.story.maxScore), averageScore: score, bestScore: score,
+    startedAt: t.startedAt, finishedAt: t.finishedAt, wallTimeMs: Math.max(0, Date.parse(t.finishedAt) - Date.parse(t.startedAt)) || 0,
+  };
+}
+
+/** A store's run header file (`--store DIR`'s `runs/<sha1>.json`: `{ id, kind, updatedAt, summary, data }`). */
+const isStoreHeader = (data: Record<string, unknown>): boolean =>
+  typeof data.id === 'string' && (data.kind === 'session' || data.kind === 'evolution' || data.kind === 'evaluation') && typeof data.updatedAt === 'number' && 'data' in data;
+
+/** An evolution's store header holds its whole state (candidates, progress); a session's or an
+ * evaluation's holds no episodes (they are in the events file beside it). */
+function storeHeaderSource(header: Record<string, unknown>): ReplaySource {
+  if (header.kind === 'evolution') {
+    const parsed = evolutionStateSchema.safeParse(header.data);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      throw new ImportError(`This is not a valid evolution run: data.${issue.path.join('.') || '(root)'}: ${issue.message}`);
+    }
+    return evolutionSource(parsed.data as EvolutionState, []);
+  }
+  const what = header.kind === 'session' ? 'a session' : 'an evaluation';
+  const instead = header.kind === 'session' ? '`metattl session … --out FILE` writes its export' : 'open the results.json `metattl eval` wrote to its --out folder';
+  throw new ImportError(`This is the store header of ${what} (a --store folder's runs/…json): its episodes are in the events file beside it, not here. To replay it, ${instead}.`);
+}
+
+/** Why a text that is not JSON cannot be replayed when it is one of our other files, else null. */
+function notJsonKind(text: string): string | null {
+  const head = text.trimStart();
+  if (head.startsWith('policy,task_set,')) return 'This is an evaluation’s summary.csv (its table only, no sessions): open the results.json beside it (the same --out folder) to replay its sessions.';
+  if (head.startsWith('# Evaluation report')) return 'This is an evaluation’s report.md (its table only, no sessions): open the results.json beside it (the same --out folder) to replay its sessions.';
+  if (head.startsWith('{"seq":')) return 'This is a store’s events file (runs/….events.jsonl): open an export instead — `metattl session --out`, the results.json of `metattl eval`, or for an evolution the runs/….json beside it.';
+  return null;
+}
+
 /**
  * Read a file the Replay view was given.
  * @throws ImportError with a readable reason (not JSON, not one of our formats, the first invalid field)
  */
 export function parseReplayFile(text: string): ReplaySource {
+  const notJson = notJsonKind(text);
+  if (notJson) throw new ImportError(notJson);
   const data = parseExportJson(text);
   const format = isObject(data) ? data.format : undefined;
   if (format === 'metattl-session-1') return { kind: 'session', items: [itemOf(importSession(text))] };
@@ -113,9 +177,11 @@ export function parseReplayFile(text: string): ReplaySource {
     }
     return evolutionSource(parsed.data as EvolutionState, []);
   }
-  if (format === 'metattl-trajectory-1') throw new ImportError('This is a single-episode trajectory (an Agent view export): open it in the Agent view. The Replay view opens session, evolution and evaluation files.');
+  if (format === 'metattl-trajectory-1') return { kind: 'session', items: [itemOf(trajectorySession(importTrajectory(text)))] };
   if (format === 'metattl-evaluation-1') throw new ImportError('This is an evaluation’s saved state, which holds no sessions: export its JSON results from the Evaluate view (or use `metattl eval`’s results.json).');
-  if (isObject(data) && format === undefined && 'sessions' in data) return evaluationSource(data);
+  // `metattl eval` tags its results.json; the Evaluate view's export has no tag.
+  if (isObject(data) && (format === EVALUATION_RESULTS_FORMAT || (format === undefined && 'sessions' in data))) return evaluationSource(data);
+  if (isObject(data) && format === undefined && isStoreHeader(data)) return storeHeaderSource(data);
   throw new ImportError('This is not a Meta-TTL session, evolution or evaluation file (expected a session export, an evolution export or an evaluation results.json).');
 }
 

@@ -62,8 +62,8 @@ describe('replay files', () => {
   it('lists the sessions of an evaluation results.json (rows without a record are counted)', () => {
     const session = JSON.parse(TEXT) as unknown;
     const results = { id: 'eval-1', status: 'complete', config: {}, report: {}, sessions: [
-      { policyId: 'naive', taskId: 'lever-room:1', repeat: 0, wAuc: 0.6, session },
-      { policyId: 'naive', taskId: 'lever-room:1', repeat: 1, wAuc: 0.6, session: { ...(session as object), id: 'second' } },
+      { policyId: 'naive', taskId: 'lever-room:1', repeat: 0, wAuc: RECORD.wAuc, session },
+      { policyId: 'naive', taskId: 'lever-room:1', repeat: 1, wAuc: RECORD.wAuc, session: { ...(session as object), id: 'second' } },
       { policyId: 'static', taskId: 'lever-room:1', repeat: 0, wAuc: 0, session: null },
     ] };
     const source = parseReplayFile(JSON.stringify(results));
@@ -128,7 +128,7 @@ describe('replay files', () => {
     expect(reason('{"format":"metattl-session-1","id":""}')).toMatch(/^This is not a valid session file/);
     expect(reason('{"hello":1}')).toMatch(/not a Meta-TTL session, evolution or evaluation file/);
     expect(reason('[1,2]')).toMatch(/not a Meta-TTL session/);
-    expect(reason('{"format":"metattl-trajectory-1"}')).toMatch(/Agent view/);
+    expect(reason('{"format":"metattl-trajectory-1"}')).toMatch(/^This is not a valid trajectory file: story: /);
     expect(reason('{"format":"metattl-evaluation-1"}')).toMatch(/holds no sessions/);
     expect(reason(JSON.stringify({ format: 'metattl-evolution-1', id: 'x' }))).toMatch(/^This is not a valid evolution run: config/);
   });
