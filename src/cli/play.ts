@@ -3,12 +3,16 @@
  * `web:<site>/<template>:<seed>` (default 10 steps; score = reward, max 1), against any OpenAI-compatible
  * endpoint. Output contract (--json): `{ story, seed, termination, finalScore, steps: [{
  * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
+ * — `observation` (= `observationBefore`) is the text the actor read before its command,
+ * `observationAfter` the game's answer to it (null when no command was sent); `finalObservation`
+ * the text the episode ended on.
  * plus extra fields (maxScore, stopReason, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Actor } from '../agents/actor.ts';
+import { stepAnswers } from '../agents/step-answers.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { exportTrajectory } from '../agents/trajectory-io.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
@@ -70,13 +74,15 @@ export async function playCommand(argv: string[]): Promise<number> {
     const usage = { ...meter.byRole.actor, totalUsd: meter.totalUsd };
     const notes = providerNotes(settings, meter);
     if (values.json) {
-      const steps = trajectory.steps.map((s) => ({
-        observation: s.observation, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
+      const answers = stepAnswers(trajectory.steps, trajectory.finalObservation);
+      const steps = trajectory.steps.map((s, i) => ({
+        observation: s.observation, observationBefore: s.observation, observationAfter: answers[i] ?? null, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
       }));
       process.stdout.write(JSON.stringify({
         story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
-        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage, ...notes,
+        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps,
+        finalObservation: trajectory.finalObservation, usage, ...notes,
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
       if (fault) process.stderr.write(`metattl: episode ended by a provider fault: ${fault.message}\n`);

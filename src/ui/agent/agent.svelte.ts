@@ -65,6 +65,8 @@ export class Agent {
   steps = $state.raw<readonly TrajectoryStep[]>([]);
   /** The game's opening text of the episode shown ('' before one starts). */
   startObservation = $state('');
+  /** The game's text after the newest step shown (null: none yet). */
+  lastObservation = $state<string | null>(null);
   /** The finished (or imported) episode; null while running or before the first. */
   trajectory = $state.raw<Trajectory | null>(null);
   /** True when `trajectory` came from a file. */
@@ -251,6 +253,7 @@ export class Agent {
       onStep: (step, live) => {
         this.clearWait();
         this.steps = [...live.steps];
+        this.lastObservation = live.finalObservation;
         if (step.action !== null) this.score = step.score;
       },
     });
@@ -305,6 +308,7 @@ export class Agent {
     this.trajectory = null;
     this.imported = false;
     this.startObservation = '';
+    this.lastObservation = null;
     this.startPage = null;
     this.score = null;
     this.tokens = 0;
@@ -316,6 +320,7 @@ export class Agent {
   private show(trajectory: Trajectory): void {
     this.trajectory = trajectory;
     this.steps = trajectory.steps;
+    this.lastObservation = trajectory.finalObservation;
     this.score = trajectory.finalScore;
   }
 

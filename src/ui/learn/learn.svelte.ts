@@ -42,6 +42,9 @@ export class LearnState {
   record = $state.raw<SessionRecord | null>(null);
   /** Steps of the running episode (live), and its index. */
   liveSteps = $state.raw<readonly TrajectoryStep[]>([]);
+  /** The running episode's opening text and the game's text after its newest step ('' / null: none yet). */
+  liveStartObservation = $state('');
+  liveLastObservation = $state<string | null>(null);
   liveEpisode = $state<number | null>(null);
   /** Episode whose transcript is shown (null = the running one, else the last). */
   viewedEpisode = $state<number | null>(null);
@@ -295,6 +298,8 @@ export class LearnState {
         this.wait.clear();
         this.liveEpisode = episodeIndex;
         this.liveSteps = [...trajectory.steps];
+        this.liveStartObservation = trajectory.startObservation;
+        this.liveLastObservation = trajectory.finalObservation;
         this.updateEta();
       },
     };
