@@ -79,3 +79,43 @@ for (const size of SIZES) {
   });
 }
 
+
+for (const size of SIZES) {
+  test.describe(`${size.width}×${size.height}, workshop mode, no key`, () => {
+    test.use({ viewport: size });
+
+    test('4: Start with the OpenAI preset and no key refuses before starting, in one sentence linking to Settings', async ({ page }) => {
+      const calls: string[] = [];
+      page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1')) calls.push(r.url()); });
+      await page.goto('./?view=settings&workshop=1');
+      await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
+      await page.getByTestId('provider-preset').selectOption('openai');
+      await page.getByTestId('api-key').fill('');
+      await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+      const sentence = 'OpenAI needs an API key: add yours in Settings.';
+
+      // Workshop mode's nav has no Agent link: open it by URL (the settings are stored).
+      await page.goto('./?view=agent&workshop=1');
+      await expect(page.getByTestId('agent')).toHaveAttribute('data-ready', 'true');
+      await page.getByTestId('story-picker').selectOption('lever-room');
+      await page.getByTestId('agent-start').click();
+      await expect(page.getByRole('alert')).toHaveCount(1);
+      await expect(page.getByTestId('agent-error').locator('.text')).toHaveText(sentence);
+      await expect(page.getByTestId('agent-step')).toHaveCount(0);
+      const box = (await page.getByTestId('agent-error').boundingBox())!;
+      expect(box.height, 'one or two lines, not a paragraph').toBeLessThan(120);
+      await shot(page, 'agent-no-key', size);
+
+      await page.getByTestId('nav-learn').click();
+      await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
+      await page.getByTestId('learn-start').click();
+      await expect(page.getByRole('alert')).toHaveCount(1);
+      await expect(page.getByRole('alert').locator('.text')).toHaveText(sentence);
+      await expect(page.getByTestId('learn')).toHaveAttribute('data-phase', 'idle');
+      await shot(page, 'learn-no-key', size);
+      await page.getByRole('alert').getByTestId('settings-link').click();
+      await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
+      expect(calls.filter((u) => u.includes('openai.com')), 'no request went to the provider').toEqual([]);
+    });
+  });
+}

@@ -21,6 +21,7 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import type { LlmSettings } from '../../llm/interface.ts';
+import { missingKeyText } from '../../llm/providers.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import { runEpisode } from '../../ttl/episode-runner.ts';
 import type { LlmServices } from '../shared/stores/llm-services.ts';
@@ -159,6 +160,7 @@ export class Agent {
     const problem = web && !isWebTaskId(this.webTaskId) ? 'Choose a web task first.'
       : !web && !entry ? 'Choose a story first.'
       : settings.provider.baseUrl === '' ? 'Set the provider’s base URL in Settings first.'
+      : missingKeyText(settings.provider) !== null ? missingKeyText(settings.provider)
       : settings.roles.actor.model === '' ? 'Set the actor’s model in Settings first.'
       : !web && !isSeed(this.seed) ? 'The seed must be a whole number from 0 to 4294967295.'
       : null;
