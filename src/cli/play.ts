@@ -20,7 +20,7 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
 import { WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
@@ -71,7 +71,8 @@ export async function playCommand(argv: string[]): Promise<number> {
       },
     });
     if (values.out) await writeFile(values.out, exportTrajectory(trajectory));
-    const usage = { ...meter.byRole.actor, totalUsd: meter.totalUsd };
+    const cost = knownCostUsd(settings, meter);
+    const usage = { ...meter.byRole.actor, costUsd: cost === null ? null : meter.byRole.actor.costUsd, totalUsd: cost };
     const notes = providerNotes(settings, meter);
     if (values.json) {
       const answers = stepAnswers(trajectory.steps, trajectory.finalObservation);
@@ -89,7 +90,7 @@ export async function playCommand(argv: string[]): Promise<number> {
     } else {
       process.stderr.write(providerNotesText(notes));
       const last = trajectory.steps.at(-1);
-      process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
+      process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, ${costText(cost)}${last?.error ? `\n${last.error.message}` : ''}\n`);
     }
     return exitCode(interrupt.interrupted, trajectory.termination === 'error');
   } finally {
