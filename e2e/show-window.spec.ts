@@ -28,6 +28,9 @@ for (const size of SIZES) {
         await page.getByTestId('learn-policy').selectOption('meta:naive');
         await page.getByTestId('learn-episodes').fill('2');
         await page.getByTestId('learn-steps').fill('5');
+        // 3: mock-model has no price at this provider: no dollar figure.
+        await expect(page.getByTestId('learn-estimate-usd')).toHaveText('—');
+        await expect(page.getByTestId('learn-estimate-unpriced')).toHaveText('No price at this provider for mock-model (add it to the price table in Settings): no cost shown.');
         await page.getByTestId('learn-start').click();
         await waitComplete(page);
         await page.getByTestId('learn-episode-tab').first().click();
@@ -116,6 +119,35 @@ for (const size of SIZES) {
       await page.getByRole('alert').getByTestId('settings-link').click();
       await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
       expect(calls.filter((u) => u.includes('openai.com')), 'no request went to the provider').toEqual([]);
+    });
+  });
+}
+
+for (const size of SIZES) {
+  test.describe(`${size.width}×${size.height}, workshop mode, costs`, () => {
+    test.use({ viewport: size });
+
+    test('3: with a custom base URL, a model named like an OpenAI one gets no OpenAI cost: "—"', async ({ page }) => {
+      const mock = await startMockLlm({ script: ['pull yellow lever', 'pull red lever'] });
+      try {
+        await page.goto('./?view=settings&workshop=1');
+        await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
+        await page.getByTestId('provider-preset').selectOption('custom');
+        await page.getByTestId('base-url').fill(mock.baseUrl);
+        await page.getByTestId('model-actor').fill('gpt-4o-mini');
+        await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+        await page.goto('./?view=agent&workshop=1');
+        await expect(page.getByTestId('agent')).toHaveAttribute('data-ready', 'true');
+        await page.getByTestId('story-picker').selectOption('lever-room');
+        await page.getByTestId('agent-seed').fill('1');
+        await page.getByTestId('agent-start').click();
+        await expect(page.getByTestId('agent-transcript-ending')).toBeVisible({ timeout: 30_000 });
+        await expect(page.getByTestId('agent-cost')).toHaveText('—');
+        await expect(page.getByText('No price for “gpt-4o-mini” at this provider')).toBeVisible();
+        await shot(page, 'agent-no-price', size);
+      } finally {
+        await mock.close();
+      }
     });
   });
 }
