@@ -33,6 +33,7 @@ for (const size of SIZES) {
         await expect(page.getByTestId('learn-estimate-unpriced')).toHaveText('No price at this provider for mock-model (add it to the price table in Settings): no cost shown.');
         await page.getByTestId('learn-start').click();
         await waitComplete(page);
+        await expect(page.getByTestId('learn-cost')).toHaveText('—');
         await page.getByTestId('learn-episode-tab').first().click();
         const transcript = page.getByTestId('learn-transcript');
         await expect(transcript).toHaveAttribute('data-episode', '1');
