@@ -78,8 +78,22 @@ function preloadStages(): Plugin {
   };
 }
 
+/**
+ * Every dependency a lazily loaded view (or the tour) imports, pre-bundled when the dev server
+ * starts: otherwise a cold server (no cache) discovers them on first use, re-optimises and reloads
+ * the page — which on a first visit lost the tour. ifvms stays out (the engine worker imports its
+ * source as is).
+ */
+const LAZY_VIEW_DEPS = [
+  'bits-ui', 'chart.js', 'marked', 'dompurify', 'diff', 'openai', 'gpt-tokenizer/encoding/cl100k_base', 'papaparse', 'p-limit', 'p-retry',
+  'fflate', 'eventsource-parser', 'dom-accessibility-api', 'zod', 'idb', '@noble/hashes/utils.js', '@noble/hashes/sha2.js', '@noble/hashes/legacy.js',
+];
+
 export default defineConfig({
   base: './',
+  // VITE_CACHE_DIR: where the dev server keeps its pre-bundled dependencies (a temp dir gives a cold start).
+  cacheDir: process.env.VITE_CACHE_DIR ?? 'node_modules/.vite',
+  optimizeDeps: { include: LAZY_VIEW_DEPS },
   plugins: [bundledStories(), localStories(), svelte(), preloadStages()],
   worker: { format: 'es' },
   build: { target: 'es2022', sourcemap: true },

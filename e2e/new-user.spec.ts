@@ -74,7 +74,7 @@ test('7: Escape closes the tour wherever the focus is; "Skip the tour" and a ski
   await expect(page.locator('#view')).toBeFocused();
 });
 
-test('10: the Agent view shows the game’s text under each step, the reply folded', async ({ page }) => {
+test('10: the Agent view shows the game’s answer under each command, the reply folded', async ({ page }) => {
   const mock = await startMockLlm({ exploreCommands: ['east', 'west'] });
   try {
     await openView(page, 'settings');
@@ -83,10 +83,10 @@ test('10: the Agent view shows the game’s text under each step, the reply fold
     await startRun(page, { story: 'advent', seed: 0, maxSteps: 2 });
     const steps = page.getByTestId('agent-step');
     await expect(steps).toHaveCount(2, { timeout: 30_000 });
-    const first = steps.first().getByTestId('agent-step-observation');
+    const first = steps.first().getByTestId('agent-step-answer');
     await expect(first).toBeVisible();
-    await expect(first).toContainText('End Of Road');
-    await expect(steps.nth(1).getByTestId('agent-step-observation')).toContainText('Inside Building');
+    await expect(first).toContainText('Inside Building');
+    await expect(steps.nth(1).getByTestId('agent-step-answer')).toContainText('End Of Road');
     await expect(steps.first().getByTestId('agent-step-reply')).toBeHidden();
   } finally {
     await mock.close();

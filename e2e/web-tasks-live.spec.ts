@@ -51,7 +51,7 @@ test('the Agent plays web:shop/t1:1 with the oracle’s actions: score 1 of 1, t
   await expect(page.getByTestId('agent-termination')).toHaveAttribute('data-termination', 'game_over', { timeout: 30_000 });
   await expect(page.getByTestId('agent-score')).toHaveText('1');
   await expect(page.getByTestId('agent-step-action')).toHaveText(actions);
-  await expect(page.getByTestId('agent-step-observation').first()).toContainText('# Current page: accessibility tree');
+  await expect(page.getByTestId('agent-step-answer').first()).toContainText('# Current page: accessibility tree');
   // After the answer: the product page, nothing outlined.
   await expect(site).toHaveAttribute('data-step', '4');
   await expect(site).toHaveAttribute('data-acted-on', 'false');

@@ -3,7 +3,7 @@
  * the issue names, real scores, the key taken from the environment and never printed.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -66,5 +66,25 @@ describe('metattl play', () => {
     const error = await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent'], { cwd: REPO_ROOT }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 2 });
     expect((error as { stderr: string }).stderr).toContain('--base-url (or --provider) is required');
+  });
+
+  it('carries the text before and after each command, equal to `replay --json` on the same commands', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-play-replay-'));
+    const commands = join(dir, 'commands.txt');
+    writeFileSync(commands, SCRIPT.join('\n') + '\n');
+    const cli = async (args: string[]) => JSON.parse((await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), ...args], { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } })).stdout);
+    const played = await cli(['play', 'advent', '--seed', '0', '--steps', '5', '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json']);
+    const replayed = await cli(['replay', 'advent', '--seed', '0', '--commands', commands, '--json']);
+    type Step = { observation: string; observationBefore: string; observationAfter: string | null };
+    const before = (steps: Step[]) => steps.map((s) => s.observationBefore);
+    const after = (steps: Step[]) => steps.map((s) => s.observationAfter);
+    expect(before(played.steps)).toEqual(before(replayed.steps));
+    expect(after(played.steps)).toEqual(after(replayed.steps));
+    // Each command's own meaning of `observation` is kept: before in play, after in replay.
+    expect(played.steps.map((s: Step) => s.observation)).toEqual(before(played.steps));
+    expect(replayed.steps.map((s: Step) => s.observation)).toEqual(after(replayed.steps));
+    expect(before(replayed.steps)[0]).toBe(replayed.start.observation);
+    expect(after(played.steps)[0]).toContain('Inside Building');
+    expect(played.finalObservation).toBe(after(played.steps).at(-1));
   });
 });

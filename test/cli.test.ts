@@ -27,7 +27,9 @@ describe('metattl replay', () => {
     expect(out.steps[0]).toEqual({
       command: 'TAKE PAPER', score: 20, moves: 2, done: false,
       observation: 'Taken.\n\n[Your score has just gone up by ten points.]\n\n>', statusLine: "<< Chief's office >>  Score: 20  Moves: 2",
+      observationBefore: out.start.observation, observationAfter: 'Taken.\n\n[Your score has just gone up by ten points.]\n\n>',
     });
+    expect(out.steps[1].observationBefore).toBe(out.steps[0].observation);
     expect(out.start.observation).toContain("You are standing in the Chief's office.");
     expect(out.start).toMatchObject({ statusLine: "<< Chief's office >>  Score: 10  Moves: 1", score: 10 });
     expect(out.steps.at(-1).observation).toContain('*** You have won ***');

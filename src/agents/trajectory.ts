@@ -62,7 +62,8 @@ export interface Trajectory {
   /** Web tasks: the page at the episode's start (drawn by replays; never sent to a model). */
   startPage?: PageSnapshot;
   steps: TrajectoryStep[];
-  /** What the game showed after the last step (the start text when there was no step). */
+  /** What the game showed after the last step (the start text when there was no step); while
+   * the episode runs, the answer to the newest step so far. */
   finalObservation: string;
   termination: Termination;
   /** Why the run stopped when termination is 'aborted': the user, or the budget cap. */

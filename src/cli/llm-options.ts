@@ -5,7 +5,7 @@
  */
 import { describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
 import { registerSecret } from '../store/secrets.ts';
-import { defaultLlmSettings } from '../llm/defaults.ts';
+import { defaultLlmSettings, pricesAtProvider } from '../llm/defaults.ts';
 import { reportedContextWindow } from '../llm/openai-chat-model.ts';
 import { resolveContextWindow } from '../llm/token-count.ts';
 import type { LlmSettings, ParameterAdaptation, Role } from '../llm/interface.ts';
@@ -47,6 +47,24 @@ const text = (flags: Flags, name: keyof typeof LLM_OPTIONS): string | undefined 
   return typeof raw === 'string' ? raw : undefined;
 };
 
+/** The roles of settings built by `llmSettingsFromFlags` that use the actor's model because no model was given for them. */
+const ACTOR_MODEL_ROLES = new WeakMap<LlmSettings, Role[]>();
+
+const ROLE_NAMES: Record<Role, string> = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' };
+
+/**
+ * The run's cost in USD, or null when a model that was called has no known price at this
+ * provider (the `--price` table, or the built-in OpenAI prices with the OpenAI provider): then
+ * no dollar figure is invented (JSON `costUsd: null`, text "—").
+ */
+export function knownCostUsd(settings: LlmSettings, meter: UsageMeter): number | null {
+  const called = (Object.keys(meter.byRole) as Role[]).filter((role) => meter.byRole[role].calls > 0);
+  return called.every((role) => settings.roles[role].model in settings.prices) ? meter.totalUsd : null;
+}
+
+/** "$0.0123", or "—" for an unknown cost. */
+export const costText = (costUsd: number | null): string => (costUsd === null ? '—' : `$${costUsd.toFixed(4)}`);
+
 /** Build LlmSettings from flags. @throws UsageError for bad values or a missing base URL */
 export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | undefined> = process.env): LlmSettings {
   const s = defaultLlmSettings();
@@ -61,6 +79,12 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   for (const [role, flag] of models) {
     if (typeof flags[flag] === 'string') s.roles[role].model = flags[flag] as string;
   }
+  // A role whose model is not given uses the actor's (never a model that was not asked for).
+  const defaulted = models.filter(([role, flag]) => role !== 'actor' && typeof flags[flag] !== 'string').map(([role]) => role);
+  for (const role of defaulted) s.roles[role].model = s.roles.actor.model;
+  if (defaulted.length > 0) ACTOR_MODEL_ROLES.set(s, defaulted);
+  // The built-in prices are OpenAI's: elsewhere only --price says what a model costs.
+  s.prices = pricesAtProvider(s.provider, s.prices);
   s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
   s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
   s.roles.metaAgent.maxTokens = intOption(text(flags, 'meta-max-tokens'), 'meta-max-tokens', s.roles.metaAgent.maxTokens, 1, 1_000_000);
@@ -89,21 +113,29 @@ export interface ProviderNotes {
   usageEstimated: boolean;
   /** Calls whose usage was estimated. */
   estimatedCalls: number;
+  /** Roles called with the actor's model because none was given for them (absent: none). */
+  rolesOnActorModel?: Role[];
+  /** The actor's model, with `rolesOnActorModel`. */
+  actorModel?: string;
 }
 
 /** The run's provider notes (JSON fields `adaptations`, `usageEstimated`, `estimatedCalls`). */
 export function providerNotes(settings: LlmSettings, meter: UsageMeter): ProviderNotes {
   const models = Object.values(settings.roles).map((r) => r.model);
+  const onActorModel = (ACTOR_MODEL_ROLES.get(settings) ?? []).filter((role) => meter.byRole[role].calls > 0);
   return {
     adaptations: sharedAdaptations.listFor(settings.provider.baseUrl, models),
     usageEstimated: meter.estimatedCalls > 0,
     estimatedCalls: meter.estimatedCalls,
+    ...(onActorModel.length > 0 ? { rolesOnActorModel: onActorModel, actorModel: settings.roles.actor.model } : {}),
   };
 }
 
 /** The notes as lines for a human (stderr), '' when there is nothing to say. */
 export function providerNotesText(notes: ProviderNotes): string {
   const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
+  const own = notes.rolesOnActorModel ?? [];
+  if (own.length > 0) lines.unshift(`no model given for the ${own.map((r) => ROLE_NAMES[r]).join(' and ')}: ${own.length === 1 ? 'it uses' : 'they use'} the actor's model (${notes.actorModel ?? ''})`);
   if (notes.usageEstimated) lines.push(`the provider sent no usage for ${notes.estimatedCalls} call(s): their tokens and cost are local estimates`);
   return lines.map((l) => `${l}\n`).join('');
 }

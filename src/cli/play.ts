@@ -3,12 +3,16 @@
  * `web:<site>/<template>:<seed>` (default 10 steps; score = reward, max 1), against any OpenAI-compatible
  * endpoint. Output contract (--json): `{ story, seed, termination, finalScore, steps: [{
  * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
+ * — `observation` (= `observationBefore`) is the text the actor read before its command,
+ * `observationAfter` the game's answer to it (null when no command was sent); `finalObservation`
+ * the text the episode ended on.
  * plus extra fields (maxScore, stopReason, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
 import { Actor } from '../agents/actor.ts';
+import { stepAnswers } from '../agents/step-answers.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { exportTrajectory } from '../agents/trajectory-io.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
@@ -16,7 +20,7 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
-import { LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
 import { WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
@@ -67,23 +71,26 @@ export async function playCommand(argv: string[]): Promise<number> {
       },
     });
     if (values.out) await writeFile(values.out, exportTrajectory(trajectory));
-    const usage = { ...meter.byRole.actor, totalUsd: meter.totalUsd };
+    const cost = knownCostUsd(settings, meter);
+    const usage = { ...meter.byRole.actor, costUsd: cost === null ? null : meter.byRole.actor.costUsd, totalUsd: cost };
     const notes = providerNotes(settings, meter);
     if (values.json) {
-      const steps = trajectory.steps.map((s) => ({
-        observation: s.observation, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
+      const answers = stepAnswers(trajectory.steps, trajectory.finalObservation);
+      const steps = trajectory.steps.map((s, i) => ({
+        observation: s.observation, observationBefore: s.observation, observationAfter: answers[i] ?? null, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
       }));
       process.stdout.write(JSON.stringify({
         story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
-        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps, usage, ...notes,
+        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps,
+        finalObservation: trajectory.finalObservation, usage, ...notes,
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
       if (fault) process.stderr.write(`metattl: episode ended by a provider fault: ${fault.message}\n`);
     } else {
       process.stderr.write(providerNotesText(notes));
       const last = trajectory.steps.at(-1);
-      process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, $${meter.totalUsd.toFixed(4)}${last?.error ? `\n${last.error.message}` : ''}\n`);
+      process.stdout.write(`final (seed ${seed}): score ${trajectory.finalScore ?? 'n/a'}${trajectory.story.maxScore ? ` of ${trajectory.story.maxScore}` : ''}, ${trajectory.termination}${trajectory.stopReason ? ` (${trajectory.stopReason})` : ''}, ${costText(cost)}${last?.error ? `\n${last.error.message}` : ''}\n`);
     }
     return exitCode(interrupt.interrupted, trajectory.termination === 'error');
   } finally {

@@ -6,7 +6,8 @@
  * score, moves, done, observation, statusLine }], final: { score, moves, done, endReason,
  * termination, steps } }` — termination uses method.md's vocabulary; `observation` is the game's
  * text after the command (echo excluded), so a replay can be read and diffed against another
- * interpreter. Exit code 0 when the
+ * interpreter; every step also carries `observationBefore` (the text before the command) and
+ * `observationAfter` (= `observation`), as `play --json` does. Exit code 0 when the
  * commands ran (step_limit or game_over), 1 when the interpreter failed (interpreter_error or
  * interpreter_hang; the JSON is still printed and the fault goes to stderr).
  */
@@ -47,14 +48,15 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const commands = parseCommandsFile(await readInputText(values.commands, 'commands file'));
 
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: intOption(values['step-timeout-ms'], 'step-timeout-ms', 5000, 100, 600_000) });
-  const steps: { command: string; score: number | null; moves: number | null; done: boolean; observation: string; statusLine: string }[] = [];
+  const steps: { command: string; score: number | null; moves: number | null; done: boolean; observation: string; observationBefore: string; observationAfter: string; statusLine: string }[] = [];
   const start = { observation: engine.start.text, statusLine: engine.start.statusLine, score: engine.start.score, moves: engine.start.moves };
   let last: StepResult = engine.start;
   try {
     for (const command of commands) {
       if (last.done) break;
+      const before = last.text;
       last = await engine.step(command);
-      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, statusLine: last.statusLine });
+      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, observationBefore: before, observationAfter: last.text, statusLine: last.statusLine });
       if (!values.json) process.stdout.write(`${String(steps.length).padStart(4)}  ${String(last.score ?? '-').padStart(5)}  ${last.command}\n`);
     }
   } finally {

@@ -36,3 +36,23 @@ export function defaultLlmSettings(): LlmSettings {
     prices: { ...DEFAULT_PRICES },
   };
 }
+
+/** The OpenAI preset, or OpenAI's base URL entered by hand (where DEFAULT_PRICES hold). */
+export function isOpenAiProvider(provider: LlmSettings['provider']): boolean {
+  return provider.presetId === 'openai' || provider.baseUrl.trim().replace(/\/+$/, '') === 'https://api.openai.com/v1';
+}
+
+/**
+ * The prices that hold at `provider`, USD per million tokens by model id: all of `prices` at
+ * OpenAI; elsewhere only the user's own rows — a row equal to a built-in OpenAI price
+ * (DEFAULT_PRICES) is OpenAI's price, not this provider's, and is left out. A model left out has
+ * no known cost (the page shows "—", the CLI `costUsd: null`), never OpenAI's.
+ */
+export function pricesAtProvider(provider: LlmSettings['provider'], prices: LlmSettings['prices']): LlmSettings['prices'] {
+  if (isOpenAiProvider(provider)) return prices;
+  const own = Object.entries(prices).filter(([model, p]) => {
+    const builtIn = DEFAULT_PRICES[model];
+    return !builtIn || builtIn.inputPerMTokUsd !== p.inputPerMTokUsd || builtIn.outputPerMTokUsd !== p.outputPerMTokUsd;
+  });
+  return Object.fromEntries(own);
+}

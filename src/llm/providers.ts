@@ -26,3 +26,13 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
 export function presetById(id: string): ProviderPreset | undefined {
   return PROVIDER_PRESETS.find((p) => p.id === id);
 }
+
+/**
+ * The one sentence that refuses a run before it starts when the chosen preset needs a key and
+ * none is set ("OpenAI needs an API key: add yours in Settings."), else null. Custom base URLs
+ * and local servers (needsKey false) never need one. Never includes the key.
+ */
+export function missingKeyText(provider: { presetId: string; apiKey: string }): string | null {
+  const preset = presetById(provider.presetId);
+  return preset?.needsKey === true && provider.apiKey.trim() === '' ? `${preset.label} needs an API key: add yours in Settings.` : null;
+}

@@ -125,6 +125,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     const action = parsed.action ?? texts.fallbackAction;
     const result = await engine.step(action);
     const reward = (result.score ?? 0) - (last.score ?? 0);
+    // The live trajectory's last text is this step's answer (the transcript draws it under the command).
+    trajectory.finalObservation = result.text;
     await record(options, trajectory, {
       ...base, reply: completion.content, finishReason: completion.finishReason, action: result.command,
       parseStatus: parsed.status, extraActions: parsed.extraActions, reward, score: result.score, moves: result.moves,

@@ -22,6 +22,7 @@ import { yieldToMain } from './shell/main-thread.ts';
 import { Router } from './shell/router.svelte.ts';
 import { RunServices } from './shared/stores/run-services.ts';
 import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
+import { SETTINGS_LINK_CONTEXT } from './shared/settings-link.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
@@ -64,8 +65,9 @@ router.onEnter('evolve', () => void evolve.init());
 router.onEnter('evaluate', () => void evaluate.enter());
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 await yieldToMain();
-/** Chart and table exports (PNG, CSV) for every component, through Svelte context (ExportMenu). */
-const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)]]);
+/** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
+const settingsLink = { href: () => router.href('settings'), go: () => router.go('settings') };
+const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink]]);
 export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();

@@ -21,6 +21,7 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import type { LlmSettings } from '../../llm/interface.ts';
+import { missingKeyText } from '../../llm/providers.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import { runEpisode } from '../../ttl/episode-runner.ts';
 import type { LlmServices } from '../shared/stores/llm-services.ts';
@@ -65,6 +66,8 @@ export class Agent {
   steps = $state.raw<readonly TrajectoryStep[]>([]);
   /** The game's opening text of the episode shown ('' before one starts). */
   startObservation = $state('');
+  /** The game's text after the newest step shown (null: none yet). */
+  lastObservation = $state<string | null>(null);
   /** The finished (or imported) episode; null while running or before the first. */
   trajectory = $state.raw<Trajectory | null>(null);
   /** True when `trajectory` came from a file. */
@@ -159,6 +162,7 @@ export class Agent {
     const problem = web && !isWebTaskId(this.webTaskId) ? 'Choose a web task first.'
       : !web && !entry ? 'Choose a story first.'
       : settings.provider.baseUrl === '' ? 'Set the provider’s base URL in Settings first.'
+      : missingKeyText(settings.provider) !== null ? missingKeyText(settings.provider)
       : settings.roles.actor.model === '' ? 'Set the actor’s model in Settings first.'
       : !web && !isSeed(this.seed) ? 'The seed must be a whole number from 0 to 4294967295.'
       : null;
@@ -255,6 +259,7 @@ export class Agent {
       onStep: (step, live) => {
         this.clearWait();
         this.steps = [...live.steps];
+        this.lastObservation = live.finalObservation;
         if (step.action !== null) this.score = step.score;
       },
     });
@@ -309,6 +314,7 @@ export class Agent {
     this.trajectory = null;
     this.imported = false;
     this.startObservation = '';
+    this.lastObservation = null;
     this.startPage = null;
     this.score = null;
     this.tokens = 0;
@@ -321,6 +327,7 @@ export class Agent {
   private show(trajectory: Trajectory): void {
     this.trajectory = trajectory;
     this.steps = trajectory.steps;
+    this.lastObservation = trajectory.finalObservation;
     this.score = trajectory.finalScore;
   }
 

@@ -42,6 +42,9 @@ export class LearnState {
   record = $state.raw<SessionRecord | null>(null);
   /** Steps of the running episode (live), and its index. */
   liveSteps = $state.raw<readonly TrajectoryStep[]>([]);
+  /** The running episode's opening text and the game's text after its newest step ('' / null: none yet). */
+  liveStartObservation = $state('');
+  liveLastObservation = $state<string | null>(null);
   liveEpisode = $state<number | null>(null);
   /** Episode whose transcript is shown (null = the running one, else the last). */
   viewedEpisode = $state<number | null>(null);
@@ -54,6 +57,8 @@ export class LearnState {
   /** Of `tokens`: prompt tokens the provider served from its cache (priced at the cached-input price). */
   cachedTokens = $state(0);
   costUsd = $state(0);
+  /** False while a run calls a model with no price at its provider (the cost shows "—"). */
+  costKnown = $state(true);
   /** Time left, ms (null = unknown). */
   eta = $state<number | null>(null);
   /** A provider-requested wait in progress. */
@@ -154,6 +159,7 @@ export class LearnState {
     const id = newSessionId(this.services.now());
     await this.launch(id, null, async (ctx) => {
       const task = await ctx.resolveTask(form.storyId, form.seed);
+      this.costKnown = rolesFor(choice.policy!).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
       const window = await this.runs.contextWindow(ctx.settings, form.contextWindow);
       this.contextWindowNote = window.note;
       const plan = planOfForm(form, sessionStoryOf(task), choice.policy!, window.tokens);
@@ -181,6 +187,7 @@ export class LearnState {
         if (!web) throw error;
         throw new Error(`This session’s web task “${record.config.task!.id}” does not exist in this version of the playground (${(error as Error).message}), so it cannot be resumed. Its recorded episodes can still be opened and exported.`);
       });
+      this.costKnown = (['actor', 'metaAgent'] as const).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
       if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
       return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
     }, fromLastGood);
@@ -195,6 +202,7 @@ export class LearnState {
     this.readOnly = null;
     this.held = null;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
+    this.costKnown = true;
     this.show(record);
   }
 
@@ -297,6 +305,8 @@ export class LearnState {
         this.wait.clear();
         this.liveEpisode = episodeIndex;
         this.liveSteps = [...trajectory.steps];
+        this.liveStartObservation = trajectory.startObservation;
+        this.liveLastObservation = trajectory.finalObservation;
         this.updateEta();
       },
     };

@@ -1,7 +1,9 @@
 /**
  * The guided tour's state: open or closed, and which step (tour-steps.ts). On the first visit it
- * opens by itself; "seen" is written to the store's settings as soon as it has been shown, so it
- * does not open again on later visits (even when the page was closed without dismissing it). The
+ * opens by itself; "seen" is written to the store's settings only once it has been shown: closed,
+ * finished, or on screen while the user worked on the page beside it (`usedBeside`). So a page
+ * reloaded while it loads or shows — e.g. a cold dev server re-optimising its dependencies — shows
+ * it again, and a later visit after that does not. The
  * nav's "Tour" button re-opens it. A store failure only means it may show again. While something
  * else asks for the first look (a share link's preview, `waitFor`), the first-visit tour waits and
  * opens when `release()` is called.
@@ -9,7 +11,7 @@
 import type { Store } from '../../store/interface.ts';
 import { TOUR_STEPS, type TourStep } from './tour-steps.ts';
 
-/** Store setting: true once the tour has been shown. */
+/** Store setting: true once the tour has been shown (closed, finished, or used beside). */
 export const TOUR_SEEN_KEY = 'tourSeen';
 
 export class TourState {
@@ -27,7 +29,7 @@ export class TourState {
   private due = false;
 
   /**
-   * Read the "seen" flag; open the tour (and remember it was shown) on the first visit — unless
+   * Read the "seen" flag; open the tour on the first visit (remembered when it is closed) — unless
    * `waitFor()` is true then (e.g. a share preview is showing): it opens at `release()` instead.
    */
   async init(store: Store, waitFor: () => boolean = () => false): Promise<void> {
@@ -35,7 +37,7 @@ export class TourState {
     const seen = await store.getSetting(TOUR_SEEN_KEY).catch(() => undefined);
     if (seen !== true) {
       if (waitFor()) this.due = true;
-      else await this.firstShow();
+      else this.firstShow();
     }
     this.ready = true;
   }
@@ -44,12 +46,11 @@ export class TourState {
   release(): void {
     if (!this.due) return;
     this.due = false;
-    void this.firstShow();
+    this.firstShow();
   }
 
-  private async firstShow(): Promise<void> {
+  private firstShow(): void {
     this.show(0);
-    await this.store?.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
   }
 
   /** Open the tour at step `index` (the nav's "Tour" button: from the start). */
@@ -66,9 +67,19 @@ export class TourState {
     if (!this.isFirst) this.index--;
   }
 
-  /** Close it (it stays "seen"). */
+  /** The user worked on the page beside the shown tour (TourPanel's `onUsedBeside`): it is "seen"
+   * (it stays open). */
+  usedBeside(): void {
+    if (this.open) this.markSeen();
+  }
+
+  private markSeen(): void {
+    if (this.store) void this.store.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
+  }
+
+  /** Close it (Close, Esc, Done or "Watch a replay"): from now on it is "seen". */
   close(): void {
     this.open = false;
-    if (this.store) void this.store.setSetting(TOUR_SEEN_KEY, true).catch(() => undefined);
+    this.markSeen();
   }
 }

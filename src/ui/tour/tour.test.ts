@@ -1,5 +1,6 @@
-/** The guided tour: opens by itself on the first visit only (remembered in the store's settings
- * as soon as it is shown), re-opens on demand, and walks its steps within bounds. */
+/** The guided tour: opens by itself on each visit until it has been shown — closed, finished or
+ * used beside (remembered in the store's settings then, not when merely opened: a reload while it
+ * loads brings it back), re-opens on demand, and walks its steps within bounds. */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { TOUR_STEPS } from './tour-steps.ts';
@@ -12,6 +13,13 @@ describe('TourState', () => {
     await first.init(store);
     expect(first.open).toBe(true);
     expect(first.ready).toBe(true);
+    expect(await store.getSetting(TOUR_SEEN_KEY)).toBeUndefined();
+    // A reload while it shows (a cold dev server's re-optimise, a closed tab): it shows again.
+    const reloaded = new TourState();
+    await reloaded.init(store);
+    expect(reloaded.open).toBe(true);
+    reloaded.close();
+    await new Promise((done) => setTimeout(done, 0));
     expect(await store.getSetting(TOUR_SEEN_KEY)).toBe(true);
     const second = new TourState();
     await second.init(store);
@@ -19,6 +27,22 @@ describe('TourState', () => {
     second.show(3);
     expect(second.open).toBe(true);
     expect(second.step.id).toBe(TOUR_STEPS[3]!.id);
+  });
+
+  it('counts as seen, still open, once the user worked beside it; not before it is open', async () => {
+    const fresh = new MemoryStore();
+    const shown = new TourState();
+    await shown.init(fresh);
+    shown.usedBeside();
+    await new Promise((done) => setTimeout(done, 0));
+    expect(shown.open).toBe(true);
+    expect(await fresh.getSetting(TOUR_SEEN_KEY)).toBe(true);
+    const closed = new MemoryStore();
+    const notOpen = new TourState();
+    await notOpen.init(closed, () => true); // waiting (a share preview): not shown yet
+    notOpen.usedBeside();
+    await new Promise((done) => setTimeout(done, 0));
+    expect(await closed.getSetting(TOUR_SEEN_KEY)).toBeUndefined();
   });
 
   it('walks the steps within bounds and closes', async () => {

@@ -6,6 +6,7 @@
  * provider fault and never scored) are not episodes and never appear here. Pure; texts stay raw
  * (the component renders actions as text and replies through the sanitising Markdown component).
  */
+import { transcriptEntries, type TranscriptEntry } from './transcript.ts';
 import type { TrajectoryStep } from '../../../agents/trajectory.ts';
 import type { SessionRecord } from '../../../ttl/session-record.ts';
 
@@ -22,6 +23,8 @@ export interface ComparedEpisode {
   finalScore: number | null;
   /** How it ended (method.md vocabulary); null while it runs or when it was stopped mid-way. */
   termination: string | null;
+  /** The game's text after the last step (the trajectory's `finalObservation`); null or absent: not known. */
+  lastObservation?: string | null;
 }
 
 /** The steps of the episode being played live (the Learn view holds them apart from the record). */
@@ -50,6 +53,7 @@ export function comparableEpisodes(record: SessionRecord, live?: LiveEpisode | n
       return {
         index: e.index, guidingPrompt: e.guidingPrompt, steps, startScore: startScoreOf(steps, e.trajectory?.startScore),
         finalScore: e.trajectory ? e.finalScore : null, termination: e.trajectory ? e.termination : null,
+        lastObservation: e.trajectory ? e.trajectory.finalObservation : null,
       };
     })
     .filter((e) => e.termination !== null || e.steps.length > 0)
@@ -71,6 +75,8 @@ export interface StepCell {
   /** Score change of the step (its reward), score points, signed. */
   change: number;
   step: TrajectoryStep;
+  /** The game's answer to the command (`transcriptEntries`); null: none sent, or not known yet. */
+  answer: string | null;
 }
 
 /** Step n of A beside step n of B; a side is null when that episode had ended by then. */
@@ -86,7 +92,9 @@ export interface AlignedRow {
   scoreGap: number | null;
 }
 
-const cellOf = (step: TrajectoryStep): StepCell => ({ action: step.action, parseStatus: step.parseStatus, score: step.score, change: step.reward, step });
+const cellOf = (entry: TranscriptEntry): StepCell => ({
+  action: entry.step.action, parseStatus: entry.step.parseStatus, score: entry.step.score, change: entry.step.reward, step: entry.step, answer: entry.answer,
+});
 const norm = (action: string | null): string | null => (action === null ? null : action.trim().replace(/\s+/g, ' ').toLowerCase());
 
 /**
@@ -98,13 +106,15 @@ export function alignEpisodes(a: ComparedEpisode, b: ComparedEpisode): AlignedRo
   const rows: AlignedRow[] = [];
   let scoreA = a.startScore;
   let scoreB = b.startScore;
+  const entriesA = transcriptEntries(a.steps, a.lastObservation ?? null);
+  const entriesB = transcriptEntries(b.steps, b.lastObservation ?? null);
   for (let n = 1; n <= Math.max(a.steps.length, b.steps.length); n++) {
     const sa = a.steps[n - 1];
     const sb = b.steps[n - 1];
     if (sa && sa.score !== null) scoreA = sa.score;
     if (sb && sb.score !== null) scoreB = sb.score;
     rows.push({
-      step: n, a: sa ? cellOf(sa) : null, b: sb ? cellOf(sb) : null,
+      step: n, a: sa ? cellOf(entriesA[n - 1]!) : null, b: sb ? cellOf(entriesB[n - 1]!) : null,
       sameAction: !!sa && !!sb && norm(sa.action) !== null && norm(sa.action) === norm(sb.action),
       scoreGap: scoreA === null || scoreB === null ? null : scoreB - scoreA,
     });

@@ -4,7 +4,7 @@
  * `rememberKey`. Loading layers saved values over `defaultLlmSettings()` field by field and drops
  * anything malformed. The key is never part of these values (see api-key.svelte.ts). Pure.
  */
-import { defaultLlmSettings } from '../../../llm/defaults.ts';
+import { defaultLlmSettings, pricesAtProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import type { SettingValue } from '../../../store/interface.ts';
 import { fits, type NumberRule } from '../format/number-rule.ts';
@@ -176,6 +176,7 @@ export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
     roles,
     ...requestFieldsOf(form),
     caps: { ...form.caps },
-    prices: pricesOf(form.prices),
+    // Only the prices that hold at this provider (never OpenAI's for a local server or the mock).
+    prices: pricesAtProvider({ presetId: form.presetId, baseUrl: form.baseUrl, apiKey: '' }, pricesOf(form.prices)),
   };
 }
