@@ -5,6 +5,7 @@
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
  */
+import { runExitHooks } from './exit-hooks.ts';
 import { explainInterpreterError } from '../engine/errors.ts';
 import { scrubText } from '../store/secrets.ts';
 // Each command's module (and the engine, LLM client, jsdom… it pulls in) loads only when that
@@ -128,6 +129,6 @@ export async function run(argv: string[]): Promise<number> {
     return 1;
   } finally {
     // A local model holds native memory and threads; free it so the process can exit.
-    if (command !== undefined && ['play', 'session', 'evolve', 'eval'].includes(command)) await (await import('./models.ts')).closeLocalModel();
+    await runExitHooks();
   }
 }

@@ -11,6 +11,7 @@ import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
 import type { LocalModelHost } from '../llm/local-chat-model.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
+import { beforeExit } from './exit-hooks.ts';
 import { intOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -59,6 +60,7 @@ async function localHost(modelFile: string, threads: number): Promise<LocalModel
     if (!info?.isFile()) throw new UsageError(`--model-file: no file ${modelFile}`);
     const { loadLocalModel } = await import('../llm/local-chat-model.ts');
     loaded = { file: modelFile, threads, host: loadLocalModel(modelFile, { threads }) };
+    beforeExit(closeLocalModel);
     loaded.host.catch(() => { loaded = null; });
   }
   return loaded.host;

@@ -69,9 +69,9 @@ export interface LocalModelHost {
 
 const moduleName = 'node-llama-cpp';
 
-async function loadBinding(): Promise<NodeLlamaCpp> {
+async function loadBinding(name: string): Promise<NodeLlamaCpp> {
   try {
-    return (await import(/* @vite-ignore */ moduleName)) as NodeLlamaCpp;
+    return (await import(/* @vite-ignore */ name)) as NodeLlamaCpp;
   } catch (error) {
     if (error instanceof Error && /Cannot find (package|module)|ERR_MODULE_NOT_FOUND/.test(`${(error as { code?: string }).code ?? ''} ${error.message}`)) throw new LocalModelMissingError();
     throw error;
@@ -82,14 +82,15 @@ async function loadBinding(): Promise<NodeLlamaCpp> {
  * Load a GGUF model for local chat.
  * @param modelFile path of a .gguf file (chat template and context window are read from it)
  * @param options.maxContext cap on the context opened, tokens (default 8,192: memory stays small)
+ * @param options.packageName the binding's package (default node-llama-cpp; tests name a missing one)
  * @param options.threads CPU threads (default 1: on a busy machine llama.cpp's spinning threads
  *   slow each other down — measured on our 2-core CI, 2 threads were 20× slower than 1 while
  *   other jobs ran; see `npm run bench`)
  * @throws LocalModelMissingError when node-llama-cpp is not installed; Error naming the file when
  *   it is missing or not a loadable GGUF model
  */
-export async function loadLocalModel(modelFile: string, options: { maxContext?: number; threads?: number } = {}): Promise<LocalModelHost> {
-  const binding = await loadBinding();
+export async function loadLocalModel(modelFile: string, options: { maxContext?: number; threads?: number; packageName?: string } = {}): Promise<LocalModelHost> {
+  const binding = await loadBinding(options.packageName ?? moduleName);
   const started = performance.now();
   const threads = options.threads ?? 1;
   const llama = await binding.getLlama({ gpu: false, logLevel: 'error', maxThreads: threads });
