@@ -3,7 +3,8 @@
  * the CLI's `--provider local` (node-llama-cpp). The CLI plays a Lever Room episode with every
  * step parsed under the reply grammar, and a 2-episode naive session ends with a guide the
  * meta-agent wrote inside `<learn>`. Each run is a few steps to stay within a couple of minutes on
- * a loaded 2-core machine. Usage errors of the local flags need no model.
+ * a loaded 2-core machine. Stop and the request timeout end a generation as they end a remote call.
+ * Usage errors of the local flags need no model.
  */
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.ts';
@@ -60,6 +61,32 @@ describe('the CLI on a real local model', () => {
     for (const [flags, message] of cases) {
       const r = await runCli(['play', 'lever-room', '--steps', '1', ...flags]);
       expect([r.code, r.stderr.split('\n')[0]]).toEqual([2, `metattl: ${message}${message.endsWith('only') ? ' (OpenAI-compatible providers take no grammar)' : ''}`]);
+    }
+  });
+});
+
+describe('a local model call is stopped like a remote one', () => {
+  it('Stop mid-generation rejects as "aborted" and the request timeout as "timeout"; neither is billed', async () => {
+    const { createLocalChatModels, loadLocalModel } = await import('../src/llm/local-chat-model.ts');
+    const { defaultLlmSettings } = await import('../src/llm/defaults.ts');
+    const { UsageMeter } = await import('../src/llm/usage-meter.ts');
+    const host = await loadLocalModel(requireSmolLm2(), { maxContext: 2048 });
+    try {
+      const settings = defaultLlmSettings();
+      settings.roles.proposer.maxTokens = 1500;
+      const meter = new UsageMeter(settings.caps, {});
+      const messages = [{ role: 'user' as const, content: 'Write a very long story about a lever.' }];
+      const stop = new AbortController();
+      const stopped = createLocalChatModels(host, settings, meter).proposer.complete(messages, { signal: stop.signal });
+      setTimeout(() => stop.abort(), 1500);
+      await expect(stopped).rejects.toMatchObject({ kind: 'aborted' });
+      const timed = createLocalChatModels(host, { ...settings, requestTimeoutMs: 1000 }, meter).proposer.complete(messages);
+      await expect(timed).rejects.toMatchObject({ kind: 'timeout', message: 'No complete answer from the local model within 1000 ms.' });
+      expect(meter.byRole.proposer.calls).toBe(0);
+      const after = await createLocalChatModels(host, { ...settings, roles: { ...settings.roles, proposer: { ...settings.roles.proposer, maxTokens: 8 } } }, meter).proposer.complete(messages);
+      expect([after.finishReason, after.usage.completionTokens > 0, meter.byRole.proposer.calls]).toEqual(['length', true, 1]);
+    } finally {
+      await host.dispose();
     }
   });
 });
