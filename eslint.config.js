@@ -11,6 +11,7 @@ const WRAPPED = {
   ifvms: 'src/engine/zvm-engine.ts',
   idb: 'src/store/idb-store.ts',
   openai: 'src/llm/openai-chat-model.ts',
+  'node-llama-cpp': 'src/llm/local-chat-model.ts',
   'p-retry': 'src/llm/retry-policy.ts',
   'eventsource-parser': 'src/llm/sse-reader.ts',
   'chart.js': 'src/ui/shared/charts/chart.ts',

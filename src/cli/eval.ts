@@ -18,7 +18,7 @@ import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv } from '../eval/report-csv.ts';
 import { reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
-import { createChatModels } from '../llm/openai-chat-model.ts';
+import { chatModelsFromFlags } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
@@ -96,7 +96,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   const id = previous?.id ?? randomUUID();
   const meter = new UsageMeter(settings.caps, settings.prices);
-  const models = createChatModels(settings, meter);
+  const models = await chatModelsFromFlags(values, settings, meter);
   const pool = workerPool(tasks);
   const options = {
     settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,

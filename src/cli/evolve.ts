@@ -17,7 +17,7 @@ import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
-import { createChatModels } from '../llm/openai-chat-model.ts';
+import { chatModelsFromFlags } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
@@ -86,7 +86,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const refusal = budgetRefusal(plan, config.budgetMetricCalls);
   if (refusal) throw new UsageError(refusal);
   const meter = new UsageMeter(settings.caps, settings.prices);
-  const models = createChatModels(settings, meter);
+  const models = await chatModelsFromFlags(values, settings, meter);
   const pool = workerPool([...train, ...val]);
   const options = {
     settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,

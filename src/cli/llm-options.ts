@@ -13,6 +13,8 @@ import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
+import { basename } from 'node:path';
+import { LOCAL_PROVIDER, localContextWindow, localFlags } from './models.ts';
 
 /** parseArgs option spec for the LLM flags. */
 export const LLM_OPTIONS = {
@@ -36,6 +38,12 @@ export const LLM_OPTIONS = {
   'max-usd': { type: 'string' },
   'max-total-tokens': { type: 'string' },
   'drop-sdk-headers': { type: 'boolean', default: false },
+  /** `--provider local`: the GGUF model file (models.ts). */
+  'model-file': { type: 'string' },
+  /** `on` (default) or `off`: enforce the reply contracts with grammars (local models only). */
+  'reply-grammar': { type: 'string' },
+  /** llama.cpp CPU threads for a local model (default 1). */
+  'local-threads': { type: 'string' },
   /** `MODEL=IN/OUT`: USD per million input / output tokens; repeatable. */
   price: { type: 'string', multiple: true },
 } as const;
@@ -68,6 +76,8 @@ export const costText = (costUsd: number | null): string => (costUsd === null ? 
 /** Build LlmSettings from flags. @throws UsageError for bad values or a missing base URL */
 export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | undefined> = process.env): LlmSettings {
   const s = defaultLlmSettings();
+  if (flags.provider === LOCAL_PROVIDER) return localSettings(s, flags);
+  localFlags(flags);
   const preset = typeof flags.provider === 'string' ? presetById(flags.provider) : undefined;
   if (typeof flags.provider === 'string' && !preset) throw new UsageError(`unknown --provider "${flags.provider}"`);
   const baseUrl = (typeof flags['base-url'] === 'string' ? flags['base-url'] : preset?.baseUrl) ?? '';
@@ -102,6 +112,29 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
     if (!match) throw new UsageError(`--price must look like MODEL=IN/OUT or MODEL=IN/OUT/CACHED (USD per million input/output/cached-input tokens), got "${spec}"`);
     s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]), ...(match[4] === undefined ? {} : { cachedInputPerMTokUsd: Number(match[4]) }) };
   }
+  return s;
+}
+
+/** Settings of a `--provider local` run: no base URL or key; the role models are named after the
+ * file (`--actor-model` etc. rename them); nothing costs anything. */
+function localSettings(s: LlmSettings, flags: Flags): LlmSettings {
+  const local = localFlags(flags)!;
+  if (typeof flags['base-url'] === 'string') throw new UsageError('--base-url cannot be combined with --provider local');
+  const name = basename(local.modelFile).replace(/\.gguf$/i, '');
+  s.provider = { presetId: LOCAL_PROVIDER, baseUrl: `local:${name}`, apiKey: '' };
+  const models: [Role, keyof typeof LLM_OPTIONS][] = [['actor', 'actor-model'], ['metaAgent', 'meta-model'], ['proposer', 'proposer-model']];
+  for (const [role, flag] of models) s.roles[role].model = typeof flags[flag] === 'string' ? (flags[flag] as string) : name;
+  s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
+  s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
+  s.roles.metaAgent.maxTokens = intOption(text(flags, 'meta-max-tokens'), 'meta-max-tokens', 1024, 1, 1_000_000);
+  s.roles.proposer.maxTokens = intOption(text(flags, 'proposer-max-tokens'), 'proposer-max-tokens', 2048, 1, 1_000_000);
+  // A small CPU model is slow: each call may take minutes, not seconds.
+  s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', 600_000, 1, 3_600_000);
+  s.maxRetries = intOption(text(flags, 'max-retries'), 'max-retries', 0, 0, 20);
+  s.maxConcurrent = 1;
+  const maxTokens = text(flags, 'max-total-tokens');
+  s.caps = { maxUsd: null, maxTokens: maxTokens === undefined ? null : intOption(maxTokens, 'max-total-tokens', 0, 0) };
+  s.prices = {};
   return s;
 }
 
@@ -150,7 +183,7 @@ export async function contextWindowFromFlags(flags: Flags, settings: LlmSettings
   const raw = text(flags, 'context-window');
   const user = raw === undefined ? null : intOption(raw, 'context-window', 8000, 256, 10_000_000);
   const model = settings.roles.metaAgent.model;
-  const reported = user ? null : await reportedContextWindow(settings, model);
+  const reported = user ? null : settings.provider.presetId === LOCAL_PROVIDER ? await localContextWindow(flags) : await reportedContextWindow(settings, model);
   const resolved = resolveContextWindow(model, { user, reported });
   if (resolved.note) log(`note: ${resolved.note.replace('Set the context window', 'Pass --context-window N')}`);
   return resolved.tokens;

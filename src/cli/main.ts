@@ -5,6 +5,7 @@
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
  */
+import { runExitHooks } from './exit-hooks.ts';
 import { explainInterpreterError } from '../engine/errors.ts';
 import { scrubText } from '../store/secrets.ts';
 // Each command's module (and the engine, LLM client, jsdom… it pulls in) loads only when that
@@ -56,7 +57,9 @@ Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/s
 WEB-OOD; for web tasks K defaults to 3 and S to 10, and the score is the episode's reward (max 1).
 
 Every command that calls a model also takes: --provider openai|openrouter|groq|together|
-ollama|lmstudio|llamacpp (or --base-url), --api-key K (else OPENAI_API_KEY), --actor-temperature,
+ollama|lmstudio|llamacpp (or --base-url) or --provider local --model-file FILE.gguf (a model run
+in this process by node-llama-cpp, installed apart: npm install --no-save node-llama-cpp@3.21.1;
+--reply-grammar on|off enforces the reply contracts, default on; --local-threads N, default 1), --api-key K (else OPENAI_API_KEY), --actor-temperature,
 --actor-max-tokens, --meta-max-tokens, --proposer-max-tokens, --context-window TOKENS (the
 meta-agent's; default: what the provider reports, else a built-in table, else 32,000 with a
 note), --timeout-ms (bounds each attempt, body and stream included),
@@ -122,7 +125,10 @@ export async function run(argv: string[]): Promise<number> {
     const explained = explainInterpreterError(error);
     const name = (error as Error).name;
     // Interpreter internals (RangeError, …) are said in the user's terms, without the JS name.
-    process.stderr.write(explained !== (error as Error).message ? `metattl: ${explained}\n` : `metattl: ${name}: ${explained}\n`);
+    process.stderr.write(explained !== (error as Error).message || name === 'LocalModelMissingError' ? `metattl: ${explained}\n` : `metattl: ${name}: ${explained}\n`);
     return 1;
+  } finally {
+    // A local model holds native memory and threads; free it so the process can exit.
+    await runExitHooks();
   }
 }

@@ -17,7 +17,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { exportTrajectory } from '../agents/trajectory-io.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
-import { createChatModels } from '../llm/openai-chat-model.ts';
+import { chatModelsFromFlags, localModelNote } from './models.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
 import { costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
@@ -57,7 +57,7 @@ export async function playCommand(argv: string[]): Promise<number> {
   const seed = webTask?.seed ?? seedFromOption(values.seed, story!.entry?.defaultSeed ?? 0);
 
   const meter = new UsageMeter(settings.caps, settings.prices);
-  const models = createChatModels(settings, meter);
+  const models = await chatModelsFromFlags(values, settings, meter);
   const streamModel = values.stream ? { ...models.actor, complete: (m: Parameters<typeof models.actor.complete>[0], o = {}) => models.actor.complete(m, { ...o, stream: true }) } : models.actor;
   const engine = webTask ? await webEngine(webTask.id) : await EngineProxy.load(createNodeWorker, story!.bytes, { seed, rules: story!.rules });
   const interrupt = listenForInterrupt();
@@ -83,7 +83,7 @@ export async function playCommand(argv: string[]): Promise<number> {
       process.stdout.write(JSON.stringify({
         story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
         maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps,
-        finalObservation: trajectory.finalObservation, usage, ...notes,
+        finalObservation: trajectory.finalObservation, usage, costUsd: cost, ...notes, localModel: await localModelNote(values),
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
       if (fault) process.stderr.write(`metattl: episode ended by a provider fault: ${fault.message}\n`);

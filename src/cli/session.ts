@@ -16,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
-import { createChatModels } from '../llm/openai-chat-model.ts';
+import { chatModelsFromFlags, localModelNote } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { sharedAdaptations } from '../llm/adaptations.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
@@ -82,7 +82,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const meter = new UsageMeter(settings.caps, settings.prices);
   if (previous) meter.addPrevious(usageOf(previous));
   if (previous?.adaptations) sharedAdaptations.restore(previous.adaptations);
-  const models = createChatModels(settings, meter);
+  const models = await chatModelsFromFlags(values, settings, meter);
   const seed = previous?.config.seed ?? webTask?.seed ?? seedFromOption(values.seed, story?.entry?.defaultSeed ?? 0);
   const parts = buildSession(
     {
@@ -135,7 +135,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const out = {
     id, story: story?.path ?? storySpec, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter),
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel: await localModelNote(values),
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
