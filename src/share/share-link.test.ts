@@ -80,3 +80,17 @@ describe('share links', () => {
     expect(() => decodeShare(raw)).toThrow('This share link is not valid: setup.task.id: expected a web task id web:<site>/<template>:<seed>');
   });
 });
+
+describe('share links keep only the view and workshop mode of the page URL', () => {
+  const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'S', description: '', strategy: 'x', provenance: 'hand-written', selectedOn: [] } };
+  it.each([
+    ['http://h/sub/?view=library&replay=lever-room-learn&entry=fact-bank#old', 'http://h/sub/?view=library#share='],
+    ['http://h/sub/?story=advent&seed=3&view=learn&workshop=1&metaPrompt=x&task=web%3Ashop%2Ft1%3A1', 'http://h/sub/?view=learn&workshop=1#share='],
+    ['http://h/sub/path/?replay=x', 'http://h/sub/path/#share='],
+    ['http://h/', 'http://h/#share='],
+  ])('%s → %s…', (base, start) => {
+    const url = shareUrl(base, payload);
+    expect(url.startsWith(start)).toBe(true);
+    expect(decodeShare(new URL(url).hash)).toEqual(payload);
+  });
+});
