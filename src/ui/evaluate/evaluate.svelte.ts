@@ -27,7 +27,7 @@ import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { EvaluateForm } from './evaluate-form.svelte.ts';
 import { EvaluationDriver } from './evaluation-driver.svelte.ts';
-import { evaluatedPolicies, policyOptions } from './policy-options.ts';
+import { evaluatedPolicies, policyOptions, withPolicyNames } from './policy-options.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
@@ -53,7 +53,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   /** The report of the evaluation shown (null before its first result). */
   readonly report: EvaluationReport | null = $derived.by(() => {
     const state = this.driver.state;
-    return state && state.results.length > 0 ? buildReport(state) : null;
+    return state && state.results.length > 0 ? buildReport(withPolicyNames(state, this.form.options)) : null;
   });
 
   constructor(private readonly deps: EvaluateDeps) {
