@@ -268,6 +268,11 @@ export class LearnSetup {
     this.ready = true;
   }
 
+  /** True when `init` restored a form saved by an earlier visit (workshop presets then leave it). */
+  get restoredForm(): boolean {
+    return this.memory.found;
+  }
+
   /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
   saveForm(): void {
     this.memory.save(this.form);

@@ -42,6 +42,8 @@ export function mergeSavedForm<T extends object>(defaults: T, saved: unknown): T
 export class FormMemory<T extends object> {
   /** True once `load` finished (read by `save`, so an effect calling it re-runs then). */
   loaded = $state(false);
+  /** True when `load` found a saved form (the view was used before). */
+  found = false;
 
   constructor(
     private readonly store: () => Store,
@@ -52,6 +54,7 @@ export class FormMemory<T extends object> {
   async load(defaults: T): Promise<T> {
     const saved = await this.store().getSetting(this.key).catch(() => undefined);
     this.loaded = true;
+    this.found = saved !== undefined;
     return mergeSavedForm(defaults, saved);
   }
 
