@@ -73,7 +73,7 @@ const row = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('
 const head = (cells: string[]) => `<tr>${cells.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
 
 function policyCell(p: PolicySetSummary): string {
-  return `${escapeHtml(p.policyName ?? p.policyId)}${p.beatsBaseline ? ' <strong class="best">best</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
+  return `${escapeHtml(p.policyId)}${p.beatsBaseline ? ' <strong class="best">best</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#1e1e1e;background:#fff;max-width:70rem}table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}th,td{border:1px solid #cfcac0;padding:.3rem .6rem;text-align:left}th{background:#f0ede6}.best{color:#0b6b2f}.leak{background:#fff3cd;color:#5c4400;padding:0 .3rem;border-radius:3px}.warn{background:#fff3cd;color:#5c4400;padding:.5rem .75rem;border-radius:6px}svg{max-width:100%;height:auto}.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1rem;padding:0}.swatch{display:inline-block;width:1rem;height:.6rem;margin-right:.35rem;vertical-align:middle}`;
@@ -84,7 +84,7 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
     policyCell(p), escapeHtml(p.taskSet), String(p.sessions), String(p.games), formatInterval(p.wAuc), formatInterval(p.averageScore, 1),
     formatInterval(p.bestScore, 1), p.diffVsBaseline ? formatInterval(p.diffVsBaseline) : '—',
   ]));
-  const games = report.games.map((g) => row([escapeHtml(g.policyName ?? g.policyId), escapeHtml(g.taskSet), escapeHtml(g.storyId), String(g.sessions), formatInterval(g.wAuc), formatInterval(g.averageScore, 1), formatInterval(g.bestScore, 1)]));
+  const games = report.games.map((g) => row([escapeHtml(g.policyId), escapeHtml(g.taskSet), escapeHtml(g.storyId), String(g.sessions), formatInterval(g.wAuc), formatInterval(g.averageScore, 1), formatInterval(g.bestScore, 1)]));
   const warnings = report.policies.filter((p) => p.leakWarning).map((p) => `<li><strong>${escapeHtml(p.policyId)}</strong> on ${escapeHtml(p.taskSet)}: ${escapeHtml(p.leakWarning!)}</li>`);
   const sets = [...new Set(report.policies.map((p) => p.taskSet))];
   return `<!doctype html>
