@@ -10,6 +10,9 @@ import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
 export interface EvaluatedPolicy {
   /** Unique within the evaluation, e.g. "static", "naive", "fact-bank", "evolved-c3". */
   id: string;
+  /** The policy's name for people ("Static", "Fact bank", "Evolved c1 (run evo-…)"); absent in
+   * older states = the id. */
+  name?: string;
   spec: PolicySpec;
   /** Story ids the policy's meta-prompt was selected on (its evolution's train + validation). */
   selectedOn: string[];
@@ -81,6 +84,8 @@ export interface MetricSummary {
 
 export interface PolicySetSummary extends MetricSummary {
   policyId: string;
+  /** The policy's name (`EvaluatedPolicy.name`, else its id; absent in reports built elsewhere = the id). */
+  policyName?: string;
   taskSet: string;
   /** Sessions behind these figures. */
   sessions: number;
@@ -97,6 +102,8 @@ export interface PolicySetSummary extends MetricSummary {
 
 export interface GameSummary extends MetricSummary {
   policyId: string;
+  /** The policy's name (`EvaluatedPolicy.name`, else its id; absent in reports built elsewhere = the id). */
+  policyName?: string;
   taskSet: string;
   storyId: string;
   sessions: number;

@@ -66,7 +66,7 @@ export function curvesSvg(series: readonly CurveSeries[], title: string, width =
 /** The series of one task set, coloured by policy order. */
 export function seriesOf(report: EvaluationReport, taskSet: string): CurveSeries[] {
   const policyIds = [...new Set(report.policies.map((p) => p.policyId))];
-  return report.policies.filter((p) => p.taskSet === taskSet).map((p) => ({ label: p.policyId, colour: seriesColour(policyIds.indexOf(p.policyId)), curve: p.curve }));
+  return report.policies.filter((p) => p.taskSet === taskSet).map((p) => ({ label: p.policyName ?? p.policyId, colour: seriesColour(policyIds.indexOf(p.policyId)), curve: p.curve }));
 }
 
 const row = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;

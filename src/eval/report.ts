@@ -58,13 +58,13 @@ export function buildReport(state: EvaluationState): EvaluationReport {
         if (pairs.length > 0) diff = nestedPairedDifference(pairs, boot);
       }
       policies.push({
-        policyId: policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
+        policyId: policy.id, policyName: policy.name ?? policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
         ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: diff !== null && diff.low > 0,
         leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot),
       });
       for (const storyId of new Set(results.map((r) => r.storyId))) {
         const mine = results.filter((r) => r.storyId === storyId);
-        games.push({ policyId: policy.id, taskSet: set.name, storyId, sessions: mine.length, ...summarise(mine, boot) });
+        games.push({ policyId: policy.id, policyName: policy.name ?? policy.id, taskSet: set.name, storyId, sessions: mine.length, ...summarise(mine, boot) });
       }
     }
   }

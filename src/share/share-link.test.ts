@@ -112,5 +112,16 @@ describe('share links as chat apps and mail leave them (issue 24, item 8)', () =
     expect(() => decodeShare(`${url.slice(0, 60)})${url.slice(60)}`)).toThrow(/damaged/);
     expect(() => decodeShare(`${url.slice(0, 60)}*${url.slice(61)}`)).toThrow(ShareError);
     expect(() => decodeShare(`${url})x`)).toThrow(/damaged/);
+describe('share links keep only the view and workshop mode of the page URL', () => {
+  const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'S', description: '', strategy: 'x', provenance: 'hand-written', selectedOn: [] } };
+  it.each([
+    ['http://h/sub/?view=library&replay=lever-room-learn&entry=fact-bank#old', 'http://h/sub/?view=library#share='],
+    ['http://h/sub/?story=advent&seed=3&view=learn&workshop=1&metaPrompt=x&task=web%3Ashop%2Ft1%3A1', 'http://h/sub/?view=learn&workshop=1#share='],
+    ['http://h/sub/path/?replay=x', 'http://h/sub/path/#share='],
+    ['http://h/', 'http://h/#share='],
+  ])('%s → %s…', (base, start) => {
+    const url = shareUrl(base, payload);
+    expect(url.startsWith(start)).toBe(true);
+    expect(decodeShare(new URL(url).hash)).toEqual(payload);
   });
 });

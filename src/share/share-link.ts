@@ -133,7 +133,15 @@ export function decodeShare(text: string): SharePayload {
   return result.data;
 }
 
-/** A full URL for `base` (the page URL; its fragment is replaced). */
+/** Query parameters a share link keeps from the page URL: the view it opens in and workshop mode.
+ * Everything else (`replay`, `entry`, `story`, `seed`, …) is the sharer's page state, not the share. */
+export const SHARE_KEPT_PARAMS: readonly string[] = ['view', 'workshop'];
+
+/** A full URL for `base` (the page URL, absolute): its fragment replaced by the payload, its
+ * query reduced to `SHARE_KEPT_PARAMS`. Throws a TypeError when `base` is not an absolute URL. */
 export function shareUrl(base: string, payload: SharePayload): string {
-  return `${base.split('#')[0]}#share=${encodeShare(payload)}`;
+  const url = new URL(base);
+  const kept = new URLSearchParams([...url.searchParams.entries()].filter(([name]) => SHARE_KEPT_PARAMS.includes(name)));
+  const query = kept.toString();
+  return `${url.origin}${url.pathname}${query ? `?${query}` : ''}#share=${encodeShare(payload)}`;
 }

@@ -32,6 +32,17 @@ import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
+import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
+
+/** The Agent form's fields kept across reloads (store setting `form:agent`). */
+interface AgentForm {
+  kind: AgentTaskKind;
+  selectedId: string;
+  webTaskId: string;
+  seed: number;
+  maxSteps: number;
+  guidingPrompt: string;
+}
 
 /** Step limit S unless the user sets one (method.md: S = 50). */
 export const DEFAULT_MAX_STEPS = 50;
@@ -100,6 +111,7 @@ export class Agent {
   /** Adds and removes stories (the library panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
+  private readonly memory = new FormMemory<AgentForm>(() => this.library.store, formSettingKey('agent'));
 
   constructor(
     private readonly services: PlayerServices,
@@ -293,11 +305,13 @@ export class Agent {
   private async start(): Promise<void> {
     await this.guard(async () => {
       await this.library.init();
+      await this.restoreForm();
       const query = this.services.query();
-      const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
-      const first = this.library.entries[0]?.id;
+      const asked = query.get('story');
+      const wanted = asked ?? (this.selectedId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const first = this.selectedId === '' ? this.library.entries[0]?.id : undefined;
       const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : first;
-      if (id !== undefined && this.selectedId === '') this.selectStory(id);
+      if (id !== undefined && (asked !== null || this.selectedId === '')) this.selectStory(id);
       const seed = Number(query.get('seed') ?? NaN);
       if (query.get('story') === id && isSeed(seed)) this.seed = seed;
       const task = query.get('task');
@@ -307,6 +321,26 @@ export class Agent {
       }
     });
     this.ready = true;
+  }
+
+  /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
+  saveForm(): void {
+    this.memory.save(this.formFields());
+  }
+
+  private formFields(): AgentForm {
+    return { kind: this.kind, selectedId: this.selectedId, webTaskId: this.webTaskId, seed: this.seed, maxSteps: this.maxSteps, guidingPrompt: this.guidingPrompt };
+  }
+
+  /** The form as last left in this view (a story no longer in the library is dropped). */
+  private async restoreForm(): Promise<void> {
+    const saved = await this.memory.load(this.formFields());
+    this.kind = saved.kind === 'web' ? 'web' : 'story';
+    this.selectedId = this.library.find(saved.selectedId) ? saved.selectedId : '';
+    this.webTaskId = saved.webTaskId;
+    this.seed = isSeed(saved.seed) ? saved.seed : 0;
+    this.maxSteps = Number.isInteger(saved.maxSteps) && saved.maxSteps > 0 ? saved.maxSteps : this.maxSteps;
+    this.guidingPrompt = saved.guidingPrompt;
   }
 
   private reset(): void {

@@ -36,6 +36,25 @@ export function tagSet(name: string, tag: string, entries: readonly LibraryEntry
 
 export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as const;
 
+/** The Evaluate form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
+export interface EvaluateFormFields {
+  chosen: string[];
+  baseline: string;
+  useId: boolean;
+  useOod: boolean;
+  custom: Record<string, string>;
+  webText: string;
+  repeats: number;
+  episodes: number | null;
+  maxSteps: number | null;
+  contextWindow: number | null;
+}
+
+/** The fields of a fresh form. */
+export const EVALUATE_FORM_FIELDS: EvaluateFormFields = {
+  chosen: ['static', 'naive'], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null,
+};
+
 export class EvaluateForm {
   options = $state.raw<PolicyOption[]>([]);
   chosen = $state.raw<string[]>(['static', 'naive']);
@@ -114,6 +133,28 @@ export class EvaluateForm {
   });
 
   constructor(private readonly gameOf: (storyId: string) => string) {}
+
+  /** The fields a reload keeps (form-memory.svelte.ts; K and S only when typed). */
+  snapshot(): EvaluateFormFields {
+    return {
+      chosen: this.chosen, baseline: this.baseline, useId: this.useId, useOod: this.useOod, custom: this.custom, webText: this.webText,
+      repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow,
+    };
+  }
+
+  /** Fill the form with fields `snapshot` gave (already merged over `EVALUATE_FORM_FIELDS`). */
+  restore(saved: EvaluateFormFields): void {
+    this.chosen = saved.chosen;
+    this.baseline = saved.baseline;
+    this.useId = saved.useId;
+    this.useOod = saved.useOod;
+    this.custom = Object.fromEntries(Object.entries(saved.custom).filter(([, v]) => typeof v === 'string'));
+    this.webText = saved.webText;
+    this.repeats = saved.repeats;
+    this.episodesTyped = saved.episodes;
+    this.maxStepsTyped = saved.maxSteps;
+    this.contextWindow = saved.contextWindow;
+  }
 
   /** A pick for people: its game and seed ("detective:0"). */
   pickLabel(pick: TaskPick): string {

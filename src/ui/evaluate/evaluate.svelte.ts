@@ -25,9 +25,10 @@ import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import { EvaluateForm } from './evaluate-form.svelte.ts';
+import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './evaluate-form.svelte.ts';
+import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvaluationDriver } from './evaluation-driver.svelte.ts';
-import { evaluatedPolicies, policyOptions } from './policy-options.ts';
+import { evaluatedPolicies, policyOptions, withPolicyNames } from './policy-options.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
@@ -45,6 +46,8 @@ export interface EvaluateDeps {
 export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfig> {
   readonly form: EvaluateForm;
   readonly driver: EvaluationDriver;
+  /** The form as last left (store setting `form:evaluate`). */
+  private readonly memory = new FormMemory<EvaluateFormFields>(() => this.deps.runs.store, formSettingKey('evaluate'));
   protected readonly lastRunKey = LAST_EVALUATION_KEY;
   protected readonly runKind = 'evaluation';
   protected readonly runningMessage = 'This evaluation is running: stop it before deleting it.';
@@ -53,7 +56,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   /** The report of the evaluation shown (null before its first result). */
   readonly report: EvaluationReport | null = $derived.by(() => {
     const state = this.driver.state;
-    return state && state.results.length > 0 ? buildReport(state) : null;
+    return state && state.results.length > 0 ? buildReport(withPolicyNames(state, this.form.options)) : null;
   });
 
   constructor(private readonly deps: EvaluateDeps) {
@@ -71,6 +74,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
 
   /** The library's stories and the catalog's ID / OOD tags for the form. */
   protected override async opened(): Promise<void> {
+    this.form.restore(await this.memory.load(EVALUATE_FORM_FIELDS));
     this.form.entries = this.deps.runs.library.entries;
     const catalog = await this.deps.files.fetchOptionalJson(this.deps.files.resolve('stories/catalog.json'));
     try {
@@ -79,6 +83,11 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       this.form.catalogGames = [];
     }
     this.form.webCatalog = await loadWebCatalog();
+  }
+
+  /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
+  saveForm(): void {
+    this.memory.save(this.form.snapshot());
   }
 
   async refreshPolicies(): Promise<void> {

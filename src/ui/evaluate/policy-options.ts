@@ -4,7 +4,7 @@
  * carry `selectedOn`, which drives the leak warning). Pure.
  */
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
-import type { EvaluatedPolicy } from '../../eval/interface.ts';
+import type { EvaluatedPolicy, EvaluationState } from '../../eval/interface.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 
@@ -39,5 +39,13 @@ export function policyOptions(library: readonly LibraryMetaPrompt[]): PolicyOpti
 
 /** The evaluated policies of the chosen ids, in option order. */
 export function evaluatedPolicies(options: readonly PolicyOption[], chosen: readonly string[]): EvaluatedPolicy[] {
-  return options.filter((o) => chosen.includes(o.id)).map((o) => ({ id: o.id, spec: o.spec, selectedOn: o.selectedOn }));
+  return options.filter((o) => chosen.includes(o.id)).map((o) => ({ id: o.id, name: o.label, spec: o.spec, selectedOn: o.selectedOn }));
+}
+
+/** `state` with a name on every policy that has none (states stored before names were kept): the
+ * option of the same id's label, else the id stays the name. Returns `state` itself when nothing changes. */
+export function withPolicyNames(state: EvaluationState, options: readonly PolicyOption[]): EvaluationState {
+  if (state.config.policies.every((p) => p.name !== undefined)) return state;
+  const policies = state.config.policies.map((p) => (p.name !== undefined ? p : { ...p, name: options.find((o) => o.id === p.id)?.label ?? p.id }));
+  return { ...state, config: { ...state.config, policies } };
 }

@@ -42,13 +42,13 @@ export function evaluationStatus(state: EvaluationState, driven: boolean): strin
 /** The per-game rows in the order the table shows them (by story id). */
 export const gamesInOrder = (report: EvaluationReport): GameSummary[] => [...report.games].sort((a, b) => a.storyId.localeCompare(b.storyId));
 
-/** The per-game table as CSV: its columns, each interval as estimate, 95% CI low and high (numbers). */
+/** The per-game table as CSV, as shown (policies by name): its columns, each interval as estimate, 95% CI low and high (numbers). */
 export function gamesTable(report: EvaluationReport): CsvTable {
   const interval = (name: string) => [name, `${name} 95% CI low`, `${name} 95% CI high`];
   return {
     header: ['game', 'policy', 'task set', 'sessions', ...interval('W-AUC'), ...interval('average score'), ...interval('best score')],
     rows: gamesInOrder(report).map((g) => [
-      g.storyId, g.policyId, g.taskSet, g.sessions, g.wAuc.estimate, g.wAuc.low, g.wAuc.high,
+      g.storyId, g.policyName ?? g.policyId, g.taskSet, g.sessions, g.wAuc.estimate, g.wAuc.low, g.wAuc.high,
       g.averageScore.estimate, g.averageScore.low, g.averageScore.high, g.bestScore.estimate, g.bestScore.low, g.bestScore.high,
     ]),
   };

@@ -1,7 +1,7 @@
 /** Dashboard derivations: candidate rows, the best-so-far curve, the library entry of a candidate. */
 import { describe, expect, it } from 'vitest';
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
-import { budgetText, candidateRows, evolvedEntry, progressSpec, statusText } from './dashboard.ts';
+import { budgetText, candidateRows, evolvedEntry, progressSpec, reasoningOf, statusText } from './dashboard.ts';
 
 const task = (id: string, storyId: string) => ({ id, storyId, title: storyId, md5: '0'.repeat(32), seed: 0, maxScore: 10 });
 const candidate = (id: string, parentId: string | null, status: Candidate['status'], valScores: Record<string, number> = {}): Candidate => ({
@@ -59,5 +59,15 @@ describe('dashboard', () => {
     expect(statusText(s, false)).toBe('complete — the budget cannot fit another iteration');
     expect(statusText({ ...s, status: 'running' }, false)).toMatch(/^interrupted/);
     expect(statusText({ ...s, status: 'running' }, true)).toBe('running');
+  });
+});
+
+describe('the proposer’s reasoning', () => {
+  it('drops the <strategy> block the diff already shows, whatever its case, also when cut off', () => {
+    expect(reasoningOf('Episode 2 looped.\n<strategy>\n- Pull the red lever.\n</strategy>\nKeep it short.')).toBe('Episode 2 looped.\n\nKeep it short.');
+    expect(reasoningOf('Why: loops. <STRATEGY>x</STRATEGY>')).toBe('Why: loops.');
+    expect(reasoningOf('Notes first. <strategy>never closed')).toBe('Notes first.');
+    expect(reasoningOf('<strategy>only</strategy>')).toBe('_(The reply was only the new strategy, shown above.)_');
+    expect(reasoningOf(null)).toBe('_(The reply was only the new strategy, shown above.)_');
   });
 });

@@ -120,3 +120,10 @@ export function candidateTable(rows: readonly CandidateRow[], tasks: readonly { 
     ]),
   };
 }
+
+/** The proposer's reply without its `<strategy>…</strategy>` block (the new strategy is shown as a
+ * diff above it): the reasoning only, or a note when the reply was nothing but the block. */
+export function reasoningOf(reply: string | null): string {
+  const text = (reply ?? '').replace(/<strategy>[\s\S]*?(<\/strategy>|$)/gi, '').trim();
+  return text === '' ? '_(The reply was only the new strategy, shown above.)_' : text;
+}

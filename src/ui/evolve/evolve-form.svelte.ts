@@ -44,6 +44,32 @@ export function picksOf(assignments: Record<string, StoryAssignment>, order: rea
   });
 }
 
+/** The Evolve form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
+export interface EvolveFormFields {
+  assignments: Record<string, StoryAssignment>;
+  trainRepeats: number;
+  valRepeats: number;
+  webTrain: string;
+  webVal: string;
+  episodes: number | null;
+  maxSteps: number | null;
+  minibatchSize: number;
+  budgetMetricCalls: number;
+  rngSeed: number;
+  proposer: string;
+  proposerInstruction: string;
+  contextWindow: number | null;
+  seedStrategy: string;
+}
+
+/** The fields of a fresh form. */
+export const EVOLVE_FORM_FIELDS: EvolveFormFields = {
+  assignments: {}, trainRepeats: EVOLVE_DEFAULTS.trainRepeats, valRepeats: EVOLVE_DEFAULTS.valRepeats, webTrain: '', webVal: '', episodes: null, maxSteps: null,
+  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', contextWindow: null, seedStrategy: '',
+};
+
+const ROLES: readonly SplitRole[] = ['none', 'train', 'val', 'both'];
+
 export class EvolveForm {
   assignments = $state.raw<Record<string, StoryAssignment>>({});
   trainRepeats = $state<number>(EVOLVE_DEFAULTS.trainRepeats);
@@ -125,6 +151,39 @@ export class EvolveForm {
     private readonly gameOf: (storyId: string) => string,
     private readonly order: () => readonly string[],
   ) {}
+
+  /** The fields a reload keeps (form-memory.svelte.ts; K and S only when typed). */
+  snapshot(): EvolveFormFields {
+    return {
+      assignments: this.assignments, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats, webTrain: this.webTrain, webVal: this.webVal,
+      episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, minibatchSize: this.minibatchSize, budgetMetricCalls: this.budgetMetricCalls,
+      rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, contextWindow: this.contextWindow, seedStrategy: this.seedStrategy,
+    };
+  }
+
+  /** Fill the form with fields `snapshot` gave (merged over `EVOLVE_FORM_FIELDS`; a damaged
+   * assignment or an unknown proposer keeps the default). */
+  restore(saved: EvolveFormFields): void {
+    const assignments: Record<string, StoryAssignment> = {};
+    for (const [id, a] of Object.entries(saved.assignments)) {
+      const value = a as unknown as Partial<StoryAssignment> | null;
+      if (value && ROLES.includes(value.role as SplitRole) && typeof value.seeds === 'string') assignments[id] = { role: value.role as SplitRole, seeds: value.seeds };
+    }
+    this.assignments = assignments;
+    this.trainRepeats = saved.trainRepeats;
+    this.valRepeats = saved.valRepeats;
+    this.webTrain = saved.webTrain;
+    this.webVal = saved.webVal;
+    this.episodesTyped = saved.episodes;
+    this.maxStepsTyped = saved.maxSteps;
+    this.minibatchSize = saved.minibatchSize;
+    this.budgetMetricCalls = saved.budgetMetricCalls;
+    this.rngSeed = saved.rngSeed;
+    this.proposer = saved.proposer === 'random' ? 'random' : 'llm';
+    this.proposerInstruction = saved.proposerInstruction === 'general-rules' ? 'general-rules' : 'gepa';
+    this.contextWindow = saved.contextWindow;
+    this.seedStrategy = saved.seedStrategy;
+  }
 
   private parseWeb(text: string): WebTaskList | { error: string } | null {
     return text.trim() && this.webCatalog ? parseWebTaskList(text, this.webCatalog) : null;

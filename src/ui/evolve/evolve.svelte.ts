@@ -21,7 +21,8 @@ import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from './dashboard.ts';
-import { EVOLVE_DEFAULTS, EvolveForm } from './evolve-form.svelte.ts';
+import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, type EvolveFormFields } from './evolve-form.svelte.ts';
+import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvolutionDriver } from './evolution-driver.svelte.ts';
 import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
@@ -52,6 +53,8 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   /** Library stories usable as tasks. */
   readonly stories = $derived.by(() => this.deps.runs.library.entries);
   readonly estimate: EvolutionEstimate | null = $derived.by(() => this.computeEstimate());
+  /** The form as last left (store setting `form:evolve`). */
+  private readonly memory = new FormMemory<EvolveFormFields>(() => this.deps.runs.store, formSettingKey('evolve'));
 
   constructor(private readonly deps: EvolveDeps) {
     super(deps.runs, deps.newRunId ?? (() => randomRunId('evo')));
@@ -63,7 +66,13 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
 
   /** The web task catalog for the form (loaded with the view, not the page). */
   protected override async opened(): Promise<void> {
+    this.form.restore(await this.memory.load(EVOLVE_FORM_FIELDS));
     this.form.webCatalog = await loadWebCatalog();
+  }
+
+  /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
+  saveForm(): void {
+    this.memory.save(this.form.snapshot());
   }
 
   /** The selected candidate belongs to the run shown. */

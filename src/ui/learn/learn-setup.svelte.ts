@@ -20,6 +20,7 @@ import { pricesOf } from '../shared/stores/llm-settings.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
+import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
@@ -67,6 +68,8 @@ export class LearnSetup {
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
   private appliedQuery: string | null = null;
+  /** The form as last left (store setting `form:learn`), restored by `init`. */
+  private readonly memory = new FormMemory<LearnForm>(() => this.library.store, formSettingKey('learn'));
 
   constructor(
     private readonly runs: RunServices,
@@ -254,12 +257,34 @@ export class LearnSetup {
     this.countTokens = estimateTokenCounter();
     await this.guard(async () => {
       await Promise.all([this.library.init(), this.catalog.init()]);
+      await this.restoreForm();
       const query = this.services.query();
-      const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
-      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : this.library.entries[0]?.id;
-      if (id !== undefined && this.form.storyId === '') this.selectStory(id);
+      const asked = query.get('story');
+      const wanted = (asked !== null && this.library.find(asked) ? asked : null) ?? (this.form.storyId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : this.form.storyId === '' ? this.library.entries[0]?.id : undefined;
+      if (id !== undefined) this.selectStory(id);
     });
+
     this.ready = true;
+  }
+
+  /** True when `init` restored a form saved by an earlier visit (workshop presets then leave it). */
+  get restoredForm(): boolean {
+    return this.memory.found;
+  }
+
+  /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
+  saveForm(): void {
+    this.memory.save(this.form);
+  }
+
+  /** The form as last left in this view (a story no longer in the library, or a policy no longer
+   * offered, falls back to none / the naive meta-agent). */
+  private async restoreForm(): Promise<void> {
+    const saved = await this.memory.load(defaultLearnForm());
+    if (!this.library.find(saved.storyId)) saved.storyId = '';
+    if (!this.options.some((o) => o.id === saved.policyId)) saved.policyId = defaultLearnForm().policyId;
+    this.form = saved;
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {

@@ -51,3 +51,20 @@ describe('Router', () => {
     expect(entered).toEqual(['settings', 'agent']);
   });
 });
+
+describe('view-specific parameters', () => {
+  it('are dropped when switching to another view, in links and in history', () => {
+    expect(hrefFor('http://h/sub/?view=replay&replay=lever-room-learn&story=advent', 'learn')).toBe('/sub/?view=learn&story=advent');
+    expect(hrefFor('http://h/sub/?view=library&entry=fact-bank&workshop=1', 'evolve')).toBe('/sub/?view=evolve&workshop=1');
+    expect(hrefFor('http://h/sub/?view=learn&metaPrompt=fact-bank&seed=2', 'play')).toBe('/sub/?seed=2');
+    expect(hrefFor('http://h/sub/?view=replay&replay=lever-room-learn', 'replay')).toBe('/sub/?view=replay&replay=lever-room-learn');
+    const navigation = fakeNavigation('http://h/sub/?view=replay&replay=lever-room-learn&entry=x&metaPrompt=y');
+    const router = new Router(navigation);
+    router.start();
+    for (const view of ['agent', 'library', 'learn', 'evaluate'] as const) {
+      expect(router.href(view)).not.toContain('replay=');
+    }
+    router.go('settings');
+    expect(navigation.pushed).toEqual(['http://h/sub/?view=settings']);
+  });
+});

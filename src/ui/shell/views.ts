@@ -1,7 +1,9 @@
 /**
  * The page's views and how a URL names one: the `view` query parameter (`?view=agent`; absent or
- * unknown = Play); switching keeps every other parameter (`story`, `seed`, …). To add a view,
- * append it to `VIEWS` and add its branch in App.svelte. Pure.
+ * unknown = Play); switching keeps the parameters every view may read (`story`, `seed`, `task`,
+ * `workshop`, …) and drops those only one view reads (`VIEW_PARAMS`: `replay`, `entry`,
+ * `metaPrompt`) when leaving it. To add a view, append it to `VIEWS` and add its branch in
+ * App.svelte. Pure.
  */
 
 export const VIEWS = [
@@ -28,9 +30,19 @@ export function viewOf(url: URL): ViewId {
   return isView(view) ? view : DEFAULT_VIEW;
 }
 
-/** `url` switched to `view`: the same path and parameters, `view` set (dropped for the default). */
+/** Query parameters that only one view reads: dropped when switching to any other view, so a
+ * stale `?replay=<id>` does not ride along into every view and its links. */
+export const VIEW_PARAMS: Readonly<Record<string, ViewId>> = {
+  replay: 'replay',
+  entry: 'library',
+  metaPrompt: 'learn',
+};
+
+/** `url` switched to `view`: the same path and parameters, `view` set (dropped for the default),
+ * the other views' own parameters (`VIEW_PARAMS`) dropped. */
 export function urlFor(url: URL | string, view: ViewId): URL {
   const next = new URL(url);
+  for (const [name, owner] of Object.entries(VIEW_PARAMS)) if (owner !== view) next.searchParams.delete(name);
   if (view === DEFAULT_VIEW) next.searchParams.delete('view');
   else next.searchParams.set('view', view);
   return next;

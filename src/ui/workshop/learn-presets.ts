@@ -27,11 +27,16 @@ export interface PresetTarget {
   init(): Promise<void>;
   readonly library: { readonly entries: readonly LibraryEntry[] };
   change(patch: Partial<LearnForm>): void;
+  /** True when the form was restored from the user's last settings (form-memory.svelte.ts). */
+  readonly restoredForm?: boolean;
 }
 
 /** Applies the preset once per "workshop mode turned on", when the Learn form is ready. */
 export class WorkshopPresets {
   private pending = false;
+  /** The first `modeChanged` is the page load (workshop on from the URL or the store): a form the
+   * user left in an earlier visit is kept then, not replaced by the preset. */
+  private atLoad = true;
 
   constructor(
     private readonly target: PresetTarget,
@@ -42,14 +47,20 @@ export class WorkshopPresets {
   /** Workshop mode changed: on → a preset is due (applied now when the form is ready). */
   modeChanged(on: boolean): Promise<void> {
     this.pending = on;
-    return on ? this.apply() : Promise.resolve();
+    const atLoad = this.atLoad;
+    this.atLoad = false;
+    return on ? this.apply(atLoad) : Promise.resolve();
   }
 
   /** Apply a due preset once the form is ready (call when the Learn view is shown). */
-  async apply(): Promise<void> {
+  async apply(atLoad = false): Promise<void> {
     if (!this.pending) return;
     await this.target.init();
     if (!this.pending || this.running()) return;
+    if (atLoad && this.target.restoredForm) {
+      this.pending = false;
+      return;
+    }
     this.pending = false;
     this.target.change(workshopPreset(this.target.library.entries));
   }
