@@ -112,6 +112,9 @@ describe('share links as chat apps and mail leave them (issue 24, item 8)', () =
     expect(() => decodeShare(`${url.slice(0, 60)})${url.slice(60)}`)).toThrow(/damaged/);
     expect(() => decodeShare(`${url.slice(0, 60)}*${url.slice(61)}`)).toThrow(ShareError);
     expect(() => decodeShare(`${url})x`)).toThrow(/damaged/);
+  });
+});
+
 describe('share links keep only the view and workshop mode of the page URL', () => {
   const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'S', description: '', strategy: 'x', provenance: 'hand-written', selectedOn: [] } };
   it.each([
