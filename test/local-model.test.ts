@@ -6,6 +6,9 @@
  * a loaded 2-core machine. Stop and the request timeout end a generation as they end a remote call.
  * Usage errors of the local flags need no model.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './support/cli.ts';
 import { requireSmolLm2 } from './support/local-model.ts';
@@ -33,19 +36,29 @@ describe('the CLI on a real local model', () => {
       expect(step.completionTokens).toBeGreaterThan(3);
     }
     expect(out.usage.calls).toBe(4);
-    expect(out.usage.costUsd).toBe(0);
+    expect([out.usage.costUsd, out.usage.totalUsd]).toEqual([null, null]); // no price for a local model: no invented cost
   });
 
-  it('a 2-episode naive session completes; the second episode plays a guide the model wrote in <learn>', async () => {
-    const r = await runCli(['session', 'lever-room', '--seed', '1', '--policy', 'naive', '--episodes', '2', '--steps', '2', '--json', ...LOCAL()]);
+  it("a 2-episode naive session completes; the meta-agent's reply sets the second episode's guide", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'metattl-local-')), 'session.json');
+    const r = await runCli(['session', 'lever-room', '--seed', '2', '--policy', 'naive', '--episodes', '2', '--steps', '2', '--json', '--out', file, ...LOCAL()]);
     expect(r.code, r.stderr).toBe(0);
     const out = JSON.parse(r.stdout);
     expect([out.status, out.stopReason, out.exchanges, out.costUsd, out.episodes.length]).toEqual(['complete', null, 1, null, 2]);
     expect(out.episodes[0].guidingPrompt).toBe(DEFAULT_GUIDING_PROMPT);
     const guide: string = out.episodes[1].guidingPrompt;
-    expect(guide.length).toBeGreaterThan(0);
-    expect(guide).not.toBe(DEFAULT_GUIDING_PROMPT);
+    expect(guide.trim().length).toBeGreaterThan(0);
     expect(guide).not.toMatch(/[<>]/);
+    // The meta-agent's call was made and recorded, and the guide in force is what its reply gave:
+    // the model's own <learn> text when it closed the tag, else the guide kept. (A 135M model can
+    // run its <think> to the token limit: the learn grammar does not bound it yet — issue 20.)
+    const exported = JSON.parse(readFileSync(file, 'utf8'));
+    const exchange = (exported.session ?? exported.record ?? exported).exchanges[0];
+    expect([exchange.kind, exchange.error, exchange.guidingPromptAfter]).toEqual(['meta_agent', null, guide]);
+    expect(exchange.reply).toMatch(/^<think>/);
+    expect(exchange.usage.completionTokens).toBeGreaterThan(0);
+    if (exchange.learnStatus === 'updated') expect(exchange.reply).toContain(guide.trim());
+    else expect([exchange.learnStatus, exchange.finishReason, guide]).toEqual(['truncated', 'length', DEFAULT_GUIDING_PROMPT]);
     expect(out.totalTokens).toBeGreaterThan(500);
   });
 

@@ -172,6 +172,7 @@ async function completeLocal(
       maxTokens: roleSettings.maxTokens,
       ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
       ...(grammar ? { grammar } : {}),
+      seed: requestSeed(chatHistory),
       signal: controller.signal,
     });
   } catch (error) {
@@ -202,4 +203,17 @@ function promptTokenCount(host: LocalModelHost, chatHistory: HistoryItem[]): num
   } catch {
     return chatHistory.reduce((n, item) => n + host.countTokens(item.type === 'model' ? item.response.join('') : item.text), 0);
   }
+}
+
+/**
+ * The sampling seed of one call: FNV-1a (32 bit) of the chat history's JSON, so the same request
+ * gets the same reply (runs and tests reproduce) and different requests sample differently.
+ */
+function requestSeed(history: unknown): number {
+  let h = 0x811c9dc5;
+  for (const ch of JSON.stringify(history)) {
+    h ^= ch.codePointAt(0)!;
+    h = Math.imul(h, 0x01000193) >>> 0;
+  }
+  return h;
 }
