@@ -61,7 +61,7 @@ for (const screen of SCREENS) {
       await go(page, 'evaluate');
       await expect(page.getByTestId('evaluate')).toHaveAttribute('data-ready', 'true');
       await setNumber(page, 'evaluate-repeats', 4);
-      await page.waitForTimeout(300); // let the last store write land before the reload
+      await page.waitForTimeout(1500); // let the last store write land before the reload (300 ms lost it under load)
       await page.reload();
       await expect(page.getByTestId('evaluate')).toHaveAttribute('data-ready', 'true');
       await expect(page.getByTestId('evaluate-repeats')).toHaveValue('4');
