@@ -54,6 +54,15 @@ async function played(store: Store, id: string, results: { key: string; wAuc: nu
   return results.map((r) => ({ key: r.key, wAuc: r.wAuc, scores: r.scores, actions: sessions.get(r.key)!.episodes.map((e) => e.steps.map((s) => s.action)) }));
 }
 
+/** Resume `driver` until its run is complete or `max` starts were made; returns the starts made. */
+async function resumeUntilComplete(driver: { state: { status: string } | null; resume(): Promise<unknown> }, starts: number, max: number): Promise<number> {
+  while (driver.state?.status !== 'complete' && starts < max) {
+    await driver.resume();
+    starts++;
+  }
+  return starts;
+}
+
 describe('the page under 20% mixed provider faults', () => {
   it('Evaluate: Resume continues each session from its last finished episode and ends equal to the clean run', async () => {
     proxy.setRate(0);
@@ -84,10 +93,7 @@ describe('the page under 20% mixed provider faults', () => {
     } else {
       expect([first.status, first.results.length, partial]).toEqual(['complete', 8, []]);
     }
-    while (faulted.driver.state?.status !== 'complete' && starts < 3) {
-      await faulted.driver.resume();
-      starts++;
-    }
+    starts = await resumeUntilComplete(faulted.driver, starts, 3);
     const requests = proxy.requests - from;
     proxy.setRate(0);
     expect(faulted.driver.error).toBeNull();
@@ -128,10 +134,7 @@ describe('the page under 20% mixed provider faults', () => {
     let starts = 1;
     // Faults hit parallel sessions in arrival order: a first start that stops stops for them.
     if (faulted.driver.state?.status === 'stopped') expect(faulted.driver.state.stopReason).toBe('provider_error');
-    while (faulted.driver.state?.status !== 'complete' && starts < 3) {
-      await faulted.driver.resume();
-      starts++;
-    }
+    starts = await resumeUntilComplete(faulted.driver, starts, 3);
     const requests = proxy.requests - from;
     proxy.setRate(0);
     expect(faulted.driver.error).toBeNull();
