@@ -135,7 +135,9 @@ test.describe('at 1280×800', () => {
       expect(box.height).toBeGreaterThanOrEqual(fontPx);
 
       // A stopped session resumed from the bottom of the past sessions' list: back in sight too.
+      // Long enough (K = 3, S = 40, 200 ms a step) that Stop is still enabled on a loaded machine.
       await page.getByTestId('learn-setup-expand').click();
+      await page.getByTestId('learn-steps').fill('40');
       await page.getByTestId('learn-start').click();
       await expect(page.getByTestId('learn-transcript').getByTestId('agent-step')).not.toHaveCount(0, { timeout: 20_000 });
       await page.getByTestId('learn-stop').click();
