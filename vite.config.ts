@@ -86,11 +86,20 @@ function preloadStages(): Plugin {
  */
 const LAZY_VIEW_DEPS = [
   'bits-ui', 'chart.js', 'marked', 'dompurify', 'diff', 'openai', 'gpt-tokenizer/encoding/cl100k_base', 'papaparse', 'p-limit', 'p-retry',
-  'fflate', 'eventsource-parser', 'dom-accessibility-api', 'zod', 'idb', '@noble/hashes/utils.js', '@noble/hashes/sha2.js', '@noble/hashes/legacy.js',
+  'fflate', 'eventsource-parser', '@wllama/wllama', 'dom-accessibility-api', 'zod', 'idb', '@noble/hashes/utils.js', '@noble/hashes/sha2.js', '@noble/hashes/legacy.js',
 ];
+
+/**
+ * Cross-origin isolation (COOP + COEP) for the dev server and `vite preview`: with it the page may
+ * use SharedArrayBuffer, so the in-page local model (wllama) runs multi-threaded; without it,
+ * single-threaded. Same-origin assets and CORS fetches (providers, model downloads) still load.
+ */
+const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-Origin-Embedder-Policy': 'require-corp' };
 
 export default defineConfig({
   base: './',
+  server: { headers: ISOLATION_HEADERS },
+  preview: { headers: ISOLATION_HEADERS },
   // VITE_CACHE_DIR: where the dev server keeps its pre-bundled dependencies (a temp dir gives a cold start).
   cacheDir: process.env.VITE_CACHE_DIR ?? 'node_modules/.vite',
   optimizeDeps: { include: LAZY_VIEW_DEPS },

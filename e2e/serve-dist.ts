@@ -1,19 +1,25 @@
 /**
- * Serves dist/ under the sub-path /sub/path/ (proving the build works from any sub-path), and the
- * shared Jericho stories (SHARED_DIR or ../shared) under /sub/path/local-stories/ for tests.
+ * Serves dist/ under the sub-path /sub/path/ (proving the build works from any sub-path), the
+ * shared Jericho stories (SHARED_DIR or ../shared) under /sub/path/local-stories/, and the real
+ * small model's directory (METATTL_MODELS_DIR, default ~/.cache/metattl-models) under
+ * /sub/path/local-models/ for tests. Every answer is cross-origin isolated (COOP + COEP), as
+ * README says to host the build, so the in-page local model runs multi-threaded.
  * Usage: tsx e2e/serve-dist.ts PORT
  */
 import { createServer } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { extname, normalize, resolve } from 'node:path';
 
 const port = Number(process.argv[2] ?? 4317);
 const root = resolve(import.meta.dirname, '../dist');
 const stories = resolve(process.env.SHARED_DIR ?? resolve(import.meta.dirname, '../../shared'), 'stories');
+const models = process.env.METATTL_MODELS_DIR ?? resolve(homedir(), '.cache', 'metattl-models');
 const PREFIX = '/sub/path/';
+const ISOLATION = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 const TYPES: Record<string, string> = {
   '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.json': 'application/json',
-  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json',
+  '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json', '.wasm': 'application/wasm',
 };
 
 createServer(async (req, res) => {
@@ -23,7 +29,14 @@ createServer(async (req, res) => {
     return;
   }
   const rel = path.slice(PREFIX.length);
+  for (const [name, value] of Object.entries(ISOLATION)) res.setHeader(name, value);
   try {
+    if (rel.startsWith('local-models/') && /^[\w.-]+\.gguf$/.test(rel.slice('local-models/'.length))) {
+      const body = await readFile(resolve(models, rel.slice('local-models/'.length)));
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, etag: `"${body.length}"` });
+      res.end(req.method === 'HEAD' ? undefined : body);
+      return;
+    }
     if (rel.startsWith('local-stories/')) {
       const name = rel.slice('local-stories/'.length);
       if (name === '' || name === 'index.json') {

@@ -13,6 +13,7 @@ import pLimit from 'p-limit';
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { grammarText, replyContractFor, type ReplyContract } from './reply-grammars.ts';
+import { requestSeed } from './request-seed.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The version we test with; README "Providers" gives the install command. */
@@ -203,17 +204,4 @@ function promptTokenCount(host: LocalModelHost, chatHistory: HistoryItem[]): num
   } catch {
     return chatHistory.reduce((n, item) => n + host.countTokens(item.type === 'model' ? item.response.join('') : item.text), 0);
   }
-}
-
-/**
- * The sampling seed of one call: FNV-1a (32 bit) of the chat history's JSON, so the same request
- * gets the same reply (runs and tests reproduce) and different requests sample differently.
- */
-function requestSeed(history: unknown): number {
-  let h = 0x811c9dc5;
-  for (const ch of JSON.stringify(history)) {
-    h ^= ch.codePointAt(0)!;
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h;
 }

@@ -21,6 +21,8 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   { id: 'lmstudio', label: 'LM Studio (local)', baseUrl: 'http://localhost:1234/v1', needsKey: false, listsModels: true },
   { id: 'llamacpp', label: 'llama.cpp server (local)', baseUrl: 'http://localhost:8080/v1', needsKey: false, listsModels: true },
   { id: 'custom', label: 'Custom base URL', baseUrl: '', needsKey: false, listsModels: true },
+  // A GGUF model run in the page by wllama (no server, no key); the base URL only names it.
+  { id: 'browser-local', label: 'Local model (in this browser)', baseUrl: 'in-page:wllama', needsKey: false, listsModels: true },
 ];
 
 export function presetById(id: string): ProviderPreset | undefined {

@@ -6,6 +6,7 @@
 import { sharedAdaptations, type AdaptationMemory } from '../../../llm/adaptations.ts';
 import type { ChatModel, LlmSettings, Role } from '../../../llm/interface.ts';
 import type { UsageMeter } from '../../../llm/usage-meter.ts';
+import { BROWSER_LOCAL_PRESET, localModels } from './local-models.svelte.ts';
 
 export interface LlmServices {
   /** The three role models of a run, accounting to `meter`. */
@@ -18,12 +19,45 @@ export interface LlmServices {
   reportedContextWindow?(settings: LlmSettings, model: string, signal?: AbortSignal): Promise<number | null>;
 }
 
+/**
+ * The page's services. With the preset "Local model (in this browser)" the models run in wllama's
+ * worker (src/llm/wllama-chat-model.ts, the actor's model name naming the stored file; grammars on),
+ * "Test connection" lists the stored models and the context window is the one the model file gives.
+ */
 export function createBrowserLlmServices(origin: string = location.origin): LlmServices {
   const sdk = () => import('../../../llm/openai-chat-model.ts');
+  const inPage = (settings: LlmSettings): boolean => settings.provider.presetId === BROWSER_LOCAL_PRESET;
   return {
-    createModels: async (settings, meter) => (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations }),
-    listModels: async (settings, signal) => (await sdk()).listModels(settings, { origin }, signal),
+    createModels: async (settings, meter) => {
+      if (!inPage(settings)) return (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations });
+      const [{ createWllamaChatModels }, host] = await Promise.all([import('../../../llm/wllama-chat-model.ts'), localModels.hostFor(settings.roles.actor.model)]);
+      return withSpeed(createWllamaChatModels(host, settings, meter, { grammar: true }));
+    },
+    listModels: async (settings, signal) => {
+      if (!inPage(settings)) return (await sdk()).listModels(settings, { origin }, signal);
+      await localModels.refresh();
+      return localModels.stored.map((m) => m.name);
+    },
     adaptations: sharedAdaptations,
-    reportedContextWindow: async (settings, model, signal) => (await sdk()).reportedContextWindow(settings, model, { origin }, signal),
+    reportedContextWindow: async (settings, model, signal) => {
+      if (!inPage(settings)) return (await sdk()).reportedContextWindow(settings, model, { origin }, signal);
+      return (await localModels.hostFor(model).catch(() => null))?.contextSize ?? null;
+    },
   };
+}
+
+/** Each finished call updates the tokens per second Settings shows. */
+function withSpeed(models: Record<Role, ChatModel>): Record<Role, ChatModel> {
+  const wrap = (model: ChatModel): ChatModel => ({
+    role: model.role,
+    settings: model.settings,
+    complete: async (messages, options) => {
+      try {
+        return await model.complete(messages, options);
+      } finally {
+        localModels.noteSpeed();
+      }
+    },
+  });
+  return { actor: wrap(models.actor), metaAgent: wrap(models.metaAgent), proposer: wrap(models.proposer) };
 }

@@ -1,0 +1,198 @@
+/**
+ * Chat models run in the page on a GGUF file through `@wllama/wllama` (llama.cpp compiled to
+ * WebAssembly, running in wllama's own worker, so the main thread stays free) — the only module
+ * that imports it, with a dynamic import so the library loads only when this provider is used.
+ * Same `ChatModel` contract as the OpenAI-compatible providers and the CLI's local provider
+ * (local-chat-model.ts): one call at a time per loaded model, streamed (so Stop is seen between
+ * chunks, within a second), bounded by `requestTimeoutMs`, temperature and max tokens honoured,
+ * chat template and context window read from the model file, usage counted by the model's own
+ * tokenizer (llama.cpp's figures, never estimated), cost 0, caps enforced, the reply contracts
+ * enforced with the grammars of reply-grammars.ts (on by default). DOM-free: the wasm file's URL
+ * (and, for tests, the constructor) are injected by the caller.
+ */
+import pLimit from 'p-limit';
+import type { ChatCompletionChunk, LoadModelParams, Wllama } from '@wllama/wllama';
+import { LlmError } from './errors.ts';
+import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role } from './interface.ts';
+import { grammarText, replyContractFor } from './reply-grammars.ts';
+import { requestSeed } from './request-seed.ts';
+import type { UsageMeter } from './usage-meter.ts';
+
+/** The part of wllama's `Wllama` class we use (tests inject a stand-in). */
+export type WllamaLike = Pick<Wllama, 'loadModel' | 'createChatCompletion' | 'getLoadedContextInfo' | 'getNumThreads' | 'isMultithread' | 'getChatTemplate' | 'exit'>;
+/** Builds a wllama instance for the given wasm file URL. */
+export type WllamaFactory = (wasmUrl: string) => Promise<WllamaLike>;
+
+/** The wllama module itself (loaded on first use; wllama-model-store.ts uses its cache). */
+export function loadWllamaLibrary(): Promise<typeof import('@wllama/wllama')> {
+  return import('@wllama/wllama');
+}
+
+const defaultFactory: WllamaFactory = async (wasmUrl) => {
+  const { Wllama, LoggerWithoutDebug } = await loadWllamaLibrary();
+  return new Wllama({ default: wasmUrl }, { logger: LoggerWithoutDebug, suppressNativeLog: true });
+};
+
+/** Tokens per second of the last call, from llama.cpp's own timings. */
+export interface LocalSpeed {
+  promptTokensPerSecond: number;
+  generationTokensPerSecond: number;
+}
+
+/** A GGUF model loaded in wllama's worker; shared by the three roles of a run. */
+export interface BrowserModelHost {
+  /** What the model is called in the run's settings (its file name). */
+  readonly name: string;
+  /** Tokens of the context opened: min(the model's training window, the cap asked for). */
+  readonly contextSize: number;
+  /** Threads llama.cpp runs on (1 unless the page is cross-origin isolated). */
+  readonly threads: number;
+  /** True when wllama runs multi-threaded (needs `crossOriginIsolated`). */
+  readonly multiThread: boolean;
+  /** True when the file carries a chat template (else llama.cpp's default one is used). */
+  readonly hasChatTemplate: boolean;
+  /** Milliseconds the load took (worker start, wasm, weights, context). */
+  readonly loadMs: number;
+  /** Speed of the last finished call, null before the first. */
+  readonly lastSpeed: LocalSpeed | null;
+  /** @internal the wllama instance */
+  readonly wllama: WllamaLike;
+  /** @internal */
+  noteSpeed(speed: LocalSpeed): void;
+  /** Stop the worker and free the model's memory. */
+  dispose(): Promise<void>;
+}
+
+/** Options of `loadWllamaModel`. */
+export interface LoadWllamaOptions {
+  /** The model's name in run settings (its file name). */
+  name: string;
+  /** URL of wllama's `wllama.wasm` as the page serves it (under the app's base path). */
+  wasmUrl: string;
+  /** CPU threads wanted (default 1); wllama falls back to 1 when the page is not cross-origin isolated. */
+  threads?: number;
+  /** Cap on the context opened, tokens (default 8,192, as the CLI). */
+  maxContext?: number;
+  /** The wllama constructor (default: the real one). */
+  create?: WllamaFactory;
+}
+
+/**
+ * Load a GGUF model (one file, or its shards in order) into wllama's worker.
+ * @throws Error naming the model when the file is not a loadable GGUF model
+ */
+export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions): Promise<BrowserModelHost> {
+  const started = performance.now();
+  const wllama = await (options.create ?? defaultFactory)(options.wasmUrl);
+  const cap = options.maxContext ?? 8192;
+  const params: LoadModelParams = { n_ctx: cap, n_threads: options.threads ?? 1, n_gpu_layers: 0, n_parallel: 1, seed: 1 };
+  try {
+    await wllama.loadModel(blobs, params);
+  } catch (error) {
+    await wllama.exit().catch(() => undefined);
+    throw new Error(`cannot load the local model ${options.name}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const info = wllama.getLoadedContextInfo();
+  let lastSpeed: LocalSpeed | null = null;
+  return {
+    name: options.name,
+    contextSize: Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx),
+    threads: wllama.getNumThreads(),
+    multiThread: wllama.isMultithread(),
+    hasChatTemplate: wllama.getChatTemplate() !== null,
+    loadMs: Math.round(performance.now() - started),
+    get lastSpeed() {
+      return lastSpeed;
+    },
+    wllama,
+    noteSpeed: (speed) => {
+      lastSpeed = speed;
+    },
+    dispose: () => wllama.exit(),
+  };
+}
+
+/** Options of the page's local chat models. */
+export interface WllamaModelOptions {
+  /** Enforce the reply contracts with grammars (default true). */
+  grammar?: boolean;
+}
+
+/**
+ * The three role models of a run on one loaded model: calls run one at a time (one worker),
+ * each within `settings.requestTimeoutMs`; cost is always 0.
+ * @throws nothing; each `complete` throws LlmError ('aborted' on Stop, 'timeout', 'bad_request'
+ *   when the prompt does not fit the context, 'bad_response' for an empty reply, 'server' for a
+ *   llama.cpp failure) or BudgetReachedError.
+ */
+export function createWllamaChatModels(host: BrowserModelHost, settings: LlmSettings, meter: UsageMeter, options: WllamaModelOptions = {}): Record<Role, ChatModel> {
+  const limit = pLimit(1);
+  const make = (role: Role): ChatModel => ({
+    role,
+    settings: settings.roles[role],
+    complete: (messages, callOptions = {}) => limit(() => completeInPage(host, settings, role, messages, callOptions, meter, options.grammar ?? true)),
+  });
+  return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
+}
+
+async function completeInPage(host: BrowserModelHost, settings: LlmSettings, role: Role, messages: ChatMessage[], options: CompleteOptions, meter: UsageMeter, useGrammar: boolean): Promise<Completion> {
+  meter.assertWithinCaps();
+  if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
+  const roleSettings = settings.roles[role];
+  const contract = useGrammar ? replyContractFor(role, messages) : null;
+  const controller = new AbortController();
+  let timedOut = false;
+  const forward = (): void => controller.abort();
+  options.signal?.addEventListener('abort', forward, { once: true });
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, settings.requestTimeoutMs);
+  const started = performance.now();
+  let content = '';
+  let finish: string | null = null;
+  let last: ChatCompletionChunk | null = null;
+  try {
+    const stream = await host.wllama.createChatCompletion({
+      messages: messages.map((m) => ({ role: m.role, content: m.content })),
+      stream: true,
+      max_tokens: roleSettings.maxTokens,
+      ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
+      ...(contract ? { grammar: grammarText(contract) } : {}),
+      seed: requestSeed(messages),
+      abortSignal: controller.signal,
+      cache_prompt: true,
+    });
+    for await (const chunk of stream) {
+      last = chunk;
+      const choice = chunk.choices[0];
+      content += choice?.delta.content ?? '';
+      finish = choice?.finish_reason ?? finish;
+      if (controller.signal.aborted) break;
+    }
+    if (controller.signal.aborted) throw new Error('aborted');
+  } catch (error) {
+    if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped.');
+    if (timedOut) throw new LlmError('timeout', `No complete answer from the local model within ${settings.requestTimeoutMs} ms.`);
+    const message = error instanceof Error ? error.message : String(error);
+    const kind = (error as { type?: string }).type === 'kv_cache_full' || /context|kv cache/i.test(message) ? 'bad_request' : 'server';
+    throw new LlmError(kind, kind === 'bad_request' ? `The prompt does not fit the local model's context of ${host.contextSize} tokens: ${message}` : `The local model failed: ${message}`);
+  } finally {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', forward);
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  const timings = last?.timings;
+  const usage = {
+    promptTokens: last?.usage?.prompt_tokens ?? (timings ? timings.prompt_n + timings.cache_n : 0),
+    completionTokens: last?.usage?.completion_tokens ?? timings?.predicted_n ?? 0,
+    reasoningTokens: 0,
+    latencyMs,
+    costUsd: 0,
+  };
+  if (timings) host.noteSpeed({ promptTokensPerSecond: timings.prompt_per_second, generationTokensPerSecond: timings.predicted_per_second });
+  const finishReason = finish === 'length' ? 'length' : 'stop';
+  meter.record(role, usage);
+  if (content.trim() === '' && finishReason !== 'length') throw new LlmError('bad_response', 'The local model gave an empty reply.');
+  return { content, finishReason, model: roleSettings.model, usage };
+}

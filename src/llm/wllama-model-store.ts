@@ -1,0 +1,120 @@
+/**
+ * The page's local models kept in browser storage: wllama's cache (the Origin Private File
+ * System), so a reload does not fetch a model again. Models come from a URL (downloaded with
+ * progress) or a file the user picked or dropped (copied in). A write that fails — storage full,
+ * a lost connection, Stop — removes what it half wrote and keeps every other model. Uses the
+ * wllama module through wllama-chat-model.ts (the only importer).
+ */
+import { loadWllamaLibrary } from './wllama-chat-model.ts';
+
+/** One model in browser storage. */
+export interface StoredModel {
+  /** Where it came from: its download URL, or `file:///<name>` for a picked file (also its key). */
+  url: string;
+  /** Its file name (the model's name in run settings). */
+  name: string;
+  sizeBytes: number;
+}
+
+/** A suggested small instruct model (public download address; fetched only when asked). */
+export interface SuggestedModel {
+  label: string;
+  url: string;
+  /** Download size, MB (10⁶ bytes). */
+  sizeMb: number;
+  licence: string;
+}
+
+/** Small instruct models that run in a browser tab (GGUF on Hugging Face). */
+export const SUGGESTED_MODELS: readonly SuggestedModel[] = [
+  { label: 'SmolLM2-135M-Instruct (Q8_0)', url: 'https://huggingface.co/bartowski/SmolLM2-135M-Instruct-GGUF/resolve/main/SmolLM2-135M-Instruct-Q8_0.gguf', sizeMb: 145, licence: 'Apache-2.0' },
+  { label: 'SmolLM2-360M-Instruct (Q8_0)', url: 'https://huggingface.co/bartowski/SmolLM2-360M-Instruct-GGUF/resolve/main/SmolLM2-360M-Instruct-Q8_0.gguf', sizeMb: 386, licence: 'Apache-2.0' },
+  { label: 'Qwen2.5-0.5B-Instruct (Q4_K_M)', url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf', sizeMb: 491, licence: 'Apache-2.0' },
+];
+
+/** Storage refused the write (quota reached); nothing was kept of this model. */
+export class StorageFullError extends Error {
+  constructor(name: string) {
+    super(`Browser storage is full: ${name} was not kept (your other models are untouched). Remove a model below or free space for this site, then try again.`);
+    this.name = 'StorageFullError';
+  }
+}
+
+/** The file name at the end of a URL (without its query). */
+export function modelNameOf(url: string): string {
+  return decodeURIComponent(url.split('?')[0]!.split('/').pop() ?? url);
+}
+
+const fileUrl = (name: string): string => `file:///${encodeURIComponent(name)}`;
+
+function isQuota(error: unknown): boolean {
+  const e = error as { name?: string; message?: string } | null;
+  return e?.name === 'QuotaExceededError' || /quota|no space|storage.*full/i.test(e?.message ?? '');
+}
+
+async function manager() {
+  const { ModelManager } = await loadWllamaLibrary();
+  return new ModelManager({ logger: { debug: () => {}, log: () => {}, warn: () => {}, error: () => {} } });
+}
+
+/** Every complete model in storage, by name. */
+export async function listStoredModels(): Promise<StoredModel[]> {
+  const models = await (await manager()).getModels();
+  return models.map((m) => ({ url: m.url, name: modelNameOf(m.url), sizeBytes: m.size })).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/**
+ * Download a model into storage (kept across reloads), reporting bytes as they arrive.
+ * @throws StorageFullError when storage is full; Error for a URL that is not a `.gguf` file or a
+ *   failed fetch; DOMException AbortError when `signal` aborts. A failed download leaves nothing.
+ */
+export async function downloadModel(url: string, options: { onProgress?: (loadedBytes: number, totalBytes: number) => void; signal?: AbortSignal } = {}): Promise<StoredModel> {
+  const models = await manager();
+  try {
+    const model = await models.downloadModel(url, {
+      progressCallback: ({ loaded, total }) => options.onProgress?.(loaded, total),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    return { url: model.url, name: modelNameOf(model.url), sizeBytes: model.size };
+  } catch (error) {
+    await removeStoredModel(url).catch(() => undefined);
+    if (isQuota(error)) throw new StorageFullError(modelNameOf(url));
+    throw error;
+  }
+}
+
+/**
+ * Copy a picked or dropped GGUF file into storage.
+ * @throws StorageFullError when storage is full (nothing of it is kept); Error for a file that is
+ *   not GGUF (its first four bytes are not "GGUF")
+ */
+export async function storeModelFile(file: Blob, name: string): Promise<StoredModel> {
+  const magic = new TextDecoder().decode(await file.slice(0, 4).arrayBuffer());
+  if (magic !== 'GGUF') throw new Error(`${name} is not a GGUF model file.`);
+  const url = fileUrl(name);
+  const models = await manager();
+  const cache = models.cacheManager;
+  try {
+    await cache.write(await cache.getNameFromURL(url), file.stream(), { originalURL: url, originalSize: file.size, etag: '' });
+  } catch (error) {
+    await removeStoredModel(url).catch(() => undefined);
+    if (isQuota(error)) throw new StorageFullError(name);
+    throw error;
+  }
+  return { url, name, sizeBytes: file.size };
+}
+
+/** The model's file(s) from storage, in shard order. @throws Error when it is not stored */
+export async function openStoredModel(url: string): Promise<Blob[]> {
+  const model = (await (await manager()).getModels()).find((m) => m.url === url);
+  if (!model) throw new Error(`The local model ${modelNameOf(url)} is not in this browser's storage: load it again in Settings.`);
+  return model.open();
+}
+
+/** Remove a model (all its files, and a half-written one) from storage. */
+export async function removeStoredModel(url: string): Promise<void> {
+  const cache = (await manager()).cacheManager;
+  await cache.deleteMany((entry) => entry.metadata.originalURL === url);
+  const key = await cache.getNameFromURL(url);
+  await cache.delete(key).catch(() => undefined);
+}

@@ -1,0 +1,216 @@
+/**
+ * The provider "Local model (in this browser)": the models kept in browser storage, a download's
+ * progress, the model loaded in wllama's worker (at most one; loaded on a run's first call after
+ * a reload, from storage — never fetched again) and what Settings says about it (threads, whether
+ * the page is cross-origin isolated, measured tokens per second). A module-level singleton like
+ * the key holder; the llm modules (and wllama) load only when this provider is used.
+ */
+import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
+import type { BrowserModelHost, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
+import type { StoredModel, SuggestedModel } from '../../../llm/wllama-model-store.ts';
+
+/** The preset id of the in-page provider (src/llm/providers.ts). */
+export const BROWSER_LOCAL_PRESET = 'browser-local';
+
+const store = () => import('../../../llm/wllama-model-store.ts');
+const engine = () => import('../../../llm/wllama-chat-model.ts');
+
+/** A download or copy under way: bytes so far and in all (0 when the server sent no length). */
+export interface Transfer {
+  name: string;
+  loadedBytes: number;
+  totalBytes: number;
+}
+
+/** What is loaded in the worker, as Settings shows it. */
+export interface LoadedInfo {
+  name: string;
+  contextSize: number;
+  threads: number;
+  multiThread: boolean;
+  loadMs: number;
+}
+
+export class LocalModels {
+  stored = $state<StoredModel[]>([]);
+  transfer = $state<Transfer | null>(null);
+  error = $state<string | null>(null);
+  loading = $state<string | null>(null);
+  loaded = $state<LoadedInfo | null>(null);
+  speed = $state<LocalSpeed | null>(null);
+  measuring = $state(false);
+  suggestions = $state<readonly SuggestedModel[]>([]);
+  private host: BrowserModelHost | null = null;
+  private hostLoad: Promise<BrowserModelHost> | null = null;
+  private abort: AbortController | null = null;
+
+  /** True when the page is cross-origin isolated (wllama can then run multi-threaded). */
+  get isolated(): boolean {
+    return typeof crossOriginIsolated !== 'undefined' && crossOriginIsolated;
+  }
+
+  /** The threads the user asked for (kept on this device), null = the default. */
+  threadsWanted = $state<number | null>(readThreads());
+
+  /** Most threads worth offering: the machine's cores (up to 8) when isolated, else 1. */
+  get maxThreads(): number {
+    return this.isolated ? Math.max(1, Math.min(8, navigator.hardwareConcurrency || 1)) : 1;
+  }
+
+  /** Threads a load asks for: the user's choice, else up to 2 cores, when isolated; else 1. */
+  get threads(): number {
+    return Math.min(this.maxThreads, this.threadsWanted ?? 2);
+  }
+
+  /** Choose the threads (takes effect at the next load: the loaded model is unloaded). */
+  async setThreads(threads: number): Promise<void> {
+    this.threadsWanted = Math.max(1, Math.min(this.maxThreads, Math.round(threads)));
+    try {
+      localStorage.setItem(THREADS_KEY, String(this.threadsWanted));
+    } catch {
+      // storage refused: the choice holds for this page only
+    }
+    if (this.host && this.host.threads !== this.threads) await this.unload();
+  }
+
+  /** Read the stored models (and the suggestions). Never throws: a failure is shown as `error`. */
+  async refresh(): Promise<void> {
+    try {
+      const s = await store();
+      this.suggestions = s.SUGGESTED_MODELS;
+      this.stored = await s.listStoredModels();
+    } catch (error) {
+      this.error = messageOf(error);
+    }
+  }
+
+  /** Download a model by URL into storage, with progress; resolves with its name, null on failure (see `error`). */
+  async download(url: string): Promise<string | null> {
+    const s = await store();
+    const name = s.modelNameOf(url.trim());
+    return this.transferring(name, (signal) => s.downloadModel(url.trim(), { signal, onProgress: (loadedBytes, totalBytes) => (this.transfer = { name, loadedBytes, totalBytes }) }));
+  }
+
+  /** Copy a picked or dropped file into storage; resolves with its name, null on failure. */
+  async addFile(file: File): Promise<string | null> {
+    const s = await store();
+    return this.transferring(file.name, () => s.storeModelFile(file, file.name));
+  }
+
+  /** Stop the download under way (nothing of it is kept). */
+  cancel(): void {
+    this.abort?.abort();
+  }
+
+  /** Remove a model from storage (unloading it when it is the loaded one). */
+  async remove(url: string): Promise<void> {
+    const model = this.stored.find((m) => m.url === url);
+    if (model && this.loaded?.name === model.name) await this.unload();
+    try {
+      await (await store()).removeStoredModel(url);
+    } catch (error) {
+      this.error = messageOf(error);
+    }
+    await this.refresh();
+  }
+
+  /**
+   * The loaded model called `name`, loading it from storage when another (or none) is loaded.
+   * @throws Error when no stored model has that name, or it fails to load
+   */
+  async hostFor(name: string): Promise<BrowserModelHost> {
+    if (this.host?.name === name) return this.host;
+    if (this.hostLoad && this.loading === name) return this.hostLoad;
+    await this.unload();
+    this.loading = name;
+    this.hostLoad = (async () => {
+      const s = await store();
+      const models = await s.listStoredModels();
+      const model = models.find((m) => m.name === name);
+      if (!model) throw new Error(`The local model “${name}” is not in this browser’s storage: add it in Settings (Local model).`);
+      const { loadWllamaModel } = await engine();
+      const host = await loadWllamaModel(await s.openStoredModel(model.url), { name, wasmUrl: absolute(wasmUrl), threads: this.threads });
+      this.host = host;
+      this.loaded = { name, contextSize: host.contextSize, threads: host.threads, multiThread: host.multiThread, loadMs: host.loadMs };
+      return host;
+    })();
+    try {
+      return await this.hostLoad;
+    } finally {
+      this.loading = null;
+      this.hostLoad = null;
+    }
+  }
+
+  /**
+   * Load `name` (if needed) and time one short reply, so Settings shows tokens per second before a run.
+   * Never throws: a failure is shown as `error`.
+   */
+  async measure(name: string): Promise<void> {
+    this.error = null;
+    this.measuring = true;
+    try {
+      const [host, { createWllamaChatModels }, { UsageMeter }] = await Promise.all([this.hostFor(name), engine(), import('../../../llm/usage-meter.ts')]);
+      const role = { model: name, temperature: 0, maxTokens: 32 };
+      const settings = { provider: { presetId: BROWSER_LOCAL_PRESET, baseUrl: 'in-page:wllama', apiKey: '' }, roles: { actor: role, metaAgent: role, proposer: role }, requestTimeoutMs: 120_000, maxRetries: 0, maxRetryWaitMs: 0, maxConcurrent: 1, dropStainlessHeaders: false, caps: { maxUsd: null, maxTokens: null }, prices: {} };
+      await createWllamaChatModels(host, settings, new UsageMeter(settings.caps, {}), { grammar: false }).proposer.complete([{ role: 'user', content: 'Name three colours.' }]);
+      this.noteSpeed();
+    } catch (error) {
+      this.error = messageOf(error);
+    } finally {
+      this.measuring = false;
+    }
+  }
+
+  /** Note the speed of the last call (shown in Settings). */
+  noteSpeed(): void {
+    this.speed = this.host?.lastSpeed ?? this.speed;
+  }
+
+  private async unload(): Promise<void> {
+    const host = this.host;
+    this.host = null;
+    this.loaded = null;
+    await host?.dispose().catch(() => undefined);
+  }
+
+  private async transferring(name: string, run: (signal: AbortSignal) => Promise<StoredModel>): Promise<string | null> {
+    this.error = null;
+    this.abort = new AbortController();
+    this.transfer = { name, loadedBytes: 0, totalBytes: 0 };
+    try {
+      const model = await run(this.abort.signal);
+      return model.name;
+    } catch (error) {
+      this.error = this.abort.signal.aborted ? `The download of ${name} was stopped; nothing of it was kept.` : messageOf(error);
+      return null;
+    } finally {
+      this.transfer = null;
+      this.abort = null;
+      await this.refresh();
+    }
+  }
+}
+
+const THREADS_KEY = 'metattl.localModel.threads';
+
+function readThreads(): number | null {
+  try {
+    const n = Number(localStorage.getItem(THREADS_KEY));
+    return Number.isInteger(n) && n >= 1 ? n : null;
+  } catch {
+    return null;
+  }
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The page's local models (lives as long as the page). */
+export const localModels = new LocalModels();
+
+/** The wasm file's absolute address (wllama's worker starts from a blob URL, so a relative one would not resolve). */
+function absolute(url: string): string {
+  return new globalThis.URL(url, document.baseURI).href;
+}
