@@ -163,14 +163,12 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       abortSignal: controller.signal,
       cache_prompt: true,
     });
-    for await (const chunk of stream) {
+    for await (const chunk of abortable(stream, controller.signal)) {
       last = chunk;
       const choice = chunk.choices[0];
       content += choice?.delta.content ?? '';
       finish = choice?.finish_reason ?? finish;
-      if (controller.signal.aborted) break;
     }
-    if (controller.signal.aborted) throw new Error('aborted');
   } catch (error) {
     if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped.');
     if (timedOut) throw new LlmError('timeout', `No complete answer from the local model within ${settings.requestTimeoutMs} ms.`);
@@ -195,4 +193,27 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   meter.record(role, usage);
   if (content.trim() === '' && finishReason !== 'length') throw new LlmError('bad_response', 'The local model gave an empty reply.');
   return { content, finishReason, model: roleSettings.model, usage };
+}
+
+/**
+ * The chunks of `stream` until `signal` aborts: then it throws at once, even while llama.cpp is
+ * still reading a long prompt (wllama sees the abort only between its result polls; the pending
+ * read is left to settle, its error swallowed, and wllama frees the slot).
+ * @throws Error('aborted') on abort; whatever the stream throws
+ */
+async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
+  const iterator = stream[Symbol.asyncIterator]();
+  const aborted = new Promise<never>((_, reject) => {
+    const fail = (): void => reject(new Error('aborted'));
+    if (signal.aborted) fail();
+    else signal.addEventListener('abort', fail, { once: true });
+  });
+  aborted.catch(() => undefined);
+  for (;;) {
+    const next = iterator.next();
+    next.catch(() => undefined);
+    const result = await Promise.race([next, aborted]);
+    if (result.done) return;
+    yield result.value;
+  }
 }

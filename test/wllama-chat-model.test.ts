@@ -1,0 +1,94 @@
+/**
+ * The page's local provider (src/llm/wllama-chat-model.ts) over a stand-in for wllama's class:
+ * what it asks llama.cpp for (streamed, max tokens, temperature, the reply grammar only for the
+ * contracts, a per-request seed), usage from llama.cpp's own counts at cost 0, the context window
+ * from the file, and Stop / the request timeout ending a call even while no chunk arrives. The
+ * real library runs in Chromium in e2e/local-model.spec.ts.
+ */
+import { describe, expect, it } from 'vitest';
+import { defaultLlmSettings } from '../src/llm/defaults.ts';
+import { LlmError } from '../src/llm/errors.ts';
+import { ACTOR_REPLY_GBNF, LEARN_REPLY_GBNF } from '../src/llm/reply-grammars.ts';
+import { UsageMeter } from '../src/llm/usage-meter.ts';
+import { createWllamaChatModels, loadWllamaModel, type WllamaLike } from '../src/llm/wllama-chat-model.ts';
+
+type Chunk = { choices: { delta: { content?: string }; finish_reason: string | null }[]; usage?: { prompt_tokens: number; completion_tokens: number }; timings?: Record<string, number> };
+
+/** A wllama stand-in: records each request and streams `chunks`, or never answers when `hang`. */
+function fakeWllama(chunks: Chunk[], hang = false) {
+  const requests: Record<string, unknown>[] = [];
+  const loads: unknown[] = [];
+  const wllama = {
+    loadModel: async (_blobs: Blob[], params: unknown) => void loads.push(params),
+    getLoadedContextInfo: () => ({ n_ctx: 8192, n_ctx_train: 2048 }),
+    getNumThreads: () => 2,
+    isMultithread: () => true,
+    getChatTemplate: () => '{{ messages }}',
+    exit: async () => undefined,
+    createChatCompletion: async (request: Record<string, unknown>) => {
+      requests.push(request);
+      return (async function* () {
+        for (const chunk of chunks) yield chunk;
+        if (hang) await new Promise(() => undefined);
+      })();
+    },
+  } as unknown as WllamaLike;
+  return { wllama, requests, loads };
+}
+
+const TIMINGS = { cache_n: 0, prompt_n: 120, prompt_ms: 600, prompt_per_token_ms: 5, prompt_per_second: 200, predicted_n: 9, predicted_ms: 300, predicted_per_token_ms: 33, predicted_per_second: 30 };
+const REPLY: Chunk[] = [
+  { choices: [{ delta: { content: 'REASONING: pull it.\n' }, finish_reason: null }] },
+  { choices: [{ delta: { content: 'ACTION: pull red lever' }, finish_reason: 'stop' }], usage: { prompt_tokens: 120, completion_tokens: 9 }, timings: TIMINGS },
+];
+
+async function setup(chunks: Chunk[], hang = false, timeoutMs = 60_000) {
+  const fake = fakeWllama(chunks, hang);
+  const host = await loadWllamaModel([new Blob(['GGUF'])], { name: 'tiny.gguf', wasmUrl: 'http://x/wllama.wasm', threads: 2, create: async () => fake.wllama });
+  const settings = { ...defaultLlmSettings(), requestTimeoutMs: timeoutMs };
+  const meter = new UsageMeter(settings.caps, settings.prices);
+  return { ...fake, host, meter, models: createWllamaChatModels(host, settings, meter) };
+}
+
+describe('the in-page local model', () => {
+  it('streams a grammar-bound actor reply with llama.cpp usage at cost 0, and reads the context window from the file', async () => {
+    const { models, requests, loads, host, meter } = await setup(REPLY);
+    expect(loads[0]).toMatchObject({ n_ctx: 8192, n_threads: 2, n_gpu_layers: 0 });
+    expect([host.contextSize, host.threads, host.multiThread, host.hasChatTemplate]).toEqual([2048, 2, true, true]);
+    const messages = [{ role: 'system' as const, content: 'Answer with REASONING: … then ACTION: …' }, { role: 'user' as const, content: 'You are in a room.' }];
+    const reply = await models.actor.complete(messages);
+    expect(reply.content).toBe('REASONING: pull it.\nACTION: pull red lever');
+    expect(reply.finishReason).toBe('stop');
+    expect(reply.usage).toMatchObject({ promptTokens: 120, completionTokens: 9, costUsd: 0 });
+    expect(reply.usage.estimated).toBeUndefined();
+    const request = requests[0]!;
+    expect(request).toMatchObject({ stream: true, max_tokens: models.actor.settings.maxTokens, temperature: models.actor.settings.temperature, grammar: ACTOR_REPLY_GBNF });
+    expect(typeof request.seed).toBe('number');
+    expect(host.lastSpeed).toEqual({ promptTokensPerSecond: 200, generationTokensPerSecond: 30 });
+    expect(meter.byRole.actor.promptTokens).toBe(120);
+    // The same request gets the same seed; the meta-agent's <learn> contract its own grammar; the proposer none.
+    await models.actor.complete(messages);
+    expect(requests[1]!.seed).toBe(request.seed);
+    await models.metaAgent.complete([{ role: 'user', content: 'Write the new guide in <learn>…</learn>.' }]);
+    expect(requests[2]!.grammar).toBe(LEARN_REPLY_GBNF);
+    await models.proposer.complete([{ role: 'user', content: 'Write a meta-prompt.' }]);
+    expect(requests[3]).not.toHaveProperty('grammar');
+  });
+
+  it('Stop ends a call while llama.cpp sends nothing (e.g. still reading the prompt), as aborted', async () => {
+    const { models } = await setup(REPLY.slice(0, 1), true);
+    const stop = new AbortController();
+    const call = models.actor.complete([{ role: 'user', content: 'ACTION:' }], { signal: stop.signal });
+    await new Promise((r) => setTimeout(r, 20));
+    stop.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+    await expect(call).rejects.toBeInstanceOf(LlmError);
+  });
+
+  it('a reply that does not finish within the request timeout fails as timeout; an empty one as bad_response', async () => {
+    const slow = await setup(REPLY.slice(0, 1), true, 50);
+    await expect(slow.models.actor.complete([{ role: 'user', content: 'ACTION:' }])).rejects.toMatchObject({ kind: 'timeout' });
+    const empty = await setup([{ choices: [{ delta: { content: ' ' }, finish_reason: 'stop' }], usage: { prompt_tokens: 5, completion_tokens: 1 } }]);
+    await expect(empty.models.actor.complete([{ role: 'user', content: 'ACTION:' }])).rejects.toMatchObject({ kind: 'bad_response' });
+  });
+});
