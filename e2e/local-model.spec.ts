@@ -33,6 +33,9 @@ async function loadLocalModel(page: Page): Promise<string[]> {
   await expect(page.getByTestId('api-key')).toHaveCount(0);
   const panel = page.getByTestId('local-model');
   await expect(panel).toHaveAttribute('data-isolated', 'true');
+  // One thread: on this busy 2-core machine two spinning threads are many times slower.
+  await page.getByTestId('local-threads-input').fill('1');
+  await page.getByTestId('local-threads-input').dispatchEvent('change');
   await page.getByTestId('local-url').fill(new URL(`local-models/${MODEL}`, page.url()).href);
   await page.getByTestId('local-download').click();
   const row = panel.locator(`[data-testid="local-model-row"][data-name="${MODEL}"]`);
@@ -50,7 +53,7 @@ test('a Lever Room session runs to complete on the in-page model with no key: re
   await page.getByTestId('local-measure').click();
   await expect(page.getByTestId('local-speed')).toContainText(/\d+ prompt tokens\/s, \d+(\.\d)? generated tokens\/s/, { timeout: 120_000 });
   await expect(page.getByTestId('local-loaded')).toContainText('context 8,192 tokens');
-  await expect(page.getByTestId('local-threads')).toContainText(/multi-threaded \(2 threads\)/);
+  await expect(page.getByTestId('local-threads')).toContainText('multi-threading is available; the model runs on 1 thread');
   await page.screenshot({ path: '/tmp/w16/shots/G-settings-local.png' });
 
   await goToLearn(page);
