@@ -31,7 +31,9 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
     createModels: async (settings, meter) => {
       if (!inPage(settings)) return (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations });
       const [{ createWllamaChatModels }, host] = await Promise.all([import('../../../llm/wllama-chat-model.ts'), localModels.hostFor(settings.roles.actor.model)]);
-      return withSpeed(createWllamaChatModels(host, settings, meter, { grammar: true }));
+      // A CPU model in a tab is slow: as the CLI's local provider, a call may take up to 10 minutes.
+      const local = { ...settings, requestTimeoutMs: Math.max(settings.requestTimeoutMs, LOCAL_TIMEOUT_MS) };
+      return withSpeed(createWllamaChatModels(host, local, meter, { grammar: true }));
     },
     listModels: async (settings, signal) => {
       if (!inPage(settings)) return (await sdk()).listModels(settings, { origin }, signal);
@@ -45,6 +47,9 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
     },
   };
 }
+
+/** The shortest request timeout of the in-page model, ms (the CLI's `--provider local` default). */
+const LOCAL_TIMEOUT_MS = 600_000;
 
 /** Each finished call updates the tokens per second Settings shows. */
 function withSpeed(models: Record<Role, ChatModel>): Record<Role, ChatModel> {
