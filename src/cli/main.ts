@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval, tasks, oracle. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -49,9 +49,14 @@ Commands:
       check, split).
   oracle <web task> [--wrong] [--json]
       Plays the task's oracle script (or its wrong script) in Node and prints the reward.
+  stories get <game…|--suite jericho|--suite paper> [--mirror BASE] [--dir DIR] [--json]
+       [--timeout-ms MS]
+      Downloads Jericho's story files from their public addresses (or BASE/<file name>),
+      keeps each only if its md5 is Jericho's, into DIR (default $METATTL_STORIES_DIR, else
+      ~/.cache/metattl-stories, where the CLI finds stories); one line per game; exit 1 if any failed.
 
-Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories and
-../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
+Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories,
+~/.cache/metattl-stories (or $METATTL_STORIES_DIR) and ../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
 (balances, library, zork3). Web tasks go wherever a story or task does: web:<site>/<template>:<seed>
 (e.g. web:shop/t12:3; its seed is in the id) and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test,
 WEB-OOD; for web tasks K defaults to 3 and S to 10, and the score is the episode's reward (max 1).
@@ -108,6 +113,8 @@ export async function run(argv: string[]): Promise<number> {
         return await (await import('./web-tasks.ts')).tasksCommand(rest);
       case 'oracle':
         return await (await import('./web-tasks.ts')).oracleCommand(rest);
+      case 'stories':
+        return await (await import('./stories-get.ts')).storiesCommand(rest);
       case undefined:
       case '--help':
       case '-h':
