@@ -36,9 +36,15 @@ Commands:
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
        [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
+       [--selection pareto|current_best|epsilon_greedy|top_k_pareto [--epsilon E] [--top-k K]]
+       [--accept strict_improvement|improvement_or_equal] [--stop-no-improvement N]
+       [--stop-score X] [--stop-minutes M] [--max-proposer-usd X]
       Evolves the meta-agent's strategy section (GEPA-style). N = metric calls: one candidate
       evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the
       seed's validation plus one full iteration is refused (exit 2).
+      Outer-loop strategies by GEPA's names (defaults: pareto, strict_improvement); stop
+      conditions besides the budget; a file <store>/STOP stops the run before its next
+      iteration (resumable). All are recorded in the run and replayed on --resume.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--resume RUN_ID [--from-last-good]]] [--json]

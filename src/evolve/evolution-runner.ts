@@ -22,13 +22,15 @@ import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { abortGroup, settleAll } from '../ttl/settle.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
+import { COMPLETING_STOP_REASONS, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
-import { acceptStrictImprovement } from './strategies/acceptance.ts';
+import { acceptanceRule } from './strategies/acceptance.ts';
+import { selectCandidate } from './strategies/candidate-selection.ts';
+import { StopConditions } from './strategies/stop-conditions.ts';
 import { budgetRefusal, canStartIteration, effectiveMinibatch, planBudget, repeatsFor } from './strategies/budget.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
-import { paretoFronts, pruneDominated, selectParent, type ScoreMatrix } from './strategies/pareto.ts';
+import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
 import { mutateStrategy } from './strategies/random-mutation.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
 
@@ -56,6 +58,10 @@ export interface EvolutionDeps {
   /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
   faultedEpisodesBefore?: number;
   now?: () => Date;
+  /** Whether a stop file is present (the CLI's `<store>/STOP`); checked before each iteration. */
+  stopFile?: () => boolean;
+  /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
+  proposerCostUsd?: () => number | null;
 }
 
 class Stop extends Error {
@@ -165,14 +171,20 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     seed.valScores = meanByTask(await sweep(seed, config.val, 'seed-val'));
     refresh();
     let failures = 0;
+    const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
+    const accept = acceptanceRule(config.acceptance);
+    const orEqual = config.acceptance === 'improvement_or_equal';
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
+      const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
+      const stop = stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
+      if (stop) throw new Stop(stop.reason, stop.message);
       if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
         throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
       // One draw per iteration (GEPA's select_program_candidate_from_pareto_front).
-      const parentId = selectParent(scoreMatrix(), valIds, rng);
+      const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
       const parent = state.candidates.find((c) => c.id === parentId);
       if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
       const minibatch = sampler.next(rng);
@@ -203,16 +215,16 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
       const childSum = sum(meanByTask(await sweep(child, tasks, 'child-mb')));
       child.minibatch!.childSum = childSum;
-      if (acceptStrictImprovement(parentSum, childSum)) {
+      if (accept(parentSum, childSum)) {
         child.status = 'accepted';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} > parent's ${parentSum.toFixed(4)}`;
+        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '≥' : '>'} parent's ${parentSum.toFixed(4)}`;
         await emit({ type: 'accepted', candidate: child });
         child.valScores = meanByTask(await sweep(child, config.val, 'child-val'));
         refresh();
         await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
       } else {
         child.status = 'rejected';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} ≤ parent's ${parentSum.toFixed(4)}`;
+        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '<' : '≤'} parent's ${parentSum.toFixed(4)}`;
         state.rngState = rng.getState();
         await emit({ type: 'rejected', candidate: child });
       }
@@ -230,7 +242,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       throw error;
     }
   }
-  state.status = state.stopReason === 'budget' || state.stopReason === 'failures' ? 'complete' : 'stopped';
+  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : 'stopped';
   state.rngState = rng.getState();
   state.finishedAt = now().toISOString();
   await emit({ type: 'finished', state });
