@@ -69,6 +69,10 @@ export interface StoryGetOptions {
   onResult?: (result: StoryGetResult) => void;
   /** The addresses to use (default STORY_SOURCES). */
   sources?: Readonly<Record<string, StorySource>>;
+  /** Bytes received so far of game `id`'s download, and the total when the server says it. */
+  onProgress?: (id: string, receivedBytes: number, totalBytes: number | null) => void;
+  /** Stops every download at once (then each unfinished game is `failed`, "stopped"). */
+  signal?: AbortSignal;
 }
 
 /** Game ids for a suite name: `jericho` (every game with an address) or `paper` (the six). */
@@ -98,10 +102,30 @@ function zcodeOf(received: Uint8Array, member: string | undefined): Uint8Array {
   return identifyStory(bytes).zcode;
 }
 
-async function download(url: string, io: StoryGetIo, timeoutMs: number): Promise<Uint8Array | { status: number }> {
-  const response = await io.fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+async function download(url: string, io: StoryGetIo, timeoutMs: number, onProgress: (received: number, total: number | null) => void, stop?: AbortSignal): Promise<Uint8Array | { status: number }> {
+  const signal = stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs);
+  const response = await io.fetch(url, { signal, redirect: 'follow' });
   if (!response.ok) return { status: response.status };
-  return new Uint8Array(await response.arrayBuffer());
+  const length = Number(response.headers.get('content-length'));
+  const total = Number.isFinite(length) && length > 0 ? length : null;
+  if (!response.body) return new Uint8Array(await response.arrayBuffer());
+  const chunks: Uint8Array[] = [];
+  let received = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    received += value.length;
+    onProgress(received, total);
+  }
+  const bytes = new Uint8Array(received);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
 }
 
 /**
@@ -131,9 +155,12 @@ async function getOne(id: string, source: StorySource, entry: CatalogEntry, io: 
   if (existing !== null && md5Of(existing) === entry.md5) return { ...base, status: 'already there', message: `${source.fileName} is already there with Jericho's md5.` };
   let received: Uint8Array | { status: number };
   try {
-    received = await download(url, io, options.timeoutMs ?? 60_000);
+    received = await download(url, io, options.timeoutMs ?? 60_000, (got, total) => options.onProgress?.(id, got, total), options.signal);
   } catch (error) {
-    const cause = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError') ? `no complete answer within ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s` : error instanceof Error ? error.message : String(error);
+    const stopped = options.signal?.aborted === true;
+    const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
+    if (stopped) return { ...base, status: 'failed', message: `Stopped before ${source.fileName} was complete.` };
+    const cause = timedOut ? `no complete answer within ${Math.round((options.timeoutMs ?? 60_000) / 1000)} s` : error instanceof Error ? error.message : String(error);
     return { ...base, status: 'failed', message: `Could not download ${url}: ${cause}. Try again, or use --mirror with a local copy.` };
   }
   if (!(received instanceof Uint8Array)) {

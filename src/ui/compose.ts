@@ -23,6 +23,8 @@ import { Router } from './shell/router.svelte.ts';
 import { RunServices } from './shared/stores/run-services.ts';
 import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
 import { SETTINGS_LINK_CONTEXT } from './shared/settings-link.ts';
+import { GET_GAMES_CONTEXT } from './shared/stores/get-games-context.ts';
+import { GetGamesState } from './shared/stores/get-games.svelte.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
@@ -67,7 +69,17 @@ const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-na
 await yieldToMain();
 /** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
 const settingsLink = { href: () => router.href('settings'), go: () => router.go('settings') };
-const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink]]);
+/** "Get the games" in the story library (Play, Agent, Learn): downloads on request, added to the library. */
+const getGames = new GetGamesState({
+  fetch: (input, init) => fetch(input, init),
+  catalog: () => library.catalogEntries,
+  libraryMd5s: () => new Set(library.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
+  add: async (fileName, bytes) => {
+    const added = await library.add(fileName, bytes);
+    if (added.problem !== null) throw new Error(added.problem);
+  },
+});
+const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
