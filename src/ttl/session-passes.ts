@@ -19,18 +19,19 @@ import type { SessionRecord } from './session-record.ts';
 /** Extra passes over the faulted sessions an invocation makes at most (after the first pass). */
 export const MAX_EXTRA_PASSES = 4;
 
+/** A job's attempt whose session a provider fault stopped. */
+export interface FaultedOutcome {
+  kind: 'faulted';
+  /** The provider's message (the run's stop message when it gives up). */
+  message: string;
+  /** Episodes this attempt finished (> 0 is progress). */
+  finishedNow: number;
+  /** The fault is one no later call can fix (`SYSTEMIC_KINDS`): no further pass. */
+  systemic: boolean;
+}
+
 /** What one attempt of a job came to: its value, or a session stopped by a provider fault. */
-export type PassOutcome<T> =
-  | { kind: 'done'; value: T }
-  | {
-    kind: 'faulted';
-    /** The provider's message (the run's stop message when it gives up). */
-    message: string;
-    /** Episodes this attempt finished (> 0 is progress). */
-    finishedNow: number;
-    /** The fault is one no later call can fix (`SYSTEMIC_KINDS`): no further pass. */
-    systemic: boolean;
-  };
+export type PassOutcome<T> = { kind: 'done'; value: T } | FaultedOutcome;
 
 export interface PassOptions {
   /** The concurrency limiter every attempt runs through (p-limit's shape). */
@@ -94,7 +95,7 @@ export async function runInPasses<T>(
 
 /** The fault outcome of a session stopped with reason `provider` (its last recorded fault decides
  * whether it is systemic); `finishedNow`: episodes it finished in this attempt. */
-export function faultOutcome(session: SessionRecord, finishedNow: number): PassOutcome<never> {
+export function faultOutcome(session: SessionRecord, finishedNow: number): FaultedOutcome {
   const kind = session.faults?.at(-1)?.kind as LlmErrorKind | undefined;
   return {
     kind: 'faulted', message: session.stopMessage ?? 'The provider failed.', finishedNow,
