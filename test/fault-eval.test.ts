@@ -3,7 +3,8 @@
  * (test/support/fault-proxy.ts: a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a
  * hang past --timeout-ms, malformed JSON or a body cut mid-way) with the default retries. A fault
  * costs at most its own episode: the other sessions go on, finished episodes are kept in the
- * store, and a resume continues each unfinished session from its last finished episode — so the
+ * store, further passes of the same invocation continue the faulted sessions while they progress,
+ * and a resume continues any still unfinished from its last finished episode — so the
  * run completes in ≤ 3 invocations with ≤ 1.6× the requests of the fault-free run, and ends with
  * exactly the fault-free run's results.
  */
