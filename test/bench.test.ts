@@ -28,7 +28,11 @@ const EXPECTED: Record<string, RegExp[]> = {
     /^stable prefix share \d\.\d{3} \(goal ≥ 0\.8\); ours \/ reference actor tokens per session \d\.\d{3} \(goal ≤ 1\)$/m,
   ],
 };
-EXPECTED['bench/fault-eval-bench.ts'] = [/^invocations: \d+ \(goal ≤ 3\)$/m, /^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)$/m, /^equal to clean: yes$/m];
+// Its evaluation, then its evolution: each prints the three figures.
+EXPECTED['bench/fault-eval-bench.ts'] = [
+  /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
+  /^Evolution under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
+];
 const BROWSER = ['bench/page-bench.ts'];
 
 describe('npm run bench', () => {

@@ -12,15 +12,17 @@
  *
  * A provider fault costs only its own metric call's episode: that session stops (its finished
  * episodes kept where `evaluate` keeps them, ttl/session-evaluator.ts) while the other sessions of
- * the sweep go on; then the run stops with `provider_error`, and a resume replays the loop to that
- * sweep and continues each unfinished session from its last finished episode. A cap or Stop still
- * stops every session in flight.
+ * the sweep go on; further passes then continue the faulted sessions from their last finished
+ * episode while passes progress (ttl/session-passes.ts), so a recovered call counts exactly as a
+ * clean one. Only when they stop progressing does the run stop with `provider_error`; a resume
+ * replays the loop to that sweep and continues each unfinished session the same way. A cap or
+ * Stop still stops every session in flight.
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
-import { abortGroup, settleAll } from '../ttl/settle.ts';
+import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { COMPLETING_STOP_REASONS, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
@@ -57,11 +59,23 @@ export interface EvolutionDeps {
   rng?: SeededRng;
   /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
   faultedEpisodesBefore?: number;
+  /** Extra passes over a sweep's faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
+  maxExtraPasses?: number;
   now?: () => Date;
   /** Whether a stop file is present (the CLI's `<store>/STOP`); checked before each iteration. */
   stopFile?: () => boolean;
   /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
   proposerCostUsd?: () => number | null;
+}
+
+/** One finished job of a sweep. */
+interface SweepRun {
+  call: MetricCall;
+  session: SessionRecord;
+  task: EvolutionTask;
+  repeat: number;
+  key: string;
+  fromCache: boolean;
 }
 
 class Stop extends Error {
@@ -110,31 +124,27 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
     const repeats = repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
     const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
-    // Once one session fails or stops the run, the others are stopped too and all are awaited.
-    const batch = abortGroup(deps.signal);
-    /** The first provider fault of the sweep: it stops its session only. */
-    let providerFault: string | null = null;
-    const settled = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
+    // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
+    // a call that recovers within the invocation is recorded exactly as a clean one.
+    const { values, fault } = await runInPasses<SweepRun>(jobs.length, async (index, signal) => {
+      const { task, repeat } = jobs[index]!;
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
-      if (cached) return { ...cached, task, repeat, key, fromCache: true };
-      if (batch.aborted) throw new Stop('stopped', null);
+      if (cached) return { kind: 'done', value: { ...cached, task, repeat, key, fromCache: true } };
+      if (signal.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
-      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
+      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, signal);
       state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
       if (result.session.status !== 'complete') {
-        if (result.session.stopReason === 'provider') {
-          providerFault ??= result.session.stopMessage ?? 'The provider failed.';
-          return null;
-        }
+        if (result.session.stopReason === 'provider') return faultOutcome(result.session, result.finishedNow ?? 0);
         throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
       }
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
-      return { call, session: result.session, task, repeat, key, fromCache: false };
-    })), batch.abortAll).finally(batch.dispose);
-    if (providerFault !== null) throw new Stop('provider_error', providerFault);
-    const results = settled.filter((r) => r !== null);
+      return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
+    }, { limit, signal: deps.signal, stopped: () => new Stop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    if (fault !== null) throw new Stop('provider_error', fault);
+    const results = values.filter((r) => r !== undefined);
     for (const r of results) {
       state.metricCalls.push(r.call);
       state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;

@@ -148,6 +148,8 @@ export interface MetricResult {
   /** Episodes faulted in this attempt only (a continued session's record also counts earlier
    * attempts'); when absent, all of `session.faultedEpisodes`. */
   faultedNow?: number;
+  /** Episodes finished in this attempt (progress for ttl/session-passes.ts); absent = 0. */
+  finishedNow?: number;
 }
 
 /** Typed progress events (observed by the UI and the store; they cannot steer the loop). */
