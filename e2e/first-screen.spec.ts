@@ -3,9 +3,11 @@
  * what this is and gets three ways in beside the first-visit tour — watch the recorded run (no
  * key: Replay with the shipped Lever Room session), connect a model (Settings), play a story
  * (The Lever Room). A returning visitor lands on the story they had open, not on the first screen.
- * At 1280×800 and 1920×1080, the three ways in above the fold; screenshots saved.
+ * At 1280×800 and 1920×1080, the three ways in above the fold, no serious or critical axe-core
+ * violation; screenshots saved.
  */
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/w16/shots';
@@ -34,6 +36,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
       await expect(page.locator('[data-testid="first-play"][data-id="lever-room"]')).toBeInViewport();
       await expect(page.locator('[data-testid="first-play"][data-id="advent"]')).toBeEnabled();
       await page.screenshot({ path: `${SHOTS}/E-first-screen-${size.width}.png` });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`)).toEqual([]);
 
       await page.getByTestId('first-watch').click();
       await expect(page).toHaveURL(/view=replay&replay=lever-room-naive/);

@@ -3,13 +3,21 @@
  * list, labelled with what produced them (the scripted mock, not a real model), the evolution
  * drawn as Evolve draws it — a lineage of ≥ 2 levels below the seed and a Pareto front of ≥ 2
  * candidates — and the evaluation's results table by policy names (ids in a title); one of its
- * sessions replays and the overview comes back. At 1280×800 and 1920×1080; screenshots saved.
+ * sessions replays and the overview comes back; axe-core finds no serious or critical violation.
+ * At 1280×800 and 1920×1080; screenshots saved.
  */
 import { mkdirSync } from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { openReplay } from './replay-helpers.ts';
 
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/w16/shots';
+
+/** axe-core's serious and critical violations on the page (rule id and the first node), for a readable failure. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).analyze();
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+}
 
 /** Depth below the seed of every lineage node, from its data-parent links. */
 async function lineageDepth(page: Page): Promise<number> {
@@ -43,6 +51,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
       await expect(page.getByTestId('candidate-row').filter({ hasText: '★' })).toHaveCount(2);
       await expect(page.getByTestId('candidate-row').filter({ has: page.locator('.status.accepted') })).toHaveCount(2);
       await expect(page.getByTestId('replay-evolution-progress')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
       await page.getByTestId('lineage-node').filter({ hasText: 'c2' }).getByRole('button').click();
       await expect(page.getByTestId('replay-candidate-strategy')).toContainText('Strategy B');
       mkdirSync(SHOTS, { recursive: true });
@@ -58,6 +67,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
       await expect(page.getByTestId('result-policy').nth(2)).toHaveAttribute('title', /^evolved-c\d+$/);
       await expect(page.getByTestId('replay-item')).toHaveCount(6);
       await expect(page.getByTestId('replay-item').nth(4)).toContainText('Evolved');
+      expect(await seriousViolations(page)).toEqual([]);
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: `${SHOTS}/E-replay-evaluation-${size.width}.png`, fullPage: false });
       await page.getByTestId('replay-item').nth(5).click();
