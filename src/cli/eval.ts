@@ -84,7 +84,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   for (const name of names) {
     const spec = await policyFromOption(name);
     const id = name.includes('/') || name.includes('.') ? basename(name).replace(/\.\w+$/, '') : name;
-    policies.push({ id, spec, selectedOn: await selectedOnFromOption(name) });
+    // A meta-prompt file's own name ("Evolved c1 (run …)") is the policy's name for people; the id stays the file's.
+    const named = spec.kind === 'meta' && spec.name !== id && spec.name !== basename(name) ? { name: spec.name } : {};
+    policies.push({ id, ...named, spec, selectedOn: await selectedOnFromOption(name) });
   }
   const config: EvaluationConfig = previous?.config ?? {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),

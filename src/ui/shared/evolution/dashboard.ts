@@ -5,10 +5,10 @@
  * of an evolved candidate (provenance "evolved in run X from parent Y", selectedOn = the run's
  * train + validation games). Pure.
  */
-import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
-import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
-import type { CsvTable } from '../../eval/csv.ts';
-import type { LineChartSpec } from '../shared/charts/line-chart.ts';
+import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
+import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
+import type { LineChartSpec } from '../charts/line-chart.ts';
 
 export interface CandidateRow {
   id: string;

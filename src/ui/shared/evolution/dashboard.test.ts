@@ -1,6 +1,6 @@
 /** Dashboard derivations: candidate rows, the best-so-far curve, the library entry of a candidate. */
 import { describe, expect, it } from 'vitest';
-import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
+import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
 import { budgetText, candidateRows, evolvedEntry, progressSpec, reasoningOf, statusText, strategyText } from './dashboard.ts';
 
 const task = (id: string, storyId: string) => ({ id, storyId, title: storyId, md5: '0'.repeat(32), seed: 0, maxScore: 10 });
