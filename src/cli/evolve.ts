@@ -17,7 +17,7 @@ import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
-import { chatModelsFromFlags } from './models.ts';
+import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
@@ -80,6 +80,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
+    ...replyGrammarOf(values),
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);

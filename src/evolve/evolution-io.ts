@@ -48,7 +48,7 @@ export const evolutionStateSchema = z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
     maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
-    models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive,
+    models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive, replyGrammar: z.boolean().optional(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
   stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error']).nullable(),

@@ -55,6 +55,9 @@ export interface EvolutionConfig {
   concurrency: number;
   models: { actor: string; metaAgent: string; proposer: string };
   contextWindow: number;
+  /** Whether the reply contracts were enforced with grammars (`--provider local`'s
+   * `--reply-grammar`); absent for providers that take no grammar (= off). */
+  replyGrammar?: boolean;
 }
 
 export type CandidateStatus = 'seed' | 'accepted' | 'rejected' | 'failed';
