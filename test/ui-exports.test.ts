@@ -137,8 +137,8 @@ describe('Evaluate exports', () => {
 
 describe('Settings and setup tables', () => {
   it('the price table', () => {
-    expect(lines(toCsv(priceTable([{ id: 1, model: 'gpt-4o-mini', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 }, { id: 2, model: '', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }])))).toEqual([
-      'model,input USD per million tokens,output USD per million tokens', 'gpt-4o-mini,0.15,0.6', ',0,0', '',
+    expect(lines(toCsv(priceTable([{ id: 1, model: 'gpt-4o-mini', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, cachedInputPerMTokUsd: 0.075 }, { id: 2, model: '', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }])))).toEqual([
+      'model,input USD per million tokens,output USD per million tokens,cached input USD per million tokens', 'gpt-4o-mini,0.15,0.6,0.075', ',0,0,', '',
     ]);
   });
 

@@ -18,7 +18,7 @@ import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv } from '../eval/report-csv.ts';
 import { reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
-import { chatModelsFromFlags } from './models.ts';
+import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
@@ -94,6 +94,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
+    ...replyGrammarOf(values),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   const id = previous?.id ?? randomUUID();

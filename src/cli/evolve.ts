@@ -19,7 +19,7 @@ import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
-import { chatModelsFromFlags } from './models.ts';
+import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
@@ -93,6 +93,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
     candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
     acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
+    ...replyGrammarOf(values),
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);

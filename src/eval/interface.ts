@@ -38,6 +38,9 @@ export interface EvaluationConfig {
   concurrency: number;
   models: { actor: string; metaAgent: string };
   contextWindow: number;
+  /** Whether the reply contracts were enforced with grammars (`--provider local`'s
+   * `--reply-grammar`); absent for providers that take no grammar (= off). */
+  replyGrammar?: boolean;
 }
 
 /** One session of the evaluation. */

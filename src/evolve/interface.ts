@@ -67,6 +67,9 @@ export interface EvolutionConfig {
   acceptance?: Acceptance;
   /** Stop conditions besides the budget (strategies/stop-conditions.ts); absent = none. */
   stopConditions?: StopConditionsConfig;
+  /** Whether the reply contracts were enforced with grammars (`--provider local`'s
+   * `--reply-grammar`); absent for providers that take no grammar (= off). */
+  replyGrammar?: boolean;
 }
 
 export type CandidateStatus = 'seed' | 'accepted' | 'rejected' | 'failed';

@@ -57,6 +57,7 @@ export const sessionSchema = z.object({
     models: z.object({ actor: roleSettings, reflection: roleSettings.nullable() }),
     provider: z.object({ presetId: z.string(), baseUrl: z.string() }),
     contextWindow: z.number().int().positive().nullable(),
+    replyGrammar: z.boolean().optional(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
   stopReason: z.enum(['user', 'budget', 'provider']).nullable(),

@@ -29,6 +29,9 @@ export interface SessionConfig {
   provider: { presetId: string; baseUrl: string };
   /** Context window assumed for the meta-agent / reflection model, tokens. */
   contextWindow: number | null;
+  /** Whether the reply contracts were enforced with grammars (a local model's setting); absent for
+   * providers that take no grammar and in records made before it was recorded (= off). */
+  replyGrammar?: boolean;
 }
 
 export interface EpisodeRecord {

@@ -27,6 +27,8 @@ export const RULES = {
   maxUsd: { min: 0, integer: false, nullable: true },
   maxTokensCap: { min: 0, integer: true, nullable: true },
   pricePerMTokUsd: { min: 0, integer: false, nullable: false },
+  /** The cached-input price: empty = the input price. */
+  cachedPricePerMTokUsd: { min: 0, integer: false, nullable: true },
 } as const satisfies Record<string, NumberRule>;
 
 /** One row of the editable price table. `id` keys the row in the view only. */
