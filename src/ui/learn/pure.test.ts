@@ -168,7 +168,7 @@ describe('session plans and curves', () => {
   });
 
   it('draws one series per session and one max line per distinct max score', () => {
-    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'final score', scores: [5] }], maxScores: [350] });
+    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'Score per episode', scores: [5] }], maxScores: [350] });
     const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, faultedEpisodes: 0, startedAt: '', updatedAt: 0 };
     const data = curveOfItems([item, { ...item, id: 'x', maxScore: 10, episodes: 4 }, { ...item, id: 'y', maxScore: null }]);
     expect(data.episodes).toBe(4);
