@@ -2,7 +2,7 @@
  * Accessibility (issue 19): axe-core finds no serious or critical violation in any view — at first
  * open, with the tour open, in workshop mode, and after a finished run (a Learn session and an Agent
  * run with the mock LLM, a small Evaluate and Evolve run, Replay with the shipped recording open).
- * No rule is disabled. Runs at 1280×800.
+ * No rule is disabled. Runs at 1280×800, workshop mode also at 1920×1080.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
@@ -78,6 +78,17 @@ test('workshop mode, every view it shows', async ({ page }) => {
     await show(page, view);
     await expectNoSeriousViolations(page, `the ${view} view in workshop mode`);
   }
+});
+
+test.describe('at 1920×1080 (a projector)', () => {
+  test.use({ viewport: { width: 1920, height: 1080 } });
+  test('workshop mode, every view it shows', async ({ page }) => {
+    await openClosingTour(page, '?workshop=1');
+    for (const view of ['play', 'learn', 'replay', 'settings'] as const) {
+      await show(page, view);
+      await expectNoSeriousViolations(page, `the ${view} view in workshop mode at 1920×1080`);
+    }
+  });
 });
 
 test('Replay with the shipped recording open, at its end', async ({ page }) => {
