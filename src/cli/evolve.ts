@@ -22,13 +22,14 @@ import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
+import { plural } from '../agents/plural.ts';
 
 export async function evolveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -125,13 +126,16 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
+    // This invocation's spend; null when a model called has no known price at this provider.
+    costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, ...providerNotes(settings, meter),
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${state.sessionsPlayed ?? 0} sessions, ${state.candidates.length - 1} proposals, ${state.faultedEpisodes ?? 0} faulted episodes; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }
