@@ -8,12 +8,16 @@ import { explainInterpreterError } from '../../../engine/errors.ts';
 import { LlmError, scrub } from '../../../llm/errors.ts';
 import type { LlmSettings, Role, RoleSettings } from '../../../llm/interface.ts';
 import { presetById } from '../../../llm/providers.ts';
+import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../evolve/cost-estimate.ts';
 import type { Store } from '../../../store/interface.ts';
 import { AdaptationsState } from './adaptations-state.svelte.ts';
 import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
+
+/** The OpenAI preset's default model for every role (llm/defaults.ts). */
+const OPENAI_DEFAULT_MODEL = defaultLlmSettings().roles.actor.model;
 
 /** The last "Test connection": listed model ids, or the mapped error's message. */
 export type ConnectionTest =
@@ -72,9 +76,18 @@ export class SettingsState {
     return llmSettingsOf(this.form, this.key.reveal());
   }
 
-  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). */
+  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). Away
+   * from OpenAI, a meta-agent or proposer still on OpenAI's default model (settings saved before
+   * empty meant "the actor's") is set to use the actor's model, never a model nobody chose there. */
   selectPreset(presetId: string): void {
     const preset = presetById(presetId);
+    let roles = this.form.roles;
+    if (presetId !== 'openai') {
+      for (const role of ['metaAgent', 'proposer'] as const) {
+        if (roles[role].model === OPENAI_DEFAULT_MODEL) roles = { ...roles, [role]: { ...roles[role], model: '' } };
+      }
+    }
+    this.form = { ...this.form, roles };
     this.change({ presetId, ...(preset && preset.id !== 'custom' ? { baseUrl: preset.baseUrl } : {}) });
   }
 

@@ -18,6 +18,29 @@ async function stored(store: MemoryStore): Promise<string> {
 }
 
 describe('SettingsState', () => {
+  it('a meta-agent or proposer with no model given uses the actor’s model, also after a saved OpenAI default and a preset change', async () => {
+    const fresh = new SettingsState(llm(), new ApiKeyHolder());
+    await fresh.init(new MemoryStore());
+    expect(fresh.form.roles.metaAgent.model).toBe('');
+    expect(fresh.llmSettings().roles.proposer.model).toBe('gpt-4o-mini');
+    fresh.changeRole('actor', { model: 'mock-model' });
+    expect(Object.values(fresh.llmSettings().roles).map((r) => r.model)).toEqual(['mock-model', 'mock-model', 'mock-model']);
+    // Settings saved when the form filled every role with gpt-4o-mini: away from OpenAI they follow the actor.
+    const store = new MemoryStore();
+    const saved = new SettingsState(llm(), new ApiKeyHolder());
+    await saved.init(store);
+    saved.changeRole('metaAgent', { model: 'gpt-4o-mini' });
+    saved.changeRole('proposer', { model: 'gpt-4o-mini' });
+    saved.selectPreset('ollama');
+    saved.changeRole('actor', { model: 'llama3' });
+    expect(saved.llmSettings().roles.metaAgent.model).toBe('llama3');
+    expect(saved.llmSettings().roles.proposer.model).toBe('llama3');
+    // A model the user chose stays.
+    saved.changeRole('proposer', { model: 'qwen' });
+    saved.selectPreset('custom');
+    expect(saved.llmSettings().roles.proposer.model).toBe('qwen');
+  });
+
   it('saves every change without the key unless it is remembered; un-ticking deletes it', async () => {
     const store = new MemoryStore();
     const settings = new SettingsState(llm(), new ApiKeyHolder());
