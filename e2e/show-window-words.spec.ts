@@ -96,6 +96,7 @@ for (const screen of SCREENS) {
       await expect(page.getByTestId('evolve-cost')).toHaveText(/^[\d,]+ tokens · —$/);
       expect(mock.requests.filter((r) => r.role === 'proposer').every((r) => (r.body as { model: string }).model === 'mock-model')).toBe(true);
       expect(mock.requests.filter((r) => r.role === 'proposer').length).toBeGreaterThan(0);
+      await expect(page.getByTestId('evolve-run')).toContainText('LLM proposer: Keep game facts (as GEPA) · seed 0');
 
       const legend = page.getByTestId('heatmap-legend');
       await expect(legend).toBeVisible();

@@ -89,6 +89,9 @@ describe('costs only where the called model’s price is known', () => {
     const text = await cli([...args, '--id', 'costs-a']);
     expect(text.stdout + text.stderr).not.toContain('$');
     expect(text.stdout).toMatch(/; —; best /);
+    // Counted nouns agree with their number ("1 proposal", not "1–1 proposals").
+    expect(text.stderr).toContain('→ 1 proposal, 2–4 sessions');
+    expect(text.stdout).toMatch(/\d\/4 metric calls, \d+ sessions, 1 proposal, 0 faulted episodes; —/);
     expect(text.stderr.match(/no model given for the meta-agent and proposer: they use the actor's model \(gpt-4o-mini\)/g)).toHaveLength(1);
     const proposerCalls = mock.requests.filter((r) => r.role === 'proposer');
     expect(proposerCalls.length).toBeGreaterThan(0);

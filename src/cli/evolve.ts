@@ -104,7 +104,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const interrupt = listenForInterrupt();
   let state: EvolutionState;
   try {
-    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${plan.proposals.low}–${plan.proposals.high} proposals, ${plan.sessions.low}–${plan.sessions.high} sessions\n`);
+    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
     state = await runEvolution(id, config, {
       proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
@@ -138,4 +138,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
+}
+
+/** "2–4 sessions", or "1 session" when the range is one number. */
+function countRange(range: { low: number; high: number }, noun: string): string {
+  return range.low === range.high ? plural(range.low, noun) : `${range.low}–${range.high} ${noun}s`;
 }
