@@ -76,6 +76,7 @@ for (const screen of SCREENS) {
       await mockWithActorOnly(page, mock.baseUrl, screen.workshop);
       await expect(page.getByTestId('roles-on-actor-model')).toHaveText('No model given for the meta-agent and proposer: they use the actor’s model (mock-model).');
       await expect(page.getByTestId('model-proposer')).toHaveAttribute('placeholder', 'the actor’s model');
+      await expect(page.getByTestId('price-note')).toContainText('The built-in rows are OpenAI’s prices and count only with the OpenAI preset');
       await page.screenshot({ path: `${SHOTS}settings-${screen.name}.png`, fullPage: true });
 
       await open(page, 'evolve', screen.workshop);
@@ -97,6 +98,13 @@ for (const screen of SCREENS) {
       expect(mock.requests.filter((r) => r.role === 'proposer').every((r) => (r.body as { model: string }).model === 'mock-model')).toBe(true);
       expect(mock.requests.filter((r) => r.role === 'proposer').length).toBeGreaterThan(0);
       await expect(page.getByTestId('evolve-run')).toContainText('LLM proposer: Keep game facts (as GEPA) · seed 0');
+
+      // The proposer's reasoning never shows the raw <strategy> block (the strategy is the diff above it).
+      await page.locator('[data-testid="candidate-row"][data-id="c1"]').getByTestId('candidate-select').click();
+      await expect(page.getByTestId('candidate-diff')).toBeVisible();
+      await expect(page.getByTestId('candidate-reply')).not.toContainText('<strategy>');
+      await expect(page.getByTestId('candidate-reply')).not.toBeEmpty();
+      await page.getByTestId('candidate-inspector').getByRole('button', { name: 'Close' }).click();
 
       const legend = page.getByTestId('heatmap-legend');
       await expect(legend).toBeVisible();
