@@ -127,7 +127,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
     // This invocation's spend; null when a model called has no known price at this provider.
-    costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, ...providerNotes(settings, meter),
+    costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
