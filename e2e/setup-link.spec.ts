@@ -17,7 +17,7 @@ test.afterEach(async () => {
   await mock.close();
 });
 
-test('a local preset empties OpenAI model names; Test connection fills them and offers each model for every role', async ({ page }) => {
+test('a local preset empties OpenAI model names; Test connection fills the actor\'s and offers each model for every role', async ({ page }) => {
   await openView(page, 'settings');
   await expect(page.getByTestId('model-actor')).toHaveValue('gpt-4o-mini');
   for (const preset of ['ollama', 'lmstudio', 'llamacpp']) {
@@ -29,8 +29,10 @@ test('a local preset empties OpenAI model names; Test connection fills them and 
   // The room's server (the mock, at its own address) lists two models: the empty roles get the first.
   await page.getByTestId('base-url').fill(mock.baseUrl);
   await page.getByTestId('test-connection').click();
-  await expect(page.getByTestId('connection-filled')).toHaveText('The actor, meta-agent, proposer models were empty: set to room-actor-model, the first listed. Choose another below.');
-  for (const role of ['actor', 'meta-agent', 'proposer']) await expect(page.getByTestId(`model-${role}`)).toHaveValue('room-actor-model');
+  await expect(page.getByTestId('connection-filled')).toHaveText('The actor’s model was empty: set to room-actor-model, the first listed. Choose another below.');
+  await expect(page.getByTestId('model-actor')).toHaveValue('room-actor-model');
+  // The others stay empty: they use the actor's model.
+  for (const role of ['meta-agent', 'proposer']) await expect(page.getByTestId(`model-${role}`)).toHaveValue('');
   await page.locator('[data-testid="use-model"][data-model="room-meta-model"]').click();
   for (const role of ['actor', 'meta-agent', 'proposer']) await expect(page.getByTestId(`model-${role}`)).toHaveValue('room-meta-model');
   await page.setViewportSize({ width: 1280, height: 800 });

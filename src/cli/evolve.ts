@@ -24,7 +24,7 @@ import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
@@ -34,6 +34,7 @@ import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalo
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
+import { plural } from '../agents/plural.ts';
 
 export async function evolveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -117,7 +118,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const interrupt = listenForInterrupt();
   let state: EvolutionState;
   try {
-    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${plan.proposals.low}–${plan.proposals.high} proposals, ${plan.sessions.low}–${plan.sessions.high} sessions\n`);
+    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
     state = await runEvolution(id, config, {
       proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.
@@ -143,13 +144,16 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
     outerLoop: { candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {} },
+    // This invocation's spend; null when a model called has no known price at this provider.
+    costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${state.sessionsPlayed ?? 0} sessions, ${state.candidates.length - 1} proposals, ${state.faultedEpisodes ?? 0} faulted episodes; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }
@@ -178,4 +182,9 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
     ...(usd !== undefined ? { maxProposerUsd: usd } : {}),
   };
   return { selection: selection as CandidateSelection, ...(epsilon !== undefined ? { epsilon } : {}), ...(topK !== undefined ? { topK } : {}), acceptance: acceptance as Acceptance, stopConditions };
+}
+
+/** "2–4 sessions", or "1 session" when the range is one number. */
+function countRange(range: { low: number; high: number }, noun: string): string {
+  return range.low === range.high ? plural(range.low, noun) : `${range.low}–${range.high} ${noun}s`;
 }

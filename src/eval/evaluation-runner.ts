@@ -16,6 +16,8 @@ import { averageScore, bestScore } from '../ttl/metrics.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { usageOf } from '../ttl/session-record.ts';
+import { knownUsd } from '../llm/defaults.ts';
+import type { LlmSettings } from '../llm/interface.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
@@ -41,6 +43,10 @@ export interface EvaluationDeps {
   faultedEpisodesBefore?: number;
   /** Extra passes over faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
   maxExtraPasses?: number;
+  /** The prices that hold at this run's provider (llm/defaults.ts `pricesAtProvider`), USD per
+   * million tokens by model: a session that called a model missing here gets `costUsd: null`.
+   * Absent: every cost is taken as known. */
+  prices?: LlmSettings['prices'];
 }
 
 /** The jobs of an evaluation, in their fixed order. */
@@ -83,11 +89,10 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
         if (session.stopReason === 'provider') return faultOutcome(session, finishedNow ?? 0);
         throw new LlmError('aborted', 'stopped');
       }
-      const usage = usageOf(session);
       const result: EvaluationResult = {
         key: job.key, policyId: job.policy.id, taskId: job.task.id, storyId: job.task.storyId ?? job.task.md5, taskSet: job.set.name, repeat: job.repeat,
         sessionId, wAuc, averageScore: averageScore(scores), bestScore: bestScore(scores), scores,
-        costUsd: usage.actor.costUsd + usage.metaAgent.costUsd,
+        costUsd: sessionCostUsd(session, deps.prices),
       };
       await deps.cache.put(result, session);
       await publish(index, result);
@@ -112,4 +117,16 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
   state.finishedAt = now().toISOString();
   await deps.onEvent?.({ type: 'finished', state }, state);
   return state;
+}
+
+/** A finished session's cost in USD, or null when a model it called has no price in `prices`. */
+export function sessionCostUsd(session: SessionRecord, prices?: LlmSettings['prices']): number | null {
+  const usage = usageOf(session);
+  const costUsd = usage.actor.costUsd + usage.metaAgent.costUsd;
+  if (!prices) return costUsd;
+  const called = [
+    ...(usage.actor.calls > 0 ? [session.config.models.actor.model] : []),
+    ...(usage.metaAgent.calls > 0 && session.config.models.reflection ? [session.config.models.reflection.model] : []),
+  ];
+  return knownUsd(costUsd, called, prices);
 }

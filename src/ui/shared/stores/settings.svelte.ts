@@ -10,6 +10,7 @@ import { DEFAULT_PRICES } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import { presetById } from '../../../llm/providers.ts';
 import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
+import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../evolve/cost-estimate.ts';
 import type { Store } from '../../../store/interface.ts';
 import { AdaptationsState } from './adaptations-state.svelte.ts';
@@ -17,8 +18,11 @@ import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
 
-/** The last "Test connection": listed model ids (and the roles whose empty model it filled with
- * the first of them, when any), or the mapped error's message. */
+/** The OpenAI preset's default model for every role (llm/defaults.ts). */
+const OPENAI_DEFAULT_MODEL = defaultLlmSettings().roles.actor.model;
+
+/** The last "Test connection": listed model ids (and `filled: ['actor']` when the actor's model
+ * was empty and was set to the first of them), or the mapped error's message. */
 export type ConnectionTest =
   | { status: 'idle' }
   | { status: 'testing' }
@@ -97,15 +101,20 @@ export class SettingsState {
     return llmSettingsOf(this.form, this.key.reveal());
   }
 
-  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). A named
-   * preset other than OpenAI (Ollama, LM Studio, llama.cpp, OpenRouter, …) never keeps an OpenAI
-   * model name (`gpt-4o-mini` and the other built-in ones): those roles' models are emptied, to be
-   * chosen from the server's list after Test connection (which fills empty ones). */
+  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). Away
+   * from OpenAI, a meta-agent or proposer still on OpenAI's default model (settings saved before
+   * empty meant "the actor's") is set to use the actor's model; and a named preset other than
+   * OpenAI (Ollama, LM Studio, llama.cpp, OpenRouter, …) never keeps an OpenAI model name
+   * (`gpt-4o-mini` and the other built-in ones) for the actor either: it is emptied, to be chosen
+   * from the server's list after Test connection (which fills an empty actor model). */
   selectPreset(presetId: string): void {
     const preset = presetById(presetId);
-    const clears = preset !== undefined && preset.id !== 'custom' && preset.id !== 'openai';
     const roles = { ...this.form.roles };
-    if (clears) for (const role of ROLES) if (Object.hasOwn(DEFAULT_PRICES, roles[role].model)) roles[role] = { ...roles[role], model: '' };
+    if (presetId !== 'openai') {
+      for (const role of ['metaAgent', 'proposer'] as const) if (roles[role].model === OPENAI_DEFAULT_MODEL) roles[role] = { ...roles[role], model: '' };
+    }
+    const named = preset !== undefined && preset.id !== 'custom' && preset.id !== 'openai';
+    if (named) for (const role of ROLES) if (Object.hasOwn(DEFAULT_PRICES, roles[role].model)) roles[role] = { ...roles[role], model: '' };
     this.form = { ...this.form, roles };
     this.change({ presetId, ...(preset && preset.id !== 'custom' ? { baseUrl: preset.baseUrl } : {}) });
   }
@@ -228,7 +237,8 @@ export class SettingsState {
       const models = await this.llm.listModels(settings, controller.signal);
       if (this.testing !== controller) return;
       const first = models[0];
-      const empty = first === undefined ? [] : ROLES.filter((role) => this.form.roles[role].model.trim() === '');
+      // Only the actor: an empty meta-agent or proposer model means "the actor's".
+      const empty: Role[] = first !== undefined && this.form.roles.actor.model.trim() === '' ? ['actor'] : [];
       if (first !== undefined && empty.length > 0) {
         const roles = { ...this.form.roles };
         for (const role of empty) roles[role] = { ...roles[role], model: first };

@@ -19,6 +19,29 @@ async function stored(store: MemoryStore): Promise<string> {
 }
 
 describe('SettingsState', () => {
+  it('a meta-agent or proposer with no model given uses the actor’s model, also after a saved OpenAI default and a preset change', async () => {
+    const fresh = new SettingsState(llm(), new ApiKeyHolder());
+    await fresh.init(new MemoryStore());
+    expect(fresh.form.roles.metaAgent.model).toBe('');
+    expect(fresh.llmSettings().roles.proposer.model).toBe('gpt-4o-mini');
+    fresh.changeRole('actor', { model: 'mock-model' });
+    expect(Object.values(fresh.llmSettings().roles).map((r) => r.model)).toEqual(['mock-model', 'mock-model', 'mock-model']);
+    // Settings saved when the form filled every role with gpt-4o-mini: away from OpenAI they follow the actor.
+    const store = new MemoryStore();
+    const saved = new SettingsState(llm(), new ApiKeyHolder());
+    await saved.init(store);
+    saved.changeRole('metaAgent', { model: 'gpt-4o-mini' });
+    saved.changeRole('proposer', { model: 'gpt-4o-mini' });
+    saved.selectPreset('ollama');
+    saved.changeRole('actor', { model: 'llama3' });
+    expect(saved.llmSettings().roles.metaAgent.model).toBe('llama3');
+    expect(saved.llmSettings().roles.proposer.model).toBe('llama3');
+    // A model the user chose stays.
+    saved.changeRole('proposer', { model: 'qwen' });
+    saved.selectPreset('custom');
+    expect(saved.llmSettings().roles.proposer.model).toBe('qwen');
+  });
+
   it('saves every change without the key unless it is remembered; un-ticking deletes it', async () => {
     const store = new MemoryStore();
     const settings = new SettingsState(llm(), new ApiKeyHolder());
@@ -84,16 +107,19 @@ describe('SettingsState', () => {
     for (const presetId of ['ollama', 'lmstudio', 'llamacpp', 'openrouter', 'groq', 'together']) {
       const settings = new SettingsState(llm(async () => ['qwen2.5:0.5b', 'llama3.2:1b']), new ApiKeyHolder());
       await settings.init(new MemoryStore());
+      settings.changeRole('actor', { model: 'gpt-4o-mini' });
+      settings.changeRole('metaAgent', { model: 'gpt-4o-mini' });
       settings.changeRole('proposer', { model: 'my-own-proposer' });
       settings.selectPreset(presetId);
       expect(settings.form.roles.actor.model, presetId).toBe('');
+      // Empty: the meta-agent uses the actor's model.
       expect(settings.form.roles.metaAgent.model, presetId).toBe('');
       // A name the user typed is theirs, not a built-in default: kept.
       expect(settings.form.roles.proposer.model, presetId).toBe('my-own-proposer');
       await settings.testConnection();
-      expect(settings.connection, presetId).toEqual({ status: 'ok', models: ['qwen2.5:0.5b', 'llama3.2:1b'], filled: ['actor', 'metaAgent'] });
+      expect(settings.connection, presetId).toEqual({ status: 'ok', models: ['qwen2.5:0.5b', 'llama3.2:1b'], filled: ['actor'] });
       expect(settings.form.roles.actor.model).toBe('qwen2.5:0.5b');
-      expect(settings.form.roles.metaAgent.model).toBe('qwen2.5:0.5b');
+      expect(settings.form.roles.metaAgent.model).toBe('');
       expect(settings.form.roles.proposer.model).toBe('my-own-proposer');
       settings.useModelForAllRoles('llama3.2:1b');
       expect([settings.form.roles.actor.model, settings.form.roles.metaAgent.model, settings.form.roles.proposer.model]).toEqual(['llama3.2:1b', 'llama3.2:1b', 'llama3.2:1b']);
@@ -118,11 +144,12 @@ describe('SettingsState', () => {
     expect(settings.form.baseUrl).toBe('http://192.168.1.20:11434/v1');
     expect(settings.form.roles.actor.model).toBe('qwen2.5:0.5b');
     expect(settings.form.roles.metaAgent.model).toBe('qwen2.5:1.5b');
-    expect(settings.form.roles.proposer.model).toBe('gpt-4o-mini');
+    // Not named in the link: left as it was (empty = the actor's model).
+    expect(settings.form.roles.proposer.model).toBe('');
     expect(settings.apiKey).toBe(KEY);
     await settings.flush();
     expect(await stored(store)).toContain('192.168.1.20');
-    expect(settings.providerSetup()).toEqual({ presetId: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', models: { actor: 'qwen2.5:0.5b', metaAgent: 'qwen2.5:1.5b', proposer: 'gpt-4o-mini' } });
+    expect(settings.providerSetup()).toEqual({ presetId: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', models: { actor: 'qwen2.5:0.5b', metaAgent: 'qwen2.5:1.5b', proposer: '' } });
     expect(JSON.stringify(settings.providerSetup())).not.toContain(KEY);
     settings.applyProviderSetup({ presetId: 'no-such-preset', baseUrl: 'http://10.0.0.1:8000/v1', models: { actor: '', metaAgent: '', proposer: '' } });
     expect(settings.form.presetId).toBe('custom');
