@@ -62,7 +62,7 @@ async function session(o: Run = {}): Promise<SessionRecord> {
   return runSession({
     id: 'session-1', config: parts.config, engine: o.engine ? o.engine(engine) : engine,
     actor: parts.actor, policy: parts.policy, signal: o.signal, now: () => FIXED, clockMs: () => 0,
-    ...(o.pacer ? { gate: o.pacer } : {}),
+    ...(o.pacer ? { gate: o.pacer, pace: { stepDelayMs: o.pacer.stepDelayMs } } : {}),
     sink: { onStep: (episode, step) => o.onStep?.(episode, step.index) },
   });
 }
@@ -96,6 +96,8 @@ describe('presenter pace', () => {
     };
     const paced = await session({ pacer: new Pacer({ stepDelayMs: 1000, sleep }) });
     expect(paced.status).toBe('complete');
+    expect(paced.pace).toEqual({ stepDelayMs: 1000 });
+    expect(plain.pace).toBeUndefined();
     expect(paced.scores).toEqual(plain.scores);
     expect(paced.wAuc).toBe(plain.wAuc);
     expect(paced.episodes.map((e) => e.steps.map((s) => s.action))).toEqual(plain.episodes.map((e) => e.steps.map((s) => s.action)));
@@ -196,7 +198,7 @@ async function runResume(stopped: SessionRecord): Promise<SessionRecord> {
   const models = createChatModels(s, new UsageMeter(s.caps, s.prices));
   const c = stopped.config;
   const parts = buildSession(
-    { story: c.story, seed: c.seed, policy: c.policy, episodes: c.episodes, maxSteps: c.maxSteps, initialGuidingPrompt: c.initialGuidingPrompt, contextWindow: c.contextWindow },
+    { story: c.story, seed: c.seed, policy: c.policy, episodes: c.episodes, maxSteps: c.maxSteps, initialGuidingPrompt: c.initialGuidingPrompt, contextWindow: c.contextWindow ?? 8000 },
     s, models, await loadTokenCounter(),
   );
   return runSession({

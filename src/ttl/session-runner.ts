@@ -16,7 +16,7 @@ import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
-import type { StepGate } from './pace.ts';
+import type { PaceSettings, StepGate } from './pace.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
 import type { EpisodeRecord, FaultedAttempt, SessionConfig, SessionRecord } from './session-record.ts';
 
@@ -45,6 +45,8 @@ export interface SessionOptions {
   clockMs?: () => number;
   /** Presenter pace (pace.ts), passed to every episode: when steps start, never what they do. */
   gate?: StepGate;
+  /** The pace to record with the run (`record.pace`); absent keeps what a resumed record had. */
+  pace?: PaceSettings;
 }
 
 /** Run (or resume) a session to K episodes, or until Stop / the budget cap. */
@@ -57,6 +59,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   record.stopReason = null;
   // A resumed session is no longer stopped: the old stop message must not outlive it.
   record.stopMessage = null;
+  if (options.pace) record.pace = { ...options.pace };
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
   await sink.onRecord?.(record);
