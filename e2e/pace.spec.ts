@@ -111,3 +111,27 @@ test('6: Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop w
   await goTo(page, 'agent');
   await expect(page.getByTestId('agent-pace-delay')).toHaveValue('2000');
 });
+
+test('6: workshop mode at 1920×1080 — the pace is in the progress card, in sight; Pause, Step, and Stop while paused', async ({ page }) => {
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  mock = await startMockLlm({ script: SCRIPT });
+  await configureForLearn(page, mock.baseUrl);
+  await page.goto('./?view=learn&workshop=1');
+  await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
+  await page.getByTestId('learn-steps').fill('12');
+  await page.getByTestId('learn-pace-delay').selectOption('1000');
+  await page.getByTestId('learn-start').click();
+  const transcript = page.getByTestId('learn-transcript');
+  await expect(transcript.getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
+  await page.getByTestId('learn-pace-pause').click();
+  await expect(page.getByTestId('learn-pace')).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
+  const held = await transcript.getByTestId('agent-step').count();
+  await stepOnce(page, 'learn', 'learn-transcript', held + 1);
+  await expect(page.getByTestId('learn-pace-pause')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('learn-pace-resume')).toBeInViewport({ ratio: 1 });
+  await expect(page.getByTestId('learn-state')).toHaveText(/^Paused in episode 1 of 3$/);
+  await page.screenshot({ path: '/tmp/w16/shots/D-learn-paused-workshop.png' });
+  await page.getByTestId('learn-stop').click();
+  await expect(page.getByTestId('learn-progress')).toHaveAttribute('data-status', 'stopped', { timeout: 30_000 });
+  await expect(transcript.getByTestId('agent-step')).toHaveCount(held + 1);
+});
