@@ -45,7 +45,7 @@ test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), r
   // Still held: nothing more runs while paused.
   await expect(page.getByTestId('learn-pace-state')).toContainText('Paused (2 steps stepped)');
   await expect(transcript.getByTestId('agent-step')).toHaveCount(held + 2);
-  await expect(page.getByTestId('learn-pace-delay')).toHaveValue('500');
+  await expect(page.getByTestId('learn-pace-recorded')).toHaveText('0.5 s per step');
   if (await page.getByTestId('tour').isVisible()) await page.getByTestId('tour-close').click();
   await page.screenshot({ path: '/tmp/w16/shots/D-learn-paused.png' });
 
@@ -54,11 +54,11 @@ test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), r
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('learn-unfinished-resume')).toBeVisible();
   await expect(page.getByTestId('learn-pace-delay')).toHaveValue('500');
-  await expect(page.getByTestId('learn-pace-recorded')).toHaveText("This run's pace: 0.5 s between steps");
+  await expect(page.getByTestId('learn-pace-recorded')).toHaveText('0.5 s per step');
   await page.getByTestId('learn-unfinished-resume').click();
   await waitComplete(page);
   await expect(page.getByTestId('learn-episodes-done')).toHaveText('2 / 2');
-  await expect(page.getByTestId('learn-pace-recorded')).toHaveText("This run's pace: 0.5 s between steps");
+  await expect(page.getByTestId('learn-pace-recorded')).toHaveText('0.5 s per step');
   const paced = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(paced.status).toBe('complete');
   expect(JSON.stringify(paced)).not.toContain('"pace"');
@@ -67,7 +67,7 @@ test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), r
   await page.getByTestId('learn-pace-delay').selectOption('0');
   await startSession(page, { seed: 0, policy: 'reflexion', episodes: 2, maxSteps: 8 });
   await waitComplete(page);
-  await expect(page.getByTestId('learn-pace-recorded')).toHaveText("This run's pace: no delay between steps");
+  await expect(page.getByTestId('learn-pace-recorded')).toHaveText('no delay');
   const plain = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(plain.scores).toEqual(paced.scores);
   expect(plain.wAuc).toBe(paced.wAuc);
@@ -97,6 +97,7 @@ test('6: Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop w
 
   // Stop while paused ends the episode at once with the steps played.
   await page.getByTestId('agent-max-steps').fill('30');
+  await page.getByTestId('agent-pace-delay').selectOption('1000');
   await page.getByTestId('agent-start').click();
   await expect(transcript.getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
   await page.getByTestId('agent-pace-pause').click();
