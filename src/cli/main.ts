@@ -20,11 +20,13 @@ Commands:
       Replays commands (one per line; an empty line answers a keypress) and prints the
       score after each step. --seed defaults to the catalog's seed for known stories.
   play <story> --base-url URL --actor-model M [--seed N|random] [--steps S] [--guide TEXT]
-       [--stream] [--json] [--out trajectory.json]
+       [--stream] [--json] [--out trajectory.json] [--step-delay-ms MS]
       The actor LLM plays one episode (at most S steps, default 50).
+      --step-delay-ms waits MS before each step but the first (a presenter's pace; results unchanged).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
        [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
        [--store DIR [--resume RUN_ID [--from-last-good-episode]]] [--json] [--out session.json]
+       [--step-delay-ms MS]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
       --resume checks the stored session first; if it is damaged it stops and names the
       file and first bad record; --from-last-good-episode keeps the intact episodes.
