@@ -19,7 +19,7 @@
  * Stop still stops every session in flight.
  */
 import pLimit from 'p-limit';
-import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
 import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
@@ -285,17 +285,22 @@ async function propose(
   let cached = await deps.cache.getProposal(iteration);
   if (!cached) {
     if (deps.signal?.aborted) throw new Stop('stopped', null);
-    let usage: CallUsage | null = null;
-    try {
-      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config)), { signal: deps.signal });
-      cached = { reply: completion.content, finishReason: completion.finishReason };
-      usage = completion.usage;
-    } catch (error) {
-      if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
-      // A provider fault after retries is a failed proposal (charged like an empty one).
-      cached = { reply: '', finishReason: `error: ${error.kind}` };
+    const messages = buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
+    // A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
+    // is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
+    // persists, or a systemic one, stops the run resumable with nothing cached for this iteration.
+    let completion: Awaited<ReturnType<ChatModel['complete']>> | null = null;
+    for (let attempt = 0; completion === null; attempt++) {
+      try {
+        completion = await deps.proposer.complete(messages, { signal: deps.signal });
+      } catch (error) {
+        if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
+        if (SYSTEMIC_KINDS.has(error.kind) || attempt >= (deps.maxExtraPasses ?? MAX_EXTRA_PASSES)) throw new Stop('provider_error', `The proposer failed: ${error.message}`);
+        if (deps.signal?.aborted) throw new Stop('stopped', null);
+      }
     }
-    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, usage);
+    cached = { reply: completion.content, finishReason: completion.finishReason };
+    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage);
   }
   if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
