@@ -1,18 +1,21 @@
 /**
- * Evaluation under provider faults (`npm run bench`; not a test; issue 24, item 1 at full size).
- * `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at `--concurrency 16` runs
- * once through the mock LLM with no faults, then through a fault proxy (test/support/fault-proxy.ts:
+ * Evaluation and evolution under provider faults (`npm run bench`; not a test; issue 24, item 1
+ * at full size). `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at
+ * `--concurrency 16`, then `metattl evolve` (3 train + 2 validation tasks × 2 repeats, budget 14,
+ * random proposer, `--concurrency 8`), each run once through the mock LLM with no faults, then
+ * through a fault proxy (test/support/fault-proxy.ts:
  * a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a hang past `--timeout-ms`,
  * malformed JSON or a body cut mid-way) with the default retries, resumed until it completes (at
  * most MAX_INVOCATIONS). Prints `invocations`, `requests ÷ clean` (chat requests that reached the
  * proxy, faulted or not) and `equal to clean: yes/no` (every session's key, scores, W-AUC and
- * actions). Goal: ≤ 3 invocations, ≤ 1.6× the requests, equal. `FAULT_BENCH_SEED` sets the seed.
+ * actions; for the evolution its budget, candidates and fronts). Goal: ≤ 3 invocations, ≤ 1.6×
+ * the requests, equal. `FAULT_BENCH_SEED` sets the seed.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startMockLlm } from '../test/mock-llm/server.ts';
-import { startFaultProxy } from '../test/support/fault-proxy.ts';
+import { startFaultProxy, type FaultProxy } from '../test/support/fault-proxy.ts';
 import { runCli } from '../test/support/cli.ts';
 import { REPO_ROOT } from '../test/support/shared.ts';
 import { sized } from './bench-size.ts';
@@ -20,7 +23,7 @@ import { sized } from './bench-size.ts';
 const MAX_INVOCATIONS = 10;
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
 
-/** Every session of a results.json: what a faulted run must reproduce. */
+/** Every session of a results.json: what a faulted evaluation must reproduce. */
 function played(out: string): string {
   const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')) as {
     sessions: { key: string; wAuc: number; scores: number[]; session: { episodes: { steps: { action: string }[] }[] } }[];
@@ -28,48 +31,100 @@ function played(out: string): string {
   return JSON.stringify(results.sessions.map((s) => [s.key, s.wAuc, s.scores, s.session.episodes.map((e) => e.steps.map((x) => x.action))]));
 }
 
-async function main(): Promise<void> {
-  const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'], metaAgentReply: 'build' });
-  const proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24) });
+/** What a faulted evolution must reproduce: its budget, candidates (lineage, scores) and fronts. */
+function evolved(stdout: string): string {
+  const o = JSON.parse(stdout) as Record<string, unknown>;
+  return JSON.stringify([o.status, o.bestCandidateId, o.metricCallsUsed, o.sessionsPlayed, o.candidates, o.fronts]);
+}
+
+/** One run kind under faults: how its first and resumed invocations are made and compared. */
+interface FaultCase {
+  title: string;
+  /** The clean run's args (`dir`: a fresh directory of this case). */
+  clean(dir: string): string[];
+  /** The faulted run's first (`invocation` 1) and resumed invocations; `firstStdout` is the first one's. */
+  faulted(dir: string, invocation: number, firstStdout: string): string[];
+  /** Whether the last faulted invocation (its stdout) equals the clean one. */
+  equal(dir: string, clean: string, last: string, invocation: number): boolean;
+}
+
+const proxyOf = (upstream: string) => startFaultProxy(upstream, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24) });
+
+async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'metattl-fault-bench-'));
+  proxy.setRate(0);
+  let from = proxy.requests;
+  let started = performance.now();
+  const clean = await runCli(c.clean(dir), env);
+  if (clean.code !== 0) throw new Error(`the clean run failed (exit ${clean.code}): ${clean.stderr}`);
+  const cleanRequests = proxy.requests - from;
+  const cleanMs = performance.now() - started;
+
+  proxy.setRate(0.2);
+  const faultsFrom = { ...proxy.faults };
+  from = proxy.requests;
+  started = performance.now();
+  let invocations = 1;
+  let r = await runCli(c.faulted(dir, 1, ''), env);
+  const firstStdout = r.stdout;
+  while (r.code !== 0 && invocations < MAX_INVOCATIONS) {
+    if (r.code !== 1) throw new Error(`exited ${r.code}: ${r.stderr}`);
+    invocations++;
+    r = await runCli(c.faulted(dir, invocations, firstStdout), env);
+  }
+  const requests = proxy.requests - from;
+  const faultedMs = performance.now() - started;
+  proxy.setRate(0);
+  const injected = Object.fromEntries(Object.entries(proxy.faults).map(([k, v]) => [k, v - faultsFrom[k as keyof typeof faultsFrom]]));
+  const done = JSON.parse(r.stdout) as { status: string; faultedEpisodes: number };
+  const equal = r.code === 0 && c.equal(dir, clean.stdout, r.stdout, invocations);
+  console.log(c.title);
+  console.log(`clean run: ${cleanRequests} requests, ${(cleanMs / 1000).toFixed(1)} s`);
+  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${(faultedMs / 1000).toFixed(1)} s; faults injected ${JSON.stringify(injected)}`);
+  console.log(`invocations: ${invocations} (goal ≤ 3)`);
+  console.log(`requests ÷ clean: ${(requests / cleanRequests).toFixed(2)} (goal ≤ 1.6)`);
+  console.log(`equal to clean: ${equal ? 'yes' : 'no'}`);
+}
+
+const MODELS = ['--actor-model', 'mock-model', '--meta-model', 'mock-model'];
+
+const evaluation = (baseUrl: string): FaultCase => {
   const base = [
     'eval', '--policies', sized('static,naive,fact-bank,credit-assignment', 'static,naive'),
     '--tasks', sized('lever-room:1,lever-room:2,lever-room:3,lever-room:4', 'lever-room:1'), '--repeats', sized('3', '1'),
-    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', sized('16', '2'), '--timeout-ms', '1000', '--json', '--base-url', proxy.baseUrl,
-    '--actor-model', 'mock-model', '--meta-model', 'mock-model',
+    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', sized('16', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
   ];
-  try {
-    let from = proxy.requests;
-    let started = performance.now();
-    const clean = await runCli([...base, '--out', join(dir, 'clean')], env);
-    if (clean.code !== 0) throw new Error(`the clean run failed (exit ${clean.code}): ${clean.stderr}`);
-    const cleanRequests = proxy.requests - from;
-    const cleanMs = performance.now() - started;
+  return {
+    title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries)`,
+    clean: (dir) => [...base, '--out', join(dir, 'clean')],
+    faulted: (dir, invocation, firstStdout) => [
+      ...base, '--store', join(dir, 'store'), '--out', join(dir, `f${invocation}`),
+      ...(invocation > 1 ? ['--resume', (JSON.parse(firstStdout) as { id: string }).id] : []),
+    ],
+    equal: (dir, _clean, _last, invocation) => played(join(dir, `f${invocation}`)) === played(join(dir, 'clean')),
+  };
+};
 
-    proxy.setRate(0.2);
-    from = proxy.requests;
-    started = performance.now();
-    const store = join(dir, 'store');
-    let invocations = 1;
-    let out = join(dir, 'f1');
-    let r = await runCli([...base, '--store', store, '--out', out], env);
-    const id = (JSON.parse(r.stdout) as { id: string }).id;
-    while (r.code !== 0 && invocations < MAX_INVOCATIONS) {
-      if (r.code !== 1) throw new Error(`eval exited ${r.code}: ${r.stderr}`);
-      invocations++;
-      out = join(dir, `f${invocations}`);
-      r = await runCli([...base, '--store', store, '--resume', id, '--out', out], env);
-    }
-    const requests = proxy.requests - from;
-    const faultedMs = performance.now() - started;
-    const done = JSON.parse(r.stdout) as { status: string; completedSessions: number; plannedSessions: number; faultedEpisodes: number };
-    const equal = r.code === 0 && played(out) === played(join(dir, 'clean'));
-    console.log('Evaluation under 20% mixed provider faults (4 policies × 4 tasks × 3 repeats, --concurrency 16, default retries)');
-    console.log(`clean run: ${cleanRequests} requests, ${(cleanMs / 1000).toFixed(1)} s`);
-    console.log(`faulted run: ${done.status}, ${done.completedSessions}/${done.plannedSessions} sessions, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${(faultedMs / 1000).toFixed(1)} s; faults injected ${JSON.stringify(proxy.faults)}`);
-    console.log(`invocations: ${invocations} (goal ≤ 3)`);
-    console.log(`requests ÷ clean: ${(requests / cleanRequests).toFixed(2)} (goal ≤ 1.6)`);
-    console.log(`equal to clean: ${equal ? 'yes' : 'no'}`);
+const evolution = (baseUrl: string): FaultCase => {
+  const base = [
+    'evolve', '--train', sized('lever-room:1,lever-room:2,lever-room:3', 'lever-room:1'), '--val', sized('lever-room:4,lever-room:5', 'lever-room:2'),
+    '--repeats', sized('2', '1'), '--episodes', sized('3', '2'), '--steps', sized('10', '4'), '--budget', sized('14', '4'), '--minibatch', sized('2', '1'),
+    '--proposer', 'random', '--rng-seed', '5', '--concurrency', sized('8', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
+  ];
+  return {
+    title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries)`,
+    clean: (dir) => [...base, '--store', join(dir, 'clean')],
+    faulted: (dir, invocation) => [...base, '--store', join(dir, 'store'), '--id', 'evo', ...(invocation > 1 ? ['--resume'] : [])],
+    equal: (_dir, clean, last) => evolved(last) === evolved(clean),
+  };
+};
+
+async function main(): Promise<void> {
+  const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'], metaAgentReply: 'build' });
+  const proxy = await proxyOf(mock.baseUrl);
+  try {
+    await measure(proxy, evaluation(proxy.baseUrl));
+    await measure(proxy, evolution(proxy.baseUrl));
   } finally {
     await proxy.close();
     await mock.close();

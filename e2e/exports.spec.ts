@@ -79,10 +79,11 @@ test('Settings and Learn, in the dark theme: the price table as CSV, the learnin
   await configureForLearn(page, mock.baseUrl);
   // Settings' price table: the models and prices in its fields.
   const prices = csvRows(await save(page, page.getByTestId('price-table-export-csv')));
-  expect(prices[0]).toEqual(['model', 'input USD per million tokens', 'output USD per million tokens']);
+  expect(prices[0]).toEqual(['model', 'input USD per million tokens', 'output USD per million tokens', 'cached input USD per million tokens']);
   const fields = await page.getByTestId('price-row').evaluateAll((rows) => rows.map((r) => {
     const value = (testid: string) => (r.querySelector(`[data-testid="${testid}"]`) as HTMLInputElement).value;
-    return [value('price-model'), String(Number(value('price-input'))), String(Number(value('price-output')))];
+    const cached = value('price-cached');
+    return [value('price-model'), String(Number(value('price-input'))), String(Number(value('price-output'))), cached === '' ? '' : String(Number(cached))];
   }));
   expect(fields.length).toBeGreaterThan(0);
   expect(prices.slice(1)).toEqual(fields);

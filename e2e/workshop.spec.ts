@@ -6,6 +6,7 @@
  * header is one row in every view, also with a "running" badge in the nav. */
 import { expect, test, type Page } from '@playwright/test';
 import { startMockLlm } from '../test/mock-llm/server.ts';
+import { expectInSight } from './in-sight.ts';
 import { configureForLearn, waitComplete } from './learn-helpers.ts';
 
 test.use({ viewport: { width: 1280, height: 720 } });
@@ -58,14 +59,6 @@ test('the nav toggle is remembered across a reload and can be turned off', async
 test.describe('at 1280×800', () => {
   const HEIGHT = 800;
   test.use({ viewport: { width: 1280, height: HEIGHT } });
-
-  /** The element's box lies wholly inside the 1280×800 viewport. */
-  async function expectInSight(page: Page, testid: string): Promise<void> {
-    const box = (await page.getByTestId(testid).boundingBox())!;
-    expect(box, `${testid} is rendered`).not.toBeNull();
-    expect(box.y, `${testid} top`).toBeGreaterThanOrEqual(0);
-    expect(box.y + box.height, `${testid} bottom`).toBeLessThanOrEqual(HEIGHT);
-  }
 
   /** The header's title, nav links and tool buttons share one row, and the header is that row. */
   async function expectHeaderOneRow(page: Page, where: string): Promise<void> {

@@ -28,7 +28,16 @@ const EXPECTED: Record<string, RegExp[]> = {
     /^stable prefix share \d\.\d{3} \(goal ≥ 0\.8\); ours \/ reference actor tokens per session \d\.\d{3} \(goal ≤ 1\)$/m,
   ],
 };
-EXPECTED['bench/fault-eval-bench.ts'] = [/^invocations: \d+ \(goal ≤ 3\)$/m, /^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)$/m, /^equal to clean: yes$/m];
+EXPECTED['bench/rate-limit-bench.ts'] = [
+  /^rate limit \(429 \+ Retry-After only\): \d+\.\d{2} of N completed per second \(goal ≥ 0\.8\), \d+\.\d{2} retries per call, \d+ failed$/m,
+  /^rate limit \(with x-ratelimit-\* headers\): \d+\.\d{2} of N completed per second \(goal ≥ 0\.8\), \d+\.\d{2} retries per call, \d+ failed$/m,
+  /^rate limit \(two runs sharing the key, 429 only\): \d+\.\d{2} of N /m,
+];
+// Its evaluation, then its evolution: each prints the three figures.
+EXPECTED['bench/fault-eval-bench.ts'] = [
+  /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
+  /^Evolution under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
+];
 const BROWSER = ['bench/page-bench.ts'];
 
 describe('npm run bench', () => {

@@ -4,7 +4,7 @@
  * uninterrupted run.
  */
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -51,5 +51,30 @@ describe('metattl evolve', () => {
     expect(child.signalCode).toBe('SIGKILL');
     const resumed = JSON.parse((await run(process.execPath, [BIN, ...args(dir), '--resume', '--json'], { cwd: REPO_ROOT, env })).stdout);
     expect(resumed).toEqual(full);
+
+    // A stop file (GEPA's FileStopper) stops the run before its first iteration, resumable; removed, --resume ends the same.
+    expect(full.outerLoop).toEqual({ candidateSelection: 'pareto', epsilon: null, topK: null, acceptance: 'strict_improvement', stopConditions: {} });
+    const stopDir = mkdtempSync(join(tmpdir(), 'evo-stopfile-'));
+    writeFileSync(join(stopDir, 'STOP'), '');
+    const stopped = await run(process.execPath, [BIN, ...args(stopDir), '--json'], { cwd: REPO_ROOT, env });
+    expect(JSON.parse(stopped.stdout)).toMatchObject({ status: 'stopped', stopReason: 'stop_file', proposals: 0, metricCallsUsed: 2 });
+    rmSync(join(stopDir, 'STOP'));
+    expect(JSON.parse((await run(process.execPath, [BIN, ...args(stopDir), '--resume', '--json'], { cwd: REPO_ROOT, env })).stdout)).toEqual(full);
+  });
+
+  it('records GEPA\'s newer options and stops on a score threshold before spending the budget; refuses bad values', async () => {
+    const store = mkdtempSync(join(tmpdir(), 'evo-options-'));
+    const out = JSON.parse((await run(process.execPath, [BIN, ...args(store), '--selection', 'epsilon_greedy', '--epsilon', '0.25', '--accept', 'improvement_or_equal', '--stop-score', '0', '--stop-no-improvement', '3', '--stop-minutes', '30', '--json'], { cwd: REPO_ROOT, env })).stdout);
+    expect(out).toMatchObject({ status: 'complete', stopReason: 'score_threshold', proposals: 0, metricCallsUsed: 2 });
+    expect(out.outerLoop).toEqual({ candidateSelection: 'epsilon_greedy', epsilon: 0.25, topK: null, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 3, scoreThreshold: 0, timeLimitMinutes: 30 } });
+    const bad = [
+      ['--selection', 'best'], ['--accept', 'always'], ['--selection', 'epsilon_greedy', '--epsilon', '2'], ['--epsilon', '0.1'], ['--top-k', '0', '--selection', 'top_k_pareto'],
+      ['--stop-score', '1.5'], ['--stop-minutes', '0'], ['--stop-no-improvement', 'x'], ['--max-proposer-usd', '1'],
+    ];
+    for (const extra of bad) {
+      const result = await run(process.execPath, [BIN, ...args(mkdtempSync(join(tmpdir(), 'evo-bad-'))), ...extra], { cwd: REPO_ROOT, env }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(result.code, extra.join(' ')).toBe(2);
+      expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd)/);
+    }
   });
 });

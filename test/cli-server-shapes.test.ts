@@ -3,7 +3,8 @@
  * against the mock: vLLM's error framing is adapted (the run does not stop at step 1); a cut-off
  * finish reason is never played; usage of zeros, `{}`, strings or negatives does not defeat
  * `--max-total-tokens`, and a negative-usage run's `--out` re-imports; a key echoed in another
- * encoding inside an error message reaches none of stderr, `--json`, `--out` and the store.
+ * encoding inside an error message reaches none of stderr, `--json`, `--out` and the store (also
+ * through `eval` and `evolve`).
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -130,5 +131,20 @@ describe('a key echoed in another encoding is scrubbed from everything kept', ()
     for (const form of forms) expect(kept).not.toContain(form);
     expect(kept.toLowerCase()).not.toContain(encodeKey(KEY, 'percent_lower').slice(0, 24));
     expect(kept).not.toMatch(/\\u0073\\u006b/i);
+  });
+  it.each(['url', 'base64'] as const)('eval and evolve, %s: not in stderr, --json, results.json, report.md, summary.csv or the store', async (encoding) => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-keyecho-runs-'));
+    const common = ['--episodes', '1', '--steps', '2', '--max-retries', '0', '--meta-model', 'mock-model'];
+    const evaluation = await metattl(['eval', '--policies', 'static', '--tasks', 'advent:0', '--repeats', '1', ...common, '--store', join(dir, 'eval-store'), '--out', join(dir, 'eval-out')], [{ kind: 'echo_key', encoding }]);
+    const evolution = await metattl(['evolve', '--train', 'advent:0', '--val', 'advent:0', '--budget', '4', '--proposer-model', 'mock-model', ...common, '--store', join(dir, 'evolve-store')], [{ kind: 'echo_key', encoding }]);
+    expect([evaluation.out.status, evaluation.out.stopReason, evolution.out.status, evolution.out.stopReason]).toEqual(['stopped', 'provider_error', 'stopped', 'provider_error']);
+    // A refused request (400) is systemic: no further pass re-runs the faulted session (one chat
+    // request each; the other request is the GET /models that looks up the context window).
+    const chats = (run: Run) => run.requests.filter((r) => r.body !== null).length;
+    expect([chats(evaluation), chats(evolution)]).toEqual([1, 1]);
+    const kept = [evaluation.stdout, evaluation.stderr, evolution.stdout, evolution.stderr, allText(dir)].join('\n');
+    expect(kept).toContain('API key not valid (mock)');
+    expect(kept).toContain('?key=[key hidden]');
+    for (const form of [KEY, encodeKey(KEY, 'url'), encodeKey(KEY, 'percent_lower'), encodeKey(KEY, 'base64')]) expect(kept).not.toContain(form);
   });
 });

@@ -3,7 +3,8 @@
  * (test/support/fault-proxy.ts: a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a
  * hang past --timeout-ms, malformed JSON or a body cut mid-way) with the default retries. A fault
  * costs at most its own episode: the other sessions go on, finished episodes are kept in the
- * store, and a resume continues each unfinished session from its last finished episode — so the
+ * store, further passes of the same invocation continue the faulted sessions while they progress,
+ * and a resume continues any still unfinished from its last finished episode — so the
  * run completes in ≤ 3 invocations with ≤ 1.6× the requests of the fault-free run, and ends with
  * exactly the fault-free run's results.
  */
@@ -23,7 +24,8 @@ let mock: MockLlm;
 let proxy: FaultProxy;
 beforeAll(async () => {
   mock = await startMockLlm({ exploreCommands: EXPLORE, metaAgentReply: 'build' });
-  proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: 24 });
+  // FAULT_SEED picks another draw of faults (the goal must hold for any; 24 by default).
+  proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: Number(process.env.FAULT_SEED ?? 24) });
 });
 afterAll(async () => {
   await proxy.close();
@@ -77,7 +79,7 @@ describe('under 20% mixed provider faults', () => {
     const requests = proxy.requests - from;
     proxy.setRate(0);
     const ratio = requests / cleanRequests;
-    process.stdout.write(`fault eval: invocations ${run.invocations}, requests ÷ clean ${ratio.toFixed(2)} (${requests}/${cleanRequests}), faults ${JSON.stringify(proxy.faults)}\n`);
+    process.stdout.write(`fault eval (seed ${process.env.FAULT_SEED ?? 24}): invocations ${run.invocations}, requests ÷ clean ${ratio.toFixed(2)} (${requests}/${cleanRequests}), faults ${JSON.stringify(proxy.faults)}\n`);
     expect(run.code).toBe(0);
     expect(run.invocations).toBeLessThanOrEqual(3);
     expect(ratio).toBeLessThanOrEqual(1.6);
@@ -88,7 +90,7 @@ describe('under 20% mixed provider faults', () => {
     expect(Object.values(proxy.faults).reduce((a, b) => a + b, 0)).toBeGreaterThan(5);
   }, 240_000);
 
-  it('evolve (random proposer) completes in ≤ 6 invocations, ≤ 1.6× the requests, with the clean run\'s candidates and fronts', async () => {
+  it('evolve (random proposer) completes in ≤ 3 invocations, ≤ 1.6× the requests, with the clean run\'s candidates and fronts', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'metattl-fault-evolve-'));
     const base = ['evolve', '--train', 'lever-room:1,lever-room:2', '--val', 'lever-room:3,lever-room:4', '--repeats', '2', '--episodes', '3', '--steps', '8', '--budget', '8', '--proposer', 'random', '--rng-seed', '5', '--concurrency', '4', '--json', '--base-url', proxy.baseUrl, ...MODELS];
     proxy.setRate(0);
@@ -98,22 +100,24 @@ describe('under 20% mixed provider faults', () => {
     const cleanRequests = proxy.requests - before;
     proxy.setRate(0.2);
     const from = proxy.requests;
+    const faultsFrom = Object.values(proxy.faults).reduce((a, b) => a + b, 0);
     const store = join(dir, 'store');
-    // The issue's goal is ≤ 3 invocations; evolutions reach it often but not always (a run stops
-    // after an iteration with a faulted metric call; ~0.8 % of calls still fail after 2 retries), so
-    // this test bounds them at 6 and prints the count — eval above holds the goal of 3.
-    const run = await untilDone([...base, '--store', store, '--id', 'evo'], () => [...base, '--store', store, '--resume', '--id', 'evo'], 6);
+    // A sweep's faulted metric calls get further passes inside the invocation (ttl/session-passes.ts),
+    // so a fault that outlives the retries no longer ends the invocation.
+    const run = await untilDone([...base, '--store', store, '--id', 'evo'], () => [...base, '--store', store, '--resume', '--id', 'evo'], 4);
     const requests = proxy.requests - from;
     proxy.setRate(0);
     const ratio = requests / cleanRequests;
-    process.stdout.write(`fault evolve: invocations ${run.invocations}, requests ÷ clean ${ratio.toFixed(2)} (${requests}/${cleanRequests})\n`);
+    process.stdout.write(`fault evolve (seed ${process.env.FAULT_SEED ?? 24}): invocations ${run.invocations}, requests ÷ clean ${ratio.toFixed(2)} (${requests}/${cleanRequests})\n`);
     expect(run.code).toBe(0);
-    expect(run.invocations).toBeLessThanOrEqual(6);
+    expect(run.invocations).toBeLessThanOrEqual(3);
     expect(ratio).toBeLessThanOrEqual(1.6);
     const pick = (stdout: string) => {
       const o = JSON.parse(stdout) as Record<string, unknown>;
       return { status: o.status, bestCandidateId: o.bestCandidateId, metricCallsUsed: o.metricCallsUsed, sessionsPlayed: o.sessionsPlayed, candidates: o.candidates, fronts: o.fronts };
     };
     expect(pick(run.stdout)).toEqual(pick(clean.stdout));
+    // Faults did hit (this is not a clean run in disguise).
+    expect(Object.values(proxy.faults).reduce((a, b) => a + b, 0) - faultsFrom).toBeGreaterThan(5);
   }, 240_000);
 });

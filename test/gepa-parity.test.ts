@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { BudgetTooSmallError } from '../src/evolve/evolution-runner.ts';
 import { paretoFronts, parentSamplingList, pruneDominated } from '../src/evolve/strategies/pareto.ts';
 import { selectBest } from '../src/evolve/strategies/selection.ts';
+import type { EvolutionState } from '../src/evolve/interface.ts';
 import { SeededRng } from '../src/ttl/rng.ts';
 import { runScripted, scriptedConfig } from './support/scripted-evolution.ts';
 
@@ -100,17 +101,19 @@ class ScriptedRng extends SeededRng {
 }
 
 describe('the whole loop against a GEPA trace', () => {
+  // Inputs: validation tasks v1 v2 v3, one training task t (minibatch b = 1, so every minibatch
+  // is [t] and the sampler draws nothing), the proposer writes S1 … S5, W-AUCs below.
+  const scores = {
+    '': { v1: 0.1, v2: 0.1, v3: 0.1, t: 0.1 },
+    S1: { v1: 0.2, v2: 0.2, v3: 0, t: 0.2 },
+    S2: { v1: 0.2, v2: 0, v3: 0.1, t: 0.3 },
+    S3: { v1: 0, v2: 0, v3: 0, t: 0.2 },
+    S4: { v1: 0.2, v2: 0.2, v3: 0.1, t: 0.15 },
+    S5: { v1: 0.2, v2: 0.2, v3: 0.1, t: 0.25 },
+  };
+  const proposals = ['S1', 'S2', 'S3', 'S4', 'S5'];
+
   it('same evaluations, budget after every step, pool and best candidate as GEPA 0.1.0', async () => {
-    // Inputs: validation tasks v1 v2 v3, one training task t (minibatch b = 1, so every minibatch
-    // is [t] and the sampler draws nothing), the proposer writes S1 … S5, W-AUCs below.
-    const scores = {
-      '': { v1: 0.1, v2: 0.1, v3: 0.1, t: 0.1 },
-      S1: { v1: 0.2, v2: 0.2, v3: 0, t: 0.2 },
-      S2: { v1: 0.2, v2: 0, v3: 0.1, t: 0.3 },
-      S3: { v1: 0, v2: 0, v3: 0, t: 0.2 },
-      S4: { v1: 0.2, v2: 0.2, v3: 0.1, t: 0.15 },
-      S5: { v1: 0.2, v2: 0.2, v3: 0.1, t: 0.25 },
-    };
     // GEPA's trace for these inputs, derived from v0.1.0's source (program k = its k-th accepted
     // program; P0 = seed). initialize_gepa_state evaluates the seed on the valset (+3 → 3).
     // Each iteration (engine.run → ReflectiveMutationProposer.propose): ParetoCandidateSelector
@@ -132,7 +135,7 @@ describe('the whole loop against a GEPA trace', () => {
     const rng = new ScriptedRng([0, 2, 0, 2, 0]);
     // Validation repeated twice: still one metric call per (candidate, task), as in GEPA.
     const config = scriptedConfig(['t'], ['v1', 'v2', 'v3'], { budgetMetricCalls: 25, trainRepeats: 1, valRepeats: 2 });
-    const run = await runScripted({ scores, proposals: ['S1', 'S2', 'S3', 'S4', 'S5'] }, config, { rng });
+    const run = await runScripted({ scores, proposals }, config, { rng });
 
     const val = (s: string) => [[s, 'v1'], [s, 'v2'], [s, 'v3']];
     const expected = [
@@ -157,6 +160,20 @@ describe('the whole loop against a GEPA trace', () => {
     expect(run.state.metricCallsUsed).toBe(25);
     expect(run.state.sessionsPlayed).toBe(25 + 15);
     expect(run.state.stopReason).toBe('budget');
+  });
+
+  it('metric calls that a provider fault stopped and a later pass of the sweep recovered count as clean ones: the same trace, budget, pool and best', async () => {
+    const config = scriptedConfig(['t'], ['v1', 'v2', 'v3'], { budgetMetricCalls: 25, trainRepeats: 1, valRepeats: 2, concurrency: 2 });
+    const clean = await runScripted({ scores, proposals }, config, { rng: new ScriptedRng([0, 2, 0, 2, 0]) });
+    // The seed's second v2 repeat, the child S2 on its minibatch (twice), S4's v3 and S5's second v1.
+    const faults = { '|v2|1': 1, 'S2|t|0': 2, 'S4|v3|0': 1, 'S5|v1|1': 1 };
+    const faulted = await runScripted({ scores, proposals, faults }, config, { rng: new ScriptedRng([0, 2, 0, 2, 0]) });
+    expect([faulted.state.status, faulted.state.faultedEpisodes]).toEqual(['complete', 5]);
+    expect(faulted.evaluations).toHaveLength(clean.evaluations.length + 5);
+    const comparable = (s: EvolutionState) => ({ ...s, faultedEpisodes: 0, startedAt: '', finishedAt: '' });
+    expect(comparable(faulted.state)).toEqual(comparable(clean.state));
+    const events = (run: { events: { type: string }[] }) => run.events.filter((e) => e.type !== 'finished');
+    expect(events(faulted)).toEqual(events(clean));
   });
 });
 

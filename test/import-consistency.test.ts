@@ -127,6 +127,19 @@ describe('evolution imports', () => {
     expect((await store.listRuns('evolution')).map((r) => r.id)).toEqual(['evo-1']);
   });
 
+  it('keeps the outer loop\'s options and newer stop reasons through export and import (issue 22)', () => {
+    const s = state();
+    const options = { candidateSelection: 'top_k_pareto', topK: 3, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 4, scoreThreshold: 0.9, timeLimitMinutes: 30, maxProposerUsd: 1.5 } };
+    Object.assign(s.config, options);
+    s.stopReason = 'no_improvement';
+    const back = importEvolution(file(s)).state;
+    expect(back.config).toMatchObject(options);
+    expect(back.stopReason).toBe('no_improvement');
+    const bad = state();
+    bad.config.candidateSelection = 'best';
+    expect(() => importEvolution(file(bad))).toThrow(/candidateSelection/);
+  });
+
   const cases: [string, (s: Json) => void, RegExp][] = [
     ['best naming a missing candidate', (s) => (s.best.byMean = 'c7'), /state\.best\.byMean: best names candidate "c7", which does not exist \(candidates: c0, c1\)/],
     ['best by z-score naming a missing candidate', (s) => (s.best.byZScore = 'c9'), /state\.best\.byZScore: best names candidate "c9"/],

@@ -84,6 +84,20 @@ describe('every listed server’s error framing is an error with its message', (
     expect(requests).toHaveLength(kindInside(server) === 'server' ? 2 : 1);
   });
 
+  it.each(SERVERS)('%s: a streamed request whose 400 rejects temperature is adapted the same way', async (server) => {
+    const { result, requests, memory } = await call([{ kind: 'provider_error', server, param: 'temperature' }], { stream: true });
+    expect((result as Completion).content).toMatch(/^Mock reply/);
+    expect(requests.map((r) => r.outcome.status)).toEqual([400, 200]);
+    expect(requests[1]!.body).not.toHaveProperty('temperature');
+    expect(memory.list().map((a) => [a.parameter, a.change])).toEqual([['temperature', 'dropped']]);
+  });
+
+  it.each(SERVERS)('%s: an error chunk inside a stream that rejects temperature is adapted too', async (server) => {
+    const { result, requests } = await call([{ kind: 'provider_error', server, status: 200, param: 'temperature' }], { stream: true });
+    expect((result as Completion).content).toMatch(/^Mock reply/);
+    expect(requests.map((r) => r.outcome.fault)).toEqual(['provider_error', null]);
+  });
+
   it.each(SERVERS)('%s: a 200 whose error rejects temperature is adapted too', async (server) => {
     const { result, requests } = await call([{ kind: 'provider_error', server, status: 200, param: 'temperature' }]);
     expect((result as Completion).content).toMatch(/^Mock reply/);

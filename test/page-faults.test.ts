@@ -22,7 +22,8 @@ let mock: MockLlm;
 let proxy: FaultProxy;
 beforeAll(async () => {
   mock = await startMockLlm({ exploreCommands: ['east', 'get all', 'west', 'south', 'look'] });
-  proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: 7 });
+  // FAULT_SEED picks another draw of faults (the goal must hold for any; 7 by default).
+  proxy = await startFaultProxy(mock.baseUrl, { rate: 0, seed: Number(process.env.FAULT_SEED ?? 7) });
 });
 afterAll(async () => {
   await proxy.close();
@@ -79,9 +80,9 @@ describe('the page under 20% mixed provider faults', () => {
     from = proxy.requests;
     await faulted.start();
     let starts = 1;
-    // Which requests meet a fault depends on their order of arrival (parallel sessions), so the
-    // first start may or may not end with sessions left unfinished; when it does, the others are
-    // all done, and the unfinished ones are in IndexedDB, as session runs of this evaluation.
+    // Faulted sessions get further passes inside the start (ttl/session-passes.ts), so the first
+    // start usually completes; when it does not (a pass made no progress), the others are all
+    // done, and the unfinished ones are in IndexedDB, as session runs of this evaluation.
     const first = faulted.driver.state!;
     const faultsAfterFirst = Object.values(proxy.faults).reduce((a, b) => a + b, 0);
     expect(faultsAfterFirst).toBeGreaterThan(5);
@@ -96,6 +97,7 @@ describe('the page under 20% mixed provider faults', () => {
     starts = await resumeUntilComplete(faulted.driver, starts, 3);
     const requests = proxy.requests - from;
     proxy.setRate(0);
+    process.stdout.write(`page Evaluate (seed ${process.env.FAULT_SEED ?? 7}): starts ${starts}, requests ÷ clean ${(requests / cleanRequests).toFixed(2)} (${requests}/${cleanRequests})\n`);
     expect(faulted.driver.error).toBeNull();
     expect(faulted.driver.state?.status).toBe('complete');
     expect(starts).toBeLessThanOrEqual(3);
@@ -137,6 +139,7 @@ describe('the page under 20% mixed provider faults', () => {
     starts = await resumeUntilComplete(faulted.driver, starts, 3);
     const requests = proxy.requests - from;
     proxy.setRate(0);
+    process.stdout.write(`page Evolve (seed ${process.env.FAULT_SEED ?? 7}): starts ${starts}, requests ÷ clean ${(requests / cleanRequests).toFixed(2)} (${requests}/${cleanRequests}), faults ${JSON.stringify(proxy.faults)}\n`);
     expect(faulted.driver.error).toBeNull();
     expect(starts).toBeLessThanOrEqual(3);
     expect(requests / cleanRequests).toBeLessThanOrEqual(1.6);

@@ -10,8 +10,8 @@ import type { EvaluationReport } from '../src/eval/interface.ts';
 import type { Candidate, EvolutionState } from '../src/evolve/interface.ts';
 import type { Interval } from '../src/ttl/metrics.ts';
 import { curvesSpec, gamesTable } from '../src/ui/evaluate/report-view.ts';
-import { candidateRows, candidateTable, progressSpec } from '../src/ui/evolve/dashboard.ts';
-import { lineageTable } from '../src/ui/evolve/lineage.ts';
+import { candidateRows, candidateTable, progressSpec } from '../src/ui/shared/evolution/dashboard.ts';
+import { lineageTable } from '../src/ui/shared/evolution/lineage.ts';
 import { curveOfItems, sessionsTable } from '../src/ui/learn/curves.ts';
 import type { SessionListItem } from '../src/ui/learn/session-runs.svelte.ts';
 import { priceTable } from '../src/ui/settings/price-table.ts';
@@ -137,8 +137,8 @@ describe('Evaluate exports', () => {
 
 describe('Settings and setup tables', () => {
   it('the price table', () => {
-    expect(lines(toCsv(priceTable([{ id: 1, model: 'gpt-4o-mini', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6 }, { id: 2, model: '', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }])))).toEqual([
-      'model,input USD per million tokens,output USD per million tokens', 'gpt-4o-mini,0.15,0.6', ',0,0', '',
+    expect(lines(toCsv(priceTable([{ id: 1, model: 'gpt-4o-mini', inputPerMTokUsd: 0.15, outputPerMTokUsd: 0.6, cachedInputPerMTokUsd: 0.075 }, { id: 2, model: '', inputPerMTokUsd: 0, outputPerMTokUsd: 0 }])))).toEqual([
+      'model,input USD per million tokens,output USD per million tokens,cached input USD per million tokens', 'gpt-4o-mini,0.15,0.6,0.075', ',0,0,', '',
     ]);
   });
 

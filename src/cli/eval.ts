@@ -18,13 +18,13 @@ import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from
 import { buildReport } from '../eval/report.ts';
 import { reportToCsv } from '../eval/report-csv.ts';
 import { reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
-import { chatModelsFromFlags } from './models.ts';
+import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
@@ -84,7 +84,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   for (const name of names) {
     const spec = await policyFromOption(name);
     const id = name.includes('/') || name.includes('.') ? basename(name).replace(/\.\w+$/, '') : name;
-    policies.push({ id, spec, selectedOn: await selectedOnFromOption(name) });
+    // A meta-prompt file's own name ("Evolved c1 (run …)") is the policy's name for people; the id stays the file's.
+    const named = spec.kind === 'meta' && spec.name !== id && spec.name !== basename(name) ? { name: spec.name } : {};
+    policies.push({ id, ...named, spec, selectedOn: await selectedOnFromOption(name) });
   }
   const config: EvaluationConfig = previous?.config ?? {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
@@ -92,6 +94,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
+    ...replyGrammarOf(values),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   const id = previous?.id ?? randomUUID();
@@ -113,11 +116,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
   let state: EvaluationState;
   try {
     state = await runEvaluation(id, config, {
-      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
       evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
       onEvent: async (event, st) => {
         await saveEvaluationState(store, st);
-        if (!values.json && event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  ($${meter.totalUsd.toFixed(4)})\n`);
+        if (!values.json && event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
       },
     });
   } finally {
@@ -125,20 +128,23 @@ export async function evalCommand(argv: string[]): Promise<number> {
     pool.disposeAll();
   }
   const report = buildReport(state);
+  // This invocation's spend; null when a model called has no known price at this provider.
+  const costUsd = knownCostUsd(settings, meter);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
   const results = {
     format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
-    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'report.md'), scrubText(reportToMarkdown(report)));
   if (values.json) {
-    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, report }) + '\n');
+    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
-    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

@@ -9,6 +9,8 @@
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  */
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { budgetPlanOf, runEvolution } from '../evolve/evolution-runner.ts';
@@ -17,18 +19,22 @@ import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
-import { chatModelsFromFlags } from './models.ts';
+import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { contextWindowFromFlags, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
-import { intOption, LIMITS } from './numbers.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { intOption, LIMITS, numberOption } from './numbers.ts';
+import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
+import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
+import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
+import { plural } from '../agents/plural.ts';
 
 export async function evolveCommand(argv: string[]): Promise<number> {
   const { values } = parseArgs({
@@ -41,6 +47,8 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
       'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
+      selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
+      'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
     },
   });
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
@@ -67,6 +75,10 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
   const instruction = values['proposer-instruction'];
   if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
+  const outerLoop = outerLoopOptions(values);
+  if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
+    throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
+  }
   const strip = ({ story: _s, ...t }: CliTask) => t;
   const web = allWeb([...train, ...val]);
   const repeats = intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats);
@@ -80,6 +92,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
+    candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
+    acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
+    ...replyGrammarOf(values),
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);
@@ -103,9 +118,12 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const interrupt = listenForInterrupt();
   let state: EvolutionState;
   try {
-    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${plan.proposals.low}–${plan.proposals.high} proposals, ${plan.sessions.low}–${plan.sessions.high} sessions\n`);
+    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
     state = await runEvolution(id, config, {
       proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.
+      stopFile: () => existsSync(join(values.store!, 'STOP')),
+      proposerCostUsd: () => (settings.prices[config.models.proposer] ? meter.byRole.proposer.costUsd : null),
       evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
       onEvent: async (event, st) => {
         // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
@@ -125,13 +143,48 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
+    outerLoop: { candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {} },
+    // This invocation's spend; null when a model called has no known price at this provider.
+    costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${state.sessionsPlayed ?? 0} sessions, ${state.candidates.length - 1} proposals, ${state.faultedEpisodes ?? 0} faulted episodes; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
+}
+
+/** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept and the
+ * stop conditions. @throws UsageError for an unknown name or a value out of range */
+function outerLoopOptions(values: Record<string, string | boolean | string[] | undefined>): { selection: CandidateSelection; epsilon?: number; topK?: number; acceptance: Acceptance; stopConditions: StopConditionsConfig } {
+  const selection = values.selection as string;
+  if (!(CANDIDATE_SELECTIONS as readonly string[]).includes(selection)) throw new UsageError(`--selection must be one of ${CANDIDATE_SELECTIONS.join(', ')}, got "${selection}"`);
+  const acceptance = values.accept as string;
+  if (!(ACCEPTANCES as readonly string[]).includes(acceptance)) throw new UsageError(`--accept must be one of ${ACCEPTANCES.join(', ')}, got "${acceptance}"`);
+  const epsilon = numberOption(values.epsilon as string | undefined, 'epsilon');
+  if (epsilon !== undefined && epsilon > 1) throw new UsageError(`--epsilon must be from 0 to 1, got "${values.epsilon as string}"`);
+  if (epsilon !== undefined && selection !== 'epsilon_greedy') throw new UsageError('--epsilon goes with --selection epsilon_greedy');
+  const topK = values['top-k'] === undefined ? undefined : intOption(values['top-k'] as string, 'top-k', 5, 1, 10_000);
+  if (topK !== undefined && selection !== 'top_k_pareto') throw new UsageError('--top-k goes with --selection top_k_pareto');
+  const score = numberOption(values['stop-score'] as string | undefined, 'stop-score');
+  if (score !== undefined && score > 1) throw new UsageError(`--stop-score is a W-AUC from 0 to 1, got "${values['stop-score'] as string}"`);
+  const minutes = numberOption(values['stop-minutes'] as string | undefined, 'stop-minutes');
+  const usd = numberOption(values['max-proposer-usd'] as string | undefined, 'max-proposer-usd');
+  if (minutes === 0 || usd === 0) throw new UsageError(`--${minutes === 0 ? 'stop-minutes' : 'max-proposer-usd'} must be more than 0`);
+  const stopConditions: StopConditionsConfig = {
+    ...(values['stop-no-improvement'] !== undefined ? { noImprovementIterations: intOption(values['stop-no-improvement'] as string, 'stop-no-improvement', 1, 1, 100_000) } : {}),
+    ...(score !== undefined ? { scoreThreshold: score } : {}),
+    ...(minutes !== undefined ? { timeLimitMinutes: minutes } : {}),
+    ...(usd !== undefined ? { maxProposerUsd: usd } : {}),
+  };
+  return { selection: selection as CandidateSelection, ...(epsilon !== undefined ? { epsilon } : {}), ...(topK !== undefined ? { topK } : {}), acceptance: acceptance as Acceptance, stopConditions };
+}
+
+/** "2–4 sessions", or "1 session" when the range is one number. */
+function countRange(range: { low: number; high: number }, noun: string): string {
+  return range.low === range.high ? plural(range.low, noun) : `${range.low}–${range.high} ${noun}s`;
 }

@@ -13,6 +13,7 @@ import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
+import { plural } from '../agents/plural.ts';
 import { basename } from 'node:path';
 import { LOCAL_PROVIDER, localContextWindow, localFlags } from './models.ts';
 
@@ -169,7 +170,7 @@ export function providerNotesText(notes: ProviderNotes): string {
   const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
   const own = notes.rolesOnActorModel ?? [];
   if (own.length > 0) lines.unshift(`no model given for the ${own.map((r) => ROLE_NAMES[r]).join(' and ')}: ${own.length === 1 ? 'it uses' : 'they use'} the actor's model (${notes.actorModel ?? ''})`);
-  if (notes.usageEstimated) lines.push(`the provider sent no usage for ${notes.estimatedCalls} call(s): their tokens and cost are local estimates`);
+  if (notes.usageEstimated) lines.push(`the provider sent no usage for ${plural(notes.estimatedCalls, 'call')}: ${notes.estimatedCalls === 1 ? 'its' : 'their'} tokens and cost are local estimates`);
   return lines.map((l) => `${l}\n`).join('');
 }
 

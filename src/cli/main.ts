@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval, tasks, oracle. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -20,11 +20,13 @@ Commands:
       Replays commands (one per line; an empty line answers a keypress) and prints the
       score after each step. --seed defaults to the catalog's seed for known stories.
   play <story> --base-url URL --actor-model M [--seed N|random] [--steps S] [--guide TEXT]
-       [--stream] [--json] [--out trajectory.json]
+       [--stream] [--json] [--out trajectory.json] [--step-delay-ms MS]
       The actor LLM plays one episode (at most S steps, default 50).
+      --step-delay-ms waits MS before each step but the first (a presenter's pace; results unchanged).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
        [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
        [--store DIR [--resume RUN_ID [--from-last-good-episode]]] [--json] [--out session.json]
+       [--step-delay-ms MS]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
       --resume checks the stored session first; if it is damaged it stops and names the
       file and first bad record; --from-last-good-episode keeps the intact episodes.
@@ -36,9 +38,15 @@ Commands:
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
        [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
+       [--selection pareto|current_best|epsilon_greedy|top_k_pareto [--epsilon E] [--top-k K]]
+       [--accept strict_improvement|improvement_or_equal] [--stop-no-improvement N]
+       [--stop-score X] [--stop-minutes M] [--max-proposer-usd X]
       Evolves the meta-agent's strategy section (GEPA-style). N = metric calls: one candidate
       evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the
       seed's validation plus one full iteration is refused (exit 2).
+      Outer-loop strategies by GEPA's names (defaults: pareto, strict_improvement); stop
+      conditions besides the budget; a file <store>/STOP stops the run before its next
+      iteration (resumable). All are recorded in the run and replayed on --resume.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--resume RUN_ID [--from-last-good]]] [--json]
@@ -49,9 +57,14 @@ Commands:
       check, split).
   oracle <web task> [--wrong] [--json]
       Plays the task's oracle script (or its wrong script) in Node and prints the reward.
+  stories get <game…|--suite jericho|--suite paper> [--mirror BASE] [--dir DIR] [--json]
+       [--timeout-ms MS]
+      Downloads Jericho's story files from their public addresses (or BASE/<file name>),
+      keeps each only if its md5 is Jericho's, into DIR (default $METATTL_STORIES_DIR, else
+      ~/.cache/metattl-stories, where the CLI finds stories); one line per game; exit 1 if any failed.
 
-Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories and
-../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
+Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories,
+~/.cache/metattl-stories (or $METATTL_STORIES_DIR) and ../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
 (balances, library, zork3). Web tasks go wherever a story or task does: web:<site>/<template>:<seed>
 (e.g. web:shop/t12:3; its seed is in the id) and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test,
 WEB-OOD; for web tasks K defaults to 3 and S to 10, and the score is the episode's reward (max 1).
@@ -108,6 +121,8 @@ export async function run(argv: string[]): Promise<number> {
         return await (await import('./web-tasks.ts')).tasksCommand(rest);
       case 'oracle':
         return await (await import('./web-tasks.ts')).oracleCommand(rest);
+      case 'stories':
+        return await (await import('./stories-get.ts')).storiesCommand(rest);
       case undefined:
       case '--help':
       case '-h':

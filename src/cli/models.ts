@@ -52,6 +52,12 @@ export function localFlags(flags: Flags): { modelFile: string; grammar: boolean;
   return { modelFile: flags['model-file'], grammar: grammarFlag !== 'off', threads };
 }
 
+/** `{ replyGrammar }` of a local run's flags (a run's config records it), `{}` for other providers. */
+export function replyGrammarOf(flags: Flags): { replyGrammar?: boolean } {
+  const local = localFlags(flags);
+  return local ? { replyGrammar: local.grammar } : {};
+}
+
 /** The loaded local model of this process (loaded on first use). @throws UsageError for a missing file; LocalModelMissingError */
 async function localHost(modelFile: string, threads: number): Promise<LocalModelHost> {
   if (loaded && (loaded.file !== modelFile || loaded.threads !== threads)) await closeLocalModel();

@@ -11,6 +11,7 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { parseArgs } from 'node:util';
+import { Pacer } from '../ttl/pace.ts';
 import { Actor } from '../agents/actor.ts';
 import { stepAnswers } from '../agents/step-answers.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
@@ -43,8 +44,10 @@ export async function playCommand(argv: string[]): Promise<number> {
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
       stream: { type: 'boolean', default: false },
+      'step-delay-ms': { type: 'string' },
     },
   });
+  const stepDelayMs = intOption(values['step-delay-ms'], 'step-delay-ms', 0, 0, 600_000);
   const [storySpec, ...extra] = positionals;
   if (!storySpec) throw new UsageError('play needs a story file');
   if (extra.length) throw new UsageError(`play takes one story, got also: ${extra.join(' ')}`);
@@ -63,7 +66,7 @@ export async function playCommand(argv: string[]): Promise<number> {
   const interrupt = listenForInterrupt();
   try {
     const trajectory = await runEpisode({
-      engine, actor: new Actor(streamModel), maxSteps, signal: interrupt.signal,
+      engine, actor: new Actor(streamModel), maxSteps, signal: interrupt.signal, ...(stepDelayMs > 0 ? { gate: new Pacer({ stepDelayMs }) } : {}),
       story: webTask ? { title: webTask.title, maxScore: 1 } : { title: story!.entry?.title ?? storySpec, maxScore: story!.entry?.maxScore ?? null },
       guidingPrompt: values.guide ?? (webTask ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
       onStep: (step) => {

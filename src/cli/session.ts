@@ -25,6 +25,7 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import { recordingAdaptations } from '../ttl/adaptation-sink.ts';
 import { usageOf } from '../ttl/session-record.ts';
 import { runSession } from '../ttl/session-runner.ts';
+import { Pacer } from '../ttl/pace.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
@@ -58,8 +59,10 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       'from-last-good-episode': { type: 'boolean', default: false },
       json: { type: 'boolean', default: false },
       out: { type: 'string' },
+      'step-delay-ms': { type: 'string' },
     },
   });
+  const stepDelayMs = intOption(values['step-delay-ms'], 'step-delay-ms', 0, 0, 600_000);
   const settings = llmSettingsFromFlags(values);
   if (positionals.length > 1) throw new UsageError(`session takes one story, got: ${positionals.join(' ')}`);
   if (values.out) await checkOutputFile(values.out, '--out');
@@ -124,6 +127,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   try {
     record = await runSession({
       id, config, engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, resume: previous,
+      ...(stepDelayMs > 0 ? { gate: new Pacer({ stepDelayMs }), pace: { stepDelayMs } } : {}),
       sink: recordingAdaptations(store ? persistingSink(store, id, progress) : progress, () => providerNotes(settings, meter).adaptations),
     });
   } finally {

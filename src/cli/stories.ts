@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor, type Catalog, type CatalogEntry } from '../engine/catalog.ts';
 import type { StoryRules } from '../engine/interface.ts';
@@ -22,9 +23,16 @@ export async function loadCatalog(): Promise<Catalog> {
   return parseCatalog(JSON.parse(await readFile(resolve(ROOT, 'public/stories/catalog.json'), 'utf8')));
 }
 
-/** Directories searched for a story given by id or bare name. */
+/** Where `metattl stories get` puts story files: $METATTL_STORIES_DIR, else ~/.cache/metattl-stories
+ * (outside the repository, so downloaded games are never committed or shipped in a build). */
+export function downloadedStoriesDir(): string {
+  return process.env.METATTL_STORIES_DIR ?? resolve(homedir(), '.cache/metattl-stories');
+}
+
+/** Directories searched for a story given by id or bare name: STORIES_DIR, public/stories,
+ * the downloaded stories (`downloadedStoriesDir`), ../shared/stories. */
 export function storyDirs(): string[] {
-  const dirs = [process.env.STORIES_DIR, resolve(ROOT, 'public/stories'), resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'stories')];
+  const dirs = [process.env.STORIES_DIR, resolve(ROOT, 'public/stories'), downloadedStoriesDir(), resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'stories')];
   return dirs.filter((d): d is string => !!d && existsSync(d));
 }
 

@@ -5,9 +5,10 @@
  *
  * A provider fault costs only its own session's episode: that session stops (its finished episodes
  * kept where `evaluate` keeps them, see ttl/session-evaluator.ts) while every other session goes
- * on; once all that can finish have finished, the run stops with `provider_error`, and a resume
- * continues each unfinished session from its last finished episode. A cap or Stop still stops
- * every session in flight.
+ * on; then further passes continue the faulted sessions from their last finished episode while
+ * passes progress (ttl/session-passes.ts). Only when they stop progressing does the run stop with
+ * `provider_error`, and a resume continues each unfinished session the same way. A cap or Stop
+ * still stops every session in flight.
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
@@ -15,8 +16,10 @@ import { averageScore, bestScore } from '../ttl/metrics.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { usageOf } from '../ttl/session-record.ts';
+import { knownUsd } from '../llm/defaults.ts';
+import type { LlmSettings } from '../llm/interface.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
-import { abortGroup, settleAll } from '../ttl/settle.ts';
+import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 
 export interface EvaluationCache {
@@ -29,13 +32,21 @@ export type EvaluationEvent =
   | { type: 'finished'; state: EvaluationState };
 
 export interface EvaluationDeps {
-  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow?: number }>;
+  /** Run or continue one session; `finishedNow`: episodes finished in this attempt (absent = 0,
+   * i.e. no progress of its own). */
+  evaluate(policy: PolicySpec, task: EvaluatedTask, repeat: number, sessionId: string, signal?: AbortSignal): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow?: number; finishedNow?: number }>;
   cache: EvaluationCache;
   onEvent?(event: EvaluationEvent, state: EvaluationState): void | Promise<void>;
   signal?: AbortSignal;
   now?: () => Date;
   /** Faulted episodes counted by earlier attempts of this evaluation (a resume carries them on). */
   faultedEpisodesBefore?: number;
+  /** Extra passes over faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
+  maxExtraPasses?: number;
+  /** The prices that hold at this run's provider (llm/defaults.ts `pricesAtProvider`), USD per
+   * million tokens by model: a session that called a model missing here gets `costUsd: null`.
+   * Absent: every cost is taken as known. */
+  prices?: LlmSettings['prices'];
 }
 
 /** The jobs of an evaluation, in their fixed order. */
@@ -63,36 +74,31 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
     state.results = slots.filter((r): r is EvaluationResult => r !== undefined);
     await deps.onEvent?.({ type: 'session_done', result, done, total: jobs.length }, state);
   };
-  // Once one session fails or stops the run, the others are stopped too and all are awaited.
-  const batch = abortGroup(deps.signal);
-  /** The first provider fault of this attempt: it stops its session only. */
-  let providerFault: string | null = null;
   try {
-    await settleAll(jobs.map((job, index) => limit(async () => {
+    // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts).
+    const { fault } = await runInPasses<null>(jobs.length, async (index, signal) => {
+      const job = jobs[index]!;
       const cached = await deps.cache.get(job.key);
-      if (cached) return publish(index, cached);
-      if (batch.aborted) throw new LlmError('aborted', 'stopped');
+      if (cached) return (await publish(index, cached), { kind: 'done', value: null });
+      if (signal.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
-      const { session, wAuc, scores, faultedNow } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, batch.signal());
+      const { session, wAuc, scores, faultedNow, finishedNow } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, signal);
       state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (faultedNow ?? session.faultedEpisodes ?? 0);
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
-        if (session.stopReason === 'provider') {
-          providerFault ??= session.stopMessage ?? 'The provider failed.';
-          return;
-        }
+        if (session.stopReason === 'provider') return faultOutcome(session, finishedNow ?? 0);
         throw new LlmError('aborted', 'stopped');
       }
-      const usage = usageOf(session);
       const result: EvaluationResult = {
         key: job.key, policyId: job.policy.id, taskId: job.task.id, storyId: job.task.storyId ?? job.task.md5, taskSet: job.set.name, repeat: job.repeat,
         sessionId, wAuc, averageScore: averageScore(scores), bestScore: bestScore(scores), scores,
-        costUsd: usage.actor.costUsd + usage.metaAgent.costUsd,
+        costUsd: sessionCostUsd(session, deps.prices),
       };
       await deps.cache.put(result, session);
       await publish(index, result);
-    })), batch.abortAll).finally(batch.dispose);
-    if (providerFault !== null) throw new LlmError('server', providerFault);
+      return { kind: 'done', value: null };
+    }, { limit, signal: deps.signal, stopped: () => new LlmError('aborted', 'stopped'), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    if (fault !== null) throw new LlmError('server', fault);
     state.status = 'complete';
   } catch (error) {
     state.status = 'stopped';
@@ -111,4 +117,16 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
   state.finishedAt = now().toISOString();
   await deps.onEvent?.({ type: 'finished', state }, state);
   return state;
+}
+
+/** A finished session's cost in USD, or null when a model it called has no price in `prices`. */
+export function sessionCostUsd(session: SessionRecord, prices?: LlmSettings['prices']): number | null {
+  const usage = usageOf(session);
+  const costUsd = usage.actor.costUsd + usage.metaAgent.costUsd;
+  if (!prices) return costUsd;
+  const called = [
+    ...(usage.actor.calls > 0 ? [session.config.models.actor.model] : []),
+    ...(usage.metaAgent.calls > 0 && session.config.models.reflection ? [session.config.models.reflection.model] : []),
+  ];
+  return knownUsd(costUsd, called, prices);
 }

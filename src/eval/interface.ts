@@ -38,6 +38,9 @@ export interface EvaluationConfig {
   concurrency: number;
   models: { actor: string; metaAgent: string };
   contextWindow: number;
+  /** Whether the reply contracts were enforced with grammars (`--provider local`'s
+   * `--reply-grammar`); absent for providers that take no grammar (= off). */
+  replyGrammar?: boolean;
 }
 
 /** One session of the evaluation. */
@@ -56,7 +59,9 @@ export interface EvaluationResult {
   bestScore: number;
   /** Final score per episode. */
   scores: number[];
-  costUsd: number;
+  /** What the session cost, USD; null when a model it called has no known price at its provider
+   * (`EvaluationDeps.prices`), never an invented 0. */
+  costUsd: number | null;
 }
 
 export interface EvaluationState {
@@ -98,6 +103,9 @@ export interface PolicySetSummary extends MetricSummary {
   leakWarning: string | null;
   /** Mean final score per episode index with a CI band (hierarchical over games). */
   curve: Interval[];
+  /** What these sessions cost in total, USD; null when one of them called a model with no known
+   * price at its provider (absent in reports made before it was recorded). */
+  costUsd?: number | null;
 }
 
 export interface GameSummary extends MetricSummary {

@@ -9,6 +9,9 @@ import type { EvaluationReport } from './interface.ts';
 const f = (x: number, digits = 3): string => (Number.isFinite(x) ? x.toFixed(digits) : 'n/a');
 const ci = (i: Interval, digits = 3): string => `${f(i.estimate, digits)} [${f(i.low, digits)}, ${f(i.high, digits)}]`;
 
+/** "$0.0123"; "—" for a cost not known (a model called with no price at its provider). */
+const usd = (costUsd: number | null | undefined): string => (costUsd === null || costUsd === undefined ? '—' : `$${costUsd.toFixed(4)}`);
+
 /** The summary table as plain text lines (what the CLI prints). */
 export function summaryTable(report: EvaluationReport): string {
   const lines = [`policy           set    n   W-AUC (95% CI)          avg score (95% CI)         Δ W-AUC vs ${report.baselinePolicyId}`];
@@ -41,12 +44,12 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
     `${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
       + `Δ is the paired W-AUC difference against **${report.baselinePolicyId}** on the same (game, seed, repeat); **best** marks a policy whose Δ interval excludes 0.`,
     '', '## Results', '',
-    '| policy | task set | sessions | games | W-AUC | average score | best score | Δ W-AUC vs baseline |',
-    '|---|---|---|---|---|---|---|---|',
+    '| policy | task set | sessions | games | W-AUC | average score | best score | Δ W-AUC vs baseline | cost |',
+    '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const p of report.policies) {
     const name = p.beatsBaseline ? `**${p.policyId}** (best)` : p.policyId;
-    out.push(`| ${name} | ${p.taskSet} | ${p.sessions} | ${p.games} | ${ci(p.wAuc)} | ${ci(p.averageScore, 1)} | ${ci(p.bestScore, 1)} | ${p.diffVsBaseline ? ci(p.diffVsBaseline) : '—'} |`);
+    out.push(`| ${name} | ${p.taskSet} | ${p.sessions} | ${p.games} | ${ci(p.wAuc)} | ${ci(p.averageScore, 1)} | ${ci(p.bestScore, 1)} | ${p.diffVsBaseline ? ci(p.diffVsBaseline) : '—'} | ${usd(p.costUsd)} |`);
   }
   const warnings = report.policies.filter((p) => p.leakWarning);
   if (warnings.length) {

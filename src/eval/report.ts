@@ -41,6 +41,11 @@ export function leakWarning(selectedOn: readonly string[], results: readonly Eva
   return games.length ? `The evaluated meta-prompt was selected on these games: ${games.join(', ')}. Its results on them are not a held-out test.` : null;
 }
 
+/** The results' total cost in USD, or null when one result's cost is unknown (null). */
+export function totalCostUsd(results: readonly EvaluationResult[]): number | null {
+  return results.some((r) => r.costUsd === null) ? null : results.reduce((n, r) => n + (r.costUsd ?? 0), 0);
+}
+
 export function buildReport(state: EvaluationState): EvaluationReport {
   const { config } = state;
   const boot: BootstrapOptions = { seed: config.bootstrapSeed, resamples: RESAMPLES, level: LEVEL };
@@ -60,7 +65,7 @@ export function buildReport(state: EvaluationState): EvaluationReport {
       policies.push({
         policyId: policy.id, policyName: policy.name ?? policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
         ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: diff !== null && diff.low > 0,
-        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot),
+        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot), costUsd: totalCostUsd(results),
       });
       for (const storyId of new Set(results.map((r) => r.storyId))) {
         const mine = results.filter((r) => r.storyId === storyId);

@@ -113,3 +113,25 @@ describe('evolution estimate', () => {
     expect(random.unpricedModels).toEqual([]);
   });
 });
+
+describe('cached input in estimates', () => {
+  it('cached prompt tokens cost the cached-input price (the input price when the row has none)', () => {
+    const usage = zeroUsage();
+    usage.actor = { calls: 2, promptTokens: 3_000_000, completionTokens: 1_000_000, cachedPromptTokens: 2_000_000 };
+    // 1 M uncached × 2 + 2 M cached × 0.5 + 1 M out × 10 = 13 USD
+    expect(priceUsage(usage, models({ m: { inputPerMTokUsd: 2, outputPerMTokUsd: 10, cachedInputPerMTokUsd: 0.5 } })).costUsd).toBeCloseTo(13, 10);
+    expect(priceUsage(usage, models()).costUsd).toBeCloseTo(16, 10);
+  });
+
+  it("the low end expects an episode's later actor calls to find the preamble and a long guide cached (from 1,024 tokens, in 128s); the high end none", () => {
+    const shape = { episodes: 2, maxSteps: 4, initialGuidingPrompt: 'x'.repeat(2000), contextWindow: 100_000 };
+    const low = actorUsage(shape, false, 10, chars, 'low');
+    // The stable prefix: the system message up to the guide, in characters here (chars counts 1 a character).
+    const prefix = `${ACTOR_PREAMBLE}\n\nFollow this guide:\n${'x'.repeat(2000)}`.length;
+    expect(prefix).toBeGreaterThan(1024);
+    const perCall = Math.floor(prefix / 128) * 128;
+    expect(low.cachedPromptTokens).toBe(2 * 3 * perCall);
+    expect(actorUsage(shape, false, 10, chars, 'high').cachedPromptTokens).toBeUndefined();
+    expect(actorUsage({ ...shape, initialGuidingPrompt: 'Explore.' }, false, 10, (t) => Math.ceil(t.length / 4), 'low').cachedPromptTokens).toBeUndefined();
+  });
+});

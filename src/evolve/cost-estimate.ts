@@ -30,6 +30,9 @@ export interface RoleTokens {
   calls: number;
   promptTokens: number;
   completionTokens: number;
+  /** Prompt tokens expected from the provider's prompt cache (part of promptTokens, priced at the
+   * cached-input price); absent = none. */
+  cachedPromptTokens?: number;
 }
 
 export type UsageByRole = Record<Role, RoleTokens>;
@@ -56,12 +59,17 @@ const ROLE_KEYS: readonly Role[] = ['actor', 'metaAgent', 'proposer'];
 export function addUsage(a: UsageByRole, b: UsageByRole, k = 1): UsageByRole {
   const out = zeroUsage();
   for (const role of ROLE_KEYS) {
-    out[role] = { calls: a[role].calls + k * b[role].calls, promptTokens: a[role].promptTokens + k * b[role].promptTokens, completionTokens: a[role].completionTokens + k * b[role].completionTokens };
+    const cached = (a[role].cachedPromptTokens ?? 0) + k * (b[role].cachedPromptTokens ?? 0);
+    out[role] = {
+      calls: a[role].calls + k * b[role].calls, promptTokens: a[role].promptTokens + k * b[role].promptTokens, completionTokens: a[role].completionTokens + k * b[role].completionTokens,
+      ...(cached > 0 ? { cachedPromptTokens: cached } : {}),
+    };
   }
   return out;
 }
 
-/** Price usage: Σ promptTokens·input + completionTokens·output over roles, / 1e6. */
+/** Price usage: Σ (promptTokens − cached)·input + cached·cached-input (the input price when the
+ * row has none) + completionTokens·output over roles, / 1e6 (as UsageMeter.costUsd prices calls). */
 export function priceUsage(usage: UsageByRole, models: EstimateModels): CostPoint {
   let costUsd = 0;
   let totalTokens = 0;
@@ -69,7 +77,8 @@ export function priceUsage(usage: UsageByRole, models: EstimateModels): CostPoin
     const u = usage[role];
     totalTokens += u.promptTokens + u.completionTokens;
     const price = models.prices[models.roles[role].model];
-    if (price) costUsd += (u.promptTokens * price.inputPerMTokUsd + u.completionTokens * price.outputPerMTokUsd) / 1e6;
+    const cached = Math.min(u.cachedPromptTokens ?? 0, u.promptTokens);
+    if (price) costUsd += ((u.promptTokens - cached) * price.inputPerMTokUsd + cached * (price.cachedInputPerMTokUsd ?? price.inputPerMTokUsd) + u.completionTokens * price.outputPerMTokUsd) / 1e6;
   }
   return { byRole: usage, totalTokens, costUsd };
 }
@@ -94,8 +103,20 @@ export function completionTokensOf(role: Role, models: EstimateModels, scenario:
   return Math.min(max, count(role === 'actor' ? s.actorReply : role === 'metaAgent' ? s.metaReply : s.proposerReply));
 }
 
+/** OpenAI's prompt caching: prefixes from 1,024 tokens, in steps of 128. */
+export const PROMPT_CACHE_MIN_TOKENS = 1024;
+export const PROMPT_CACHE_STEP_TOKENS = 128;
+
+/** Tokens a provider caching prompt prefixes serves from its cache for a repeated prefix of `prefixTokens`. */
+export function cacheableTokens(prefixTokens: number): number {
+  return prefixTokens < PROMPT_CACHE_MIN_TOKENS ? 0 : Math.floor(prefixTokens / PROMPT_CACHE_STEP_TOKENS) * PROMPT_CACHE_STEP_TOKENS;
+}
+
 /** The actor's K·S calls: episode 1 follows the initial guide, later ones a learned guide (the
- * initial one again when nothing learns). Prompts are measured at step S (widest step numbers). */
+ * initial one again when nothing learns). Prompts are measured at step S (widest step numbers).
+ * `low` expects every call after an episode's first to find the stable prefix (the preamble and
+ * the guide, when long enough to be cached: cacheableTokens) in the provider's cache; `high`
+ * expects no cache. */
 export function actorUsage(shape: SessionShape, learns: boolean, completionTokens: number, count: TokenCounter, scenario: Scenario): RoleTokens {
   const s = samples(scenario);
   const turn = { observation: s.observation, reply: s.actorReply };
@@ -109,10 +130,17 @@ export function actorUsage(shape: SessionShape, learns: boolean, completionToken
     }
     return total;
   };
+  const cachedPerEpisode = (guidingPrompt: string): number => {
+    if (scenario === 'high') return 0;
+    const prefix = buildActorMessages({ guidingPrompt, history: [], observation: '', step: 1, maxSteps: shape.maxSteps, score: 0 }).slice(0, 1);
+    return (shape.maxSteps - 1) * cacheableTokens(countChatTokens(prefix, count) - 1);
+  };
+  const laterGuide = learns ? s.learnedGuide : shape.initialGuidingPrompt;
   const first = episodeTokens(shape.initialGuidingPrompt);
-  const later = shape.episodes > 1 ? episodeTokens(learns ? s.learnedGuide : shape.initialGuidingPrompt) : 0;
+  const later = shape.episodes > 1 ? episodeTokens(laterGuide) : 0;
   const calls = shape.episodes * shape.maxSteps;
-  return { calls, promptTokens: first + (shape.episodes - 1) * later, completionTokens: calls * completionTokens };
+  const cached = cachedPerEpisode(shape.initialGuidingPrompt) + (shape.episodes > 1 ? (shape.episodes - 1) * cachedPerEpisode(laterGuide) : 0);
+  return { calls, promptTokens: first + (shape.episodes - 1) * later, completionTokens: calls * completionTokens, ...(cached > 0 ? { cachedPromptTokens: cached } : {}) };
 }
 
 /** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory 2 each, meta-agent 1 each

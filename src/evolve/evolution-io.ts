@@ -21,6 +21,8 @@ import { sessionSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
 import type { EvolutionState } from './interface.ts';
+import { ACCEPTANCES } from './strategies/acceptance.ts';
+import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
 
 export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
 
@@ -48,10 +50,16 @@ export const evolutionStateSchema = z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
     maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
-    models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive,
+    models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive, replyGrammar: z.boolean().optional(),
+    candidateSelection: z.enum(CANDIDATE_SELECTIONS).optional(), epsilon: z.number().min(0).max(1).optional(), topK: positive.optional(),
+    acceptance: z.enum(ACCEPTANCES).optional(),
+    stopConditions: z.object({
+      noImprovementIterations: positive.optional(), scoreThreshold: z.number().min(0).max(1).optional(),
+      timeLimitMinutes: z.number().positive().optional(), maxProposerUsd: z.number().positive().optional(),
+    }).optional(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
-  stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error']).nullable(),
+  stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap', 'stop_file']).nullable(),
   stopMessage: z.string().nullable(),
   candidates: z.array(candidate),
   metricCalls: z.array(metricCall),

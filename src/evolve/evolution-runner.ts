@@ -12,23 +12,27 @@
  *
  * A provider fault costs only its own metric call's episode: that session stops (its finished
  * episodes kept where `evaluate` keeps them, ttl/session-evaluator.ts) while the other sessions of
- * the sweep go on; then the run stops with `provider_error`, and a resume replays the loop to that
- * sweep and continues each unfinished session from its last finished episode. A cap or Stop still
- * stops every session in flight.
+ * the sweep go on; further passes then continue the faulted sessions from their last finished
+ * episode while passes progress (ttl/session-passes.ts), so a recovered call counts exactly as a
+ * clean one. Only when they stop progressing does the run stop with `provider_error`; a resume
+ * replays the loop to that sweep and continues each unfinished session the same way. A cap or
+ * Stop still stops every session in flight.
  */
 import pLimit from 'p-limit';
-import { BudgetReachedError, LlmError } from '../llm/errors.ts';
+import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
 import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
-import { abortGroup, settleAll } from '../ttl/settle.ts';
+import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import type { CallPurpose, Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, MetricCall, MetricResult, StopReason } from './interface.ts';
+import { COMPLETING_STOP_REASONS, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
-import { acceptStrictImprovement } from './strategies/acceptance.ts';
+import { acceptanceRule } from './strategies/acceptance.ts';
+import { selectCandidate } from './strategies/candidate-selection.ts';
+import { StopConditions } from './strategies/stop-conditions.ts';
 import { budgetRefusal, canStartIteration, effectiveMinibatch, planBudget, repeatsFor } from './strategies/budget.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
-import { paretoFronts, pruneDominated, selectParent, type ScoreMatrix } from './strategies/pareto.ts';
+import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
 import { mutateStrategy } from './strategies/random-mutation.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
 
@@ -55,7 +59,23 @@ export interface EvolutionDeps {
   rng?: SeededRng;
   /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
   faultedEpisodesBefore?: number;
+  /** Extra passes over a sweep's faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
+  maxExtraPasses?: number;
   now?: () => Date;
+  /** Whether a stop file is present (the CLI's `<store>/STOP`); checked before each iteration. */
+  stopFile?: () => boolean;
+  /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
+  proposerCostUsd?: () => number | null;
+}
+
+/** One finished job of a sweep. */
+interface SweepRun {
+  call: MetricCall;
+  session: SessionRecord;
+  task: EvolutionTask;
+  repeat: number;
+  key: string;
+  fromCache: boolean;
 }
 
 class Stop extends Error {
@@ -104,31 +124,27 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
     const repeats = repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
     const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
-    // Once one session fails or stops the run, the others are stopped too and all are awaited.
-    const batch = abortGroup(deps.signal);
-    /** The first provider fault of the sweep: it stops its session only. */
-    let providerFault: string | null = null;
-    const settled = await settleAll(jobs.map(({ task, repeat }) => limit(async () => {
+    // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
+    // a call that recovers within the invocation is recorded exactly as a clean one.
+    const { values, fault } = await runInPasses<SweepRun>(jobs.length, async (index, signal) => {
+      const { task, repeat } = jobs[index]!;
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
-      if (cached) return { ...cached, task, repeat, key, fromCache: true };
-      if (batch.aborted) throw new Stop('stopped', null);
+      if (cached) return { kind: 'done', value: { ...cached, task, repeat, key, fromCache: true } };
+      if (signal.aborted) throw new Stop('stopped', null);
       const sessionId = `${id}:${key}`;
-      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, batch.signal());
+      const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, signal);
       state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
       if (result.session.status !== 'complete') {
-        if (result.session.stopReason === 'provider') {
-          providerFault ??= result.session.stopMessage ?? 'The provider failed.';
-          return null;
-        }
+        if (result.session.stopReason === 'provider') return faultOutcome(result.session, result.finishedNow ?? 0);
         throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
       }
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
-      return { call, session: result.session, task, repeat, key, fromCache: false };
-    })), batch.abortAll).finally(batch.dispose);
-    if (providerFault !== null) throw new Stop('provider_error', providerFault);
-    const results = settled.filter((r) => r !== null);
+      return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
+    }, { limit, signal: deps.signal, stopped: () => new Stop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    if (fault !== null) throw new Stop('provider_error', fault);
+    const results = values.filter((r) => r !== undefined);
     for (const r of results) {
       state.metricCalls.push(r.call);
       state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;
@@ -165,14 +181,20 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     seed.valScores = meanByTask(await sweep(seed, config.val, 'seed-val'));
     refresh();
     let failures = 0;
+    const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
+    const accept = acceptanceRule(config.acceptance);
+    const orEqual = config.acceptance === 'improvement_or_equal';
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
+      const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
+      const stop = stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
+      if (stop) throw new Stop(stop.reason, stop.message);
       if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
         throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
       // One draw per iteration (GEPA's select_program_candidate_from_pareto_front).
-      const parentId = selectParent(scoreMatrix(), valIds, rng);
+      const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
       const parent = state.candidates.find((c) => c.id === parentId);
       if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
       const minibatch = sampler.next(rng);
@@ -203,16 +225,16 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
       const childSum = sum(meanByTask(await sweep(child, tasks, 'child-mb')));
       child.minibatch!.childSum = childSum;
-      if (acceptStrictImprovement(parentSum, childSum)) {
+      if (accept(parentSum, childSum)) {
         child.status = 'accepted';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} > parent's ${parentSum.toFixed(4)}`;
+        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '≥' : '>'} parent's ${parentSum.toFixed(4)}`;
         await emit({ type: 'accepted', candidate: child });
         child.valScores = meanByTask(await sweep(child, config.val, 'child-val'));
         refresh();
         await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
       } else {
         child.status = 'rejected';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} ≤ parent's ${parentSum.toFixed(4)}`;
+        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '<' : '≤'} parent's ${parentSum.toFixed(4)}`;
         state.rngState = rng.getState();
         await emit({ type: 'rejected', candidate: child });
       }
@@ -230,7 +252,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       throw error;
     }
   }
-  state.status = state.stopReason === 'budget' || state.stopReason === 'failures' ? 'complete' : 'stopped';
+  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : 'stopped';
   state.rngState = rng.getState();
   state.finishedAt = now().toISOString();
   await emit({ type: 'finished', state });
@@ -263,17 +285,22 @@ async function propose(
   let cached = await deps.cache.getProposal(iteration);
   if (!cached) {
     if (deps.signal?.aborted) throw new Stop('stopped', null);
-    let usage: CallUsage | null = null;
-    try {
-      const completion = await deps.proposer.complete(buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config)), { signal: deps.signal });
-      cached = { reply: completion.content, finishReason: completion.finishReason };
-      usage = completion.usage;
-    } catch (error) {
-      if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
-      // A provider fault after retries is a failed proposal (charged like an empty one).
-      cached = { reply: '', finishReason: `error: ${error.kind}` };
+    const messages = buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
+    // A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
+    // is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
+    // persists, or a systemic one, stops the run resumable with nothing cached for this iteration.
+    let completion: Awaited<ReturnType<ChatModel['complete']>> | null = null;
+    for (let attempt = 0; completion === null; attempt++) {
+      try {
+        completion = await deps.proposer.complete(messages, { signal: deps.signal });
+      } catch (error) {
+        if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
+        if (SYSTEMIC_KINDS.has(error.kind) || attempt >= (deps.maxExtraPasses ?? MAX_EXTRA_PASSES)) throw new Stop('provider_error', `The proposer failed: ${error.message}`);
+        if (deps.signal?.aborted) throw new Stop('stopped', null);
+      }
     }
-    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, usage);
+    cached = { reply: completion.content, finishReason: completion.finishReason };
+    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage);
   }
   if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);

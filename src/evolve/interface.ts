@@ -6,7 +6,10 @@
  */
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
+import type { Acceptance } from './strategies/acceptance.ts';
+import type { CandidateSelection } from './strategies/candidate-selection.ts';
 import type { ProposerInstruction } from './strategies/llm-proposer.ts';
+import type { StopConditionsConfig } from './strategies/stop-conditions.ts';
 
 /** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
 export interface EvolutionTask {
@@ -55,6 +58,18 @@ export interface EvolutionConfig {
   concurrency: number;
   models: { actor: string; metaAgent: string; proposer: string };
   contextWindow: number;
+  /** How the next parent is chosen (GEPA's `candidate_selection_strategy`); absent = 'pareto'. */
+  candidateSelection?: CandidateSelection;
+  /** ε of 'epsilon_greedy' (default 0.1) and k of 'top_k_pareto' (default 5). */
+  epsilon?: number;
+  topK?: number;
+  /** The local acceptance rule (GEPA's `acceptance_criterion`); absent = 'strict_improvement'. */
+  acceptance?: Acceptance;
+  /** Stop conditions besides the budget (strategies/stop-conditions.ts); absent = none. */
+  stopConditions?: StopConditionsConfig;
+  /** Whether the reply contracts were enforced with grammars (`--provider local`'s
+   * `--reply-grammar`); absent for providers that take no grammar (= off). */
+  replyGrammar?: boolean;
 }
 
 export type CandidateStatus = 'seed' | 'accepted' | 'rejected' | 'failed';
@@ -94,7 +109,11 @@ export interface MetricCall {
   scores: number[];
 }
 
-export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error' | null;
+export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error'
+  | 'no_improvement' | 'score_threshold' | 'time_limit' | 'proposer_usd_cap' | 'stop_file' | null;
+
+/** Stop reasons that end a run as complete (the rest leave it stopped and resumable). */
+export const COMPLETING_STOP_REASONS: readonly StopReason[] = ['budget', 'failures', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap'];
 
 export interface EvolutionState {
   format: 'metattl-evolution-1';
@@ -132,6 +151,8 @@ export interface MetricResult {
   /** Episodes faulted in this attempt only (a continued session's record also counts earlier
    * attempts'); when absent, all of `session.faultedEpisodes`. */
   faultedNow?: number;
+  /** Episodes finished in this attempt (progress for ttl/session-passes.ts); absent = 0. */
+  finishedNow?: number;
 }
 
 /** Typed progress events (observed by the UI and the store; they cannot steer the loop). */

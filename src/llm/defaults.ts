@@ -56,3 +56,13 @@ export function pricesAtProvider(provider: LlmSettings['provider'], prices: LlmS
   });
   return Object.fromEntries(own);
 }
+
+/**
+ * The cost in USD of calls whose tokens were priced with `prices` (as the usage meter prices
+ * them), or null when a model that was called has no row in `prices` (then the figure would be
+ * an invented 0, and the page shows "—", the CLI `costUsd: null`). `calledModels`: the model of
+ * every role that made at least one call.
+ */
+export function knownUsd(costUsd: number, calledModels: readonly string[], prices: LlmSettings['prices']): number | null {
+  return calledModels.every((model) => model in prices) ? costUsd : null;
+}

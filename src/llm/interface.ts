@@ -134,6 +134,9 @@ export interface CompleteOptions {
 export interface ChatModel {
   readonly role: Role;
   readonly settings: RoleSettings;
+  /** Whether the reply contracts are enforced with a grammar (reply-grammars.ts): set by models that
+   * can take one (local models; on by default), absent for providers that take none (OpenAI-compatible). */
+  readonly replyGrammar?: boolean;
   /**
    * One chat completion.
    * @throws LlmError (typed kind) after our retries; BudgetReachedError before the call when

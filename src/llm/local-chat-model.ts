@@ -139,6 +139,7 @@ export function createLocalChatModels(host: LocalModelHost, settings: LlmSetting
   const make = (role: Role): ChatModel => ({
     role,
     settings: settings.roles[role],
+    replyGrammar: options.grammar ?? true,
     complete: (messages, callOptions = {}) => limit(() => completeLocal(host, settings, role, settings.roles[role], messages, callOptions, meter, options.grammar ?? true)),
   });
   return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };

@@ -5,7 +5,8 @@
  * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
  * adapt rejected parameters (adaptations.ts), retry by one policy (retry-policy.ts), make every
- * call abortable at once, bound the requests in flight, account usage (counted locally and
+ * call abortable at once, bound the requests in flight (per run, and per (base URL, model) under the
+ * provider's rate limits: rate-scheduler.ts admits every attempt), account usage (counted locally and
  * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
  * once into `LlmError`. The key never leaves the Authorization header.
  */
@@ -16,6 +17,7 @@ import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
+import { retryAfterHeaderMs, sharedRateSchedulers, type RateScheduler, type RateSchedulers } from './rate-scheduler.ts';
 import { withRetries } from './retry-policy.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
@@ -37,6 +39,8 @@ export interface ChatModelDeps {
   now?: () => number;
   /** Where rejected parameters are remembered (default: the page's / process's `sharedAdaptations`). */
   adaptations?: AdaptationMemory;
+  /** Rate-limit schedulers, one per (base URL, model) (default: the process's / page's `sharedRateSchedulers`). */
+  rateSchedulers?: RateSchedulers;
 }
 
 /**
@@ -197,8 +201,10 @@ async function complete(
     const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: 0, reasoningTokens: 0 }, roleSettings.maxTokens);
     meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens), ...(estimated ? { estimated: true } : {}) });
   };
+  const scheduler = (deps.rateSchedulers ?? sharedRateSchedulers).for(settings.provider.baseUrl, roleSettings.model);
+  const admission = { scheduler, tokens: promptEstimate + roleSettings.maxTokens };
   const raw = await withRetries(
-    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed),
+    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission),
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
@@ -227,20 +233,27 @@ async function complete(
 async function sendAdapting(
   client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
   options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage) => void,
+  admission: { scheduler: RateScheduler; tokens: number },
 ): Promise<RawCompletion> {
   const baseUrl = settings.provider.baseUrl;
   for (;;) {
     const body = memory.adapt(baseUrl, base);
+    // Waiting for admission is not part of the attempt's deadline; Stop ends it at once.
+    const permit = await admission.scheduler.acquire(options.signal, admission.tokens, retry > 0);
     const attempt = new AttemptSignal(options.signal, settings.requestTimeoutMs);
+    // Released when the whole reply is read (it held a slot until then), with the response's headers.
+    let seen: { status: number | null; headers?: Headers | null } = { status: null };
     try {
-      return await sendOnce(client, settings, body, retry, attempt);
+      return await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }));
     } catch (error) {
+      if (error instanceof APIError) seen = { status: error.status ?? null, headers: error.headers };
       if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
       const parameter = rejectionOf(body, error);
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
       if (!learnt) throw mapError(error, settings, deps, attempt);
       options.onAdaptation?.(learnt.adaptation);
     } finally {
+      permit.release(seen);
       attempt.dispose();
     }
   }
@@ -260,10 +273,14 @@ function rejectionOf(body: RequestBody, error: unknown): string | null {
 }
 
 /** Send one request and read its whole reply within the attempt's deadline. */
-async function sendOnce(client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal): Promise<RawCompletion> {
+async function sendOnce(
+  client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal,
+  onResponse: (status: number, headers: Headers) => void,
+): Promise<RawCompletion> {
   const headers = settings.dropStainlessHeaders ? undefined : { 'x-stainless-retry-count': String(retry) };
   const request = client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: attempt.signal, headers });
   const response = await request.asResponse();
+  onResponse(response.status, response.headers); // the provider's rate-limit headers
   const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
   // Read by what arrives, not by what was asked: SSE answered to a plain request is read as a stream.
   if (body.stream === true || /text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
@@ -308,14 +325,7 @@ function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms of a response, in ms; null when absent or unparsable. */
 export function retryAfterMs(headers: Headers | undefined, nowMs: number = Date.now()): number | null {
-  if (!headers) return null;
-  const ms = headers.get('retry-after-ms');
-  if (ms && Number.isFinite(Number(ms))) return Math.max(0, Number(ms));
-  const value = headers.get('retry-after')?.trim();
-  if (!value) return null;
-  if (/^\d+(\.\d+)?$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? null : Math.max(0, date - nowMs);
+  return headers ? retryAfterHeaderMs(headers, nowMs) : null;
 }
 
 /** `{ cachedPromptTokens }` when the provider reported cached prompt tokens, else `{}` (so usage

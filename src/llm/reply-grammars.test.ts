@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseActorReply } from '../agents/reply-parser.ts';
 import { parseLearn } from '../agents/meta-prompt.ts';
-import { ACTOR_REPLY_GBNF, grammarText, LEARN_REPLY_GBNF, replyContractFor } from './reply-grammars.ts';
+import { ACTOR_REPLY_GBNF, grammarText, LEARN_REPLY_GBNF, LLAMA_CPP_MAX_REPETITIONS, replyContractFor } from './reply-grammars.ts';
 import { LocalModelMissingError, loadLocalModel } from './local-chat-model.ts';
 import { REPLY_CONTRACT } from '../agents/actor-prompt.ts';
 
@@ -21,6 +21,19 @@ describe('reply contracts for local models', () => {
     expect(parseActorReply('REASONING: the red lever is near\nACTION: pull red lever', 'stop')).toMatchObject({ status: 'ok', action: 'pull red lever' });
     expect(LEARN_REPLY_GBNF).toMatch(/^root ::= "<think>" think "<\/think>\\n<learn>" guide "<\/learn>"$/m);
     expect(parseLearn('<think>it failed</think>\n<learn>Pull the red lever first.</learn>', 'stop')).toEqual({ guidingPrompt: 'Pull the red lever first.', status: 'updated' });
+  });
+
+  it("every bounded repetition stays below llama.cpp's MAX_REPETITION_THRESHOLD (past it llama.cpp drops the whole grammar)", () => {
+    for (const gbnf of [ACTOR_REPLY_GBNF, LEARN_REPLY_GBNF]) {
+      const bounds = [...gbnf.matchAll(/\{(\d+)(?:,(\d+))?\}/g)].map((m) => Number(m[2] ?? m[1]));
+      expect(bounds.length).toBeGreaterThan(0);
+      for (const bound of bounds) expect(bound).toBeLessThan(LLAMA_CPP_MAX_REPETITIONS);
+    }
+    // The learn grammar's bounds as documented: <think> ≤ 600 characters, a guide of 1–2,400.
+    expect(LEARN_REPLY_GBNF).toMatch(/^think ::= \[\^<\]\{0,600\}$/m);
+    expect(LEARN_REPLY_GBNF).toMatch(/^guide ::= block\{0,59\} \[\^<\]\{1,40\}$/m);
+    expect(LEARN_REPLY_GBNF).toMatch(/^block ::= \[\^<\]\{40\}$/m);
+    expect(59 * 40 + 40).toBe(2400);
   });
 
   it('a missing node-llama-cpp is a clear error naming the install command', async () => {

@@ -25,10 +25,20 @@ word ::= [a-z]{1,12}`;
  * break, then `<learn>` with a guide of 1–2,400 characters (no `<`) and `</learn>`. The guide is
  * never empty under the grammar, so a small model always writes one (an empty `<learn></learn>`,
  * "keep the guide", is what a free model may answer).
+ *
+ * Every bounded repetition stays below llama.cpp's MAX_REPETITION_THRESHOLD (2,000: the rules
+ * repeated × the repetition's upper bound; src/llama-grammar.cpp). Past it llama.cpp refuses the
+ * whole grammar and the reply is unconstrained — what `[^<]{0,2399}` did, so neither bound held.
+ * The guide is therefore 0–59 blocks of exactly 40 characters and a last piece of 1–40 (at most
+ * 2,400), which also keeps the parse nearly unambiguous (at most two live stacks per character).
  */
 export const LEARN_REPLY_GBNF = String.raw`root ::= "<think>" think "</think>\n<learn>" guide "</learn>"
 think ::= [^<]{0,600}
-guide ::= [^<] [^<]{0,2399}`;
+guide ::= block{0,59} [^<]{1,40}
+block ::= [^<]{40}`;
+
+/** llama.cpp's MAX_REPETITION_THRESHOLD: a grammar whose rules × repetition bound reaches it is refused. */
+export const LLAMA_CPP_MAX_REPETITIONS = 2000;
 
 /** Which contract a call answers under, or null for free text (the proposer, other prompts). */
 export type ReplyContract = 'actor' | 'learn';

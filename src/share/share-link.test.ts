@@ -42,6 +42,26 @@ describe('share links', () => {
     expect(decoded).not.toContain('secret-abc');
   });
 
+  it('carries a classroom setup link (preset, base URL, a model per role) and never a key', () => {
+    const payload: SharePayload = { kind: 'provider', provider: { presetId: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', models: { actor: 'qwen2.5:0.5b', metaAgent: 'qwen2.5:1.5b', proposer: '' } } };
+    const url = new URL(shareUrl('http://127.0.0.1:4317/sub/path/?view=settings&story=x', payload));
+    expect(url.search).toBe('?view=settings');
+    expect(decodeShare(url.href)).toEqual(payload);
+    // A key passed in is dropped when the link is made …
+    const leaky = { kind: 'provider', provider: { ...payload.provider, apiKey: 'sk-secret-abc' } } as unknown as SharePayload;
+    expect(JSON.stringify(decodeShare(encodeShare(leaky)))).not.toContain('sk-secret-abc');
+    // … and a hand-made link that carries one anyway is refused as a whole, with the reason.
+    const raw = (value: unknown) => 'v1.' + btoa(String.fromCharCode(...zlibSync(strToU8(JSON.stringify(value))))).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+    for (const name of ['apiKey', 'api_key', 'token', 'Authorization']) {
+      expect(() => decodeShare(raw({ kind: 'provider', provider: { ...payload.provider, [name]: 'sk-secret-abc' } }))).toThrow(/carries an API key/);
+    }
+    expect(() => decodeShare(raw({ kind: 'provider', provider: { ...payload.provider, models: { ...payload.provider.models, key: 'x' } } }))).toThrow(/carries an API key/);
+    // Only http(s) base URLs without credentials.
+    for (const baseUrl of ['javascript:alert(1)', 'data:text/plain,x', 'http://user:pw@host/v1', 'not a url', 'ftp://host/v1']) {
+      expect(() => decodeShare(raw({ kind: 'provider', provider: { ...payload.provider, baseUrl } })), baseUrl).toThrow(/provider\.baseUrl/);
+    }
+  });
+
   it('rejects damaged, foreign and invalid links with a clear error', () => {
     expect(() => decodeShare('v2.abc')).toThrow(/unknown version/);
     expect(() => decodeShare(encodeShare(metaPrompt).slice(0, 30))).toThrow(ShareError);

@@ -1,5 +1,6 @@
 /**
- * Share links: a meta-prompt or a whole setup (story or web task, seed, policy, K, S, model names) encoded
+ * Share links: a meta-prompt, a whole setup (story or web task, seed, policy, K, S, model names), or a
+ * classroom's provider settings (preset, base URL, a model per role — a teacher's "setup link") encoded
  * into the URL fragment — `#share=v1.<base64url(deflate(JSON))>` — so it is never sent to any
  * server. Decoding is schema-validated; a key can never be part of a payload (the schema has no
  * place for one, unknown fields are dropped, and a registered key echoed inside a text is
@@ -52,14 +53,37 @@ const setupSchema = z.object({
   task: sharedTaskSchema.optional(),
 });
 
+/** A base URL a setup link may set: http(s) only (never `javascript:` or `data:`), no user:password part. */
+const baseUrlSchema = z.string().max(500).refine((text) => {
+  try {
+    const url = new URL(text);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}, 'expected an http(s) URL without a user name or password');
+
+/** A classroom's provider settings (issue 20, "Workshops without keys"): what Settings needs to
+ * reach the room's endpoint. Never a key — the schema has no place for one, and a link that
+ * carries an `apiKey` anyway is refused (`decodeShare`), so no key is applied or kept by accident.
+ * An empty model leaves that role's model as the user has it. */
+const providerSetupSchema = z.object({
+  /** A preset id (llm/providers.ts) or 'custom'; checked against the presets when applied. */
+  presetId: z.string().min(1).max(50),
+  baseUrl: baseUrlSchema,
+  models: z.object({ actor: z.string().max(200), metaAgent: z.string().max(200), proposer: z.string().max(200) }),
+});
+
 export const sharePayloadSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('meta-prompt'), metaPrompt: metaPromptSchema }),
   z.object({ kind: z.literal('setup'), setup: setupSchema }),
+  z.object({ kind: z.literal('provider'), provider: providerSetupSchema }),
 ]);
 
 export type SharePayload = z.infer<typeof sharePayloadSchema>;
 export type SharedMetaPrompt = z.infer<typeof metaPromptSchema>;
 export type SharedSetup = z.infer<typeof setupSchema>;
+export type SharedProviderSetup = z.infer<typeof providerSetupSchema>;
 
 export class ShareError extends Error {
   override readonly name = 'ShareError';
@@ -110,6 +134,12 @@ export function shareValueOf(text: string): string {
   return value;
 }
 
+/** Whether a decoded payload has a field named like a key (apiKey, api_key, key, token, …) anywhere. */
+function carriesKey(value: unknown, depth = 0): boolean {
+  if (depth > 8 || value === null || typeof value !== 'object') return false;
+  return Object.entries(value).some(([name, inner]) => /^(api[-_]?key|key|token|secret|authorization|password)$/i.test(name) || carriesKey(inner, depth + 1));
+}
+
 /**
  * Decode a share value: a share URL, a `#share=` fragment or the bare `v1.…` value, as chat apps
  * leave it (see `shareValueOf`: wraps and trailing punctuation are accepted).
@@ -125,6 +155,7 @@ export function decodeShare(text: string): SharePayload {
   } catch {
     throw new ShareError('This share link is damaged: it could not be decoded (was it cut off when copied?).');
   }
+  if (carriesKey(json)) throw new ShareError('This link carries an API key, so it was not applied: a setup link never includes a key. Ask for a link without one.');
   const result = sharePayloadSchema.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0]!;
@@ -138,9 +169,11 @@ export function decodeShare(text: string): SharePayload {
 export const SHARE_KEPT_PARAMS: readonly string[] = ['view', 'workshop'];
 
 /** A full URL for `base` (the page URL, absolute): its fragment replaced by the payload, its
- * query reduced to `SHARE_KEPT_PARAMS`. Throws a TypeError when `base` is not an absolute URL. */
-export function shareUrl(base: string, payload: SharePayload): string {
+ * query reduced to `SHARE_KEPT_PARAMS` (`view` set to `view` when given). Throws a TypeError when
+ * `base` is not an absolute URL, and the schema's error when the payload is not valid. */
+export function shareUrl(base: string, payload: SharePayload, view?: string): string {
   const url = new URL(base);
+  if (view !== undefined) url.searchParams.set('view', view);
   const kept = new URLSearchParams([...url.searchParams.entries()].filter(([name]) => SHARE_KEPT_PARAMS.includes(name)));
   const query = kept.toString();
   return `${url.origin}${url.pathname}${query ? `?${query}` : ''}#share=${encodeShare(payload)}`;

@@ -47,6 +47,9 @@ export interface SaveSlot {
   snapshot: unknown;
   /** When it was saved, ms since the Unix epoch. */
   savedAt: number;
+  /** The game's latest text on screen when it was saved (the Play view reprints it after a
+   * restore); absent in slots saved before it was kept. */
+  shownText?: string;
 }
 
 /** A save slot without its snapshot, for listings. */

@@ -11,6 +11,7 @@ import type { Termination, Trajectory, TrajectoryStep } from '../agents/trajecto
 import type { StepResult } from '../engine/interface.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { EnvironmentTexts, PageSnapshot } from '../web/interface.ts';
+import type { StepGate } from './pace.ts';
 
 /**
  * The environment surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine
@@ -52,6 +53,9 @@ export interface EpisodeOptions {
   resumeSteps?: readonly TrajectoryStep[];
   /** Resume: the episode's original start time. */
   startedAt?: string;
+  /** Presenter pace (pace.ts): awaited before each new step's actor call; it decides only when
+   * a step starts, never what it does. */
+  gate?: StepGate;
 }
 
 /** The recorded steps do not replay to the same scores: the story or seed differs. */
@@ -99,6 +103,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   if (start.done) return finish('game_over');
 
   for (let index = trajectory.steps.length + 1; index <= maxSteps; index++) {
+    await options.gate?.beforeStep(index, signal);
     if (signal?.aborted) return finish('aborted', 'user');
     const observation = last.text;
     const base = {

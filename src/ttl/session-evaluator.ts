@@ -57,13 +57,15 @@ export interface SessionEvaluatorOptions {
 /**
  * Run (or, with `options.store`, continue) one session; W-AUC is 0 for a session that could not be
  * scored (no steps); `faultedNow` counts the episodes faulted in this attempt (the record's
- * `faultedEpisodes` also counts a continued session's earlier ones). A session stopped by a provider fault comes back with status `stopped` and
- * reason `provider`, its finished episodes kept in the store.
+ * `faultedEpisodes` also counts a continued session's earlier ones) and `finishedNow` the episodes
+ * finished in it (the progress ttl/session-passes.ts measures). A session stopped by a provider
+ * fault comes back with status `stopped` and reason `provider`, its finished episodes kept in the
+ * store.
  * @throws DamagedRunError when the stored session fails the resume check and `fromLastGood` is not set
  */
 export async function evaluateSession(
   options: SessionEvaluatorOptions, policy: PolicySpec, task: EvaluatedTask, sessionId: string, signal?: AbortSignal,
-): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow: number }> {
+): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow: number; finishedNow: number }> {
   const parts = buildSession(
     {
       story: { id: task.storyId, title: task.title, md5: task.md5, maxScore: task.maxScore }, seed: task.seed, policy,
@@ -74,14 +76,18 @@ export async function evaluateSession(
   );
   const store = options.store;
   let faultedBefore = 0;
+  let finishedBefore = 0;
   const session = await options.pool.with(task.id, async (engine) => {
     const previous = store ? await openStoredSession(store, sessionId, { engine, fromLastGood: options.fromLastGood ?? false }) : undefined;
     faultedBefore = previous?.faultedEpisodes ?? 0;
+    finishedBefore = previous?.scores.length ?? 0;
     if (previous?.status === 'complete') return previous;
     const inner = options.sink?.(sessionId);
     const sink = store ? persistingSink(store, sessionId, inner) : inner;
     return runSession({ id: sessionId, config: previous?.config ?? parts.config, engine, actor: parts.actor, policy: parts.policy, signal, sink, ...(previous ? { resume: previous } : {}) });
   });
   if (store && session.status === 'complete') await store.deleteRun(sessionId);
-  return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore };
+  return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore,
+    finishedNow: session.scores.length - finishedBefore,
+  };
 }

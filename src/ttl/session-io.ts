@@ -57,6 +57,7 @@ export const sessionSchema = z.object({
     models: z.object({ actor: roleSettings, reflection: roleSettings.nullable() }),
     provider: z.object({ presetId: z.string(), baseUrl: z.string() }),
     contextWindow: z.number().int().positive().nullable(),
+    replyGrammar: z.boolean().optional(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
   stopReason: z.enum(['user', 'budget', 'provider']).nullable(),
@@ -119,9 +120,11 @@ export function sessionInconsistency(record: SessionRecord): Inconsistency | nul
   return null;
 }
 
-/** JSON text of a session record, with no key-like fields. */
+/** JSON text of a session record, with no key-like fields and without its presenter pace. */
 export function exportSession(record: SessionRecord): string {
-  return stringifyWithoutSecrets(record);
+  // The pace is a setting of how the run was shown, not a result: a paced run exports as an unpaced one.
+  const { pace: _pace, ...results } = record;
+  return stringifyWithoutSecrets(results);
 }
 
 /**

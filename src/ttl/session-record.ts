@@ -9,6 +9,7 @@
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
+import type { PaceSettings } from './pace.ts';
 import type { PolicyExchange, PolicySpec } from './policy.ts';
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
 
@@ -29,6 +30,9 @@ export interface SessionConfig {
   provider: { presetId: string; baseUrl: string };
   /** Context window assumed for the meta-agent / reflection model, tokens. */
   contextWindow: number | null;
+  /** Whether the reply contracts were enforced with grammars (a local model's setting); absent for
+   * providers that take no grammar and in records made before it was recorded (= off). */
+  replyGrammar?: boolean;
 }
 
 export interface EpisodeRecord {
@@ -87,6 +91,10 @@ export interface SessionRecord {
   /** Request parameters the provider rejected for this run's models and that were adapted
    * (src/llm/adaptations.ts); absent in records made before it existed. */
   adaptations?: ParameterAdaptation[];
+  /** The presenter pace the session last ran at (pace.ts): a setting kept with the run and shown
+   * with it, never a result — exports leave it out, and a paced run's other fields equal an
+   * unpaced one's. Absent: run without a pace (or before pace existed). */
+  pace?: PaceSettings;
 }
 
 /** Tokens, latency and cost by role, from the record's steps (actor) and exchanges (reflection

@@ -16,6 +16,7 @@ import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
+import type { PaceSettings, StepGate } from './pace.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
 import type { EpisodeRecord, FaultedAttempt, SessionConfig, SessionRecord } from './session-record.ts';
 
@@ -42,6 +43,10 @@ export interface SessionOptions {
   now?: () => Date;
   /** Monotonic ms clock for wall time (default performance-like Date.now). */
   clockMs?: () => number;
+  /** Presenter pace (pace.ts), passed to every episode: when steps start, never what they do. */
+  gate?: StepGate;
+  /** The pace to record with the run (`record.pace`); absent keeps what a resumed record had. */
+  pace?: PaceSettings;
 }
 
 /** Run (or resume) a session to K episodes, or until Stop / the budget cap. */
@@ -54,6 +59,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   record.stopReason = null;
   // A resumed session is no longer stopped: the old stop message must not outlive it.
   record.stopMessage = null;
+  if (options.pace) record.pace = { ...options.pace };
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
   await sink.onRecord?.(record);
@@ -115,7 +121,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     const trajectory = await runEpisode({
       engine, actor, maxSteps: config.maxSteps, signal, now, guidingPrompt: episode.guidingPrompt,
       story: { title: config.story.title, maxScore: config.story.maxScore },
-      resumeSteps: episode.steps,
+      resumeSteps: episode.steps, ...(options.gate ? { gate: options.gate } : {}),
       onStep: async (step, t) => {
         episode.steps = t.steps;
         await sink.onStep?.(index, step, t);

@@ -56,6 +56,7 @@ export function buildSession(
     models: { actor: { ...settings.roles.actor }, reflection: reflects ? { ...settings.roles.metaAgent } : null },
     provider: { presetId: settings.provider.presetId, baseUrl: settings.provider.baseUrl },
     contextWindow: reflects ? plan.contextWindow : null,
+    ...(models.actor.replyGrammar === undefined ? {} : { replyGrammar: models.actor.replyGrammar }),
   };
   const policy = createPolicy(plan.policy, { reflectionModel: models.metaAgent, countTokens, contextWindow: plan.contextWindow, askHuman, logHeader });
   return { config, actor: new Actor(models.actor), policy };

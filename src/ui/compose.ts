@@ -23,6 +23,8 @@ import { Router } from './shell/router.svelte.ts';
 import { RunServices } from './shared/stores/run-services.ts';
 import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
 import { SETTINGS_LINK_CONTEXT } from './shared/settings-link.ts';
+import { GET_GAMES_CONTEXT } from './shared/stores/get-games-context.ts';
+import { GetGamesState } from './shared/stores/get-games.svelte.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
@@ -36,18 +38,18 @@ const services = createBrowserServices();
 const llm = createBrowserLlmServices(location.origin);
 const library = new StoryLibrary(services);
 const player = new Player(services, library);
-const settings = new SettingsState(llm);
+const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
+const settings = new SettingsState(llm, undefined, { pageUrl: () => location.href, copyText });
 const agent = new Agent(services, library, settings, llm);
 /** Session-running wiring shared by the Learn, Evolve and Evaluate views (run-services.ts). */
 const runs = new RunServices({ library, settings, llm });
 const router = new Router(createBrowserNavigation());
-const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
 const catalog = new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
 const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
 const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
 const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
 const tour = new TourState();
-const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learn.applySetup(setup), show: (view, params) => router.open(view, params), settled: () => tour.release() });
+const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learn.applySetup(setup), applyProvider: async (provider) => (await settings.whenLoaded, settings.applyProviderSetup(provider)), show: (view, params) => router.open(view, params), settled: () => tour.release() });
 const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
 const evaluate = new EvaluateState({ runs, settings, files: services });
 const replay = new ReplayState(services);
@@ -67,7 +69,17 @@ const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-na
 await yieldToMain();
 /** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
 const settingsLink = { href: () => router.href('settings'), go: () => router.go('settings') };
-const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink]]);
+/** "Get the games" in the story library (Play, Agent, Learn): downloads on request, added to the library. */
+const getGames = new GetGamesState({
+  fetch: (input, init) => fetch(input, init),
+  catalog: () => library.catalogEntries,
+  libraryMd5s: () => new Set(library.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
+  add: async (fileName, bytes) => {
+    const added = await library.add(fileName, bytes);
+    if (added.problem !== null) throw new Error(added.problem);
+  },
+});
+const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();

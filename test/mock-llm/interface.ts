@@ -131,10 +131,17 @@ export interface MockOptions {
   metaAgentReply?: MetaAgentReply;
   /** In 'build' mode: when the latest episode log contains `whenLogIncludes` (e.g. what a
    * teaching site said), the meta-agent answers `<learn>guide</learn>`; the first matching rule
-   * wins. Lets a test script what a meta-agent learns from a site's hint. */
-  metaAgentRules?: { whenLogIncludes: string; guide: string }[];
+   * wins. Lets a test script what a meta-agent learns from a site's hint. With `whenSystemIncludes`
+   * the rule also needs that text in the system message (the meta-prompt, whose strategy section
+   * an evolution rewrites), so a scripted strategy can make its meta-agent better. */
+  metaAgentRules?: { whenLogIncludes: string; whenSystemIncludes?: string; guide: string }[];
   /** Default 'build'. */
   proposerReply?: ProposerReply;
+  /** In 'build' mode: when the parent strategy (the text between `<current_strategy>` and
+   * `</current_strategy>`; '' for the seed) contains `whenParentIncludes`, the proposer answers
+   * `<strategy>strategy</strategy>`; the first matching rule wins ('' matches every parent). Lets
+   * a recording script an evolution whose children are accepted, generation after generation. */
+  proposerRules?: { whenParentIncludes: string; strategy: string }[];
   /** Injected faults (default none). */
   faults?: FaultRule[];
   /** Report cached prompt tokens as OpenAI does (prompt-cache.ts): off by default. */

@@ -8,6 +8,7 @@ import { DEFAULT_EXPLORE_COMMANDS } from './actor-behaviour.ts';
 import { bestReplayPlan, hintPlan, losingActions, parseEpisodeLogs, type ParsedEpisode } from './episode-log.ts';
 import { indexFromText } from './hash.ts';
 import type { MetaAgentReply } from './interface.ts';
+import { plural } from '../../src/agents/plural.ts';
 
 /** The chosen reply, a label for the request log, and a problem when no log was found. */
 export interface MetaAgentAnswer {
@@ -61,7 +62,7 @@ export function buildGuide(episodes: readonly ParsedEpisode[], explore: readonly
   return [
     planBlock(plan.commands),
     ...avoidLine,
-    `After the last command (it reached ${plan.cumReward} points at step ${plan.lastStep}), explore places you have not visited yet; this is attempt ${episodes.length + 1}, so try what earlier attempts did not.`,
+    `After the last command (it reached ${plural(plan.cumReward, 'point')} at step ${plan.lastStep}), explore places you have not visited yet; this is attempt ${episodes.length + 1}, so try what earlier attempts did not.`,
   ].join('\n');
 }
 
@@ -76,7 +77,7 @@ export function metaAgentAnswer(userMessages: readonly string[], mode: MetaAgent
   const episodes = userMessages.flatMap((m) => parseEpisodeLogs(m));
   const problem = episodes.length === 0 ? 'meta-agent request without an episode log ([STEP i] … [ACTION] … [REWARD] …)' : null;
   const best = bestReplayPlan(episodes);
-  const think = `<think>Read ${episodes.length} episode log(s); ${best ? `the best reached ${best.cumReward} points at step ${best.lastStep}` : 'no step scored'}.</think>`;
+  const think = `<think>Read ${plural(episodes.length, 'episode log')}; ${best ? `the best reached ${plural(best.cumReward, 'point')} at step ${best.lastStep}` : 'no step scored'}.</think>`;
   if (mode === 'empty') return { text: `${think}\n<learn></learn>`, behaviour: 'metaAgent:empty', problem };
   if (mode === 'missing') return { text: `${think}\nI have nothing to add this time.`, behaviour: 'metaAgent:missing', problem };
   return { text: `${think}\n<learn>\n${buildGuide(episodes, explore, planPrefixIn(system))}\n</learn>`, behaviour: 'metaAgent:build', problem };

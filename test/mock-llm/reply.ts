@@ -7,7 +7,7 @@ import { followGuideReply, scriptedReply } from './actor-behaviour.ts';
 import { sha256Hex, canonicalJson } from './hash.ts';
 import type { MockOptions, MockRole } from './interface.ts';
 import { metaAgentAnswer } from './meta-agent-behaviour.ts';
-import { proposerAnswer } from './proposer-behaviour.ts';
+import { currentStrategyIn, proposerAnswer } from './proposer-behaviour.ts';
 import { actorGuide, actorObservation, actorStep, detectRole, lastUserText, messageText, systemText, userTexts, type ChatBody } from './roles.ts';
 
 /** The reply to a chat request, before any fault is applied. */
@@ -49,12 +49,19 @@ export function chooseReply(body: ChatBody, options: MockOptions): ChosenReply {
   if (role === 'actor') return actorChoice(body, options);
   if (role === 'metaAgent') {
     const latest = userTexts(body).at(-1) ?? '';
-    const rule = (options.metaAgentReply ?? 'build') === 'build' ? options.metaAgentRules?.find((r) => latest.includes(r.whenLogIncludes)) : undefined;
+    const system = systemText(body);
+    const rule = (options.metaAgentReply ?? 'build') === 'build'
+      ? options.metaAgentRules?.find((r) => latest.includes(r.whenLogIncludes) && (r.whenSystemIncludes === undefined || system.includes(r.whenSystemIncludes)))
+      : undefined;
     if (rule) return { role, behaviour: 'metaAgent:rule', text: `<think>The log says: ${rule.whenLogIncludes}</think>\n<learn>\n${rule.guide}\n</learn>`, finishReason: 'stop', problem: null };
-    const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? [], systemText(body));
+    const answer = metaAgentAnswer(userTexts(body), options.metaAgentReply ?? 'build', options.exploreCommands ?? [], system);
     return { role, behaviour: answer.behaviour, text: answer.text, finishReason: 'stop', problem: answer.problem };
   }
   if (role === 'proposer') {
+    const texts = body.messages.map(messageText);
+    const parent = texts.map(currentStrategyIn).find((x) => x !== null) ?? '';
+    const scripted = (options.proposerReply ?? 'build') === 'build' ? options.proposerRules?.find((r) => parent.includes(r.whenParentIncludes)) : undefined;
+    if (scripted) return { role, behaviour: 'proposer:rule', text: `<strategy>\n${scripted.strategy}\n</strategy>`, finishReason: 'stop', problem: null };
     const answer = proposerAnswer(body.messages.map(messageText), userTexts(body), options.proposerReply ?? 'build');
     return { role, behaviour: answer.behaviour, text: answer.text, finishReason: answer.finishReason, problem: answer.problem };
   }

@@ -38,6 +38,9 @@ export interface ScriptedWorld {
   scores: Record<string, Record<string, number>>;
   /** What the proposer writes, call after call. */
   proposals: string[];
+  /** `strategy|task id|repeat` → how many attempts of that session stop with a provider fault
+   * (a transient `server` fault, after finishing an episode) before one completes. */
+  faults?: Record<string, number>;
 }
 
 export interface ScriptedRun {
@@ -64,6 +67,7 @@ export async function runScripted(world: ScriptedWorld, config: EvolutionConfig,
   const evaluations: [string, string, number][] = [];
   let next = 0;
   const proposerSystems: string[] = [];
+  const faultsLeft = { ...world.faults };
   const proposer: ChatModel = {
     role: 'proposer', settings: { model: 'p', temperature: 1, maxTokens: 100 },
     complete: async (messages) => {
@@ -81,7 +85,16 @@ export async function runScripted(world: ScriptedWorld, config: EvolutionConfig,
       const wAuc = world.scores[strategy]?.[task.id];
       if (wAuc === undefined) throw new Error(`no scripted score for ${JSON.stringify(strategy)} on ${task.id}`);
       const session = fakeSession(sessionId, task, wAuc);
-      return { session, wAuc, scores: session.scores };
+      const faultKey = `${strategy}|${task.id}|${repeat}`;
+      if ((faultsLeft[faultKey] ?? 0) > 0) {
+        faultsLeft[faultKey]!--;
+        const faulted: SessionRecord = {
+          ...session, status: 'stopped', stopReason: 'provider', stopMessage: '500 scripted fault', scores: [], wAuc: null, averageScore: null, bestScore: null, faultedEpisodes: 1,
+          faults: [{ phase: 'episode', episodeIndex: 1, kind: 'server', message: '500 scripted fault', steps: [], exchanges: [], at: '' }],
+        };
+        return { session: faulted, wAuc: 0, scores: [], faultedNow: 1, finishedNow: 1 };
+      }
+      return { session, wAuc, scores: session.scores, faultedNow: 0 };
     },
     onEvent: (e) => void events.push(structuredClone(e)),
     ...deps,

@@ -77,7 +77,13 @@ export function frontCounts(fronts: Record<string, string[]>): Map<string, numbe
 
 /** The sampling list GEPA draws a parent from: each kept candidate once per front it leads. */
 export function parentSamplingList(scores: ScoreMatrix, taskIds: readonly string[]): string[] {
-  const counts = frontCounts(pruneDominated(paretoFronts(scores, taskIds), scores, taskIds));
+  return samplingListOf(paretoFronts(scores, taskIds), scores, taskIds);
+}
+
+/** The sampling list for given (unpruned) `fronts`: pruned in GEPA's order, then each kept
+ * candidate once per front it leads (GEPA's select_program_candidate_from_pareto_front). */
+export function samplingListOf(fronts: Record<string, string[]>, scores: ScoreMatrix, taskIds: readonly string[]): string[] {
+  const counts = frontCounts(pruneDominated(fronts, scores, taskIds));
   return [...counts.entries()].flatMap(([id, n]) => Array<string>(n).fill(id));
 }
 

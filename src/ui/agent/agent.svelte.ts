@@ -33,6 +33,8 @@ import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
+import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
+import type { Pacer } from '../../ttl/pace.ts';
 
 /** The Agent form's fields kept across reloads (store setting `form:agent`). */
 interface AgentForm {
@@ -106,7 +108,11 @@ export class Agent {
    * story. (The view draws the page the latest action acted on: web-frame-page.ts.) */
   readonly page = $derived.by(() => this.steps.findLast((s) => s.page !== undefined)?.page ?? this.startPage);
 
+  /** The presenter's pace (delay between steps, Pause / Step / Resume; the delay kept as `pace:agent`). */
+  readonly pace: PaceControl;
   private controller: AbortController | null = null;
+  /** The running episode's pacer (null when idle). */
+  private pacer: Pacer | null = null;
   private readonly wait: RetryCountdown;
   /** Adds and removes stories (the library panel), choosing what was added. */
   readonly stories: StoryPicker;
@@ -123,6 +129,7 @@ export class Agent {
     private readonly webDocument?: DocumentFactory,
   ) {
     this.wait = new RetryCountdown(schedule);
+    this.pace = new PaceControl(() => library.store, 'agent');
     this.stories = new StoryPicker(() => library, {
       choose: (id) => this.selectStory(id),
       removed: (id) => {
@@ -183,6 +190,7 @@ export class Agent {
     this.reset();
     const controller = new AbortController();
     this.controller = controller;
+    this.pacer = this.pace.begin();
     this.phase = 'loading';
     const meter = new UsageMeter(settings.caps, settings.prices);
     const unsubscribe = meter.subscribe((m) => {
@@ -202,6 +210,8 @@ export class Agent {
     } finally {
       unsubscribe();
       this.clearWait();
+      this.pace.end();
+      this.pacer = null;
       this.controller = null;
       this.phase = 'idle';
     }
@@ -266,7 +276,7 @@ export class Agent {
     const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
     if (this.phase === 'loading') this.phase = 'running';
     return runEpisode({
-      engine, actor, story, guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal,
+      engine, actor, story, guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal, ...(this.pacer ? { gate: this.pacer } : {}),
       now: () => dateAt(this.services.now()),
       onStep: (step, live) => {
         this.clearWait();
@@ -306,6 +316,7 @@ export class Agent {
     await this.guard(async () => {
       await this.library.init();
       await this.restoreForm();
+      await this.pace.load();
       const query = this.services.query();
       const asked = query.get('story');
       const wanted = asked ?? (this.selectedId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));

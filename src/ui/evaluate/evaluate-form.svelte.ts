@@ -11,7 +11,7 @@ import { parseSeeds, uniquePicks, type TaskPick } from '../shared/format/task-pi
 import { parseWebTaskList, WEB_DEFAULTS, webPick, webTaskLabel, type WebTaskList } from '../shared/format/web-task-list.ts';
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
-import { plannedLeaks } from './leak.ts';
+import { plannedLeaks } from '../shared/evaluation/leak.ts';
 import type { PolicyOption } from './policy-options.ts';
 
 export interface PlannedSet {

@@ -64,7 +64,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
       this.started();
       const options = this.sessionOptions(ctx, config);
       return await runEvaluation(id, config, {
-        cache, signal, now: this.now, faultedEpisodesBefore: before,
+        cache, signal, now: this.now, faultedEpisodesBefore: before, prices: ctx.settings.prices,
         evaluate: (policy, task, _repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s),
         onEvent: async (_event, st) => {
           await saveEvaluationState(ctx.store, st);

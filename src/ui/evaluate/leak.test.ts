@@ -1,7 +1,7 @@
 /** Leak warnings: planned from the form, and the badge of a report row; the status line. */
 import { describe, expect, it } from 'vitest';
 import type { EvaluationState } from '../../eval/interface.ts';
-import { leakBadge, plannedLeaks } from './leak.ts';
+import { leakBadge, plannedLeaks } from '../shared/evaluation/leak.ts';
 import { evaluationStatus } from './report-view.ts';
 
 describe('leak warnings', () => {

@@ -20,7 +20,7 @@ import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
-import { evolvedEntry } from './dashboard.ts';
+import { evolvedEntry } from '../shared/evolution/dashboard.ts';
 import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, type EvolveFormFields } from './evolve-form.svelte.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvolutionDriver } from './evolution-driver.svelte.ts';

@@ -5,14 +5,37 @@
  */
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { CsvTable } from '../../eval/csv.ts';
-import type { CurveData } from '../shared/charts/learning-chart.ts';
+import { SCORE_SERIES, type CurveCaption, type CurveData } from '../shared/charts/learning-chart.ts';
+import { policyLabel } from '../shared/format/learn-form.ts';
 import type { SessionListItem } from './session-runs.svelte.ts';
 
 /** The curve of one session record (its ended episodes). */
-export function curveOfRecord(record: SessionRecord, label = 'final score'): CurveData {
+export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): CurveData {
   const scores = record.episodes.filter((e) => e.trajectory !== null).sort((a, b) => a.index - b.index).map((e) => e.finalScore);
   const max = record.config.story.maxScore;
   return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [] };
+}
+
+/**
+ * What an exported curve image says about its session (a slide needs no other caption): title
+ * "Learning curve — <story>", then story, policy, seed (for a story), K and S, and W-AUC (3
+ * decimals, "n/a" without a known max score; "so far" while episodes remain).
+ */
+export function captionOfRecord(record: SessionRecord): CurveCaption {
+  const c = record.config;
+  const web = c.task?.kind === 'web';
+  const ended = record.scores.length;
+  const wAuc = record.wAuc == null ? 'n/a' : record.wAuc.toFixed(3);
+  return {
+    title: `Learning curve — ${c.story.title}`,
+    subtitle: [
+      `${web ? 'Web task' : 'Story'}: ${c.story.title}`,
+      `policy: ${policyLabel(c.policy)}`,
+      ...(web ? [] : [`seed ${c.seed}`]),
+      `K = ${c.episodes}, S = ${c.maxSteps}`,
+      `W-AUC ${wAuc}${ended < c.episodes ? ` (${ended} of ${c.episodes} episodes)` : ''}`,
+    ].join(' · '),
+  };
 }
 
 /** Overlaid curves of listed sessions (labels: story, policy, short id). */

@@ -16,7 +16,7 @@ import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.sve
 import type { RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { drawSeed, type SeedChoice } from '../shared/format/seed.ts';
-import { pricesOf } from '../shared/stores/llm-settings.ts';
+import { pricesOf, roleModelOf } from '../shared/stores/llm-settings.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
@@ -40,9 +40,9 @@ export class LearnSetup {
   readonly options = $derived.by(() => [...policyOptions(this.catalog.entries, this.sharedPolicies), HUMAN_OPTION]);
   readonly selectedPolicy = $derived(this.options.find((o) => o.id === this.form.policyId) ?? null);
   /** The models of the next session, from Settings. */
-  readonly models = $derived.by(() => ({ actor: this.settings.form.roles.actor.model, metaAgent: this.settings.form.roles.metaAgent.model }));
+  readonly models = $derived.by(() => ({ actor: roleModelOf(this.settings.form.roles, 'actor'), metaAgent: roleModelOf(this.settings.form.roles, 'metaAgent') }));
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */
-  readonly defaultContextWindow = $derived.by(() => contextWindowFor(this.settings.form.roles.metaAgent.model));
+  readonly defaultContextWindow = $derived.by(() => contextWindowFor(roleModelOf(this.settings.form.roles, 'metaAgent')));
   /** What loading a shared setup changed or could not do; null when nothing to say. */
   notice = $state<string | null>(null);
   /** The last setup share link made (also shown, to copy by hand); null before. */

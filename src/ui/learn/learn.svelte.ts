@@ -30,6 +30,7 @@ import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
 import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
 import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
 import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
+import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
 
 export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -63,6 +64,8 @@ export class LearnState {
   eta = $state<number | null>(null);
   /** A provider-requested wait in progress. */
   readonly wait: WaitNotice;
+  /** The presenter's pace: the delay between steps (recorded with the run) and Pause / Step / Resume. */
+  readonly pace: PaceControl;
   /** "You are the meta-agent": the question to the person between episodes. */
   readonly human = new HumanTurn();
   error = $state<string | null>(null);
@@ -107,12 +110,17 @@ export class LearnState {
   ) {
     this.etaClock = new EtaClock(clockMs);
     this.wait = new WaitNotice(schedule);
+    this.pace = new PaceControl(() => this.runs.store, 'learn');
+    this.pace.onDelayChange = (stepDelayMs) => {
+      if (this.liveRecord) this.liveRecord.pace = { stepDelayMs };
+    };
   }
 
   /** Each visit of the view: the setup form (and `?metaPrompt=`), and the runs list; on the
    * first visit, the newest unfinished session is shown with its settings (`held`). */
   async enter(): Promise<void> {
     await this.setup.enter();
+    await this.pace.load();
     if (this.running) return;
     await this.sessions.refresh();
     if (this.holdTried) return;
@@ -124,6 +132,7 @@ export class LearnState {
     this.show(record);
     this.held = record.id;
     this.setup.showSession(record.config);
+    this.pace.showRecorded(record.pace?.stepDelayMs);
   }
 
   /** "New session": set the held unfinished session aside (it stays in the list, resumable) and
@@ -179,6 +188,7 @@ export class LearnState {
     if (!record) return;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
     this.error = null;
+    this.pace.showRecorded(record.pace?.stepDelayMs);
     await this.launch(id, record, async (ctx) => {
       const web = record.config.task?.kind === 'web' ? parseTaskId(record.config.task.id) : null;
       const storyId = web?.storyId ?? record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
@@ -250,6 +260,7 @@ export class LearnState {
     this.resetLive(resume);
     const controller = new AbortController();
     this.controller = controller;
+    const pacer = this.pace.begin();
     let ctx: RunContext | null = null;
     let meterOff = (): void => undefined;
     try {
@@ -273,6 +284,7 @@ export class LearnState {
           if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
           return runSession({
             id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: checked, sink, clockMs: this.clockMs,
+            gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs },
           });
         });
       });
@@ -285,6 +297,7 @@ export class LearnState {
       if (this.liveRecord) this.record = structuredClone(this.liveRecord);
     } finally {
       meterOff();
+      this.pace.end();
       ctx?.dispose();
       this.wait.clear();
       this.human.clear();

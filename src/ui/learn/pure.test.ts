@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import { curveOfItems, curveOfRecord } from './curves.ts';
+import { captionOfRecord, curveOfItems, curveOfRecord } from './curves.ts';
 import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
 import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
 import { escapeHtml, markdownToHtml, renderMarkdown } from '../shared/format/markdown.ts';
@@ -168,7 +168,11 @@ describe('session plans and curves', () => {
   });
 
   it('draws one series per session and one max line per distinct max score', () => {
-    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'final score', scores: [5] }], maxScores: [350] });
+    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'Score per episode', scores: [5] }], maxScores: [350] });
+    expect(captionOfRecord(fakeRecord())).toEqual({
+      title: 'Learning curve — Adventure',
+      subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes)',
+    });
     const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, faultedEpisodes: 0, startedAt: '', updatedAt: 0 };
     const data = curveOfItems([item, { ...item, id: 'x', maxScore: 10, episodes: 4 }, { ...item, id: 'y', maxScore: null }]);
     expect(data.episodes).toBe(4);

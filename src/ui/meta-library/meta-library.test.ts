@@ -150,7 +150,7 @@ describe('ShareInbox', () => {
     const loc = location(new URL(url).hash);
     const catalog = catalogOn();
     const shown: unknown[] = [];
-    const inbox = new ShareInbox(loc, { catalog, applySetup: async () => undefined, show: (view, params) => void shown.push({ view, params }) });
+    const inbox = new ShareInbox(loc, { catalog, applySetup: async () => undefined, applyProvider: () => undefined, show: (view, params) => void shown.push({ view, params }) });
     inbox.start();
     expect(inbox.preview.status).toBe('meta-prompt');
     await inbox.addToLibrary();
@@ -163,7 +163,7 @@ describe('ShareInbox', () => {
   it('loads a shared setup; a damaged link shows why; later hash changes are followed', async () => {
     const loc = location('#share=v1.AAAA');
     const applied: unknown[] = [];
-    const inbox = new ShareInbox(loc, { catalog: catalogOn(), applySetup: async (s) => void applied.push(s), show: () => undefined });
+    const inbox = new ShareInbox(loc, { catalog: catalogOn(), applySetup: async (s) => void applied.push(s), applyProvider: () => undefined, show: () => undefined });
     inbox.start();
     expect(inbox.preview).toEqual({ status: 'error', message: expect.stringContaining('damaged') });
     const setup = { storyId: 'advent', storyMd5: 'a'.repeat(32), storyTitle: 'A', seed: 1, policy: { kind: 'static' as const }, episodes: 2, maxSteps: 3, models: { actor: 'a', metaAgent: 'b' } };
@@ -172,5 +172,21 @@ describe('ShareInbox', () => {
     expect(inbox.preview).toEqual({ status: 'setup', setup });
     await inbox.loadSetup();
     expect(applied).toEqual([setup]);
+  });
+
+  it('previews a classroom setup link and applies it to Settings, then shows Settings', async () => {
+    const provider = { presetId: 'lmstudio', baseUrl: 'http://10.1.1.5:1234/v1', models: { actor: 'qwen2.5-0.5b-instruct', metaAgent: '', proposer: '' } };
+    const loc = location(new URL(shareUrl('http://p/?view=settings', { kind: 'provider', provider })).hash);
+    const applied: unknown[] = [];
+    const shown: unknown[] = [];
+    const inbox = new ShareInbox(loc, { catalog: catalogOn(), applySetup: async () => undefined, applyProvider: (p) => void applied.push(p), show: (view) => void shown.push(view) });
+    inbox.start();
+    expect(inbox.preview).toEqual({ status: 'provider', provider });
+    expect(applied).toEqual([]);
+    await inbox.applyProvider();
+    expect(applied).toEqual([provider]);
+    expect(shown).toEqual(['settings']);
+    expect(inbox.preview.status).toBe('none');
+    expect(loc.cleared).toBe(1);
   });
 });

@@ -1,11 +1,12 @@
 /**
  * Opening a share link (`#share=…`, src/share/share-link.ts): the payload is decoded when the
  * page opens and on every hash change, and shown as a text-only preview with one action — "add
- * to library" for a meta-prompt, "load this setup" for a setup (it fills the Learn form). A
+ * to library" for a meta-prompt, "load this setup" for a setup (it fills the Learn form), "apply
+ * to Settings" for a classroom's provider setup (preset, base URL, models; never a key). A
  * damaged link shows the ShareError's message. The fragment is removed once handled, so a reload
  * does not ask again. Location I/O is injected (`ShareLocation`).
  */
-import { decodeShare, type SharedMetaPrompt, type SharedSetup } from '../../share/share-link.ts';
+import { decodeShare, type SharedMetaPrompt, type SharedProviderSetup, type SharedSetup } from '../../share/share-link.ts';
 import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
 import type { ShareLocation } from './share-location.ts';
@@ -16,6 +17,7 @@ export type SharePreview =
   | { status: 'none' }
   | { status: 'meta-prompt'; metaPrompt: SharedMetaPrompt }
   | { status: 'setup'; setup: SharedSetup }
+  | { status: 'provider'; provider: SharedProviderSetup }
   | { status: 'error'; message: string };
 
 /** What the inbox needs of the Learn view and the router. */
@@ -23,8 +25,10 @@ export interface ShareTargets {
   catalog: MetaPromptCatalog;
   /** Fill the Learn form with a shared setup. */
   applySetup(setup: SharedSetup): Promise<void>;
-  /** Show the Library ('library') or Learn ('learn') view. */
-  show(view: 'library' | 'learn', params?: Record<string, string>): void;
+  /** Fill Settings with a classroom's provider setup (the key is left as it is). */
+  applyProvider(provider: SharedProviderSetup): void | Promise<void>;
+  /** Show the Library, Learn or Settings view. */
+  show(view: 'library' | 'learn' | 'settings', params?: Record<string, string>): void;
   /** The preview is gone (handled or dismissed), e.g. so the first-visit tour may open. */
   settled?(): void;
 }
@@ -92,6 +96,16 @@ export class ShareInbox {
     });
   }
 
+  /** Apply the previewed provider setup to Settings and show them. */
+  async applyProvider(): Promise<void> {
+    const preview = this.preview;
+    if (preview.status !== 'provider') return;
+    await this.act(async () => {
+      await this.targets.applyProvider(preview.provider);
+      this.targets.show('settings');
+    });
+  }
+
   dismiss(): void {
     this.preview = { status: 'none' };
     this.error = null;
@@ -118,7 +132,9 @@ export class ShareInbox {
     this.error = null;
     try {
       const payload = decodeShare(hash);
-      this.preview = payload.kind === 'meta-prompt' ? { status: 'meta-prompt', metaPrompt: payload.metaPrompt } : { status: 'setup', setup: payload.setup };
+      this.preview = payload.kind === 'meta-prompt' ? { status: 'meta-prompt', metaPrompt: payload.metaPrompt }
+        : payload.kind === 'setup' ? { status: 'setup', setup: payload.setup }
+        : { status: 'provider', provider: payload.provider };
       // Load the user's entries so `existing` also finds a copy added before.
       if (payload.kind === 'meta-prompt') void this.targets.catalog.init().catch(() => undefined);
     } catch (error) {

@@ -8,7 +8,9 @@ import type { EngineSnapshot, StepResult } from '../../engine/interface.ts';
 import type { SaveSlotSummary, Store } from '../../store/interface.ts';
 import type { GameEngine } from '../shared/stores/services.ts';
 
-export type TranscriptKind = 'output' | 'input' | 'notice';
+/** `output`: the game's text; `input`: the echoed `> command`; `notice`: the player's own note
+ * ("[Saved to slot …]"); `status`: the status line reprinted after an undo or a restore. */
+export type TranscriptKind = 'output' | 'input' | 'notice' | 'status';
 
 export interface TranscriptEntry {
   /** Unique within the page (keyed each blocks). */
@@ -19,8 +21,11 @@ export interface TranscriptEntry {
 
 interface UndoPoint {
   snapshot: EngineSnapshot;
-  transcript: TranscriptEntry[];
+  /** The game's latest text shown at that point (reprinted when undoing back to it). */
+  shown: string;
   last: StepResult;
+  /** What undoing it takes back, for the reprint's note: `“east”`, `the restore of “x”`. */
+  label: string;
 }
 
 /** Most undo points kept (each holds a snapshot: RAM + stacks, tens of KB). */
@@ -31,6 +36,30 @@ const entry = (kind: TranscriptKind, text: string): TranscriptEntry => ({ id: ne
 
 /** Game output without the trailing input prompt (">"), which the command line replaces. */
 export const withoutPrompt = (text: string): string => text.replace(/(^|\n)>\s*$/, '$1').replace(/\s+$/, '');
+
+/** A status line as one line of text (its padding runs become " — "), '' when none. */
+export const statusText = (statusLine: string): string => statusLine.trim().replace(/\s{2,}/g, ' — ');
+
+/** The game's latest text in a transcript ('' when none). */
+export const lastOutputOf = (transcript: readonly TranscriptEntry[]): string => transcript.findLast((e) => e.kind === 'output')?.text ?? '';
+
+/** What Parchment and Lectrote show after an undo or a restore, in our words: a note of what
+ * happened, where you are (the status line), and the game's text as it was then. */
+function reprint(note: string, result: StepResult, shown: string): TranscriptEntry[] {
+  const status = statusText(result.statusLine);
+  const text = roomPart(shown, status.split(' — ')[0] ?? '');
+  return [entry('notice', note), ...(status ? [entry('status', status)] : []), ...(text ? [entry('output', text)] : [])];
+}
+
+/** Of the game's text, the part from the last line naming the room (`location`, the status
+ * line's first field) on: the room's description without the banner before it. The whole text
+ * when no line names the room. */
+export function roomPart(shown: string, location: string): string {
+  if (location === '') return shown;
+  const lines = shown.split('\n');
+  const at = lines.findLastIndex((line) => line.trim() === location);
+  return at < 0 ? shown : lines.slice(at).join('\n');
+}
 
 export class GameSession {
   transcript = $state.raw<TranscriptEntry[]>([]);
@@ -84,10 +113,12 @@ export class GameSession {
     return this.enqueue(async (engine) => {
       if (this.last?.done) return;
       const snapshot = await engine.snapshot();
-      const before = { snapshot, transcript: this.transcript, last: this.last ?? engine.start };
+      const shownBefore = lastOutputOf(this.transcript);
+      const lastBefore = this.last ?? engine.start;
       const result = await engine.step(command);
       if (engine !== this.engine) return;
-      this.undoStack = [...this.undoStack.slice(1 - MAX_UNDO), before];
+      const label = this.last?.inputKind === 'char' ? 'the key pressed' : `“${result.command}”`;
+      this.undoStack = [...this.undoStack.slice(1 - MAX_UNDO), { snapshot, shown: shownBefore, last: lastBefore, label }];
       const shown = this.last?.inputKind === 'char' ? `> [${result.command === '' ? 'Enter' : `key ${result.command}`}]` : `> ${result.command}`;
       const added = [entry('input', shown)];
       const text = withoutPrompt(result.text);
@@ -98,14 +129,16 @@ export class GameSession {
     });
   }
 
-  /** Go back to the state before the last step, save-slot restore or nothing when none. */
+  /** Go back to the state before the last step or save-slot restore (nothing when none). The
+   * transcript keeps what was played and reprints where you are: the status line and the game's
+   * text as it was then. */
   undo(): Promise<void> {
     return this.enqueue(async (engine) => {
       const point = this.undoStack.at(-1);
       if (!point) return;
-      await engine.restore(point.snapshot);
+      const result = await engine.restore(point.snapshot);
       this.undoStack = this.undoStack.slice(0, -1);
-      this.transcript = [...point.transcript, entry('notice', '[Undone]')];
+      this.transcript = [...this.transcript, ...reprint(`[Undone: ${point.label}]`, { ...point.last, statusLine: result.statusLine || point.last.statusLine }, point.shown)];
       this.last = point.last;
     });
   }
@@ -124,21 +157,22 @@ export class GameSession {
   save(name: string): Promise<void> {
     return this.enqueue(async (engine) => {
       const snapshot = await engine.snapshot();
-      await this.store().putSave({ storyMd5: engine.info.md5, name, snapshot, savedAt: this.now() });
+      await this.store().putSave({ storyMd5: engine.info.md5, name, snapshot, savedAt: this.now(), shownText: lastOutputOf(this.transcript) });
       this.transcript = [...this.transcript, entry('notice', `[Saved to slot “${name.trim()}”]`)];
       await this.refreshSlots();
     });
   }
 
-  /** Restore the slot `name`; undo can take it back. @throws Error when the slot is gone */
+  /** Restore the slot `name` and reprint where you are (status line, the game's text when it was
+   * saved); undo can take it back. @throws Error when the slot is gone */
   restoreSlot(name: string): Promise<void> {
     return this.enqueue(async (engine) => {
       const slot = await this.store().getSave(engine.info.md5, name);
       if (!slot) throw new Error(`There is no save slot “${name}” for this story.`);
       const before = this.last && !this.last.fault ? await engine.snapshot().catch(() => null) : null;
       const result = await engine.restore(slot.snapshot as EngineSnapshot);
-      if (before && this.last) this.undoStack = [...this.undoStack.slice(1 - MAX_UNDO), { snapshot: before, transcript: this.transcript, last: this.last }];
-      this.transcript = [...this.transcript, entry('notice', `[Restored slot “${slot.name}”]`)];
+      if (before && this.last) this.undoStack = [...this.undoStack.slice(1 - MAX_UNDO), { snapshot: before, shown: lastOutputOf(this.transcript), last: this.last, label: `the restore of “${slot.name}”` }];
+      this.transcript = [...this.transcript, ...reprint(`[Restored slot “${slot.name}”]`, result, slot.shownText ?? '')];
       this.last = result;
     });
   }

@@ -7,6 +7,7 @@
  */
 import { explainInterpreterError } from '../../engine/errors.ts';
 import { GameSession } from './game-session.svelte.ts';
+import { transcriptFileName, transcriptHtml, transcriptText } from './transcript-export.ts';
 import { isSeed, maxScoreHint } from '../shared/stores/library.ts';
 import { drawSeed, parseSeedText, SEED_HELP } from '../shared/format/seed.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
@@ -154,6 +155,16 @@ export class Player {
   restoreSlot(name: string): Promise<boolean> {
     this.error = null;
     return this.guard(() => this.session.restoreSlot(name));
+  }
+
+  /** Download the transcript shown as plain text (`txt`) or a standalone escaped page (`html`). */
+  saveTranscript(format: 'txt' | 'html'): void {
+    const current = this.current;
+    if (!current || this.session.transcript.length === 0) return;
+    const meta = { storyTitle: current.catalog?.title ?? current.entry.title, savedAtMs: this.services.now(), seed: this.session.seed };
+    const entries = this.session.transcript;
+    if (format === 'txt') this.services.download(transcriptFileName(meta, 'txt'), transcriptText(entries, meta), 'text/plain');
+    else this.services.download(transcriptFileName(meta, 'html'), transcriptHtml(entries, meta), 'text/html');
   }
 
   deleteSlot(name: string): Promise<boolean> {

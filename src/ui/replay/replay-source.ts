@@ -15,8 +15,10 @@ import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
 import { importSession, sessionSchema } from '../../ttl/session-io.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
+import type { EvaluationReport } from '../../eval/interface.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
 import { creditsLine } from './model-label.ts';
+import { policyNamesOf, reportOf } from './replay-report.ts';
 
 /** One replayable session of a file. */
 export interface ReplayItem {
@@ -39,8 +41,11 @@ export interface CandidateRow {
 
 export type ReplaySource =
   | { kind: 'session'; items: ReplayItem[] }
-  | { kind: 'evaluation'; id: string; items: ReplayItem[]; withoutRecord: number }
-  | { kind: 'evolution'; id: string; items: ReplayItem[]; candidates: CandidateRow[]; progress: EvolutionState['progress'] };
+  /** `report`: the results table's data (null when the file has none the table can draw);
+   * `names`: policy id → name for people. */
+  | { kind: 'evaluation'; id: string; items: ReplayItem[]; withoutRecord: number; report: EvaluationReport | null; names: ReadonlyMap<string, string> }
+  /** `state`: the whole run (candidates, fronts, progress), for the dashboard's views. */
+  | { kind: 'evolution'; id: string; items: ReplayItem[]; candidates: CandidateRow[]; progress: EvolutionState['progress']; state: EvolutionState };
 
 const wAucText = (w: number | null): string => (w === null ? 'W-AUC n/a' : `W-AUC ${w.toFixed(3)}`);
 
@@ -68,13 +73,15 @@ const PURPOSES: Record<MetricCall['purpose'], string> = { 'seed-val': 'seed vali
 
 function evolutionSource(state: EvolutionState, calls: { call: MetricCall; session: SessionRecord }[]): ReplaySource {
   const items = calls.map(({ call, session }) => itemOf(session, `${call.candidateId} (${PURPOSES[call.purpose]}, repeat ${call.repeat + 1}) · `));
-  return { kind: 'evolution', id: state.id, items, candidates: candidateRows(state), progress: state.progress };
+  return { kind: 'evolution', id: state.id, items, candidates: candidateRows(state), progress: state.progress, state };
 }
 
 function evaluationSource(data: Record<string, unknown>): ReplaySource {
   const rows = data.sessions;
   if (!Array.isArray(rows)) throw new ImportError('This evaluation file has no "sessions" list.');
   const items: ReplayItem[] = [];
+  const report = reportOf(data);
+  const names = policyNamesOf(data, report);
   let withoutRecord = 0;
   rows.forEach((row, i) => {
     if (!isObject(row)) throw new ImportError(`This is not a valid evaluation file: sessions.${i} is not an object.`);
@@ -92,12 +99,12 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
     if (typeof row.wAuc === 'number' && Math.abs(row.wAuc - (record.wAuc ?? 0)) > 1e-9) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.wAuc: W-AUC ${row.wAuc} is not its session's (${record.wAuc ?? 0})`);
     const k = isObject(data.config) ? data.config.episodes : undefined;
     if (typeof k === 'number' && record.config.episodes !== k) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.config.episodes: K = ${record.config.episodes}, the evaluation's is K = ${k}`);
-    const policy = typeof row.policyId === 'string' ? `${row.policyId} · ` : '';
+    const policy = typeof row.policyId === 'string' ? `${names.get(row.policyId) ?? row.policyId} · ` : '';
     const repeat = typeof row.repeat === 'number' ? ` · repeat ${row.repeat + 1}` : '';
     const item = itemOf(parsed.data as SessionRecord, policy);
     items.push({ ...item, label: item.label + repeat });
   });
-  return { kind: 'evaluation', id: typeof data.id === 'string' ? data.id : '(no id)', items, withoutRecord };
+  return { kind: 'evaluation', id: typeof data.id === 'string' ? data.id : '(no id)', items, withoutRecord, report, names };
 }
 
 /** The `format` tag of `metattl eval`'s results.json. */

@@ -60,6 +60,12 @@ export class ReplayState {
     this.player.load(item.record);
   }
 
+  /** Back to the open evolution's or evaluation's overview (no session shown). */
+  showOverview(): void {
+    this.selected = null;
+    this.player.clear();
+  }
+
   dismissError(): void {
     this.error = null;
   }

@@ -1,12 +1,12 @@
 /**
  * The one module that imports Chart.js: registers the pieces our line charts use (lines, points,
- * linear and category scales, filled bands, legend, tooltip) once, and re-exports `Chart` and the
+ * linear and category scales, filled bands, legend, title and subtitle, tooltip) once, and re-exports `Chart` and the
  * types. The learning curve (learning-chart.ts) and the general line chart with confidence bands
  * (line-chart.ts) build their configurations on top of it; `chartPng` draws one as a PNG file.
  */
-import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, Tooltip, type ChartConfiguration, type Plugin } from 'chart.js';
+import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, SubTitle, Title, Tooltip, type ChartConfiguration, type Plugin } from 'chart.js';
 
-Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Legend, Tooltip);
+Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Legend, Title, SubTitle, Tooltip);
 
 export { Chart };
 export type { ChartConfiguration, ChartDataset } from 'chart.js';

@@ -22,6 +22,14 @@ export interface CurveData {
   maxScores: readonly number[];
 }
 
+/** Text drawn above an exported curve (the image stands alone on a slide). */
+export interface CurveCaption {
+  /** First line, large and bold ("Learning curve — The Lever Room"). */
+  title: string;
+  /** Second line: story, policy, seed, K, S, W-AUC. */
+  subtitle: string;
+}
+
 export interface CurveTheme {
   /** Text and axis colour (e.g. the page's --fg). */
   text: string;
@@ -36,16 +44,26 @@ export const CURVE_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F
 
 const FONT_SIZE = 18;
 
+/** The legend's name of a session's one series (and its row in the curve's table). */
+export const SCORE_SERIES = 'Score per episode';
+
+/** The legend's name of a max-score line: "Max score (5)". */
+export const maxScoreLabel = (max: number): string => `Max score (${max})`;
+
+/** Room around the plot, px: the markers (radius 7 + border) at the first and last episode and
+ * at the max score are drawn whole, not cut by the canvas edge. */
+export const CURVE_PADDING = { top: 8, right: 24, bottom: 4, left: 8 } as const;
+
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
   const labels = Array.from({ length: Math.max(1, data.episodes) }, (_, i) => String(i + 1));
   const datasets: ChartDataset<'line', (number | null)[]>[] = data.series.map((s, i) => ({
     label: s.label, data: labels.map((_, e) => s.scores[e] ?? null), borderColor: CURVE_COLOURS[i % CURVE_COLOURS.length],
-    backgroundColor: CURVE_COLOURS[i % CURVE_COLOURS.length], borderWidth: 5, pointRadius: 7, pointHoverRadius: 9, pointStyle: 'circle', spanGaps: false, tension: 0,
+    backgroundColor: CURVE_COLOURS[i % CURVE_COLOURS.length], borderWidth: 5, pointRadius: 7, pointHoverRadius: 9, pointStyle: 'circle', spanGaps: false, tension: 0, clip: false,
   }));
   for (const max of data.maxScores) {
     datasets.push({
-      label: `max score ${max}`, data: labels.map(() => max), borderColor: theme.text, backgroundColor: theme.text,
+      label: maxScoreLabel(max), data: labels.map(() => max), borderColor: theme.text, backgroundColor: theme.text,
       borderWidth: 3, borderDash: [12, 8], pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line',
     });
   }
@@ -57,6 +75,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
       animation: false,
       responsive: true,
       maintainAspectRatio: false,
+      layout: { padding: CURVE_PADDING },
       scales: {
         x: { title: { display: true, text: 'Episode', color: theme.text, font }, ticks: { color: theme.text, font }, grid: { color: theme.grid } },
         y: { title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0 }, grid: { color: theme.grid }, suggestedMin: 0 },
@@ -73,9 +92,23 @@ export function curveTable(data: CurveData): CsvTable {
   return { header: ['Series', ...episodes.map((e) => `Episode ${e + 1}`)], rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null)]) };
 }
 
-/** The curve as a PNG (dark on white, see chart.ts `chartPng`). */
-export const curvePng = (data: CurveData, fontSize?: number): Promise<Blob> =>
-  chartPng(curveConfig(data, { text: EXPORT_COLOURS.text, grid: EXPORT_COLOURS.grid, fontSize }) as ChartConfiguration);
+/** The configuration of an exported curve (pure): the chart in export colours (dark on white) with
+ * `caption` as its title and subtitle above the legend. */
+export function curveExportConfig(data: CurveData, caption?: CurveCaption, fontSize?: number): ChartConfiguration<'line', (number | null)[], string> {
+  const config = curveConfig(data, { text: EXPORT_COLOURS.text, grid: EXPORT_COLOURS.grid, fontSize });
+  if (!caption) return config;
+  const size = fontSize ?? FONT_SIZE;
+  const plugins = {
+    ...config.options?.plugins,
+    title: { display: true, text: caption.title, color: EXPORT_COLOURS.text, font: { size: Math.round(size * 1.35), weight: 'bold' as const }, padding: { top: 4, bottom: 4 } },
+    subtitle: { display: true, text: caption.subtitle, color: EXPORT_COLOURS.text, font: { size: Math.round(size * 0.9) }, padding: { bottom: 12 } },
+  };
+  return { ...config, options: { ...config.options, plugins } };
+}
+
+/** The curve as a PNG (dark on white, see chart.ts `chartPng`), titled with `caption` when given. */
+export const curvePng = (data: CurveData, fontSize?: number, caption?: CurveCaption): Promise<Blob> =>
+  chartPng(curveExportConfig(data, caption, fontSize) as ChartConfiguration);
 
 /** A learning-curve chart on a canvas; `update` redraws with new data. */
 export class LearningChart {

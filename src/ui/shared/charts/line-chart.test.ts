@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seriesStyle, yBounds, type LineChartSpec } from './line-chart.ts';
+import { lineChartConfig, seriesStyle, yBounds, type LineChartSpec } from './line-chart.ts';
 
 const spec = (ys: number[][], extra: Partial<LineChartSpec> = {}): LineChartSpec => ({
   series: ys.map((y, i) => ({ label: `s${i}`, colour: '#123456', points: y.map((v, x) => ({ x: x + 1, y: v })) })), xLabel: 'x', yLabel: 'y', ...extra,
@@ -19,5 +19,23 @@ describe('line chart axes and markers', () => {
     expect([a!.pointRadius, b!.pointRadius, c!.pointRadius]).toEqual([8, 6, 4]);
     expect(a!.borderDash).toEqual([]);
     expect(b!.borderDash.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a chart with a max score (episodes side by side)', () => {
+  it('runs its y axis to the max score with whole-number ticks and a dashed max-score line across the steps', () => {
+    const config = lineChartConfig(spec([[0, 1, 2], [0, 0, 4]], { xMin: 0, xMax: 3, yMax: 5, integerY: true, refLines: [{ label: 'Max score (5)', y: 5 }] }), '#111');
+    const y = config.options!.scales!.y!;
+    expect(y).toMatchObject({ min: 0, max: 5, ticks: { precision: 0, stepSize: 1 } });
+    const line = config.data.datasets.find((d) => d.label === 'Max score (5)')!;
+    expect(line.data).toEqual([{ x: 0, y: 5 }, { x: 3, y: 5 }]);
+    expect(line.borderDash!.length).toBeGreaterThan(0);
+    expect(config.options!.plugins!.legend!.labels!.usePointStyle).toBe(true);
+  });
+
+  it('without one, keeps decimals allowed and draws no extra line', () => {
+    const config = lineChartConfig(spec([[0, 0.5]]), '#111');
+    expect((config.options!.scales!.y!.ticks as { precision?: number }).precision).toBeUndefined();
+    expect(config.data.datasets.map((d) => d.label)).toEqual(['s0']);
   });
 });

@@ -33,6 +33,10 @@ export interface LineChartSpec {
   yMax?: number;
   /** Whole-number x ticks (episodes, metric calls). */
   integerX?: boolean;
+  /** Whole-number y ticks (scores in points). */
+  integerY?: boolean;
+  /** Horizontal reference lines (e.g. the max score), dashed, across the x range, named in the legend. */
+  refLines?: { label: string; y: number }[];
 }
 
 export interface LineChartHandle {
@@ -70,11 +74,29 @@ export function yBounds(spec: LineChartSpec): { min?: number; max?: number; sugg
 const FONT = { size: 16 };
 const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
 
-function datasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[] {
+/** The x range a reference line spans: the spec's bounds, else the data's. */
+function xSpan(spec: LineChartSpec): [number, number] {
+  const xs = spec.series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite);
+  return [spec.xMin ?? Math.min(0, ...xs), spec.xMax ?? Math.max(1, ...xs)];
+}
+
+function refDatasets(spec: LineChartSpec, textColour: string): ChartDataset<'line', LinePoint[]>[] {
+  const [from, to] = xSpan(spec);
+  return (spec.refLines ?? []).map((r) => ({
+    label: r.label, data: [{ x: from, y: r.y }, { x: to, y: r.y }], borderColor: textColour, backgroundColor: textColour,
+    borderWidth: 2, borderDash: [10, 6], pointRadius: 0, pointHoverRadius: 0, pointStyle: 'line' as const, fill: false,
+  }));
+}
+
+function datasets(spec: LineChartSpec, textColour: string): ChartDataset<'line', LinePoint[]>[] {
+  return [...seriesDatasets(spec), ...refDatasets(spec, textColour)];
+}
+
+function seriesDatasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[] {
   const count = spec.series.length;
   return spec.series.flatMap((s, i): ChartDataset<'line', LinePoint[]>[] => {
     const line: ChartDataset<'line', LinePoint[]> = {
-      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, stepped: s.stepped ? 'after' : false, fill: false,
+      label: s.label, data: s.points, borderColor: s.colour, backgroundColor: s.colour, borderWidth: 3, stepped: s.stepped ? 'after' : false, fill: false, clip: false,
       // Earlier series get larger markers: a later identical line leaves them showing.
       ...seriesStyle(i, count),
     };
@@ -96,10 +118,13 @@ function options(spec: LineChartSpec, textColour: string) {
     parsing: false as const,
     scales: {
       x: { type: 'linear' as const, min: spec.xMin, max: spec.xMax, title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined }, grid },
-      y: { type: 'linear' as const, ...yBounds(spec), title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour }, grid },
+      y: { type: 'linear' as const, ...yBounds(spec), title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerY ? 0 : undefined, ...(spec.integerY ? { stepSize: 1 } : {}) }, grid },
     },
+    // Markers at the max score and the last x are drawn whole.
+    layout: { padding: { top: 8, right: 16 } },
     plugins: {
-      legend: { labels: { font: FONT, color: textColour, filter: (item: { text: string }) => !item.text.endsWith('(95% CI)') } },
+      // With a reference line, legend entries show each line's marker (a dash for the reference).
+      legend: { labels: { font: FONT, color: textColour, usePointStyle: (spec.refLines ?? []).length > 0, filter: (item: { text: string }) => !item.text.endsWith('(95% CI)') } },
       tooltip: { titleFont: FONT, bodyFont: FONT },
     },
   };
@@ -118,17 +143,21 @@ export function lineChartTable(spec: LineChartSpec): CsvTable {
   return { header, rows };
 }
 
+/** The Chart.js configuration of `spec` drawn with text and reference lines in `textColour` (pure). */
+export function lineChartConfig(spec: LineChartSpec, textColour: string): ChartConfiguration<'line', LinePoint[]> {
+  return { type: 'line', data: { datasets: datasets(spec, textColour) }, options: options(spec, textColour) } as ChartConfiguration<'line', LinePoint[]>;
+}
+
 /** The chart as a PNG (dark on white, see chart.ts `chartPng`). */
-export const lineChartPng = (spec: LineChartSpec): Promise<Blob> =>
-  chartPng({ type: 'line', data: { datasets: datasets(spec) }, options: options(spec, EXPORT_COLOURS.text) } as ChartConfiguration);
+export const lineChartPng = (spec: LineChartSpec): Promise<Blob> => chartPng(lineChartConfig(spec, EXPORT_COLOURS.text) as ChartConfiguration);
 
 /** Draw `spec` on `canvas` (its parent sets the size). */
 export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {
   const textColour = getComputedStyle(canvas).color || '#333';
-  const chart = new Chart<'line', LinePoint[]>(canvas, { type: 'line', data: { datasets: datasets(spec) }, options: options(spec, textColour) });
+  const chart = new Chart<'line', LinePoint[]>(canvas, lineChartConfig(spec, textColour));
   return {
     update(next) {
-      chart.data.datasets = datasets(next);
+      chart.data.datasets = datasets(next, textColour);
       chart.options = options(next, textColour);
       chart.update('none');
     },

@@ -5,6 +5,7 @@
  */
 import type { CsvTable } from '../../../eval/csv.ts';
 import type { RunSummary, SettingValue } from '../../../store/interface.ts';
+import { plural } from '../../../agents/plural.ts';
 
 export interface RunRow {
   id: string;
@@ -28,7 +29,7 @@ export function evolutionRunRow(run: RunSummary): RunRow {
   const mean = num(field(s, 'bestMeanVal'));
   return {
     id: run.id, status: str(field(s, 'status'), 'unknown'), updatedAt: run.updatedAt,
-    progress: `${num(field(s, 'metricCallsUsed')) ?? '?'} / ${num(field(s, 'budget')) ?? '?'} metric calls, ${num(field(s, 'candidates')) ?? 0} candidates`,
+    progress: `${num(field(s, 'metricCallsUsed')) ?? '?'} / ${num(field(s, 'budget')) ?? '?'} metric calls, ${plural(num(field(s, 'candidates')) ?? 0, 'candidate')}`,
     detail: `${best ? `best ${best}${mean === null ? '' : `: ${mean.toFixed(3)}`}` : 'no result yet'} · train ${list(field(s, 'train')).join(', ')} · val ${list(field(s, 'val')).join(', ')}`,
   };
 }

@@ -32,11 +32,13 @@ export interface EpisodeEnding {
   termination: Termination;
   finalScore: number | null;
   endReason: EndReason | null;
+  /** What was played (a trajectory's `task`); a web task "ended", it was not a game. */
+  task?: { kind: string } | null;
 }
 
 /** "Episode ended: game over (death), final score 0 of 7." — one line, plain text. */
 export function endingText(ending: EpisodeEnding, maxScore: number | null = null): string {
   const reason = ending.endReason !== null && ending.endReason !== 'unknown' ? ` (${ending.endReason})` : '';
   const score = ending.finalScore === null ? 'no score kept' : `final score ${ending.finalScore}${maxScore !== null ? ` of ${maxScore}` : ''}`;
-  return `Episode ended: ${terminationText(ending.termination)}${reason}, ${score}.`;
+  return `Episode ended: ${terminationText(ending.termination, ending.task?.kind === 'web' ? 'web' : 'zmachine')}${reason}, ${score}.`;
 }

@@ -27,6 +27,8 @@ export const RULES = {
   maxUsd: { min: 0, integer: false, nullable: true },
   maxTokensCap: { min: 0, integer: true, nullable: true },
   pricePerMTokUsd: { min: 0, integer: false, nullable: false },
+  /** The cached-input price: empty = the input price. */
+  cachedPricePerMTokUsd: { min: 0, integer: false, nullable: true },
 } as const satisfies Record<string, NumberRule>;
 
 /** One row of the editable price table. `id` keys the row in the view only. */
@@ -67,9 +69,25 @@ function rowsOf(prices: LlmSettings['prices']): PriceRow[] {
   return Object.entries(prices).map(([model, p]) => priceRow(model, p.inputPerMTokUsd, p.outputPerMTokUsd, p.cachedInputPerMTokUsd));
 }
 
+/** The form's defaults: defaultLlmSettings(), except that the meta-agent's and the proposer's
+ * model are left empty — a role with no model given uses the actor's (`roleModelOf`), so a
+ * changed actor model or provider never leaves them on a model nobody chose. */
 export function defaultForm(): SettingsForm {
-  const { provider, prices, streamIdleTimeoutMs, ...rest } = defaultLlmSettings();
-  return { ...rest, streamIdleTimeoutMs: streamIdleTimeoutMs ?? 30_000, presetId: provider.presetId, baseUrl: provider.baseUrl, prices: rowsOf(prices), rememberKey: false };
+  const { provider, prices, streamIdleTimeoutMs, roles, ...rest } = defaultLlmSettings();
+  const sameAsActor = { metaAgent: { ...roles.metaAgent, model: '' }, proposer: { ...roles.proposer, model: '' } };
+  return { ...rest, roles: { ...roles, ...sameAsActor }, streamIdleTimeoutMs: streamIdleTimeoutMs ?? 30_000, presetId: provider.presetId, baseUrl: provider.baseUrl, prices: rowsOf(prices), rememberKey: false };
+}
+
+/** The model `role` is called with: its own (trimmed), or — for the meta-agent and the proposer
+ * when none is given — the actor's. */
+export function roleModelOf(roles: SettingsForm['roles'], role: Role): string {
+  const own = roles[role].model.trim();
+  return own !== '' || role === 'actor' ? own : roles.actor.model.trim();
+}
+
+/** The roles (meta-agent, proposer) that use the actor's model because none is given for them. */
+export function rolesOnActorModel(roles: SettingsForm['roles']): Role[] {
+  return ROLES.filter((role) => role !== 'actor' && roles[role].model.trim() === '');
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -170,7 +188,7 @@ function requestFieldsOf(form: SettingsForm) {
 /** The settings of a run: the form plus the key (held only in memory by the caller). */
 export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
   const roles = {} as LlmSettings['roles'];
-  for (const role of ROLES) roles[role] = { ...form.roles[role], model: form.roles[role].model.trim() };
+  for (const role of ROLES) roles[role] = { ...form.roles[role], model: roleModelOf(form.roles, role) };
   return {
     provider: { presetId: form.presetId, baseUrl: form.baseUrl.trim(), apiKey },
     roles,

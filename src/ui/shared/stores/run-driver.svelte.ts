@@ -11,6 +11,7 @@
 import { DamagedRunError, type RunKind } from '../../../store/interface.ts';
 import { checkRunForResume, type RecordValidator } from '../../../store/run-check.ts';
 import type { Role } from '../../../llm/interface.ts';
+import { knownUsd } from '../../../llm/defaults.ts';
 import type { RoleTotals, UsageMeter } from '../../../llm/usage-meter.ts';
 import type { SessionEvaluatorOptions } from '../../../ttl/session-evaluator.ts';
 import type { Schedule } from './retry-countdown.svelte.ts';
@@ -27,9 +28,11 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
   /** The run shown (a snapshot, replaced on every event). */
   state = $state.raw<S | null>(null);
   mode = $state<DriverMode>('idle');
-  /** Tokens and USD of the run while it runs here (earlier sessions of a resumed run included). */
+  /** Tokens and USD of the run while it runs here and after it ended here (earlier sessions of a
+   * resumed run included); `costUsd` is null while a model it calls has no known price at this
+   * provider (shown as "—", never an invented figure). */
   tokens = $state(0);
-  costUsd = $state(0);
+  costUsd = $state<number | null>(0);
   /** Seconds left of the wait before a retry (counting down); null when not waiting. */
   get waitingSeconds(): number | null {
     return this.wait.seconds;
@@ -156,7 +159,8 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
    * @throws Error (settings problem, the SDK or the tokenizer failing to load) */
   protected async prepareRun(roles: readonly Role[], previousUsage?: Record<Role, RoleTotals>): Promise<{ ctx: RunContext; done: () => void }> {
     const ctx = await this.runs.prepare({ roles, previousUsage, onRetryWait: (_role, ms) => this.showWait(ms) });
-    const unfollow = this.follow(ctx.meter);
+    const called = roles.map((role) => ctx.settings.roles[role].model);
+    const unfollow = this.follow(ctx.meter, (usd) => knownUsd(usd, called, ctx.settings.prices));
     return {
       ctx,
       done: () => {
@@ -176,14 +180,15 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     };
   }
 
-  /** Show `meter`'s totals as they change. @returns unsubscribe */
-  protected follow(meter: UsageMeter): () => void {
+  /** Show `meter`'s totals as they change; `known` turns the meter's USD into the figure shown
+   * (null: not known at this provider). @returns unsubscribe */
+  protected follow(meter: UsageMeter, known: (usd: number) => number | null = (usd) => usd): () => void {
     this.tokens = meter.totalTokens;
-    this.costUsd = meter.totalUsd;
+    this.costUsd = known(meter.totalUsd);
     return meter.subscribe((m) => {
       this.clearWait();
       this.tokens = m.totalTokens;
-      this.costUsd = m.totalUsd;
+      this.costUsd = known(m.totalUsd);
     });
   }
 

@@ -90,9 +90,10 @@ describe('RunServices.prepare', () => {
     settings.setBaseUrl('http://llm.invalid/v1');
     expect(runs.settingsProblem()).toMatch(/actor’s model/);
     settings.changeRole('actor', { model: 'a' });
-    expect(runs.settingsProblem()).toMatch(/meta-agent’s model/);
-    expect(runs.settingsProblem(['actor'])).toBeNull();
-    await expect(runs.prepare()).rejects.toThrow(/meta-agent’s model/);
+    // A meta-agent (or proposer) with no model given uses the actor's.
+    expect(runs.settingsProblem()).toBeNull();
+    expect(runs.llmSettings().roles.metaAgent.model).toBe('a');
+    expect(runs.llmSettings().roles.proposer.model).toBe('a');
   });
 
   it('builds settings with the key and overrides, a seeded meter, and engines pooled by task', async () => {

@@ -6,8 +6,11 @@
  */
 import { explainInterpreterError } from '../../../engine/errors.ts';
 import { LlmError, scrub } from '../../../llm/errors.ts';
-import type { LlmSettings, Role, RoleSettings } from '../../../llm/interface.ts';
+import { DEFAULT_PRICES } from '../../../llm/defaults.ts';
+import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import { presetById } from '../../../llm/providers.ts';
+import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
+import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../evolve/cost-estimate.ts';
 import type { Store } from '../../../store/interface.ts';
 import { AdaptationsState } from './adaptations-state.svelte.ts';
@@ -15,15 +18,33 @@ import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
 
-/** The last "Test connection": listed model ids, or the mapped error's message. */
+/** The OpenAI preset's default model for every role (llm/defaults.ts). */
+const OPENAI_DEFAULT_MODEL = defaultLlmSettings().roles.actor.model;
+
+/** The last "Test connection": listed model ids (and `filled: ['actor']` when the actor's model
+ * was empty and was set to the first of them), or the mapped error's message. */
 export type ConnectionTest =
   | { status: 'idle' }
   | { status: 'testing' }
-  | { status: 'ok'; models: string[] }
+  | { status: 'ok'; models: string[]; filled?: Role[] }
   | { status: 'error'; message: string };
 
 /** Form fields edited directly (roles, caps and prices have their own methods). */
 export type FormPatch = Partial<Omit<SettingsForm, 'roles' | 'caps' | 'prices' | 'rememberKey'>>;
+
+/** What making a setup link needs of the page (injected): its URL and the clipboard. */
+export interface SetupLinkIo {
+  /** The page's absolute URL. */
+  pageUrl(): string;
+  /** Put `text` on the clipboard (may reject: then the link is only shown). */
+  copyText(text: string): Promise<void>;
+}
+
+/** A setup link made from the current settings: the URL (never with the key) and whether it was copied. */
+export interface MadeSetupLink {
+  link: string;
+  copied: boolean;
+}
 
 export class SettingsState {
   form = $state.raw<SettingsForm>(defaultForm());
@@ -36,13 +57,20 @@ export class SettingsState {
   private store: Store | null = null;
   private writes: Promise<void> = Promise.resolve();
   private testing: AbortController | null = null;
+  private markLoaded: () => void = () => undefined;
+  /** Resolves once `init` has read the saved form (so a change made after it is not overwritten). */
+  readonly whenLoaded: Promise<void> = new Promise((resolve) => (this.markLoaded = resolve));
 
   /** Request parameters adapted automatically (shown, and forgettable, in Settings). */
   readonly adaptations: AdaptationsState;
 
+  /** The last setup link made (`makeSetupLink`); null until one is asked for or after a change. */
+  setupLink = $state.raw<MadeSetupLink | null>(null);
+
   constructor(
     private readonly llm: LlmServices,
     private readonly key: ApiKeyHolder = apiKeyHolder,
+    private readonly links: SetupLinkIo | null = null,
   ) {
     this.adaptations = new AdaptationsState(llm.adaptations);
   }
@@ -65,6 +93,7 @@ export class SettingsState {
       this.error = `The LLM settings could not be loaded: ${this.messageOf(error)}`;
     }
     this.loaded = true;
+    this.markLoaded();
   }
 
   /** The settings of a run or request, with the key. */
@@ -72,10 +101,76 @@ export class SettingsState {
     return llmSettingsOf(this.form, this.key.reveal());
   }
 
-  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). */
+  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). Away
+   * from OpenAI, a meta-agent or proposer still on OpenAI's default model (settings saved before
+   * empty meant "the actor's") is set to use the actor's model; and a named preset other than
+   * OpenAI (Ollama, LM Studio, llama.cpp, OpenRouter, …) never keeps an OpenAI model name
+   * (`gpt-4o-mini` and the other built-in ones) for the actor either: it is emptied, to be chosen
+   * from the server's list after Test connection (which fills an empty actor model). */
   selectPreset(presetId: string): void {
     const preset = presetById(presetId);
+    const roles = { ...this.form.roles };
+    if (presetId !== 'openai') {
+      for (const role of ['metaAgent', 'proposer'] as const) if (roles[role].model === OPENAI_DEFAULT_MODEL) roles[role] = { ...roles[role], model: '' };
+    }
+    const named = preset !== undefined && preset.id !== 'custom' && preset.id !== 'openai';
+    if (named) for (const role of ROLES) if (Object.hasOwn(DEFAULT_PRICES, roles[role].model)) roles[role] = { ...roles[role], model: '' };
+    this.form = { ...this.form, roles };
     this.change({ presetId, ...(preset && preset.id !== 'custom' ? { baseUrl: preset.baseUrl } : {}) });
+  }
+
+  /** Use `model` (one the provider listed) for every role. */
+  useModelForAllRoles(model: string): void {
+    const roles = { ...this.form.roles };
+    for (const role of ROLES) roles[role] = { ...roles[role], model };
+    this.form = { ...this.form, roles };
+    this.save();
+  }
+
+  /**
+   * Apply a teacher's setup link (share-link.ts, kind 'provider'): its preset (an unknown id
+   * becomes 'custom'), base URL, and each role's model it names (an empty one leaves the user's).
+   * The key is left as it is: a setup link never carries one.
+   */
+  applyProviderSetup(setup: SharedProviderSetup): void {
+    const presetId = presetById(setup.presetId) ? setup.presetId : 'custom';
+    const roles = { ...this.form.roles };
+    for (const role of ROLES) if (setup.models[role].trim() !== '') roles[role] = { ...roles[role], model: setup.models[role].trim() };
+    this.form = { ...this.form, roles };
+    this.change({ presetId, baseUrl: setup.baseUrl });
+    this.connection = { status: 'idle' };
+  }
+
+  /**
+   * Make a teacher's setup link from the current provider settings — it opens Settings with a
+   * preview, and fills preset, base URL and models when applied (share-link.ts, kind 'provider') —
+   * and copy it. Never carries the key. Sets `error` when the base URL cannot go in a link.
+   */
+  async makeSetupLink(): Promise<void> {
+    if (!this.links) return;
+    let link: string;
+    try {
+      link = shareUrl(this.links.pageUrl(), { kind: 'provider', provider: this.providerSetup() }, 'settings');
+    } catch (error) {
+      this.setupLink = null;
+      // encodeShare validates the payload: the only field that can fail here is the base URL.
+      this.error = error instanceof ShareError ? error.message : 'No setup link: the base URL must be an http(s) address without a user name or password.';
+      return;
+    }
+    this.error = null;
+    this.setupLink = { link, copied: false };
+    try {
+      await this.links.copyText(link);
+      if (this.setupLink?.link === link) this.setupLink = { link, copied: true };
+    } catch {
+      // the clipboard was refused: the link is shown to copy by hand
+    }
+  }
+
+  /** The current provider settings as a setup link's payload (never the key). */
+  providerSetup(): SharedProviderSetup {
+    const { roles } = this.form;
+    return { presetId: this.form.presetId, baseUrl: this.form.baseUrl.trim(), models: { actor: roles.actor.model.trim(), metaAgent: roles.metaAgent.model.trim(), proposer: roles.proposer.model.trim() } };
   }
 
   /** Edit the base URL; one that no longer matches the chosen preset makes it 'custom'. */
@@ -97,11 +192,13 @@ export class SettingsState {
 
   change(patch: FormPatch): void {
     this.form = { ...this.form, ...patch };
+    this.setupLink = null;
     this.save();
   }
 
   changeRole(role: Role, patch: Partial<RoleSettings>): void {
     this.form = { ...this.form, roles: { ...this.form.roles, [role]: { ...this.form.roles[role], ...patch } } };
+    this.setupLink = null;
     this.save();
   }
 
@@ -138,7 +235,17 @@ export class SettingsState {
     this.connection = { status: 'testing' };
     try {
       const models = await this.llm.listModels(settings, controller.signal);
-      if (this.testing === controller) this.connection = { status: 'ok', models };
+      if (this.testing !== controller) return;
+      const first = models[0];
+      // Only the actor: an empty meta-agent or proposer model means "the actor's".
+      const empty: Role[] = first !== undefined && this.form.roles.actor.model.trim() === '' ? ['actor'] : [];
+      if (first !== undefined && empty.length > 0) {
+        const roles = { ...this.form.roles };
+        for (const role of empty) roles[role] = { ...roles[role], model: first };
+        this.form = { ...this.form, roles };
+        this.save();
+      }
+      this.connection = { status: 'ok', models, ...(empty.length > 0 ? { filled: empty } : {}) };
     } catch (error) {
       if (this.testing === controller) this.connection = { status: 'error', message: this.messageOf(error) };
     } finally {

@@ -6,6 +6,7 @@ import { ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, SETTINGS_KEY } from './llm-settings.ts';
 import { SettingsState } from './settings.svelte.ts';
+import { decodeShare } from '../../../share/share-link.ts';
 
 const KEY = 'sk-secret-123456';
 
@@ -18,6 +19,29 @@ async function stored(store: MemoryStore): Promise<string> {
 }
 
 describe('SettingsState', () => {
+  it('a meta-agent or proposer with no model given uses the actor’s model, also after a saved OpenAI default and a preset change', async () => {
+    const fresh = new SettingsState(llm(), new ApiKeyHolder());
+    await fresh.init(new MemoryStore());
+    expect(fresh.form.roles.metaAgent.model).toBe('');
+    expect(fresh.llmSettings().roles.proposer.model).toBe('gpt-4o-mini');
+    fresh.changeRole('actor', { model: 'mock-model' });
+    expect(Object.values(fresh.llmSettings().roles).map((r) => r.model)).toEqual(['mock-model', 'mock-model', 'mock-model']);
+    // Settings saved when the form filled every role with gpt-4o-mini: away from OpenAI they follow the actor.
+    const store = new MemoryStore();
+    const saved = new SettingsState(llm(), new ApiKeyHolder());
+    await saved.init(store);
+    saved.changeRole('metaAgent', { model: 'gpt-4o-mini' });
+    saved.changeRole('proposer', { model: 'gpt-4o-mini' });
+    saved.selectPreset('ollama');
+    saved.changeRole('actor', { model: 'llama3' });
+    expect(saved.llmSettings().roles.metaAgent.model).toBe('llama3');
+    expect(saved.llmSettings().roles.proposer.model).toBe('llama3');
+    // A model the user chose stays.
+    saved.changeRole('proposer', { model: 'qwen' });
+    saved.selectPreset('custom');
+    expect(saved.llmSettings().roles.proposer.model).toBe('qwen');
+  });
+
   it('saves every change without the key unless it is remembered; un-ticking deletes it', async () => {
     const store = new MemoryStore();
     const settings = new SettingsState(llm(), new ApiKeyHolder());
@@ -77,5 +101,89 @@ describe('SettingsState', () => {
     await cors.init(new MemoryStore());
     await cors.testConnection();
     expect(cors.connection).toEqual({ status: 'error', message: 'Could not reach … (CORS)' });
+  });
+
+  it('never keeps an OpenAI model name on a local or other named preset; Test connection fills empty models (issue 20)', async () => {
+    for (const presetId of ['ollama', 'lmstudio', 'llamacpp', 'openrouter', 'groq', 'together']) {
+      const settings = new SettingsState(llm(async () => ['qwen2.5:0.5b', 'llama3.2:1b']), new ApiKeyHolder());
+      await settings.init(new MemoryStore());
+      settings.changeRole('actor', { model: 'gpt-4o-mini' });
+      settings.changeRole('metaAgent', { model: 'gpt-4o-mini' });
+      settings.changeRole('proposer', { model: 'my-own-proposer' });
+      settings.selectPreset(presetId);
+      expect(settings.form.roles.actor.model, presetId).toBe('');
+      // Empty: the meta-agent uses the actor's model.
+      expect(settings.form.roles.metaAgent.model, presetId).toBe('');
+      // A name the user typed is theirs, not a built-in default: kept.
+      expect(settings.form.roles.proposer.model, presetId).toBe('my-own-proposer');
+      await settings.testConnection();
+      expect(settings.connection, presetId).toEqual({ status: 'ok', models: ['qwen2.5:0.5b', 'llama3.2:1b'], filled: ['actor'] });
+      expect(settings.form.roles.actor.model).toBe('qwen2.5:0.5b');
+      expect(settings.form.roles.metaAgent.model).toBe('');
+      expect(settings.form.roles.proposer.model).toBe('my-own-proposer');
+      settings.useModelForAllRoles('llama3.2:1b');
+      expect([settings.form.roles.actor.model, settings.form.roles.metaAgent.model, settings.form.roles.proposer.model]).toEqual(['llama3.2:1b', 'llama3.2:1b', 'llama3.2:1b']);
+    }
+    // OpenAI and a custom base URL keep what is there.
+    for (const presetId of ['openai', 'custom']) {
+      const settings = new SettingsState(llm(), new ApiKeyHolder());
+      await settings.init(new MemoryStore());
+      settings.selectPreset(presetId);
+      expect(settings.form.roles.actor.model, presetId).toBe('gpt-4o-mini');
+    }
+  });
+
+  it('applies a setup link (preset, base URL, models named) and makes one from the settings, never with the key', async () => {
+    const store = new MemoryStore();
+    const key = new ApiKeyHolder();
+    const settings = new SettingsState(llm(), key);
+    await settings.init(store);
+    key.set(KEY);
+    settings.applyProviderSetup({ presetId: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', models: { actor: 'qwen2.5:0.5b', metaAgent: ' qwen2.5:1.5b ', proposer: '' } });
+    expect(settings.form.presetId).toBe('ollama');
+    expect(settings.form.baseUrl).toBe('http://192.168.1.20:11434/v1');
+    expect(settings.form.roles.actor.model).toBe('qwen2.5:0.5b');
+    expect(settings.form.roles.metaAgent.model).toBe('qwen2.5:1.5b');
+    // Not named in the link: left as it was (empty = the actor's model).
+    expect(settings.form.roles.proposer.model).toBe('');
+    expect(settings.apiKey).toBe(KEY);
+    await settings.flush();
+    expect(await stored(store)).toContain('192.168.1.20');
+    expect(settings.providerSetup()).toEqual({ presetId: 'ollama', baseUrl: 'http://192.168.1.20:11434/v1', models: { actor: 'qwen2.5:0.5b', metaAgent: 'qwen2.5:1.5b', proposer: '' } });
+    expect(JSON.stringify(settings.providerSetup())).not.toContain(KEY);
+    settings.applyProviderSetup({ presetId: 'no-such-preset', baseUrl: 'http://10.0.0.1:8000/v1', models: { actor: '', metaAgent: '', proposer: '' } });
+    expect(settings.form.presetId).toBe('custom');
+    expect(settings.form.roles.actor.model).toBe('qwen2.5:0.5b');
+  });
+
+  it('makes a setup link for the Settings view, copies it, and says why when the base URL cannot go in one', async () => {
+    const copied: string[] = [];
+    const key = new ApiKeyHolder();
+    const links = { pageUrl: () => 'http://room.local:4173/app/?view=learn&workshop=1&replay=x#old', copyText: async (text: string) => void copied.push(text) };
+    const settings = new SettingsState(llm(), key, links);
+    await settings.init(new MemoryStore());
+    key.set(KEY);
+    settings.selectPreset('llamacpp');
+    settings.setBaseUrl('http://192.168.0.9:8080/v1');
+    settings.changeRole('actor', { model: 'smollm2' });
+    await settings.makeSetupLink();
+    const made = settings.setupLink!;
+    expect(made.copied).toBe(true);
+    expect(copied).toEqual([made.link]);
+    expect(made.link.startsWith('http://room.local:4173/app/?view=settings&workshop=1#share=v1.')).toBe(true);
+    expect(made.link).not.toContain(KEY);
+    expect(decodeShare(made.link)).toEqual({ kind: 'provider', provider: { presetId: 'custom', baseUrl: 'http://192.168.0.9:8080/v1', models: { actor: 'smollm2', metaAgent: '', proposer: '' } } });
+    // A change makes the shown link stale: it is taken away.
+    settings.changeRole('actor', { model: 'other' });
+    expect(settings.setupLink).toBeNull();
+    // A refused clipboard still shows the link; a base URL with a password is refused with the reason.
+    const noClipboard = new SettingsState(llm(), new ApiKeyHolder(), { ...links, copyText: async () => Promise.reject(new Error('denied')) });
+    await noClipboard.init(new MemoryStore());
+    await noClipboard.makeSetupLink();
+    expect(noClipboard.setupLink?.copied).toBe(false);
+    noClipboard.setBaseUrl('http://user:pw@10.0.0.1/v1');
+    await noClipboard.makeSetupLink();
+    expect(noClipboard.setupLink).toBeNull();
+    expect(noClipboard.error).toBe('No setup link: the base URL must be an http(s) address without a user name or password.');
   });
 });

@@ -61,6 +61,11 @@ export class StoryLibrary {
 
   constructor(private readonly services: PlayerServices) {}
 
+  /** The catalog's entries (empty until `init` has read it). */
+  get catalogEntries(): readonly CatalogEntry[] {
+    return this.catalog?.stories ?? [];
+  }
+
   /** Open the store, read the catalog and local stories, list the library. Runs once.
    * @throws the store's error when listing the stored stories fails */
   init(): Promise<void> {

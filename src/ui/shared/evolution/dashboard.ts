@@ -5,10 +5,10 @@
  * of an evolved candidate (provenance "evolved in run X from parent Y", selectedOn = the run's
  * train + validation games). Pure.
  */
-import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
-import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
-import type { CsvTable } from '../../eval/csv.ts';
-import type { LineChartSpec } from '../shared/charts/line-chart.ts';
+import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
+import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
+import type { LineChartSpec } from '../charts/line-chart.ts';
 
 export interface CandidateRow {
   id: string;
@@ -96,7 +96,26 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
   token_cap: 'the token cap was reached',
   stopped: 'stopped by you',
   provider_error: 'the provider refused or could not be reached',
+  no_improvement: 'no better candidate for the set number of iterations',
+  score_threshold: 'the score threshold was reached',
+  time_limit: 'the time limit was reached',
+  proposer_usd_cap: 'the proposer’s USD cap was reached',
+  stop_file: 'a stop file was found',
 };
+
+/** The run's outer-loop options in words (candidate selection, acceptance, stop conditions), e.g.
+ * "parent: pareto · accept: strict improvement". GEPA's names; absent = its defaults. */
+export function strategyText(config: EvolutionState['config']): string {
+  const selection = config.candidateSelection ?? 'pareto';
+  const parts = [`parent: ${selection}${selection === 'epsilon_greedy' ? ` (ε = ${config.epsilon ?? 0.1})` : selection === 'top_k_pareto' ? ` (k = ${config.topK ?? 5})` : ''}`];
+  parts.push(`accept: ${(config.acceptance ?? 'strict_improvement').replace(/_/g, ' ')}`);
+  const stop = config.stopConditions ?? {};
+  if (stop.noImprovementIterations !== undefined) parts.push(`stop after ${stop.noImprovementIterations} iteration${stop.noImprovementIterations === 1 ? '' : 's'} without improvement`);
+  if (stop.scoreThreshold !== undefined) parts.push(`stop at W-AUC ≥ ${stop.scoreThreshold}`);
+  if (stop.timeLimitMinutes !== undefined) parts.push(`stop after ${stop.timeLimitMinutes} min`);
+  if (stop.maxProposerUsd !== undefined) parts.push(`proposer cap $${stop.maxProposerUsd}`);
+  return parts.join(' · ');
+}
 
 /** The run's status for people; `interrupted` when it was running and nothing drives it now. */
 export function statusText(state: EvolutionState, driven: boolean): string {

@@ -2,7 +2,8 @@
  * The colour scale of the candidate heatmap: a value in [min, max] maps onto a sequential,
  * colour-blind-safe ramp (viridis stops, van der Walt & Smith 2015) from dark purple (low) to
  * yellow (high), with black or white text, whichever contrasts more (WCAG relative luminance).
- * Missing values get no colour. Pure.
+ * Missing values get no colour. W-AUC tables use a scale from 0 (`wAucDomain`), so a 0 is always
+ * the dark end — never painted as the best when nothing scored. Pure.
  */
 
 /** Viridis at t = 0, 0.25, 0.5, 0.75, 1 (sRGB 0–255). */
@@ -69,3 +70,14 @@ export function domainOf(values: Iterable<number | null | undefined>): { min: nu
   }
   return Number.isFinite(min) ? { min, max } : { min: 0, max: 1 };
 }
+
+/** The scale of a W-AUC table: from 0 (no learning) to the table's best value, or [0, 1] when no
+ * value is above 0 (then every 0 is the dark end, never the bright "best" end). */
+export function wAucDomain(values: Iterable<number | null | undefined>): { min: number; max: number } {
+  const { min, max } = domainOf(values);
+  const low = Math.min(0, min);
+  return { min: low, max: max > low ? max : low + 1 };
+}
+
+/** The legend's CSS gradient: the ramp's stops from left (low) to right (high). */
+export const RAMP_GRADIENT = `linear-gradient(to right, ${STOPS.map((c, i) => `rgb(${c[0]} ${c[1]} ${c[2]}) ${(i / (STOPS.length - 1)) * 100}%`).join(', ')})`;

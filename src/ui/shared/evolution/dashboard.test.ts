@@ -1,7 +1,7 @@
 /** Dashboard derivations: candidate rows, the best-so-far curve, the library entry of a candidate. */
 import { describe, expect, it } from 'vitest';
-import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
-import { budgetText, candidateRows, evolvedEntry, progressSpec, reasoningOf, statusText } from './dashboard.ts';
+import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
+import { budgetText, candidateRows, evolvedEntry, progressSpec, reasoningOf, statusText, strategyText } from './dashboard.ts';
 
 const task = (id: string, storyId: string) => ({ id, storyId, title: storyId, md5: '0'.repeat(32), seed: 0, maxScore: 10 });
 const candidate = (id: string, parentId: string | null, status: Candidate['status'], valScores: Record<string, number> = {}): Candidate => ({
@@ -59,6 +59,16 @@ describe('dashboard', () => {
     expect(statusText(s, false)).toBe('complete — the budget cannot fit another iteration');
     expect(statusText({ ...s, status: 'running' }, false)).toMatch(/^interrupted/);
     expect(statusText({ ...s, status: 'running' }, true)).toBe('running');
+    expect(statusText({ ...s, stopReason: 'no_improvement', stopMessage: 'No higher best validation W-AUC for 3 iterations (best 0.4000).' }, false))
+      .toBe('complete — no better candidate for the set number of iterations (No higher best validation W-AUC for 3 iterations (best 0.4000).)');
+  });
+
+  it('the outer loop\'s options in words (GEPA\'s names; defaults when absent)', () => {
+    const s = state();
+    expect(strategyText(s.config)).toBe('parent: pareto · accept: strict improvement');
+    expect(strategyText({ ...s.config, candidateSelection: 'top_k_pareto', topK: 3, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 1, scoreThreshold: 0.8, timeLimitMinutes: 90, maxProposerUsd: 2 } }))
+      .toBe('parent: top_k_pareto (k = 3) · accept: improvement or equal · stop after 1 iteration without improvement · stop at W-AUC ≥ 0.8 · stop after 90 min · proposer cap $2');
+    expect(strategyText({ ...s.config, candidateSelection: 'epsilon_greedy' })).toBe('parent: epsilon_greedy (ε = 0.1) · accept: strict improvement');
   });
 });
 

@@ -4,7 +4,7 @@
  * with its depth and the tree-drawing prefix ("│  ├─ "). A candidate whose parent is unknown is
  * a root. Pure.
  */
-import type { CsvTable } from '../../eval/csv.ts';
+import type { CsvTable } from '../../../eval/csv.ts';
 
 export interface LineageNode {
   id: string;

@@ -1,0 +1,32 @@
+/** The slide-ready learning curve (issue 19, item 7): the exported configuration's title and
+ * subtitle, its legend's series names, and room for the markers at the plot's edges. */
+import { describe, expect, it } from 'vitest';
+import { CURVE_PADDING, curveConfig, curveExportConfig, maxScoreLabel, SCORE_SERIES, type CurveData } from './learning-chart.ts';
+
+const data: CurveData = { episodes: 3, series: [{ label: SCORE_SERIES, scores: [0, 2, 5] }], maxScores: [5] };
+const caption = { title: 'Learning curve — The Lever Room', subtitle: 'Story: The Lever Room · policy: naive meta-agent · seed 1 · K = 3, S = 6 · W-AUC 0.333' };
+
+describe('the exported learning curve', () => {
+  it('carries the caption as its title and subtitle, dark on white', () => {
+    const plugins = curveExportConfig(data, caption).options!.plugins!;
+    expect(plugins.title).toMatchObject({ display: true, text: caption.title, color: '#1e1e1e' });
+    expect(plugins.subtitle).toMatchObject({ display: true, text: caption.subtitle, color: '#1e1e1e' });
+    expect(curveExportConfig(data).options!.plugins!.title).toBeUndefined();
+  });
+
+  it('names its series "Score per episode" and "Max score (5)", not "final score — max score 5"', () => {
+    const labels = curveExportConfig(data, caption).data.datasets.map((d) => d.label);
+    expect(labels).toEqual(['Score per episode', 'Max score (5)']);
+    expect(maxScoreLabel(350)).toBe('Max score (350)');
+  });
+
+  it('leaves room for a whole marker at the last episode and at the max score, and does not clip them to the plot', () => {
+    const config = curveConfig(data, { text: '#000', grid: '#ccc' });
+    const score = config.data.datasets[0]!;
+    const markerRadius = (score.pointRadius as number) + (score.borderWidth as number) / 2;
+    expect(config.options!.layout!.padding).toEqual(CURVE_PADDING);
+    expect(CURVE_PADDING.right).toBeGreaterThanOrEqual(markerRadius);
+    expect(CURVE_PADDING.top).toBeGreaterThanOrEqual(markerRadius - 2);
+    expect(score.clip).toBe(false);
+  });
+});
