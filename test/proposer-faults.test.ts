@@ -6,8 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EvolutionCache } from '../src/evolve/evolution-runner.ts';
-import { LlmError, type LlmErrorKind } from '../src/llm/errors.ts';
-import type { ChatModel } from '../src/llm/interface.ts';
+import { LlmError } from '../src/llm/errors.ts';
+import type { ChatModel, LlmErrorKind } from '../src/llm/interface.ts';
 import { runScripted, scriptedConfig, type ScriptedRun } from './support/scripted-evolution.ts';
 
 const world = { scores: { '': { A: 0.3, T: 0.2 }, S1: { A: 0.5, T: 0.4 }, S2: { A: 0.1, T: 0.1 }, S3: { A: 0.2, T: 0.1 } }, proposals: ['S1', 'S2', 'S3'] };
