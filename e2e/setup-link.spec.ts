@@ -29,7 +29,7 @@ test('a local preset empties OpenAI model names; Test connection fills the actor
   // The room's server (the mock, at its own address) lists two models: the empty roles get the first.
   await page.getByTestId('base-url').fill(mock.baseUrl);
   await page.getByTestId('test-connection').click();
-  await expect(page.getByTestId('connection-filled')).toHaveText('The actor’s model was empty: set to room-actor-model, the first listed. Choose another below.');
+  await expect(page.getByTestId('connection-filled')).toHaveText('The actor’s model is now room-actor-model, the first this server lists (it was empty or not one of them). Choose another below.');
   await expect(page.getByTestId('model-actor')).toHaveValue('room-actor-model');
   // The others stay empty: they use the actor's model.
   for (const role of ['meta-agent', 'proposer']) await expect(page.getByTestId(`model-${role}`)).toHaveValue('');

@@ -84,11 +84,13 @@ test.describe('at 1280×800', () => {
       await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
       await expect(page.locator('.app')).toHaveAttribute('data-tour-open', 'false');
       await expect(page.getByTestId('learn-episodes')).toHaveValue('3');
+      // On first open: the estimate and the one Start in sight.
+      await expectInSight(page, 'learn-estimate');
+      await expectInSight(page, 'learn-start');
       await page.getByTestId('learn-steps').fill('4');
       const starts = page.getByRole('button', { name: /^Start/ });
       await expect(starts).toHaveCount(1);
       await expectInSight(page, 'learn-start');
-      await expectInSight(page, 'learn-estimate');
 
       await page.getByTestId('learn-start').click();
       await expect(page.getByTestId('learn')).toHaveAttribute('data-phase', 'running');

@@ -1,6 +1,6 @@
 /** A preset that needs a key refuses a run with one sentence when none is set (issue 19, item 4). */
 import { describe, expect, it } from 'vitest';
-import { missingKeyText, PROVIDER_PRESETS } from './providers.ts';
+import { baseUrlProblem, missingKeyText, PROVIDER_PRESETS } from './providers.ts';
 
 describe('missingKeyText', () => {
   it('names the preset for every preset that needs a key, and nothing for keyless ones or with a key', () => {
@@ -13,4 +13,15 @@ describe('missingKeyText', () => {
     expect(missingKeyText({ presetId: 'no-such-preset', apiKey: '' })).toBeNull();
   });
 
+});
+
+describe('baseUrlProblem', () => {
+  it('accepts absolute http(s) addresses and names what is wrong with the rest', () => {
+    for (const ok of ['http://localhost:11434/v1', 'https://api.openai.com/v1', ' http://127.0.0.1:9/v1 ']) expect(baseUrlProblem(ok), ok).toBeNull();
+    expect(baseUrlProblem('  ')).toBe('Enter the provider’s base URL first.');
+    expect(baseUrlProblem('htp:/nonsense base url')).toBe('“htp:/nonsense base url” is not an http(s) address: enter one like http://localhost:11434/v1.');
+    expect(baseUrlProblem('not a url')).toBe('“not a url” is not a web address: enter one like http://localhost:11434/v1.');
+    expect(baseUrlProblem('localhost:11434/v1')).toBe('“localhost:11434/v1” is not an http(s) address: enter one like http://localhost:11434/v1.');
+    expect(baseUrlProblem('ftp://host/v1')).toBe('“ftp://host/v1” is not an http(s) address: enter one like http://localhost:11434/v1.');
+  });
 });

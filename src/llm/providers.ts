@@ -38,3 +38,21 @@ export function missingKeyText(provider: { presetId: string; apiKey: string }): 
   const preset = presetById(provider.presetId);
   return preset?.needsKey === true && provider.apiKey.trim() === '' ? `${preset.label} needs an API key: add yours in Settings.` : null;
 }
+
+/**
+ * Why `baseUrl` cannot be a provider's address (user-readable), or null: empty, or not an
+ * absolute http(s) URL. Addresses of the form `<scheme>:…` that a preset owns (e.g. the in-page
+ * model's `in-page:wllama`) are the caller's to exempt.
+ */
+export function baseUrlProblem(baseUrl: string): string | null {
+  const text = baseUrl.trim();
+  if (text === '') return 'Enter the provider’s base URL first.';
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `“${text}” is not a web address: enter one like http://localhost:11434/v1.`;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `“${text}” is not an http(s) address: enter one like http://localhost:11434/v1.`;
+  return null;
+}

@@ -16,7 +16,7 @@ import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.sve
 import type { RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { drawSeed, type SeedChoice } from '../shared/format/seed.ts';
-import { pricesOf, roleModelOf } from '../shared/stores/llm-settings.ts';
+import { llmSettingsOf, roleModelOf } from '../shared/stores/llm-settings.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
@@ -60,9 +60,10 @@ export class LearnSetup {
     const count = this.countTokens;
     const policy = this.selectedPolicy?.spec;
     if (!count || !policy) return null;
-    const { roles, prices } = this.settings.form;
+    // The models a run would call (an empty meta-agent model is the actor's) at the prices that hold at this provider.
+    const { roles, prices } = llmSettingsOf(this.settings.form, '');
     const f = this.form;
-    return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices: pricesOf(prices) }, count);
+    return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices }, count);
   });
   /** Adds and removes stories (the library panel), choosing what was added. */
   readonly stories: StoryPicker;

@@ -10,7 +10,7 @@ import { createBrowserWorker } from '../../../engine/browser/worker-factory.ts';
 import type { LoadOptions } from '../../../engine/interface.ts';
 import type { ChatModel, LlmSettings, ParameterAdaptation, Role, RoleSettings } from '../../../llm/interface.ts';
 import { loadTokenCounter, resolveContextWindow, type TokenCounter } from '../../../llm/token-count.ts';
-import { missingKeyText } from '../../../llm/providers.ts';
+import { baseUrlProblem, missingKeyText } from '../../../llm/providers.ts';
 import { UsageMeter, type RoleTotals } from '../../../llm/usage-meter.ts';
 import type { Store } from '../../../store/interface.ts';
 import { EnginePool, type PooledEngine } from '../../../ttl/engine-pool.ts';
@@ -182,6 +182,8 @@ export class RunServices {
   /** Why a run cannot start with the current settings (user-readable), or null when it can. */
   settingsProblem(roles: readonly Role[] = ['actor', 'metaAgent'], settings: LlmSettings = this.llmSettings()): string | null {
     if (settings.provider.baseUrl === '') return 'Set the provider’s base URL in Settings first.';
+    const badUrl = baseUrlProblem(settings.provider.baseUrl);
+    if (badUrl !== null) return `${badUrl} (Settings)`;
     const noKey = missingKeyText(settings.provider);
     if (noKey !== null) return noKey;
     const missing = roles.find((role) => settings.roles[role].model === '');

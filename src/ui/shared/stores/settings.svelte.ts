@@ -6,9 +6,9 @@
  */
 import { explainInterpreterError } from '../../../engine/errors.ts';
 import { LlmError, scrub } from '../../../llm/errors.ts';
-import { DEFAULT_PRICES } from '../../../llm/defaults.ts';
+import { DEFAULT_PRICES, isOpenAiProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
-import { presetById } from '../../../llm/providers.ts';
+import { baseUrlProblem, presetById } from '../../../llm/providers.ts';
 import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
 import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../evolve/cost-estimate.ts';
@@ -228,8 +228,9 @@ export class SettingsState {
     const controller = new AbortController();
     this.testing = controller;
     const settings = this.llmSettings();
-    if (settings.provider.baseUrl === '') {
-      this.connection = { status: 'error', message: 'Enter the provider’s base URL first.' };
+    const badUrl = baseUrlProblem(settings.provider.baseUrl);
+    if (badUrl !== null) {
+      this.connection = { status: 'error', message: badUrl };
       return;
     }
     this.connection = { status: 'testing' };
@@ -237,8 +238,12 @@ export class SettingsState {
       const models = await this.llm.listModels(settings, controller.signal);
       if (this.testing !== controller) return;
       const first = models[0];
-      // Only the actor: an empty meta-agent or proposer model means "the actor's".
-      const empty: Role[] = first !== undefined && this.form.roles.actor.model.trim() === '' ? ['actor'] : [];
+      // Only the actor: an empty meta-agent or proposer model means "the actor's". Away from OpenAI an
+      // actor still on one of OpenAI's built-in names that this server does not list is a model
+      // nobody chose here: it is replaced too.
+      const actor = this.form.roles.actor.model.trim();
+      const stale = !isOpenAiProvider(settings.provider) && Object.hasOwn(DEFAULT_PRICES, actor) && !models.includes(actor);
+      const empty: Role[] = first !== undefined && (actor === '' || stale) ? ['actor'] : [];
       if (first !== undefined && empty.length > 0) {
         const roles = { ...this.form.roles };
         for (const role of empty) roles[role] = { ...roles[role], model: first };

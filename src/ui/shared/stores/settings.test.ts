@@ -124,6 +124,14 @@ describe('SettingsState', () => {
       settings.useModelForAllRoles('llama3.2:1b');
       expect([settings.form.roles.actor.model, settings.form.roles.metaAgent.model, settings.form.roles.proposer.model]).toEqual(['llama3.2:1b', 'llama3.2:1b', 'llama3.2:1b']);
     }
+    // A custom base URL keeps an OpenAI name until Test connection finds the server does not list it.
+    const custom = new SettingsState(llm(async () => ['scripted-test-model']), new ApiKeyHolder());
+    await custom.init(new MemoryStore());
+    custom.selectPreset('custom');
+    custom.setBaseUrl('http://127.0.0.1:9/v1');
+    await custom.testConnection();
+    expect(custom.form.roles.actor.model).toBe('scripted-test-model');
+    expect(custom.connection).toEqual({ status: 'ok', models: ['scripted-test-model'], filled: ['actor'] });
     // OpenAI and a custom base URL keep what is there.
     for (const presetId of ['openai', 'custom']) {
       const settings = new SettingsState(llm(), new ApiKeyHolder());
