@@ -22,6 +22,7 @@ describe('baseUrlProblem', () => {
     expect(baseUrlProblem('htp:/nonsense base url')).toBe('“htp:/nonsense base url” is not an http(s) address: enter one like http://localhost:11434/v1.');
     expect(baseUrlProblem('not a url')).toBe('“not a url” is not a web address: enter one like http://localhost:11434/v1.');
     expect(baseUrlProblem('localhost:11434/v1')).toBe('“localhost:11434/v1” is not an http(s) address: enter one like http://localhost:11434/v1.');
+    expect(baseUrlProblem('in-page:wllama')).toBeNull();
     expect(baseUrlProblem('ftp://host/v1')).toBe('“ftp://host/v1” is not an http(s) address: enter one like http://localhost:11434/v1.');
   });
 });

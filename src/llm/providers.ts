@@ -41,12 +41,14 @@ export function missingKeyText(provider: { presetId: string; apiKey: string }): 
 
 /**
  * Why `baseUrl` cannot be a provider's address (user-readable), or null: empty, or not an
- * absolute http(s) URL. Addresses of the form `<scheme>:…` that a preset owns (e.g. the in-page
- * model's `in-page:wllama`) are the caller's to exempt.
+ * absolute http(s) URL. A preset's own address (e.g. the in-page model's `in-page:wllama`) is
+ * accepted as it is.
  */
 export function baseUrlProblem(baseUrl: string): string | null {
   const text = baseUrl.trim();
   if (text === '') return 'Enter the provider’s base URL first.';
+  // A preset's own address (e.g. the in-page model's `in-page:wllama`) is always one.
+  if (PROVIDER_PRESETS.some((p) => p.baseUrl !== '' && p.baseUrl === text)) return null;
   let url: URL;
   try {
     url = new URL(text);
