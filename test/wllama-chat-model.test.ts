@@ -66,6 +66,8 @@ describe('the in-page local model', () => {
     expect(typeof request.seed).toBe('number');
     expect(host.lastSpeed).toEqual({ promptTokensPerSecond: 200, generationTokensPerSecond: 30 });
     expect(meter.byRole.actor.promptTokens).toBe(120);
+    // Recorded in the run's settings (session-runner copies it): grammars are on for the page's local model.
+    expect([models.actor.replyGrammar, models.metaAgent.replyGrammar]).toEqual([true, true]);
     // The same request gets the same seed; the meta-agent's <learn> contract its own grammar; the proposer none.
     await models.actor.complete(messages);
     expect(requests[1]!.seed).toBe(request.seed);

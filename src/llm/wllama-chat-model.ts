@@ -130,6 +130,7 @@ export function createWllamaChatModels(host: BrowserModelHost, settings: LlmSett
   const make = (role: Role): ChatModel => ({
     role,
     settings: settings.roles[role],
+    replyGrammar: options.grammar ?? true,
     complete: (messages, callOptions = {}) => limit(() => completeInPage(host, settings, role, messages, callOptions, meter, options.grammar ?? true)),
   });
   return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
