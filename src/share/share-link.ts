@@ -169,11 +169,13 @@ export function decodeShare(text: string): SharePayload {
 export const SHARE_KEPT_PARAMS: readonly string[] = ['view', 'workshop'];
 
 /** A full URL for `base` (the page URL, absolute): its fragment replaced by the payload, its
- * query reduced to `SHARE_KEPT_PARAMS` (`view` set to `view` when given). Throws a TypeError when
+ * query reduced to `SHARE_KEPT_PARAMS` (`view` set to `view` when given; `workshop=1` when
+ * `workshop` is true, e.g. workshop mode turned on with the nav toggle). Throws a TypeError when
  * `base` is not an absolute URL, and the schema's error when the payload is not valid. */
-export function shareUrl(base: string, payload: SharePayload, view?: string): string {
+export function shareUrl(base: string, payload: SharePayload, view?: string, workshop?: boolean): string {
   const url = new URL(base);
   if (view !== undefined) url.searchParams.set('view', view);
+  if (workshop === true) url.searchParams.set('workshop', '1');
   const kept = new URLSearchParams([...url.searchParams.entries()].filter(([name]) => SHARE_KEPT_PARAMS.includes(name)));
   const query = kept.toString();
   return `${url.origin}${url.pathname}${query ? `?${query}` : ''}#share=${encodeShare(payload)}`;

@@ -39,7 +39,7 @@ const llm = createBrowserLlmServices(location.origin);
 const library = new StoryLibrary(services);
 const player = new Player(services, library);
 const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
-const settings = new SettingsState(llm, undefined, { pageUrl: () => location.href, copyText });
+const settings = new SettingsState(llm, undefined, { pageUrl: () => location.href, copyText, workshop: () => workshop.on });
 const agent = new Agent(services, library, settings, llm);
 /** Session-running wiring shared by the Learn, Evolve and Evaluate views (run-services.ts). */
 const runs = new RunServices({ library, settings, llm });

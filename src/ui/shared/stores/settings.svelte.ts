@@ -38,6 +38,8 @@ export interface SetupLinkIo {
   pageUrl(): string;
   /** Put `text` on the clipboard (may reject: then the link is only shown). */
   copyText(text: string): Promise<void>;
+  /** Whether workshop mode is on (then the link opens in workshop mode too). */
+  workshop?: () => boolean;
 }
 
 /** A setup link made from the current settings: the URL (never with the key) and whether it was copied. */
@@ -150,7 +152,7 @@ export class SettingsState {
     if (!this.links) return;
     let link: string;
     try {
-      link = shareUrl(this.links.pageUrl(), { kind: 'provider', provider: this.providerSetup() }, 'settings');
+      link = shareUrl(this.links.pageUrl(), { kind: 'provider', provider: this.providerSetup() }, 'settings', this.links.workshop?.() ?? false);
     } catch (error) {
       this.setupLink = null;
       // encodeShare validates the payload: the only field that can fail here is the base URL.

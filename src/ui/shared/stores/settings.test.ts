@@ -181,6 +181,11 @@ describe('SettingsState', () => {
     expect(made.link.startsWith('http://room.local:4173/app/?view=settings&workshop=1#share=v1.')).toBe(true);
     expect(made.link).not.toContain(KEY);
     expect(decodeShare(made.link)).toEqual({ kind: 'provider', provider: { presetId: 'custom', baseUrl: 'http://192.168.0.9:8080/v1', models: { actor: 'smollm2', metaAgent: '', proposer: '' } } });
+    // Workshop mode turned on with the nav toggle (not in the URL): the link carries it.
+    const inWorkshop = new SettingsState(llm(), new ApiKeyHolder(), { ...links, pageUrl: () => 'http://room.local:4173/app/?view=settings', workshop: () => true });
+    await inWorkshop.init(new MemoryStore());
+    await inWorkshop.makeSetupLink();
+    expect(inWorkshop.setupLink!.link.startsWith('http://room.local:4173/app/?view=settings&workshop=1#share=v1.')).toBe(true);
     // A change makes the shown link stale: it is taken away.
     settings.changeRole('actor', { model: 'other' });
     expect(settings.setupLink).toBeNull();
