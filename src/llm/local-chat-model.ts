@@ -9,11 +9,11 @@
  * the model's own tokenizer (never estimated), cost 0, caps enforced. The reply contracts can be
  * enforced with llama.cpp grammars (reply-grammars.ts). Node only.
  */
-import pLimit from 'p-limit';
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { grammarText, replyContractFor, type ReplyContract } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
+import { serialRoleModels } from './serial-role-models.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The version we test with; README "Providers" gives the install command. */
@@ -135,14 +135,7 @@ export interface LocalModelOptions {
  *   empty reply, 'server' for a llama.cpp failure) or BudgetReachedError.
  */
 export function createLocalChatModels(host: LocalModelHost, settings: LlmSettings, meter: UsageMeter, options: LocalModelOptions = {}): Record<Role, ChatModel> {
-  const limit = pLimit(1);
-  const make = (role: Role): ChatModel => ({
-    role,
-    settings: settings.roles[role],
-    replyGrammar: options.grammar ?? true,
-    complete: (messages, callOptions = {}) => limit(() => completeLocal(host, settings, role, settings.roles[role], messages, callOptions, meter, options.grammar ?? true)),
-  });
-  return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
+  return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeLocal(host, settings, role, settings.roles[role], messages, callOptions, meter, grammar), options.grammar ?? true);
 }
 
 /** Our messages as llama.cpp chat history (consecutive model turns are kept apart). */

@@ -10,12 +10,12 @@
  * enforced with the grammars of reply-grammars.ts (on by default). DOM-free: the wasm file's URL
  * (and, for tests, the constructor) are injected by the caller.
  */
-import pLimit from 'p-limit';
 import type { ChatCompletionChunk, LoadModelParams, Wllama } from '@wllama/wllama';
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role } from './interface.ts';
 import { grammarText, replyContractFor } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
+import { serialRoleModels } from './serial-role-models.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The part of wllama's `Wllama` class we use (tests inject a stand-in). */
@@ -126,14 +126,7 @@ export interface WllamaModelOptions {
  *   llama.cpp failure) or BudgetReachedError.
  */
 export function createWllamaChatModels(host: BrowserModelHost, settings: LlmSettings, meter: UsageMeter, options: WllamaModelOptions = {}): Record<Role, ChatModel> {
-  const limit = pLimit(1);
-  const make = (role: Role): ChatModel => ({
-    role,
-    settings: settings.roles[role],
-    replyGrammar: options.grammar ?? true,
-    complete: (messages, callOptions = {}) => limit(() => completeInPage(host, settings, role, messages, callOptions, meter, options.grammar ?? true)),
-  });
-  return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
+  return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeInPage(host, settings, role, messages, callOptions, meter, grammar), options.grammar ?? true);
 }
 
 async function completeInPage(host: BrowserModelHost, settings: LlmSettings, role: Role, messages: ChatMessage[], options: CompleteOptions, meter: UsageMeter, useGrammar: boolean): Promise<Completion> {
