@@ -51,6 +51,7 @@ export class LearnSetup {
   copied = $state(false);
   error = $state<string | null>(null);
   ready = $state(false);
+  private changedSinceReady = false;
   /** The seed drawn for the last session started with "random" (null: none yet). */
   drawnSeed = $state<number | null>(null);
   /** Token counter for the estimate: approximate unless cl100k_base is already loaded (token-count.ts). */
@@ -109,9 +110,16 @@ export class LearnSetup {
     else this.notice = `The meta-prompt “${wanted}” is not in the library.`;
   }
 
+  /** Change form fields (the view's inputs, a share link, a preset). */
   change(patch: Partial<LearnForm>): void {
     this.form = { ...this.form, ...patch };
     this.shareLink = null;
+    if (this.ready) this.changedSinceReady = true;
+  }
+
+  /** True once a field changed after the form was ready (workshop presets then leave it at load). */
+  get changedAfterLoad(): boolean {
+    return this.changedSinceReady;
   }
 
   /** The seed field: a number, or "random". */

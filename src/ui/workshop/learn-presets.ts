@@ -29,13 +29,16 @@ export interface PresetTarget {
   change(patch: Partial<LearnForm>): void;
   /** True when the form was restored from the user's last settings (form-memory.svelte.ts). */
   readonly restoredForm?: boolean;
+  /** True when a field changed after the form was ready (the user typed, a share link applied). */
+  readonly changedAfterLoad?: boolean;
 }
 
 /** Applies the preset once per "workshop mode turned on", when the Learn form is ready. */
 export class WorkshopPresets {
   private pending = false;
   /** The first `modeChanged` is the page load (workshop on from the URL or the store): a form the
-   * user left in an earlier visit is kept then, not replaced by the preset. */
+   * user left in an earlier visit, or changed since this load, is kept then, not replaced by the
+   * preset. */
   private atLoad = true;
 
   constructor(
@@ -57,7 +60,7 @@ export class WorkshopPresets {
     if (!this.pending) return;
     await this.target.init();
     if (!this.pending || this.running()) return;
-    if (atLoad && this.target.restoredForm) {
+    if (atLoad && (this.target.restoredForm || this.target.changedAfterLoad)) {
       this.pending = false;
       return;
     }

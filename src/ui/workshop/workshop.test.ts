@@ -75,4 +75,17 @@ describe('workshop presets', () => {
     await presets.apply();
     expect(patches).toHaveLength(2);
   });
+
+  it('at load, leave a form restored from an earlier visit or changed since the load; a later turn-on applies', async () => {
+    for (const found of [{ restoredForm: true }, { changedAfterLoad: true }]) {
+      const patches: Partial<LearnForm>[] = [];
+      const target: PresetTarget = { init: async () => undefined, library: { entries: LIBRARY }, change: (p) => void patches.push(p), ...found };
+      const presets = new WorkshopPresets(target, () => false);
+      await presets.modeChanged(true);
+      expect(patches).toHaveLength(0);
+      await presets.modeChanged(false);
+      await presets.modeChanged(true);
+      expect(patches).toEqual([workshopPreset(LIBRARY)]);
+    }
+  });
 });
