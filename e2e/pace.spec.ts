@@ -74,6 +74,38 @@ test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), r
   expect(plain.episodes.map((e) => e.steps.map((s) => [s.action, s.observation, s.score]))).toEqual(paced.episodes.map((e) => e.steps.map((s) => [s.action, s.observation, s.score])));
 });
 
+test('6: Step at an episode’s last step runs that step only; the next Step runs the meta-agent’s update, then holds before episode 2', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  mock = await startMockLlm({ script: SCRIPT });
+  await configureForLearn(page, mock.baseUrl);
+  await goToLearn(page);
+  await page.getByTestId('learn-pace-delay').selectOption('1000');
+  await startSession(page, { seed: 0, policy: 'meta:naive', episodes: 2, maxSteps: 3 });
+  const transcript = page.getByTestId('learn-transcript');
+  await expect(transcript.getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
+  await page.getByTestId('learn-pace-pause').click();
+  await expect(page.getByTestId('learn-pace')).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
+  const held = await transcript.getByTestId('agent-step').count();
+  for (let n = held + 1; n <= 3; n++) await stepOnce(page, 'learn', 'learn-transcript', n);
+  // Episode 1 ended with its third step; the meta-agent has not been asked yet.
+  await expect(page.getByTestId('learn-pace-state')).toContainText('Step runs the meta-agent’s update');
+  await expect(page.getByTestId('learn-feedback-item')).toHaveCount(0);
+  const metaCalls = (): number => mock.requests.filter((r) => r.role === 'metaAgent').length;
+  expect(metaCalls()).toBe(0);
+  await page.getByTestId('learn-pace-step').click();
+  await expect(page.getByTestId('learn-feedback-item')).toHaveCount(1, { timeout: 30_000 });
+  await expect(page.getByTestId('learn-pace')).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
+  await expect(page.getByTestId('learn-pace-state')).not.toContainText('meta-agent');
+  expect(metaCalls()).toBe(1);
+  // Held before episode 2's first step: no step of episode 2 has run.
+  await expect(page.getByTestId('learn-episodes-done')).toHaveText('1 / 2');
+  if (await page.getByTestId('tour').isVisible()) await page.getByTestId('tour-close').click();
+  await page.screenshot({ path: 'test-results/pace-held-before-update.png' });
+  await page.getByTestId('learn-pace-resume').click();
+  await waitComplete(page);
+  expect(metaCalls()).toBe(1);
+});
+
 test('6: Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop works while paused; the delay is kept after a reload', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   mock = await startMockLlm({ script: SCRIPT });

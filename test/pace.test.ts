@@ -126,6 +126,55 @@ describe('presenter pace', () => {
     expect(steps).toBe(16);
   });
 
+  it('Step at an episode’s last step runs only that step; the next Step runs the meta-agent update, then holds before the next episode', async () => {
+    mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
+    const pacer = new Pacer({ paused: true });
+    let steps = 0;
+    const metaCalls = (): number => mock.requests.filter((r) => r.role === 'metaAgent').length;
+    const before = metaCalls();
+    const firstHold = next(pacer, 'held');
+    const done = session({ pacer, onStep: () => void steps++ });
+    await firstHold;
+    for (let i = 1; i <= 8; i++) {
+      const again = next(pacer, 'held');
+      pacer.step();
+      await again;
+      expect(steps).toBe(i);
+    }
+    // Episode 1's eighth (last) step ran; the loop holds before the update: no meta-agent call yet.
+    expect(pacer.nextIsUpdate).toBe(true);
+    expect(metaCalls()).toBe(before);
+    const again = next(pacer, 'held');
+    pacer.step();
+    await again;
+    expect(pacer.nextIsUpdate).toBe(false);
+    expect(steps).toBe(8);
+    expect(metaCalls()).toBe(before + 1);
+    pacer.resume();
+    const record = await done;
+    expect(record.status).toBe('complete');
+    expect(steps).toBe(16);
+  });
+
+  it('Stop while held before the update stops the session; a resume makes the update first', async () => {
+    mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
+    const pacer = new Pacer();
+    const controller = new AbortController();
+    let steps = 0;
+    const done = session({ pacer, signal: controller.signal, onStep: () => {
+      steps++;
+      if (steps === 8) pacer.pause();
+    } });
+    await next(pacer, 'held');
+    expect(pacer.nextIsUpdate).toBe(true);
+    controller.abort();
+    const record = await done;
+    expect(record.status).toBe('stopped');
+    expect(record.stopReason).toBe('user');
+    expect(record.scores).toHaveLength(1);
+    expect(record.exchanges).toHaveLength(0);
+  });
+
   it('Pause pressed while a step is in flight lets that step finish and be recorded, then holds', async () => {
     mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
     const pacer = new Pacer();

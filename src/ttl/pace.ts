@@ -16,6 +16,9 @@ export interface PaceSettings {
 /** What the runner awaits between steps. Resolves when the next step may start (or `signal` aborted). */
 export interface StepGate {
   beforeStep(stepIndex: number, signal?: AbortSignal): Promise<void>;
+  /** Awaited after episode `episodeIndex` ended, before the policy's update of the guiding prompt
+   * (the meta-agent's call); absent = no wait. While paused it holds like a step: Step runs it. */
+  beforeUpdate?(episodeIndex: number, signal?: AbortSignal): Promise<void>;
 }
 
 /** Where the loop is with respect to the pace: `running` (free or in a call), `delaying` (waiting
@@ -56,6 +59,7 @@ export class Pacer implements StepGate {
   private stateNow: PaceState = 'running';
   /** Steps granted by Step while paused and not yet started. */
   private granted = 0;
+  private holdingUpdate = false;
   private wake: (() => void) | null = null;
   private readonly sleep: Sleep;
 
@@ -72,6 +76,8 @@ export class Pacer implements StepGate {
   get stepDelayMs(): number { return this.delayMs; }
   get paused(): boolean { return this.pausedNow; }
   get state(): PaceState { return this.stateNow; }
+  /** True while held before a policy update (the next Step runs the meta-agent, not a step). */
+  get nextIsUpdate(): boolean { return this.holdingUpdate; }
 
   /** Change the delay; it applies from the next wait. */
   setDelay(stepDelayMs: number): void {
@@ -125,6 +131,26 @@ export class Pacer implements StepGate {
         if (this.pausedNow) continue;
       }
       return this.set('running');
+    }
+  }
+
+  /** After an episode, before the policy update: while paused, held until Step or Resume (no delay). */
+  async beforeUpdate(_episodeIndex: number, signal?: AbortSignal): Promise<void> {
+    this.holdingUpdate = true;
+    try {
+      while (this.pausedNow && !signal?.aborted) {
+        if (this.granted > 0) {
+          this.granted--;
+          return this.set('paused');
+        }
+        this.set('held');
+        this.changed();
+        await this.waitForWake(signal);
+      }
+      this.set(this.pausedNow ? 'paused' : 'running');
+    } finally {
+      this.holdingUpdate = false;
+      this.changed();
     }
   }
 

@@ -148,6 +148,10 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
     updateMetrics(record);
     await sink.onEpisode?.(episode, record);
     if (index === config.episodes) break;
+    if (config.policy.kind !== 'static') {
+      await options.gate?.beforeUpdate?.(index, signal);
+      if (signal?.aborted) return stop('user', null); // Stop while held: the update is made on resume
+    }
     const next = await update(index, trajectory, guidingPrompt);
     if (next === false) return record;
     guidingPrompt = next;

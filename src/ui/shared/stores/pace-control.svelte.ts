@@ -17,6 +17,8 @@ export class PaceControl {
   paused = $state(false);
   /** The running pacer's state; `idle` when no run is paced. */
   state = $state<PaceState | 'idle'>('idle');
+  /** Held after an episode, before the meta-agent's update (the next Step runs the update). */
+  nextIsUpdate = $state(false);
   /** Steps let run by Step during this run (shown to the presenter). */
   stepsGranted = $state(0);
   /** Called when the delay changes during a run (the view records it with the run). */
@@ -60,6 +62,7 @@ export class PaceControl {
       onChange: (p) => {
         this.state = p.state;
         this.paused = p.paused;
+        this.nextIsUpdate = p.nextIsUpdate;
       },
     });
     this.state = this.pacer.state;
@@ -70,6 +73,7 @@ export class PaceControl {
   end(): void {
     this.pacer = null;
     this.paused = false;
+    this.nextIsUpdate = false;
     this.state = 'idle';
   }
 
