@@ -16,6 +16,7 @@ import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
 import { fitChat, type ChatTurn } from '../ttl/chat-budget.ts';
 import { REWRITE_PROMPT, SUMMARY_PROMPT } from '../ttl/policies/memory-policy.ts';
 import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
+import { GRADIENT_PROMPT, gradientMessage, UPDATE_PROMPT, updateMessage } from '../ttl/policies/textgrad-policy.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import { samples, syntheticSession, syntheticTrajectory, type Scenario, type SessionShape } from './cost-samples.ts';
 import type { ProposerMode } from './interface.ts';
@@ -143,7 +144,7 @@ export function actorUsage(shape: SessionShape, learns: boolean, completionToken
   return { calls, promptTokens: first + (shape.episodes - 1) * later, completionTokens: calls * completionTokens, ...(cached > 0 ? { cachedPromptTokens: cached } : {}) };
 }
 
-/** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory 2 each, meta-agent 1 each
+/** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory and textgrad 2 each, meta-agent 1 each
  * with its growing chat fitted to the context window; static and human none). */
 export function policyUsage(policy: PolicySpec, shape: SessionShape, completionTokens: number, count: TokenCounter, scenario: Scenario): RoleTokens {
   if (policy.kind === 'static' || policy.kind === 'human') return zeroRole();
@@ -162,6 +163,15 @@ export function policyUsage(policy: PolicySpec, shape: SessionShape, completionT
       promptTokens += countChatTokens(chat(SUMMARY_PROMPT, log(e)), count);
       summaries.push(`Attempt ${e}: ${s.summary}`);
       promptTokens += countChatTokens(chat(REWRITE_PROMPT, `${summaries.join('\n\n')}\n\nThe guide used in attempt ${e}:\n${s.learnedGuide}`), count);
+    }
+    return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
+  }
+  if (policy.kind === 'textgrad') {
+    // The critique stands in as a summary-sized text; both calls read the guide and the log.
+    for (let e = 1; e <= calls; e++) {
+      const guide = e === 1 ? shape.initialGuidingPrompt : s.learnedGuide;
+      promptTokens += countChatTokens(chat(GRADIENT_PROMPT, gradientMessage(guide, log(e))), count);
+      promptTokens += countChatTokens(chat(UPDATE_PROMPT, updateMessage(guide, s.summary, log(e))), count);
     }
     return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
   }
