@@ -24,7 +24,7 @@ const USAGE: Completion['usage'] = { promptTokens: 30, completionTokens: 7, reas
 function scripted(replies: (string | Error)[]): ChatModel & { requests: ChatMessage[][] } {
   const requests: ChatMessage[][] = [];
   return {
-    requests,
+    role: 'metaAgent', requests,
     settings: { model: 'scripted', maxTokens: 100 } as ChatModel['settings'],
     async complete(messages: ChatMessage[]): Promise<Completion> {
       requests.push(messages);
