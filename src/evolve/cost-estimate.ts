@@ -23,6 +23,7 @@ import type { ProposerMode } from './interface.ts';
 import { formatReflectiveRecord } from './reflective-record.ts';
 import { budgetRefusal, planBudget, type BudgetPlan } from './strategies/budget.ts';
 import { buildProposerMessages } from './strategies/llm-proposer.ts';
+import { buildOproMessages, OPRO_MAX_HISTORY, type Optimizer } from './strategies/opro-proposer.ts';
 
 export type { Scenario, SessionShape } from './cost-samples.ts';
 
@@ -195,11 +196,14 @@ export function sessionUsage(policy: PolicySpec, shape: SessionShape, models: Es
 }
 
 /** One proposer call: the parent's strategy and the worst run's record (K episode logs with the
- * meta-agent's feedback after each). */
-export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario): RoleTokens {
+ * meta-agent's feedback after each). OPRO's call (`optimizer: 'opro'`) shows the scored pool
+ * instead: the seed alone (low), or `historyHigh` strategies of this size (high, at most 20). */
+export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario, optimizer: Optimizer = 'gepa', historyHigh = OPRO_MAX_HISTORY): RoleTokens {
   const metaReply = scenario === 'low' ? samples('low').metaReply : textOfTokens(models.roles.metaAgent.maxTokens, count);
   const record = formatReflectiveRecord(syntheticSession(shape, scenario, metaReply));
-  return { calls: 1, promptTokens: countChatTokens(buildProposerMessages(parentStrategy, record), count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
+  const history = Array.from({ length: scenario === 'low' ? 1 : Math.min(OPRO_MAX_HISTORY, Math.max(1, historyHigh)) }, (_, i) => ({ candidateId: `c${i}`, strategy: parentStrategy, score: 0.123 }));
+  const messages = optimizer === 'opro' ? buildOproMessages(history, record) : buildProposerMessages(parentStrategy, record);
+  return { calls: 1, promptTokens: countChatTokens(messages, count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
 }
 
 /** What an evolution's budget allows. */
@@ -213,6 +217,8 @@ export interface EvolutionPlan {
   minibatchSize: number;
   budgetMetricCalls: number;
   proposer: ProposerMode;
+  /** The LLM proposer's outer loop (absent = 'gepa'). */
+  optimizer?: Optimizer;
   seedStrategy: string;
 }
 
@@ -247,7 +253,7 @@ export function estimateEvolution(plan: EvolutionPlan, models: EstimateModels, c
     const total = addUsage(zeroUsage(), session, counts.sessions[scenario]);
     if (plan.proposer !== 'llm') return total;
     const proposer = zeroUsage();
-    proposer.proposer = proposerUsage(strategy, plan.shape, models, count, scenario);
+    proposer.proposer = proposerUsage(strategy, plan.shape, models, count, scenario, plan.optimizer ?? 'gepa', 1 + counts.proposals.high);
     return addUsage(total, proposer, counts.proposals[scenario]);
   };
   const low = point('low');

@@ -111,7 +111,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     return estimateEvolution({
       shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
-      budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, seedStrategy: f.seedStrategy,
+      budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, optimizer: f.optimizer, seedStrategy: f.seedStrategy,
     }, models, count);
   }
 
