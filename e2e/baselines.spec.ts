@@ -3,11 +3,12 @@
  * Evolve form's optimizer choice; the dashboard's "Outer loop" line names it; its proposer reads
  * the scored pool), its child saved to the library, then one evaluation comparing that meta-prompt
  * with the naive meta-agent and a TextGrad arm (a critique, then an update, after each episode but
- * the last — all with the one meta-agent model).
+ * the last — all with the one meta-agent model); and a TextGrad session in the Learn view.
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { messageText, type ChatBody } from '../test/mock-llm/roles.ts';
+import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 let mock: MockLlm;
@@ -93,4 +94,20 @@ test('an OPRO evolution runs in the page, and its meta-prompt, the naive meta-ag
   // The Learn view offers the same baseline.
   await page.goto('./?view=learn');
   await expect(page.getByTestId('learn-policy').locator('option[value="textgrad"]')).toHaveCount(1);
+});
+
+test('a TextGrad session in the Learn view shows the critique and the update after each episode', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./');
+  await configureForLearn(page, mock.baseUrl);
+  await goToLearn(page);
+  await startSession(page, { policy: 'textgrad', episodes: 2, maxSteps: 3 });
+  await waitComplete(page);
+  const item = page.locator('[data-testid="learn-feedback-item"][data-episode="1"]');
+  await expect(item.locator('.label')).toHaveText(['Textual gradient (critique)', 'TextGrad update']);
+  await expect(item.getByTestId('learn-guide')).toContainText('PLAN:');
+  await item.scrollIntoViewIfNeeded();
+  if (SHOTS) await page.screenshot({ path: `${SHOTS}/learn-textgrad.png` });
+  expect(mock.requests.filter((r) => r.unexpected)).toEqual([]);
 });
