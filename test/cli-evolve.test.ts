@@ -53,7 +53,7 @@ describe('metattl evolve', () => {
     expect(resumed).toEqual(full);
 
     // A stop file (GEPA's FileStopper) stops the run before its first iteration, resumable; removed, --resume ends the same.
-    expect(full.outerLoop).toEqual({ candidateSelection: 'pareto', epsilon: null, topK: null, acceptance: 'strict_improvement', stopConditions: {} });
+    expect(full.outerLoop).toEqual({ optimizer: 'gepa', candidateSelection: 'pareto', epsilon: null, topK: null, acceptance: 'strict_improvement', stopConditions: {} });
     const stopDir = mkdtempSync(join(tmpdir(), 'evo-stopfile-'));
     writeFileSync(join(stopDir, 'STOP'), '');
     const stopped = await run(process.execPath, [BIN, ...args(stopDir), '--json'], { cwd: REPO_ROOT, env });
@@ -66,7 +66,7 @@ describe('metattl evolve', () => {
     const store = mkdtempSync(join(tmpdir(), 'evo-options-'));
     const out = JSON.parse((await run(process.execPath, [BIN, ...args(store), '--selection', 'epsilon_greedy', '--epsilon', '0.25', '--accept', 'improvement_or_equal', '--stop-score', '0', '--stop-no-improvement', '3', '--stop-minutes', '30', '--json'], { cwd: REPO_ROOT, env })).stdout);
     expect(out).toMatchObject({ status: 'complete', stopReason: 'score_threshold', proposals: 0, metricCallsUsed: 2 });
-    expect(out.outerLoop).toEqual({ candidateSelection: 'epsilon_greedy', epsilon: 0.25, topK: null, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 3, scoreThreshold: 0, timeLimitMinutes: 30 } });
+    expect(out.outerLoop).toEqual({ optimizer: 'gepa', candidateSelection: 'epsilon_greedy', epsilon: 0.25, topK: null, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 3, scoreThreshold: 0, timeLimitMinutes: 30 } });
     const bad = [
       ['--selection', 'best'], ['--accept', 'always'], ['--selection', 'epsilon_greedy', '--epsilon', '2'], ['--epsilon', '0.1'], ['--top-k', '0', '--selection', 'top_k_pareto'],
       ['--stop-score', '1.5'], ['--stop-minutes', '0'], ['--stop-no-improvement', 'x'], ['--max-proposer-usd', '1'],

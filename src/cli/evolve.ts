@@ -4,7 +4,7 @@
  * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
  * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
  * (id, status, stopReason, bestByZScore, budget, sessionsPlayed, proposals, failedProposals,
- * faultedEpisodes). A metric call is one candidate evaluated on one task whatever its repeats
+ * faultedEpisodes, outerLoop). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
  * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  */
@@ -29,6 +29,7 @@ import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
+import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
@@ -47,7 +48,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
       'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
-      selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
+      optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
       'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
     },
   });
@@ -75,6 +76,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
   const instruction = values['proposer-instruction'];
   if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
+  const optimizer = values.optimizer;
+  if (!(OPTIMIZERS as readonly string[]).includes(optimizer)) throw new UsageError(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got "${optimizer}"`);
+  if (optimizer === 'opro' && values.proposer !== 'llm') throw new UsageError('--optimizer opro needs the LLM proposer (--proposer llm)');
   const outerLoop = outerLoopOptions(values);
   if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
     throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
@@ -88,7 +92,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction, optimizer: optimizer as Optimizer,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
@@ -143,7 +147,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
-    outerLoop: { candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {} },
+    outerLoop: { optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {} },
     // This invocation's spend; null when a model called has no known price at this provider.
     costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };

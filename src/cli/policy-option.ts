@@ -1,5 +1,5 @@
 /**
- * The --policy option: static | reflexion | memory | naive | a built-in library id (fact-bank,
+ * The --policy option: static | reflexion | memory | textgrad | naive | a built-in library id (fact-bank,
  * credit-assignment, route-script) | a meta-prompt file (plain text = the strategy section, or a
  * JSON library entry with a "strategy" field).
  */
@@ -21,7 +21,7 @@ export async function selectedOnFromOption(value: string): Promise<string[]> {
 }
 
 export async function policyFromOption(value: string): Promise<PolicySpec> {
-  if (value === 'static' || value === 'reflexion' || value === 'memory') return { kind: value };
+  if (value === 'static' || value === 'reflexion' || value === 'memory' || value === 'textgrad') return { kind: value };
   if (value === 'naive') return { kind: 'meta', name: 'naive', strategy: '' };
   const builtIn = BUILT_IN_META_PROMPTS.find((m) => m.id === value);
   if (builtIn) return { kind: 'meta', name: builtIn.id, strategy: builtIn.strategy };
@@ -29,7 +29,7 @@ export async function policyFromOption(value: string): Promise<PolicySpec> {
   try {
     text = await readFile(value, 'utf8');
   } catch {
-    throw new UsageError(`--policy must be static, reflexion, memory, naive, ${BUILT_IN_META_PROMPTS.slice(1).map((m) => m.id).join(', ')} or a meta-prompt file; "${value}" is none of these`);
+    throw new UsageError(`--policy must be static, reflexion, memory, textgrad, naive, ${BUILT_IN_META_PROMPTS.slice(1).map((m) => m.id).join(', ')} or a meta-prompt file; "${value}" is none of these`);
   }
   if (value.endsWith('.json')) {
     let entry: { name?: unknown; strategy?: unknown } | null;

@@ -2,6 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACTOR_PREAMBLE, REPLY_CONTRACT } from '../agents/actor-prompt.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
+import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
+import { GRADIENT_PROMPT, UPDATE_PROMPT } from '../ttl/policies/textgrad-policy.ts';
 import { samples } from './cost-samples.ts';
 import { actorUsage, estimateEvolution, evolutionCallCounts, policyUsage, priceUsage, unpricedModels, zeroUsage, type EstimateModels, type EvolutionPlan } from './cost-estimate.ts';
 
@@ -84,6 +86,25 @@ describe('prompt sizes', () => {
     expect(meta.promptTokens).toBeGreaterThan(2 * reflexion.promptTokens);
     expect(policyUsage({ kind: 'memory' }, shape, 10, chars, 'low').calls).toBe(6);
     expect(policyUsage({ kind: 'static' }, shape, 10, chars, 'low')).toEqual({ calls: 0, promptTokens: 0, completionTokens: 0 });
+  });
+
+  it('textgrad: a critique and an update call per episode, each reading the guide and the log', () => {
+    const shape = { episodes: 2, maxSteps: 3, initialGuidingPrompt: 'Explore.', contextWindow: 1_000_000 };
+    // One update (after episode 1); with 1 token per character and 4 per message, reflexion = R + L + 8.
+    const logChars = policyUsage({ kind: 'reflexion' }, shape, 10, chars, 'low').promptTokens - REFLEXION_PROMPT.length - 8;
+    const gradientUser = '<guiding_prompt>\nExplore.\n</guiding_prompt>\n\nThe attempt played with it:\n'.length + logChars;
+    const updateUser = `<guiding_prompt>\nExplore.\n</guiding_prompt>\n\n<critique>\n${samples('low').summary}\n</critique>\n\nThe attempt the critique is about:\n`.length + logChars;
+    expect(policyUsage({ kind: 'textgrad' }, shape, 10, chars, 'low')).toEqual({
+      calls: 2, promptTokens: GRADIENT_PROMPT.length + gradientUser + UPDATE_PROMPT.length + updateUser + 16, completionTokens: 20,
+    });
+  });
+
+  it('OPRO proposals show the scored pool: the seed alone (low), up to 20 strategies (high)', () => {
+    const gepa = estimateEvolution(plan(), models(), chars);
+    const opro = estimateEvolution(plan({ optimizer: 'opro' }), models(), chars);
+    expect(opro.high.byRole.proposer.promptTokens).toBeGreaterThan(gepa.high.byRole.proposer.promptTokens);
+    expect(opro.high.byRole.actor).toEqual(gepa.high.byRole.actor);
+    expect(opro.low.byRole.proposer.calls).toBe(gepa.low.byRole.proposer.calls);
   });
 
   it('a small context window caps the meta-agent chat', () => {

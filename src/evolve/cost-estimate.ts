@@ -16,12 +16,14 @@ import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
 import { fitChat, type ChatTurn } from '../ttl/chat-budget.ts';
 import { REWRITE_PROMPT, SUMMARY_PROMPT } from '../ttl/policies/memory-policy.ts';
 import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
+import { GRADIENT_PROMPT, gradientMessage, UPDATE_PROMPT, updateMessage } from '../ttl/policies/textgrad-policy.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import { samples, syntheticSession, syntheticTrajectory, type Scenario, type SessionShape } from './cost-samples.ts';
 import type { ProposerMode } from './interface.ts';
 import { formatReflectiveRecord } from './reflective-record.ts';
 import { budgetRefusal, planBudget, type BudgetPlan } from './strategies/budget.ts';
 import { buildProposerMessages } from './strategies/llm-proposer.ts';
+import { buildOproMessages, OPRO_MAX_HISTORY, type Optimizer } from './strategies/opro-proposer.ts';
 
 export type { Scenario, SessionShape } from './cost-samples.ts';
 
@@ -143,7 +145,7 @@ export function actorUsage(shape: SessionShape, learns: boolean, completionToken
   return { calls, promptTokens: first + (shape.episodes - 1) * later, completionTokens: calls * completionTokens, ...(cached > 0 ? { cachedPromptTokens: cached } : {}) };
 }
 
-/** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory 2 each, meta-agent 1 each
+/** The policy's calls after episodes 1 … K−1 (reflexion 1 each, memory and textgrad 2 each, meta-agent 1 each
  * with its growing chat fitted to the context window; static and human none). */
 export function policyUsage(policy: PolicySpec, shape: SessionShape, completionTokens: number, count: TokenCounter, scenario: Scenario): RoleTokens {
   if (policy.kind === 'static' || policy.kind === 'human') return zeroRole();
@@ -162,6 +164,15 @@ export function policyUsage(policy: PolicySpec, shape: SessionShape, completionT
       promptTokens += countChatTokens(chat(SUMMARY_PROMPT, log(e)), count);
       summaries.push(`Attempt ${e}: ${s.summary}`);
       promptTokens += countChatTokens(chat(REWRITE_PROMPT, `${summaries.join('\n\n')}\n\nThe guide used in attempt ${e}:\n${s.learnedGuide}`), count);
+    }
+    return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
+  }
+  if (policy.kind === 'textgrad') {
+    // The critique stands in as a summary-sized text; both calls read the guide and the log.
+    for (let e = 1; e <= calls; e++) {
+      const guide = e === 1 ? shape.initialGuidingPrompt : s.learnedGuide;
+      promptTokens += countChatTokens(chat(GRADIENT_PROMPT, gradientMessage(guide, log(e))), count);
+      promptTokens += countChatTokens(chat(UPDATE_PROMPT, updateMessage(guide, s.summary, log(e))), count);
     }
     return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
   }
@@ -185,11 +196,14 @@ export function sessionUsage(policy: PolicySpec, shape: SessionShape, models: Es
 }
 
 /** One proposer call: the parent's strategy and the worst run's record (K episode logs with the
- * meta-agent's feedback after each). */
-export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario): RoleTokens {
+ * meta-agent's feedback after each). OPRO's call (`optimizer: 'opro'`) shows the scored pool
+ * instead: the seed alone (low), or `historyHigh` strategies of this size (high, at most 20). */
+export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario, optimizer: Optimizer = 'gepa', historyHigh = OPRO_MAX_HISTORY): RoleTokens {
   const metaReply = scenario === 'low' ? samples('low').metaReply : textOfTokens(models.roles.metaAgent.maxTokens, count);
   const record = formatReflectiveRecord(syntheticSession(shape, scenario, metaReply));
-  return { calls: 1, promptTokens: countChatTokens(buildProposerMessages(parentStrategy, record), count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
+  const history = Array.from({ length: scenario === 'low' ? 1 : Math.min(OPRO_MAX_HISTORY, Math.max(1, historyHigh)) }, (_, i) => ({ candidateId: `c${i}`, strategy: parentStrategy, score: 0.123 }));
+  const messages = optimizer === 'opro' ? buildOproMessages(history, record) : buildProposerMessages(parentStrategy, record);
+  return { calls: 1, promptTokens: countChatTokens(messages, count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
 }
 
 /** What an evolution's budget allows. */
@@ -203,6 +217,8 @@ export interface EvolutionPlan {
   minibatchSize: number;
   budgetMetricCalls: number;
   proposer: ProposerMode;
+  /** The LLM proposer's outer loop (absent = 'gepa'). */
+  optimizer?: Optimizer;
   seedStrategy: string;
 }
 
@@ -237,7 +253,7 @@ export function estimateEvolution(plan: EvolutionPlan, models: EstimateModels, c
     const total = addUsage(zeroUsage(), session, counts.sessions[scenario]);
     if (plan.proposer !== 'llm') return total;
     const proposer = zeroUsage();
-    proposer.proposer = proposerUsage(strategy, plan.shape, models, count, scenario);
+    proposer.proposer = proposerUsage(strategy, plan.shape, models, count, scenario, plan.optimizer ?? 'gepa', 1 + counts.proposals.high);
     return addUsage(total, proposer, counts.proposals[scenario]);
   };
   const low = point('low');

@@ -23,6 +23,7 @@ import { evolutionSummary } from './evolution-store.ts';
 import type { EvolutionState } from './interface.ts';
 import { ACCEPTANCES } from './strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
+import { OPTIMIZERS } from './strategies/opro-proposer.ts';
 
 export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
 
@@ -49,7 +50,7 @@ export const evolutionStateSchema = z.object({
   config: z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
-    maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
+    maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), optimizer: z.enum(OPTIMIZERS).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
     models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive, replyGrammar: z.boolean().optional(),
     candidateSelection: z.enum(CANDIDATE_SELECTIONS).optional(), epsilon: z.number().min(0).max(1).optional(), topK: positive.optional(),
     acceptance: z.enum(ACCEPTANCES).optional(),

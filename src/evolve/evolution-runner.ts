@@ -31,6 +31,7 @@ import { selectCandidate } from './strategies/candidate-selection.ts';
 import { StopConditions } from './strategies/stop-conditions.ts';
 import { budgetRefusal, canStartIteration, effectiveMinibatch, planBudget, repeatsFor } from './strategies/budget.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
+import { buildOproMessages, scoredHistory } from './strategies/opro-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
 import { mutateStrategy } from './strategies/random-mutation.ts';
@@ -208,7 +209,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         proposerReply: null, valScores: {}, minibatch: { taskIds: minibatch, parentSum, childSum: null },
         triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
       };
-      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, config, deps, rng);
+      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, config, deps, rng, state.candidates);
       child.proposerReply = proposal.reply;
       state.candidates.push(child);
       if (proposal.strategy === null) {
@@ -272,9 +273,10 @@ function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
   return tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';
 }
 
-/** One proposal: the LLM proposer (reply cached per iteration) or a random mutation. */
+/** One proposal: the LLM proposer (reply cached per iteration; GEPA's or OPRO's prompt, the latter
+ * reading the scored `pool`) or a random mutation. */
 async function propose(
-  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng,
+  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[],
 ): Promise<{ strategy: string | null; status: string; reply: string | null }> {
   if (config.proposer === 'random') {
     const mutated = mutateStrategy(parentStrategy, rng);
@@ -285,7 +287,9 @@ async function propose(
   let cached = await deps.cache.getProposal(iteration);
   if (!cached) {
     if (deps.signal?.aborted) throw new Stop('stopped', null);
-    const messages = buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
+    const messages = config.optimizer === 'opro'
+      ? buildOproMessages(scoredHistory(pool, config.val.map((t) => t.id)), record, tasksKind(config))
+      : buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
     // A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
     // is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
     // persists, or a systemic one, stops the run resumable with nothing cached for this iteration.

@@ -9,6 +9,7 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
 import type { ProposerInstruction } from './strategies/llm-proposer.ts';
+import type { Optimizer } from './strategies/opro-proposer.ts';
 import type { StopConditionsConfig } from './strategies/stop-conditions.ts';
 
 /** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
@@ -52,6 +53,10 @@ export interface EvolutionConfig {
   /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
    * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
   proposerInstruction?: ProposerInstruction;
+  /** Which outer loop writes the LLM proposals: 'gepa' (reflective mutation of the parent; absent =
+   * 'gepa') or 'opro' (strategies/opro-proposer.ts: the scored history of the pool, best last). Budget,
+   * pool, selection and acceptance are the same for both. Needs `proposer: 'llm'`. */
+  optimizer?: Optimizer;
   /** Seed of the run's RNG (parent selection, minibatches, random mutations). */
   rngSeed: number;
   /** Sessions run at once. */

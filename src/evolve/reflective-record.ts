@@ -39,7 +39,7 @@ export function formatReflectiveRecord(session: SessionRecord): string {
   for (const episode of session.episodes) {
     if (!episode.trajectory) continue;
     parts.push(formatEpisodeLog(episode.index, episode.trajectory), '');
-    const feedback = session.exchanges.filter((e) => e.afterEpisode === episode.index && (e.kind === 'meta_agent' || e.kind === 'memory_rewrite' || e.kind === 'reflection'));
+    const feedback = session.exchanges.filter((e) => e.afterEpisode === episode.index && (e.kind === 'meta_agent' || e.kind === 'memory_rewrite' || e.kind === 'textgrad_update' || e.kind === 'reflection'));
     for (const f of feedback) {
       parts.push(`[META-AGENT FEEDBACK AFTER EPISODE ${episode.index}]`, f.error ? `(the call failed: ${f.error.message})` : f.reply.trim(), '');
     }

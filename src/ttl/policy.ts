@@ -7,13 +7,15 @@ import type { LearnStatus } from '../agents/meta-prompt.ts';
 import type { Trajectory } from '../agents/trajectory.ts';
 import type { CallUsage, ChatMessage } from '../llm/interface.ts';
 
-export type PolicyKind = 'static' | 'reflexion' | 'memory' | 'meta' | 'human';
+export type PolicyKind = 'static' | 'reflexion' | 'memory' | 'textgrad' | 'meta' | 'human';
 
 /** Which policy a session uses; `meta` with an empty strategy is the naive meta-agent. */
 export type PolicySpec =
   | { kind: 'static' }
   | { kind: 'reflexion' }
   | { kind: 'memory' }
+  /** TextGrad (Yuksekgonul et al.): a textual-gradient critique, then an update step, per episode. */
+  | { kind: 'textgrad' }
   | { kind: 'meta'; name: string; strategy: string }
   /** "You are the meta-agent": a person reads each episode log and writes the next guiding prompt. */
   | { kind: 'human' };
@@ -22,7 +24,7 @@ export type PolicySpec =
 export interface PolicyExchange {
   /** The episode (1-based) whose end triggered the call. */
   afterEpisode: number;
-  kind: 'meta_agent' | 'reflection' | 'summary' | 'memory_rewrite' | 'human';
+  kind: 'meta_agent' | 'reflection' | 'summary' | 'memory_rewrite' | 'textual_gradient' | 'textgrad_update' | 'human';
   /** The new user message sent (the growing chat is rebuilt from earlier exchanges). */
   userMessage: string;
   reply: string;

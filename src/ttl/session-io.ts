@@ -24,13 +24,14 @@ const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('static') }),
   z.object({ kind: z.literal('reflexion') }),
   z.object({ kind: z.literal('memory') }),
+  z.object({ kind: z.literal('textgrad') }),
   z.object({ kind: z.literal('meta'), name: z.string(), strategy: z.string() }),
   z.object({ kind: z.literal('human') }),
 ]);
 
 const exchangeSchema = z.object({
   afterEpisode: z.number().int().positive(),
-  kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite', 'human']),
+  kind: z.enum(['meta_agent', 'reflection', 'summary', 'memory_rewrite', 'textual_gradient', 'textgrad_update', 'human']),
   userMessage: z.string(),
   reply: z.string(),
   finishReason: z.string().nullable(),

@@ -7,6 +7,7 @@ import { MetaAgentPolicy } from './meta-agent-policy.ts';
 import { ReflexionPolicy } from './reflexion-policy.ts';
 import { HumanPolicy, type AskHuman } from './human-policy.ts';
 import { StaticPolicy } from './static-policy.ts';
+import { TextGradPolicy } from './textgrad-policy.ts';
 
 export interface PolicyDeps {
   /** The meta-agent model; also the baselines' reflection model (same model = comparable arms). */
@@ -28,6 +29,8 @@ export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPoli
       return new ReflexionPolicy(deps.reflectionModel, { countTokens: deps.countTokens, contextWindow: deps.contextWindow });
     case 'memory':
       return new MemoryPolicy(deps.reflectionModel, { countTokens: deps.countTokens, contextWindow: deps.contextWindow });
+    case 'textgrad':
+      return new TextGradPolicy(deps.reflectionModel, { countTokens: deps.countTokens, contextWindow: deps.contextWindow });
     case 'human':
       if (!deps.askHuman) throw new Error('the "you are the meta-agent" policy needs a way to ask a person');
       return new HumanPolicy(deps.askHuman);

@@ -1,5 +1,5 @@
 /**
- * The policies an evaluation can compare (method.md, "Baselines"): static, reflexion, memory, the
+ * The policies an evaluation can compare (method.md, "Baselines"): static, reflexion, memory, textgrad, the
  * naive meta-agent, the built-in meta-prompts and the user's library meta-prompts (evolved ones
  * carry `selectedOn`, which drives the leak warning). Pure.
  */
@@ -23,6 +23,7 @@ const BASELINES: PolicyOption[] = [
   { id: 'static', label: 'Static', description: 'The actor with a fixed guiding prompt; nothing is learned.', group: 'baseline', spec: { kind: 'static' }, selectedOn: [] },
   { id: 'reflexion', label: 'Reflexion', description: 'After each episode a reflection on the last trajectory becomes the guide.', group: 'baseline', spec: { kind: 'reflexion' }, selectedOn: [] },
   { id: 'memory', label: 'Memory agent', description: 'Summaries of every episode are kept; the guide is rewritten from all of them.', group: 'baseline', spec: { kind: 'memory' }, selectedOn: [] },
+  { id: 'textgrad', label: 'TextGrad', description: 'After each episode a critique of the guide (a textual gradient), then an update step that applies it.', group: 'baseline', spec: { kind: 'textgrad' }, selectedOn: [] },
 ];
 
 /** Every option: the baselines, the built-in meta-prompts (naive first), then the library's. */

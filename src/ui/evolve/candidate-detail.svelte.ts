@@ -28,7 +28,7 @@ export function triggerViewOf(session: SessionRecord, taskId: string, repeat: nu
     taskId, repeat, scores: session.scores, wAuc: session.wAuc,
     logs: session.episodes.filter((e) => e.trajectory).map((e) => ({
       episode: e.index, text: formatEpisodeLog(e.index, e.trajectory!),
-      feedback: session.exchanges.find((x) => x.afterEpisode === e.index && (x.kind === 'meta_agent' || x.kind === 'reflection' || x.kind === 'memory_rewrite'))?.reply ?? null,
+      feedback: session.exchanges.find((x) => x.afterEpisode === e.index && (x.kind === 'meta_agent' || x.kind === 'reflection' || x.kind === 'memory_rewrite' || x.kind === 'textgrad_update'))?.reply ?? null,
     })),
   };
 }

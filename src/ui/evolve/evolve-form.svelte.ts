@@ -14,6 +14,7 @@
  */
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
 import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
+import type { Optimizer } from '../../evolve/strategies/opro-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList } from '../shared/format/web-task-list.ts';
@@ -58,6 +59,8 @@ export interface EvolveFormFields {
   rngSeed: number;
   proposer: string;
   proposerInstruction: string;
+  /** 'gepa' | 'opro'; absent in fields saved before the choice (= 'gepa'). */
+  optimizer?: string;
   contextWindow: number | null;
   seedStrategy: string;
 }
@@ -65,7 +68,7 @@ export interface EvolveFormFields {
 /** The fields of a fresh form. */
 export const EVOLVE_FORM_FIELDS: EvolveFormFields = {
   assignments: {}, trainRepeats: EVOLVE_DEFAULTS.trainRepeats, valRepeats: EVOLVE_DEFAULTS.valRepeats, webTrain: '', webVal: '', episodes: null, maxSteps: null,
-  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', contextWindow: null, seedStrategy: '',
+  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', contextWindow: null, seedStrategy: '',
 };
 
 const ROLES: readonly SplitRole[] = ['none', 'train', 'val', 'both'];
@@ -100,6 +103,8 @@ export class EvolveForm {
   proposer = $state<ProposerMode>('llm');
   /** The LLM proposer's instruction (GEPA's "keep game facts", or the general-rules ablation). */
   proposerInstruction = $state<ProposerInstruction>('gepa');
+  /** Which outer loop writes the LLM proposals: GEPA's reflection on a parent, or OPRO's scored history. */
+  optimizer = $state<Optimizer>('gepa');
   /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
    * else 32,000 with a note. */
   contextWindow = $state<number | null>(null);
@@ -157,7 +162,7 @@ export class EvolveForm {
     return {
       assignments: this.assignments, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats, webTrain: this.webTrain, webVal: this.webVal,
       episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, minibatchSize: this.minibatchSize, budgetMetricCalls: this.budgetMetricCalls,
-      rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, contextWindow: this.contextWindow, seedStrategy: this.seedStrategy,
+      rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, optimizer: this.optimizer, contextWindow: this.contextWindow, seedStrategy: this.seedStrategy,
     };
   }
 
@@ -181,6 +186,7 @@ export class EvolveForm {
     this.rngSeed = saved.rngSeed;
     this.proposer = saved.proposer === 'random' ? 'random' : 'llm';
     this.proposerInstruction = saved.proposerInstruction === 'general-rules' ? 'general-rules' : 'gepa';
+    this.optimizer = saved.optimizer === 'opro' ? 'opro' : 'gepa';
     this.contextWindow = saved.contextWindow;
     this.seedStrategy = saved.seedStrategy;
   }
@@ -222,7 +228,7 @@ export class EvolveForm {
     Object.assign(this, {
       trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
-      proposerInstruction: config.proposerInstruction ?? 'general-rules', contextWindow: config.contextWindow,
+      proposerInstruction: config.proposerInstruction ?? 'general-rules', optimizer: config.optimizer ?? 'gepa', contextWindow: config.contextWindow,
     });
   }
 }

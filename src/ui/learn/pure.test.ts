@@ -118,8 +118,8 @@ describe('setup form', () => {
   const options = policyOptions(BUILT_IN_META_PROMPTS);
 
   it('offers the baselines and every library meta-prompt (naive first among them)', () => {
-    expect(options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'meta:naive', 'meta:fact-bank', 'meta:credit-assignment', 'meta:route-script']);
-    expect(options[3]!.label).toBe('Naive meta-agent');
+    expect(options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'textgrad', 'meta:naive', 'meta:fact-bank', 'meta:credit-assignment', 'meta:route-script']);
+    expect(options[4]!.label).toBe('Naive meta-agent');
   });
 
   it('matches a policy spec to its option by strategy text', () => {

@@ -31,7 +31,7 @@ export function roleOverridesOf(config: SessionConfig): Partial<Record<Role, Rol
 }
 
 /** Roles a policy calls (their model must be set). */
-export const rolesFor = (policy: PolicySpec): Role[] => (['reflexion', 'memory', 'meta'].includes(policy.kind) ? ['actor', 'metaAgent'] : ['actor']);
+export const rolesFor = (policy: PolicySpec): Role[] => (['reflexion', 'memory', 'textgrad', 'meta'].includes(policy.kind) ? ['actor', 'metaAgent'] : ['actor']);
 
 /** A new session id: "learn-<time>-<random>" (sortable, unique per page). */
 export function newSessionId(nowMs: number, random: () => number = Math.random): string {

@@ -69,6 +69,8 @@ describe('dashboard', () => {
     expect(strategyText({ ...s.config, candidateSelection: 'top_k_pareto', topK: 3, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 1, scoreThreshold: 0.8, timeLimitMinutes: 90, maxProposerUsd: 2 } }))
       .toBe('parent: top_k_pareto (k = 3) · accept: improvement or equal · stop after 1 iteration without improvement · stop at W-AUC ≥ 0.8 · stop after 90 min · proposer cap $2');
     expect(strategyText({ ...s.config, candidateSelection: 'epsilon_greedy' })).toBe('parent: epsilon_greedy (ε = 0.1) · accept: strict improvement');
+    expect(strategyText({ ...s.config, optimizer: 'opro' })).toBe('optimizer: OPRO (scored history) · parent: pareto · accept: strict improvement');
+    expect(strategyText({ ...s.config, optimizer: 'gepa' })).toBe('parent: pareto · accept: strict improvement');
   });
 });
 

@@ -103,11 +103,13 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
   stop_file: 'a stop file was found',
 };
 
-/** The run's outer-loop options in words (candidate selection, acceptance, stop conditions), e.g.
- * "parent: pareto · accept: strict improvement". GEPA's names; absent = its defaults. */
+/** The run's outer-loop options in words (optimizer when not GEPA's, candidate selection,
+ * acceptance, stop conditions), e.g. "parent: pareto · accept: strict improvement", or
+ * "optimizer: OPRO (scored history) · parent: pareto · …". GEPA's names; absent = its defaults. */
 export function strategyText(config: EvolutionState['config']): string {
   const selection = config.candidateSelection ?? 'pareto';
-  const parts = [`parent: ${selection}${selection === 'epsilon_greedy' ? ` (ε = ${config.epsilon ?? 0.1})` : selection === 'top_k_pareto' ? ` (k = ${config.topK ?? 5})` : ''}`];
+  const parts = config.optimizer === 'opro' ? ['optimizer: OPRO (scored history)'] : [];
+  parts.push(`parent: ${selection}${selection === 'epsilon_greedy' ? ` (ε = ${config.epsilon ?? 0.1})` : selection === 'top_k_pareto' ? ` (k = ${config.topK ?? 5})` : ''}`);
   parts.push(`accept: ${(config.acceptance ?? 'strict_improvement').replace(/_/g, ' ')}`);
   const stop = config.stopConditions ?? {};
   if (stop.noImprovementIterations !== undefined) parts.push(`stop after ${stop.noImprovementIterations} iteration${stop.noImprovementIterations === 1 ? '' : 's'} without improvement`);

@@ -94,7 +94,8 @@ export function splitReply(reply: string): ReplyParts {
 }
 
 const KIND_LABELS: Record<string, string> = {
-  meta_agent: 'Meta-agent', reflection: 'Reflection', summary: 'Episode summary', memory_rewrite: 'Memory rewrite', human: 'Your guide',
+  meta_agent: 'Meta-agent', reflection: 'Reflection', summary: 'Episode summary', memory_rewrite: 'Memory rewrite',
+  textual_gradient: 'Textual gradient (critique)', textgrad_update: 'TextGrad update', human: 'Your guide',
 };
 
 /** A heading for an exchange kind. */

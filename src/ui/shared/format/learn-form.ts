@@ -45,7 +45,7 @@ export const defaultLearnForm = (): LearnForm => ({
 });
 
 export interface PolicyOption {
-  /** 'static' | 'reflexion' | 'memory' | 'meta:<entry id>' | 'shared:<n>' | 'session:<n>' | 'human'. */
+  /** 'static' | 'reflexion' | 'memory' | 'textgrad' | 'meta:<entry id>' | 'shared:<n>' | 'session:<n>' | 'human'. */
   id: string;
   label: string;
   group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'From a stored session' | 'You';
@@ -56,6 +56,7 @@ export const BASELINE_OPTIONS: readonly PolicyOption[] = [
   { id: 'static', label: 'Static (no update)', group: 'Baselines', spec: { kind: 'static' } },
   { id: 'reflexion', label: 'Reflexion', group: 'Baselines', spec: { kind: 'reflexion' } },
   { id: 'memory', label: 'Memory agent', group: 'Baselines', spec: { kind: 'memory' } },
+  { id: 'textgrad', label: 'TextGrad (critique, then update)', group: 'Baselines', spec: { kind: 'textgrad' } },
 ];
 
 /** "You are the meta-agent": a person writes the guide between episodes (the Learn view asks). */
@@ -123,6 +124,7 @@ export function sharablePolicy(spec: PolicySpec): SharedSetup['policy'] | null {
     case 'static':
     case 'reflexion':
     case 'memory':
+    case 'textgrad':
     case 'human':
       return { kind: spec.kind };
     case 'meta':
