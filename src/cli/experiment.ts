@@ -24,6 +24,7 @@ import { defaultLlmSettings } from '../llm/defaults.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import { scrubText } from '../store/secrets.ts';
+import { STORY_SOURCES } from '../stories/story-download.ts';
 import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS } from './numbers.ts';
@@ -98,6 +99,13 @@ async function missingGames(plan: ExperimentPlan): Promise<string[]> {
   return missing;
 }
 
+/** What to do about missing games: `stories get` for the ones it can download. */
+function missingAdvice(missing: readonly string[]): string {
+  const known = missing.filter((g) => STORY_SOURCES[g]);
+  const unknown = missing.filter((g) => !STORY_SOURCES[g]);
+  return [known.length ? `Get them with: npx metattl stories get ${known.join(' ')}` : '', unknown.length ? `Not a Jericho game we can download: ${unknown.join(', ')} (give a path or a file in a stories directory).` : ''].filter(Boolean).join(' ');
+}
+
 /** Settings for the plan's estimate: the flags when a provider is given, else the defaults with the model flags. */
 function estimateSettings(v: Values): LlmSettings {
   if (v['base-url'] || v.provider) return llmSettingsFromFlags(v);
@@ -143,7 +151,7 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     });
     const t = estimate.total;
     const p = estimate.perSessionTokens;
-    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, $${t.costUsd.low.toFixed(2)}–${t.costUsd.high.toFixed(2)}${estimate.unpricedModels.length ? ` (no price for ${estimate.unpricedModels.join(', ')})` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — get them with: npx metattl stories get ${missing.join(' ')}\n` : ''}`);
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, $${t.costUsd.low.toFixed(2)}–${t.costUsd.high.toFixed(2)}${estimate.unpricedModels.length ? ` (no price for ${estimate.unpricedModels.join(', ')})` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}`);
   }
   return 0;
 }
@@ -189,7 +197,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   }
   const missing = await missingGames(plan);
   if (missing.length) {
-    process.stderr.write(`metattl: experiment ${name} needs games that are not in any stories directory: ${missing.join(', ')}. Get them with: npx metattl stories get ${missing.join(' ')}\n`);
+    process.stderr.write(`metattl: experiment ${name} needs games that are not in any stories directory: ${missing.join(', ')}. ${missingAdvice(missing)}\n`);
     return 1;
   }
   const settings = llmSettingsFromFlags(v);
