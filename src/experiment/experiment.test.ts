@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../eval/interface.ts';
+import type { Interval } from '../ttl/metrics.ts';
 import { applyOverrides, BUILTIN_EXPERIMENTS } from './builtins.ts';
 import { freshExperimentState, runExperiment, type ExperimentExecutor } from './experiment-runner.ts';
 import type { ExperimentState } from './interface.ts';
@@ -13,7 +14,7 @@ import { buildExperimentReport } from './report.ts';
 import { EXPERIMENT_CSV_HEADER, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from './report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from './schema.ts';
 
-const iv = (estimate: number, low = estimate, high = estimate) => ({ estimate, low, high });
+const iv = (estimate: number, low = estimate, high = estimate): Interval => ({ estimate, low, high, n: 1, resamples: 2000 });
 
 describe('experiment schema', () => {
   it('names every bad field', () => {
