@@ -5,7 +5,7 @@
  * uninterrupted run, and a missing game naming `stories get`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -93,6 +93,8 @@ describe('metattl experiment', () => {
     const resumed = await runCli(['experiment', 'resume', 'paper-jericho', ...provider(), '--store', killed, '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(reportOf(killed, 'paper-jericho')).toEqual(report);
+    const reported = await runCli(['experiment', 'report', 'paper-jericho', '--store', killed, '--json'], env);
+    expect(JSON.parse(reported.stdout).report).toEqual(report);
     const again = await runCli([...args, '--store', killed], env);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/already in .*experiment resume/);
@@ -131,6 +133,19 @@ describe('metattl experiment', () => {
     const webReport = reportOf(web, 'web-lite');
     expectReportFields(webReport, 10);
     expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
+  });
+
+  it('a JSON experiment file is schema-checked, every bad field named', async () => {
+    const file = join(store(), 'mine.json');
+    writeFileSync(file, JSON.stringify({ name: 'mine', episodes: 0, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'static', evaluateOn: ['T', 'U'] }));
+    const bad = await runCli(['experiment', 'plan', file], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('baseline must be the id of one of the arms (naive), got "static"; evaluateOn must be task set names among T, got "U"; episodes must be a whole number from 1 to 100, got 0');
+    writeFileSync(file, JSON.stringify({ name: 'mine', episodes: 2, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'static', policy: 'static' }, { id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'] }));
+    const dir = store();
+    const run = await runCli(['experiment', 'run', file, ...provider(), '--store', dir, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).report.rows.map((r: { arm: string; sessions: number; paper: unknown }) => [r.arm, r.sessions, r.paper])).toEqual([['static', 1, null], ['naive', 1, null]]);
   });
 
   it('a missing game stops run before any call, naming stories get', async () => {

@@ -73,6 +73,14 @@ describe('built-in experiments', () => {
     expect(() => checkFoldDisjoint({ id: 'f', train: ['a:1'], val: ['b:1'], test: ['a:2'] })).toThrow('fold f: train and test share a');
     expect(() => leaveOneOutFolds(['a:1', 'b:1'])).toThrow(/at least 3 games/);
   });
+
+  it('each model set runs every step, the evolved arm bound to its own set\'s evolution', () => {
+    const plan = planExperiment({ ...BUILTIN_EXPERIMENTS['paper-jericho']!, models: [{ actor: 'a1' }, { actor: 'a2', metaAgent: 'm2' }] });
+    expect(plan.steps.map((s) => s.id)).toEqual(['m0.evolve-meta-ttl', 'm0.eval-ID', 'm0.eval-OOD', 'm1.evolve-meta-ttl', 'm1.eval-ID', 'm1.eval-OOD']);
+    const last = plan.steps[5]!;
+    expect(last.kind === 'evaluation' && last.arms.find((a) => a.id === 'evolved')).toEqual({ id: 'evolved', evolutionStep: 'm1.evolve-meta-ttl' });
+    expect(last.modelSet).toBe(1);
+  });
 });
 
 /** An evaluation report with one row per arm: [W-AUC, Δ vs naive]. */
