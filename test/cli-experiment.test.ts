@@ -27,7 +27,7 @@ const reportOf = (dir: string, name: string) => JSON.parse(readFileSync(join(dir
 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
-  expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'rows', 'settings', 'status'].sort());
+  expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'rows', 'settings', 'status'].sort());
   expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
   const list = report.rows as Record<string, unknown>[];
   expect(list).toHaveLength(rows);
@@ -74,6 +74,8 @@ describe('metattl experiment', () => {
     const evolvedId = report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved');
     expect(evolvedId).toMatchObject({ sessions: 3, games: 3, split: { role: 'selected-on' }, paper: { wAuc: 0.41, averageScore: 110.8 }, leakWarning: expect.stringContaining('detective, zork1, temple') });
     expect(report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'OOD' && r.arm === 'naive')).toMatchObject({ sessions: 2, paper: { wAuc: 0.23, averageScore: null }, leakWarning: null });
+    expect(report.perGame).toHaveLength(25);
+    expect(report.perGame[0]).toMatchObject({ step: 'eval-ID', taskSet: 'ID', arm: 'static', game: 'detective', sessions: 1, wAuc: { n: 1 } });
     expect(report.evolutions[0]).toMatchObject({ step: 'evolve-meta-ttl', budget: 8, proposer: 'llm', train: ['detective', 'zork1', 'temple'] });
     for (const file of ['report.md', 'report.html', 'report.csv']) expect(readFileSync(join(full, 'experiments', 'paper-jericho', 'report', file), 'utf8')).toContain('evolved');
 

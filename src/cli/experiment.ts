@@ -138,7 +138,9 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     if (set?.proposer) roles.proposer.model = set.proposer;
     return { roles, prices: settings.prices };
   };
-  const estimate = estimateExperiment(plan, modelsOf, await loadTokenCounter(), 32_000);
+  // The meta-agent's window: --context-window, else 32,000 tokens (plan asks no provider).
+  const contextWindow = v['context-window'] === undefined ? 32_000 : intOption(v['context-window'], 'context-window', 32_000, 256, 10_000_000);
+  const estimate = estimateExperiment(plan, modelsOf, await loadTokenCounter(), contextWindow);
   const missing = await missingGames(plan);
   const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing };
   if (v.json) process.stdout.write(JSON.stringify(out) + '\n');

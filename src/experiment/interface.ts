@@ -189,6 +189,8 @@ export interface ExperimentReport {
   folds: Fold[];
   evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string })[];
   rows: ExperimentRow[];
+  /** The same per game (one level down; intervals over that game's seeds and repeats). */
+  perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];
   foldResults: FoldResult[];
   /** The paper's numbers this report compares with, and their setting. */
   paperReference: { source: string; setting: string; numbers: { taskSet: string; arm: string; wAuc: number; averageScore: number | null }[] } | null;

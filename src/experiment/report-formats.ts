@@ -39,6 +39,8 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
   }
   out.push('## Results', '', '| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |`);
+  out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
+  for (const g of r.perGame) out.push(`| ${g.step} | ${g.taskSet} | ${g.arm} | ${g.game} | ${g.sessions} | ${iv(g.wAuc)} | ${iv(g.averageScore, 1)} | ${iv(g.bestScore, 1)} |`);
   const leaks = r.rows.filter((row) => row.leakWarning);
   if (leaks.length) out.push('', '## Leak warnings', '', ...leaks.map((row) => `- **${row.arm}** on ${row.taskSet} (${row.step}): ${row.leakWarning}`));
   out.push('', '## Learning curves (mean final score per episode, 95% CI)', '');
@@ -85,6 +87,8 @@ ${folds.length ? `<h2>Folds (train / validation / test are disjoint)</h2>${table
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC'], rows)}
+<h2>Per game</h2>
+${table('games', ['step', 'task set', 'arm', 'game', 'n', 'W-AUC', 'average score', 'best score'], r.perGame.map((g) => [e(g.step), e(g.taskSet), e(g.arm), e(g.game), String(g.sessions), iv(g.wAuc), iv(g.averageScore, 1), iv(g.bestScore, 1)]))}
 <h2>Learning curves</h2>
 ${charts.join('\n')}
 <p>${e(BOOTSTRAP_FOOTNOTE)}</p>

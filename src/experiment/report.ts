@@ -75,9 +75,12 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     const outcome = s.kind === 'evolution' ? state.steps[s.id]?.evolution : undefined;
     return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer }] : [];
   });
+  const perGame = plan.steps.flatMap((step) => (step.kind !== 'evaluation' ? [] : (state.steps[step.id]?.evaluation?.report.games ?? []).map((g) => ({
+    step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,
+  }))));
   return {
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
-    evolutions, rows, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
+    evolutions, rows, perGame, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
   };
 }
