@@ -19,7 +19,7 @@ const WRAPPED = {
   jsdom: 'src/web/node/jsdom-document.ts',
   papaparse: 'src/eval/csv.ts',
 };
-const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/llm/**', 'src/store/**', 'src/share/**', 'src/web/**'];
+const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/experiment/**', 'src/llm/**', 'src/store/**', 'src/share/**', 'src/web/**'];
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
 const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];
 const injectedDom = {

@@ -62,7 +62,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       ...LLM_OPTIONS,
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
       steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
-      guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false },
+      guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
     },
   });
   if (!values.out) throw new UsageError('eval needs --out DIR');
@@ -97,7 +97,8 @@ export async function evalCommand(argv: string[]): Promise<number> {
     ...replyGrammarOf(values),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
-  const id = previous?.id ?? randomUUID();
+  if (!previous && values.id && values.store && (await store.getRun(values.id))) throw new UsageError(`--id ${values.id}: a run with this id is already in ${values.store}; use --resume ${values.id} to continue it, or another id`);
+  const id = previous?.id ?? values.id ?? randomUUID();
   const meter = new UsageMeter(settings.caps, settings.prices);
   const models = await chatModelsFromFlags(values, settings, meter);
   const pool = workerPool(tasks);

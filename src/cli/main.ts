@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get, experiment. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -49,7 +49,7 @@ Commands:
       iteration (resumable). All are recorded in the run and replayed on --resume.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
-       [--guide TEXT] [--store DIR [--resume RUN_ID [--from-last-good]]] [--json]
+       [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]
       Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
       summary.csv and report.md to DIR.
   tasks --kind web [--set WEB-ID-train|WEB-ID-val|WEB-ID-test|WEB-OOD] [--json]
@@ -62,6 +62,14 @@ Commands:
       Downloads Jericho's story files from their public addresses (or BASE/<file name>),
       keeps each only if its md5 is Jericho's, into DIR (default $METATTL_STORIES_DIR, else
       ~/.cache/metattl-stories, where the CLI finds stories); one line per game; exit 1 if any failed.
+
+  experiment list|plan|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
+       [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
+       [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
+      Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite, or
+      a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,
+      tokens and cost before any call; run stores it in DIR/experiments/<name>/ (resume continues
+      it); report writes report.md, .html, .csv, .json. A missing game names "stories get" (exit 1).
 
 Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories,
 ~/.cache/metattl-stories (or $METATTL_STORIES_DIR) and ../shared/stories. Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD
@@ -123,6 +131,8 @@ export async function run(argv: string[]): Promise<number> {
         return await (await import('./web-tasks.ts')).oracleCommand(rest);
       case 'stories':
         return await (await import('./stories-get.ts')).storiesCommand(rest);
+      case 'experiment':
+        return await (await import('./experiment.ts')).experimentCommand(rest);
       case undefined:
       case '--help':
       case '-h':

@@ -209,3 +209,12 @@ describe('game hints after a failure', () => {
     expect(answer.text).toContain('PLAN:\n1. pull red lever\n2. PULL BLUE LEVER');
   });
 });
+
+describe('the memory baseline\'s rewrite call', () => {
+  it('is answered as a meta-agent call without flagging the missing episode log (it reads summaries)', async () => {
+    const { metaAgentAnswer } = await import('./meta-agent-behaviour.ts');
+    const system = 'You write the guide … You receive the summaries of all its attempts so far, oldest first. Answer as <think>…</think><learn>…</learn>.';
+    expect(metaAgentAnswer(['Attempt 1: went north, scored nothing.'], 'build', [], system).problem).toBeNull();
+    expect(metaAgentAnswer(['Attempt 1: went north, scored nothing.'], 'build', []).problem).toMatch(/without an episode log/);
+  });
+});

@@ -75,7 +75,9 @@ export function planPrefixIn(system: string): string[] {
 
 export function metaAgentAnswer(userMessages: readonly string[], mode: MetaAgentReply, explore: readonly string[], system = ''): MetaAgentAnswer {
   const episodes = userMessages.flatMap((m) => parseEpisodeLogs(m));
-  const problem = episodes.length === 0 ? 'meta-agent request without an episode log ([STEP i] … [ACTION] … [REWARD] …)' : null;
+  // The memory baseline's rewrite call (src/ttl/policies/memory-policy.ts) reads summaries, not logs.
+  const memoryRewrite = /summaries of all its attempts/i.test(system);
+  const problem = episodes.length === 0 && !memoryRewrite ? 'meta-agent request without an episode log ([STEP i] … [ACTION] … [REWARD] …)' : null;
   const best = bestReplayPlan(episodes);
   const think = `<think>Read ${plural(episodes.length, 'episode log')}; ${best ? `the best reached ${plural(best.cumReward, 'point')} at step ${best.lastStep}` : 'no step scored'}.</think>`;
   if (mode === 'empty') return { text: `${think}\n<learn></learn>`, behaviour: 'metaAgent:empty', problem };

@@ -1,0 +1,111 @@
+/**
+ * The CLI's executor of experiment steps: each evolution step is `metattl evolve` and each
+ * evaluation step `metattl eval`, run in this process with their own store under the experiment's
+ * folder (`<store>/experiments/<name>/<step>/`), so each is resumed by its own --resume. Their
+ * stdout goes to stderr (the experiment's stdout is its own); their progress lines stay on stderr.
+ */
+import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { evalCommand } from './eval.ts';
+import { evolveCommand } from './evolve.ts';
+import { loadEvolutionState } from '../evolve/evolution-store.ts';
+import { openNodeStore } from '../store/node-store.ts';
+import type { ExperimentExecutor, StepResult } from '../experiment/experiment-runner.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
+import { selectedOnOf } from '../experiment/plan.ts';
+
+/** Run `fn` with process.stdout's writes sent to stderr instead. */
+async function stdoutToStderr<T>(fn: () => Promise<T>): Promise<T> {
+  const write = process.stdout.write;
+  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  try {
+    return await fn();
+  } finally {
+    process.stdout.write = write;
+  }
+}
+
+/** Whether `storeDir` already holds run `id`. */
+async function hasRun(storeDir: string, id: string): Promise<boolean> {
+  if (!existsSync(storeDir)) return false;
+  const store = await openNodeStore(storeDir);
+  try {
+    return (await store.getRun(id)) !== undefined;
+  } finally {
+    store.close();
+  }
+}
+
+/** The model flags of a model set (a role it leaves out keeps the user's flag). */
+function modelArgs(set: ModelSet | undefined): string[] {
+  const out: string[] = [];
+  if (set?.actor) out.push('--actor-model', set.actor);
+  if (set?.metaAgent) out.push('--meta-model', set.metaAgent);
+  if (set?.proposer) out.push('--proposer-model', set.proposer);
+  return out;
+}
+
+async function evolutionOutcome(storeDir: string, id: string): Promise<EvolutionOutcome | null> {
+  if (!existsSync(storeDir)) return null;
+  const store = await openNodeStore(storeDir);
+  const state = await loadEvolutionState(store, id).finally(() => store.close());
+  if (!state) return null;
+  const best = state.candidates.find((c) => c.id === state.best.byMean);
+  const scores = Object.values(best?.valScores ?? {});
+  return {
+    runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
+    bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+  };
+}
+
+/** An executor for `plan` under `dir`; `providerArgs` are the user's provider flags, passed to every step. */
+export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: readonly string[], onSave: (text: string) => Promise<void>): ExperimentExecutor {
+  const { spec } = plan;
+  const shape = ['--episodes', String(spec.episodes), '--steps', String(spec.steps)];
+  return {
+    now: () => new Date().toISOString(),
+    save: (state) => onSave(JSON.stringify(state, null, 1)),
+    async evolution(step: EvolutionStep): Promise<StepResult<EvolutionOutcome>> {
+      const storeDir = join(dir, step.id, 'store');
+      const e = step.evolution;
+      const resume = await hasRun(storeDir, step.id);
+      const args = [
+        '--train', step.train.join(','), '--val', step.val.join(','), '--train-repeats', String(e.trainRepeats), '--val-repeats', String(e.valRepeats), ...shape,
+        '--budget', String(e.budget), '--minibatch', String(e.minibatch), '--proposer', e.proposer, '--rng-seed', String(e.rngSeed),
+        '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+      ];
+      const exitCode = await stdoutToStderr(() => evolveCommand(args));
+      return { exitCode, outcome: await evolutionOutcome(storeDir, step.id) };
+    },
+    async evaluation(step: EvaluationStep, evolved: Record<string, EvolutionOutcome>): Promise<StepResult<EvaluationOutcome>> {
+      const stepDir = join(dir, step.id);
+      const storeDir = join(stepDir, 'store');
+      const outDir = join(stepDir, 'out');
+      await mkdir(stepDir, { recursive: true });
+      const policies: string[] = [];
+      for (const arm of step.arms) {
+        if (arm.evolutionStep) {
+          // The evaluation's policy id is the file's name: the arm's id.
+          const outcome = evolved[arm.evolutionStep]!;
+          const file = join(stepDir, `${arm.id}.json`);
+          await writeFile(file, JSON.stringify({ name: `${arm.id} (${outcome.bestCandidateId} of ${arm.evolutionStep})`, strategy: outcome.bestStrategy, selectedOn: selectedOnOf(plan, arm.evolutionStep) }));
+          policies.push(file);
+        } else if (arm.policy!.includes('/') || arm.policy!.includes('.')) {
+          const file = join(stepDir, `${arm.id}${extname(arm.policy!)}`);
+          await copyFile(arm.policy!, file);
+          policies.push(file);
+        } else policies.push(arm.policy!);
+      }
+      const resume = await hasRun(storeDir, step.id);
+      const args = [
+        '--policies', policies.join(','), '--tasks', step.tasks.join(','), '--repeats', String(step.repeats), ...shape, '--baseline', step.baseline,
+        '--bootstrap-seed', String(spec.bootstrapSeed), '--store', storeDir, '--out', outDir, ...(resume ? ['--resume', step.id] : ['--id', step.id]),
+        ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+      ];
+      const exitCode = await stdoutToStderr(() => evalCommand(args));
+      const results = await readFile(join(outDir, 'results.json'), 'utf8').then((t) => JSON.parse(t) as { id: string; status: string; report: EvaluationOutcome['report'] }, () => null);
+      return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report } : null };
+    },
+  };
+}

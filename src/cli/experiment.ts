@@ -1,0 +1,247 @@
+/**
+ * `metattl experiment list|plan|run|resume|report <name|FILE>`: experiments as first-class runs
+ * (issue 21). A built-in name or a JSON file (schema-checked, src/experiment/schema.ts), edited by
+ * overrides; `plan` prints every step, fold, metric call, LLM call and the token / USD estimate
+ * before any call; `run` stores the experiment in `<store>/experiments/<name>/` and runs its
+ * evolutions and evaluations (each resumable inside itself); `resume` continues it; `report`
+ * writes report.md, report.html, report.csv and report.json. A missing game stops `run` with exit
+ * 1, naming `npx metattl stories get …`.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { applyOverrides, BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../experiment/builtins.ts';
+import { estimateExperiment } from '../experiment/estimate.ts';
+import { freshExperimentState, runExperiment } from '../experiment/experiment-runner.ts';
+import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../experiment/interface.ts';
+import { gameOf, planExperiment } from '../experiment/plan.ts';
+import { buildExperimentReport } from '../experiment/report.ts';
+import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../experiment/report-formats.ts';
+import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
+import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
+import { defaultLlmSettings } from '../llm/defaults.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
+import type { LlmSettings } from '../llm/interface.ts';
+import { scrubText } from '../store/secrets.ts';
+import { STORY_SOURCES } from '../stories/story-download.ts';
+import { cliExecutor } from './experiment-steps.ts';
+import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { intOption, LIMITS } from './numbers.ts';
+import { resolveStory } from './stories.ts';
+import { expandTaskSets } from './tasks.ts';
+import { UsageError } from './usage-error.ts';
+
+const OPTIONS = {
+  ...LLM_OPTIONS,
+  store: { type: 'string' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
+  episodes: { type: 'string' }, steps: { type: 'string' }, repeats: { type: 'string' }, budget: { type: 'string' }, minibatch: { type: 'string' },
+  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, 'task-set': { type: 'string', multiple: true },
+} as const;
+type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+
+/** A built-in experiment or a JSON file. @throws UsageError for an unknown name or a bad file (every bad field named) */
+async function loadSpec(ref: string): Promise<ExperimentSpec> {
+  if (BUILTIN_EXPERIMENTS[ref]) return BUILTIN_EXPERIMENTS[ref];
+  if (!existsSync(ref)) throw new UsageError(`experiment "${ref}" is neither a built-in (${Object.keys(BUILTIN_EXPERIMENTS).join(', ')}) nor a file`);
+  let json: unknown;
+  try {
+    json = JSON.parse(await readFile(ref, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${ref}: not JSON (${(error as Error).message})`);
+  }
+  return checked(() => validateExperiment(json), ref);
+}
+
+function checked<T>(fn: () => T, where: string): T {
+  try {
+    return fn();
+  } catch (error) {
+    if (error instanceof ExperimentSpecError) throw new UsageError(`${where}: ${error.problems.join('; ')}`);
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function overridesOf(v: Values): ExperimentOverrides {
+  const o: ExperimentOverrides = {};
+  const int = (flag: keyof Values, max: number, min = 1) => (v[flag] === undefined ? undefined : intOption(v[flag] as string, flag, 0, min, max));
+  const set = <K extends keyof ExperimentOverrides>(key: K, value: ExperimentOverrides[K] | undefined) => { if (value !== undefined) o[key] = value; };
+  set('episodes', int('episodes', LIMITS.episodes)); set('steps', int('steps', LIMITS.steps)); set('repeats', int('repeats', LIMITS.repeats));
+  set('budget', int('budget', LIMITS.budget)); set('minibatch', int('minibatch', 100)); set('trainRepeats', int('train-repeats', LIMITS.repeats));
+  set('valRepeats', int('val-repeats', LIMITS.repeats)); set('rngSeed', int('rng-seed', 0xffffffff, 0));
+  for (const text of v['task-set'] ?? []) {
+    const at = text.indexOf('=');
+    if (at < 1 || at === text.length - 1) throw new UsageError(`--task-set must be NAME=task,task,… got "${text}"`);
+    o.taskSets = { ...o.taskSets, [text.slice(0, at)]: text.slice(at + 1).split(',').map((t) => t.trim()).filter(Boolean) };
+  }
+  return o;
+}
+
+/** The experiment `ref` with the flags' overrides, its named sets expanded. */
+async function specFor(ref: string, v: Values): Promise<ExperimentSpec> {
+  const base = BUILTIN_EXPERIMENTS[ref] ?? (await loadSpec(ref));
+  const overrides = overridesOf(v);
+  return expanded(checked(() => applyOverrides(base, overrides), base.name));
+}
+
+/** Named sets (ID, OOD, WEB-…) expanded to task ids, so folds and leak checks see games. */
+async function expanded(spec: ExperimentSpec): Promise<ExperimentSpec> {
+  const taskSets: Record<string, string[]> = {};
+  for (const [name, tasks] of Object.entries(spec.taskSets)) taskSets[name] = (await expandTaskSets(tasks.join(','))).split(',');
+  return { ...spec, taskSets };
+}
+
+/** Games (not web tasks) of the plan that no stories directory holds. */
+async function missingGames(plan: ExperimentPlan): Promise<string[]> {
+  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
+  const missing: string[] = [];
+  for (const game of games) await resolveStory(game).catch(() => missing.push(game));
+  return missing;
+}
+
+/** What to do about missing games: `stories get` for the ones it can download. */
+function missingAdvice(missing: readonly string[]): string {
+  const known = missing.filter((g) => STORY_SOURCES[g]);
+  const unknown = missing.filter((g) => !STORY_SOURCES[g]);
+  return [known.length ? `Get them with: npx metattl stories get ${known.join(' ')}` : '', unknown.length ? `Not a Jericho game we can download: ${unknown.join(', ')} (give a path or a file in a stories directory).` : ''].filter(Boolean).join(' ');
+}
+
+/** Settings for the plan's estimate: the flags when a provider is given, else the defaults with the model flags. */
+function estimateSettings(v: Values): LlmSettings {
+  if (v['base-url'] || v.provider) return llmSettingsFromFlags(v);
+  const s = defaultLlmSettings();
+  if (v['actor-model']) s.roles.actor.model = v['actor-model'];
+  s.roles.metaAgent.model = v['meta-model'] ?? s.roles.actor.model;
+  s.roles.proposer.model = v['proposer-model'] ?? s.roles.actor.model;
+  return s;
+}
+
+/** The user's provider flags, to hand to every step (models of a model set are appended after them). */
+function providerArgs(v: Values): string[] {
+  const out: string[] = [];
+  for (const key of Object.keys(LLM_OPTIONS) as (keyof typeof LLM_OPTIONS)[]) {
+    const value = v[key];
+    if (value === undefined || value === false) continue;
+    for (const one of Array.isArray(value) ? value : [value]) out.push(`--${key}`, ...(one === true ? [] : [String(one)]));
+  }
+  return out;
+}
+
+async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
+  const plan = checked(() => planExperiment(spec), spec.name);
+  const settings = estimateSettings(v);
+  const modelsOf = (i: number) => {
+    const set = spec.models[i];
+    const roles = structuredClone(settings.roles);
+    if (set?.actor) roles.actor.model = set.actor;
+    if (set?.metaAgent) roles.metaAgent.model = set.metaAgent;
+    if (set?.proposer) roles.proposer.model = set.proposer;
+    return { roles, prices: settings.prices };
+  };
+  // The meta-agent's window: --context-window, else 32,000 tokens (plan asks no provider).
+  const contextWindow = v['context-window'] === undefined ? 32_000 : intOption(v['context-window'], 'context-window', 32_000, 256, 10_000_000);
+  const estimate = estimateExperiment(plan, modelsOf, await loadTokenCounter(), contextWindow);
+  const missing = await missingGames(plan);
+  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing };
+  if (v.json) process.stdout.write(JSON.stringify(out) + '\n');
+  else {
+    const k = (n: number) => `${Math.round(n / 1000)}K`;
+    const lines = plan.steps.map((s, i) => {
+      const e = estimate.steps[i]!;
+      const what = s.kind === 'evolution' ? `evolve (${s.evolution.proposer}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
+      return `${i + 1}. ${s.id}: ${what}; ${e.sessions.low}–${e.sessions.high} sessions, ${e.llmCalls.low}–${e.llmCalls.high} LLM calls, ${k(e.tokens.low)}–${k(e.tokens.high)} tokens, $${e.costUsd.low.toFixed(2)}–${e.costUsd.high.toFixed(2)}`;
+    });
+    const t = estimate.total;
+    const p = estimate.perSessionTokens;
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, $${t.costUsd.low.toFixed(2)}–${t.costUsd.high.toFixed(2)}${estimate.unpricedModels.length ? ` (no price for ${estimate.unpricedModels.join(', ')})` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}`);
+  }
+  return 0;
+}
+
+async function writeReport(report: ExperimentReport, dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, 'report.json'), scrubText(JSON.stringify(report, null, 1)));
+  await writeFile(join(dir, 'report.md'), scrubText(experimentReportToMarkdown(report)));
+  await writeFile(join(dir, 'report.html'), scrubText(experimentReportToHtml(report)));
+  await writeFile(join(dir, 'report.csv'), scrubText(experimentReportToCsv(report)));
+}
+
+function printReport(report: ExperimentReport, dir: string, v: Values, exitCode: number): void {
+  if (v.json) {
+    process.stdout.write(JSON.stringify({ name: report.name, status: report.status, exitCode, reportDir: dir, report }) + '\n');
+    return;
+  }
+  const rows = report.rows.map((r) => `${r.step} ${r.arm}: W-AUC ${r.wAuc.estimate.toFixed(3)} [${r.wAuc.low.toFixed(3)}, ${r.wAuc.high.toFixed(3)}] n=${r.sessions}${r.paper ? ` (paper ${r.paper.wAuc})` : ''}${r.leakWarning ? ' (leak)' : ''}`);
+  const folds = report.foldResults.map((f) => `${f.fold}: held-out gap ${f.heldOutGap ? `${f.heldOutGap.estimate.toFixed(3)} [${f.heldOutGap.low.toFixed(3)}, ${f.heldOutGap.high.toFixed(3)}]` : '—'}, selection inflation ${f.selectionInflation?.toFixed(3) ?? '—'}`);
+  process.stdout.write(`${[...rows, ...folds].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
+}
+
+async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {
+  if (!v.store) throw new UsageError(`experiment ${action} needs --store DIR (experiments are stored so they can be resumed)`);
+  let state: ExperimentState | undefined;
+  let spec: ExperimentSpec;
+  const name = BUILTIN_EXPERIMENTS[ref] ? ref : (await loadSpec(ref)).name;
+  const dir = join(v.store, 'experiments', name);
+  const file = join(dir, 'experiment.json');
+  if (action === 'resume') {
+    if (!existsSync(file)) throw new UsageError(`experiment resume: no experiment "${name}" in ${v.store}; start it with experiment run`);
+    state = JSON.parse(await readFile(file, 'utf8')) as ExperimentState;
+    spec = state.spec;
+  } else {
+    if (existsSync(file)) throw new UsageError(`experiment "${name}" is already in ${v.store}; continue it with experiment resume ${ref} --store ${v.store}`);
+    spec = await specFor(ref, v);
+  }
+  const plan = checked(() => planExperiment(spec), name);
+  for (const step of plan.steps) {
+    if (step.kind !== 'evolution') continue;
+    const refusal = budgetRefusal(planBudget({ budgetMetricCalls: step.evolution.budget, minibatchSize: step.evolution.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats }), step.evolution.budget);
+    if (refusal) throw new UsageError(`${step.id}: ${refusal}`);
+  }
+  const missing = await missingGames(plan);
+  if (missing.length) {
+    process.stderr.write(`metattl: experiment ${name} needs games that are not in any stories directory: ${missing.join(', ')}. ${missingAdvice(missing)}\n`);
+    return 1;
+  }
+  const settings = llmSettingsFromFlags(v);
+  const models = Math.max(1, spec.models.length);
+  state ??= freshExperimentState(plan, Array.from({ length: models }, (_, i) => ({
+    actor: spec.models[i]?.actor ?? settings.roles.actor.model, metaAgent: spec.models[i]?.metaAgent ?? settings.roles.metaAgent.model, proposer: spec.models[i]?.proposer ?? settings.roles.proposer.model,
+  })), new Date().toISOString());
+  await mkdir(dir, { recursive: true });
+  const save = (text: string) => writeFile(file, scrubText(text));
+  const executor = cliExecutor(plan, dir, providerArgs(v), save);
+  executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
+  await executor.save(state);
+  const result = await runExperiment(plan, state, executor);
+  const report = buildExperimentReport(plan, result.state);
+  const out = v.out ?? join(dir, 'report');
+  await writeReport(report, out);
+  printReport(report, out, v, result.exitCode);
+  return result.exitCode;
+}
+
+export async function experimentCommand(argv: string[]): Promise<number> {
+  const { values: v, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const [action, ref] = positionals;
+  if (action === 'list') {
+    const list = Object.values(BUILTIN_EXPERIMENTS).map((s) => ({ name: s.name, description: s.description, arms: s.arms.map((a) => a.id), taskSets: s.taskSets, episodes: s.episodes, steps: s.steps, repeats: s.repeats, evolutions: s.evolutions }));
+    process.stdout.write(v.json ? JSON.stringify(list) + '\n' : list.map((s) => `${s.name}: ${s.description}`).join('\n') + '\n');
+    return 0;
+  }
+  if (!ref) throw new UsageError('experiment needs list, or plan|run|resume|report and a built-in name or a JSON file');
+  if (action === 'plan') return planCommand(await specFor(ref, v), v);
+  if (action === 'run' || action === 'resume') return runCommand(action, ref, v);
+  if (action === 'report') {
+    if (!v.store) throw new UsageError('experiment report needs --store DIR');
+    const name = BUILTIN_EXPERIMENTS[ref] ? ref : (await loadSpec(ref)).name;
+    const dir = join(v.store, 'experiments', name);
+    if (!existsSync(join(dir, 'experiment.json'))) throw new UsageError(`experiment report: no experiment "${name}" in ${v.store}`);
+    const state = JSON.parse(await readFile(join(dir, 'experiment.json'), 'utf8')) as ExperimentState;
+    const report = buildExperimentReport(planExperiment(state.spec), state);
+    const out = v.out ?? join(dir, 'report');
+    await writeReport(report, out);
+    printReport(report, out, v, 0);
+    return 0;
+  }
+  throw new UsageError(`experiment: unknown action "${action}" (list, plan, run, resume, report)`);
+}

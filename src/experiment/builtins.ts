@@ -1,0 +1,69 @@
+/**
+ * The built-in experiments (issue 21) and the overrides that shrink or edit them: the paper's
+ * Jericho protocol (Lou et al. 2026, §5; reference code zzzlou/meta-ttl: GEPA budget 100 metric
+ * calls, minibatch 1, validation ×5, K = 6, S = 50, 15 repeats), the reviews' leave-one-game-out
+ * test, the random-mutation control at equal budget, and the WebArena-Lite-style protocol on our
+ * web task sets. Every value is editable. No UI, DOM or Node imports.
+ */
+import type { ArmSpec, EvolutionSpec, ExperimentSpec } from './interface.ts';
+import { validateExperiment } from './schema.ts';
+
+const JERICHO_SETS = { ID: ['detective', 'zork1', 'temple'], OOD: ['balances', 'library', 'zork3'] };
+const BASELINES: ArmSpec[] = [{ id: 'static', policy: 'static' }, { id: 'reflexion', policy: 'reflexion' }, { id: 'memory', policy: 'memory' }, { id: 'naive', policy: 'naive' }];
+const PAPER_EVOLUTION: EvolutionSpec = { id: 'meta-ttl', train: 'ID', val: 'ID', budget: 100, minibatch: 1, trainRepeats: 1, valRepeats: 5, proposer: 'llm', rngSeed: 0 };
+const common = { format: 'metattl-experiment-1' as const, bootstrapSeed: 0, models: [], folds: null, baseline: 'naive' };
+
+export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
+  'paper-jericho': {
+    ...common, name: 'paper-jericho', description: 'The paper\'s Jericho protocol: evolve on detective, zork1, temple (budget 100 metric calls, minibatch 1), then static, Reflexion, memory, naive and the evolved meta-prompt on ID and OOD games.',
+    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION],
+    arms: [...BASELINES, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
+  },
+  'skeptic-holdout': {
+    ...common, name: 'skeptic-holdout', description: 'The reviews\' test: leave one ID game out, evolve on the other two (train / validation), test the chosen meta-prompt and naive on the held-out game; rotate over the three.',
+    episodes: 6, steps: 50, repeats: 15, taskSets: { ID: JERICHO_SETS.ID }, folds: { leaveOneOut: 'ID' },
+    evolutions: [{ ...PAPER_EVOLUTION, train: undefined, val: undefined }], arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['test'], paper: null,
+  },
+  'random-control': {
+    ...common, name: 'random-control', description: 'The same evolution with the LLM proposer and with the random-mutation proposer at equal budget, both chosen meta-prompts and naive on ID and OOD games.',
+    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random' }],
+    arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
+  },
+  'web-lite': {
+    ...common, name: 'web-lite', description: 'The WebArena-Lite-style ID/OOD protocol on our web tasks: evolve on WEB-ID-train / WEB-ID-val, evaluate on WEB-ID-test and WEB-OOD.',
+    episodes: 3, steps: 10, repeats: 5, taskSets: { train: ['WEB-ID-train'], val: ['WEB-ID-val'], ID: ['WEB-ID-test'], OOD: ['WEB-OOD'] },
+    evolutions: [{ ...PAPER_EVOLUTION, train: 'train', val: 'val' }], arms: [...BASELINES, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['ID', 'OOD'], paper: 'webarena-lite',
+  },
+};
+
+/** Editable values of an experiment (the CLI's flags); absent = keep the experiment's. */
+export interface ExperimentOverrides {
+  episodes?: number;
+  steps?: number;
+  repeats?: number;
+  /** Applied to every evolution. */
+  budget?: number;
+  minibatch?: number;
+  trainRepeats?: number;
+  valRepeats?: number;
+  rngSeed?: number;
+  /** Task set name → its new task list. */
+  taskSets?: Record<string, string[]>;
+}
+
+/** The experiment with overrides applied, checked again. @throws ExperimentSpecError (e.g. a task set the experiment does not have) */
+export function applyOverrides(spec: ExperimentSpec, o: ExperimentOverrides): ExperimentSpec {
+  const unknown = Object.keys(o.taskSets ?? {}).filter((name) => !spec.taskSets[name]);
+  const evolution = (e: EvolutionSpec): EvolutionSpec => ({
+    ...e, ...(o.budget !== undefined ? { budget: o.budget } : {}), ...(o.minibatch !== undefined ? { minibatch: o.minibatch } : {}),
+    ...(o.trainRepeats !== undefined ? { trainRepeats: o.trainRepeats } : {}), ...(o.valRepeats !== undefined ? { valRepeats: o.valRepeats } : {}),
+    ...(o.rngSeed !== undefined ? { rngSeed: o.rngSeed } : {}),
+  });
+  const edited = {
+    ...spec, ...(o.episodes !== undefined ? { episodes: o.episodes } : {}), ...(o.steps !== undefined ? { steps: o.steps } : {}), ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
+    taskSets: { ...spec.taskSets, ...o.taskSets }, evolutions: spec.evolutions.map(evolution),
+  };
+  const checked = validateExperiment(JSON.parse(JSON.stringify(edited)));
+  if (unknown.length) throw new Error(`--task-set ${unknown[0]}: the experiment has no task set "${unknown[0]}" (it has ${Object.keys(spec.taskSets).join(', ')})`);
+  return checked;
+}

@@ -1,0 +1,80 @@
+/**
+ * What an experiment will cost before any call: per step the metric calls, sessions, LLM calls,
+ * tokens and USD (a low … high range, from the evolution and evaluation estimators of
+ * src/evolve/cost-estimate.ts and src/eval/cost-estimate.ts), their totals, and one session's
+ * tokens beside the paper's (v4: about 364K tokens per 6-episode Jericho session for Meta-TTL,
+ * 196K for static). Pure; the token counter and prices are injected. No UI or DOM imports.
+ */
+import { estimateEvaluation } from '../eval/cost-estimate.ts';
+import { estimateEvolution, sessionUsage, type CostPoint, type EstimateModels } from '../evolve/cost-estimate.ts';
+import type { TokenCounter } from '../llm/token-count.ts';
+import type { PolicySpec } from '../ttl/policy.ts';
+import type { ExperimentPlan } from './interface.ts';
+
+/** The paper's token counts per session (Lou et al. 2026, v4), K = 6 Jericho episodes. */
+export const PAPER_SESSION_TOKENS = { episodes: 6, metaTtl: 364_000, static: 196_000 } as const;
+
+export interface Range {
+  low: number;
+  high: number;
+}
+
+export interface StepEstimate {
+  step: string;
+  kind: 'evolution' | 'evaluation';
+  /** An evolution's budget (it never spends more); an evaluation's sessions (one metric each). */
+  metricCalls: number;
+  sessions: Range;
+  llmCalls: Range;
+  tokens: Range;
+  /** USD; models without a price count 0 and are listed in `unpricedModels`. */
+  costUsd: Range;
+  warnings: string[];
+}
+
+export interface ExperimentEstimate {
+  steps: StepEstimate[];
+  total: Omit<StepEstimate, 'step' | 'kind' | 'warnings'>;
+  /** One session's tokens at this experiment's K and S, beside the paper's. */
+  perSessionTokens: { metaTtl: Range; static: Range; paper: typeof PAPER_SESSION_TOKENS };
+  unpricedModels: string[];
+}
+
+const calls = (p: CostPoint) => p.byRole.actor.calls + p.byRole.metaAgent.calls + p.byRole.proposer.calls;
+const range = (low: number, high: number): Range => ({ low, high });
+/** A sample evolved strategy for arms whose strategy is not known before the run. */
+const EVOLVED_SAMPLE: PolicySpec = { kind: 'meta', name: 'evolved', strategy: 'Keep a list of the rooms, objects and actions that scored; replay the scoring route first, then explore the unexplored exits.' };
+
+function policyOf(arm: { policy?: string; evolutionStep?: string }): PolicySpec {
+  if (arm.evolutionStep || !arm.policy) return EVOLVED_SAMPLE;
+  if (arm.policy === 'static' || arm.policy === 'reflexion' || arm.policy === 'memory') return { kind: arm.policy } as PolicySpec;
+  return { kind: 'meta', name: arm.policy, strategy: '' };
+}
+
+/** Estimate every step of `plan`; `modelsOf(i)` gives model set i's roles and prices. */
+export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: number) => EstimateModels, count: TokenCounter, contextWindow: number): ExperimentEstimate {
+  const { spec } = plan;
+  const shape = { episodes: spec.episodes, maxSteps: spec.steps, initialGuidingPrompt: 'Explore systematically.', contextWindow };
+  const unpriced = new Set<string>();
+  const steps: StepEstimate[] = plan.steps.map((step) => {
+    const models = modelsOf(step.modelSet);
+    if (step.kind === 'evolution') {
+      const e = estimateEvolution({ shape, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats, trainTasks: step.train.length, valTasks: step.val.length, minibatchSize: step.evolution.minibatch, budgetMetricCalls: step.evolution.budget, proposer: step.evolution.proposer, seedStrategy: '' }, models, count);
+      e.unpricedModels.forEach((m) => unpriced.add(m));
+      return { step: step.id, kind: 'evolution', metricCalls: step.evolution.budget, sessions: range(e.counts.sessions.low, e.counts.sessions.high), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
+    }
+    const e = estimateEvaluation({ shape, policies: step.arms.map(policyOf), tasks: step.tasks.length, repeats: step.repeats }, models, count);
+    e.unpricedModels.forEach((m) => unpriced.add(m));
+    return { step: step.id, kind: 'evaluation', metricCalls: e.sessions, sessions: range(e.sessions, e.sessions), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
+  });
+  const sum = (pick: (s: StepEstimate) => Range): Range => steps.reduce((t, s) => range(t.low + pick(s).low, t.high + pick(s).high), range(0, 0));
+  const models = modelsOf(0);
+  const session = (policy: PolicySpec): Range => {
+    const tokens = (scenario: 'low' | 'high') => { const u = sessionUsage(policy, shape, models, count, scenario); return u.actor.promptTokens + u.actor.completionTokens + u.metaAgent.promptTokens + u.metaAgent.completionTokens; };
+    return range(tokens('low'), tokens('high'));
+  };
+  return {
+    steps, total: { metricCalls: steps.reduce((n, s) => n + s.metricCalls, 0), sessions: sum((s) => s.sessions), llmCalls: sum((s) => s.llmCalls), tokens: sum((s) => s.tokens), costUsd: sum((s) => s.costUsd) },
+    perSessionTokens: { metaTtl: session(EVOLVED_SAMPLE), static: session({ kind: 'static' } as PolicySpec), paper: PAPER_SESSION_TOKENS }, unpricedModels: [...unpriced],
+  };
+}

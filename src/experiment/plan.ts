@@ -1,0 +1,74 @@
+/**
+ * An experiment's plan: its folds (leave one game out: test = that game, train = the next game,
+ * validation = the rest; pairwise disjoint by construction and checked) and its steps, each an
+ * ordinary evolution or evaluation run, evolutions first. Task sets must already be expanded to
+ * task ids (the CLI expands named sets such as ID). No UI, DOM or Node imports.
+ */
+import type { EvaluationStep, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep } from './interface.ts';
+
+/** The game a task id is on: `detective:3` → `detective`, `web:shop/t12:3` → `web:shop/t12`. */
+export function gameOf(taskId: string): string {
+  return taskId.replace(/:\d+$/, '');
+}
+
+/** The distinct games of task ids, in first-seen order. */
+export function gamesOf(taskIds: readonly string[]): string[] {
+  return [...new Set(taskIds.map(gameOf))];
+}
+
+/** @throws Error naming the shared game when two of a fold's splits share one */
+export function checkFoldDisjoint(fold: Fold): void {
+  const parts = [['train', fold.train], ['validation', fold.val], ['test', fold.test]] as const;
+  for (let i = 0; i < parts.length; i++) {
+    for (let j = i + 1; j < parts.length; j++) {
+      const shared = gamesOf(parts[i]![1]).filter((g) => gamesOf(parts[j]![1]).includes(g));
+      if (shared.length) throw new Error(`fold ${fold.id}: ${parts[i]![0]} and ${parts[j]![0]} share ${shared.join(', ')}`);
+    }
+  }
+}
+
+/** Leave-one-game-out folds over a task set's games (at least 3). Fold i: test = game i, train =
+ * game i+1, validation = every other game (cyclically); each split holds all seeds of its games. */
+export function leaveOneOutFolds(taskIds: readonly string[]): Fold[] {
+  const games = gamesOf(taskIds);
+  if (games.length < 3) throw new Error(`leave-one-out needs at least 3 games, got ${games.length} (${games.join(', ')})`);
+  const tasksOf = (list: readonly string[]) => taskIds.filter((t) => list.includes(gameOf(t)));
+  return games.map((test, i) => {
+    const train = games[(i + 1) % games.length]!;
+    const val = games.filter((g) => g !== test && g !== train);
+    const fold: Fold = { id: `fold-${test.replace(/[^A-Za-z0-9._-]/g, '_')}`, train: tasksOf([train]), val: tasksOf(val), test: tasksOf([test]) };
+    checkFoldDisjoint(fold);
+    return fold;
+  });
+}
+
+/** The experiment's folds and steps (one model set = one copy of every step; ids `m<i>.` prefixed
+ * when there are several, `fold-<game>.` in a fold experiment). */
+export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
+  const folds = spec.folds ? leaveOneOutFolds(spec.taskSets[spec.folds.leaveOneOut] ?? []) : [];
+  const steps: PlanStep[] = [];
+  const modelSets = Math.max(1, spec.models.length);
+  for (let m = 0; m < modelSets; m++) {
+    for (const fold of spec.folds ? folds : [null]) {
+      const prefix = `${modelSets > 1 ? `m${m}.` : ''}${fold ? `${fold.id}.` : ''}`;
+      const evolutions: EvolutionStep[] = spec.evolutions.map((evolution) => ({
+        kind: 'evolution', id: `${prefix}evolve-${evolution.id}`, modelSet: m, fold: fold?.id ?? null, evolution,
+        train: fold ? fold.train : spec.taskSets[evolution.train!] ?? [], val: fold ? fold.val : spec.taskSets[evolution.val!] ?? [],
+      }));
+      const evaluations: EvaluationStep[] = spec.evaluateOn.map((taskSet) => ({
+        kind: 'evaluation', id: `${prefix}eval-${taskSet}`, modelSet: m, fold: fold?.id ?? null, taskSet,
+        tasks: fold ? fold.test : spec.taskSets[taskSet] ?? [],
+        arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
+        baseline: spec.baseline, repeats: spec.repeats,
+      }));
+      steps.push(...evolutions, ...evaluations);
+    }
+  }
+  return { spec, folds, steps };
+}
+
+/** Games an evaluation step's arm was selected on (its evolution's train and validation games), or []. */
+export function selectedOnOf(plan: ExperimentPlan, evolutionStepId: string | undefined): string[] {
+  const step = plan.steps.find((s): s is EvolutionStep => s.kind === 'evolution' && s.id === evolutionStepId);
+  return step ? gamesOf([...step.train, ...step.val]) : [];
+}

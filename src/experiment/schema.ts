@@ -1,0 +1,160 @@
+/**
+ * The experiment file's schema check: an unknown JSON value → an ExperimentSpec with defaults
+ * filled in, or an ExperimentSpecError naming every bad field by its path (`arms[2].evolution`).
+ * Limits follow the CLI's (src/cli/numbers.ts LIMITS are not imported: the core stays CLI-free).
+ * No UI, DOM or Node imports.
+ */
+import type { ArmSpec, EvolutionSpec, ExperimentSpec, ModelSet, PaperReference } from './interface.ts';
+
+/** Thrown with one line per bad field; `problems` holds them. */
+export class ExperimentSpecError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`experiment: ${problems.join('; ')}`);
+    this.name = 'ExperimentSpecError';
+  }
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+class Checker {
+  problems: string[] = [];
+  bad(path: string, want: string, got: unknown): void {
+    this.problems.push(`${path} must be ${want}, got ${JSON.stringify(got) ?? 'nothing'}`);
+  }
+  int(o: Obj, key: string, path: string, min: number, max: number, fallback?: number): number {
+    const v = o[key] ?? fallback;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) this.bad(`${path}${key}`, `a whole number from ${min} to ${max}`, o[key]);
+    return typeof v === 'number' ? v : 0;
+  }
+  str(o: Obj, key: string, path: string, pattern?: RegExp, fallback?: string): string {
+    const v = o[key] ?? fallback;
+    if (typeof v !== 'string' || (pattern && !pattern.test(v))) this.bad(`${path}${key}`, pattern ? `a name (letters, digits, . _ -)` : 'a string', o[key]);
+    return typeof v === 'string' ? v : '';
+  }
+  optStr(o: Obj, key: string, path: string): string | undefined {
+    if (o[key] === undefined) return undefined;
+    return this.str(o, key, path);
+  }
+}
+
+function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, string[]>, folded: boolean): EvolutionSpec {
+  const path = `evolutions[${i}].`;
+  if (!isObj(v)) {
+    c.bad(`evolutions[${i}]`, 'an object', v);
+    return { id: '', budget: 0, minibatch: 1, trainRepeats: 1, valRepeats: 1, proposer: 'llm', rngSeed: 0 };
+  }
+  const proposer = v.proposer ?? 'llm';
+  if (proposer !== 'llm' && proposer !== 'random') c.bad(`${path}proposer`, '"llm" or "random"', v.proposer);
+  const spec: EvolutionSpec = {
+    id: c.str(v, 'id', path, NAME), budget: c.int(v, 'budget', path, 1, 100_000), minibatch: c.int(v, 'minibatch', path, 1, 100, 1),
+    trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
+    proposer: proposer === 'random' ? 'random' : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
+  };
+  for (const key of ['train', 'val'] as const) {
+    if (folded) {
+      if (v[key] !== undefined) c.bad(`${path}${key}`, 'left out in a fold experiment (each fold gives train and validation games)', v[key]);
+      continue;
+    }
+    const name = c.str(v, key, path);
+    if (name && !sets[name]) c.bad(`${path}${key}`, `one of the task sets (${Object.keys(sets).join(', ')})`, v[key]);
+    spec[key] = name;
+  }
+  return spec;
+}
+
+function armOf(c: Checker, v: unknown, i: number, evolutions: readonly EvolutionSpec[]): ArmSpec {
+  const path = `arms[${i}].`;
+  if (!isObj(v)) {
+    c.bad(`arms[${i}]`, 'an object', v);
+    return { id: '', policy: '' };
+  }
+  const id = c.str(v, 'id', path, NAME);
+  if ((v.policy === undefined) === (v.evolution === undefined)) {
+    c.bad(`arms[${i}]`, 'an object with exactly one of "policy" and "evolution"', v);
+    return { id, policy: '' };
+  }
+  if (v.policy !== undefined) return { id, policy: c.str(v, 'policy', path) };
+  const evolution = c.str(v, 'evolution', path);
+  if (!evolutions.some((e) => e.id === evolution)) c.bad(`${path}evolution`, `the id of one of the evolutions (${evolutions.map((e) => e.id).join(', ') || 'none declared'})`, v.evolution);
+  return { id, evolution };
+}
+
+function modelsOf(c: Checker, v: unknown): ModelSet[] {
+  if (v === undefined) return [];
+  if (!Array.isArray(v)) {
+    c.bad('models', 'a list of { actor?, metaAgent?, proposer?, label? }', v);
+    return [];
+  }
+  return v.map((m, i) => {
+    if (!isObj(m)) {
+      c.bad(`models[${i}]`, 'an object', m);
+      return {};
+    }
+    const out: ModelSet = {};
+    for (const key of ['label', 'actor', 'metaAgent', 'proposer'] as const) {
+      const s = c.optStr(m, key, `models[${i}].`);
+      if (s !== undefined) out[key] = s;
+    }
+    return out;
+  });
+}
+
+function taskSetsOf(c: Checker, v: unknown): Record<string, string[]> {
+  if (!isObj(v) || Object.keys(v).length === 0) {
+    c.bad('taskSets', 'an object of task set name → list of tasks', v);
+    return {};
+  }
+  const out: Record<string, string[]> = {};
+  for (const [name, tasks] of Object.entries(v)) {
+    if (!NAME.test(name)) c.bad(`taskSets["${name}"]`, 'named with letters, digits, . _ -', name);
+    if (!Array.isArray(tasks) || tasks.length === 0 || !tasks.every((t) => typeof t === 'string' && t.trim() !== '')) c.bad(`taskSets.${name}`, 'a non-empty list of task ids', tasks);
+    else if (new Set(tasks).size !== tasks.length) c.bad(`taskSets.${name}`, 'a list without repeats', tasks);
+    else out[name] = tasks.map((t) => (t as string).trim());
+  }
+  return out;
+}
+
+/** Check an experiment file's JSON. @throws ExperimentSpecError naming every bad field */
+export function validateExperiment(value: unknown): ExperimentSpec {
+  const c = new Checker();
+  if (!isObj(value)) throw new ExperimentSpecError([`the experiment must be a JSON object, got ${JSON.stringify(value)}`]);
+  if (value.format !== undefined && value.format !== 'metattl-experiment-1') c.bad('format', '"metattl-experiment-1"', value.format);
+  const taskSets = taskSetsOf(c, value.taskSets);
+  let folds: ExperimentSpec['folds'] = null;
+  if (value.folds !== undefined && value.folds !== null) {
+    const f = value.folds;
+    const set = isObj(f) ? f.leaveOneOut : undefined;
+    if (typeof set !== 'string' || !taskSets[set]) c.bad('folds.leaveOneOut', `one of the task sets (${Object.keys(taskSets).join(', ')})`, set);
+    else if (taskSets[set]!.length < 3) c.bad('folds.leaveOneOut', 'a task set of at least 3 games (train, validation and test must differ)', set);
+    else folds = { leaveOneOut: set };
+  }
+  const evolutions = Array.isArray(value.evolutions) ? value.evolutions.map((e, i) => evolutionOf(c, e, i, taskSets, folds !== null)) : [];
+  if (value.evolutions !== undefined && !Array.isArray(value.evolutions)) c.bad('evolutions', 'a list', value.evolutions);
+  if (new Set(evolutions.map((e) => e.id)).size !== evolutions.length) c.problems.push('evolutions: two evolutions have the same id');
+  const arms = Array.isArray(value.arms) ? value.arms.map((a, i) => armOf(c, a, i, evolutions)) : [];
+  if (arms.length === 0) c.bad('arms', 'a non-empty list of { id, policy } or { id, evolution }', value.arms);
+  if (new Set(arms.map((a) => a.id)).size !== arms.length) c.problems.push('arms: two arms have the same id');
+  const baseline = c.str(value, 'baseline', '');
+  if (baseline && arms.length && !arms.some((a) => a.id === baseline)) c.bad('baseline', `the id of one of the arms (${arms.map((a) => a.id).join(', ')})`, baseline);
+  let evaluateOn: string[] = [];
+  if (folds) {
+    if (value.evaluateOn !== undefined && JSON.stringify(value.evaluateOn) !== '["test"]') c.bad('evaluateOn', 'left out (or ["test"]) in a fold experiment', value.evaluateOn);
+    evaluateOn = ['test'];
+  } else if (!Array.isArray(value.evaluateOn) || value.evaluateOn.length === 0) c.bad('evaluateOn', 'a non-empty list of task set names', value.evaluateOn);
+  else {
+    evaluateOn = value.evaluateOn.filter((s): s is string => typeof s === 'string');
+    for (const s of value.evaluateOn) if (typeof s !== 'string' || !taskSets[s]) c.bad('evaluateOn', `task set names among ${Object.keys(taskSets).join(', ')}`, s);
+  }
+  const paper = value.paper ?? null;
+  if (paper !== null && paper !== 'jericho' && paper !== 'webarena-lite') c.bad('paper', '"jericho", "webarena-lite" or null', paper);
+  const spec: ExperimentSpec = {
+    format: 'metattl-experiment-1', name: c.str(value, 'name', '', NAME), description: typeof value.description === 'string' ? value.description : '',
+    episodes: c.int(value, 'episodes', '', 1, 100), steps: c.int(value, 'steps', '', 1, 10_000), repeats: c.int(value, 'repeats', '', 1, 1000),
+    bootstrapSeed: c.int(value, 'bootstrapSeed', '', 0, 0xffffffff, 0), models: modelsOf(c, value.models), taskSets, evolutions, folds, arms, baseline, evaluateOn,
+    paper: paper as PaperReference,
+  };
+  if (c.problems.length) throw new ExperimentSpecError(c.problems);
+  return spec;
+}

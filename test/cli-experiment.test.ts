@@ -1,0 +1,161 @@
+/**
+ * `npx metattl experiment` against the mock, at a tiny scale (K, S, repeats and budget shrunk by
+ * overrides): plan --json before any call, each built-in experiment end to end with every report
+ * field, a run killed twice (mid-evolution, mid-evaluation) and resumed ending equal to an
+ * uninterrupted run, and a missing game naming `stories get`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { BIN, runCli } from './support/cli.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+let mock: MockLlm;
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: ['north', 'take all', 'look', 'inventory', 'south'] });
+});
+afterAll(() => mock.close());
+
+const env = { ...process.env, OPENAI_API_KEY: 'k', METATTL_STORIES_DIR: mkdtempSync(join(tmpdir(), 'exp-stories-')), STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
+const provider = () => ['--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--proposer-model', 'mock-model', '--concurrency', '2'];
+const tiny = ['--episodes', '2', '--steps', '3', '--repeats', '1', '--val-repeats', '1'];
+const store = () => mkdtempSync(join(tmpdir(), 'exp-store-'));
+const reportOf = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, 'experiments', name, 'report', 'report.json'), 'utf8'));
+
+/** Every field the issue asks of a report row and of the report. */
+function expectReportFields(report: Record<string, unknown>, rows: number): void {
+  expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'rows', 'settings', 'status'].sort());
+  expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
+  const list = report.rows as Record<string, unknown>[];
+  expect(list).toHaveLength(rows);
+  for (const row of list) {
+    expect(Object.keys(row).sort()).toEqual(['arm', 'averageScore', 'bestScore', 'curve', 'diffVsBaseline', 'fold', 'games', 'leakWarning', 'modelSet', 'paper', 'sessions', 'split', 'step', 'taskSet', 'wAuc'].sort());
+    expect(row.wAuc).toMatchObject({ n: expect.any(Number), estimate: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
+    expect(row.curve).toHaveLength(2);
+  }
+}
+
+describe('metattl experiment', () => {
+  it('list and plan --json: every step, fold, metric call, LLM call and the estimate beside the paper, before any call', async () => {
+    const list = await runCli(['experiment', 'list', '--json'], env);
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'web-lite']);
+    const plan = await runCli(['experiment', 'plan', 'paper-jericho', '--json'], env);
+    expect(plan.code).toBe(0);
+    const out = JSON.parse(plan.stdout);
+    expect(out.steps.map((s: { id: string }) => s.id)).toEqual(['evolve-meta-ttl', 'eval-ID', 'eval-OOD']);
+    expect(out.steps[0]).toMatchObject({ kind: 'evolution', train: ['detective', 'zork1', 'temple'], val: ['detective', 'zork1', 'temple'], evolution: { budget: 100, minibatch: 1, valRepeats: 5 } });
+    expect(out.steps[2]).toMatchObject({ kind: 'evaluation', tasks: ['balances', 'library', 'zork3'], repeats: 15 });
+    // 100 metric calls of the evolution + 5 arms × 3 games × 15 repeats per evaluation.
+    expect(out.estimate.steps.map((s: { metricCalls: number }) => s.metricCalls)).toEqual([100, 225, 225]);
+    expect(out.estimate.total.metricCalls).toBe(550);
+    expect(out.estimate.perSessionTokens.paper).toEqual({ episodes: 6, metaTtl: 364000, static: 196000 });
+    expect(out.estimate.total.llmCalls.low).toBeGreaterThan(0);
+    expect(out.estimate.total.tokens.high).toBeGreaterThanOrEqual(out.estimate.total.tokens.low);
+    const holdout = JSON.parse((await runCli(['experiment', 'plan', 'skeptic-holdout', '--json'], env)).stdout);
+    expect(holdout.folds.map((f: { train: string[]; val: string[]; test: string[] }) => [f.train, f.val, f.test])).toEqual([
+      [['zork1'], ['temple'], ['detective']], [['temple'], ['detective'], ['zork1']], [['detective'], ['zork1'], ['temple']],
+    ]);
+    const bad = await runCli(['experiment', 'plan', 'paper-jericho', '--task-set', 'HELD=zork1'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/no task set "HELD"/);
+  });
+
+  it('paper-jericho runs end to end; killed mid-evolution and mid-evaluation, resume ends equal to an uninterrupted run', async () => {
+    const args = ['experiment', 'run', 'paper-jericho', ...tiny, '--budget', '8', '--task-set', 'OOD=balances,library', ...provider()];
+    const full = store();
+    const done = await runCli([...args, '--store', full, '--json'], env);
+    expect(done.code, done.stderr).toBe(0);
+    const report = reportOf(full, 'paper-jericho');
+    expectReportFields(report, 10);
+    expect(JSON.parse(done.stdout).report).toEqual(report);
+    const evolvedId = report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved');
+    expect(evolvedId).toMatchObject({ sessions: 3, games: 3, split: { role: 'selected-on' }, paper: { wAuc: 0.41, averageScore: 110.8 }, leakWarning: expect.stringContaining('detective, zork1, temple') });
+    expect(report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'OOD' && r.arm === 'naive')).toMatchObject({ sessions: 2, paper: { wAuc: 0.23, averageScore: null }, leakWarning: null });
+    expect(report.perGame).toHaveLength(25);
+    expect(report.perGame[0]).toMatchObject({ step: 'eval-ID', taskSet: 'ID', arm: 'static', game: 'detective', sessions: 1, wAuc: { n: 1 } });
+    expect(report.evolutions[0]).toMatchObject({ step: 'evolve-meta-ttl', budget: 8, proposer: 'llm', train: ['detective', 'zork1', 'temple'] });
+    for (const file of ['report.md', 'report.html', 'report.csv']) expect(readFileSync(join(full, 'experiments', 'paper-jericho', 'report', file), 'utf8')).toContain('evolved');
+
+    const killed = store();
+    for (const marker of ['[3/8]', '] evolved on ']) {
+      const child = spawn(process.execPath, [BIN, ...(marker === '[3/8]' ? args : ['experiment', 'resume', 'paper-jericho', ...provider()]), '--store', killed], { cwd: REPO_ROOT, env });
+      await new Promise<void>((finish) => {
+        let seen = '';
+        child.stderr.on('data', (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes(marker) && child.exitCode === null) child.kill('SIGKILL');
+        });
+        child.on('exit', () => finish());
+      });
+      expect(child.signalCode).toBe('SIGKILL');
+    }
+    const resumed = await runCli(['experiment', 'resume', 'paper-jericho', ...provider(), '--store', killed, '--json'], env);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(reportOf(killed, 'paper-jericho')).toEqual(report);
+    const reported = await runCli(['experiment', 'report', 'paper-jericho', '--store', killed, '--json'], env);
+    expect(JSON.parse(reported.stdout).report).toEqual(report);
+    const again = await runCli([...args, '--store', killed], env);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already in .*experiment resume/);
+  });
+
+  it('skeptic-holdout: three folds, each with its held-out gap and selection inflation', async () => {
+    // Budget 4 = the seed's validation (1) + one iteration (2 × 1 + 1).
+    const dir = store();
+    const run = await runCli(['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider(), '--store', dir], env);
+    expect(run.code, run.stderr).toBe(0);
+    const report = reportOf(dir, 'skeptic-holdout');
+    expectReportFields(report, 6);
+    expect(report.foldResults).toHaveLength(3);
+    for (const f of report.foldResults) {
+      expect(new Set([...f.train, ...f.val, ...f.test]).size).toBe(3);
+      expect(f.heldOutGap).toMatchObject({ estimate: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
+      expect(f.selectionInflation).toBeCloseTo(f.validationWAuc - f.heldOutWAuc.estimate, 12);
+    }
+    expect(report.rows.filter((r: { arm: string }) => r.arm === 'evolved').map((r: { split: { role: string }; leakWarning: string | null }) => [r.split.role, r.leakWarning])).toEqual([['held-out', null], ['held-out', null], ['held-out', null]]);
+    expect(run.stdout).toMatch(/fold-temple: held-out gap .*selection inflation/);
+  });
+
+  it('random-control runs both proposers at equal budget; web-lite runs on web tasks', async () => {
+    const dir = store();
+    const control = await runCli(['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
+    expect(control.code, control.stderr).toBe(0);
+    const report = reportOf(dir, 'random-control');
+    expectReportFields(report, 6);
+    expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
+    expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
+
+    const web = store();
+    const sets = ['train=web:shop/t1:1', 'val=web:shop/t1:3', 'ID=web:shop/t1:4', 'OOD=web:shop-admin/t13:1'].flatMap((s) => ['--task-set', s]);
+    const lite = await runCli(['experiment', 'run', 'web-lite', ...tiny, '--budget', '4', ...sets, ...provider(), '--store', web], env);
+    expect(lite.code, lite.stderr).toBe(0);
+    const webReport = reportOf(web, 'web-lite');
+    expectReportFields(webReport, 10);
+    expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
+  });
+
+  it('a JSON experiment file is schema-checked, every bad field named', async () => {
+    const file = join(store(), 'mine.json');
+    writeFileSync(file, JSON.stringify({ name: 'mine', episodes: 0, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'static', evaluateOn: ['T', 'U'] }));
+    const bad = await runCli(['experiment', 'plan', file], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('baseline must be the id of one of the arms (naive), got "static"; evaluateOn must be task set names among T, got "U"; episodes must be a whole number from 1 to 100, got 0');
+    writeFileSync(file, JSON.stringify({ name: 'mine', episodes: 2, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'static', policy: 'static' }, { id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'] }));
+    const dir = store();
+    const run = await runCli(['experiment', 'run', file, ...provider(), '--store', dir, '--json'], env);
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout).report.rows.map((r: { arm: string; sessions: number; paper: unknown }) => [r.arm, r.sessions, r.paper])).toEqual([['static', 1, null], ['naive', 1, null]]);
+  });
+
+  it('a missing game stops run before any call, naming stories get', async () => {
+    const dir = store();
+    const before = mock.requests.length;
+    const out = await runCli(['experiment', 'run', 'paper-jericho', ...tiny, '--task-set', 'OOD=ztuu', ...provider(), '--store', dir], env);
+    expect(out.code).toBe(1);
+    expect(out.stderr).toContain('needs games that are not in any stories directory: ztuu. Get them with: npx metattl stories get ztuu');
+    expect(mock.requests.length).toBe(before);
+  });
+});
