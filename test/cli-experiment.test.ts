@@ -41,7 +41,7 @@ function expectReportFields(report: Record<string, unknown>, rows: number): void
 describe('metattl experiment', () => {
   it('list and plan --json: every step, fold, metric call, LLM call and the estimate beside the paper, before any call', async () => {
     const list = await runCli(['experiment', 'list', '--json'], env);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'web-lite']);
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'optimizer-baselines', 'web-lite']);
     const plan = await runCli(['experiment', 'plan', 'paper-jericho', '--json'], env);
     expect(plan.code).toBe(0);
     const out = JSON.parse(plan.stdout);
@@ -135,6 +135,16 @@ describe('metattl experiment', () => {
     const webReport = reportOf(web, 'web-lite');
     expectReportFields(webReport, 10);
     expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
+  });
+
+  it('optimizer-baselines runs a GEPA and an OPRO evolution at equal budget and a TextGrad arm in one evaluation', async () => {
+    const dir = store();
+    const out = await runCli(['experiment', 'run', 'optimizer-baselines', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
+    expect(out.code, out.stderr).toBe(0);
+    const report = reportOf(dir, 'optimizer-baselines');
+    expectReportFields(report, 8);
+    expect(report.evolutions.map((e: { proposer: string; optimizer: string; budget: number }) => [e.optimizer, e.proposer, e.budget])).toEqual([['gepa', 'llm', 8], ['opro', 'llm', 8]]);
+    expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'textgrad', 'evolved', 'opro-evolved', 'naive', 'textgrad', 'evolved', 'opro-evolved']);
   });
 
   it('a JSON experiment file is schema-checked, every bad field named', async () => {

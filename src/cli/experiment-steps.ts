@@ -73,7 +73,7 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       const args = [
         '--train', step.train.join(','), '--val', step.val.join(','), '--train-repeats', String(e.trainRepeats), '--val-repeats', String(e.valRepeats), ...shape,
         '--budget', String(e.budget), '--minibatch', String(e.minibatch), '--proposer', e.proposer, '--rng-seed', String(e.rngSeed),
-        '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+        ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
       ];
       const exitCode = await stdoutToStderr(() => evolveCommand(args));
       return { exitCode, outcome: await evolutionOutcome(storeDir, step.id) };

@@ -29,6 +29,11 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
     episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random' }],
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
   },
+  'optimizer-baselines': {
+    ...common, name: 'optimizer-baselines', description: 'Other optimizers as baselines (issue 22): the GEPA-style evolution and an OPRO-style one at equal budget, with the TextGrad adaptation policy and naive beside their chosen meta-prompts, on ID and OOD games; every arm that reflects uses the meta-agent model.',
+    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'opro', optimizer: 'opro' }],
+    arms: [{ id: 'naive', policy: 'naive' }, { id: 'textgrad', policy: 'textgrad' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'opro-evolved', evolution: 'opro' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
+  },
   'web-lite': {
     ...common, name: 'web-lite', description: 'The WebArena-Lite-style ID/OOD protocol on our web tasks: evolve on WEB-ID-train / WEB-ID-val, evaluate on WEB-ID-test and WEB-OOD.',
     episodes: 3, steps: 10, repeats: 5, taskSets: { train: ['WEB-ID-train'], val: ['WEB-ID-val'], ID: ['WEB-ID-test'], OOD: ['WEB-OOD'] },

@@ -59,7 +59,7 @@ export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: nu
   const steps: StepEstimate[] = plan.steps.map((step) => {
     const models = modelsOf(step.modelSet);
     if (step.kind === 'evolution') {
-      const e = estimateEvolution({ shape, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats, trainTasks: step.train.length, valTasks: step.val.length, minibatchSize: step.evolution.minibatch, budgetMetricCalls: step.evolution.budget, proposer: step.evolution.proposer, seedStrategy: '' }, models, count);
+      const e = estimateEvolution({ shape, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats, trainTasks: step.train.length, valTasks: step.val.length, minibatchSize: step.evolution.minibatch, budgetMetricCalls: step.evolution.budget, proposer: step.evolution.proposer, ...(step.evolution.optimizer ? { optimizer: step.evolution.optimizer } : {}), seedStrategy: '' }, models, count);
       e.unpricedModels.forEach((m) => unpriced.add(m));
       return { step: step.id, kind: 'evolution', metricCalls: step.evolution.budget, sessions: range(e.counts.sessions.low, e.counts.sessions.high), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
     }

@@ -29,6 +29,8 @@ export interface EvolutionSpec {
   trainRepeats: number;
   valRepeats: number;
   proposer: 'llm' | 'random';
+  /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
+  optimizer?: 'gepa' | 'opro';
   rngSeed: number;
 }
 
@@ -187,7 +189,7 @@ export interface ExperimentReport {
   settings: { episodes: number; steps: number; repeats: number; bootstrapSeed: number };
   models: ExperimentState['models'];
   folds: Fold[];
-  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string })[];
+  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro' })[];
   rows: ExperimentRow[];
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];

@@ -52,6 +52,11 @@ function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, str
     trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
     proposer: proposer === 'random' ? 'random' : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
   };
+  if (v.optimizer !== undefined) {
+    if (v.optimizer !== 'gepa' && v.optimizer !== 'opro') c.bad(`${path}optimizer`, '"gepa" or "opro"', v.optimizer);
+    else if (v.optimizer === 'opro' && proposer === 'random') c.bad(`${path}optimizer`, '"gepa" with the random proposer (OPRO needs the LLM proposer)', v.optimizer);
+    else if (v.optimizer === 'opro') spec.optimizer = 'opro';
+  }
   for (const key of ['train', 'val'] as const) {
     if (folded) {
       if (v[key] !== undefined) c.bad(`${path}${key}`, 'left out in a fold experiment (each fold gives train and validation games)', v[key]);
