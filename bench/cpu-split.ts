@@ -1,0 +1,67 @@
+/**
+ * Where a bench's main-thread time goes (bench helper, not a test): a V8 CPU profile of one timed
+ * stretch (node:inspector, sampled every `intervalUs`), each sample put in the first category
+ * whose pattern matches a frame's script URL or function name, walking from the sampled (leaf)
+ * frame towards the root — so time in the tokenizer called from the chat model counts as token
+ * counting. Samples the profiler marks "(idle)" are the thread waiting (for replies, timers or a
+ * worker); "(garbage collector)" and "(program)" (V8 and native code with no JS frame) are their
+ * own categories.
+ */
+import { Session } from 'node:inspector/promises';
+
+/** One category: a name and what marks its frames (URL or function-name substrings). */
+export interface CpuCategory { name: string; match: readonly string[] }
+
+interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Milliseconds per category (plus `idle`, `gc`, `other`) of one profiled stretch. */
+export type CpuSplit = Record<string, number>;
+
+/** A started profiler; `stop()` ends it and classifies its samples. */
+export interface CpuProfiler { stop(): Promise<CpuSplit> }
+
+/**
+ * Start profiling this thread. @param categories checked in order for each frame
+ * @throws Error (rejects) when the inspector cannot start a profile
+ */
+export async function startCpuProfile(categories: readonly CpuCategory[], intervalUs = 1000): Promise<CpuProfiler> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+      session.disconnect();
+      return classify(profile, categories);
+    },
+  };
+}
+
+function classify(profile: Profile, categories: readonly CpuCategory[]): CpuSplit {
+  const parent = new Map<number, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const memo = new Map<number, string>();
+  const categoryOf = (id: number): string => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const leaf = byId.get(id)!.callFrame.functionName;
+    let found = leaf === '(idle)' ? 'idle' : leaf === '(garbage collector)' ? 'gc' : null;
+    for (let at: number | undefined = id; found === null && at !== undefined; at = parent.get(at)) {
+      const { url, functionName } = byId.get(at)!.callFrame;
+      found = categories.find((c) => c.match.some((m) => url.includes(m) || functionName === m))?.name ?? null;
+    }
+    const name = found ?? 'other';
+    memo.set(id, name);
+    return name;
+  };
+  const split: CpuSplit = {};
+  profile.samples.forEach((id, i) => {
+    const name = categoryOf(id);
+    split[name] = (split[name] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
+  });
+  return split;
+}
