@@ -5,15 +5,18 @@
  * frame towards the root — so time in the tokenizer called from the chat model counts as token
  * counting. Samples the profiler marks "(idle)" are the thread waiting (for replies, timers or a
  * worker); "(garbage collector)" and "(program)" (V8 and native code with no JS frame) are their
- * own categories.
+ * own categories. `BENCH_CPU_PROFILE_DIR=DIR` also writes each profile there (`.cpuprofile`).
  */
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
 
 /** One category: a name and what marks its frames (URL or function-name substrings). */
 export interface CpuCategory { name: string; match: readonly string[] }
 
-interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
-interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+/** The parts of a V8 `.cpuprofile` read here (timeDeltas in µs). */
+export interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 /** Milliseconds per category (plus `idle`, `gc`, `other`) of one profiled stretch. */
 export type CpuSplit = Record<string, number>;
@@ -35,12 +38,18 @@ export async function startCpuProfile(categories: readonly CpuCategory[], interv
     async stop() {
       const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
       session.disconnect();
-      return classify(profile, categories);
+      if (process.env.BENCH_CPU_PROFILE_DIR) {
+        const file = join(process.env.BENCH_CPU_PROFILE_DIR, `bench-${Date.now()}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        console.error(`CPU profile written to ${file} (open it in Chrome DevTools → Performance)`);
+      }
+      return classifyProfile(profile, categories);
     },
   };
 }
 
-function classify(profile: Profile, categories: readonly CpuCategory[]): CpuSplit {
+/** Milliseconds of `profile` per category (see the module comment), plus `idle`, `gc` and `other`. */
+export function classifyProfile(profile: Profile, categories: readonly CpuCategory[]): CpuSplit {
   const parent = new Map<number, number>();
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);

@@ -11,9 +11,9 @@
  * machine's load and the mock's own time are measured beside ours (ratio ours ÷ baseline); and
  * **where the rest goes**: per session chain, the time beyond the latency inside the calls, in
  * engine steps and between calls; and this thread's CPU profile during the timed run by
- * category (cpu-split.ts). Engines: worker_threads as `metattl eval` runs them
- * (`LOOP_BENCH_ENGINES=thread`: in this thread). No store (an evaluation's store writes are not
- * in this figure). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
+ * category (cpu-split.ts). Engines in this thread, sharing compiled code (`LOOP_BENCH_ENGINES=worker`:
+ * one worker_thread each, as `metattl eval` runs them; on 2 shared cores each worker's cold JIT
+ * made that slower). No store (an evaluation's store writes are not in this figure). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
  * uses Node's built-in fetch (undici) instead.
  */
 import { spawn } from 'node:child_process';
@@ -44,7 +44,7 @@ const STEPS = 3;
 const CHAIN = EPISODES * STEPS + (EPISODES - 1);
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
-const ENGINES = process.env.LOOP_BENCH_ENGINES === 'thread' ? 'thread' : 'worker';
+const ENGINES = process.env.LOOP_BENCH_ENGINES === 'worker' ? 'worker' : 'thread';
 const FETCH = process.env.LOOP_BENCH_FETCH === 'builtin' ? 'builtin' : 'http';
 interface Setting { concurrency: number; latencyMs: number; sessions: number; goal: number }
 /** The issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
@@ -61,6 +61,8 @@ const SETTINGS: Setting[] = process.env.LOOP_BENCH
     ];
 /** This thread's CPU by what it ran (first match from the sampled frame towards the root). */
 const CATEGORIES: CpuCategory[] = [
+  // The profiler's own start (its first sample), left out of the table.
+  { name: 'profiler', match: ['cpu-split.ts'] },
   { name: 'tokenizer', match: ['gpt-tokenizer', 'token-count.ts'] },
   { name: 'engine messages', match: ['engine-proxy.ts', 'node:internal/worker', 'worker_threads'] },
   { name: 'engine', match: ['ifvms', '/src/engine/'] },
@@ -69,6 +71,8 @@ const CATEGORIES: CpuCategory[] = [
   { name: 'session loop', match: ['/src/ttl/', '/src/agents/'] },
   { name: 'bench', match: ['/bench/'] },
 ];
+
+const SHOWN = CATEGORIES.filter((c) => c.name !== 'profiler');
 
 async function startMock(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'test/mock-llm/cli.ts'), '--faults', JSON.stringify([{ kind: 'slow', delayMs: latencyMs }])], { stdio: ['ignore', 'pipe', 'inherit'] });
@@ -143,11 +147,16 @@ async function main(): Promise<void> {
     Object.assign(totals, { sessionsMs: 0, callsMs: 0, calls: 0, engineMs: 0 });
     const limit = pLimit(concurrency);
     const profiler = await startCpuProfile(CATEGORIES);
+    const cpu0 = process.cpuUsage();
     const started = performance.now();
     const results = await Promise.all(Array.from({ length: sessions }, (_, i) => limit(() => run(`s-${i}`))));
     const wallMs = performance.now() - started;
+    const cpuUs = process.cpuUsage(cpu0);
     const cpu = await profiler.stop();
+    const baseCpu0 = process.cpuUsage();
     const baselineMs = await replayChains(mock.baseUrl, chainBodies, sessions, concurrency);
+    const baseCpuUs = process.cpuUsage(baseCpu0);
+    const perCall = (u: NodeJS.CpuUsage, n: number) => ((u.user + u.system) / 1000 / n).toFixed(2);
     mock.stop();
     pool.disposeAll();
     const calls = results.reduce((n, r) => n + r.session.episodes.reduce((m, e) => m + e.steps.length, 0) + r.session.exchanges.length, 0);
@@ -157,26 +166,26 @@ async function main(): Promise<void> {
     const ratio = wallMs / idealMs;
     const baseline = baselineMs / baselineIdealMs;
     lines.push(`loop overhead C=${concurrency} latency=${latencyMs}ms: ${ratio.toFixed(3)} (goal ≤ ${goal.toFixed(2)}; ${sessions} sessions, ${calls} calls; mock-only baseline ${baseline.toFixed(3)}, ours ÷ baseline ${(ratio / baseline).toFixed(3)})`);
-    rows.push(`| ${concurrency} | ${latencyMs} | ${sessions} | ${calls} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${ratio.toFixed(3)} | ${baseline.toFixed(3)} | ${(ratio / baseline).toFixed(3)} |`);
+    rows.push(`| ${concurrency} | ${latencyMs} | ${sessions} | ${calls} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${ratio.toFixed(3)} | ${baseline.toFixed(3)} | ${(ratio / baseline).toFixed(3)} | ${perCall(cpuUs, calls)} | ${perCall(baseCpuUs, chainBodies.length * sessions)} |`);
     const sessionWall = totals.sessionsMs / sessions;
     const beyond = (totals.callsMs - latencyMs * totals.calls) / sessions;
     const engine = totals.engineMs / sessions;
     splitRows.push(`| ${concurrency} | ${latencyMs} | ${(latencyMs * CHAIN).toFixed(0)} | ${sessionWall.toFixed(1)} | ${beyond.toFixed(1)} | ${engine.toFixed(1)} | ${(sessionWall - totals.callsMs / sessions - engine).toFixed(1)} |`);
-    const names = [...CATEGORIES.map((c) => c.name), 'gc', 'other'];
+    const names = [...SHOWN.map((c) => c.name), 'gc', 'other'];
     const busy = names.reduce((n, k) => n + (cpu[k] ?? 0), 0);
     cpuRows.push(`| ${concurrency} | ${latencyMs} | ${names.map((k) => (cpu[k] ?? 0).toFixed(0)).join(' | ')} | ${busy.toFixed(0)} (${((100 * busy) / wallMs).toFixed(0)} %) | ${(cpu.idle ?? 0).toFixed(0)} |`);
   }
   console.log(`\nEvaluation loop overhead (mock in its own process; K=${EPISODES}, S=${STEPS}, naive meta-agent, detective.z5; chain ${CHAIN} calls per session; engines: ${ENGINES === 'worker' ? 'worker_threads' : 'this thread'}; fetch: ${FETCH === 'http' ? 'node:http keep-alive' : 'built-in (undici)'})\n`);
-  console.log('| C | latency ms | sessions | LLM calls | ideal ms | wall ms | wall / ideal | mock-only baseline | ours ÷ baseline |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| C | latency ms | sessions | LLM calls | ideal ms | wall ms | wall / ideal | mock-only baseline | ours ÷ baseline | CPU ms per call, this process | CPU ms per call, bare client |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
   console.log('\nWhere a session chain\'s time goes (mean per session, ms): latency × chain; its wall; inside the calls beyond the latency (HTTP, the mock, waiting for this thread); in engine resets and steps (worker round trips included); between calls (our loop, waiting for this thread)\n');
   console.log('| C | latency ms | latency × chain | session wall | calls beyond latency | engine | between calls |');
   console.log('|---|---|---|---|---|---|---|');
   for (const row of splitRows) console.log(row);
-  console.log(`\nThis thread's CPU during the timed run, ms (V8 profile, 1 ms samples)\n`);
-  console.log(`| C | latency ms | ${[...CATEGORIES.map((c) => c.name), 'GC', 'other'].join(' | ')} | busy (share of wall) | idle |`);
-  console.log(`|---|---|${[...CATEGORIES, 0, 0].map(() => '---').join('|')}|---|---|`);
+  console.log(`\nThis thread's time during the timed run by what it ran, ms (V8 profile, 1 ms samples; wall-clock samples, so on a loaded machine a category also holds the time the thread waited for a core right after it; "bench": the harness's wrappers)\n`);
+  console.log(`| C | latency ms | ${[...SHOWN.map((c) => c.name), 'GC', 'other'].join(' | ')} | busy (share of wall) | idle |`);
+  console.log(`|---|---|${[...SHOWN, 0, 0].map(() => '---').join('|')}|---|---|`);
   for (const row of cpuRows) console.log(row);
   console.log('');
   for (const line of lines) console.log(line);
