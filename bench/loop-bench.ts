@@ -13,11 +13,13 @@
  * engine steps and between calls; and this thread's CPU profile during the timed run by
  * category (cpu-split.ts). Engines in this thread, sharing compiled code (`LOOP_BENCH_ENGINES=worker`:
  * one worker_thread each, as `metattl eval` runs them; on 2 shared cores each worker's cold JIT
- * made that slower). No store (an evaluation's store writes are not in this figure). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
+ * made that slower). Sessions are persisted as they run, in a memory store as `metattl eval`
+ * without `--store` does (`LOOP_BENCH_STORE=DIR`: files in a new directory under DIR, as `--store`;
+ * `none`: not at all). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
  * uses Node's built-in fetch (undici) instead.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
@@ -32,6 +34,8 @@ import type { ChatModel, Role } from '../src/llm/interface.ts';
 import { createChatModels } from '../src/llm/openai-chat-model.ts';
 import { loadTokenCounter } from '../src/llm/token-count.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
+import { MemoryStore } from '../src/store/memory-store.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
 import { EnginePool, type PooledEngine } from '../src/ttl/engine-pool.ts';
 import { evaluateSession } from '../src/ttl/session-evaluator.ts';
 import { benchTiny } from './bench-size.ts';
@@ -46,6 +50,8 @@ const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
 const ENGINES = process.env.LOOP_BENCH_ENGINES === 'worker' ? 'worker' : 'thread';
 const FETCH = process.env.LOOP_BENCH_FETCH === 'builtin' ? 'builtin' : 'http';
+/** Where sessions are persisted as they run: `memory` (default, as `metattl eval` without --store), `none`, or a directory (as `--store DIR`). */
+const STORE = process.env.LOOP_BENCH_STORE ?? 'memory';
 interface Setting { concurrency: number; latencyMs: number; sessions: number; goal: number }
 /** The issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
 const SETTINGS: Setting[] = process.env.LOOP_BENCH
@@ -133,7 +139,8 @@ async function main(): Promise<void> {
         const e = loadStory(bytes, { seed: 0, rules });
         return { info: e.info, seed: e.seed, reset: async () => e.reset(), step: async (c: string) => e.step(c), dispose: () => undefined };
       })()));
-    const options = { settings: s, models, countTokens: counter, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore systematically.', contextWindow: 8000 };
+    const store = STORE === 'none' ? undefined : STORE === 'memory' ? new MemoryStore() : await openNodeStore(mkdtempSync(join(STORE, 'loop-bench-')));
+    const options = { settings: s, models, countTokens: counter, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore systematically.', contextWindow: 8000, ...(store ? { store } : {}) };
     const task = { id: 'detective:0', storyId: entry.id, title: entry.title, md5: entry.md5, seed: 0, maxScore: entry.maxScore! };
     const policy = { kind: 'meta' as const, name: 'naive', strategy: '' };
     const run = (id: string) => timed('sessionsMs', () => evaluateSession(options, policy, task, id));
@@ -159,6 +166,7 @@ async function main(): Promise<void> {
     const perCall = (u: NodeJS.CpuUsage, n: number) => ((u.user + u.system) / 1000 / n).toFixed(2);
     mock.stop();
     pool.disposeAll();
+    store?.close();
     const calls = results.reduce((n, r) => n + r.session.episodes.reduce((m, e) => m + e.steps.length, 0) + r.session.exchanges.length, 0);
     const chain = Math.max(...results.map((r) => r.session.episodes.reduce((m, e) => m + e.steps.length, 0) + r.session.exchanges.length));
     const idealMs = Math.max(latencyMs * chain, (latencyMs * calls) / concurrency);
@@ -175,7 +183,7 @@ async function main(): Promise<void> {
     const busy = names.reduce((n, k) => n + (cpu[k] ?? 0), 0);
     cpuRows.push(`| ${concurrency} | ${latencyMs} | ${names.map((k) => (cpu[k] ?? 0).toFixed(0)).join(' | ')} | ${busy.toFixed(0)} (${((100 * busy) / wallMs).toFixed(0)} %) | ${(cpu.idle ?? 0).toFixed(0)} |`);
   }
-  console.log(`\nEvaluation loop overhead (mock in its own process; K=${EPISODES}, S=${STEPS}, naive meta-agent, detective.z5; chain ${CHAIN} calls per session; engines: ${ENGINES === 'worker' ? 'worker_threads' : 'this thread'}; fetch: ${FETCH === 'http' ? 'node:http keep-alive' : 'built-in (undici)'})\n`);
+  console.log(`\nEvaluation loop overhead (mock in its own process; K=${EPISODES}, S=${STEPS}, naive meta-agent, detective.z5; chain ${CHAIN} calls per session; engines: ${ENGINES === 'worker' ? 'worker_threads' : 'this thread'}; store: ${STORE === 'none' || STORE === 'memory' ? STORE : 'files'}; fetch: ${FETCH === 'http' ? 'node:http keep-alive' : 'built-in (undici)'})\n`);
   console.log('| C | latency ms | sessions | LLM calls | ideal ms | wall ms | wall / ideal | mock-only baseline | ours ÷ baseline | CPU ms per call, this process | CPU ms per call, bare client |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);

@@ -1,8 +1,11 @@
 /**
  * Persisting sessions through the store's run API: the session record without its steps is the
  * run header (rewritten at session start, after each episode and policy exchange, and at the
- * end); every step is one appended event (seq = episode·100,000 + step), written as soon as it is
- * recorded, so a reload or crash loses at most the step in flight. When an episode attempt is cut
+ * end); every step is one appended event (seq = episode·100,000 + step), started as soon as it is
+ * recorded and finished while the next step's actor call is out (write-behind: the store's time
+ * stays out of the chain of calls, issue 23) — every other write, and the session's end, waits
+ * for it first, and its failure is thrown there — so a reload or crash loses at most the last
+ * step recorded and the one in flight. When an episode attempt is cut
  * short by a provider fault, the run is rewritten without that attempt's steps (they live on in
  * the header's `faults`), so the stored steps are always those of the current attempt.
  * `loadSession` reassembles.
@@ -59,7 +62,21 @@ export async function replaceSession(store: Store, record: SessionRecord, now: (
 export function persistingSink(store: Store, sessionId: string, inner: SessionSink = {}, now: () => number = Date.now): SessionSink {
   /** Faulted attempts already written: a new one makes the run be rewritten without its steps. */
   let faultsWritten: number | null = null;
+  /** The step write still under way (write-behind), and its failure once it failed. */
+  let pending: Promise<void> | null = null;
+  let failure: { error: unknown } | null = null;
+  /** Wait for the step write under way; throws its failure (once). */
+  const settled = async (): Promise<void> => {
+    if (pending) await pending;
+    pending = null;
+    if (failure) {
+      const { error } = failure;
+      failure = null;
+      throw error;
+    }
+  };
   const writeHeader = async (record: SessionRecord) => {
+    await settled();
     const faults = record.faults?.length ?? 0;
     if (faultsWritten !== null && faults > faultsWritten) await replaceSession(store, record, now);
     else await store.putRun(header(record, now));
@@ -67,7 +84,10 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
   };
   return {
     async onStep(episodeIndex, step, trajectory) {
-      await store.appendRunEvents(sessionId, [{ seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step }]);
+      await settled();
+      pending = store.appendRunEvents(sessionId, [{ seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step }]).catch((error: unknown) => {
+        failure = { error };
+      });
       await inner.onStep?.(episodeIndex, step, trajectory);
     },
     async onEpisode(episode, record) {
