@@ -48,39 +48,56 @@ class SlowStore extends MemoryStore {
 }
 
 describe('persistingSink', () => {
-  it('returns from a step before its write ends; the next write waits for it; the end leaves nothing in flight', async () => {
+  it('queues writes in order behind the session; only its end waits for them', async () => {
     const store = new SlowStore();
     const sink = persistingSink(store, 'run-1', {}, () => 7);
     const r = record();
     await sink.onRecord!(r);
     await sink.onStep!(1, step(1), {} as never);
-    expect(store.log).toEqual(['header', 'append 100001 started']);
-    const second = sink.onStep!(1, step(2), {} as never);
-    await Promise.resolve();
-    expect(store.log).toEqual(['header', 'append 100001 started']);
-    store.release();
-    await second;
-    expect(store.log).toEqual(['header', 'append 100001 started', 'append 100001 done', 'append 100002 started']);
-    r.episodes[0]!.steps = [step(1), step(2)];
-    const end = sink.onRecord!(r);
+    await sink.onStep!(1, step(2), {} as never);
     await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(store.log.at(-1)).toBe('append 100002 started');
+    // The header went first; the first append waits in the store; the second waits behind it.
+    expect(store.log).toEqual(['header', 'append 100001 started']);
+    r.episodes[0]!.steps = [step(1), step(2)];
+    r.status = 'complete';
+    let ended = false;
+    const end = sink.onRecord!(r).then(() => (ended = true));
+    store.release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect([ended, store.log.slice(1)]).toEqual([false, ['append 100001 started', 'append 100001 done', 'append 100002 started']]);
     store.release();
     await end;
     expect(store.log.slice(-2)).toEqual(['append 100002 done', 'header']);
-    expect((await loadSession(store, 'run-1'))!.episodes[0]!.steps.map((s) => s.observation)).toEqual(['obs 1', 'obs 2']);
+    const stored = (await loadSession(store, 'run-1'))!;
+    expect([stored.status, stored.episodes[0]!.steps.map((s) => s.observation)]).toEqual(['complete', ['obs 1', 'obs 2']]);
   });
 
-  it('throws a failed step write at the next write, once', async () => {
+  it('writes the record as it was when reported, not as it is later', async () => {
+    const store = new SlowStore();
+    const sink = persistingSink(store, 'run-1');
+    const r = record();
+    await sink.onRecord!(r);
+    await sink.onStep!(1, step(1), {} as never);
+    r.stopMessage = 'changed after it was reported';
+    await sink.onRecord!(r);
+    r.stopMessage = 'later still';
+    store.release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect((await store.getRun('run-1'))!.header.data).toMatchObject({ stopMessage: 'changed after it was reported' });
+  });
+
+  it('throws a failed write at the next report, once, and writes nothing after it meanwhile', async () => {
     const store = new SlowStore();
     const sink = persistingSink(store, 'run-1');
     await sink.onRecord!(record());
     store.failNext = true;
     await sink.onStep!(1, step(1), {} as never);
     store.release();
+    await new Promise((resolve) => setTimeout(resolve, 5));
     await expect(sink.onStep!(1, step(2), {} as never)).rejects.toThrow('disk full');
     store.failNext = false;
-    store.release();
-    await expect(sink.onRecord!(record())).resolves.toBeUndefined();
+    const end = { ...record(), status: 'stopped' as const };
+    await expect(sink.onRecord!(end)).resolves.toBeUndefined();
+    expect(store.log).toEqual(['header', 'append 100001 started', 'header']);
   });
 });
