@@ -61,7 +61,7 @@ describe('persistingSink', () => {
     r.episodes[0]!.steps = [step(1), step(2)];
     r.status = 'complete';
     let ended = false;
-    const end = sink.onRecord!(r).then(() => (ended = true));
+    const end = Promise.resolve(sink.onRecord!(r)).then(() => (ended = true));
     store.release();
     await new Promise((resolve) => setTimeout(resolve, 5));
     expect([ended, store.log.slice(1)]).toEqual([false, ['append 100001 started', 'append 100001 done', 'append 100002 started']]);
