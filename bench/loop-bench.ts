@@ -1,28 +1,46 @@
 /**
  * Loop overhead of an evaluation (`npm run bench`; not a test): N sessions (K=2 episodes × S=3
  * steps, the naive meta-agent) on detective.z5 with C in flight, against the mock provider in its
- * own process at a fixed latency (as a real provider would be). Wall time ÷ ideal, ideal =
+ * own process at a fixed latency (as a real provider would be), through the CLI's chat models
+ * (its keep-alive node:http fetch, src/cli/http-fetch.ts). Wall time ÷ ideal, ideal =
  * max(latency × longest chain of dependent calls, latency × calls ÷ C) (issue 23); one
- * `loop overhead C=<C> latency=<ms>ms: <ratio>` line per setting. The split: this thread's time in
- * engine steps and in token counting (timed around each call), the rest of the overhead being
- * request round trips, scheduling and the event loop. In-thread engines; no store (an evaluation's
- * store writes are not in this figure).
+ * `loop overhead C=<C> latency=<ms>ms: <ratio>` line per setting.
+ *
+ * In the same run, per setting: the **mock-only baseline** (loop-baseline.ts: the same request
+ * bodies in the same chains, sent by a bare client that does nothing between calls), so that the
+ * machine's load and the mock's own time are measured beside ours (ratio ours ÷ baseline); and
+ * **where the rest goes**: per session chain, the time beyond the latency inside the calls, in
+ * engine steps and between calls; and this thread's CPU profile during the timed run by
+ * category (cpu-split.ts). Engines in this thread, sharing compiled code (`LOOP_BENCH_ENGINES=worker`:
+ * one worker_thread each, as `metattl eval` runs them; on 2 shared cores each worker's cold JIT
+ * made that slower). Sessions are persisted as they run, in a memory store as `metattl eval`
+ * without `--store` does (`LOOP_BENCH_STORE=DIR`: files in a new directory under DIR, as `--store`;
+ * `none`: not at all). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
+ * uses Node's built-in fetch (undici) instead.
  */
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
+import { createHttpFetch } from '../src/cli/http-fetch.ts';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import { EngineProxy } from '../src/engine/engine-proxy.ts';
+import { createNodeWorker } from '../src/engine/node/worker-factory.ts';
 import { md5Hex } from '../src/engine/story-file.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
+import type { ChatModel, Role } from '../src/llm/interface.ts';
 import { createChatModels } from '../src/llm/openai-chat-model.ts';
 import { loadTokenCounter } from '../src/llm/token-count.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
-import { EnginePool } from '../src/ttl/engine-pool.ts';
+import { MemoryStore } from '../src/store/memory-store.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
+import { EnginePool, type PooledEngine } from '../src/ttl/engine-pool.ts';
 import { evaluateSession } from '../src/ttl/session-evaluator.ts';
 import { benchTiny } from './bench-size.ts';
+import { startCpuProfile, type CpuCategory } from './cpu-split.ts';
+import { replayChains } from './loop-baseline.ts';
 
 const EPISODES = 2;
 const STEPS = 3;
@@ -30,18 +48,63 @@ const STEPS = 3;
 const CHAIN = EPISODES * STEPS + (EPISODES - 1);
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
-/** (C, latency ms, sessions, goal); the issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
-const SETTINGS: Array<{ concurrency: number; latencyMs: number; sessions: number; goal: number }> = benchTiny()
-  ? [{ concurrency: 4, latencyMs: 50, sessions: 4, goal: 1.1 }]
-  : [
-    { concurrency: 1, latencyMs: 50, sessions: 4, goal: 1.1 }, { concurrency: 4, latencyMs: 50, sessions: 16, goal: 1.1 },
-    { concurrency: 16, latencyMs: 50, sessions: 64, goal: 1.1 }, { concurrency: 64, latencyMs: 500, sessions: 256, goal: 1.03 },
-  ];
+const ENGINES = process.env.LOOP_BENCH_ENGINES === 'worker' ? 'worker' : 'thread';
+const FETCH = process.env.LOOP_BENCH_FETCH === 'builtin' ? 'builtin' : 'http';
+/** Where sessions are persisted as they run: `memory` (default, as `metattl eval` without --store), `none`, or a directory (as `--store DIR`). */
+const STORE = process.env.LOOP_BENCH_STORE ?? 'memory';
+interface Setting { concurrency: number; latencyMs: number; sessions: number; goal: number }
+/** The issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
+const SETTINGS: Setting[] = process.env.LOOP_BENCH
+  ? process.env.LOOP_BENCH.split(',').map((t) => {
+    const [concurrency, latencyMs, sessions] = t.split(':').map(Number) as [number, number, number];
+    return { concurrency, latencyMs, sessions, goal: latencyMs >= 500 ? 1.03 : 1.1 };
+  })
+  : benchTiny()
+    ? [{ concurrency: 4, latencyMs: 50, sessions: 4, goal: 1.1 }]
+    : [
+      { concurrency: 1, latencyMs: 50, sessions: 4, goal: 1.1 }, { concurrency: 4, latencyMs: 50, sessions: 16, goal: 1.1 },
+      { concurrency: 16, latencyMs: 50, sessions: 64, goal: 1.1 }, { concurrency: 64, latencyMs: 500, sessions: 256, goal: 1.03 },
+    ];
+/** This thread's CPU by what it ran (first match from the sampled frame towards the root). */
+const CATEGORIES: CpuCategory[] = [
+  // The profiler's own start (its first sample), left out of the table.
+  { name: 'profiler', match: ['cpu-split.ts'] },
+  { name: 'tokenizer', match: ['gpt-tokenizer', 'token-count.ts'] },
+  { name: 'engine messages', match: ['engine-proxy.ts', 'node:internal/worker', 'worker_threads'] },
+  { name: 'engine', match: ['ifvms', '/src/engine/'] },
+  { name: 'HTTP client', match: ['node_modules/openai', 'undici', 'http-fetch.ts', 'node:_http', 'node:http', 'node:net', 'node:internal/webstreams', 'node:internal/streams', 'node:stream'] },
+  { name: 'chat model', match: ['/src/llm/'] },
+  { name: 'session loop', match: ['/src/ttl/', '/src/agents/'] },
+  { name: 'bench', match: ['/bench/'] },
+];
+
+const SHOWN = CATEGORIES.filter((c) => c.name !== 'profiler');
 
 async function startMock(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', resolve(repoRoot, 'test/mock-llm/cli.ts'), '--faults', JSON.stringify([{ kind: 'slow', delayMs: latencyMs }])], { stdio: ['ignore', 'pipe', 'inherit'] });
   const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
   return { baseUrl: line.trim(), stop: () => child.kill() };
+}
+
+/** Sums over the timed run's sessions (ms): sessions' wall time, calls' wall time and count, engine calls' wall time. */
+interface ChainTimes { sessionsMs: number; callsMs: number; calls: number; engineMs: number }
+const totals: ChainTimes = { sessionsMs: 0, callsMs: 0, calls: 0, engineMs: 0 };
+
+/** Wall time of `f` added to `totals[key]`. */
+async function timed<T>(key: 'callsMs' | 'engineMs' | 'sessionsMs', f: () => Promise<T>): Promise<T> {
+  const t0 = performance.now();
+  try {
+    return await f();
+  } finally {
+    totals[key] += performance.now() - t0;
+    if (key === 'callsMs') totals.calls++;
+  }
+}
+
+/** Models whose calls add their wall time to `totals`. */
+function timedModels(models: Record<Role, ChatModel>): Record<Role, ChatModel> {
+  const wrap = (m: ChatModel): ChatModel => ({ ...m, complete: (messages, options) => timed('callsMs', () => m.complete(messages, options)) });
+  return { actor: wrap(models.actor), metaAgent: wrap(models.metaAgent), proposer: wrap(models.proposer) };
 }
 
 async function main(): Promise<void> {
@@ -52,56 +115,87 @@ async function main(): Promise<void> {
   const counter = await loadTokenCounter();
   const lines: string[] = [];
   const rows: string[] = [];
+  const splitRows: string[] = [];
+  const cpuRows: string[] = [];
   for (const { concurrency, latencyMs, sessions, goal } of SETTINGS) {
     const mock = await startMock(latencyMs);
     const s = defaultLlmSettings();
     s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'bench-key' };
     for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = 'mock-model';
     s.maxConcurrent = concurrency;
-    const models = createChatModels(s, new UsageMeter(s.caps, s.prices));
-    let engineMs = 0;
-    let countMs = 0;
-    const countTokens = (text: string): number => {
-      const t0 = performance.now();
-      const n = counter(text);
-      countMs += performance.now() - t0;
-      return n;
+    const inner = FETCH === 'http' ? createHttpFetch() : globalThis.fetch.bind(globalThis);
+    let recorded: string[] | null = null;
+    const fetch: typeof globalThis.fetch = (input, init) => {
+      if (recorded && typeof init?.body === 'string') recorded.push(init.body);
+      return inner(input, init);
     };
-    const pool = new EnginePool(async () => {
-      const engine = loadStory(bytes, { seed: 0, rules });
-      const timed = <T>(f: () => T): T => {
-        const t0 = performance.now();
-        const out = f();
-        engineMs += performance.now() - t0;
-        return out;
-      };
-      return { info: engine.info, seed: engine.seed, reset: async () => timed(() => engine.reset()), step: async (c: string) => timed(() => engine.step(c)), dispose: () => undefined };
+    const models = timedModels(createChatModels(s, new UsageMeter(s.caps, s.prices), { fetch }));
+    const timedEngine = (engine: PooledEngine): PooledEngine => ({
+      info: engine.info, seed: engine.seed, reset: () => timed('engineMs', () => engine.reset()), step: (c) => timed('engineMs', () => engine.step(c)), dispose: () => engine.dispose(),
     });
-    const options = { settings: s, models, countTokens, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore systematically.', contextWindow: 8000 };
+    const pool = new EnginePool(async () => timedEngine(ENGINES === 'worker'
+      ? await EngineProxy.load(createNodeWorker, bytes, { seed: 0, rules })
+      : (() => {
+        const e = loadStory(bytes, { seed: 0, rules });
+        return { info: e.info, seed: e.seed, reset: async () => e.reset(), step: async (c: string) => e.step(c), dispose: () => undefined };
+      })()));
+    const store = STORE === 'none' ? undefined : STORE === 'memory' ? new MemoryStore() : await openNodeStore(mkdtempSync(join(STORE, 'loop-bench-')));
+    const options = { settings: s, models, countTokens: counter, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore systematically.', contextWindow: 8000, ...(store ? { store } : {}) };
     const task = { id: 'detective:0', storyId: entry.id, title: entry.title, md5: entry.md5, seed: 0, maxScore: entry.maxScore! };
     const policy = { kind: 'meta' as const, name: 'naive', strategy: '' };
-    // Warm-up: engines compiled and the connection pool open, outside the timing.
-    await Promise.all(Array.from({ length: Math.min(concurrency, 8) }, (_, i) => evaluateSession(options, policy, task, `warm-${i}`)));
-    [engineMs, countMs] = [0, 0];
+    const run = (id: string) => timed('sessionsMs', () => evaluateSession(options, policy, task, id));
+    // One session's request bodies for the baseline, then a warm-up with C sessions at once
+    // (C engines started, the sockets open, the code compiled), both outside the timing.
+    recorded = [];
+    await run('record');
+    const chainBodies = recorded;
+    recorded = null;
+    await Promise.all(Array.from({ length: concurrency }, (_, i) => run(`warm-${i}`)));
+    Object.assign(totals, { sessionsMs: 0, callsMs: 0, calls: 0, engineMs: 0 });
     const limit = pLimit(concurrency);
+    const profiler = await startCpuProfile(CATEGORIES);
+    const cpu0 = process.cpuUsage();
     const started = performance.now();
-    const results = await Promise.all(Array.from({ length: sessions }, (_, i) => limit(() => evaluateSession(options, policy, task, `s-${i}`))));
+    const results = await Promise.all(Array.from({ length: sessions }, (_, i) => limit(() => run(`s-${i}`))));
     const wallMs = performance.now() - started;
+    const cpuUs = process.cpuUsage(cpu0);
+    const cpu = await profiler.stop();
+    const baseCpu0 = process.cpuUsage();
+    const baselineMs = await replayChains(mock.baseUrl, chainBodies, sessions, concurrency);
+    const baseCpuUs = process.cpuUsage(baseCpu0);
+    const perCall = (u: NodeJS.CpuUsage, n: number) => ((u.user + u.system) / 1000 / n).toFixed(2);
     mock.stop();
     pool.disposeAll();
+    store?.close();
     const calls = results.reduce((n, r) => n + r.session.episodes.reduce((m, e) => m + e.steps.length, 0) + r.session.exchanges.length, 0);
     const chain = Math.max(...results.map((r) => r.session.episodes.reduce((m, e) => m + e.steps.length, 0) + r.session.exchanges.length));
     const idealMs = Math.max(latencyMs * chain, (latencyMs * calls) / concurrency);
+    const baselineIdealMs = Math.max(latencyMs * chainBodies.length, (latencyMs * chainBodies.length * sessions) / concurrency);
     const ratio = wallMs / idealMs;
-    const overMs = wallMs - idealMs;
-    lines.push(`loop overhead C=${concurrency} latency=${latencyMs}ms: ${ratio.toFixed(3)} (goal ≤ ${goal.toFixed(2)}; ${sessions} sessions, ${calls} calls)`);
-    rows.push(`| ${concurrency} | ${latencyMs} | ${sessions} | ${calls} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${ratio.toFixed(3)} | ${engineMs.toFixed(0)} | ${countMs.toFixed(0)} | ${Math.max(0, overMs - engineMs - countMs).toFixed(0)} |`);
+    const baseline = baselineMs / baselineIdealMs;
+    lines.push(`loop overhead C=${concurrency} latency=${latencyMs}ms: ${ratio.toFixed(3)} (goal ≤ ${goal.toFixed(2)}; ${sessions} sessions, ${calls} calls; mock-only baseline ${baseline.toFixed(3)}, ours ÷ baseline ${(ratio / baseline).toFixed(3)})`);
+    rows.push(`| ${concurrency} | ${latencyMs} | ${sessions} | ${calls} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${ratio.toFixed(3)} | ${baseline.toFixed(3)} | ${(ratio / baseline).toFixed(3)} | ${perCall(cpuUs, calls)} | ${perCall(baseCpuUs, chainBodies.length * sessions)} |`);
+    const sessionWall = totals.sessionsMs / sessions;
+    const beyond = (totals.callsMs - latencyMs * totals.calls) / sessions;
+    const engine = totals.engineMs / sessions;
+    splitRows.push(`| ${concurrency} | ${latencyMs} | ${(latencyMs * CHAIN).toFixed(0)} | ${sessionWall.toFixed(1)} | ${beyond.toFixed(1)} | ${engine.toFixed(1)} | ${(sessionWall - totals.callsMs / sessions - engine).toFixed(1)} |`);
+    const names = [...SHOWN.map((c) => c.name), 'gc', 'other'];
+    const busy = names.reduce((n, k) => n + (cpu[k] ?? 0), 0);
+    cpuRows.push(`| ${concurrency} | ${latencyMs} | ${names.map((k) => (cpu[k] ?? 0).toFixed(0)).join(' | ')} | ${busy.toFixed(0)} (${((100 * busy) / wallMs).toFixed(0)} %) | ${(cpu.idle ?? 0).toFixed(0)} |`);
   }
-  console.log(`\nEvaluation loop overhead (mock in its own process; K=${EPISODES}, S=${STEPS}, naive meta-agent, detective.z5; chain ${CHAIN} calls per session)\n`);
-  console.log('| C | latency ms | sessions | LLM calls | ideal ms | wall ms | wall / ideal | engine ms | token counting ms | rest of overhead ms |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log(`\nEvaluation loop overhead (mock in its own process; K=${EPISODES}, S=${STEPS}, naive meta-agent, detective.z5; chain ${CHAIN} calls per session; engines: ${ENGINES === 'worker' ? 'worker_threads' : 'this thread'}; store: ${STORE === 'none' || STORE === 'memory' ? STORE : 'files'}; fetch: ${FETCH === 'http' ? 'node:http keep-alive' : 'built-in (undici)'})\n`);
+  console.log('| C | latency ms | sessions | LLM calls | ideal ms | wall ms | wall / ideal | mock-only baseline | ours ÷ baseline | CPU ms per call, this process | CPU ms per call, bare client |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
-  console.log('\nengine and token counting: this thread\'s time inside them during the timed run (they overlap the calls in flight, so they add to the wall time only where no call was waiting).');
+  console.log('\nWhere a session chain\'s time goes (mean per session, ms): latency × chain; its wall; inside the calls beyond the latency (HTTP, the mock, waiting for this thread); in engine resets and steps (worker round trips included); between calls (our loop, waiting for this thread)\n');
+  console.log('| C | latency ms | latency × chain | session wall | calls beyond latency | engine | between calls |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const row of splitRows) console.log(row);
+  console.log(`\nThis thread's time during the timed run by what it ran, ms (V8 profile, 1 ms samples; wall-clock samples, so on a loaded machine a category also holds the time the thread waited for a core right after it; "bench": the harness's wrappers)\n`);
+  console.log(`| C | latency ms | ${[...SHOWN.map((c) => c.name), 'GC', 'other'].join(' | ')} | busy (share of wall) | idle |`);
+  console.log(`|---|---|${[...SHOWN, 0, 0].map(() => '---').join('|')}|---|---|`);
+  for (const row of cpuRows) console.log(row);
+  console.log('');
   for (const line of lines) console.log(line);
 }
 

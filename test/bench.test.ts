@@ -21,11 +21,18 @@ const EXPECTED: Record<string, RegExp[]> = {
     /^\| zork1\.z5 \(8 standing-still commands cycled\) \| \d+\.\d{3} \| -?\d+\.\d{3} \| -?\d+\.\d× \| -?\d+\.\d{3} \| -?\d+\.\d{2}× \|$/m, /^\| minizork\.z3 \(8 standing-still commands cycled\) \| \d+\.\d{3} \|/m,
   ],
   'bench/evolution-bench.ts': [/^\| 4 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| \d\.\d{3} \|$/m, /Starting one worker_thread engine .*median \d+ ms of 1\./],
-  'bench/loop-bench.ts': [/^\| 4 \| 50 \| 4 \| 28 \| 350 \| \d+ \| \d\.\d{3} \| \d+ \| \d+ \| \d+ \|$/m, /^loop overhead C=4 latency=50ms: \d\.\d{3} \(goal ≤ 1\.10; 4 sessions, 28 calls\)$/m],
+  'bench/loop-bench.ts': [
+    /^\| 4 \| 50 \| 4 \| 28 \| 350 \| \d+ \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{2} \| \d+\.\d{2} \|$/m,
+    /^\| 4 \| 50 \| 350 \| \d+\.\d \| -?\d+\.\d \| \d+\.\d \| -?\d+\.\d \|$/m,
+    /^\| C \| latency ms \| tokenizer \| engine messages \| engine \| HTTP client \| chat model \| session loop \| bench \| GC \| other \| busy \(share of wall\) \| idle \|\n\|[-|]+\|\n\| 4 \| 50 (\| \d+ ){9}\| \d+ \(\d+ %\) \| \d+ \|$/m,
+    /^loop overhead C=4 latency=50ms: \d+\.\d{3} \(goal ≤ 1\.10; 4 sessions, 28 calls; mock-only baseline \d+\.\d{3}, ours ÷ baseline \d+\.\d{3}\)$/m,
+  ],
   'bench/cli-bench.mjs': [/CLI start ratio metattl --help \/ node -e 0: \d+\.\d{2}× \(goal ≤ 5×\)/],
   'bench/token-bench.ts': [
     /^\| actor input tokens per step \(mean\) \| \d+ \| \d+ \| ours ≤ reference \|$/m, /^\| meta-agent input tokens per session \(1 calls\) \| \d+ \| \d+ \|/m,
     /^stable prefix share \d\.\d{3} \(goal ≥ 0\.8\); ours \/ reference actor tokens per session \d\.\d{3} \(goal ≤ 1\)$/m,
+    /^\| meta-agent input tokens per call \(mean\) \| \d+ \| \d+ \| ours ≤ reference \|$/m,
+    /^tokens per 2×8 session, input \+ output: static \d+K \(paper ~196K\), meta-agent \d+K \(paper Meta-TTL ~364K\)$/m,
   ],
 };
 EXPECTED['bench/rate-limit-bench.ts'] = [

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
+import { createHttpFetch } from './http-fetch.ts';
 import type { LocalModelHost } from '../llm/local-chat-model.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 import { beforeExit } from './exit-hooks.ts';
@@ -34,6 +35,8 @@ export interface LocalModelNote {
 
 type Flags = Record<string, unknown>;
 
+/** The process's keep-alive fetch for provider calls (http-fetch.ts), shared by every run of it. */
+let processFetch: typeof fetch | null = null;
 let loaded: { file: string; threads: number; host: Promise<LocalModelHost> } | null = null;
 
 /** The local-model flags, checked. @throws UsageError for a bad --reply-grammar or --local-threads, or one given without --provider local */
@@ -78,7 +81,7 @@ async function localHost(modelFile: string, threads: number): Promise<LocalModel
  */
 export async function chatModelsFromFlags(flags: Flags, settings: LlmSettings, meter: UsageMeter): Promise<Record<Role, ChatModel>> {
   const local = localFlags(flags);
-  if (!local) return createChatModels(settings, meter);
+  if (!local) return createChatModels(settings, meter, { fetch: (processFetch ??= createHttpFetch()) });
   const host = await localHost(local.modelFile, local.threads);
   const { createLocalChatModels } = await import('../llm/local-chat-model.ts');
   return createLocalChatModels(host, settings, meter, { grammar: local.grammar });

@@ -49,10 +49,11 @@ export interface ChatModelDeps {
  */
 export function createChatModels(settings: LlmSettings, meter: UsageMeter, deps: ChatModelDeps = {}): Record<Role, ChatModel> {
   const limit = pLimit(Math.max(1, settings.maxConcurrent));
+  const client = clientCache(settings, deps);
   const make = (role: Role): ChatModel => ({
     role,
     settings: settings.roles[role],
-    complete: (messages, options = {}) => limit(() => complete(settings, role, settings.roles[role], messages, options, meter, deps)),
+    complete: (messages, options = {}) => limit(() => complete(client(), settings, role, settings.roles[role], messages, options, meter, deps)),
   });
   return { actor: make('actor'), metaAgent: make('metaAgent'), proposer: make('proposer') };
 }
@@ -99,6 +100,20 @@ export async function reportedContextWindow(settings: LlmSettings, model: string
   } catch {
     return null;
   }
+}
+
+/**
+ * The run's SDK client, made once and made again only when what it is built from changed (the
+ * provider's URL or key, the timeout, the header choice): building one per call cost about
+ * 0.1 ms of CPU each (issue 23, loop overhead).
+ */
+function clientCache(settings: LlmSettings, deps: ChatModelDeps): () => OpenAI {
+  let made: { from: readonly unknown[]; client: OpenAI } | null = null;
+  return () => {
+    const from = [settings.provider.baseUrl, settings.provider.apiKey, settings.requestTimeoutMs, settings.dropStainlessHeaders === true];
+    if (!made || from.some((v, i) => v !== made!.from[i])) made = { from, client: makeClient(settings, deps) };
+    return made.client;
+  };
 }
 
 function makeClient(settings: LlmSettings, deps: ChatModelDeps): OpenAI {
@@ -178,12 +193,11 @@ class AttemptSignal {
 }
 
 async function complete(
-  settings: LlmSettings, role: Role, roleSettings: RoleSettings, messages: ChatMessage[],
+  client: OpenAI, settings: LlmSettings, role: Role, roleSettings: RoleSettings, messages: ChatMessage[],
   options: CompleteOptions, meter: UsageMeter, deps: ChatModelDeps,
 ): Promise<Completion> {
   meter.assertWithinCaps();
   if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
-  const client = makeClient(settings, deps);
   const now = deps.now ?? (() => performance.now());
   const memory = deps.adaptations ?? sharedAdaptations;
   const base: RequestBody = {

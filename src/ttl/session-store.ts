@@ -1,8 +1,10 @@
 /**
  * Persisting sessions through the store's run API: the session record without its steps is the
  * run header (rewritten at session start, after each episode and policy exchange, and at the
- * end); every step is one appended event (seq = episode·100,000 + step), written as soon as it is
- * recorded, so a reload or crash loses at most the step in flight. When an episode attempt is cut
+ * end); every step is one appended event (seq = episode·100,000 + step). Writes are queued in
+ * order behind the session, which goes on at once (issue 23) and waits for them only at its end,
+ * so a reload or crash loses at most the steps of the writes still queued (usually none: the next
+ * actor call takes longer than a write). When an episode attempt is cut
  * short by a provider fault, the run is rewritten without that attempt's steps (they live on in
  * the header's `faults`), so the stored steps are always those of the current attempt.
  * `loadSession` reassembles.
@@ -55,31 +57,62 @@ export async function replaceSession(store: Store, record: SessionRecord, now: (
  * A sink that persists the running session `sessionId` as it goes, then calls `inner` (e.g. the
  * UI's). The runner reports the record at start and when each episode begins, so the header
  * always exists before its steps are appended.
+ *
+ * Writes are behind the session (issue 23: the store's time stays out of the chain of calls):
+ * each is queued in order — a header from a snapshot of the record taken when it is reported —
+ * and the session goes on at once; the session's end (a record no longer `running`) waits for the
+ * queue. A failed write stops the queue; its error is thrown at the next report (or the end).
  */
 export function persistingSink(store: Store, sessionId: string, inner: SessionSink = {}, now: () => number = Date.now): SessionSink {
   /** Faulted attempts already written: a new one makes the run be rewritten without its steps. */
   let faultsWritten: number | null = null;
-  const writeHeader = async (record: SessionRecord) => {
+  let queue: Promise<void> = Promise.resolve();
+  let failure: { error: unknown } | null = null;
+  /** Throw the failure of a write behind, once. */
+  const check = (): void => {
+    if (!failure) return;
+    const { error } = failure;
+    failure = null;
+    throw error;
+  };
+  const behind = (write: () => Promise<void>): void => {
+    queue = queue.then(() => (failure ? undefined : write())).catch((error: unknown) => {
+      failure = { error };
+    });
+  };
+  const writeRecord = async (record: SessionRecord) => {
+    check();
     const faults = record.faults?.length ?? 0;
-    if (faultsWritten !== null && faults > faultsWritten) await replaceSession(store, record, now);
-    else await store.putRun(header(record, now));
+    if (faultsWritten !== null && faults > faultsWritten) {
+      const whole = structuredClone(record);
+      behind(() => replaceSession(store, whole, now));
+    } else {
+      const head = structuredClone(header(record, now));
+      behind(() => store.putRun(head));
+    }
     faultsWritten = faults;
+    if (record.status !== 'running') {
+      await queue;
+      check();
+    }
   };
   return {
     async onStep(episodeIndex, step, trajectory) {
-      await store.appendRunEvents(sessionId, [{ seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step }]);
+      check();
+      const event = { seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step };
+      behind(() => store.appendRunEvents(sessionId, [event]));
       await inner.onStep?.(episodeIndex, step, trajectory);
     },
     async onEpisode(episode, record) {
-      await writeHeader(record);
+      await writeRecord(record);
       await inner.onEpisode?.(episode, record);
     },
     async onExchange(exchange, record) {
-      await writeHeader(record);
+      await writeRecord(record);
       await inner.onExchange?.(exchange, record);
     },
     async onRecord(record) {
-      await writeHeader(record);
+      await writeRecord(record);
       await inner.onRecord?.(record);
     },
   };

@@ -1,0 +1,76 @@
+/**
+ * Where a bench's main-thread time goes (bench helper, not a test): a V8 CPU profile of one timed
+ * stretch (node:inspector, sampled every `intervalUs`), each sample put in the first category
+ * whose pattern matches a frame's script URL or function name, walking from the sampled (leaf)
+ * frame towards the root — so time in the tokenizer called from the chat model counts as token
+ * counting. Samples the profiler marks "(idle)" are the thread waiting (for replies, timers or a
+ * worker); "(garbage collector)" and "(program)" (V8 and native code with no JS frame) are their
+ * own categories. `BENCH_CPU_PROFILE_DIR=DIR` also writes each profile there (`.cpuprofile`).
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { join } from 'node:path';
+
+/** One category: a name and what marks its frames (URL or function-name substrings). */
+export interface CpuCategory { name: string; match: readonly string[] }
+
+/** The parts of a V8 `.cpuprofile` read here (timeDeltas in µs). */
+export interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
+
+/** Milliseconds per category (plus `idle`, `gc`, `other`) of one profiled stretch. */
+export type CpuSplit = Record<string, number>;
+
+/** A started profiler; `stop()` ends it and classifies its samples. */
+export interface CpuProfiler { stop(): Promise<CpuSplit> }
+
+/**
+ * Start profiling this thread. @param categories checked in order for each frame
+ * @throws Error (rejects) when the inspector cannot start a profile
+ */
+export async function startCpuProfile(categories: readonly CpuCategory[], intervalUs = 1000): Promise<CpuProfiler> {
+  const session = new Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs });
+  await session.post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await session.post('Profiler.stop')) as unknown as { profile: Profile };
+      session.disconnect();
+      if (process.env.BENCH_CPU_PROFILE_DIR) {
+        const file = join(process.env.BENCH_CPU_PROFILE_DIR, `bench-${Date.now()}.cpuprofile`);
+        writeFileSync(file, JSON.stringify(profile));
+        console.error(`CPU profile written to ${file} (open it in Chrome DevTools → Performance)`);
+      }
+      return classifyProfile(profile, categories);
+    },
+  };
+}
+
+/** Milliseconds of `profile` per category (see the module comment), plus `idle`, `gc` and `other`. */
+export function classifyProfile(profile: Profile, categories: readonly CpuCategory[]): CpuSplit {
+  const parent = new Map<number, number>();
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const memo = new Map<number, string>();
+  const categoryOf = (id: number): string => {
+    const known = memo.get(id);
+    if (known !== undefined) return known;
+    const leaf = byId.get(id)!.callFrame.functionName;
+    let found = leaf === '(idle)' ? 'idle' : leaf === '(garbage collector)' ? 'gc' : null;
+    for (let at: number | undefined = id; found === null && at !== undefined; at = parent.get(at)) {
+      const { url, functionName } = byId.get(at)!.callFrame;
+      found = categories.find((c) => c.match.some((m) => url.includes(m) || functionName === m))?.name ?? null;
+    }
+    const name = found ?? 'other';
+    memo.set(id, name);
+    return name;
+  };
+  const split: CpuSplit = {};
+  profile.samples.forEach((id, i) => {
+    const name = categoryOf(id);
+    split[name] = (split[name] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
+  });
+  return split;
+}
