@@ -54,11 +54,11 @@ export interface ScriptedRun {
 
 class MemoryCache implements EvolutionCache {
   calls = new Map<string, { call: import('../../src/evolve/interface.ts').MetricCall; session: SessionRecord }>();
-  proposals = new Map<number, { reply: string; finishReason: string | null }>();
+  proposals = new Map<string, { reply: string; finishReason: string | null }>();
   async getCall(key: string) { return this.calls.get(key); }
   async putCall(call: import('../../src/evolve/interface.ts').MetricCall, session: SessionRecord) { this.calls.set(call.key, { call, session }); }
-  async getProposal(iteration: number) { return this.proposals.get(iteration); }
-  async putProposal(iteration: number, reply: string, finishReason: string | null) { this.proposals.set(iteration, { reply, finishReason }); }
+  async getProposal(iteration: number, index = 0) { return this.proposals.get(`${iteration}:${index}`); }
+  async putProposal(iteration: number, reply: string, finishReason: string | null, _usage: unknown, index = 0) { this.proposals.set(`${iteration}:${index}`, { reply, finishReason }); }
 }
 
 /** Run the loop in the scripted world. */
