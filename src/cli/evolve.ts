@@ -149,7 +149,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     fronts: state.fronts,
     outerLoop: {
       candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {},
-      merge: config.merge ?? null, proposals: config.proposals ?? { parents: 1, mutations: 1 },
+      ...(config.merge ? { merge: config.merge } : {}), ...(config.proposals ? { proposals: config.proposals } : {}),
     },
     merges: state.candidates.filter((c) => c.merge).map((c) => ({ id: c.id, parentIds: c.merge!.parentIds, ancestorId: c.merge!.ancestorId, status: c.status })),
     // This invocation's spend; null when a model called has no known price at this provider.

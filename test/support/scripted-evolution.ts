@@ -20,7 +20,7 @@ export function scriptedConfig(train: string[], val: string[], o: Partial<Evolut
 }
 
 /** A finished session with one episode whose W-AUC is `wAuc` (enough for the loop and the record). */
-function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
+export function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
   return {
     format: 'metattl-session-1', id, status: 'complete', stopReason: null, stopMessage: null,
     config: {
@@ -52,7 +52,7 @@ export interface ScriptedRun {
   proposerSystems: string[];
 }
 
-class MemoryCache implements EvolutionCache {
+export class MemoryCache implements EvolutionCache {
   calls = new Map<string, { call: import('../../src/evolve/interface.ts').MetricCall; session: SessionRecord }>();
   proposals = new Map<string, { reply: string; finishReason: string | null }>();
   async getCall(key: string) { return this.calls.get(key); }
