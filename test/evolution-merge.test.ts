@@ -5,7 +5,9 @@
  * from its cache equal to an uninterrupted one.
  */
 import { describe, expect, it } from 'vitest';
+import { evolutionStateSchema } from '../src/evolve/evolution-io.ts';
 import type { EvolutionDeps } from '../src/evolve/evolution-runner.ts';
+import { candidateRows, strategyText } from '../src/ui/shared/evolution/dashboard.ts';
 import type { EvolutionState, EvolutionTask } from '../src/evolve/interface.ts';
 import type { ChatModel } from '../src/llm/interface.ts';
 import { SeededRng } from '../src/ttl/rng.ts';
@@ -35,9 +37,9 @@ function scriptedRng(draws: number[]): SeededRng {
 
 // Every child ties its parent on the training task (accepted under improvement-or-equal), and
 // current_best picks parents without a draw. Validation (A, B, C): S0 0.1 0.1 0.6 (mean 0.2667),
-// S1 0.3 0.3 0.3 (0.3), S3 0.5 0.05 0.3 (0.2833).
+// S1 0.3 0.3 0.3 (0.3), S3 0.7 0 0.3 (0.3333).
 const world: ScriptedWorld = {
-  scores: { S0: { T: 0.2, A: 0.1, B: 0.1, C: 0.6 }, S1: { T: 0.2, A: 0.3, B: 0.3, C: 0.3 }, S3: { T: 0.2, A: 0.5, B: 0.05, C: 0.3 } },
+  scores: { S0: { T: 0.2, A: 0.1, B: 0.1, C: 0.6 }, S1: { T: 0.2, A: 0.3, B: 0.3, C: 0.3 }, S3: { T: 0.2, A: 0.7, B: 0, C: 0.3 } },
   proposals: ['S1', 'S0', 'S3'],
 };
 const mergeConfig = (budget: number) => scriptedConfig(['T'], ['A', 'B', 'C'], { seedStrategy: 'S0', budgetMetricCalls: budget, acceptance: 'improvement_or_equal', candidateSelection: 'current_best', merge: { maxMerges: 5 } });
@@ -51,7 +53,7 @@ describe('the merge proposer in the loop', () => {
     // so c3 = S3 from c1; it. 4: fronts A c3, B c1, C c2. Pair draws 0.5, 0.9 → c2, c3; ancestor c0
     // (c1 scores above c2). Subsample: c2 is better on B and C (both drawn), c3 on A, then two
     // with replacement: ⌊0.5·3⌋ = B, ⌊0.9·3⌋ = C. c2: 0.1+0.6+0.1+0.1+0.6 = 1.5; c3 (= the merge,
-    // S3): 0.05+0.3+0.5+0.05+0.3 = 1.2 < 1.5.
+    // S3): 0+0.3+0.7+0+0.3 = 1.3 < 1.5.
     const run = await runScripted(world, mergeConfig(24), { rng: scriptedRng([...failedSearch(), 0.5, 0.9, 0, 0, 0, 0, 0.5, 0.9]) });
     const merge = run.state.candidates[4]!;
     expect(merge).toMatchObject({
@@ -59,9 +61,9 @@ describe('the merge proposer in the loop', () => {
       merge: { parentIds: ['c2', 'c3'], ancestorId: 'c0', textFrom: 'c3' }, minibatch: { taskIds: ['B', 'C', 'A', 'B', 'C'] },
     });
     expect(merge.merge!.parentSums[0]).toBeCloseTo(1.5, 12);
-    expect(merge.merge!.parentSums[1]).toBeCloseTo(1.2, 12);
-    expect(merge.minibatch!.childSum).toBeCloseTo(1.2, 12);
-    expect(merge.reason).toBe("merge of c2 and c3 (ancestor c0, text of c3): subsample sum 1.2000 < the better parent's 1.5000");
+    expect(merge.merge!.parentSums[1]).toBeCloseTo(1.3, 12);
+    expect(merge.minibatch!.childSum).toBeCloseTo(1.3, 12);
+    expect(merge.reason).toBe("merge of c2 and c3 (ancestor c0, text of c3): subsample sum 1.3000 < the better parent's 1.5000");
     // Each distinct subsample task is one metric call; 3 × (1 + 1 + 3) + 3 = 18 + 3 = 21; the next
     // iteration's worst case (5) does not fit in 24.
     expect(run.state.metricCalls.filter((c) => c.purpose === 'merge-mb').map((c) => c.key)).toEqual(['4:merge-mb:c4:B:0', '4:merge-mb:c4:C:0', '4:merge-mb:c4:A:0']);
@@ -69,14 +71,14 @@ describe('the merge proposer in the loop', () => {
     expect(run.events.find((e) => e.type === 'iteration_started' && e.iteration === 4)).toEqual({ type: 'iteration_started', iteration: 4, parentId: 'c2', minibatch: ['B', 'C', 'A', 'B', 'C'], mergeOf: ['c2', 'c3'] });
   });
 
-  it('the same merge with the extra draws A, A is accepted (its 1.85 ≥ max(1.0, 1.85)), validated, and joins the pool', async () => {
-    // c2: 0.1+0.6+0.1+0.1+0.1 = 1.0; c3 and the merge: 0.05+0.3+0.5+0.5+0.5 = 1.85 (GEPA accepts ≥ the better parent).
+  it('the same merge with the extra draws A, A is accepted (its 2.4 ≥ max(1.0, 2.4)), validated, and joins the pool', async () => {
+    // c2: 0.1+0.6+0.1+0.1+0.1 = 1.0; c3 and the merge: 0+0.3+0.7+0.7+0.7 = 2.4 (GEPA accepts ≥ the better parent).
     const run = await runScripted(world, mergeConfig(24), { rng: scriptedRng([...failedSearch(), 0.5, 0.9, 0, 0, 0, 0, 0, 0]) });
     const merge = run.state.candidates[4]!;
-    expect(merge).toMatchObject({ status: 'accepted', minibatch: { taskIds: ['B', 'C', 'A', 'A', 'A'] }, valScores: { A: 0.5, B: 0.05, C: 0.3 } });
+    expect(merge).toMatchObject({ status: 'accepted', minibatch: { taskIds: ['B', 'C', 'A', 'A', 'A'] }, valScores: { A: 0.7, B: 0, C: 0.3 } });
     expect(merge.merge!.parentSums[0]).toBeCloseTo(1.0, 12);
-    expect(merge.minibatch!.parentSum).toBeCloseTo(1.85, 12);
-    expect(merge.minibatch!.childSum).toBeCloseTo(1.85, 12);
+    expect(merge.minibatch!.parentSum).toBeCloseTo(2.4, 12);
+    expect(merge.minibatch!.childSum).toBeCloseTo(2.4, 12);
     // 18 + 3 subsample calls + 3 validation calls.
     expect(run.state.metricCallsUsed).toBe(24);
     // The merge repeats c3's text, so its scores equal c3's: of exact duplicates the front keeps one.
@@ -103,11 +105,24 @@ describe('the merge proposer in the loop', () => {
     }
   });
 
+  it('the run imports with its merge (both parents, ancestor) and options; a merge naming a later candidate is refused; the dashboard shows them', async () => {
+    const run = await runScripted(world, { ...mergeConfig(24), proposals: { parents: 1, mutations: 1 } }, { rng: scriptedRng([...failedSearch(), 0.5, 0.9, 0, 0, 0, 0, 0.5, 0.9]) });
+    const parsed = evolutionStateSchema.parse(JSON.parse(JSON.stringify(run.state)));
+    expect(parsed.candidates[4]!.merge).toEqual(run.state.candidates[4]!.merge);
+    expect(parsed.config).toMatchObject({ merge: { maxMerges: 5 }, proposals: { parents: 1, mutations: 1 } });
+    const bad = structuredClone(run.state);
+    bad.candidates[4]!.merge!.ancestorId = 'c9';
+    expect(evolutionStateSchema.safeParse(bad).error?.issues[0]).toMatchObject({ path: ['candidates', 4, 'merge', 'ancestorId'], message: 'merge "c4" names "c9", which is not an earlier candidate' });
+    expect(evolutionStateSchema.safeParse({ ...run.state, config: { ...run.state.config, proposals: { parents: 9, mutations: 9 } } }).success).toBe(false);
+    expect(strategyText({ ...run.state.config, proposals: { parents: 2, mutations: 3 } })).toBe('parent: current_best · accept: improvement or equal · proposals: 2×3 (parents × mutations) · merge: up to 5');
+    expect(candidateRows(run.state)[4]).toMatchObject({ id: 'c4', parentId: 'c2', mergeOf: ['c2', 'c3'] });
+  });
+
   it('without --merge the same world never merges and draws nothing', async () => {
-    // Iteration 4 is reflective: S0 from c1 (the best), accepted; 18 + 5 = 23, then 23 + 5 > 24.
+    // Iteration 4 is reflective: S0 from c3 (now the best), accepted; 18 + 5 = 23, then 23 + 5 > 24.
     const run = await runScripted({ ...world, proposals: [...world.proposals, 'S0'] }, { ...mergeConfig(24), merge: undefined }, { rng: scriptedRng([]) });
     expect(run.state).toMatchObject({ iteration: 4, metricCallsUsed: 23 });
-    expect(run.state.candidates[4]).toMatchObject({ parentId: 'c1', strategy: 'S0', status: 'accepted' });
+    expect(run.state.candidates[4]).toMatchObject({ parentId: 'c3', strategy: 'S0', status: 'accepted' });
     expect(run.state.candidates.some((c) => c.merge)).toBe(false);
     expect(run.state.metricCalls.some((c) => c.purpose === 'merge-mb')).toBe(false);
   });
