@@ -78,7 +78,11 @@ export interface MergeFound {
 export function ancestorsOf(id: string, pool: ReadonlyMap<string, MergePoolEntry>): Set<string> {
   const found = new Set<string>();
   const walk = (node: string) => {
-    for (const parent of pool.get(node)?.parentIds ?? []) if (!found.has(parent)) (found.add(parent), walk(parent));
+    for (const parent of pool.get(node)?.parentIds ?? []) {
+      if (found.has(parent)) continue;
+      found.add(parent);
+      walk(parent);
+    }
   };
   walk(id);
   return found;
