@@ -2,7 +2,9 @@
  * The outer loop (method.md, "Outer loop"; GEPA semantics): evaluate the seed strategy on every
  * validation task; then, while the budget's worst case fits, pick a parent from the Pareto pool,
  * run it on a minibatch, show the proposer the worst run, run the child on the same minibatch,
- * accept it only on a strictly higher summed score, and validate accepted children fully.
+ * accept it only on a strictly higher summed score, and validate accepted children fully. Options
+ * (GEPA ≥ 0.1.4): P parents × N minibatches an iteration (strategies/proposals.ts), and a merge
+ * tried first after an accepted proposal (merge-iteration.ts, strategies/merge.ts).
  *
  * Resume is replay: the loop is deterministic given its seed and the results of its metric calls
  * and proposals, which are cached as they complete; a resumed run re-executes the loop, takes
@@ -32,7 +34,7 @@ import { StopConditions } from './strategies/stop-conditions.ts';
 import { budgetRefusal, canStartIteration, effectiveMinibatch, iterationWorstCase, mergeWorstCase, planBudget, repeatsFor } from './strategies/budget.ts';
 import { runMergeIteration, type LoopContext } from './merge-iteration.ts';
 import { MergeSchedule } from './strategies/merge.ts';
-import { proposalsPerIteration } from './strategies/proposals.ts';
+import { drawProposalSlots, proposalsPerIteration } from './strategies/proposals.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
@@ -202,7 +204,6 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
     const accept = acceptanceRule(config.acceptance);
     const orEqual = config.acceptance === 'improvement_or_equal';
-    const shape = config.proposals ?? { parents: 1, mutations: 1 };
     const perIteration = proposalsPerIteration(config.proposals);
     const b = effectiveMinibatch(config.minibatchSize, config.train.length);
     const merges = config.merge ? new MergeSchedule(config.merge.maxMerges) : null;
@@ -220,23 +221,17 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       }
       state.iteration += 1;
       if (merging && (await runMergeIteration(loop, merges!))) continue;
-      // GEPA's PxNSampling: P parent draws, each followed by its N minibatch draws (one of each at 1×1,
-      // as GEPA 0.1.0's select_program_candidate_from_pareto_front and batch sampler).
-      const slots: { parent: Candidate; minibatch: string[]; tasks: EvolutionTask[] }[] = [];
-      for (let p = 0; p < shape.parents; p++) {
+      const slots = drawProposalSlots(config.proposals, () => {
         const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
         const parent = state.candidates.find((c) => c.id === parentId);
         if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
-        for (let n = 0; n < shape.mutations; n++) {
-          const minibatch = sampler.next(rng);
-          slots.push({ parent, minibatch, tasks: minibatch.map((tid) => config.train.find((t) => t.id === tid)!) });
-        }
-      }
+        return parent;
+      }, () => sampler.next(rng)).map((slot) => ({ ...slot, tasks: slot.minibatch.map((tid) => config.train.find((t) => t.id === tid)!) }));
       for (const [index, slot] of slots.entries()) {
         await emit({ type: 'iteration_started', iteration: state.iteration, parentId: slot.parent.id, minibatch: slot.minibatch, ...(perIteration > 1 ? { proposalIndex: index } : {}) });
       }
       // Each parent plays each task of its minibatches once (in first-drawn order), in one sweep.
-      const parentGroups = new Map<string, SweepGroup & { tasks: EvolutionTask[] }>();
+      const parentGroups = new Map<string, SweepGroup>();
       for (const { parent, tasks } of slots) {
         const group = parentGroups.get(parent.id) ?? { candidate: parent, tasks: [], purpose: 'parent-mb' };
         for (const t of tasks) if (!group.tasks.includes(t)) group.tasks.push(t);

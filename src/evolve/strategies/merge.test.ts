@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { SeededRng } from '../../ttl/rng.ts';
 import { canStartIteration, iterationWorstCase, mergeWorstCase, planBudget } from './budget.ts';
 import { ancestorsOf, attemptMerge, MergeSchedule, mergeSubsample, sampleDistinct, weightedPick, type MergeMemory, type MergePoolEntry } from './merge.ts';
-import { parseProposals, proposalsPerIteration, proposalsText } from './proposals.ts';
+import { drawProposalSlots, parseProposals, proposalsPerIteration, proposalsText } from './proposals.ts';
 
 const script = (draws: number[]) => ({ next: () => draws.shift() ?? Number.NaN, left: () => draws.length });
 const entry = (id: string, strategy: string, parentIds: string[], score: number): [string, MergePoolEntry] => [id, { id, strategy, parentIds, score }];
@@ -81,6 +81,15 @@ describe('proposals per iteration and the budget', () => {
     expect(proposalsPerIteration({ parents: 2, mutations: 3 })).toBe(6);
     expect(proposalsPerIteration(undefined)).toBe(1);
     expect(proposalsText(undefined)).toBe('1×1');
+  });
+
+  it('draws P parents, each followed by its N minibatches', () => {
+    const log: string[] = [];
+    let k = 0;
+    const slots = drawProposalSlots({ parents: 2, mutations: 2 }, () => (log.push('parent'), `p${log.length}`), () => (log.push('mb'), [`t${k++}`]));
+    expect(log).toEqual(['parent', 'mb', 'mb', 'parent', 'mb', 'mb']);
+    expect(slots).toEqual([{ parent: 'p1', minibatch: ['t0'] }, { parent: 'p1', minibatch: ['t1'] }, { parent: 'p4', minibatch: ['t2'] }, { parent: 'p4', minibatch: ['t3'] }]);
+    expect(drawProposalSlots(undefined, () => 'p', () => ['t'])).toEqual([{ parent: 'p', minibatch: ['t'] }]);
   });
 
   it('worst case k · (2b + V); a merge min(5, V) + V; the plan counts k proposals per iteration', () => {

@@ -37,3 +37,18 @@ export function parseProposals(text: string): ProposalsConfig {
 export function proposalsText(config: ProposalsConfig | undefined): string {
   return `${config?.parents ?? 1}×${config?.mutations ?? 1}`;
 }
+
+/**
+ * The (parent, minibatch) pairs of one iteration, in draw order: P parent draws, each followed by
+ * its N minibatch draws (at 1 × 1 one of each, as GEPA 0.1.0).
+ * @param drawParent draws the next parent (from the run's RNG)
+ * @param drawMinibatch draws the next minibatch (task ids)
+ */
+export function drawProposalSlots<P>(config: ProposalsConfig | undefined, drawParent: () => P, drawMinibatch: () => string[]): { parent: P; minibatch: string[] }[] {
+  const slots: { parent: P; minibatch: string[] }[] = [];
+  for (let p = 0; p < (config?.parents ?? 1); p++) {
+    const parent = drawParent();
+    for (let n = 0; n < (config?.mutations ?? 1); n++) slots.push({ parent, minibatch: drawMinibatch() });
+  }
+  return slots;
+}
