@@ -77,4 +77,36 @@ describe('metattl evolve', () => {
       expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd)/);
     }
   });
+
+  it('--proposals N and --merge [--max-merges N] are recorded, make N children an iteration, and a killed run resumes the same; bad values refused', async () => {
+    const flags = ['--proposals', '2', '--merge', '--max-merges', '2', '--id', 'run-p'];
+    const full = JSON.parse((await run(process.execPath, [BIN, ...args(mkdtempSync(join(tmpdir(), 'evo-pxn-'))), ...flags, '--json'], { cwd: REPO_ROOT, env })).stdout);
+    expect(full.outerLoop).toMatchObject({ proposals: { parents: 1, mutations: 2 }, merge: { maxMerges: 2 } });
+    // Budget 10: the seed's validation (2) and one iteration of worst case 2 · (2 · 1 + 2) = 8.
+    expect(full.proposals).toBe(2);
+    expect(full.candidates.slice(1).map((c: { id: string; parentId: string }) => [c.id, c.parentId])).toEqual([['c1', 'c0'], ['c2', 'c0']]);
+    expect(full.metricCallsUsed).toBeLessThanOrEqual(10);
+    expect(full.merges).toEqual([]);
+
+    const dir = mkdtempSync(join(tmpdir(), 'evo-pxn-killed-'));
+    const child = spawn(process.execPath, [BIN, ...args(dir), ...flags], { cwd: REPO_ROOT, env });
+    await new Promise<void>((done) => {
+      let seen = '';
+      child.stderr.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        if (seen.includes('[4/10]') && child.exitCode === null) child.kill('SIGKILL');
+      });
+      child.on('exit', () => done());
+    });
+    expect(child.signalCode).toBe('SIGKILL');
+    // The resume takes the options from the stored run, whatever its command line says.
+    const resumed = JSON.parse((await run(process.execPath, [BIN, ...args(dir), '--id', 'run-p', '--resume', '--json'], { cwd: REPO_ROOT, env })).stdout);
+    expect(resumed).toEqual(full);
+
+    for (const extra of [['--proposals', '0x2'], ['--proposals', 'many'], ['--proposals', '9x9'], ['--max-merges', '3'], ['--merge', '--max-merges', '0']]) {
+      const result = await run(process.execPath, [BIN, ...args(mkdtempSync(join(tmpdir(), 'evo-bad-'))), ...extra], { cwd: REPO_ROOT, env }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
+      expect(result.code, extra.join(' ')).toBe(2);
+      expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(proposals|max-merges)/);
+    }
+  });
 });

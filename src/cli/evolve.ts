@@ -4,7 +4,7 @@
  * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
  * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
  * (id, status, stopReason, bestByZScore, budget, sessionsPlayed, proposals, failedProposals,
- * faultedEpisodes, outerLoop). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
+ * faultedEpisodes, outerLoop, merges). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
  * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  */
@@ -30,6 +30,8 @@ import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
+import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
+import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
@@ -50,6 +52,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
       optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
       'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
+      merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
     },
   });
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
@@ -98,6 +101,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
     candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
     acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
+    ...(outerLoop.merge ? { merge: outerLoop.merge } : {}), ...(outerLoop.proposals ? { proposals: outerLoop.proposals } : {}),
     ...replyGrammarOf(values),
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
@@ -147,7 +151,11 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
     fronts: state.fronts,
-    outerLoop: { optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {} },
+    outerLoop: {
+      optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {},
+      ...(config.merge ? { merge: config.merge } : {}), ...(config.proposals ? { proposals: config.proposals } : {}),
+    },
+    merges: state.candidates.filter((c) => c.merge).map((c) => ({ id: c.id, parentIds: c.merge!.parentIds, ancestorId: c.merge!.ancestorId, status: c.status })),
     // This invocation's spend; null when a model called has no known price at this provider.
     costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };
@@ -162,9 +170,12 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }
 
-/** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept and the
- * stop conditions. @throws UsageError for an unknown name or a value out of range */
-function outerLoopOptions(values: Record<string, string | boolean | string[] | undefined>): { selection: CandidateSelection; epsilon?: number; topK?: number; acceptance: Acceptance; stopConditions: StopConditionsConfig } {
+/** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept, the
+ * stop conditions, --merge [--max-merges N] and --proposals PxN. @throws UsageError for an unknown
+ * name or a value out of range */
+function outerLoopOptions(values: Record<string, string | boolean | string[] | undefined>): {
+  selection: CandidateSelection; epsilon?: number; topK?: number; acceptance: Acceptance; stopConditions: StopConditionsConfig; merge?: { maxMerges: number }; proposals?: ProposalsConfig;
+} {
   const selection = values.selection as string;
   if (!(CANDIDATE_SELECTIONS as readonly string[]).includes(selection)) throw new UsageError(`--selection must be one of ${CANDIDATE_SELECTIONS.join(', ')}, got "${selection}"`);
   const acceptance = values.accept as string;
@@ -185,7 +196,18 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
     ...(minutes !== undefined ? { timeLimitMinutes: minutes } : {}),
     ...(usd !== undefined ? { maxProposerUsd: usd } : {}),
   };
-  return { selection: selection as CandidateSelection, ...(epsilon !== undefined ? { epsilon } : {}), ...(topK !== undefined ? { topK } : {}), acceptance: acceptance as Acceptance, stopConditions };
+  if (values['max-merges'] !== undefined && !values.merge) throw new UsageError('--max-merges goes with --merge');
+  const merge = values.merge ? { maxMerges: intOption(values['max-merges'] as string | undefined, 'max-merges', DEFAULT_MAX_MERGES, 1, 10_000) } : undefined;
+  let proposals: ProposalsConfig | undefined;
+  try {
+    proposals = values.proposals === undefined ? undefined : parseProposals(values.proposals as string);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return {
+    selection: selection as CandidateSelection, ...(epsilon !== undefined ? { epsilon } : {}), ...(topK !== undefined ? { topK } : {}), acceptance: acceptance as Acceptance, stopConditions,
+    ...(merge ? { merge } : {}), ...(proposals && proposalsPerIteration(proposals) > 1 ? { proposals } : {}),
+  };
 }
 
 /** "2–4 sessions", or "1 session" when the range is one number. */

@@ -20,7 +20,8 @@ import type { RunEvent, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
-import type { EvolutionState } from './interface.ts';
+import { CALL_PURPOSES, type EvolutionState } from './interface.ts';
+import { MAX_PROPOSALS_PER_ITERATION } from './strategies/proposals.ts';
 import { ACCEPTANCES } from './strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
 import { OPTIMIZERS } from './strategies/opro-proposer.ts';
@@ -37,10 +38,11 @@ const candidate = z.object({
   // Sums of at most a minibatch of W-AUCs; bounded like a W-AUC times 10^4 tasks.
   minibatch: z.object({ taskIds: z.array(z.string()), parentSum: wAucSum(), childSum: wAucSum().nullable() }).nullable(),
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
+  merge: z.object({ parentIds: z.tuple([z.string(), z.string()]), ancestorId: z.string(), textFrom: z.string(), parentSums: z.tuple([wAucSum(), wAucSum()]) }).optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
-  purpose: z.enum(['seed-val', 'parent-mb', 'child-mb', 'child-val']), iteration: z.number().int().nonnegative(), sessionId: z.string(),
+  purpose: z.enum(CALL_PURPOSES), iteration: z.number().int().nonnegative(), sessionId: z.string(),
   wAuc: wAucNumber(), scores: z.array(scoreNumber()),
 });
 
@@ -58,6 +60,8 @@ export const evolutionStateSchema = z.object({
       noImprovementIterations: positive.optional(), scoreThreshold: z.number().min(0).max(1).optional(),
       timeLimitMinutes: z.number().positive().optional(), maxProposerUsd: z.number().positive().optional(),
     }).optional(),
+    merge: z.object({ maxMerges: positive }).optional(),
+    proposals: z.object({ parents: positive, mutations: positive }).refine((p) => p.parents * p.mutations <= MAX_PROPOSALS_PER_ITERATION, { message: `at most ${MAX_PROPOSALS_PER_ITERATION} proposals per iteration` }).optional(),
   }),
   status: z.enum(['running', 'complete', 'stopped']),
   stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap', 'stop_file']).nullable(),
@@ -88,6 +92,9 @@ export function evolutionInconsistency(state: EvolutionState): Inconsistency | n
   for (const [i, c] of state.candidates.entries()) {
     if (seen.has(c.id)) return { path: ['candidates', i, 'id'], message: `candidate "${c.id}" appears twice` };
     if (c.parentId !== null && !seen.has(c.parentId)) return { path: ['candidates', i, 'parentId'], message: `candidate "${c.id}" names parent "${c.parentId}", which is not an earlier candidate` };
+    for (const [j, other] of [...(c.merge?.parentIds ?? []), ...(c.merge ? [c.merge.ancestorId] : [])].entries()) {
+      if (!seen.has(other)) return { path: ['candidates', i, 'merge', j < 2 ? 'parentIds' : 'ancestorId'], message: `merge "${c.id}" names "${other}", which is not an earlier candidate` };
+    }
     seen.add(c.id);
   }
   for (const key of ['byMean', 'byZScore'] as const) {
@@ -111,7 +118,7 @@ export function evolutionInconsistency(state: EvolutionState): Inconsistency | n
 
 const cacheEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), call: metricCall, session: sessionSchema }),
-  z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), reply: z.string(), finishReason: z.string().nullable() }),
+  z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), index: z.number().int().nonnegative().optional(), reply: z.string(), finishReason: z.string().nullable() }),
 ]);
 
 /**

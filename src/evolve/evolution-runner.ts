@@ -2,7 +2,9 @@
  * The outer loop (method.md, "Outer loop"; GEPA semantics): evaluate the seed strategy on every
  * validation task; then, while the budget's worst case fits, pick a parent from the Pareto pool,
  * run it on a minibatch, show the proposer the worst run, run the child on the same minibatch,
- * accept it only on a strictly higher summed score, and validate accepted children fully.
+ * accept it only on a strictly higher summed score, and validate accepted children fully. Options
+ * (GEPA ≥ 0.1.4): P parents × N minibatches an iteration (strategies/proposals.ts), and a merge
+ * tried first after an accepted proposal (merge-iteration.ts, strategies/merge.ts).
  *
  * Resume is replay: the loop is deterministic given its seed and the results of its metric calls
  * and proposals, which are cached as they complete; a resumed run re-executes the loop, takes
@@ -29,7 +31,10 @@ import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflectiv
 import { acceptanceRule } from './strategies/acceptance.ts';
 import { selectCandidate } from './strategies/candidate-selection.ts';
 import { StopConditions } from './strategies/stop-conditions.ts';
-import { budgetRefusal, canStartIteration, effectiveMinibatch, planBudget, repeatsFor } from './strategies/budget.ts';
+import { budgetRefusal, canStartIteration, effectiveMinibatch, iterationWorstCase, mergeWorstCase, planBudget, repeatsFor } from './strategies/budget.ts';
+import { runMergeIteration, type LoopContext } from './merge-iteration.ts';
+import { MergeSchedule } from './strategies/merge.ts';
+import { drawProposalSlots, proposalsPerIteration } from './strategies/proposals.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
 import { buildOproMessages, scoredHistory } from './strategies/opro-proposer.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
@@ -41,9 +46,10 @@ import { meanScores, selectBest } from './strategies/selection.ts';
 export interface EvolutionCache {
   getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
   putCall(call: MetricCall, session: SessionRecord): Promise<void>;
-  getProposal(iteration: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
+  /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
+  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
   /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
-  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null): Promise<void>;
+  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
 }
 
 export interface EvolutionDeps {
@@ -68,6 +74,15 @@ export interface EvolutionDeps {
   /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
   proposerCostUsd?: () => number | null;
 }
+
+/** What one part of a sweep runs: a candidate on tasks, for a purpose. */
+export interface SweepGroup {
+  candidate: Candidate;
+  tasks: EvolutionTask[];
+  purpose: CallPurpose;
+}
+
+const zip = <A, B>(as: readonly A[], bs: readonly B[]): [A, B][] => as.map((a, i) => [a, bs[i]!]);
 
 /** One finished job of a sweep. */
 interface SweepRun {
@@ -97,7 +112,7 @@ export class BudgetTooSmallError extends RangeError {
 export function budgetPlanOf(config: EvolutionConfig) {
   return planBudget({
     budgetMetricCalls: config.budgetMetricCalls, minibatchSize: config.minibatchSize, trainTasks: config.train.length, valTasks: config.val.length,
-    trainRepeats: repeatsFor(config, 'train'), valRepeats: repeatsFor(config, 'val'),
+    trainRepeats: repeatsFor(config, 'train'), valRepeats: repeatsFor(config, 'val'), proposalsPerIteration: proposalsPerIteration(config.proposals),
   });
 }
 
@@ -121,14 +136,15 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const emit = async (event: EvolutionEvent) => deps.onEvent?.(event, state);
   const limit = pLimit(Math.max(1, config.concurrency));
 
-  /** Run candidate × tasks × repeats; results in job order. Each task is one metric call. */
-  const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
-    const repeats = repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
-    const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
+  /** Run each group's candidate × tasks × repeats as one sweep; results per group, in job order
+   * (never completion order). Each (candidate, task) is one metric call. */
+  const sweepMany = async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
+    const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
+    const jobs = groups.flatMap(({ candidate, tasks, purpose }, group) => tasks.flatMap((task) => Array.from({ length: repeatsOf(purpose) }, (_, repeat) => ({ group, candidate, purpose, task, repeat }))));
     // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
     const { values, fault } = await runInPasses<SweepRun>(jobs.length, async (index, signal) => {
-      const { task, repeat } = jobs[index]!;
+      const { candidate, purpose, task, repeat } = jobs[index]!;
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
       if (cached) return { kind: 'done', value: { ...cached, task, repeat, key, fromCache: true } };
@@ -145,17 +161,21 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
     }, { limit, signal: deps.signal, stopped: () => new Stop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
     if (fault !== null) throw new Stop('provider_error', fault);
-    const results = values.filter((r) => r !== undefined);
-    for (const r of results) {
+    const out: RunForRecord[][] = groups.map(() => []);
+    for (const [index, r] of values.entries()) {
+      if (r === undefined) continue;
+      const job = jobs[index]!;
       state.metricCalls.push(r.call);
       state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;
       // The (candidate, task) metric call is charged once, with its last repeat.
-      if (r.repeat === repeats - 1) state.metricCallsUsed += 1;
+      if (r.repeat === repeatsOf(job.purpose) - 1) state.metricCallsUsed += 1;
       await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed, fromCache: r.fromCache });
+      out[job.group]!.push({ taskId: r.task.id, repeat: r.repeat, callKey: r.key, wAuc: r.call.wAuc, session: r.session });
     }
     await emit({ type: 'budget_spent', metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls });
-    return results.map((r) => ({ taskId: r.task.id, repeat: r.repeat, callKey: r.key, wAuc: r.call.wAuc, session: r.session }));
+    return out;
   };
+  const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose) => (await sweepMany([{ candidate, tasks, purpose }]))[0]!;
 
   const meanByTask = (runs: RunForRecord[]): Record<string, number> => {
     const sums = new Map<string, number[]>();
@@ -185,59 +205,100 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
     const accept = acceptanceRule(config.acceptance);
     const orEqual = config.acceptance === 'improvement_or_equal';
+    const perIteration = proposalsPerIteration(config.proposals);
+    const b = effectiveMinibatch(config.minibatchSize, config.train.length);
+    const merges = config.merge ? new MergeSchedule(config.merge.maxMerges) : null;
+    const loop: LoopContext = { state, config, rng, sweep, meanByTask, refresh, emit };
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
       const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
       const stop = stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
       if (stop) throw new Stop(stop.reason, stop.message);
-      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
+      // GEPA's engine: a merge is tried first when one is due and the last iteration found a new program.
+      const merging = merges?.takeTurn() ?? false;
+      const worstCase = Math.max(iterationWorstCase(b, config.val.length, perIteration), merging ? mergeWorstCase(config.val.length) : 0);
+      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, b, config.val.length, worstCase)) {
         throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
-      // One draw per iteration (GEPA's select_program_candidate_from_pareto_front).
-      const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
-      const parent = state.candidates.find((c) => c.id === parentId);
-      if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
-      const minibatch = sampler.next(rng);
-      const tasks = minibatch.map((tid) => config.train.find((t) => t.id === tid)!);
-      await emit({ type: 'iteration_started', iteration: state.iteration, parentId: parent.id, minibatch });
-      const parentRuns = await sweep(parent, tasks, 'parent-mb');
-      const parentSum = sum(meanByTask(parentRuns));
-      const worst = worstRun(parentRuns);
-      const child: Candidate = {
-        id: `c${state.candidates.length}`, parentId: parent.id, iteration: state.iteration, strategy: '', status: 'failed', reason: '',
-        proposerReply: null, valScores: {}, minibatch: { taskIds: minibatch, parentSum, childSum: null },
-        triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
-      };
-      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, config, deps, rng, state.candidates);
-      child.proposerReply = proposal.reply;
-      state.candidates.push(child);
-      if (proposal.strategy === null) {
-        child.reason = `proposal ${proposal.status}`;
-        state.metricCallsUsed += 1;
-        state.failedProposals += 1;
-        await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
-        state.rngState = rng.getState();
-        if (++failures >= config.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
-        continue;
+      if (merging && (await runMergeIteration(loop, merges!))) continue;
+      const slots = drawProposalSlots(config.proposals, () => {
+        const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
+        const parent = state.candidates.find((c) => c.id === parentId);
+        if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
+        return parent;
+      }, () => sampler.next(rng)).map((slot) => ({ ...slot, tasks: slot.minibatch.map((tid) => config.train.find((t) => t.id === tid)!) }));
+      for (const [index, slot] of slots.entries()) {
+        await emit({ type: 'iteration_started', iteration: state.iteration, parentId: slot.parent.id, minibatch: slot.minibatch, ...(perIteration > 1 ? { proposalIndex: index } : {}) });
       }
-      failures = 0;
-      child.strategy = proposal.strategy;
-      await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
-      const childSum = sum(meanByTask(await sweep(child, tasks, 'child-mb')));
-      child.minibatch!.childSum = childSum;
-      if (accept(parentSum, childSum)) {
-        child.status = 'accepted';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '≥' : '>'} parent's ${parentSum.toFixed(4)}`;
-        await emit({ type: 'accepted', candidate: child });
-        child.valScores = meanByTask(await sweep(child, config.val, 'child-val'));
-        refresh();
-        await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
-      } else {
+      // Each parent plays each task of its minibatches once (in first-drawn order), in one sweep.
+      const parentGroups = new Map<string, SweepGroup>();
+      for (const { parent, tasks } of slots) {
+        const group = parentGroups.get(parent.id) ?? { candidate: parent, tasks: [], purpose: 'parent-mb' };
+        for (const t of tasks) if (!group.tasks.includes(t)) group.tasks.push(t);
+        parentGroups.set(parent.id, group);
+      }
+      const parentRunsOf = new Map(zip([...parentGroups.keys()], await sweepMany([...parentGroups.values()])));
+      const drafts = slots.map((slot, index) => {
+        const parentRuns = parentRunsOf.get(slot.parent.id)!.filter((r) => slot.minibatch.includes(r.taskId));
+        const worst = worstRun(parentRuns);
+        const child: Candidate = {
+          id: `c${state.candidates.length + index}`, parentId: slot.parent.id, iteration: state.iteration, strategy: '', status: 'failed', reason: '',
+          proposerReply: null, valScores: {}, minibatch: { taskIds: slot.minibatch, parentSum: sum(meanByTask(parentRuns)), childSum: null },
+          triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
+        };
+        return { slot, child, record: formatReflectiveRecord(worst.session) };
+      });
+      const proposals = await proposeAll(drafts.map((d) => ({ parentStrategy: d.slot.parent.strategy, record: d.record })), state.iteration, config, deps, rng, state.candidates);
+      const made: typeof drafts = [];
+      for (const [index, draft] of drafts.entries()) {
+        const { child } = draft;
+        const proposal = proposals[index]!;
+        child.proposerReply = proposal.reply;
+        state.candidates.push(child);
+        if (proposal.strategy === null) {
+          child.reason = `proposal ${proposal.status}`;
+          state.metricCallsUsed += 1;
+          state.failedProposals += 1;
+          await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
+          state.rngState = rng.getState();
+          if (++failures >= config.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
+          continue;
+        }
+        failures = 0;
+        child.strategy = proposal.strategy;
+        await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
+        made.push(draft);
+      }
+      if (made.length === 0) continue;
+      const childRuns = await sweepMany(made.map(({ child, slot }) => ({ candidate: child, tasks: slot.tasks, purpose: 'child-mb' })));
+      // GEPA's AllImprovements: every child passing the acceptance rule joins, except a repeat of an
+      // earlier accepted child's text.
+      const accepted: Candidate[] = [];
+      for (const [index, { child }] of made.entries()) {
+        const { parentSum } = child.minibatch!;
+        const childSum = sum(meanByTask(childRuns[index]!));
+        child.minibatch!.childSum = childSum;
+        const duplicate = accepted.find((a) => a.strategy.trim() === child.strategy.trim());
+        if (accept(parentSum, childSum) && !duplicate) {
+          child.status = 'accepted';
+          child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '≥' : '>'} parent's ${parentSum.toFixed(4)}`;
+          accepted.push(child);
+          continue;
+        }
         child.status = 'rejected';
-        child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '<' : '≤'} parent's ${parentSum.toFixed(4)}`;
+        child.reason = duplicate ? `the same text as ${duplicate.id}, accepted this iteration` : `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '<' : '≤'} parent's ${parentSum.toFixed(4)}`;
         state.rngState = rng.getState();
         await emit({ type: 'rejected', candidate: child });
+      }
+      if (accepted.length === 0) continue;
+      for (const child of accepted) await emit({ type: 'accepted', candidate: child });
+      const valRuns = await sweepMany(accepted.map((child) => ({ candidate: child, tasks: config.val, purpose: 'child-val' })));
+      for (const [index, child] of accepted.entries()) {
+        child.valScores = meanByTask(valRuns[index]!);
+        refresh();
+        merges?.reflectiveAccepted();
+        await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
       }
     }
   } catch (error) {
@@ -273,18 +334,35 @@ function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
   return tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';
 }
 
-/** One proposal: the LLM proposer (reply cached per iteration; GEPA's or OPRO's prompt, the latter
- * reading the scored `pool`) or a random mutation. */
+type Proposal = { strategy: string | null; status: string; reply: string | null };
+
+/** The proposals of one iteration, in input order whatever order they finish in: random mutations
+ * one after another (they draw from the run's RNG), LLM calls at once. A failure that stops the run
+ * is thrown, the first in input order. */
+async function proposeAll(inputs: readonly { parentStrategy: string; record: string }[], iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[]): Promise<Proposal[]> {
+  if (config.proposer === 'random' || inputs.length === 1) {
+    const out: Proposal[] = [];
+    for (const [index, input] of inputs.entries()) out.push(await propose(input.parentStrategy, input.record, iteration, config, deps, rng, pool, index));
+    return out;
+  }
+  const settled = await Promise.allSettled(inputs.map((input, index) => propose(input.parentStrategy, input.record, iteration, config, deps, rng, pool, index)));
+  const failed = settled.find((r) => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<Proposal>).value);
+}
+
+/** One proposal: the LLM proposer (reply cached per iteration and proposal index; GEPA's or OPRO's
+ * prompt, the latter reading the scored `pool`) or a random mutation. */
 async function propose(
-  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[],
-): Promise<{ strategy: string | null; status: string; reply: string | null }> {
+  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[], index = 0,
+): Promise<Proposal> {
   if (config.proposer === 'random') {
     const mutated = mutateStrategy(parentStrategy, rng);
     const same = mutated.strategy.trim() === parentStrategy.trim();
     return { strategy: same ? null : mutated.strategy, status: same ? 'unchanged' : `random ${mutated.kind}`, reply: null };
   }
   if (!deps.proposer) throw new Error('the LLM proposer mode needs a proposer model');
-  let cached = await deps.cache.getProposal(iteration);
+  let cached = await deps.cache.getProposal(iteration, index);
   if (!cached) {
     if (deps.signal?.aborted) throw new Stop('stopped', null);
     const messages = config.optimizer === 'opro'
@@ -304,7 +382,7 @@ async function propose(
       }
     }
     cached = { reply: completion.content, finishReason: completion.finishReason };
-    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage);
+    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index);
   }
   if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);

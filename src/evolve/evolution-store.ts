@@ -12,7 +12,8 @@ import type { EvolutionState, MetricCall } from './interface.ts';
 
 type CacheEvent =
   | { type: 'call'; call: MetricCall; session: SessionRecord }
-  | { type: 'proposal'; iteration: number; reply: string; finishReason: string | null; usage?: CallUsage | null };
+  /** `index`: the proposal's index within its iteration, absent for the first (and only, at 1×1). */
+  | { type: 'proposal'; iteration: number; index?: number; reply: string; finishReason: string | null; usage?: CallUsage | null };
 
 export function evolutionSummary(state: EvolutionState): SettingValue {
   const best = state.candidates.find((c) => c.id === state.best.byMean);
@@ -38,13 +39,14 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
   const run = await store.getRun(id);
   if (!run) await saveEvolutionState(store, initial());
   const calls = new Map<string, { call: MetricCall; session: SessionRecord }>();
-  const proposals = new Map<number, { reply: string; finishReason: string | null }>();
+  const proposals = new Map<string, { reply: string; finishReason: string | null }>();
+  const proposalKey = (iteration: number, index = 0) => `${iteration}:${index}`;
   let seq = 0;
   for (const event of run?.events ?? []) {
     seq = Math.max(seq, event.seq);
     const data = event.data as CacheEvent;
     if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
-    else proposals.set(data.iteration, { reply: data.reply, finishReason: data.finishReason });
+    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason });
   }
   const append = (data: CacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
   return {
@@ -56,10 +58,10 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
       calls.set(call.key, { call, session });
       await append({ type: 'call', call, session });
     },
-    getProposal: async (iteration) => proposals.get(iteration),
-    putProposal: async (iteration, reply, finishReason, usage) => {
-      proposals.set(iteration, { reply, finishReason });
-      await append({ type: 'proposal', iteration, reply, finishReason, usage });
+    getProposal: async (iteration, index) => proposals.get(proposalKey(iteration, index)),
+    putProposal: async (iteration, reply, finishReason, usage, index) => {
+      proposals.set(proposalKey(iteration, index), { reply, finishReason });
+      await append({ type: 'proposal', iteration, ...(index ? { index } : {}), reply, finishReason, usage });
     },
   };
 }

@@ -10,6 +10,7 @@ import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
 import type { ProposerInstruction } from './strategies/llm-proposer.ts';
 import type { Optimizer } from './strategies/opro-proposer.ts';
+import type { ProposalsConfig } from './strategies/proposals.ts';
 import type { StopConditionsConfig } from './strategies/stop-conditions.ts';
 
 /** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
@@ -72,6 +73,11 @@ export interface EvolutionConfig {
   acceptance?: Acceptance;
   /** Stop conditions besides the budget (strategies/stop-conditions.ts); absent = none. */
   stopConditions?: StopConditionsConfig;
+  /** GEPA's merge proposer (`use_merge`, strategies/merge.ts): at most `maxMerges` accepted merges
+   * (GEPA's `max_merge_invocations`, default 5); absent = off. */
+  merge?: { maxMerges: number };
+  /** Proposals per iteration, P parents × N mutations (strategies/proposals.ts); absent = 1 × 1. */
+  proposals?: ProposalsConfig;
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
   replyGrammar?: boolean;
@@ -95,10 +101,17 @@ export interface Candidate {
   minibatch: { taskIds: string[]; parentSum: number; childSum: number | null } | null;
   /** The parent session whose worst run was shown to the proposer. */
   triggeredBy: { taskId: string; repeat: number; callKey: string } | null;
+  /** A merge (strategies/merge.ts): both parents (`parentId` is the first), their common
+   * ancestor, the parent whose text it took, and the parents' summed scores on the validation
+   * subsample (in `minibatch.taskIds`; `minibatch.parentSum` is the larger). Absent otherwise. */
+  merge?: { parentIds: [string, string]; ancestorId: string; textFrom: string; parentSums: [number, number] };
 }
 
 /** What a metric call was for. */
-export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val';
+export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val' | 'merge-mb';
+
+/** Every call purpose ('merge-mb': a merged candidate on its validation subsample). */
+export const CALL_PURPOSES = ['seed-val', 'parent-mb', 'child-mb', 'child-val', 'merge-mb'] as const satisfies readonly CallPurpose[];
 
 /** One session of a metric call (a metric call = a candidate on a task, over its repeats). */
 export interface MetricCall {
@@ -162,7 +175,9 @@ export interface MetricResult {
 
 /** Typed progress events (observed by the UI and the store; they cannot steer the loop). */
 export type EvolutionEvent =
-  | { type: 'iteration_started'; iteration: number; parentId: string; minibatch: string[] }
+  /** One per proposal of the iteration (`proposalIndex` 0… when several), or one for a merge
+   * (`mergeOf`, its minibatch the validation subsample). */
+  | { type: 'iteration_started'; iteration: number; parentId: string; minibatch: string[]; proposalIndex?: number; mergeOf?: [string, string] }
   /** `fromCache`: the result was replayed from the run's cache (a resume catching up), not run now. */
   | { type: 'metric_call_done'; call: MetricCall; metricCallsUsed: number; fromCache: boolean }
   | { type: 'proposal_made'; iteration: number; candidate: Candidate }

@@ -20,7 +20,7 @@ export function scriptedConfig(train: string[], val: string[], o: Partial<Evolut
 }
 
 /** A finished session with one episode whose W-AUC is `wAuc` (enough for the loop and the record). */
-function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
+export function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
   return {
     format: 'metattl-session-1', id, status: 'complete', stopReason: null, stopMessage: null,
     config: {
@@ -52,13 +52,13 @@ export interface ScriptedRun {
   proposerSystems: string[];
 }
 
-class MemoryCache implements EvolutionCache {
+export class MemoryCache implements EvolutionCache {
   calls = new Map<string, { call: import('../../src/evolve/interface.ts').MetricCall; session: SessionRecord }>();
-  proposals = new Map<number, { reply: string; finishReason: string | null }>();
+  proposals = new Map<string, { reply: string; finishReason: string | null }>();
   async getCall(key: string) { return this.calls.get(key); }
   async putCall(call: import('../../src/evolve/interface.ts').MetricCall, session: SessionRecord) { this.calls.set(call.key, { call, session }); }
-  async getProposal(iteration: number) { return this.proposals.get(iteration); }
-  async putProposal(iteration: number, reply: string, finishReason: string | null) { this.proposals.set(iteration, { reply, finishReason }); }
+  async getProposal(iteration: number, index = 0) { return this.proposals.get(`${iteration}:${index}`); }
+  async putProposal(iteration: number, reply: string, finishReason: string | null, _usage: unknown, index = 0) { this.proposals.set(`${iteration}:${index}`, { reply, finishReason }); }
 }
 
 /** Run the loop in the scripted world. */

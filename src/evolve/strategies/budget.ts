@@ -5,6 +5,9 @@
  * iteration starts only if its worst case — parent minibatch + child minibatch + full validation
  * — fits in what is left, and a run starts only if the seed's validation plus one worst-case
  * iteration fits, so the budget is never exceeded and a started run makes at least one proposal.
+ * With k proposals per iteration (strategies/proposals.ts) the worst case is k · (2b + V); an
+ * iteration that may try a merge first (strategies/merge.ts) needs at most the larger of that and
+ * the merge's min(5, V) + V.
  */
 
 /** What the budget arithmetic needs from a run's config. */
@@ -16,6 +19,8 @@ export interface BudgetShape {
   /** Sessions per (candidate, minibatch task) and per (candidate, validation task). */
   trainRepeats: number;
   valRepeats: number;
+  /** Proposals per iteration, P · N (default 1). */
+  proposalsPerIteration?: number;
 }
 
 /** The minibatch size actually drawn: b, capped by the number of training tasks. */
@@ -23,13 +28,20 @@ export function effectiveMinibatch(minibatchSize: number, trainTasks: number): n
   return Math.max(0, Math.min(minibatchSize, trainTasks));
 }
 
-/** Metric calls an iteration may need at most: 2b + V. */
-export function iterationWorstCase(minibatchSize: number, valTasks: number): number {
-  return 2 * minibatchSize + valTasks;
+/** Metric calls an iteration of k proposals may need at most: k · (2b + V). */
+export function iterationWorstCase(minibatchSize: number, valTasks: number, proposals = 1): number {
+  return proposals * (2 * minibatchSize + valTasks);
 }
 
-export function canStartIteration(used: number, budget: number, minibatchSize: number, valTasks: number): boolean {
-  return used + iterationWorstCase(minibatchSize, valTasks) <= budget;
+/** Metric calls a merge may need at most: its distinct subsample tasks (≤ min(5, V)) + V. */
+export function mergeWorstCase(valTasks: number, subsampleSize = 5): number {
+  return Math.min(subsampleSize, valTasks) + valTasks;
+}
+
+/** Whether an iteration whose worst case is `worstCase` metric calls fits (default: one
+ * proposal's, 2b + V). */
+export function canStartIteration(used: number, budget: number, minibatchSize: number, valTasks: number, worstCase = iterationWorstCase(minibatchSize, valTasks)): boolean {
+  return used + worstCase <= budget;
 }
 
 export interface BudgetPlan {
@@ -43,7 +55,7 @@ export interface BudgetPlan {
   /** False when the budget cannot pay for the seed's validation plus one full iteration. */
   canStart: boolean;
   /** Proposals when every child is accepted (the fewest) … when every child is rejected or every
-   * proposal fails (the most). */
+   * proposal fails (the most); merges are not counted. */
   proposals: { low: number; high: number };
   /** Sessions played: fewest … most over those scenarios. */
   sessions: { low: number; high: number };
@@ -55,18 +67,19 @@ export interface BudgetPlan {
 export function planBudget(shape: BudgetShape): BudgetPlan {
   const v = shape.valTasks;
   const b = effectiveMinibatch(shape.minibatchSize, shape.trainTasks);
-  const worst = iterationWorstCase(b, v);
+  const k = shape.proposalsPerIteration ?? 1;
+  const worst = iterationWorstCase(b, v, k);
   const seedSessions = v * shape.valRepeats;
   const run = (calls: number, sessionsPerIteration: number) => {
     let used = v;
     let sessions = seedSessions;
     let n = 0;
     while (b > 0 && used + worst <= shape.budgetMetricCalls) [used, sessions, n] = [used + calls, sessions + sessionsPerIteration, n + 1];
-    return { n, sessions };
+    return { n: n * k, sessions };
   };
-  const accepted = run(2 * b + v, 2 * b * shape.trainRepeats + seedSessions);
-  const rejected = run(2 * b, 2 * b * shape.trainRepeats);
-  const failed = run(b + 1, b * shape.trainRepeats);
+  const accepted = run(k * (2 * b + v), k * (2 * b * shape.trainRepeats + seedSessions));
+  const rejected = run(k * 2 * b, k * 2 * b * shape.trainRepeats);
+  const failed = run(k * (b + 1), k * b * shape.trainRepeats);
   return {
     seedCalls: v, seedSessions, iterationWorstCase: worst, minimumBudget: v + worst,
     canStart: b > 0 && v + worst <= shape.budgetMetricCalls,

@@ -6,6 +6,7 @@
  * train + validation games). Pure.
  */
 import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
+import { proposalsText } from '../../../evolve/strategies/proposals.ts';
 import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
 import type { CsvTable } from '../../../eval/csv.ts';
 import type { LineChartSpec } from '../charts/line-chart.ts';
@@ -13,6 +14,8 @@ import type { LineChartSpec } from '../charts/line-chart.ts';
 export interface CandidateRow {
   id: string;
   parentId: string | null;
+  /** Both parents of a merge (strategies/merge.ts); null for other candidates. */
+  mergeOf: [string, string] | null;
   iteration: number;
   status: Candidate['status'];
   reason: string;
@@ -32,7 +35,7 @@ export function candidateRows(state: EvolutionState): CandidateRow[] {
   return state.candidates.map((c) => {
     const validated = valIds.every((t) => c.valScores[t] !== undefined) && valIds.length > 0;
     return {
-      id: c.id, parentId: c.parentId, iteration: c.iteration, status: c.status, reason: c.reason, scores: c.valScores,
+      id: c.id, parentId: c.parentId, mergeOf: c.merge?.parentIds ?? null, iteration: c.iteration, status: c.status, reason: c.reason, scores: c.valScores,
       mean: validated ? valIds.reduce((s, t) => s + c.valScores[t]!, 0) / valIds.length : null,
       frontTasks: valIds.filter((t) => state.fronts[t]?.includes(c.id)),
       bestByMean: state.best.byMean === c.id, bestByZScore: state.best.byZScore === c.id,
@@ -116,6 +119,8 @@ export function strategyText(config: EvolutionState['config']): string {
   if (stop.scoreThreshold !== undefined) parts.push(`stop at W-AUC ≥ ${stop.scoreThreshold}`);
   if (stop.timeLimitMinutes !== undefined) parts.push(`stop after ${stop.timeLimitMinutes} min`);
   if (stop.maxProposerUsd !== undefined) parts.push(`proposer cap $${stop.maxProposerUsd}`);
+  if (config.proposals) parts.push(`proposals: ${proposalsText(config.proposals)} (parents × mutations)`);
+  if (config.merge) parts.push(`merge: up to ${config.merge.maxMerges}`);
   return parts.join(' · ');
 }
 
@@ -136,7 +141,7 @@ export function candidateTable(rows: readonly CandidateRow[], tasks: readonly { 
   return {
     header: ['id', 'best', 'parent', 'status', ...tasks.map((t) => t.label), 'mean', 'Pareto fronts', 'Pareto tasks', 'reason'],
     rows: rows.map((r) => [
-      r.id, [r.bestByMean ? 'mean' : '', r.bestByZScore ? 'z-score' : ''].filter(Boolean).join(', '), r.parentId, r.status,
+      r.id, [r.bestByMean ? 'mean' : '', r.bestByZScore ? 'z-score' : ''].filter(Boolean).join(', '), r.mergeOf ? r.mergeOf.join(' + ') : r.parentId, r.status,
       ...tasks.map((t) => r.scores[t.id] ?? null), r.mean, r.frontTasks.length, r.frontTasks.map((t) => labelOf.get(t) ?? t).join(' '), r.reason,
     ]),
   };
