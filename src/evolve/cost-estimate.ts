@@ -219,6 +219,8 @@ export interface EvolutionPlan {
   proposer: ProposerMode;
   /** The LLM proposer's outer loop (absent = 'gepa'). */
   optimizer?: Optimizer;
+  /** Proposals per iteration, P · N (strategies/proposals.ts; absent = 1). */
+  proposalsPerIteration?: number;
   seedStrategy: string;
 }
 
@@ -229,7 +231,7 @@ export type EvolutionCallCounts = BudgetPlan;
 export function evolutionCallCounts(plan: EvolutionPlan): EvolutionCallCounts {
   return planBudget({
     budgetMetricCalls: plan.budgetMetricCalls, minibatchSize: plan.minibatchSize, trainTasks: plan.trainTasks, valTasks: plan.valTasks,
-    trainRepeats: plan.trainRepeats, valRepeats: plan.valRepeats,
+    trainRepeats: plan.trainRepeats, valRepeats: plan.valRepeats, ...(plan.proposalsPerIteration ? { proposalsPerIteration: plan.proposalsPerIteration } : {}),
   });
 }
 

@@ -55,6 +55,8 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
       const options = this.sessionOptions(ctx, config);
       return await runEvolution(id, config, {
         proposer: config.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
+        // The proposer's own spend for `stopConditions.maxProposerUsd` (null: its price is unknown).
+        proposerCostUsd: () => (ctx.settings.prices[config.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
         evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
         onEvent: async (event, st) => {
           // While a resume replays cached results, the stored state is already ahead of `st`.

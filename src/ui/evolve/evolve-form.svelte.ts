@@ -20,6 +20,7 @@ import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/
 import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList } from '../shared/format/web-task-list.ts';
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
+import { OUTER_LOOP_FIELDS, OuterLoopForm, type OuterLoopFields } from './outer-loop-form.svelte.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 
@@ -45,8 +46,9 @@ export function picksOf(assignments: Record<string, StoryAssignment>, order: rea
   });
 }
 
-/** The Evolve form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
-export interface EvolveFormFields {
+/** The Evolve form's fields kept across reloads; `episodes` / `maxSteps` null = not typed; the
+ * outer-loop options flat beside them (outer-loop-form.svelte.ts). */
+export interface EvolveFormFields extends OuterLoopFields {
   assignments: Record<string, StoryAssignment>;
   trainRepeats: number;
   valRepeats: number;
@@ -69,6 +71,7 @@ export interface EvolveFormFields {
 export const EVOLVE_FORM_FIELDS: EvolveFormFields = {
   assignments: {}, trainRepeats: EVOLVE_DEFAULTS.trainRepeats, valRepeats: EVOLVE_DEFAULTS.valRepeats, webTrain: '', webVal: '', episodes: null, maxSteps: null,
   minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', contextWindow: null, seedStrategy: '',
+  ...OUTER_LOOP_FIELDS,
 };
 
 const ROLES: readonly SplitRole[] = ['none', 'train', 'val', 'both'];
@@ -110,6 +113,8 @@ export class EvolveForm {
   contextWindow = $state<number | null>(null);
   /** The seed candidate's strategy section ('' = naive). */
   seedStrategy = $state('');
+  /** Selection, acceptance, merge, proposals per iteration, stop conditions. */
+  readonly outer = new OuterLoopForm();
 
   /** The typed web tasks parsed per side (null: none typed, or the catalog is still loading). */
   readonly webTrainList = $derived.by(() => this.parseWeb(this.webTrain));
@@ -138,10 +143,11 @@ export class EvolveForm {
     if (this.train.length === 0) out.push('Choose at least one training game.');
     if (this.val.length === 0) out.push('Choose at least one validation game.');
     if (Object.keys(this.seedProblems).length > 0) out.push('Fix the seeds marked in the story list.');
+    out.push(...this.outer.problems);
     if (this.train.length > 0 && this.val.length > 0) {
       const refusal = budgetRefusal(planBudget({
         budgetMetricCalls: this.budgetMetricCalls, minibatchSize: this.minibatchSize, trainTasks: uniquePicks(this.train).length,
-        valTasks: uniquePicks(this.val).length, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats,
+        valTasks: uniquePicks(this.val).length, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats, proposalsPerIteration: this.outer.proposalsPerIteration,
       }), this.budgetMetricCalls);
       if (refusal) out.push(refusal);
     }
@@ -163,6 +169,7 @@ export class EvolveForm {
       assignments: this.assignments, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats, webTrain: this.webTrain, webVal: this.webVal,
       episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, minibatchSize: this.minibatchSize, budgetMetricCalls: this.budgetMetricCalls,
       rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, optimizer: this.optimizer, contextWindow: this.contextWindow, seedStrategy: this.seedStrategy,
+      ...this.outer.snapshot(),
     };
   }
 
@@ -189,6 +196,7 @@ export class EvolveForm {
     this.optimizer = saved.optimizer === 'opro' ? 'opro' : 'gepa';
     this.contextWindow = saved.contextWindow;
     this.seedStrategy = saved.seedStrategy;
+    this.outer.restore(saved);
   }
 
   private parseWeb(text: string): WebTaskList | { error: string } | null {
@@ -230,6 +238,7 @@ export class EvolveForm {
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
       proposerInstruction: config.proposerInstruction ?? 'general-rules', optimizer: config.optimizer ?? 'gepa', contextWindow: config.contextWindow,
     });
+    this.outer.fillFrom(config);
   }
 }
 

@@ -81,3 +81,41 @@ describe('EvolveForm', () => {
     expect([g.webTrain, g.webVal, g.assignment('advent').role]).toEqual(['web:shop/t1:1', 'web:map/t40:3', 'val']);
   });
 });
+
+describe('outer-loop options', () => {
+  it('record what `metattl evolve` records for the same flags, keep across a reload, and fill back from a run', () => {
+    const f = form();
+    expect(f.outer.options()).toEqual({ candidateSelection: 'pareto', acceptance: 'strict_improvement', stopConditions: {} });
+    Object.assign(f.outer, { selection: 'epsilon_greedy', epsilon: 0.25, acceptance: 'improvement_or_equal', merge: true, maxMerges: 3, proposalParents: 2, proposalMutations: 3, stopNoImprovement: 4, stopScore: 0.5, stopMinutes: 10, maxProposerUsd: 1.5 });
+    // As `evolve --selection epsilon_greedy --epsilon 0.25 --accept improvement_or_equal --merge --max-merges 3 --proposals 2x3
+    // --stop-no-improvement 4 --stop-score 0.5 --stop-minutes 10 --max-proposer-usd 1.5` (src/cli/evolve.ts).
+    const expected = {
+      candidateSelection: 'epsilon_greedy', epsilon: 0.25, acceptance: 'improvement_or_equal', merge: { maxMerges: 3 }, proposals: { parents: 2, mutations: 3 },
+      stopConditions: { noImprovementIterations: 4, scoreThreshold: 0.5, timeLimitMinutes: 10, maxProposerUsd: 1.5 },
+    };
+    expect(f.outer.options()).toEqual(expected);
+    expect(f.outer.changed).toBe(true);
+    const again = form();
+    again.restore(f.snapshot());
+    expect(again.outer.options()).toEqual(expected);
+    const filled = form();
+    filled.fillFrom({ ...({} as EvolutionConfig), train: [], val: [], ...expected } as EvolutionConfig, () => null);
+    expect(filled.outer.options()).toEqual(expected);
+    // ε applies to ε-greedy only; more than 64 proposals an iteration is refused.
+    f.outer.selection = 'pareto';
+    expect(f.outer.options().epsilon).toBeUndefined();
+    f.outer.proposalParents = 9;
+    f.outer.proposalMutations = 8;
+    expect(f.outer.problems).toEqual(['At most 64 proposals per iteration (parents × mutations), got 72.']);
+  });
+
+  it('count P × N proposals per iteration in the budget rule', () => {
+    const f = form();
+    f.setRole('advent', 'train');
+    f.setRole('local:temple.z5', 'val');
+    f.budgetMetricCalls = 4; // seed validation 1 + an iteration of 2b + V = 3
+    expect(f.problems).toEqual([]);
+    f.outer.proposalMutations = 2; // an iteration's worst case is now 2 · 3 = 6
+    expect(f.problems.some((p) => /budget/i.test(p))).toBe(true);
+  });
+});

@@ -99,7 +99,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
       initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
       maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, ...(f.proposer === 'llm' ? { optimizer: f.optimizer } : {}), rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-      contextWindow: window.tokens,
+      contextWindow: window.tokens, ...f.outer.options(),
     };
   }
 
@@ -111,7 +111,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     return estimateEvolution({
       shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
       trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, trainTasks: uniquePicks(f.train).length, valTasks: uniquePicks(f.val).length, minibatchSize: f.minibatchSize,
-      budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, optimizer: f.optimizer, seedStrategy: f.seedStrategy,
+      budgetMetricCalls: f.budgetMetricCalls, proposer: f.proposer, optimizer: f.optimizer, proposalsPerIteration: f.outer.proposalsPerIteration, seedStrategy: f.seedStrategy,
     }, models, count);
   }
 
