@@ -20,7 +20,7 @@ import type { RunEvent, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
-import type { EvolutionState } from './interface.ts';
+import { CALL_PURPOSES, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
 import { ACCEPTANCES } from './strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
 
@@ -36,17 +36,39 @@ const candidate = z.object({
   // Sums of at most a minibatch of W-AUCs; bounded like a W-AUC times 10^4 tasks.
   minibatch: z.object({ taskIds: z.array(z.string()), parentSum: wAucSum(), childSum: wAucSum().nullable() }).nullable(),
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
+  origin: z.literal('human').optional(), humanFeedback: z.string().optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
-  purpose: z.enum(['seed-val', 'parent-mb', 'child-mb', 'child-val']), iteration: z.number().int().nonnegative(), sessionId: z.string(),
+  purpose: z.enum(CALL_PURPOSES), iteration: z.number().int().nonnegative(), sessionId: z.string(),
   wAuc: wAucNumber(), scores: z.array(scoreNumber()),
 });
 
 export const evolutionStateSchema = z.object({
   format: z.literal('metattl-evolution-1'),
   id: z.string().min(1),
-  config: z.object({
+  config: z.lazy(() => configSchema),
+  status: z.enum(['running', 'complete', 'stopped', 'paused']),
+  stopReason: z.enum(STOP_REASONS).nullable(),
+  stopMessage: z.string().nullable(),
+  candidates: z.array(candidate),
+  metricCalls: z.array(metricCall),
+  metricCallsUsed: z.number().int().nonnegative(),
+  sessionsPlayed: z.number().int().nonnegative().optional(),
+  faultedEpisodes: z.number().int().nonnegative().optional(),
+  failedProposals: z.number().int().nonnegative(),
+  fronts: z.record(z.string(), z.array(z.string())),
+  iteration: z.number().int().nonnegative(),
+  iterationsDone: z.number().int().nonnegative().optional(),
+  rngState: z.number(),
+  best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
+  progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+}).superRefine((state, ctx) => addInconsistency(ctx, evolutionInconsistency(state as EvolutionState)));
+
+/** A run's config; a branch's `branchedFrom.config` is its source's (so the schema is recursive). */
+const configSchema: z.ZodType<EvolutionConfig> = z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
     maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
@@ -57,24 +79,12 @@ export const evolutionStateSchema = z.object({
       noImprovementIterations: positive.optional(), scoreThreshold: z.number().min(0).max(1).optional(),
       timeLimitMinutes: z.number().positive().optional(), maxProposerUsd: z.number().positive().optional(),
     }).optional(),
-  }),
-  status: z.enum(['running', 'complete', 'stopped']),
-  stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap', 'stop_file']).nullable(),
-  stopMessage: z.string().nullable(),
-  candidates: z.array(candidate),
-  metricCalls: z.array(metricCall),
-  metricCallsUsed: z.number().int().nonnegative(),
-  sessionsPlayed: z.number().int().nonnegative().optional(),
-  faultedEpisodes: z.number().int().nonnegative().optional(),
-  failedProposals: z.number().int().nonnegative(),
-  fronts: z.record(z.string(), z.array(z.string())),
-  iteration: z.number().int().nonnegative(),
-  rngState: z.number(),
-  best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
-  progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-}).superRefine((state, ctx) => addInconsistency(ctx, evolutionInconsistency(state as EvolutionState)));
+    humanCandidates: z.array(z.object({
+      afterIteration: z.number().int().nonnegative(), parentId: z.string().min(1), strategy: z.string(), minibatch: z.array(z.string()),
+      feedback: z.string().optional(), proposerReply: z.string().optional(),
+    })).optional(),
+    branchedFrom: z.object({ runId: z.string().min(1), iteration: z.number().int().nonnegative(), config: z.lazy(() => configSchema) }).optional(),
+  }) as z.ZodType<EvolutionConfig>;
 
 /**
  * The first inconsistency of an evolution state (every evolution import checks it), or null:

@@ -24,7 +24,9 @@ import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import { COMPLETING_STOP_REASONS, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { configAt, forkIteration } from './branch.ts';
+import { evaluateHumanCandidates } from './human-candidate.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
 import { acceptanceRule } from './strategies/acceptance.ts';
 import { selectCandidate } from './strategies/candidate-selection.ts';
@@ -66,6 +68,9 @@ export interface EvolutionDeps {
   stopFile?: () => boolean;
   /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
   proposerCostUsd?: () => number | null;
+  /** Whether to pause at the boundary after `iterationsDone` iterations (after the human candidates
+   * recorded there): the run ends `paused`, resumable. Checked at every boundary, replayed ones too. */
+  pauseRequested?: (iterationsDone: number) => boolean;
 }
 
 /** One finished job of a sweep. */
@@ -122,7 +127,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
 
   /** Run candidate × tasks × repeats; results in job order. Each task is one metric call. */
   const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]> => {
-    const repeats = repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
+    const repeats = repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
     const jobs = tasks.flatMap((task) => Array.from({ length: repeats }, (_, repeat) => ({ task, repeat })));
     // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
@@ -182,19 +187,25 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     refresh();
     let failures = 0;
     const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
-    const accept = acceptanceRule(config.acceptance);
-    const orEqual = config.acceptance === 'improvement_or_equal';
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
+      // The boundary after `iteration` iterations: human candidates recorded here, then a pause.
+      state.iterationsDone = state.iteration;
+      await evaluateHumanCandidates({ config, state, sweep, meanByTask, refresh, emit }, state.iteration);
+      if (deps.pauseRequested?.(state.iteration)) throw new Stop('paused', null);
+      // A branch replays the source's iterations with the source's settings (branch.ts).
+      const next = configAt(config, state.iteration + 1);
       const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
-      const stop = stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
+      const stop = state.iteration < forkIteration(config) ? null : stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
       if (stop) throw new Stop(stop.reason, stop.message);
-      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
-        throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
+      if (!canStartIteration(state.metricCallsUsed, next.budgetMetricCalls, effectiveMinibatch(config.minibatchSize, config.train.length), config.val.length)) {
+        throw new Stop('budget', `The budget of ${next.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
+      const accept = acceptanceRule(next.acceptance);
+      const orEqual = next.acceptance === 'improvement_or_equal';
       // One draw per iteration (GEPA's select_program_candidate_from_pareto_front).
-      const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
+      const parentId = selectCandidate({ selection: next.candidateSelection ?? 'pareto', ...(next.epsilon !== undefined ? { epsilon: next.epsilon } : {}), ...(next.topK !== undefined ? { topK: next.topK } : {}) }, scoreMatrix(), valIds, rng);
       const parent = state.candidates.find((c) => c.id === parentId);
       if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
       const minibatch = sampler.next(rng);
@@ -208,7 +219,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         proposerReply: null, valScores: {}, minibatch: { taskIds: minibatch, parentSum, childSum: null },
         triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
       };
-      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, config, deps, rng);
+      const proposal = await propose(parent.strategy, formatReflectiveRecord(worst.session), state.iteration, next, deps, rng);
       child.proposerReply = proposal.reply;
       state.candidates.push(child);
       if (proposal.strategy === null) {
@@ -217,7 +228,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         state.failedProposals += 1;
         await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
         state.rngState = rng.getState();
-        if (++failures >= config.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
+        if (++failures >= next.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
         continue;
       }
       failures = 0;
@@ -242,7 +253,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   } catch (error) {
     if (error instanceof Stop) {
       state.stopReason = error.reason;
-      state.stopMessage = error.reason === 'stopped' ? null : error.message;
+      state.stopMessage = error.reason === 'stopped' || error.reason === 'paused' ? null : error.message;
     } else if (error instanceof BudgetReachedError) {
       state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
       state.stopMessage = error.message;
@@ -252,7 +263,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       throw error;
     }
   }
-  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : 'stopped';
+  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : state.stopReason === 'paused' ? 'paused' : 'stopped';
   state.rngState = rng.getState();
   state.finishedAt = now().toISOString();
   await emit({ type: 'finished', state });

@@ -20,7 +20,7 @@ export function scriptedConfig(train: string[], val: string[], o: Partial<Evolut
 }
 
 /** A finished session with one episode whose W-AUC is `wAuc` (enough for the loop and the record). */
-function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
+export function fakeSession(id: string, task: EvolutionTask, wAuc: number): SessionRecord {
   return {
     format: 'metattl-session-1', id, status: 'complete', stopReason: null, stopMessage: null,
     config: {
