@@ -91,7 +91,7 @@ function pendingWorstCase(state: EvolutionState): number {
   const boundary = state.iteration;
   const specs = (state.config.humanCandidates ?? []).filter((s) => s.afterIteration === boundary).length;
   const done = state.candidates.filter((c) => c.origin === 'human' && c.iteration === boundary).length;
-  return Math.max(0, specs - done) * (2 * state.config.minibatchSize + state.config.val.length);
+  return Math.max(0, specs - done) * (2 * effectiveMinibatch(state.config.minibatchSize, state.config.train.length) + state.config.val.length);
 }
 
 /**
@@ -110,6 +110,25 @@ export function humanMinibatch(config: EvolutionConfig, index: number): string[]
 }
 
 /**
+ * Why a human candidate with parent `parentId` cannot be added to `state` now, or null: the run
+ * must be between iterations (not running, not stopped inside one), the parent in the pool, and
+ * the worst case (2b + V, plus candidates still pending at this boundary) within the budget left.
+ */
+export function humanCandidateProblem(state: EvolutionState, parentId: string): string | null {
+  const config = state.config;
+  if (state.status === 'running') return 'The run is running: pause it first.';
+  if (state.iterationsDone !== state.iteration) return `The run stopped inside iteration ${state.iteration}: resume it and pause it between iterations first.`;
+  const parent = state.candidates.find((c) => c.id === parentId);
+  if (!parent) return `There is no candidate ${parentId} in run ${state.id}.`;
+  if (parent.status !== 'seed' && parent.status !== 'accepted') return `Candidate ${parent.id} is ${parent.status}: only the seed and accepted candidates are in the pool.`;
+  const worst = 2 * effectiveMinibatch(config.minibatchSize, config.train.length) + config.val.length + pendingWorstCase(state);
+  if (state.metricCallsUsed + worst > config.budgetMetricCalls) {
+    return `The budget has ${config.budgetMetricCalls - state.metricCallsUsed} metric calls left; evaluating a candidate may need ${worst}.`;
+  }
+  return null;
+}
+
+/**
  * The run's config with a human candidate added at its current boundary (after
  * `state.iteration` iterations). The state must be between iterations (paused, complete, or
  * stopped before an iteration began), the parent in the pool, the strategy new, and the worst
@@ -118,19 +137,11 @@ export function humanMinibatch(config: EvolutionConfig, index: number): string[]
  */
 export function addHumanCandidate(state: EvolutionState, input: HumanCandidateInput): EvolutionConfig {
   const config = state.config;
-  if (state.status === 'running') throw new HumanCandidateError('The run is running: pause it first.');
-  if (state.iterationsDone !== state.iteration) {
-    throw new HumanCandidateError(`The run stopped inside iteration ${state.iteration}: resume it and pause it between iterations first.`);
-  }
-  const parent = state.candidates.find((c) => c.id === input.parentId);
-  if (!parent) throw new HumanCandidateError(`There is no candidate ${input.parentId} in run ${state.id}.`);
-  if (parent.status !== 'seed' && parent.status !== 'accepted') throw new HumanCandidateError(`Candidate ${parent.id} is ${parent.status}: only the seed and accepted candidates are in the pool.`);
+  const problem = humanCandidateProblem(state, input.parentId);
+  if (problem) throw new HumanCandidateError(problem);
+  const parent = state.candidates.find((c) => c.id === input.parentId)!;
   if (input.strategy.trim() === '') throw new HumanCandidateError('The strategy is empty.');
   if (input.strategy.trim() === parent.strategy.trim()) throw new HumanCandidateError(`The strategy is the same as ${parent.id}'s.`);
-  const worst = 2 * config.minibatchSize + config.val.length + pendingWorstCase(state);
-  if (state.metricCallsUsed + worst > config.budgetMetricCalls) {
-    throw new HumanCandidateError(`The budget has ${config.budgetMetricCalls - state.metricCallsUsed} metric calls left; evaluating a candidate may need ${worst}.`);
-  }
   const existing = config.humanCandidates ?? [];
   const spec: HumanCandidateSpec = {
     afterIteration: state.iteration, parentId: parent.id, strategy: input.strategy, minibatch: humanMinibatch(config, existing.length),
