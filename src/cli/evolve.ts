@@ -72,10 +72,10 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (values.resume) throw new UsageError('--branch starts a new run: it does not go with --resume');
     if (values['from-iteration'] === undefined) throw new UsageError('--branch RUN_ID needs --from-iteration N');
     fromIteration = intOption(values['from-iteration'], 'from-iteration', 0, 0, 1_000_000);
-    source = await loadEvolutionState(store, values.branch);
-    if (!source) throw new UsageError(`--branch: no evolution run "${values.branch}" in ${values.store}`);
     const fixed = BRANCH_FIXED_FLAGS.filter((flag) => given(argv, flag));
     if (fixed.length > 0) throw new UsageError(`--branch keeps the source run's ${fixed.map((f) => `--${f}`).join(', ')}: they define the state it forks from`);
+    source = await loadEvolutionState(store, values.branch);
+    if (!source) throw new UsageError(`--branch: no evolution run "${values.branch}" in ${values.store}`);
   } else if (values['from-iteration'] !== undefined) throw new UsageError('--from-iteration goes with --branch RUN_ID');
   if (!values.resume && id && (await store.getRun(id))) throw new UsageError(`--id ${id}: a run with this id is already in ${values.store}; use --resume to continue it, or another id`);
   id ??= randomUUID();
