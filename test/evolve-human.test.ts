@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { branchConfig, configAt, createBranch, spentAfter } from '../src/evolve/branch.ts';
+import { exportEvolution, importEvolution } from '../src/evolve/evolution-io.ts';
 import { openEvolutionCache, loadEvolutionState, saveEvolutionState } from '../src/evolve/evolution-store.ts';
 import { addHumanCandidate, feedbackMessages, HumanCandidateError, humanMinibatch, proposeFromFeedback } from '../src/evolve/human-candidate.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
@@ -97,6 +98,22 @@ describe('human candidates', () => {
     expect(messages[1]!.content).toContain('<current_strategy>\nBe careful.\n</current_strategy>');
     const proposed = await proposeFromFeedback(plusProposer(), 'Be careful.', 'Read every sign.', config());
     expect(proposed).toEqual({ strategy: 'Be careful. +', reply: '<strategy>Be careful. +</strategy>' });
+  });
+});
+
+describe('export and import', () => {
+  it('keeps a paused state, human candidates (spec and origin) and a branch origin', async () => {
+    const cache = new MemoryCache();
+    const paused = await runWorld(config(), cache, { pauseRequested: (done) => done >= 1 });
+    const withHuman = addHumanCandidate(paused, { parentId: 'c0', strategy: '+ + +', feedback: 'more plus signs', proposerReply: '<strategy>+ + +</strategy>' });
+    const state = await runWorld({ ...withHuman, branchedFrom: { runId: 'older', iteration: 0, config: config() } }, cache, { pauseRequested: (done) => done >= 1 });
+    const back = importEvolution(exportEvolution({ state, events: [] })).state;
+    expect(back).toEqual(state);
+    expect(back).toMatchObject({ status: 'paused', stopReason: 'paused', iterationsDone: 1 });
+    expect(back.candidates[2]).toMatchObject({ origin: 'human', humanFeedback: 'more plus signs' });
+    expect(back.config.humanCandidates?.[0]?.feedback).toBe('more plus signs');
+    expect(back.config.branchedFrom).toEqual({ runId: 'older', iteration: 0, config: config() });
+    expect(back.metricCalls.map((c) => c.purpose)).toContain('human-val');
   });
 });
 

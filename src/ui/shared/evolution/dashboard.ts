@@ -101,7 +101,7 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
   time_limit: 'the time limit was reached',
   proposer_usd_cap: 'the proposer’s USD cap was reached',
   stop_file: 'a stop file was found',
-  paused: 'paused by you between iterations: resume to continue, or add a candidate first',
+  paused: 'by you, between iterations',
 };
 
 /** The run's outer-loop options in words (candidate selection, acceptance, stop conditions), e.g.
