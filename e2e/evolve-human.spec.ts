@@ -2,7 +2,8 @@
  * A human in the loop on the Evolve page (issue 22), against the mock LLM on real stories: Pause
  * holds a running evolution between iterations, a reload shows it paused and resumable; "Edit as
  * new candidate" on the seed, a diff against it, Evaluate — the candidate joins the table and the
- * lineage marked human and the run holds again; Resume finishes it; "Branch from here" on the
+ * lineage marked human and the run holds again; feedback for the proposer does the same; Resume
+ * finishes it; "Branch from here" on the
  * candidate of iteration 1 starts a new run that names its fork and finishes. Screenshots at
  * 1280×800 in test-results/.
  */
@@ -32,7 +33,7 @@ test('pause → edit a candidate → evaluate: it joins the pool and lineage as 
   await setStoryRole(page, 'evolve', 'local:temple.z5', 'val');
   await setNumber(page, 'evolve-episodes', 2);
   await setNumber(page, 'evolve-steps', 4);
-  await setNumber(page, 'evolve-budget', 10);
+  await setNumber(page, 'evolve-budget', 13);
   await page.getByTestId('evolve-start').click();
   await expect(page.getByTestId('evolve')).toHaveAttribute('data-mode', 'running');
   await page.getByTestId('evolve-pause').click();
@@ -79,26 +80,38 @@ test('pause → edit a candidate → evaluate: it joins the pool and lineage as 
   expect(Number(await calls.getAttribute('data-used'))).toBe(usedBefore + (status?.includes('accepted') ? 3 : 2));
   await page.screenshot({ path: test.info().outputPath('evolve-human-lineage.png') });
 
+  // Feedback for the proposer instead: it writes the candidate (the mock quotes the feedback).
+  await page.locator('[data-testid="lineage-node"][data-id="c0"] button').click();
+  await page.getByTestId('candidate-inspector').getByTestId('candidate-edit').click();
+  await page.getByTestId('human-mode-feedback').check();
+  await page.getByTestId('human-feedback').fill('Look under things before leaving a room.');
+  await page.getByTestId('human-evaluate').click();
+  await expect(page.getByTestId('evolve-notice')).toContainText('Your candidate c2 (from c0) was', { timeout: 90_000 });
+  await expect(page.locator('[data-testid="lineage-node"][data-id="c2"]')).toHaveAttribute('data-origin', 'human');
+  await expect(page.getByTestId('candidate-feedback')).toHaveText('Look under things before leaving a room.');
+  await expect(page.getByTestId('candidate-diff')).toContainText("From a person's feedback: Look under things before leaving a room.");
+
   // Resume to the end of the budget.
   await page.getByTestId('evolve-resume').click();
   await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 120_000 });
   await expect(page.locator('[data-testid="lineage-node"][data-id="c1"]')).toHaveAttribute('data-origin', 'human');
 
-  // Branch from iteration 1 (candidate c2 is iteration 1's proposal), with a larger budget.
-  await page.locator('[data-testid="lineage-node"][data-id="c2"] button').click();
-  await expect(page.getByTestId('candidate-inspector')).toHaveAttribute('data-id', 'c2');
+  // Branch from iteration 1 (candidate c3 is iteration 1's proposal), with a larger budget.
+  await page.locator('[data-testid="lineage-node"][data-id="c3"] button').click();
+  await expect(page.getByTestId('candidate-inspector')).toHaveAttribute('data-id', 'c3');
   await expect(page.getByTestId('candidate-inspector')).toContainText('iteration 1');
-  await page.getByTestId('candidate-branch-budget').fill('13');
+  await page.getByTestId('candidate-branch-budget').fill('16');
   await page.getByTestId('candidate-branch').click();
   await expect(run).not.toHaveAttribute('data-id', runId!, { timeout: 30_000 });
   await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 120_000 });
   const fork = page.getByTestId('lineage-branched-from');
   await expect(fork).toHaveAttribute('data-run', runId!);
   await expect(fork).toHaveAttribute('data-iteration', '1');
-  // The state after iteration 1 is the source's: the seed, the human candidate, iteration 1's proposal.
+  // The state after iteration 1 is the source's: the seed, the two human candidates, iteration 1's proposal.
   await expect(page.locator('[data-testid="lineage-node"][data-id="c1"]')).toHaveAttribute('data-origin', 'human');
-  await expect(page.locator('[data-testid="lineage-node"][data-id="c2"]')).toHaveAttribute('data-parent', /c[01]/);
-  expect(Number(await calls.getAttribute('data-used'))).toBeLessThanOrEqual(13);
+  await expect(page.locator('[data-testid="lineage-node"][data-id="c2"]')).toHaveAttribute('data-origin', 'human');
+  await expect(page.locator('[data-testid="lineage-node"][data-id="c3"]')).toHaveAttribute('data-origin', 'proposer');
+  expect(Number(await calls.getAttribute('data-used'))).toBeLessThanOrEqual(16);
   await page.screenshot({ path: test.info().outputPath('evolve-branch.png'), fullPage: false });
   expect(mock.requests.filter((r) => r.unexpected)).toEqual([]);
 });

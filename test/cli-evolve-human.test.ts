@@ -33,7 +33,7 @@ describe('metattl evolve: a human in the loop', () => {
   it('pause, add a candidate, resume; branch from iteration 1', async () => {
     mock.setOptions({ proposerReply: 'build', metaAgentReply: 'build', exploreCommands: EXPLORE });
     const store = mkdtempSync(join(tmpdir(), 'evo-human-'));
-    const base = ['evolve', '--train', 'detective:0', '--val', 'detective:0,temple:0', '--repeats', '1', '--episodes', '3', '--steps', '8', '--budget', '14',
+    const base = ['evolve', '--train', 'detective:0', '--val', 'detective:0,temple:0', '--repeats', '1', '--episodes', '3', '--steps', '8', '--budget', '18',
       '--store', store, ...provider(), '--rng-seed', '11', '--concurrency', '2', '--guide', 'Explore systematically.'];
     const paused = await metattl([...base, '--id', 'run-h', '--pause-after', '1']);
     expect(paused).toMatchObject({ status: 'paused', stopReason: 'paused', iteration: 1, iterationsDone: 1, branchedFrom: null });
@@ -51,15 +51,23 @@ describe('metattl evolve: a human in the loop', () => {
     expect(Object.keys(added.candidate.valScores).sort()).toEqual(accepted ? ['detective:0', 'temple:0'] : []);
     expect(added).toMatchObject({ status: 'paused', iterationsDone: 1 });
 
+    // Feedback instead of a strategy: the proposer writes the candidate from it (the mock quotes it).
+    const feedbackFile = join(store, 'feedback.txt');
+    writeFileSync(feedbackFile, 'Look under things before leaving a room.\n');
+    const fromFeedback = await metattl(['evolve', 'add-candidate', '--store', store, '--run', 'run-h', '--parent', 'c0', '--feedback-file', feedbackFile, ...provider()]);
+    expect(fromFeedback.candidate).toMatchObject({ id: 'c3', parentId: 'c0', origin: 'human', feedback: 'Look under things before leaving a room.', strategy: "From a person's feedback: Look under things before leaving a room." });
+    expect(fromFeedback.metricCallsUsed).toBeGreaterThanOrEqual(added.metricCallsUsed + 2);
+    expect(mock.requests.filter((r) => r.unexpected)).toEqual([]);
+
     const finished = await metattl([...base, '--id', 'run-h', '--resume']);
     expect(finished.status).toBe('complete');
-    expect(finished.metricCallsUsed).toBeLessThanOrEqual(14);
-    expect(finished.candidates.slice(0, 3).map((c: OutCandidate) => [c.id, c.origin, c.iteration])).toEqual([['c0', 'proposer', 0], ['c1', 'proposer', 1], ['c2', 'human', 1]]);
+    expect(finished.metricCallsUsed).toBeLessThanOrEqual(18);
+    expect(finished.candidates.slice(0, 4).map((c: OutCandidate) => [c.id, c.origin, c.iteration])).toEqual([['c0', 'proposer', 0], ['c1', 'proposer', 1], ['c2', 'human', 1], ['c3', 'human', 1]]);
 
-    const branch = await metattl(['evolve', '--store', store, ...provider(), '--branch', 'run-h', '--from-iteration', '1', '--budget', '16', '--accept', 'improvement_or_equal', '--id', 'br']);
+    const branch = await metattl(['evolve', '--store', store, ...provider(), '--branch', 'run-h', '--from-iteration', '1', '--budget', '20', '--accept', 'improvement_or_equal', '--id', 'br']);
     expect(branch.branchedFrom).toEqual({ runId: 'run-h', iteration: 1 });
     expect(branch.outerLoop.acceptance).toBe('improvement_or_equal');
-    expect(branch.budget).toBe(16);
+    expect(branch.budget).toBe(20);
     // The state after iteration 1 is the source's: its seed and first child, without the human candidate added after it.
     const pick = (c: OutCandidate) => ({ id: c.id, strategy: c.strategy, status: c.status, valScores: c.valScores });
     expect(branch.candidates.slice(0, 2).map(pick)).toEqual(paused.candidates.map(pick));
