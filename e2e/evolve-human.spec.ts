@@ -49,6 +49,9 @@ test('pause → edit a candidate → evaluate: it joins the pool and lineage as 
   await expect(page.getByTestId('evolve')).toHaveAttribute('data-ready', 'true');
   await expect(run).toHaveAttribute('data-status', 'paused');
   await expect(page.getByTestId('evolve-resume')).toBeVisible();
+  await expect(page.getByTestId('evolve-status')).toContainText('between iterations (after iteration 0): Resume goes on');
+  await run.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evolve-paused.png') });
   await page.getByTestId('nav-settings').click();
   await page.getByTestId('api-key').fill(KEY);
   await goToRunView(page, 'evolve');
