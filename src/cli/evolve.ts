@@ -7,23 +7,24 @@
  * faultedEpisodes, outerLoop, merges). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
  * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
+ * --pause-after N pauses at the boundary after iteration N; --branch RUN_ID --from-iteration N
+ * starts a new run from that run's state after iteration N (src/evolve/branch.ts) with the
+ * settings given; `evolve add-candidate` is src/cli/evolve-add-candidate.ts. Extra JSON fields:
+ * iteration, iterationsDone, branchedFrom, and each candidate's iteration and origin.
  */
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
-import { budgetPlanOf, runEvolution } from '../evolve/evolution-runner.ts';
+import { budgetPlanOf } from '../evolve/evolution-runner.ts';
+import { BranchError, createBranch, type BranchChanges } from '../evolve/branch.ts';
 import { budgetRefusal } from '../evolve/strategies/budget.ts';
 import { cacheEventProblem } from '../evolve/evolution-io.ts';
-import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import { loadEvolutionState } from '../evolve/evolution-store.ts';
 import { resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
-import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
-import { loadTokenCounter } from '../llm/token-count.ts';
-import { UsageMeter } from '../llm/usage-meter.ts';
+import { replyGrammarOf } from './models.ts';
+import { runStoredEvolution } from './evolve-run.ts';
 import { openNodeStore } from '../store/node-store.ts';
-import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
@@ -32,14 +33,15 @@ import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
 import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
 import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
-import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
+import { allWeb, parseTasks, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
-import { exitCode, listenForInterrupt } from './interrupt.ts';
+import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
 
 export async function evolveCommand(argv: string[]): Promise<number> {
+  if (argv[0] === 'add-candidate') return (await import('./evolve-add-candidate.ts')).addCandidateCommand(argv.slice(1));
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -51,6 +53,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
       'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
       optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
+      branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
       'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
       merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
     },
@@ -67,6 +70,17 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
     await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
   }
+  let source: EvolutionState | undefined;
+  let fromIteration: number | undefined;
+  if (values.branch !== undefined) {
+    if (values.resume) throw new UsageError('--branch starts a new run: it does not go with --resume');
+    if (values['from-iteration'] === undefined) throw new UsageError('--branch RUN_ID needs --from-iteration N');
+    fromIteration = intOption(values['from-iteration'], 'from-iteration', 0, 0, 1_000_000);
+    const fixed = BRANCH_FIXED_FLAGS.filter((flag) => given(argv, flag));
+    if (fixed.length > 0) throw new UsageError(`--branch keeps the source run's ${fixed.map((f) => `--${f}`).join(', ')}: they define the state it forks from`);
+    source = await loadEvolutionState(store, values.branch);
+    if (!source) throw new UsageError(`--branch: no evolution run "${values.branch}" in ${values.store}`);
+  } else if (values['from-iteration'] !== undefined) throw new UsageError('--from-iteration goes with --branch RUN_ID');
   if (!values.resume && id && (await store.getRun(id))) throw new UsageError(`--id ${id}: a run with this id is already in ${values.store}; use --resume to continue it, or another id`);
   id ??= randomUUID();
   const taskList = async (spec: string | undefined, flag: string, saved: { id: string }[] | undefined): Promise<CliTask[]> => {
@@ -74,8 +88,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (!text) throw new UsageError(`evolve needs ${flag} story:seed,...`);
     return parseTasks(text, flag);
   };
-  const train = await taskList(values.train, '--train', previous?.config.train);
-  const val = await taskList(values.val, '--val', previous?.config.val);
+  const saved = previous?.config ?? source?.config;
+  const train = await taskList(values.train, '--train', saved?.train);
+  const val = await taskList(values.val, '--val', saved?.val);
   if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
   const instruction = values['proposer-instruction'];
   if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
@@ -90,7 +105,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const web = allWeb([...train, ...val]);
   const repeats = intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats);
   const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
-  const config: EvolutionConfig = previous?.config ?? {
+  let config: EvolutionConfig = previous?.config ?? {
     train: train.map(strip), val: val.map(strip),
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
@@ -98,7 +113,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction, optimizer: optimizer as Optimizer,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-    contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
+    contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),
     candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
     acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
     ...(outerLoop.merge ? { merge: outerLoop.merge } : {}), ...(outerLoop.proposals ? { proposals: outerLoop.proposals } : {}),
@@ -107,49 +122,27 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);
   const refusal = budgetRefusal(plan, config.budgetMetricCalls);
-  if (refusal) throw new UsageError(refusal);
-  const meter = new UsageMeter(settings.caps, settings.prices);
-  const models = await chatModelsFromFlags(values, settings, meter);
-  const pool = workerPool([...train, ...val]);
-  const options = {
-    settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,
-    initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
-    // Unfinished sessions are kept in the store and continued from their last finished episode.
-    store, fromLastGood: values['from-last-good'],
-  };
-  const fresh = (): EvolutionState => ({
-    format: 'metattl-evolution-1', id: id!, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
-    progress: [], startedAt: new Date().toISOString(), finishedAt: null,
-  });
-  const cache = await openEvolutionCache(store, id, fresh);
-  const interrupt = listenForInterrupt();
-  let state: EvolutionState;
-  try {
-    if (!values.json && !previous) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
-    state = await runEvolution(id, config, {
-      proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
-      // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.
-      stopFile: () => existsSync(join(values.store!, 'STOP')),
-      proposerCostUsd: () => (settings.prices[config.models.proposer] ? meter.byRole.proposer.costUsd : null),
-      evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
-      onEvent: async (event, st) => {
-        // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
-        if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
-        if (!values.json && event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
-        if (!values.json && (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed')) process.stderr.write(`candidate ${event.candidate.id}: ${event.candidate.status} (${event.candidate.reason})\n`);
-      },
+  // A branch's budget is checked against what its source had spent (branch.ts).
+  if (refusal && values.branch === undefined) throw new UsageError(refusal);
+  const tasks = [...train, ...val];
+  if (values.branch !== undefined) {
+    config = await createBranch(store, values.branch, id, fromIteration!, branchChanges(argv, config), new Date()).catch((error: unknown) => {
+      if (error instanceof BranchError) throw new UsageError(error.message);
+      throw error;
     });
-  } finally {
-    interrupt.release();
-    pool.disposeAll();
-    store.close();
   }
+  const pauseAfter = values['pause-after'] === undefined ? undefined : intOption(values['pause-after'], 'pause-after', 0, 0, 1_000_000);
+  if (!values.json && !previous && values.branch === undefined) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
+  const { state, meter, interrupted } = await runStoredEvolution({
+    values, settings, store, storeDir: values.store, id, config, tasks, ...(previous ? { previous } : {}), json: values.json, fromLastGood: values['from-last-good'],
+    ...(pauseAfter !== undefined ? { pauseRequested: (done: number) => done >= pauseAfter } : {}),
+  });
   const out = {
     id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
-    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores })),
+    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer' })),
+    iteration: state.iteration, iterationsDone: state.iterationsDone ?? null, branchedFrom: config.branchedFrom ? { runId: config.branchedFrom.runId, iteration: config.branchedFrom.iteration } : null,
     fronts: state.fronts,
     outerLoop: {
       optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {},
@@ -164,10 +157,10 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
-    const resume = state.status === 'stopped' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
+    const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
     process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
-  return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
+  return exitCode(interrupted, state.stopReason === 'provider_error');
 }
 
 /** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept, the
@@ -213,4 +206,29 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
 /** "2–4 sessions", or "1 session" when the range is one number. */
 function countRange(range: { low: number; high: number }, noun: string): string {
   return range.low === range.high ? plural(range.low, noun) : `${range.low}–${range.high} ${noun}s`;
+}
+
+/** Flags whose values define the state a branch forks from (a branch keeps the source's). */
+const BRANCH_FIXED_FLAGS = ['train', 'val', 'repeats', 'train-repeats', 'val-repeats', 'episodes', 'steps', 'minibatch', 'rng-seed', 'seed-strategy', 'guide', 'context-window'] as const;
+
+/** Whether `--flag` (or `--flag=…`) is on the command line (parseArgs fills defaults in). */
+function given(argv: readonly string[], flag: string): boolean {
+  return argv.some((a) => a === `--${flag}` || a.startsWith(`--${flag}=`));
+}
+
+/** The settings a branch changes: those of the flags given (values as parsed into `parsed`, a
+ * config built from the flags), budget, outer-loop strategies, proposer, failures, concurrency. */
+function branchChanges(argv: readonly string[], parsed: EvolutionConfig): BranchChanges {
+  const changes: BranchChanges = {};
+  if (given(argv, 'budget')) changes.budgetMetricCalls = parsed.budgetMetricCalls;
+  if (given(argv, 'selection')) changes.candidateSelection = parsed.candidateSelection!;
+  if (given(argv, 'epsilon')) changes.epsilon = parsed.epsilon!;
+  if (given(argv, 'top-k')) changes.topK = parsed.topK!;
+  if (given(argv, 'accept')) changes.acceptance = parsed.acceptance!;
+  if (given(argv, 'proposer')) changes.proposer = parsed.proposer;
+  if (given(argv, 'proposer-instruction')) changes.proposerInstruction = parsed.proposerInstruction!;
+  if (given(argv, 'max-failures')) changes.maxConsecutiveFailures = parsed.maxConsecutiveFailures;
+  if (given(argv, 'concurrency')) changes.concurrency = parsed.concurrency;
+  if (['stop-no-improvement', 'stop-score', 'stop-minutes', 'max-proposer-usd'].some((f) => given(argv, f))) changes.stopConditions = parsed.stopConditions ?? {};
+  return changes;
 }

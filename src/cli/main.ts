@@ -47,6 +47,15 @@ Commands:
       Outer-loop strategies by GEPA's names (defaults: pareto, strict_improvement); stop
       conditions besides the budget; a file <store>/STOP stops the run before its next
       iteration (resumable). All are recorded in the run and replayed on --resume.
+      --pause-after N pauses the run after iteration N (resumable with --resume).
+      --branch RUN_ID --from-iteration N starts a new run from RUN_ID's state after iteration
+      N (pool, scores, budget spent, RNG state) with the settings given (budget, strategies,
+      proposer, stop conditions; tasks, K, S, repeats, b and seeds stay the source's).
+  evolve add-candidate --store DIR --run ID --parent CID (--strategy-file F | --feedback-file F)
+       [--json] + the provider flags of evolve
+      A person's candidate for a run between iterations, evaluated like a proposal (minibatch,
+      acceptance, validation) and charged to its budget; the run pauses there (--resume goes on).
+      --feedback-file: the proposer writes the strategy from your feedback.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]

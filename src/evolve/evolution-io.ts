@@ -20,7 +20,7 @@ import type { RunEvent, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
-import { CALL_PURPOSES, type EvolutionState } from './interface.ts';
+import { CALL_PURPOSES, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
 import { MAX_PROPOSALS_PER_ITERATION } from './strategies/proposals.ts';
 import { ACCEPTANCES } from './strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
@@ -39,6 +39,7 @@ const candidate = z.object({
   minibatch: z.object({ taskIds: z.array(z.string()), parentSum: wAucSum(), childSum: wAucSum().nullable() }).nullable(),
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
   merge: z.object({ parentIds: z.tuple([z.string(), z.string()]), ancestorId: z.string(), textFrom: z.string(), parentSums: z.tuple([wAucSum(), wAucSum()]) }).optional(),
+  origin: z.literal('human').optional(), humanFeedback: z.string().optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
@@ -49,7 +50,28 @@ const metricCall = z.object({
 export const evolutionStateSchema = z.object({
   format: z.literal('metattl-evolution-1'),
   id: z.string().min(1),
-  config: z.object({
+  config: z.lazy(() => configSchema),
+  status: z.enum(['running', 'complete', 'stopped', 'paused']),
+  stopReason: z.enum(STOP_REASONS).nullable(),
+  stopMessage: z.string().nullable(),
+  candidates: z.array(candidate),
+  metricCalls: z.array(metricCall),
+  metricCallsUsed: z.number().int().nonnegative(),
+  sessionsPlayed: z.number().int().nonnegative().optional(),
+  faultedEpisodes: z.number().int().nonnegative().optional(),
+  failedProposals: z.number().int().nonnegative(),
+  fronts: z.record(z.string(), z.array(z.string())),
+  iteration: z.number().int().nonnegative(),
+  iterationsDone: z.number().int().nonnegative().optional(),
+  rngState: z.number(),
+  best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
+  progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+}).superRefine((state, ctx) => addInconsistency(ctx, evolutionInconsistency(state as EvolutionState)));
+
+/** A run's config; a branch's `branchedFrom.config` is its source's (so the schema is recursive). */
+const configSchema: z.ZodType<EvolutionConfig> = z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
     maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), optimizer: z.enum(OPTIMIZERS).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
@@ -62,24 +84,12 @@ export const evolutionStateSchema = z.object({
     }).optional(),
     merge: z.object({ maxMerges: positive }).optional(),
     proposals: z.object({ parents: positive, mutations: positive }).refine((p) => p.parents * p.mutations <= MAX_PROPOSALS_PER_ITERATION, { message: `at most ${MAX_PROPOSALS_PER_ITERATION} proposals per iteration` }).optional(),
-  }),
-  status: z.enum(['running', 'complete', 'stopped']),
-  stopReason: z.enum(['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap', 'stop_file']).nullable(),
-  stopMessage: z.string().nullable(),
-  candidates: z.array(candidate),
-  metricCalls: z.array(metricCall),
-  metricCallsUsed: z.number().int().nonnegative(),
-  sessionsPlayed: z.number().int().nonnegative().optional(),
-  faultedEpisodes: z.number().int().nonnegative().optional(),
-  failedProposals: z.number().int().nonnegative(),
-  fronts: z.record(z.string(), z.array(z.string())),
-  iteration: z.number().int().nonnegative(),
-  rngState: z.number(),
-  best: z.object({ byMean: z.string().nullable(), byZScore: z.string().nullable() }),
-  progress: z.array(z.object({ metricCallsUsed: z.number().int().nonnegative(), bestMeanVal: wAucNumber() })),
-  startedAt: z.string(),
-  finishedAt: z.string().nullable(),
-}).superRefine((state, ctx) => addInconsistency(ctx, evolutionInconsistency(state as EvolutionState)));
+    humanCandidates: z.array(z.object({
+      afterIteration: z.number().int().nonnegative(), parentId: z.string().min(1), strategy: z.string(), minibatch: z.array(z.string()),
+      feedback: z.string().optional(), proposerReply: z.string().optional(),
+    })).optional(),
+    branchedFrom: z.object({ runId: z.string().min(1), iteration: z.number().int().nonnegative(), config: z.lazy(() => configSchema) }).optional(),
+  }) as z.ZodType<EvolutionConfig>;
 
 /**
  * The first inconsistency of an evolution state (every evolution import checks it), or null:

@@ -26,7 +26,9 @@ import type { CallUsage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import { COMPLETING_STOP_REASONS, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { configAt, forkIteration } from './branch.ts';
+import { evaluateHumanCandidates } from './human-candidate.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
 import { acceptanceRule } from './strategies/acceptance.ts';
 import { selectCandidate } from './strategies/candidate-selection.ts';
@@ -73,6 +75,9 @@ export interface EvolutionDeps {
   stopFile?: () => boolean;
   /** The proposer's cost so far, USD (null when unknown), for `stopConditions.maxProposerUsd`. */
   proposerCostUsd?: () => number | null;
+  /** Whether to pause at the boundary after `iterationsDone` iterations (after the human candidates
+   * recorded there): the run ends `paused`, resumable. Checked at every boundary, replayed ones too. */
+  pauseRequested?: (iterationsDone: number) => boolean;
 }
 
 /** What one part of a sweep runs: a candidate on tasks, for a purpose. */
@@ -139,7 +144,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   /** Run each group's candidate × tasks × repeats as one sweep; results per group, in job order
    * (never completion order). Each (candidate, task) is one metric call. */
   const sweepMany = async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
-    const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, purpose === 'parent-mb' || purpose === 'child-mb' ? 'train' : 'val');
+    const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
     const jobs = groups.flatMap(({ candidate, tasks, purpose }, group) => tasks.flatMap((task) => Array.from({ length: repeatsOf(purpose) }, (_, repeat) => ({ group, candidate, purpose, task, repeat }))));
     // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
@@ -203,27 +208,33 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     refresh();
     let failures = 0;
     const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
-    const accept = acceptanceRule(config.acceptance);
-    const orEqual = config.acceptance === 'improvement_or_equal';
-    const perIteration = proposalsPerIteration(config.proposals);
     const b = effectiveMinibatch(config.minibatchSize, config.train.length);
     const merges = config.merge ? new MergeSchedule(config.merge.maxMerges) : null;
     const loop: LoopContext = { state, config, rng, sweep, meanByTask, refresh, emit };
     for (;;) {
       if (deps.signal?.aborted) throw new Stop('stopped', null);
+      // The boundary after `iteration` iterations: human candidates recorded here, then a pause.
+      state.iterationsDone = state.iteration;
+      await evaluateHumanCandidates({ config, state, sweep, meanByTask, refresh, emit }, state.iteration);
+      if (deps.pauseRequested?.(state.iteration)) throw new Stop('paused', null);
+      // A branch replays the source's iterations with the source's settings (branch.ts).
+      const next = configAt(config, state.iteration + 1);
       const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
-      const stop = stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
+      const stop = state.iteration < forkIteration(config) ? null : stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
       if (stop) throw new Stop(stop.reason, stop.message);
       // GEPA's engine: a merge is tried first when one is due and the last iteration found a new program.
       const merging = merges?.takeTurn() ?? false;
+      const accept = acceptanceRule(next.acceptance);
+      const orEqual = next.acceptance === 'improvement_or_equal';
+      const perIteration = proposalsPerIteration(next.proposals);
       const worstCase = Math.max(iterationWorstCase(b, config.val.length, perIteration), merging ? mergeWorstCase(config.val.length) : 0);
-      if (!canStartIteration(state.metricCallsUsed, config.budgetMetricCalls, b, config.val.length, worstCase)) {
-        throw new Stop('budget', `The budget of ${config.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
+      if (!canStartIteration(state.metricCallsUsed, next.budgetMetricCalls, b, config.val.length, worstCase)) {
+        throw new Stop('budget', `The budget of ${next.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
       }
       state.iteration += 1;
       if (merging && (await runMergeIteration(loop, merges!))) continue;
-      const slots = drawProposalSlots(config.proposals, () => {
-        const parentId = selectCandidate({ selection: config.candidateSelection ?? 'pareto', ...(config.epsilon !== undefined ? { epsilon: config.epsilon } : {}), ...(config.topK !== undefined ? { topK: config.topK } : {}) }, scoreMatrix(), valIds, rng);
+      const slots = drawProposalSlots(next.proposals, () => {
+        const parentId = selectCandidate({ selection: next.candidateSelection ?? 'pareto', ...(next.epsilon !== undefined ? { epsilon: next.epsilon } : {}), ...(next.topK !== undefined ? { topK: next.topK } : {}) }, scoreMatrix(), valIds, rng);
         const parent = state.candidates.find((c) => c.id === parentId);
         if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
         return parent;
@@ -249,7 +260,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         };
         return { slot, child, record: formatReflectiveRecord(worst.session) };
       });
-      const proposals = await proposeAll(drafts.map((d) => ({ parentStrategy: d.slot.parent.strategy, record: d.record })), state.iteration, config, deps, rng, state.candidates);
+      const proposals = await proposeAll(drafts.map((d) => ({ parentStrategy: d.slot.parent.strategy, record: d.record })), state.iteration, next, deps, rng, state.candidates);
       const made: typeof drafts = [];
       for (const [index, draft] of drafts.entries()) {
         const { child } = draft;
@@ -262,7 +273,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
           state.failedProposals += 1;
           await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
           state.rngState = rng.getState();
-          if (++failures >= config.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
+          if (++failures >= next.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
           continue;
         }
         failures = 0;
@@ -304,7 +315,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   } catch (error) {
     if (error instanceof Stop) {
       state.stopReason = error.reason;
-      state.stopMessage = error.reason === 'stopped' ? null : error.message;
+      state.stopMessage = error.reason === 'stopped' || error.reason === 'paused' ? null : error.message;
     } else if (error instanceof BudgetReachedError) {
       state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
       state.stopMessage = error.message;
@@ -314,7 +325,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       throw error;
     }
   }
-  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : 'stopped';
+  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : state.stopReason === 'paused' ? 'paused' : 'stopped';
   state.rngState = rng.getState();
   state.finishedAt = now().toISOString();
   await emit({ type: 'finished', state });

@@ -81,3 +81,15 @@ export async function loadMetricSession(store: Store, id: string, callKey: strin
   }
   return undefined;
 }
+
+/** The tokens and cost of the proposer call of iteration `iteration` of a stored run (null when
+ * none is stored, or it was stored without usage). */
+export async function loadProposalUsage(store: Store, id: string, iteration: number): Promise<CallUsage | null> {
+  const run = await store.getRun(id);
+  let usage: CallUsage | null = null;
+  for (const event of run?.events ?? []) {
+    const data = event.data as CacheEvent;
+    if (data.type === 'proposal' && data.iteration === iteration) usage = data.usage ?? null;
+  }
+  return usage;
+}

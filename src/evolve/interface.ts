@@ -81,6 +81,34 @@ export interface EvolutionConfig {
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
   replyGrammar?: boolean;
+  /** Candidates a person added (human-candidate.ts), each evaluated at the iteration boundary it
+   * names, in order; replayed on resume like the loop's own. Absent = none. */
+  humanCandidates?: HumanCandidateSpec[];
+  /** The run this one was branched from (branch.ts): its iterations up to `iteration` are the
+   * source's, replayed from copied results with `config` (the source's own settings). */
+  branchedFrom?: BranchOrigin;
+}
+
+/** A candidate written by a person (or proposed from a person's feedback), evaluated after
+ * iteration `afterIteration` (0 = right after the seed's validation) like a proposal: parent and
+ * child on `minibatch`, accepted by the run's acceptance rule, then validated. */
+export interface HumanCandidateSpec {
+  afterIteration: number;
+  parentId: string;
+  /** The strategy section to evaluate. */
+  strategy: string;
+  /** Training task ids of its minibatch (chosen when it was added, not with the run's RNG). */
+  minibatch: string[];
+  /** The person's feedback when the proposer wrote `strategy` from it (its reply in `proposerReply`). */
+  feedback?: string;
+  proposerReply?: string;
+}
+
+/** Where a branched run forked: after iteration `iteration` of run `runId`, whose settings were `config`. */
+export interface BranchOrigin {
+  runId: string;
+  iteration: number;
+  config: EvolutionConfig;
 }
 
 export type CandidateStatus = 'seed' | 'accepted' | 'rejected' | 'failed';
@@ -105,13 +133,21 @@ export interface Candidate {
    * ancestor, the parent whose text it took, and the parents' summed scores on the validation
    * subsample (in `minibatch.taskIds`; `minibatch.parentSum` is the larger). Absent otherwise. */
   merge?: { parentIds: [string, string]; ancestorId: string; textFrom: string; parentSums: [number, number] };
+  /** Who proposed it: absent = the loop's proposer (or the seed); 'human' = a person (edit or feedback). */
+  origin?: 'human';
+  /** The person's feedback it was proposed from (human candidates written by the proposer). */
+  humanFeedback?: string;
 }
 
-/** What a metric call was for. */
-export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val' | 'merge-mb';
-
-/** Every call purpose ('merge-mb': a merged candidate on its validation subsample). */
-export const CALL_PURPOSES = ['seed-val', 'parent-mb', 'child-mb', 'child-val', 'merge-mb'] as const satisfies readonly CallPurpose[];
+/** What a metric call was for ('merge-mb': a merged candidate on its validation subsample). */
+export type CallPurpose = 'seed-val' | 'parent-mb' | 'child-mb' | 'child-val' | 'merge-mb' | HumanCallPurpose;
+/** A human candidate's metric calls: its parent and itself on its minibatch, then its validation. */
+export type HumanCallPurpose = 'human-parent-mb' | 'human-mb' | 'human-val';
+/** Every metric call purpose (for schemas). */
+export const CALL_PURPOSES = ['seed-val', 'parent-mb', 'child-mb', 'child-val', 'merge-mb', 'human-parent-mb', 'human-mb', 'human-val'] as const satisfies readonly CallPurpose[];
+/** Whether a purpose runs on a training minibatch (train repeats) rather than on validation tasks
+ * (a merge's subsample is of validation tasks: validation repeats). */
+export const isMinibatchPurpose = (purpose: CallPurpose): boolean => purpose === 'parent-mb' || purpose === 'child-mb' || purpose === 'human-parent-mb' || purpose === 'human-mb';
 
 /** One session of a metric call (a metric call = a candidate on a task, over its repeats). */
 export interface MetricCall {
@@ -128,7 +164,9 @@ export interface MetricCall {
 }
 
 export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error'
-  | 'no_improvement' | 'score_threshold' | 'time_limit' | 'proposer_usd_cap' | 'stop_file' | null;
+  | 'no_improvement' | 'score_threshold' | 'time_limit' | 'proposer_usd_cap' | 'stop_file' | 'paused' | null;
+/** Every non-null stop reason (for schemas). */
+export const STOP_REASONS = ['budget', 'failures', 'usd_cap', 'token_cap', 'stopped', 'provider_error', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap', 'stop_file', 'paused'] as const;
 
 /** Stop reasons that end a run as complete (the rest leave it stopped and resumable). */
 export const COMPLETING_STOP_REASONS: readonly StopReason[] = ['budget', 'failures', 'no_improvement', 'score_threshold', 'time_limit', 'proposer_usd_cap'];
@@ -137,7 +175,8 @@ export interface EvolutionState {
   format: 'metattl-evolution-1';
   id: string;
   config: EvolutionConfig;
-  status: 'running' | 'complete' | 'stopped';
+  /** 'paused': held at an iteration boundary on request (stopReason 'paused'); resumable as 'stopped' is. */
+  status: 'running' | 'complete' | 'stopped' | 'paused';
   stopReason: StopReason;
   stopMessage: string | null;
   candidates: Candidate[];
@@ -152,6 +191,9 @@ export interface EvolutionState {
   /** Validation task id → candidate ids tied best there. */
   fronts: Record<string, string[]>;
   iteration: number;
+  /** Iterations finished (the last boundary reached): equal to `iteration` when the run stopped or
+   * paused between iterations, one less when it stopped inside one. Absent in older runs. */
+  iterationsDone?: number;
   rngState: number;
   /** Best by mean validation W-AUC, and by mean per-task z-scored W-AUC. */
   best: { byMean: string | null; byZScore: string | null };

@@ -2,7 +2,9 @@
  * The mock proposer (method.md, "Outer loop", step e): reads the reflective record and answers a
  * new strategy section inside `<strategy>…</strategy>`, built from the record (the game's max
  * score, the best score reached, the commands that gained and lost points), or one of the
- * failure shapes the product must reject. Pure functions of the request content.
+ * failure shapes the product must reject; a request carrying a person's `<feedback>` instead of
+ * a record is answered (in 'build' mode) with the parent strategy plus a line quoting it. Pure
+ * functions of the request content.
  */
 import { bestCumReward, bestReplayPlan, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
 import type { ProposerReply } from './interface.ts';
@@ -62,8 +64,14 @@ function planPrefixLine(episodes: ReturnType<typeof parseEpisodeLogs>): string[]
 export function proposerAnswer(texts: readonly string[], userMessages: readonly string[], mode: ProposerReply): ProposerAnswer {
   const fromUsers = userMessages.join('\n\n');
   const record = parseEpisodeLogs(fromUsers).length > 0 ? fromUsers : texts.join('\n\n');
-  const problem = parseEpisodeLogs(record).length === 0 ? 'proposer request without an episode log in the record' : null;
+  // A person's feedback takes the place of the record (the Evolve view's "Edit as new candidate").
+  const feedback = /<feedback>\n?([\s\S]*?)\n?<\/feedback>/i.exec(fromUsers)?.[1]?.trim() ?? null;
+  const problem = parseEpisodeLogs(record).length === 0 && feedback === null ? 'proposer request without an episode log in the record' : null;
   const behaviour = `proposer:${mode}`;
+  if (feedback !== null && mode === 'build') {
+    const parent = (texts.map(currentStrategyIn).find((s) => s !== null) ?? '').trim();
+    return { text: `<strategy>\n${[parent, `From a person's feedback: ${feedback}`].filter(Boolean).join('\n')}\n</strategy>`, finishReason: 'stop', behaviour: 'proposer:feedback', problem };
+  }
   switch (mode) {
     case 'empty':
       return { text: '<strategy></strategy>', finishReason: 'stop', behaviour, problem };

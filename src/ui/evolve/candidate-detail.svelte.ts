@@ -7,7 +7,9 @@
  * under another candidate.
  */
 import { formatEpisodeLog } from '../../agents/episode-log.ts';
-import { loadMetricSession } from '../../evolve/evolution-store.ts';
+import { loadMetricSession, loadProposalUsage } from '../../evolve/evolution-store.ts';
+import { formatReflectiveRecord } from '../../evolve/reflective-record.ts';
+import type { CallUsage } from '../../llm/interface.ts';
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
@@ -19,13 +21,15 @@ export interface TriggerView {
   repeat: number;
   scores: number[];
   wAuc: number | null;
+  /** The reflective record exactly as the proposer read it (method.md, Outer loop 2d). */
+  record: string;
   logs: { episode: number; text: string; feedback: string | null }[];
 }
 
 /** The trajectory view of a stored parent session. */
 export function triggerViewOf(session: SessionRecord, taskId: string, repeat: number): TriggerView {
   return {
-    taskId, repeat, scores: session.scores, wAuc: session.wAuc,
+    taskId, repeat, scores: session.scores, wAuc: session.wAuc, record: formatReflectiveRecord(session),
     logs: session.episodes.filter((e) => e.trajectory).map((e) => ({
       episode: e.index, text: formatEpisodeLog(e.index, e.trajectory!),
       feedback: session.exchanges.find((x) => x.afterEpisode === e.index && (x.kind === 'meta_agent' || x.kind === 'reflection' || x.kind === 'memory_rewrite' || x.kind === 'textgrad_update'))?.reply ?? null,
@@ -38,6 +42,8 @@ export class CandidateDetail {
   trigger = $state.raw<TriggerView | null>(null);
   loading = $state(false);
   error = $state<string | null>(null);
+  /** The proposer call's tokens and cost for the selected candidate (null: none stored). */
+  usage = $state.raw<CallUsage | null>(null);
   private loadKey = '';
 
   constructor(private readonly store: () => Store) {}
@@ -61,6 +67,12 @@ export class CandidateDetail {
     const c = id === null ? undefined : state.candidates.find((x) => x.id === id);
     const key = `${state.id}/${id}`;
     this.loadKey = key;
+    this.usage = null;
+    if (c && c.proposerReply !== null && c.origin !== 'human') {
+      void loadProposalUsage(this.store(), state.id, c.iteration).then((u) => {
+        if (this.loadKey === key) this.usage = u;
+      }, () => undefined);
+    }
     if (!c?.triggeredBy) return;
     const { callKey, taskId, repeat } = c.triggeredBy;
     this.loading = true;
@@ -80,6 +92,7 @@ export class CandidateDetail {
     this.selectedId = null;
     this.trigger = null;
     this.error = null;
+    this.usage = null;
     this.loadKey = '';
   }
 }

@@ -11,7 +11,10 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
-import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import type { Candidate, EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { branchConfig, createBranch } from '../../evolve/branch.ts';
+import { loadEvolutionState } from '../../evolve/evolution-store.ts';
+import { humanCandidateProblem } from '../../evolve/human-candidate.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { storedEntryOf, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
@@ -23,7 +26,7 @@ import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from '../shared/evolution/dashboard.ts';
 import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, type EvolveFormFields } from './evolve-form.svelte.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { EvolutionDriver } from './evolution-driver.svelte.ts';
+import { EvolutionDriver, type HumanRequest } from './evolution-driver.svelte.ts';
 import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 /** Store setting: the id of the evolution run last shown (reopened after a reload). */
@@ -56,8 +59,12 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   /** The form as last left (store setting `form:evolve`). */
   private readonly memory = new FormMemory<EvolveFormFields>(() => this.deps.runs.store, formSettingKey('evolve'));
 
+  private readonly makeRunId: () => string;
+
   constructor(private readonly deps: EvolveDeps) {
-    super(deps.runs, deps.newRunId ?? (() => randomRunId('evo')));
+    const makeRunId = deps.newRunId ?? (() => randomRunId('evo'));
+    super(deps.runs, makeRunId);
+    this.makeRunId = makeRunId;
     const schedule = deps.schedule ?? browserSchedule;
     this.form = new EvolveForm((storyId) => this.gameOf(storyId), () => deps.runs.library.entries.map((e) => e.id));
     this.driver = new EvolutionDriver(deps.runs, schedule, () => dateAt(deps.files.now()));
@@ -170,5 +177,63 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   async tryMetaPrompt(candidateId: string): Promise<void> {
     const id = await this.saveToLibrary(candidateId);
     if (id !== null) this.deps.openLearn(id);
+  }
+
+  /** Hold the run this tab drives after the iteration in flight. */
+  pause(): void {
+    this.driver.pause();
+  }
+
+  /** Why a person's candidate from `parent` cannot be evaluated now (null: it can). */
+  editProblem(state: EvolutionState, parent: Candidate): string | null {
+    if (this.driver.driving) return 'Pause the run first: a new candidate is evaluated between iterations.';
+    if (this.driver.mode === 'watching') return 'Another tab runs this run.';
+    return humanCandidateProblem(state, parent.id);
+  }
+
+  /** Evaluate a person's candidate in the run shown; the run then holds at the same boundary. */
+  async addCandidate(request: HumanRequest): Promise<void> {
+    this.notice = null;
+    this.error = null;
+    const done = await this.driver.addCandidate(request);
+    const c = done ? [...done.candidates].reverse().find((x) => x.origin === 'human') : undefined;
+    if (done && c) {
+      this.notice = `Your candidate ${c.id} (from ${c.parentId}) was ${c.status}: ${c.reason}. The run is ${done.status}; Resume goes on.`;
+      await this.detail.select(done, c.id);
+    }
+    await this.refreshRuns();
+  }
+
+  /** Why the run shown cannot be branched after iteration `iteration` with `budget` (null: it can). */
+  branchProblem(state: EvolutionState, iteration: number, budget = state.config.budgetMetricCalls): string | null {
+    if (this.driver.driving) return 'Pause or stop the run first.';
+    try {
+      branchConfig(state, iteration, { budgetMetricCalls: budget });
+      return null;
+    } catch (error) {
+      return this.deps.runs.messageOf(error);
+    }
+  }
+
+  /** Start a new run branched from the run shown after iteration `iteration`, with `budget`
+   * metric calls (its other settings the source's); it replays to the fork, then goes on. */
+  async branchFrom(iteration: number, budget: number): Promise<void> {
+    const source = this.driver.state;
+    if (!source || this.driver.driving) return;
+    this.notice = null;
+    this.error = this.deps.runs.settingsProblem(source.config.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
+    if (this.error !== null) return;
+    let config: EvolutionConfig | undefined;
+    const id = this.makeRunId();
+    await this.guard(async () => {
+      await createBranch(this.deps.runs.store, source.id, id, iteration, { budgetMetricCalls: budget }, dateAt(this.deps.files.now()));
+      config = (await loadEvolutionState(this.deps.runs.store, id))?.config;
+    });
+    if (!config) return;
+    this.detail.clear();
+    await this.deps.runs.store.setSetting(LAST_EVOLUTION_KEY, id).catch(() => undefined);
+    await this.refreshRuns();
+    await this.driver.run(id, config);
+    await this.refreshRuns();
   }
 }

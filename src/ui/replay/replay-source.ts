@@ -69,7 +69,7 @@ function candidateRows(state: EvolutionState): CandidateRow[] {
   });
 }
 
-const PURPOSES: Record<MetricCall['purpose'], string> = { 'seed-val': 'seed validation', 'parent-mb': 'parent minibatch', 'child-mb': 'child minibatch', 'child-val': 'child validation', 'merge-mb': 'merge subsample' };
+const PURPOSES: Record<MetricCall['purpose'], string> = { 'seed-val': 'seed validation', 'parent-mb': 'parent minibatch', 'child-mb': 'child minibatch', 'child-val': 'child validation', 'merge-mb': 'merge subsample', 'human-parent-mb': 'parent minibatch (human candidate)', 'human-mb': 'human candidate minibatch', 'human-val': 'human candidate validation' };
 
 function evolutionSource(state: EvolutionState, calls: { call: MetricCall; session: SessionRecord }[]): ReplaySource {
   const items = calls.map(({ call, session }) => itemOf(session, `${call.candidateId} (${PURPOSES[call.purpose]}, repeat ${call.repeat + 1}) · `));

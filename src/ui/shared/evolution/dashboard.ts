@@ -104,6 +104,7 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
   time_limit: 'the time limit was reached',
   proposer_usd_cap: 'the proposer’s USD cap was reached',
   stop_file: 'a stop file was found',
+  paused: 'by you, between iterations',
 };
 
 /** The run's outer-loop options in words (optimizer when not GEPA's, candidate selection,

@@ -1,0 +1,83 @@
+/**
+ * Running one stored evolution run headless (for `metattl evolve` and `metattl evolve
+ * add-candidate`): the models from the provider flags, a worker pool for the run's tasks, sessions
+ * through `evaluateSession`, the state saved after every event that is not a cached replay, the
+ * stop file `<store>/STOP`, Ctrl-C as Stop. Progress lines on stderr unless `json`.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { runEvolution } from '../evolve/evolution-runner.ts';
+import { openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
+import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
+import { loadTokenCounter } from '../llm/token-count.ts';
+import { UsageMeter } from '../llm/usage-meter.ts';
+import type { Store } from '../store/interface.ts';
+import { evaluateSession } from '../ttl/session-evaluator.ts';
+import { listenForInterrupt } from './interrupt.ts';
+import { chatModelsFromFlags } from './models.ts';
+import { workerPool, type CliTask } from './tasks.ts';
+
+export interface StoredEvolutionRun {
+  /** The parsed flags (provider flags read by `chatModelsFromFlags`). */
+  values: Record<string, unknown>;
+  settings: LlmSettings;
+  store: Store;
+  storeDir: string;
+  id: string;
+  config: EvolutionConfig;
+  /** The run's train and validation tasks with their story files. */
+  tasks: CliTask[];
+  /** The stored state when resuming (its faulted episodes carry on). */
+  previous?: EvolutionState;
+  json: boolean;
+  fromLastGood: boolean;
+  /** Pause at the boundary after this many iterations (`--pause-after`, add-candidate). */
+  pauseRequested?: (iterationsDone: number) => boolean;
+  /** The config to run once the models exist (add-candidate asks the proposer first); default `config`. */
+  prepare?: (models: Record<Role, ChatModel>, signal: AbortSignal) => Promise<EvolutionConfig>;
+}
+
+/** Run (or resume) the stored run to its end, a stop or a pause; closes the store.
+ * @returns the final state, the usage meter, whether Ctrl-C stopped it, and the config it ran */
+export async function runStoredEvolution(r: StoredEvolutionRun): Promise<{ state: EvolutionState; meter: UsageMeter; interrupted: boolean; config: EvolutionConfig }> {
+  const { settings, store, id } = r;
+  const meter = new UsageMeter(settings.caps, settings.prices);
+  const interrupt = listenForInterrupt();
+  const pool = workerPool(r.tasks);
+  try {
+    const models = await chatModelsFromFlags(r.values, settings, meter);
+    const config = r.prepare ? await r.prepare(models, interrupt.signal) : r.config;
+    const options = {
+      settings, models, countTokens: await loadTokenCounter(), pool, episodes: config.episodes, maxSteps: config.maxSteps,
+      initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
+      // Unfinished sessions are kept in the store and continued from their last finished episode.
+      store, fromLastGood: r.fromLastGood,
+    };
+    const fresh = (): EvolutionState => ({
+      format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
+      metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
+      progress: [], startedAt: new Date().toISOString(), finishedAt: null,
+    });
+    const cache = await openEvolutionCache(store, id, fresh);
+    const state = await runEvolution(id, config, {
+      proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: r.previous?.faultedEpisodes ?? 0,
+      // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.
+      stopFile: () => existsSync(join(r.storeDir, 'STOP')),
+      proposerCostUsd: () => (settings.prices[config.models.proposer] ? meter.byRole.proposer.costUsd : null),
+      ...(r.pauseRequested ? { pauseRequested: r.pauseRequested } : {}),
+      evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
+      onEvent: async (event, st) => {
+        // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
+        if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
+        if (!r.json && event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
+        if (!r.json && (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed')) process.stderr.write(`candidate ${event.candidate.id}${event.candidate.origin === 'human' ? ' (human)' : ''}: ${event.candidate.status} (${event.candidate.reason})\n`);
+      },
+    });
+    return { state, meter, interrupted: interrupt.interrupted, config };
+  } finally {
+    interrupt.release();
+    pool.disposeAll();
+    store.close();
+  }
+}
