@@ -39,7 +39,7 @@ function evolutionState(id: string, config: EvolutionConfig, status: EvolutionSt
 
 function evaluationState(id: string, config: EvaluationConfig): EvaluationState {
   const results: EvaluationResult[] = config.policies.flatMap((p, i) => config.taskSets[0]!.tasks.map((t) => ({
-    key: `${p.id}|${t.id}|0`, policyId: p.id, taskId: t.id, storyId: t.storyId, taskSet: config.taskSets[0]!.name, repeat: 0, sessionId: `${id}:${p.id}`, wAuc: 0.1 * (i + 1), averageScore: i + 1, bestScore: i + 1, scores: [i, i + 1], costUsd: 0,
+    key: `${p.id}|${t.id}|0`, policyId: p.id, taskId: t.id, storyId: t.storyId ?? t.id, taskSet: config.taskSets[0]!.name, repeat: 0, sessionId: `${id}:${p.id}`, wAuc: 0.1 * (i + 1), averageScore: i + 1, bestScore: i + 1, scores: [i, i + 1], costUsd: 0,
   })));
   return { format: 'metattl-evaluation-1', id, config, status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null };
 }
