@@ -55,12 +55,16 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('14');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
   await expect(page.getByTestId('experiment-missing')).toHaveCount(0);
+  await page.getByTestId('experiment-plan-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-plan.png', fullPage: false });
 
   await page.getByTestId('experiment-start').click();
   const run = page.getByTestId('experiment-run');
   await expect(run).toHaveAttribute('data-status', 'running');
   await expect(page.getByTestId('experiment-progress')).toContainText(/Step \d of 4/);
+  await expect(page.getByTestId('experiment-spent')).toContainText('tokens');
+  await run.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-running.png', fullPage: false });
   // Reload once the first evolution is done: the second step is then under way or about to be.
   await expect(run).toHaveAttribute('data-done', '1', { timeout: 120_000 });
   const id = await run.getAttribute('data-id');
@@ -116,6 +120,7 @@ test('a bad experiment file is refused with every bad field named, its text kept
   await expect(problems.nth(1)).toHaveText(/^episodes must be a whole number from 1 to 100, got 0/);
   await expect(page.getByTestId('experiment-file-text')).toHaveValue(bad);
   await expect(page.getByTestId('experiment-plan-panel')).toHaveCount(0);
+  await page.getByTestId('experiment-file-problems').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-bad-file.png', fullPage: false });
   // Fixed in place: the plan appears.
   await page.getByTestId('experiment-file-text').fill(bad.replace('"episodes":0', '"episodes":1').replace('"baseline":"static"', '"baseline":"naive"'));

@@ -204,7 +204,7 @@ export class ExperimentsState {
     if (this.error || !p || 'problem' in p || this.running) return;
     const settings = this.deps.runs.llmSettings();
     const id = (this.deps.newId ?? (() => randomRunId('exp')))();
-    const state = freshExperimentState(p.plan, [{ actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }], new Date(this.deps.files.now()).toISOString());
+    const state = freshExperimentState(p.plan, [{ actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }], dateAt(this.deps.files.now()).toISOString());
     this.record = { id, state, spent: { tokens: 0, costUsd: 0 } };
     await this.persist();
     await this.deps.runs.store.setSetting(LAST_EXPERIMENT_KEY, id).catch(() => undefined);
@@ -251,7 +251,7 @@ export class ExperimentsState {
         this.record = { ...this.record!, state: structuredClone(state) };
         await this.persist();
       },
-      now: () => new Date(this.deps.files.now()).toISOString(),
+      now: () => dateAt(this.deps.files.now()).toISOString(),
     });
     executor.onStep = (e) => {
       if (e.phase === 'start') this.current = { index: e.index, total: e.total, step: e.step };
