@@ -9,15 +9,14 @@
  * `experiments:last`) after every step, so a reload shows it and Resume continues it. All I/O
  * through the injected services; every thrown error is shown (key scrubbed).
  */
-import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
-import { applyOverrides, BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../../experiment/builtins.ts';
+import { applyOverrides } from '../../experiment/builtins.ts';
+import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { estimateExperiment, type ExperimentEstimate } from '../../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../../experiment/interface.ts';
 import { gameOf, planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
-import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
-import { ExperimentSpecError, validateExperiment } from '../../experiment/schema.ts';
+import { ExperimentSpecError } from '../../experiment/schema.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
 import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import type { EvolutionTask } from '../../evolve/interface.ts';
@@ -33,6 +32,8 @@ import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.t
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { browserExecutor } from './experiment-executor.ts';
+import { experimentExport, type ExperimentFormat } from './experiment-exports.ts';
+import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
 
 /** Store setting: the id of the experiment last shown. */
@@ -47,8 +48,7 @@ export interface PageExperiment {
   spent: { tokens: number; costUsd: number | null };
 }
 
-export type ExperimentSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string };
-export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html';
+export type { ExperimentFormat } from './experiment-exports.ts';
 
 export interface ExperimentsDeps {
   runs: RunServices;
@@ -58,20 +58,9 @@ export interface ExperimentsDeps {
   schedule?: Schedule;
 }
 
-/** The overrides the view edits (null = keep the experiment's value). */
-export type EditableOverrides = Required<Pick<{ [K in keyof ExperimentOverrides]: number | null }, 'episodes' | 'steps' | 'repeats' | 'budget' | 'minibatch' | 'trainRepeats' | 'valRepeats'>>;
-const NO_OVERRIDES: EditableOverrides = { episodes: null, steps: null, repeats: null, budget: null, minibatch: null, trainRepeats: null, valRepeats: null };
-
 export class ExperimentsState {
-  readonly builtins = Object.values(BUILTIN_EXPERIMENTS);
-  source = $state<ExperimentSource>({ kind: 'builtin', name: 'random-control' });
-  /** The user's file: its text (kept as loaded or edited), its checked spec, or its problems (one per field). */
-  fileText = $state('');
-  fileSpec = $state.raw<ExperimentSpec | null>(null);
-  fileProblems = $state.raw<string[]>([]);
-  overrides = $state<EditableOverrides>({ ...NO_OVERRIDES });
-  /** Task set name → its tasks as typed (comma-separated); absent = the experiment's. */
-  taskSetText = $state<Record<string, string>>({});
+  /** The experiment chosen and its edits. */
+  readonly setup = new ExperimentSetupState();
   record = $state.raw<PageExperiment | null>(null);
   /** The step running now: 1-based index of `total`, its id. */
   current = $state.raw<{ index: number; total: number; step: string } | null>(null);
@@ -85,8 +74,6 @@ export class ExperimentsState {
   private stopped = false;
   private starting: Promise<void> | null = null;
 
-  /** The experiment chosen, before overrides. */
-  readonly base: ExperimentSpec | null = $derived.by(() => (this.source.kind === 'builtin' ? (BUILTIN_EXPERIMENTS[this.source.name] ?? null) : this.fileSpec));
   /** The experiment as it would run: overrides applied, task sets canonical; or the problem. */
   readonly prepared: { spec: ExperimentSpec; plan: ExperimentPlan; missing: string[] } | { problem: string } | null = $derived.by(() => this.prepare());
   readonly estimate: ExperimentEstimate | null = $derived.by(() => {
@@ -134,65 +121,33 @@ export class ExperimentsState {
   }
 
   private prepare(): { spec: ExperimentSpec; plan: ExperimentPlan; missing: string[] } | { problem: string } | null {
-    const base = this.base;
+    const base = this.setup.base;
     if (!base) return null;
-    const o: ExperimentOverrides = {};
-    for (const [key, value] of Object.entries(this.overrides)) if (value !== null) (o as Record<string, number>)[key] = value;
-    const typed = Object.entries(this.taskSetText).filter(([name]) => base.taskSets[name]);
-    if (typed.length) o.taskSets = Object.fromEntries(typed.map(([name, text]) => [name, text.split(',').map((t) => t.trim()).filter(Boolean)]));
     try {
-      const { spec, missing } = canonicalSpec(applyOverrides(base, o), this.library());
+      const { spec, missing } = canonicalSpec(applyOverrides(base, this.setup.overridesOf(base)), this.library());
       return { spec, plan: planExperiment(spec), missing };
     } catch (error) {
       return { problem: error instanceof ExperimentSpecError ? error.problems.join('; ') : (error as Error).message };
     }
   }
 
-  chooseBuiltin(name: string): void {
-    this.source = { kind: 'builtin', name };
-    this.resetEdits();
-  }
-
-  private resetEdits(): void {
-    this.overrides = { ...NO_OVERRIDES };
-    this.taskSetText = {};
-  }
-
   /** Read the user's experiment file; a bad one is refused with every field named (its text kept to edit). */
   async loadFile(file: File): Promise<void> {
-    await this.guard(async () => {
-      this.fileText = new TextDecoder().decode(await this.deps.files.readFile(file));
-      this.source = { kind: 'file', fileName: file.name };
-      this.resetEdits();
-      this.checkFile();
-    });
-  }
-
-  /** Check the file's text again (after editing it). */
-  checkFile(): void {
-    let json: unknown;
-    try {
-      json = JSON.parse(this.fileText);
-    } catch (error) {
-      this.fileSpec = null;
-      this.fileProblems = [`not JSON: ${(error as Error).message}`];
-      return;
-    }
-    try {
-      this.fileSpec = validateExperiment(json);
-      this.fileProblems = [];
-    } catch (error) {
-      this.fileSpec = null;
-      this.fileProblems = error instanceof ExperimentSpecError ? error.problems : [(error as Error).message];
-    }
+    await this.guard(async () => this.setup.load(new TextDecoder().decode(await this.deps.files.readFile(file)), file.name));
   }
 
   /** Why Start is refused now, or null. */
   get startProblem(): string | null {
     const p = this.prepared;
-    if (!p) return this.source.kind === 'file' ? 'The experiment file has problems (listed above).' : 'Choose an experiment.';
+    if (!p) return this.setup.source.kind === 'file' ? 'The experiment file has problems (listed above).' : 'Choose an experiment.';
     if ('problem' in p) return p.problem;
     if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
+    for (const step of p.plan.steps) {
+      if (step.kind !== 'evolution') continue;
+      const e = step.evolution;
+      const refusal = budgetRefusal(planBudget({ budgetMetricCalls: e.budget, minibatchSize: e.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats }), e.budget);
+      if (refusal) return `${step.id}: ${refusal}`;
+    }
     if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
     return this.deps.runs.settingsProblem(p.spec.evolutions.some((e) => e.proposer === 'llm') ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
   }
@@ -213,8 +168,10 @@ export class ExperimentsState {
 
   /** Continue the experiment shown (stopped, or interrupted by a reload). */
   async resume(): Promise<void> {
-    this.error = null;
     if (!this.record || this.record.state.status === 'complete' || this.running) return;
+    const spec = this.record.state.spec;
+    this.error = this.deps.runs.settingsProblem(spec.evolutions.some((e) => e.proposer === 'llm') ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
+    if (this.error) return;
     await this.drive();
   }
 
@@ -301,17 +258,12 @@ export class ExperimentsState {
     if (r) await this.deps.runs.store.setSetting(recordKey(r.id), JSON.parse(JSON.stringify(r)) as SettingValue);
   }
 
-  /** Download the report of the experiment shown; JSON holds the experiment (spec), its state and the report; never a key. */
-  async exportReport(format: ExperimentFormat): Promise<void> {
-    const r = this.report;
-    const record = this.record;
-    if (!r || !record) return;
-    const name = `experiment-${r.name}-${record.id}`;
-    const download = this.deps.files.download;
-    if (format === 'csv') download(`${name}.csv`, experimentReportToCsv(r), 'text/csv');
-    else if (format === 'md') download(`${name}.md`, experimentReportToMarkdown(r), 'text/markdown');
-    else if (format === 'html') download(`${name}.html`, experimentReportToHtml(r), 'text/html');
-    else download(`${name}.json`, stringifyWithoutSecrets({ id: record.id, experiment: record.state.spec, state: record.state, report: r }), 'application/json');
+  /** Download the report of the experiment shown (experiment-exports.ts); never a key. */
+  exportReport(format: ExperimentFormat): void {
+    if (this.report && this.record) {
+      const file = experimentExport(format, this.record, this.report);
+      this.deps.files.download(file.name, file.text, file.mime);
+    }
   }
 
   dismiss(): void {
