@@ -11,8 +11,8 @@ import { configureForLearn, goToLearn, startSession, waitComplete } from './lear
 import { goTo, startRun } from './llm-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
-type View = 'play' | 'agent' | 'learn' | 'replay' | 'library' | 'evolve' | 'evaluate' | 'settings';
-const VIEWS: View[] = ['play', 'agent', 'learn', 'replay', 'library', 'evolve', 'evaluate', 'settings'];
+type View = 'play' | 'agent' | 'learn' | 'replay' | 'library' | 'evolve' | 'evaluate' | 'experiments' | 'settings';
+const VIEWS: View[] = ['play', 'agent', 'learn', 'replay', 'library', 'evolve', 'evaluate', 'experiments', 'settings'];
 
 /** The element and attribute that say a view is ready to be checked. */
 const READY: Record<View, [string, string, string]> = {
@@ -23,6 +23,7 @@ const READY: Record<View, [string, string, string]> = {
   library: ['meta-library', 'data-ready', 'true'],
   evolve: ['evolve', 'data-ready', 'true'],
   evaluate: ['evaluate', 'data-ready', 'true'],
+  experiments: ['experiments', 'data-ready', 'true'],
   settings: ['settings', 'data-loaded', 'true'],
 };
 

@@ -52,6 +52,9 @@ const tour = new TourState();
 const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learn.applySetup(setup), applyProvider: async (provider) => (await settings.whenLoaded, settings.applyProviderSetup(provider)), show: (view, params) => router.open(view, params), settled: () => tour.release() });
 const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
 const evaluate = new EvaluateState({ runs, settings, files: services });
+/** The Experiments view's state loads with its chunk, on first use (not with the page). */
+let experimentsState: Promise<import('./experiments/experiments.svelte.ts').ExperimentsState> | undefined;
+const experiments = () => (experimentsState ??= import('./experiments/experiments.svelte.ts').then((m) => new m.ExperimentsState({ runs, settings, files: services })));
 const replay = new ReplayState(services);
 const workshop = new WorkshopState(services.query());
 /** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on
@@ -65,6 +68,7 @@ router.onEnter('replay', () => void replay.enter());
 router.onEnter('library', () => void metaLibrary.enter());
 router.onEnter('evolve', () => void evolve.init());
 router.onEnter('evaluate', () => void evaluate.enter());
+router.onEnter('experiments', () => void experiments().then((state) => state.enter()));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 await yieldToMain();
 /** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
@@ -80,7 +84,7 @@ const getGames = new GetGamesState({
   },
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
-export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, replay, tour, workshop, onWatchReplay } });
+export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
 const withStore = (): void => {

@@ -14,6 +14,7 @@ export const VIEWS = [
   { id: 'library', label: 'Library' },
   { id: 'evolve', label: 'Evolve' },
   { id: 'evaluate', label: 'Evaluate' },
+  { id: 'experiments', label: 'Experiments' },
   { id: 'settings', label: 'Settings' },
 ] as const satisfies readonly { id: string; label: string }[];
 

@@ -1,0 +1,130 @@
+/**
+ * The Experiments view against the mock LLM: a tiny random-control (ID = advent:0, OOD = advent:1,
+ * K = 1, S = 3, 1 repeat, budget 4 metric calls, 1 session per validation task) shows its plan
+ * (4 steps, the paper's per-session tokens beside ours), is reloaded mid-run, resumed and runs to
+ * its report (2 evolutions, 3 arms × 2 task sets), whose exports hold the on-page numbers; a bad
+ * experiment file is refused with its fields named and its text kept. Screenshots at 1280×800.
+ */
+import { readFileSync } from 'node:fs';
+import { expect, test, type Page } from '@playwright/test';
+import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { KEY } from './llm-helpers.ts';
+import { setNumber, useMock } from './run-helpers.ts';
+
+let mock: MockLlm;
+
+test.beforeEach(async () => {
+  mock = await startMockLlm({ exploreCommands: ['east', 'get all', 'take paper', 'west', 'take gun', 'north'] });
+});
+
+test.afterEach(async () => {
+  await mock.close();
+});
+
+async function goToExperiments(page: Page): Promise<void> {
+  await page.getByTestId('nav-experiments').click();
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+}
+
+async function download(page: Page, testid: string): Promise<{ name: string; text: string }> {
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId(testid).click();
+  const file = await downloading;
+  return { name: file.suggestedFilename(), text: readFileSync(await file.path(), 'utf8') };
+}
+
+test('a tiny random-control: plan before Start, reload mid-run, resume, report and exports', async ({ page }) => {
+  test.setTimeout(300_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await useMock(page, mock.baseUrl);
+  await goToExperiments(page);
+  await page.locator('[data-testid="experiment-builtin"][value="random-control"]').check();
+  await setNumber(page, 'experiment-episodes', 1);
+  await setNumber(page, 'experiment-steps', 3);
+  await setNumber(page, 'experiment-repeats', 1);
+  await setNumber(page, 'experiment-budget', 4);
+  await setNumber(page, 'experiment-valRepeats', 1);
+  await page.locator('[data-testid="experiment-taskset"][data-name="ID"]').fill('advent:0');
+  await page.locator('[data-testid="experiment-taskset"][data-name="OOD"]').fill('advent:1');
+
+  const steps = page.getByTestId('experiment-plan-step');
+  await expect(steps).toHaveCount(4);
+  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-step')))).toEqual(['evolve-meta-ttl', 'evolve-random', 'eval-ID', 'eval-OOD']);
+  // Evaluations: 3 arms × 1 task × 1 repeat = 3 sessions each; evolutions: their budget, 4 each.
+  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['4', '4', '3', '3']);
+  await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('14');
+  await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
+  await expect(page.getByTestId('experiment-missing')).toHaveCount(0);
+  await page.getByTestId('experiment-plan-panel').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-plan.png', fullPage: false });
+
+  await page.getByTestId('experiment-start').click();
+  const run = page.getByTestId('experiment-run');
+  await expect(run).toHaveAttribute('data-status', 'running');
+  await expect(page.getByTestId('experiment-progress')).toContainText(/Step \d of 4/);
+  await expect(page.getByTestId('experiment-spent')).toContainText('tokens');
+  await run.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-running.png', fullPage: false });
+  // Reload once the first evolution is done: the second step is then under way or about to be.
+  await expect(run).toHaveAttribute('data-done', '1', { timeout: 120_000 });
+  const id = await run.getAttribute('data-id');
+  await page.reload();
+  // The key was in memory only: enter it again, then resume the experiment (shown by itself).
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('experiment-run')).toHaveAttribute('data-id', id!);
+  await expect(page.getByTestId('experiment-progress')).toContainText('Not finished');
+  await page.getByTestId('nav-settings').click();
+  await page.getByTestId('api-key').fill(KEY);
+  await goToExperiments(page);
+  await page.getByTestId('experiment-resume').click();
+  await expect(page.getByTestId('experiment-run')).toHaveAttribute('data-status', 'complete', { timeout: 240_000 });
+  await expect(page.getByTestId('experiment-run')).toHaveAttribute('data-done', '4');
+  await expect(page.getByTestId('experiment-report-status')).toContainText('Status: complete.');
+
+  const rows = page.getByTestId('experiment-report-row');
+  await expect(rows).toHaveCount(6);
+  const onPage = await rows.evaluateAll((trs) => trs.map((tr) => ({
+    step: tr.getAttribute('data-step'), arm: tr.getAttribute('data-arm'),
+    n: tr.querySelector('[data-testid="experiment-report-n"]')?.textContent, wAuc: tr.querySelector('[data-testid="experiment-report-wauc"]')?.textContent ?? '',
+  })));
+  expect(onPage.map((r) => `${r.step} ${r.arm} ${r.n}`)).toEqual(['eval-ID naive 1', 'eval-ID evolved 1', 'eval-ID random-evolved 1', 'eval-OOD naive 1', 'eval-OOD evolved 1', 'eval-OOD random-evolved 1']);
+  await expect(page.getByTestId('experiment-report-evolution')).toHaveCount(2);
+  await expect(page.getByTestId('experiment-report-leaks')).toContainText('evolved');
+  await page.getByTestId('experiment-report').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-report.png', fullPage: false });
+
+  const json = await download(page, 'experiment-export-json');
+  expect(json.text).not.toContain(KEY);
+  const parsed = JSON.parse(json.text) as { experiment: { name: string; episodes: number }; report: { rows: { arm: string; wAuc: { estimate: number } }[] } };
+  expect(parsed.experiment).toMatchObject({ name: 'random-control', episodes: 1 });
+  expect(parsed.report.rows.map((r) => `${r.arm} ${r.wAuc.estimate.toFixed(3)}`)).toEqual(onPage.map((r) => `${r.arm} ${r.wAuc.split(' ')[0]}`));
+  const csv = await download(page, 'experiment-export-csv');
+  const [header, ...lines] = csv.text.trim().split('\n').map((l) => l.split(','));
+  expect(lines.map((l) => l[header!.indexOf('arm')])).toEqual(onPage.map((r) => r.arm));
+  const md = await download(page, 'experiment-export-md');
+  expect(md.text).toContain('# Experiment random-control');
+  const html = await download(page, 'experiment-export-html');
+  expect(html.name).toMatch(/\.html$/);
+  expect(html.text).not.toContain('<script');
+});
+
+test('a bad experiment file is refused with every bad field named, its text kept to fix', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./?view=experiments');
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+  const bad = JSON.stringify({ name: 'mine', episodes: 0, steps: 3, repeats: 1, taskSets: { T: ['advent:0'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'static', evaluateOn: ['T'] });
+  await page.getByTestId('experiment-file').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(bad) });
+  const problems = page.getByTestId('experiment-file-problem');
+  await expect(problems).toHaveCount(2);
+  await expect(problems.nth(0)).toHaveText(/^baseline must be the id of one of the arms \(naive\)/);
+  await expect(problems.nth(1)).toHaveText(/^episodes must be a whole number from 1 to 100, got 0/);
+  await expect(page.getByTestId('experiment-file-text')).toHaveValue(bad);
+  await expect(page.getByTestId('experiment-plan-panel')).toHaveCount(0);
+  await page.getByTestId('experiment-file-problems').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-bad-file.png', fullPage: false });
+  // Fixed in place: the plan appears.
+  await page.getByTestId('experiment-file-text').fill(bad.replace('"episodes":0', '"episodes":1').replace('"baseline":"static"', '"baseline":"naive"'));
+  await page.getByTestId('experiment-file-check').click();
+  await expect(problems).toHaveCount(0);
+  await expect(page.getByTestId('experiment-plan-step')).toHaveCount(1);
+});

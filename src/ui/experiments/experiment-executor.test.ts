@@ -1,0 +1,130 @@
+/**
+ * The page's experiment executor without a model or a browser: a step maps to the run config the
+ * Evolve / Evaluate drivers take (the experiment's K, S, budget, minibatch, sessions per
+ * candidate, arms and baseline), a finished run maps back to the step's outcome (the chosen
+ * candidate's mean validation W-AUC, hand-computed), a stored run resumes with its own config, and
+ * the whole tiny random-control runs through the core runner to a report; task sets expand and
+ * name missing games.
+ */
+import { describe, expect, it } from 'vitest';
+import type { EvaluationConfig, EvaluationResult, EvaluationState } from '../../eval/interface.ts';
+import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { applyOverrides, BUILTIN_EXPERIMENTS } from '../../experiment/builtins.ts';
+import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
+import type { EvaluationStep, EvolutionStep, ExperimentState } from '../../experiment/interface.ts';
+import { planExperiment } from '../../experiment/plan.ts';
+import { buildExperimentReport } from '../../experiment/report.ts';
+import { policyOptions } from '../evaluate/policy-options.ts';
+import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, stepRunId, type RunShape } from './experiment-executor.ts';
+import { canonicalTasks, libraryTask } from './experiment-tasks.ts';
+
+const SHAPE: RunShape = { models: { actor: 'a', metaAgent: 'm', proposer: 'p' }, concurrency: 2, contextWindow: 32_000 };
+const spec = applyOverrides(BUILTIN_EXPERIMENTS['random-control']!, { episodes: 2, steps: 3, repeats: 1, budget: 4, valRepeats: 1, taskSets: { ID: ['advent:0'], OOD: ['advent:1'] } });
+const plan = planExperiment(spec);
+const task = (id: string): EvolutionTask => ({ id, storyId: id.split(':')[0]!, title: id, md5: `md5-${id}`, seed: Number(id.split(':')[1]), maxScore: 10 });
+const evolutionStep = (i: number) => plan.steps[i] as EvolutionStep;
+const evaluationStep = (i: number) => plan.steps[i] as EvaluationStep;
+const options = policyOptions([]);
+
+function evolutionState(id: string, config: EvolutionConfig, status: EvolutionState['status'] = 'complete'): EvolutionState {
+  return {
+    format: 'metattl-evolution-1', id, config, status, stopReason: null, stopMessage: null, metricCalls: [], metricCallsUsed: 4, failedProposals: 0, fronts: {}, iteration: 1, rngState: 0,
+    candidates: [
+      { id: 'c0', parentId: null, strategy: 'seed', valScores: { 'advent:0': 0.2 } },
+      { id: 'c1', parentId: 'c0', strategy: 'Map the rooms first.', valScores: { 'advent:0': 0.5, 'advent:1': 0.3 } },
+    ] as unknown as EvolutionState['candidates'],
+    best: { byMean: 'c1', byZScore: 'c1' }, progress: [], startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, sessionsPlayed: 4,
+  };
+}
+
+function evaluationState(id: string, config: EvaluationConfig): EvaluationState {
+  const results: EvaluationResult[] = config.policies.flatMap((p, i) => config.taskSets[0]!.tasks.map((t) => ({
+    key: `${p.id}|${t.id}|0`, policyId: p.id, taskId: t.id, storyId: t.storyId ?? t.id, taskSet: config.taskSets[0]!.name, repeat: 0, sessionId: `${id}:${p.id}`, wAuc: 0.1 * (i + 1), averageScore: i + 1, bestScore: i + 1, scores: [i, i + 1], costUsd: 0,
+  })));
+  return { format: 'metattl-evaluation-1', id, config, status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null };
+}
+
+describe('step → run config', () => {
+  it('an evolution step takes the experiment’s K, S, budget, minibatch, sessions per candidate and proposer', () => {
+    const llm = evolutionConfigOf(plan, evolutionStep(0), [task('advent:0')], [task('advent:0')], SHAPE);
+    expect(llm).toMatchObject({ episodes: 2, maxSteps: 3, budgetMetricCalls: 4, minibatchSize: 1, trainRepeats: 1, valRepeats: 1, repeats: 1, proposer: 'llm', optimizer: 'gepa', rngSeed: 0, concurrency: 2, contextWindow: 32_000, models: SHAPE.models });
+    expect(llm.train.map((t) => t.id)).toEqual(['advent:0']);
+    const random = evolutionConfigOf(plan, evolutionStep(1), [task('advent:0')], [task('advent:0')], SHAPE);
+    expect(random.proposer).toBe('random');
+    expect('optimizer' in random).toBe(false);
+    expect(stepRunId('exp-1', evolutionStep(1).id)).toBe('exp-1.evolve-random');
+  });
+
+  it('an evaluation step’s arms: named policies from the options, evolved arms with the chosen strategy and their selection games', () => {
+    const outcome = evolutionOutcomeOf(evolutionState('exp-1.evolve-meta-ttl', evolutionConfigOf(plan, evolutionStep(0), [task('advent:0')], [task('advent:0')], SHAPE)));
+    const evolved = { 'evolve-meta-ttl': outcome, 'evolve-random': { ...outcome, bestCandidateId: 'c0', bestStrategy: 'seed' } };
+    const policies = armPolicies(plan, evaluationStep(2), evolved, options);
+    expect(policies.map((p) => [p.id, p.spec.kind, p.selectedOn])).toEqual([['naive', 'meta', []], ['evolved', 'meta', ['advent']], ['random-evolved', 'meta', ['advent']]]);
+    expect(policies[1]).toMatchObject({ name: 'evolved (c1 of evolve-meta-ttl)', spec: { strategy: 'Map the rooms first.' } });
+    const config = evaluationConfigOf(plan, evaluationStep(3), policies, [task('advent:1')], SHAPE);
+    expect(config).toMatchObject({ taskSets: [{ name: 'OOD' }], repeats: 1, episodes: 2, maxSteps: 3, baselinePolicyId: 'naive', bootstrapSeed: 0, models: { actor: 'a', metaAgent: 'm' } });
+    expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
+    expect(() => armPolicies(plan, evaluationStep(2), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
+  });
+
+  it('an evolution’s outcome: the candidate chosen by mean, its strategy and mean validation W-AUC ((0.5 + 0.3) / 2)', () => {
+    const o = evolutionOutcomeOf(evolutionState('r', evolutionConfigOf(plan, evolutionStep(0), [], [], SHAPE)));
+    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2 });
+  });
+});
+
+describe('the executor', () => {
+  function fakes(stored: Record<string, EvolutionConfig | EvaluationConfig> = {}, fail: string | null = null) {
+    const calls: { id: string; config: EvolutionConfig | EvaluationConfig }[] = [];
+    const saved: ExperimentState[] = [];
+    const evolution = { state: null as EvolutionState | null, run: async (id: string, config: EvolutionConfig) => (calls.push({ id, config }), id === fail ? null : (evolution.state = evolutionState(id, config))) };
+    const evaluation = { state: null as EvaluationState | null, run: async (id: string, config: EvaluationConfig) => (calls.push({ id, config }), id === fail ? null : (evaluation.state = evaluationState(id, config))) };
+    const exec = browserExecutor(plan, {
+      experimentId: 'exp-1', evolution, evaluation, resolve: async (id) => task(id), storedConfig: async (id) => stored[id], shape: async () => SHAPE, policies: async () => options,
+      save: async (s) => void saved.push(structuredClone(s)), now: () => '2026-01-01T00:01:00.000Z',
+    });
+    return { calls, saved, exec };
+  }
+
+  it('runs the tiny random-control through the core runner: 2 evolutions, 2 evaluations, one report', async () => {
+    const { calls, saved, exec } = fakes();
+    const { state, exitCode } = await runExperiment(plan, freshExperimentState(plan, [SHAPE.models], '2026-01-01T00:00:00.000Z'), exec);
+    expect(exitCode).toBe(0);
+    expect(calls.map((c) => c.id)).toEqual(['exp-1.evolve-meta-ttl', 'exp-1.evolve-random', 'exp-1.eval-ID', 'exp-1.eval-OOD']);
+    expect(state.status).toBe('complete');
+    expect(saved).toHaveLength(5);
+    const report = buildExperimentReport(plan, state);
+    expect(report.rows.map((r) => [r.step, r.arm, r.sessions, r.split.role])).toEqual([
+      ['eval-ID', 'naive', 1, 'not-selected'], ['eval-ID', 'evolved', 1, 'selected-on'], ['eval-ID', 'random-evolved', 1, 'selected-on'],
+      ['eval-OOD', 'naive', 1, 'not-selected'], ['eval-OOD', 'evolved', 1, 'selected-on'], ['eval-OOD', 'random-evolved', 1, 'selected-on'],
+    ]);
+    expect(report.rows.map((r) => r.wAuc.estimate)).toEqual([0.1, 0.2, 0.1 * 3, 0.1, 0.2, 0.1 * 3]);
+    expect(report.pendingSteps).toEqual([]);
+  });
+
+  it('a stored run resumes with its own config; a run that did not start stops the experiment (exit 1), resumable', async () => {
+    const storedConfig = { ...evolutionConfigOf(plan, evolutionStep(0), [task('advent:0')], [task('advent:0')], SHAPE), budgetMetricCalls: 9 };
+    const { calls, exec } = fakes({ 'exp-1.evolve-meta-ttl': storedConfig }, 'exp-1.evolve-random');
+    const { state, exitCode } = await runExperiment(plan, freshExperimentState(plan, [SHAPE.models], '2026-01-01T00:00:00.000Z'), exec);
+    expect(calls[0]!.config).toBe(storedConfig);
+    expect(exitCode).toBe(1);
+    expect(state.status).toBe('stopped');
+    expect(Object.entries(state.steps).map(([id, s]) => [id, s.status])).toEqual([['evolve-meta-ttl', 'complete'], ['evolve-random', 'stopped'], ['eval-ID', 'pending'], ['eval-OOD', 'pending']]);
+  });
+});
+
+describe('task sets in the page', () => {
+  const lib = {
+    entries: [{ id: 'advent', catalog: { id: 'advent' } }, { id: 'local:detective.z5', catalog: { id: 'detective' } }],
+    catalog: [{ id: 'advent', tags: ['demo'], defaultSeed: 0 }, { id: 'detective', tags: ['jericho', 'id'], defaultSeed: 12 }, { id: 'zork1', tags: ['jericho', 'id'], defaultSeed: 12 }],
+    webSet: (name: string) => (name === 'WEB-OOD' ? ['web:map/t1:4'] : null),
+  };
+
+  it('expands ID and web sets, writes games by catalog id with the default seed, names missing games', () => {
+    expect(canonicalTasks(['ID', 'advent:3', 'WEB-OOD'], lib)).toEqual({ tasks: ['detective:12', 'zork1:12', 'advent:3', 'web:map/t1:4'], missing: ['zork1'] });
+    expect(canonicalTasks(['detective', 'local:detective.z5:2'], lib)).toEqual({ tasks: ['detective:12', 'detective:2'], missing: [] });
+    expect(libraryTask('detective:2', lib.entries)).toEqual({ storyId: 'local:detective.z5', seed: 2 });
+    expect(libraryTask('web:map/t1:4', lib.entries)).toEqual({ storyId: 'web:map/t1', seed: 4 });
+    expect(() => libraryTask('zork1:12', lib.entries)).toThrow(/No story in the library plays “zork1”/);
+  });
+});

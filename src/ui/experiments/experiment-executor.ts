@@ -1,0 +1,130 @@
+/**
+ * The page's executor of experiment steps (src/experiment/experiment-runner.ts `ExperimentExecutor`):
+ * an evolution step becomes an ordinary page evolution run (EvolutionDriver, the Evolve view's
+ * driver) and an evaluation step an ordinary page evaluation (EvaluationDriver), each stored in
+ * IndexedDB under the run id `<experiment id>.<step id>`, so each resumes inside itself exactly as
+ * a run started from its own view. The mapping from a step to a run's config and from a finished
+ * run to the step's outcome is pure and exported (tested); the drivers, task resolution and the
+ * settings are injected. Must not import a view.
+ */
+import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
+import { buildReport } from '../../eval/report.ts';
+import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
+import { selectedOnOf } from '../../experiment/plan.ts';
+import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
+import type { PolicyOption } from '../evaluate/policy-options.ts';
+
+/** What every run of the experiment takes from Settings: models by role, concurrency, and the
+ * meta-agent's context window in tokens. */
+export interface RunShape {
+  models: { actor: string; metaAgent: string; proposer: string };
+  concurrency: number;
+  contextWindow: number;
+}
+
+/** The run id of an experiment step: `<experiment id>.<step id>` (unique in this browser's store). */
+export const stepRunId = (experimentId: string, stepId: string): string => `${experimentId}.${stepId}`;
+
+const guideFor = (tasks: readonly { task?: { kind: string } }[]): string => (tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT);
+
+/** The evolution run of `step` (GEPA defaults of the Evolve view: the GEPA instruction and
+ * optimizer, no seed strategy, 5 consecutive failures). `train` / `val` are the step's tasks resolved. */
+export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, train: EvolutionTask[], val: EvolutionTask[], shape: RunShape): EvolutionConfig {
+  const e = step.evolution;
+  return {
+    train, val, repeats: e.valRepeats, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
+    initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: '', minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: 5,
+    proposer: e.proposer, proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), rngSeed: e.rngSeed,
+    concurrency: shape.concurrency, models: { ...shape.models }, contextWindow: shape.contextWindow,
+  };
+}
+
+/** The evaluated policies of `step`'s arms: a named policy from `options` (static, reflexion,
+ * memory, naive, a built-in or library meta-prompt) under the arm's id, or an evolved arm's chosen
+ * strategy with `selectedOn` = its evolution's train + validation games (the leak warning).
+ * @throws Error naming an arm whose policy is not among `options` */
+export function armPolicies(plan: ExperimentPlan, step: EvaluationStep, evolved: Record<string, EvolutionOutcome>, options: readonly PolicyOption[]): EvaluatedPolicy[] {
+  return step.arms.map((arm) => {
+    if (arm.evolutionStep) {
+      const outcome = evolved[arm.evolutionStep];
+      if (!outcome) throw new Error(`Arm “${arm.id}” needs evolution ${arm.evolutionStep}, which has not finished.`);
+      return { id: arm.id, name: `${arm.id} (${outcome.bestCandidateId ?? 'seed'} of ${arm.evolutionStep})`, spec: { kind: 'meta', name: arm.id, strategy: outcome.bestStrategy }, selectedOn: selectedOnOf(plan, arm.evolutionStep) };
+    }
+    const option = options.find((o) => o.id === arm.policy);
+    if (!option) throw new Error(`Arm “${arm.id}”: the page has no policy “${arm.policy}” (it has ${options.map((o) => o.id).join(', ')}).`);
+    return { id: arm.id, name: option.label, spec: option.spec, selectedOn: [...option.selectedOn] };
+  });
+}
+
+/** The evaluation run of `step` on its resolved `tasks` (one task set, named as in the experiment). */
+export function evaluationConfigOf(plan: ExperimentPlan, step: EvaluationStep, policies: EvaluatedPolicy[], tasks: EvolutionTask[], shape: RunShape): EvaluationConfig {
+  return {
+    policies, taskSets: [{ name: step.taskSet, tasks }], repeats: step.repeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
+    initialGuidingPrompt: guideFor(tasks), baselinePolicyId: step.baseline, bootstrapSeed: plan.spec.bootstrapSeed, concurrency: shape.concurrency,
+    models: { actor: shape.models.actor, metaAgent: shape.models.metaAgent }, contextWindow: shape.contextWindow,
+  };
+}
+
+/** A finished (or stopped) evolution run as the experiment's outcome: the candidate chosen by mean
+ * validation W-AUC, its strategy and that mean (the CLI's executor reads the same fields). */
+export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
+  const best = state.candidates.find((c) => c.id === state.best.byMean);
+  const scores = Object.values(best?.valScores ?? {});
+  return {
+    runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
+    bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+  };
+}
+
+/** An evaluation run as the experiment's outcome (its report, src/eval/report.ts). */
+export function evaluationOutcomeOf(state: EvaluationState): EvaluationOutcome {
+  return { runId: state.id, status: state.status, report: buildReport(state) };
+}
+
+/** A run driver as the executor uses it (EvolutionDriver / EvaluationDriver): `run` starts or
+ * resumes run `id` and returns its final state, or null when it did not run (error shown by the driver). */
+export interface StepDriver<S, C> {
+  run(id: string, config: C): Promise<S | null>;
+  readonly state: S | null;
+}
+
+export interface BrowserExecutorDeps {
+  experimentId: string;
+  evolution: StepDriver<EvolutionState, EvolutionConfig>;
+  evaluation: StepDriver<EvaluationState, EvaluationConfig>;
+  /** An experiment task id (`game:seed`) resolved against the library. @throws Error for a missing story */
+  resolve(taskId: string): Promise<EvolutionTask>;
+  /** The stored config of run `id`, when it exists (a resume keeps the config it started with). */
+  storedConfig(id: string, kind: 'evolution' | 'evaluation'): Promise<EvolutionConfig | EvaluationConfig | undefined>;
+  shape(): Promise<RunShape>;
+  policies(): Promise<readonly PolicyOption[]>;
+  save(state: ExperimentState): Promise<void>;
+  now(): string;
+}
+
+/** The executor: exit code 0 when the run returned a state (complete, or stopped at a cap: the
+ * runner marks a non-complete step stopped), 1 when it did not run. */
+export function browserExecutor(plan: ExperimentPlan, deps: BrowserExecutorDeps): ExperimentExecutor {
+  const resolveAll = (ids: readonly string[]) => Promise.all(ids.map((id) => deps.resolve(id)));
+  return {
+    now: deps.now,
+    save: deps.save,
+    async evolution(step): Promise<StepResult<EvolutionOutcome>> {
+      const id = stepRunId(deps.experimentId, step.id);
+      const stored = (await deps.storedConfig(id, 'evolution')) as EvolutionConfig | undefined;
+      const config = stored ?? evolutionConfigOf(plan, step, await resolveAll(step.train), await resolveAll(step.val), await deps.shape());
+      const state = (await deps.evolution.run(id, config)) ?? (deps.evolution.state?.id === id ? deps.evolution.state : null);
+      return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state ? evolutionOutcomeOf(state) : null };
+    },
+    async evaluation(step, evolved): Promise<StepResult<EvaluationOutcome>> {
+      const id = stepRunId(deps.experimentId, step.id);
+      const stored = (await deps.storedConfig(id, 'evaluation')) as EvaluationConfig | undefined;
+      const config = stored ?? evaluationConfigOf(plan, step, armPolicies(plan, step, evolved, await deps.policies()), await resolveAll(step.tasks), await deps.shape());
+      const state = (await deps.evaluation.run(id, config)) ?? (deps.evaluation.state?.id === id ? deps.evaluation.state : null);
+      return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state && state.results.length > 0 ? evaluationOutcomeOf(state) : null };
+    },
+  };
+}

@@ -1,0 +1,20 @@
+/**
+ * The experiment report's downloads: JSON (the experiment as run, its state and the report, key
+ * fields stripped), CSV (src/eval/csv.ts through experimentReportToCsv), Markdown and the
+ * standalone HTML (no scripts). Pure.
+ */
+import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
+import type { ExperimentReport } from '../../experiment/interface.ts';
+import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
+import type { PageExperiment } from './experiments.svelte.ts';
+
+export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html';
+
+/** The file of `format` for experiment `record` and its `report`: `experiment-<name>-<id>.<ext>`. */
+export function experimentExport(format: ExperimentFormat, record: PageExperiment, report: ExperimentReport): { name: string; text: string; mime: string } {
+  const name = `experiment-${report.name}-${record.id}`;
+  if (format === 'csv') return { name: `${name}.csv`, text: experimentReportToCsv(report), mime: 'text/csv' };
+  if (format === 'md') return { name: `${name}.md`, text: experimentReportToMarkdown(report), mime: 'text/markdown' };
+  if (format === 'html') return { name: `${name}.html`, text: experimentReportToHtml(report), mime: 'text/html' };
+  return { name: `${name}.json`, text: stringifyWithoutSecrets({ id: record.id, experiment: record.state.spec, state: record.state, report }), mime: 'application/json' };
+}

@@ -1,0 +1,74 @@
+/**
+ * An experiment's task lists as the page plays them: named sets expanded (ID / OOD from the
+ * catalog's tags at each game's default seed, the web sets WEB-ID-train … from the web catalog),
+ * every story task written `<game>:<seed>` with the game's catalog id (the id the evaluation's
+ * per-game rows and leak check use), and the games no library story plays named. Pure.
+ */
+import { gameOf } from '../../experiment/plan.ts';
+import type { ExperimentSpec } from '../../experiment/interface.ts';
+
+/** What expansion needs: the library's stories, the catalog and the named web sets. */
+export interface TaskLibrary {
+  entries: readonly { id: string; catalog: { id: string } | null }[];
+  catalog: readonly { id: string; tags: readonly string[]; defaultSeed: number }[];
+  /** The task ids of a named web set (case-insensitive), or null when `name` is none. */
+  webSet(name: string): string[] | null;
+}
+
+/** The library entry that plays `game` (its catalog id, else its library id). */
+export function entryFor<E extends { id: string; catalog: { id: string } | null }>(entries: readonly E[], game: string): E | undefined {
+  return entries.find((e) => (e.catalog?.id ?? e.id) === game) ?? entries.find((e) => e.id === game);
+}
+
+/** `tasks` expanded and written `<game>:<seed>` (web tasks unchanged); `missing` = games no library story plays. */
+export function canonicalTasks(tasks: readonly string[], lib: TaskLibrary): { tasks: string[]; missing: string[] } {
+  const out: string[] = [];
+  const missing: string[] = [];
+  for (const raw of tasks) {
+    const part = raw.trim();
+    const tag = part.toLowerCase();
+    if (tag === 'id' || tag === 'ood') {
+      for (const s of lib.catalog.filter((c) => c.tags.includes(tag))) out.push(...canonicalTasks([`${s.id}:${s.defaultSeed}`], lib).tasks);
+      for (const s of lib.catalog.filter((c) => c.tags.includes(tag) && !entryFor(lib.entries, c.id))) missing.push(s.id);
+      continue;
+    }
+    const web = lib.webSet(part);
+    if (web) {
+      out.push(...web);
+      continue;
+    }
+    if (part.startsWith('web:')) {
+      out.push(part);
+      continue;
+    }
+    const seeded = /^(.*):(\d+)$/.exec(part);
+    const game = seeded ? seeded[1]! : part;
+    const seed = seeded ? Number(seeded[2]) : (lib.catalog.find((c) => c.id === game)?.defaultSeed ?? 0);
+    const entry = entryFor(lib.entries, game);
+    if (!entry) missing.push(game);
+    out.push(`${entry ? (entry.catalog?.id ?? entry.id) : game}:${seed}`);
+  }
+  return { tasks: [...new Set(out)], missing: [...new Set(missing)] };
+}
+
+/** `spec` with every task set canonical, and the games it needs that the library lacks. */
+export function canonicalSpec(spec: ExperimentSpec, lib: TaskLibrary): { spec: ExperimentSpec; missing: string[] } {
+  const taskSets: Record<string, string[]> = {};
+  const missing = new Set<string>();
+  for (const [name, tasks] of Object.entries(spec.taskSets)) {
+    const c = canonicalTasks(tasks, lib);
+    taskSets[name] = c.tasks;
+    c.missing.forEach((g) => missing.add(g));
+  }
+  return { spec: { ...spec, taskSets }, missing: [...missing] };
+}
+
+/** The library story id and seed of canonical task `taskId` (web tasks: their own id). @throws Error naming a game the library lacks */
+export function libraryTask(taskId: string, entries: TaskLibrary['entries']): { storyId: string; seed: number } {
+  const at = taskId.lastIndexOf(':');
+  const seed = Number(taskId.slice(at + 1));
+  if (taskId.startsWith('web:')) return { storyId: taskId.slice(0, at), seed };
+  const entry = entryFor(entries, gameOf(taskId));
+  if (!entry) throw new Error(`No story in the library plays “${gameOf(taskId)}”: get it with “Get the Jericho games…” or add its file.`);
+  return { storyId: entry.id, seed };
+}

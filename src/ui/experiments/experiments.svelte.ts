@@ -1,0 +1,281 @@
+/**
+ * The Experiments view's state (issue 21): a built-in experiment or the user's own JSON file
+ * (schema-checked, every bad field named, the text kept for fixing), the usual overrides (K, S,
+ * repeats, budget, minibatch, sessions per candidate, task sets), the plan and its estimate before
+ * Start (steps, folds, metric calls, LLM calls, tokens and USD beside the paper's per-session
+ * tokens; missing games), and the run: the core experiment runner (src/experiment) with the page
+ * executor (experiment-executor.ts) driving the Evolve and Evaluate views' own drivers. The
+ * experiment's state is kept in IndexedDB (store setting `experiment:<id>`, the last one in
+ * `experiments:last`) after every step, so a reload shows it and Resume continues it. All I/O
+ * through the injected services; every thrown error is shown (key scrubbed).
+ */
+import { applyOverrides } from '../../experiment/builtins.ts';
+import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
+import { estimateExperiment, type ExperimentEstimate } from '../../experiment/estimate.ts';
+import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
+import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../../experiment/interface.ts';
+import { gameOf, planExperiment } from '../../experiment/plan.ts';
+import { buildExperimentReport } from '../../experiment/report.ts';
+import { ExperimentSpecError } from '../../experiment/schema.ts';
+import { loadEvaluationState } from '../../eval/evaluation-store.ts';
+import { loadEvolutionState } from '../../evolve/evolution-store.ts';
+import type { EvolutionTask } from '../../evolve/interface.ts';
+import { contextWindowFor, estimateTokenCounter } from '../../llm/token-count.ts';
+import type { SettingValue } from '../../store/interface.ts';
+import { EvaluationDriver } from '../evaluate/evaluation-driver.svelte.ts';
+import { policyOptions } from '../evaluate/policy-options.ts';
+import { EvolutionDriver } from '../evolve/evolution-driver.svelte.ts';
+import { readStoredEntry } from '../shared/stores/entry-io.ts';
+import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { RunServices } from '../shared/stores/run-services.ts';
+import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.ts';
+import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
+import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
+import { browserExecutor } from './experiment-executor.ts';
+import { experimentExport, type ExperimentFormat } from './experiment-exports.ts';
+import { ExperimentSetupState } from './experiment-setup.svelte.ts';
+import { canonicalSpec, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
+
+/** Store setting: the id of the experiment last shown. */
+export const LAST_EXPERIMENT_KEY = 'experiments:last';
+const recordKey = (id: string) => `experiment:${id}`;
+
+/** An experiment as the page keeps it: its id (the prefix of its runs' ids), its state and what
+ * its finished steps spent (tokens, USD; null once a step's price was unknown). */
+export interface PageExperiment {
+  id: string;
+  state: ExperimentState;
+  spent: { tokens: number; costUsd: number | null };
+}
+
+export type { ExperimentFormat } from './experiment-exports.ts';
+
+export interface ExperimentsDeps {
+  runs: RunServices;
+  settings: SettingsState;
+  files: Pick<PlayerServices, 'download' | 'readFile' | 'now'>;
+  newId?: () => string;
+  schedule?: Schedule;
+}
+
+export class ExperimentsState {
+  /** The experiment chosen and its edits. */
+  readonly setup = new ExperimentSetupState();
+  record = $state.raw<PageExperiment | null>(null);
+  /** The step running now: 1-based index of `total`, its id. */
+  current = $state.raw<{ index: number; total: number; step: string } | null>(null);
+  running = $state(false);
+  ready = $state(false);
+  error = $state<string | null>(null);
+  notice = $state<string | null>(null);
+  readonly evolution: EvolutionDriver;
+  readonly evaluation: EvaluationDriver;
+  private webSets: ((name: string) => string[] | null) | null = null;
+  private stopped = false;
+  private starting: Promise<void> | null = null;
+
+  /** The experiment as it would run: overrides applied, task sets canonical; or the problem. */
+  readonly prepared: { spec: ExperimentSpec; plan: ExperimentPlan; missing: string[] } | { problem: string } | null = $derived.by(() => this.prepare());
+  readonly estimate: ExperimentEstimate | null = $derived.by(() => {
+    const p = this.prepared;
+    if (!p || 'problem' in p) return null;
+    const models = estimateModelsOf(this.deps.settings);
+    return estimateExperiment(p.plan, () => models, estimateTokenCounter(), contextWindowFor(models.roles.metaAgent.model));
+  });
+  /** The report of the experiment shown (pending steps listed, their numbers missing). */
+  readonly report: ExperimentReport | null = $derived.by(() => (this.record ? buildExperimentReport(planExperiment(this.record.state.spec), this.record.state) : null));
+
+  constructor(private readonly deps: ExperimentsDeps) {
+    const schedule = deps.schedule ?? browserSchedule;
+    const now = () => dateAt(deps.files.now());
+    this.evolution = new EvolutionDriver(deps.runs, schedule, now);
+    this.evaluation = new EvaluationDriver(deps.runs, schedule, now);
+  }
+
+  /** Open the library and the web sets; show the experiment last shown. Idempotent. */
+  enter(): Promise<void> {
+    this.starting ??= this.open();
+    return this.starting;
+  }
+
+  private async open(): Promise<void> {
+    await this.guard(async () => {
+      await this.deps.runs.library.init();
+      const { WEB_TASK_SETS, webTaskSet } = await import('../../web/tasks/catalog.ts');
+      this.webSets = (name) => {
+        const set = WEB_TASK_SETS.find((s) => s.toLowerCase() === name.toLowerCase());
+        return set ? webTaskSet(set) : null;
+      };
+      const last = await this.deps.runs.store.getSetting(LAST_EXPERIMENT_KEY).catch(() => undefined);
+      if (typeof last === 'string') {
+        const stored = await this.deps.runs.store.getSetting(recordKey(last));
+        if (stored && typeof stored === 'object') this.record = stored as unknown as PageExperiment;
+      }
+    });
+    this.ready = true;
+  }
+
+  private library(): TaskLibrary {
+    const lib = this.deps.runs.library;
+    return { entries: lib.entries, catalog: lib.catalogEntries, webSet: (name) => this.webSets?.(name) ?? null };
+  }
+
+  private prepare(): { spec: ExperimentSpec; plan: ExperimentPlan; missing: string[] } | { problem: string } | null {
+    const base = this.setup.base;
+    if (!base) return null;
+    try {
+      const { spec, missing } = canonicalSpec(applyOverrides(base, this.setup.overridesOf(base)), this.library());
+      return { spec, plan: planExperiment(spec), missing };
+    } catch (error) {
+      return { problem: error instanceof ExperimentSpecError ? error.problems.join('; ') : (error as Error).message };
+    }
+  }
+
+  /** Read the user's experiment file; a bad one is refused with every field named (its text kept to edit). */
+  async loadFile(file: File): Promise<void> {
+    await this.guard(async () => this.setup.load(new TextDecoder().decode(await this.deps.files.readFile(file)), file.name));
+  }
+
+  /** Why Start is refused now, or null. */
+  get startProblem(): string | null {
+    const p = this.prepared;
+    if (!p) return this.setup.source.kind === 'file' ? 'The experiment file has problems (listed above).' : 'Choose an experiment.';
+    if ('problem' in p) return p.problem;
+    if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
+    for (const step of p.plan.steps) {
+      if (step.kind !== 'evolution') continue;
+      const e = step.evolution;
+      const refusal = budgetRefusal(planBudget({ budgetMetricCalls: e.budget, minibatchSize: e.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats }), e.budget);
+      if (refusal) return `${step.id}: ${refusal}`;
+    }
+    if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
+    return this.deps.runs.settingsProblem(p.spec.evolutions.some((e) => e.proposer === 'llm') ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
+  }
+
+  /** Start the experiment as planned (a new id; the one shown before stays stored). */
+  async start(): Promise<void> {
+    this.error = this.startProblem;
+    const p = this.prepared;
+    if (this.error || !p || 'problem' in p || this.running) return;
+    const settings = this.deps.runs.llmSettings();
+    const id = (this.deps.newId ?? (() => randomRunId('exp')))();
+    const state = freshExperimentState(p.plan, [{ actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }], dateAt(this.deps.files.now()).toISOString());
+    this.record = { id, state, spent: { tokens: 0, costUsd: 0 } };
+    await this.persist();
+    await this.deps.runs.store.setSetting(LAST_EXPERIMENT_KEY, id).catch(() => undefined);
+    await this.drive();
+  }
+
+  /** Continue the experiment shown (stopped, or interrupted by a reload). */
+  async resume(): Promise<void> {
+    if (!this.record || this.record.state.status === 'complete' || this.running) return;
+    const spec = this.record.state.spec;
+    this.error = this.deps.runs.settingsProblem(spec.evolutions.some((e) => e.proposer === 'llm') ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
+    if (this.error) return;
+    await this.drive();
+  }
+
+  /** Stop: the running step's run stops (finished sessions stay stored); the experiment is resumable. */
+  stop(): void {
+    this.stopped = true;
+    this.evolution.stop();
+    this.evaluation.stop();
+  }
+
+  /** Tokens and USD spent: finished steps plus the step running now. */
+  get spent(): { tokens: number; costUsd: number | null } {
+    const done = this.record?.spent ?? { tokens: 0, costUsd: 0 };
+    const live = this.running ? [this.evolution, this.evaluation].filter((d) => d.driving) : [];
+    return live.reduce((t, d) => ({ tokens: t.tokens + d.tokens, costUsd: t.costUsd === null || d.costUsd === null ? null : t.costUsd + d.costUsd }), done);
+  }
+
+  private async drive(): Promise<void> {
+    const record = this.record!;
+    const plan = planExperiment(record.state.spec);
+    this.running = true;
+    this.stopped = false;
+    const runs = this.deps.runs;
+    const executor = browserExecutor(plan, {
+      experimentId: record.id, evolution: this.evolution, evaluation: this.evaluation,
+      resolve: (taskId) => this.resolve(taskId),
+      storedConfig: async (id, kind) => (kind === 'evolution' ? await loadEvolutionState(runs.store, id) : await loadEvaluationState(runs.store, id))?.config,
+      shape: async () => {
+        const s = runs.llmSettings();
+        return { models: { actor: s.roles.actor.model, metaAgent: s.roles.metaAgent.model, proposer: s.roles.proposer.model }, concurrency: s.maxConcurrent, contextWindow: (await runs.contextWindow(s)).tokens };
+      },
+      policies: async () => policyOptions((await runs.store.listMetaPrompts()).map((s) => readStoredEntry(s.entry)).filter((e) => e !== null)),
+      save: async (state) => {
+        this.record = { ...this.record!, state: structuredClone(state) };
+        await this.persist();
+      },
+      now: () => dateAt(this.deps.files.now()).toISOString(),
+    });
+    executor.onStep = (e) => {
+      if (e.phase === 'start') this.current = { index: e.index, total: e.total, step: e.step };
+      if (e.phase === 'done' || e.phase === 'stopped') this.addSpent();
+    };
+    try {
+      // A Stop pressed between two steps stops the next one before it starts.
+      await runExperiment(plan, record.state, { ...executor, evolution: (s) => this.guarded(() => executor.evolution(s)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
+      this.error = this.evolution.error ?? this.evaluation.error;
+    } catch (error) {
+      this.error = runs.messageOf(error);
+      if (this.record) {
+        this.record = { ...this.record, state: { ...this.record.state, status: 'stopped' } };
+        await this.persist();
+      }
+    } finally {
+      this.running = false;
+      this.current = null;
+    }
+  }
+
+  /** A step, unless Stop was pressed since the last one (then it reports stopped without running). */
+  private async guarded<T>(run: () => Promise<{ exitCode: number; outcome: T | null }>): Promise<{ exitCode: number; outcome: T | null }> {
+    if (this.stopped) return { exitCode: 130, outcome: null };
+    return run();
+  }
+
+  private addSpent(): void {
+    const r = this.record;
+    if (!r) return;
+    const d = [this.evolution, this.evaluation].find((x) => x.state && this.current && x.state.id.endsWith(`.${this.current.step}`));
+    if (!d) return;
+    this.record = { ...r, spent: { tokens: r.spent.tokens + d.tokens, costUsd: r.spent.costUsd === null || d.costUsd === null ? null : r.spent.costUsd + d.costUsd } };
+    void this.persist();
+  }
+
+  private async resolve(taskId: string): Promise<EvolutionTask> {
+    const { storyId, seed } = libraryTask(taskId, this.deps.runs.library.entries);
+    const t = await this.deps.runs.resolveTask(storyId, seed);
+    if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
+    // The game is the canonical id's (catalog id, or the web task's template), as the report's rows use.
+    return { id: t.id, storyId: gameOf(taskId), title: t.title, md5: t.md5, seed: t.seed, maxScore: t.maxScore, ...(t.task ? { task: t.task } : {}) };
+  }
+
+  private async persist(): Promise<void> {
+    const r = this.record;
+    if (r) await this.deps.runs.store.setSetting(recordKey(r.id), JSON.parse(JSON.stringify(r)) as SettingValue);
+  }
+
+  /** Download the report of the experiment shown (experiment-exports.ts); never a key. */
+  exportReport(format: ExperimentFormat): void {
+    if (this.report && this.record) {
+      const file = experimentExport(format, this.record, this.report);
+      this.deps.files.download(file.name, file.text, file.mime);
+    }
+  }
+
+  dismiss(): void {
+    this.error = null;
+    this.notice = null;
+  }
+
+  private async guard(task: () => Promise<void>): Promise<void> {
+    try {
+      await task();
+    } catch (error) {
+      this.error = this.deps.runs.messageOf(error);
+    }
+  }
+}
