@@ -59,7 +59,10 @@ async function serve(options: { body?: Buffer; ranges: boolean; dropAfter?: numb
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/model.gguf`;
-  return { url, requests, close: () => new Promise((resolve) => server.close(() => resolve())) };
+  return { url, requests, close: () => new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  }) };
 }
 
 const bytesOf = async (blob: Blob): Promise<Buffer> => Buffer.from(await blob.arrayBuffer());
@@ -120,6 +123,12 @@ describe('resumable model downloads', () => {
     expect([file.sizeBytes, file.resumes, file.restarts]).toEqual([FILE.length, 0, 1]);
     expect(file.fetchedBytes).toBeGreaterThan(FILE.length);
     expect((await bytesOf(file.blob)).equals(FILE)).toBe(true);
+    await served.close();
+
+    // One that cuts every answer: three restarts from byte 0, then the error (never for ever).
+    served = await serve({ ranges: false, dropAfter: 300_000, drops: 99 });
+    await expect(resumableDownload(served.url, { store: memoryPartialStore(), retryDelayMs: noWait })).rejects.toThrow();
+    expect(served.requests).toHaveLength(4);
   });
 
   it('gives up after three attempts in a row that bring nothing, keeping what came; a finished file that is not GGUF is refused', async () => {

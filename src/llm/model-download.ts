@@ -45,7 +45,7 @@ export interface DownloadOptions {
   onProgress?: (loadedBytes: number, totalBytes: number) => void;
   /** Bytes gathered before a chunk is written to the store (default 4 MiB). */
   chunkBytes?: number;
-  /** Attempts in a row that bring no new byte before giving up (default 3). */
+  /** Attempts in a row that bring no new byte — or restarts from byte 0 in all — before giving up (default 3). */
   maxStalledAttempts?: number;
   /** Wait before attempt n+1 after a dropped connection, ms (default 500·n). */
   retryDelayMs?: (attempt: number) => number;
@@ -115,7 +115,8 @@ async function startOf(response: Response, store: PartialStore, url: string, kep
  * verified file; the caller moves it to its final place and then calls `store.remove(url)`.
  * @throws DOMException AbortError on `signal` (the bytes received stay kept: call again to
  *   resume); Error naming the HTTP status for a refused request; the last network error after
- *   `maxStalledAttempts` attempts in a row without a new byte (bytes kept); DownloadVerifyError
+ *   `maxStalledAttempts` attempts in a row without a new byte (bytes kept); the store's
+ *   QuotaExceededError at once (the caller drops what is kept); DownloadVerifyError
  *   when the finished file is not the size the server named or lacks the magic (nothing kept).
  */
 export async function resumableDownload(url: string, options: DownloadOptions): Promise<DownloadedFile> {
@@ -127,7 +128,10 @@ export async function resumableDownload(url: string, options: DownloadOptions): 
   let stalled = 0;
   const stall = async (error: unknown): Promise<void> => {
     if (signal?.aborted) throw abortError();
-    if (++stalled >= maxStalled) throw error;
+    // Storage refused the bytes: trying again cannot help.
+    if ((error as { name?: string } | null)?.name === 'QuotaExceededError' || ++stalled >= maxStalled) throw error;
+    // A server without Range that keeps cutting the file would start over for ever.
+    if (counts.restarts >= maxStalled) throw error;
     await wait(delay(stalled), signal);
   };
   for (;;) {

@@ -3,8 +3,9 @@
  * WebAssembly, running in wllama's own worker, so the main thread stays free) — the only module
  * that imports it, with a dynamic import so the library loads only when this provider is used.
  * Same `ChatModel` contract as the OpenAI-compatible providers and the CLI's local provider
- * (local-chat-model.ts): one call at a time per loaded model, streamed (so Stop is seen between
- * chunks, within a second), bounded by `requestTimeoutMs`, temperature and max tokens honoured,
+ * (local-chat-model.ts): one call at a time per loaded model, streamed and drained in the
+ * background (stream-drain.ts: Stop lets the call go at once, while the worker's request runs on
+ * only until wllama cancels it at its next poll, and the next request waits for that), bounded by `requestTimeoutMs`, temperature and max tokens honoured,
  * chat template and context window read from the model file, usage counted by the model's own
  * tokenizer (llama.cpp's figures, never estimated), cost 0, caps enforced, the reply contracts
  * enforced with the grammars of reply-grammars.ts (on by default). DOM-free: the wasm file's URL
@@ -16,6 +17,7 @@ import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, 
 import { grammarText, replyContractFor } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
 import { serialRoleModels } from './serial-role-models.ts';
+import { drain } from './stream-drain.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The part of wllama's `Wllama` class we use (tests inject a stand-in). */
@@ -39,6 +41,14 @@ export interface LocalSpeed {
   generationTokensPerSecond: number;
 }
 
+/** What the worker is doing, for Settings: a request in it (until wllama has ended or cancelled it) and the tokens it streamed. */
+export interface LocalActivity {
+  /** True from a request's start until the library has ended it (after Stop: until it cancelled it in the worker). */
+  generating: boolean;
+  /** Tokens streamed by the worker since the model was loaded (llama.cpp streams one chunk per token), also any after Stop. */
+  generatedTokens: number;
+}
+
 /** A GGUF model loaded in wllama's worker; shared by the three roles of a run. */
 export interface BrowserModelHost {
   /** What the model is called in the run's settings (its file name). */
@@ -55,6 +65,14 @@ export interface BrowserModelHost {
   readonly loadMs: number;
   /** Speed of the last finished call, null before the first. */
   readonly lastSpeed: LocalSpeed | null;
+  /** What the worker is doing now. */
+  readonly activity: LocalActivity;
+  /** Resolves when no request is left in the worker (a stopped one has been cancelled there). */
+  idle(): Promise<void>;
+  /** @internal a request entered the worker; `finished` settles when the library has ended it */
+  noteRequest(finished: Promise<void>): void;
+  /** @internal one more token streamed */
+  noteToken(): void;
   /** @internal the wllama instance */
   readonly wllama: WllamaLike;
   /** @internal */
@@ -75,6 +93,8 @@ export interface LoadWllamaOptions {
   maxContext?: number;
   /** The wllama constructor (default: the real one). */
   create?: WllamaFactory;
+  /** Told whenever `activity` changes (a request starts or ends, a token arrives). */
+  onActivity?: (activity: LocalActivity) => void;
 }
 
 /**
@@ -94,6 +114,12 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
   }
   const info = wllama.getLoadedContextInfo();
   let lastSpeed: LocalSpeed | null = null;
+  let activity: LocalActivity = { generating: false, generatedTokens: 0 };
+  let busy: Promise<void> = Promise.resolve();
+  const tell = (next: LocalActivity): void => {
+    activity = next;
+    options.onActivity?.(next);
+  };
   return {
     name: options.name,
     contextSize: Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx),
@@ -108,6 +134,15 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
     noteSpeed: (speed) => {
       lastSpeed = speed;
     },
+    get activity() {
+      return activity;
+    },
+    idle: () => busy,
+    noteRequest: (finished) => {
+      tell({ ...activity, generating: true });
+      busy = finished.then(() => tell({ ...activity, generating: false }));
+    },
+    noteToken: () => tell({ ...activity, generatedTokens: activity.generatedTokens + 1 }),
     dispose: () => wllama.exit(),
   };
 }
@@ -147,6 +182,8 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   let finish: string | null = null;
   let last: ChatCompletionChunk | null = null;
   try {
+    // A request stopped before is cancelled in the worker first (one request at a time there).
+    await Promise.race([host.idle(), new Promise((_, reject) => (controller.signal.aborted ? reject(new Error('aborted')) : controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })))]);
     const stream = await host.wllama.createChatCompletion({
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       stream: true,
@@ -157,7 +194,11 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       abortSignal: controller.signal,
       cache_prompt: true,
     });
-    for await (const chunk of abortable(stream, controller.signal)) {
+    const drained = drain(stream, (chunk) => {
+      if (chunk.choices[0]?.delta.content) host.noteToken();
+    });
+    host.noteRequest(drained.finished);
+    for await (const chunk of drained.read(controller.signal)) {
       last = chunk;
       const choice = chunk.choices[0];
       content += choice?.delta.content ?? '';
@@ -187,27 +228,4 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   meter.record(role, usage);
   if (content.trim() === '' && finishReason !== 'length') throw new LlmError('bad_response', 'The local model gave an empty reply.');
   return { content, finishReason, model: roleSettings.model, usage };
-}
-
-/**
- * The chunks of `stream` until `signal` aborts: then it throws at once, even while llama.cpp is
- * still reading a long prompt (wllama sees the abort only between its result polls; the pending
- * read is left to settle, its error swallowed, and wllama frees the slot).
- * @throws Error('aborted') on abort; whatever the stream throws
- */
-async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = stream[Symbol.asyncIterator]();
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = (): void => reject(new Error('aborted'));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
-  aborted.catch(() => undefined);
-  for (;;) {
-    const next = iterator.next();
-    next.catch(() => undefined);
-    const result = await Promise.race([next, aborted]);
-    if (result.done) return;
-    yield result.value;
-  }
 }
