@@ -47,6 +47,8 @@ export interface LocalActivity {
   generating: boolean;
   /** Tokens streamed by the worker since the model was loaded (llama.cpp streams one chunk per token), also any after Stop. */
   generatedTokens: number;
+  /** True after a stopped request held the worker past `cutAfterMs`: the worker was ended and the model loads again on the next call. */
+  workerEnded: boolean;
 }
 
 /** A GGUF model loaded in wllama's worker; shared by the three roles of a run. */
@@ -67,8 +69,12 @@ export interface BrowserModelHost {
   readonly lastSpeed: LocalSpeed | null;
   /** What the worker is doing now. */
   readonly activity: LocalActivity;
-  /** Resolves when no request is left in the worker (a stopped one has been cancelled there). */
+  /** Resolves when no request is left in the worker (a stopped one has been cancelled there, or the worker ended). */
   idle(): Promise<void>;
+  /** `idle`, then the model loaded again if its worker was ended after a Stop. @throws Error when that load fails */
+  ready(): Promise<void>;
+  /** @internal a request was stopped; its worker is ended unless `finished` settles within `cutAfterMs` */
+  noteStopped(finished: Promise<void>): void;
   /** @internal a request entered the worker; `finished` settles when the library has ended it */
   noteRequest(finished: Promise<void>): void;
   /** @internal one more token streamed */
@@ -95,6 +101,12 @@ export interface LoadWllamaOptions {
   create?: WllamaFactory;
   /** Told whenever `activity` changes (a request starts or ends, a token arrives). */
   onActivity?: (activity: LocalActivity) => void;
+  /**
+   * After Stop (or a timeout), ms the worker may take to cancel the request before it is ended
+   * (default 1,000): llama.cpp reads a prompt in batches without looking at cancels, and a batch
+   * can take many seconds on a busy CPU. The model then loads again (from its blobs) on the next call.
+   */
+  cutAfterMs?: number;
 }
 
 /**
@@ -103,22 +115,26 @@ export interface LoadWllamaOptions {
  */
 export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions): Promise<BrowserModelHost> {
   const started = performance.now();
-  const wllama = await (options.create ?? defaultFactory)(options.wasmUrl);
-  const cap = options.maxContext ?? 8192;
-  const params: LoadModelParams = { n_ctx: cap, n_threads: options.threads ?? 1, n_gpu_layers: 0, n_parallel: 1, seed: 1 };
-  try {
-    await wllama.loadModel(blobs, params);
-  } catch (error) {
-    await wllama.exit().catch(() => undefined);
-    throw new Error(`cannot load the local model ${options.name}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const params: LoadModelParams = { n_ctx: options.maxContext ?? 8192, n_threads: options.threads ?? 1, n_gpu_layers: 0, n_parallel: 1, seed: 1 };
+  const open = async (): Promise<WllamaLike> => {
+    const instance = await (options.create ?? defaultFactory)(options.wasmUrl);
+    try {
+      await instance.loadModel(blobs, params);
+    } catch (error) {
+      await instance.exit().catch(() => undefined);
+      throw new Error(`cannot load the local model ${options.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return instance;
+  };
+  let wllama = await open();
   const info = wllama.getLoadedContextInfo();
   let lastSpeed: LocalSpeed | null = null;
-  let activity: LocalActivity = { generating: false, generatedTokens: 0 };
+  let activity: LocalActivity = { generating: false, generatedTokens: 0, workerEnded: false };
   let busy: Promise<void> = Promise.resolve();
-  const tell = (next: LocalActivity): void => {
-    activity = next;
-    options.onActivity?.(next);
+  let reloading: Promise<void> | null = null;
+  const tell = (next: Partial<LocalActivity>): void => {
+    activity = { ...activity, ...next };
+    options.onActivity?.(activity);
   };
   return {
     name: options.name,
@@ -130,7 +146,9 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
     get lastSpeed() {
       return lastSpeed;
     },
-    wllama,
+    get wllama() {
+      return wllama;
+    },
     noteSpeed: (speed) => {
       lastSpeed = speed;
     },
@@ -138,11 +156,30 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
       return activity;
     },
     idle: () => busy,
-    noteRequest: (finished) => {
-      tell({ ...activity, generating: true });
-      busy = finished.then(() => tell({ ...activity, generating: false }));
+    ready: async () => {
+      await busy;
+      if (!activity.workerEnded) return;
+      reloading ??= open().then((instance) => {
+        wllama = instance;
+        tell({ workerEnded: false });
+      }).finally(() => (reloading = null));
+      await reloading;
     },
-    noteToken: () => tell({ ...activity, generatedTokens: activity.generatedTokens + 1 }),
+    noteRequest: (finished) => {
+      tell({ generating: true });
+      busy = finished.then(() => tell({ generating: false }));
+    },
+    noteStopped: (finished) => {
+      let settled = false;
+      void finished.then(() => (settled = true));
+      setTimeout(() => {
+        if (settled || activity.workerEnded) return;
+        // Still in the worker (llama.cpp reads a prompt batch without looking at cancels): end the worker.
+        tell({ workerEnded: true });
+        void wllama.exit().catch(() => undefined);
+      }, options.cutAfterMs ?? 1000);
+    },
+    noteToken: () => tell({ generatedTokens: activity.generatedTokens + 1 }),
     dispose: () => wllama.exit(),
   };
 }
@@ -181,9 +218,10 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   let content = '';
   let finish: string | null = null;
   let last: ChatCompletionChunk | null = null;
+  let inWorker: Promise<void> | null = null;
   try {
     // A request stopped before is cancelled in the worker first (one request at a time there).
-    await Promise.race([host.idle(), new Promise((_, reject) => (controller.signal.aborted ? reject(new Error('aborted')) : controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })))]);
+    await Promise.race([host.ready(), new Promise((_, reject) => (controller.signal.aborted ? reject(new Error('aborted')) : controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })))]);
     const stream = await host.wllama.createChatCompletion({
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       stream: true,
@@ -198,6 +236,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       if (chunk.choices[0]?.delta.content) host.noteToken();
     });
     host.noteRequest(drained.finished);
+    inWorker = drained.finished;
     for await (const chunk of drained.read(controller.signal)) {
       last = chunk;
       const choice = chunk.choices[0];
@@ -205,6 +244,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       finish = choice?.finish_reason ?? finish;
     }
   } catch (error) {
+    if (inWorker && controller.signal.aborted) host.noteStopped(inWorker);
     if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped.');
     if (timedOut) throw new LlmError('timeout', `No complete answer from the local model within ${settings.requestTimeoutMs} ms.`);
     const message = error instanceof Error ? error.message : String(error);
