@@ -20,6 +20,8 @@ export interface PageBenchConfig {
   genTokens: number;
   /** Actor steps timed (each a new observation, with the earlier turns in its prompt). */
   actorSteps: number;
+  /** Times the room's text is repeated in the prompt-speed prompt (16 ≈ 600 tokens). */
+  promptRepeats: number;
 }
 
 /** What the page measured, ms and tokens per second. */
@@ -42,7 +44,6 @@ new PerformanceObserver((list) => {
 }).observe({ type: 'longtask', buffered: true });
 
 const ROOM = 'Lever Room\nA bare stone chamber lit by a high, narrow window. Four levers, red, green, blue and yellow, stand in a row along the north wall. A heavy door to the north is shut.';
-const PROMPT = `You are playing a text adventure. ${`${ROOM} `.repeat(16)}What do you see?`;
 
 async function run(config: PageBenchConfig): Promise<PageBenchResult> {
   const blob = await (await fetch(config.modelUrl)).blob();
@@ -58,11 +59,12 @@ async function run(config: PageBenchConfig): Promise<PageBenchResult> {
       generating.push({ from, to: performance.now() });
     }
   };
+  const prompt = `You are playing a text adventure. ${`${ROOM} `.repeat(config.promptRepeats)}What do you see?`;
   let n = 0;
   const plain = (maxTokens: number) => {
     const roles = { ...settings.roles, proposer: { ...settings.roles.proposer, maxTokens, temperature: 0 } };
     // A fresh prompt each time (a number at its start) so no evaluated prefix is reused.
-    return timed(() => createWllamaChatModels(host, { ...settings, roles }, meter, { grammar: false }).proposer.complete([{ role: 'user', content: `${++n}. ${PROMPT}` }]));
+    return timed(() => createWllamaChatModels(host, { ...settings, roles }, meter, { grammar: false }).proposer.complete([{ role: 'user', content: `${++n}. ${prompt}` }]));
   };
   await plain(1); // warm-up
   await plain(1);

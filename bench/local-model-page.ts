@@ -22,7 +22,7 @@ const PAGE = '<!doctype html><meta charset="utf-8"><title>local model bench</tit
  * Measure `modelFile` in Chromium with each of `threads`.
  * @throws Error when Chromium or the bundle fails, or the page's measurement throws
  */
-export async function benchInChromium(modelFile: string, threads: number[], config: Pick<PageBenchConfig, 'genTokens' | 'actorSteps'>): Promise<PageBenchResult[]> {
+export async function benchInChromium(modelFile: string, threads: number[], config: Pick<PageBenchConfig, 'genTokens' | 'actorSteps' | 'promptRepeats'>): Promise<PageBenchResult[]> {
   const bundle = await build({ entryPoints: [resolve(import.meta.dirname, 'local-model-page-entry.ts')], bundle: true, format: 'esm', platform: 'browser', target: 'es2022', write: false, logLevel: 'silent' });
   const files: Record<string, { type: string; body: () => Promise<Buffer | string> }> = {
     '/': { type: 'text/html', body: async () => PAGE },
