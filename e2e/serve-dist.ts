@@ -2,11 +2,12 @@
  * Serves dist/ under the sub-path /sub/path/ (proving the build works from any sub-path), the
  * shared Jericho stories (SHARED_DIR or ../shared) under /sub/path/local-stories/, and the real
  * small model's directory (METATTL_MODELS_DIR, default ~/.cache/metattl-models) under
- * /sub/path/local-models/ for tests. Every answer is cross-origin isolated (COOP + COEP), as
+ * /sub/path/local-models/ for tests (with Range support, and a connection cut or stalled part-way
+ * on request: see serveModel). Every answer is cross-origin isolated (COOP + COEP), as
  * README says to host the build, so the in-page local model runs multi-threaded.
  * Usage: tsx e2e/serve-dist.ts PORT
  */
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { readFile, readdir } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { extname, normalize, resolve } from 'node:path';
@@ -22,6 +23,30 @@ const TYPES: Record<string, string> = {
   '.svg': 'image/svg+xml', '.png': 'image/png', '.map': 'application/json', '.wasm': 'application/wasm',
 };
 
+/**
+ * A model file, with Range support (`Range: bytes=N-` → 206, as Hugging Face's CDN) unless the
+ * query has `norange`. For the resumable-download tests, a request without Range is cut at byte
+ * `drop-after` (the connection destroyed) or left hanging there (`stall-after`).
+ */
+function serveModel(req: IncomingMessage, res: ServerResponse, body: Buffer, query: URLSearchParams): void {
+  const m = query.has('norange') ? null : /^bytes=(\d+)-$/.exec(req.headers.range ?? '');
+  const start = m ? Number(m[1]) : 0;
+  if (start >= body.length && m) {
+    res.writeHead(416, { 'content-range': `bytes */${body.length}` }).end();
+    return;
+  }
+  const part = body.subarray(start);
+  res.writeHead(m ? 206 : 200, {
+    'content-type': 'application/octet-stream', 'content-length': part.length, etag: `"${body.length}"`,
+    ...(query.has('norange') ? {} : { 'accept-ranges': 'bytes' }), ...(m ? { 'content-range': `bytes ${start}-${body.length - 1}/${body.length}` } : {}),
+  });
+  if (req.method === 'HEAD') return void res.end();
+  const cut = req.headers.range ? null : Number(query.get('drop-after') ?? query.get('stall-after') ?? NaN);
+  if (cut === null || !Number.isFinite(cut)) return void res.end(part);
+  res.write(part.subarray(0, cut));
+  if (query.has('drop-after')) setTimeout(() => res.socket?.destroy(), 200);
+}
+
 createServer(async (req, res) => {
   const path = decodeURIComponent((req.url ?? '/').split('?')[0] ?? '/');
   if (!path.startsWith(PREFIX)) {
@@ -32,9 +57,7 @@ createServer(async (req, res) => {
   for (const [name, value] of Object.entries(ISOLATION)) res.setHeader(name, value);
   try {
     if (rel.startsWith('local-models/') && /^[\w.-]+\.gguf$/.test(rel.slice('local-models/'.length))) {
-      const body = await readFile(resolve(models, rel.slice('local-models/'.length)));
-      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-length': body.length, etag: `"${body.length}"` });
-      res.end(req.method === 'HEAD' ? undefined : body);
+      serveModel(req, res, await readFile(resolve(models, rel.slice('local-models/'.length))), new URL(req.url ?? '/', 'http://x').searchParams);
       return;
     }
     if (rel.startsWith('local-stories/')) {

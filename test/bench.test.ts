@@ -2,7 +2,8 @@
  * Keeps `npm run bench` from rotting: every script its `bench` line runs (package.json) runs here
  * at BENCH_SIZE=tiny (bench/bench-size.ts) as its own process and must exit 0 and print each of
  * its figures' lines; no timing is asserted. bench/page-bench.ts needs the production build and
- * Chromium, so e2e/page-bench.spec.ts runs it instead.
+ * Chromium, so e2e/page-bench.spec.ts runs it instead; bench/local-model-bench.ts serves its own
+ * Chromium page (no build needed) and runs here.
  */
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -45,6 +46,13 @@ EXPECTED['bench/fault-eval-bench.ts'] = [
   /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
   /^Evolution under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
 ];
+// Node (node-llama-cpp) then Chromium (wllama), each a header and a one-thread row.
+EXPECTED['bench/local-model-bench.ts'] = [
+  /^Local model \(Node, node-llama-cpp 3\.21\.1\): SmolLM2-135M-Instruct Q4_1\n^threads .*\n^ +1 +\d+ +\d+ +\d+\.\d +\d+ +\d+$/m,
+  /^Local model \(Chromium, the page's provider: wllama 3\.13\.0; cross-origin isolated: yes\): SmolLM2-135M-Instruct Q4_1\n^threads .*\n^ +1 +\d+ +\d+ +\d+\.\d +\d+ +(none > 50 ms|\d+ ms \(\d+ tasks > 50 ms\)) \(goal: none > 50 ms\)$/m,
+];
+/** Scripts that need longer than 120 s at tiny size (the local model runs in Node and in Chromium). */
+const TIMEOUT_MS: Record<string, number> = { 'bench/local-model-bench.ts': 420_000 };
 const BROWSER = ['bench/page-bench.ts'];
 
 describe('npm run bench', () => {
@@ -57,11 +65,11 @@ describe('npm run bench', () => {
   for (const script of scripts.filter((s) => !BROWSER.includes(s))) {
     it(`${script} runs to the end at BENCH_SIZE=tiny`, () => {
       const args = script.endsWith('.ts') ? ['--import', 'tsx', script] : [script];
-      const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, BENCH_SIZE: 'tiny' }, timeout: 120_000 });
+      const run = spawnSync(process.execPath, args, { cwd: REPO_ROOT, encoding: 'utf8', env: { ...process.env, BENCH_SIZE: 'tiny' }, timeout: TIMEOUT_MS[script] ?? 120_000 });
       expect(run.stderr).not.toMatch(/Error|refused|cannot/);
       expect(run.status).toBe(0);
       for (const line of EXPECTED[script] ?? []) expect(run.stdout).toMatch(line);
-    }, 150_000);
+    }, (TIMEOUT_MS[script] ?? 120_000) + 30_000);
   }
 });
 

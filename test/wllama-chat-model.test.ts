@@ -87,6 +87,108 @@ describe('the in-page local model', () => {
     await expect(call).rejects.toBeInstanceOf(LlmError);
   });
 
+  it('Stop lets the call go at once; the worker streams no more tokens, and the next request starts only once the stopped one is cancelled there', async () => {
+    // Like wllama: a token per poll, the abort signal checked before each poll, then the request
+    // cancelled in the worker (held here until `release`). A later request streams REPLY.
+    const log: string[] = [];
+    let yielded = 0;
+    let yieldedWhenSeen = -1;
+    let release = (): void => {};
+    const cancelled = new Promise<void>((resolve) => (release = resolve));
+    const wllama = {
+      ...fakeWllama([]).wllama,
+      createChatCompletion: async (request: { abortSignal: AbortSignal }) => {
+        log.push('start');
+        const first = log.filter((x) => x === 'start').length === 1;
+        return (async function* () {
+          if (!first) return yield* REPLY;
+          for (;;) {
+            if (request.abortSignal.aborted) {
+              log.push('abort seen');
+              yieldedWhenSeen = yielded;
+              await cancelled;
+              log.push('cancelled');
+              throw new DOMException('aborted', 'AbortError');
+            }
+            await new Promise((r) => setTimeout(r, 5));
+            yielded++;
+            yield { choices: [{ delta: { content: 'x' }, finish_reason: null }] };
+          }
+        })();
+      },
+    } as unknown as WllamaLike;
+    const generating: boolean[] = [];
+    const host = await loadWllamaModel([new Blob(['GGUF'])], { name: 'tiny.gguf', wasmUrl: 'http://x/wllama.wasm', create: async () => wllama, onActivity: (a) => generating.push(a.generating) });
+    const settings = defaultLlmSettings();
+    const models = createWllamaChatModels(host, settings, new UsageMeter(settings.caps, settings.prices));
+    const stop = new AbortController();
+    const call = models.actor.complete([{ role: 'user', content: 'ACTION:' }], { signal: stop.signal });
+    while (host.activity.generatedTokens < 3) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+    const atStop = host.activity.generatedTokens;
+    // The call is over; the worker still holds the request until it is cancelled there.
+    expect(host.activity.generating).toBe(true);
+    const next = models.actor.complete([{ role: 'user', content: 'ACTION:' }]);
+    await new Promise((r) => setTimeout(r, 30));
+    expect(log).toEqual(['start', 'abort seen']);
+    release();
+    const reply = await next;
+    expect(reply.content).toBe('REASONING: pull it.\nACTION: pull red lever');
+    expect(log).toEqual(['start', 'abort seen', 'cancelled', 'start']);
+    await host.idle();
+    // After Stop at most the token of the poll then under way; none once the worker saw the abort, but the two of the next reply.
+    expect(yieldedWhenSeen - atStop).toBeGreaterThanOrEqual(0);
+    expect(yieldedWhenSeen - atStop).toBeLessThanOrEqual(1);
+    expect(host.activity).toEqual({ generating: false, generatedTokens: yieldedWhenSeen + 2, workerEnded: false });
+    expect(generating).toEqual([true, ...Array<boolean>(yieldedWhenSeen).fill(true), false, true, true, true, false]);
+  });
+
+  it('a stopped request that holds the worker past cutAfterMs (llama.cpp inside a prompt batch) ends the worker; the next call loads the model again', async () => {
+    const made: { exited: boolean; requests: number }[] = [];
+    const create = async (): Promise<WllamaLike> => {
+      const me = { exited: false, requests: 0 };
+      made.push(me);
+      let unload = (): void => {};
+      const unloaded = new Promise<never>((_, reject) => (unload = () => reject(new Error('The model was unloaded'))));
+      unloaded.catch(() => undefined);
+      return {
+        ...fakeWllama([]).wllama,
+        exit: async () => {
+          me.exited = true;
+          unload();
+        },
+        createChatCompletion: async () => {
+          me.requests++;
+          // The first instance's request never looks at the abort: only ending the worker stops it.
+          if (made.length === 1) return (async function* () {
+            yield { choices: [{ delta: { content: 'x' }, finish_reason: null }] };
+            await unloaded;
+          })();
+          return (async function* () {
+            yield* REPLY;
+          })();
+        },
+      } as unknown as WllamaLike;
+    };
+    const host = await loadWllamaModel([new Blob(['GGUF'])], { name: 'tiny.gguf', wasmUrl: 'http://x/wllama.wasm', create, cutAfterMs: 50 });
+    const settings = defaultLlmSettings();
+    const models = createWllamaChatModels(host, settings, new UsageMeter(settings.caps, settings.prices));
+    const stop = new AbortController();
+    const call = models.actor.complete([{ role: 'user', content: 'ACTION:' }], { signal: stop.signal });
+    while (host.activity.generatedTokens < 1) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    await expect(call).rejects.toMatchObject({ kind: 'aborted' });
+    expect(made[0]!.exited).toBe(false);
+    await host.idle();
+    expect(made[0]!.exited).toBe(true);
+    expect(host.activity).toEqual({ generating: false, generatedTokens: 1, workerEnded: true });
+    const reply = await models.actor.complete([{ role: 'user', content: 'ACTION:' }]);
+    expect(reply.content).toBe('REASONING: pull it.\nACTION: pull red lever');
+    expect(made.map((m) => m.requests)).toEqual([1, 1]);
+    expect(host.activity.workerEnded).toBe(false);
+  });
+
   it('a reply that does not finish within the request timeout fails as timeout; an empty one as bad_response', async () => {
     const slow = await setup(REPLY.slice(0, 1), true, 50);
     await expect(slow.models.actor.complete([{ role: 'user', content: 'ACTION:' }])).rejects.toMatchObject({ kind: 'timeout' });

@@ -3,8 +3,9 @@
  * WebAssembly, running in wllama's own worker, so the main thread stays free) — the only module
  * that imports it, with a dynamic import so the library loads only when this provider is used.
  * Same `ChatModel` contract as the OpenAI-compatible providers and the CLI's local provider
- * (local-chat-model.ts): one call at a time per loaded model, streamed (so Stop is seen between
- * chunks, within a second), bounded by `requestTimeoutMs`, temperature and max tokens honoured,
+ * (local-chat-model.ts): one call at a time per loaded model, streamed and drained in the
+ * background (stream-drain.ts: Stop lets the call go at once, while the worker's request runs on
+ * only until wllama cancels it at its next poll, and the next request waits for that), bounded by `requestTimeoutMs`, temperature and max tokens honoured,
  * chat template and context window read from the model file, usage counted by the model's own
  * tokenizer (llama.cpp's figures, never estimated), cost 0, caps enforced, the reply contracts
  * enforced with the grammars of reply-grammars.ts (on by default). DOM-free: the wasm file's URL
@@ -16,6 +17,7 @@ import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, 
 import { grammarText, replyContractFor } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
 import { serialRoleModels } from './serial-role-models.ts';
+import { drain } from './stream-drain.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
 /** The part of wllama's `Wllama` class we use (tests inject a stand-in). */
@@ -39,6 +41,16 @@ export interface LocalSpeed {
   generationTokensPerSecond: number;
 }
 
+/** What the worker is doing, for Settings: a request in it (until wllama has ended or cancelled it) and the tokens it streamed. */
+export interface LocalActivity {
+  /** True from a request's start until the library has ended it (after Stop: until it cancelled it in the worker). */
+  generating: boolean;
+  /** Tokens streamed by the worker since the model was loaded (llama.cpp streams one chunk per token), also any after Stop. */
+  generatedTokens: number;
+  /** True after a stopped request held the worker past `cutAfterMs`: the worker was ended and the model loads again on the next call. */
+  workerEnded: boolean;
+}
+
 /** A GGUF model loaded in wllama's worker; shared by the three roles of a run. */
 export interface BrowserModelHost {
   /** What the model is called in the run's settings (its file name). */
@@ -55,6 +67,18 @@ export interface BrowserModelHost {
   readonly loadMs: number;
   /** Speed of the last finished call, null before the first. */
   readonly lastSpeed: LocalSpeed | null;
+  /** What the worker is doing now. */
+  readonly activity: LocalActivity;
+  /** Resolves when no request is left in the worker (a stopped one has been cancelled there, or the worker ended). */
+  idle(): Promise<void>;
+  /** `idle`, then the model loaded again if its worker was ended after a Stop. @throws Error when that load fails */
+  ready(): Promise<void>;
+  /** @internal a request was stopped; its worker is ended unless `finished` settles within `cutAfterMs` */
+  noteStopped(finished: Promise<void>): void;
+  /** @internal a request entered the worker; `finished` settles when the library has ended it */
+  noteRequest(finished: Promise<void>): void;
+  /** @internal one more token streamed */
+  noteToken(): void;
   /** @internal the wllama instance */
   readonly wllama: WllamaLike;
   /** @internal */
@@ -75,6 +99,14 @@ export interface LoadWllamaOptions {
   maxContext?: number;
   /** The wllama constructor (default: the real one). */
   create?: WllamaFactory;
+  /** Told whenever `activity` changes (a request starts or ends, a token arrives). */
+  onActivity?: (activity: LocalActivity) => void;
+  /**
+   * After Stop (or a timeout), ms the worker may take to cancel the request before it is ended
+   * (default 1,000): llama.cpp reads a prompt in batches without looking at cancels, and a batch
+   * can take many seconds on a busy CPU. The model then loads again (from its blobs) on the next call.
+   */
+  cutAfterMs?: number;
 }
 
 /**
@@ -83,17 +115,27 @@ export interface LoadWllamaOptions {
  */
 export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions): Promise<BrowserModelHost> {
   const started = performance.now();
-  const wllama = await (options.create ?? defaultFactory)(options.wasmUrl);
-  const cap = options.maxContext ?? 8192;
-  const params: LoadModelParams = { n_ctx: cap, n_threads: options.threads ?? 1, n_gpu_layers: 0, n_parallel: 1, seed: 1 };
-  try {
-    await wllama.loadModel(blobs, params);
-  } catch (error) {
-    await wllama.exit().catch(() => undefined);
-    throw new Error(`cannot load the local model ${options.name}: ${error instanceof Error ? error.message : String(error)}`);
-  }
+  const params: LoadModelParams = { n_ctx: options.maxContext ?? 8192, n_threads: options.threads ?? 1, n_gpu_layers: 0, n_parallel: 1, seed: 1 };
+  const open = async (): Promise<WllamaLike> => {
+    const instance = await (options.create ?? defaultFactory)(options.wasmUrl);
+    try {
+      await instance.loadModel(blobs, params);
+    } catch (error) {
+      await instance.exit().catch(() => undefined);
+      throw new Error(`cannot load the local model ${options.name}: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return instance;
+  };
+  let wllama = await open();
   const info = wllama.getLoadedContextInfo();
   let lastSpeed: LocalSpeed | null = null;
+  let activity: LocalActivity = { generating: false, generatedTokens: 0, workerEnded: false };
+  let busy: Promise<void> = Promise.resolve();
+  let reloading: Promise<void> | null = null;
+  const tell = (next: Partial<LocalActivity>): void => {
+    activity = { ...activity, ...next };
+    options.onActivity?.(activity);
+  };
   return {
     name: options.name,
     contextSize: Math.min(info.n_ctx, info.n_ctx_train > 0 ? info.n_ctx_train : info.n_ctx),
@@ -104,10 +146,40 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
     get lastSpeed() {
       return lastSpeed;
     },
-    wllama,
+    get wllama() {
+      return wllama;
+    },
     noteSpeed: (speed) => {
       lastSpeed = speed;
     },
+    get activity() {
+      return activity;
+    },
+    idle: () => busy,
+    ready: async () => {
+      await busy;
+      if (!activity.workerEnded) return;
+      reloading ??= open().then((instance) => {
+        wllama = instance;
+        tell({ workerEnded: false });
+      }).finally(() => (reloading = null));
+      await reloading;
+    },
+    noteRequest: (finished) => {
+      tell({ generating: true });
+      busy = finished.then(() => tell({ generating: false }));
+    },
+    noteStopped: (finished) => {
+      let settled = false;
+      void finished.then(() => (settled = true));
+      setTimeout(() => {
+        if (settled || activity.workerEnded) return;
+        // Still in the worker (llama.cpp reads a prompt batch without looking at cancels): end the worker.
+        tell({ workerEnded: true });
+        void wllama.exit().catch(() => undefined);
+      }, options.cutAfterMs ?? 1000);
+    },
+    noteToken: () => tell({ generatedTokens: activity.generatedTokens + 1 }),
     dispose: () => wllama.exit(),
   };
 }
@@ -146,7 +218,10 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   let content = '';
   let finish: string | null = null;
   let last: ChatCompletionChunk | null = null;
+  let inWorker: Promise<void> | null = null;
   try {
+    // A request stopped before is cancelled in the worker first (one request at a time there).
+    await Promise.race([host.ready(), new Promise((_, reject) => (controller.signal.aborted ? reject(new Error('aborted')) : controller.signal.addEventListener('abort', () => reject(new Error('aborted')), { once: true })))]);
     const stream = await host.wllama.createChatCompletion({
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       stream: true,
@@ -157,13 +232,19 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       abortSignal: controller.signal,
       cache_prompt: true,
     });
-    for await (const chunk of abortable(stream, controller.signal)) {
+    const drained = drain(stream, (chunk) => {
+      if (chunk.choices[0]?.delta.content) host.noteToken();
+    });
+    host.noteRequest(drained.finished);
+    inWorker = drained.finished;
+    for await (const chunk of drained.read(controller.signal)) {
       last = chunk;
       const choice = chunk.choices[0];
       content += choice?.delta.content ?? '';
       finish = choice?.finish_reason ?? finish;
     }
   } catch (error) {
+    if (inWorker && controller.signal.aborted) host.noteStopped(inWorker);
     if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped.');
     if (timedOut) throw new LlmError('timeout', `No complete answer from the local model within ${settings.requestTimeoutMs} ms.`);
     const message = error instanceof Error ? error.message : String(error);
@@ -187,27 +268,4 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   meter.record(role, usage);
   if (content.trim() === '' && finishReason !== 'length') throw new LlmError('bad_response', 'The local model gave an empty reply.');
   return { content, finishReason, model: roleSettings.model, usage };
-}
-
-/**
- * The chunks of `stream` until `signal` aborts: then it throws at once, even while llama.cpp is
- * still reading a long prompt (wllama sees the abort only between its result polls; the pending
- * read is left to settle, its error swallowed, and wllama frees the slot).
- * @throws Error('aborted') on abort; whatever the stream throws
- */
-async function* abortable<T>(stream: AsyncIterable<T>, signal: AbortSignal): AsyncGenerator<T> {
-  const iterator = stream[Symbol.asyncIterator]();
-  const aborted = new Promise<never>((_, reject) => {
-    const fail = (): void => reject(new Error('aborted'));
-    if (signal.aborted) fail();
-    else signal.addEventListener('abort', fail, { once: true });
-  });
-  aborted.catch(() => undefined);
-  for (;;) {
-    const next = iterator.next();
-    next.catch(() => undefined);
-    const result = await Promise.race([next, aborted]);
-    if (result.done) return;
-    yield result.value;
-  }
 }

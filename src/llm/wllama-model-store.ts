@@ -1,10 +1,13 @@
 /**
  * The page's local models kept in browser storage: wllama's cache (the Origin Private File
  * System), so a reload does not fetch a model again. Models come from a URL (downloaded with
- * progress) or a file the user picked or dropped (copied in). A write that fails — storage full,
- * a lost connection, Stop — removes what it half wrote and keeps every other model. Uses the
+ * progress, resumable: model-download.ts) or a file the user picked or dropped (copied in). Storage
+ * full removes what was half written and keeps every other model; a lost connection, Stop or a
+ * reload keep the bytes that arrived, and the next Download goes on from them. Uses the
  * wllama module through wllama-chat-model.ts (the only importer).
  */
+import { DownloadVerifyError, memoryPartialStore, resumableDownload, type PartialInfo } from './model-download.ts';
+import { opfsAvailable, opfsPartialStore } from './opfs-partial-store.ts';
 import { loadWllamaLibrary } from './wllama-chat-model.ts';
 
 /** One model in browser storage. */
@@ -63,24 +66,61 @@ export async function listStoredModels(): Promise<StoredModel[]> {
   return models.map((m) => ({ url: m.url, name: modelNameOf(m.url), sizeBytes: m.size })).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** What is kept of an unfinished URL download (resumable: Download goes on from it). */
+export type UnfinishedDownload = PartialInfo;
+
+/** The unfinished downloads kept in this browser (empty where it cannot keep them). */
+export async function listUnfinishedDownloads(): Promise<UnfinishedDownload[]> {
+  return opfsAvailable() ? (await opfsPartialStore().list()).sort((a, b) => a.url.localeCompare(b.url)) : [];
+}
+
+/** Drop what is kept of an unfinished download. */
+export async function discardUnfinishedDownload(url: string): Promise<void> {
+  if (opfsAvailable()) await opfsPartialStore().remove(url);
+}
+
 /**
- * Download a model into storage (kept across reloads), reporting bytes as they arrive.
- * @throws StorageFullError when storage is full; Error for a URL that is not a `.gguf` file or a
- *   failed fetch; DOMException AbortError when `signal` aborts. A failed download leaves nothing.
+ * Download a model into storage (kept across reloads), reporting bytes as they arrive. Resumable
+ * (model-download.ts): the bytes received are kept in the Origin Private File System as they
+ * arrive, and a later call for the same URL — after Stop, a dropped connection or a reload —
+ * asks only for the rest with a Range request (a server without Range sends the whole file
+ * again). The finished file is checked (size, GGUF magic), then moved into wllama's cache. Each
+ * shard of a split model (`…-00001-of-0000N.gguf`) is downloaded in turn.
+ * @throws StorageFullError when storage is full (nothing of this model is kept); Error for a URL
+ *   that is not a `.gguf` file, a refused request, or a connection lost three times in a row
+ *   (what arrived stays kept); DOMException AbortError when `signal` aborts (what arrived stays
+ *   kept); DownloadVerifyError for a finished file that is not GGUF or not the size named.
  */
-export async function downloadModel(url: string, options: { onProgress?: (loadedBytes: number, totalBytes: number) => void; signal?: AbortSignal } = {}): Promise<StoredModel> {
-  const models = await manager();
+export async function downloadModel(url: string, options: { onProgress?: (loadedBytes: number, totalBytes: number) => void; signal?: AbortSignal; fetch?: typeof fetch } = {}): Promise<StoredModel> {
+  if (!/\.gguf$/i.test(new URL(url).pathname)) throw new Error(`${url} is not a .gguf file: the address must end with .gguf.`);
+  const { ModelManager } = await loadWllamaLibrary();
+  const shards = ModelManager.parseModelUrl(url);
+  const partial = opfsAvailable() ? opfsPartialStore() : memoryPartialStore();
+  const cache = (await manager()).cacheManager;
+  let done = 0;
+  let size = 0;
   try {
-    const model = await models.downloadModel(url, {
-      progressCallback: ({ loaded, total }) => options.onProgress?.(loaded, total),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    return { url: model.url, name: modelNameOf(model.url), sizeBytes: model.size };
+    for (const shard of shards) {
+      const file = await resumableDownload(shard, {
+        store: partial,
+        ...(options.fetch ? { fetch: options.fetch } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+        onProgress: (loaded, total) => options.onProgress?.(done + loaded, total > 0 ? done + total : 0),
+      });
+      await cache.write(await cache.getNameFromURL(shard), file.blob.stream(), { originalURL: shard, originalSize: file.sizeBytes, etag: '' });
+      await partial.remove(shard);
+      done += file.sizeBytes;
+      size += file.sizeBytes;
+    }
   } catch (error) {
-    await removeStoredModel(url).catch(() => undefined);
-    if (isQuota(error)) throw new StorageFullError(modelNameOf(url));
+    if (isQuota(error)) {
+      await Promise.all(shards.map((s) => partial.remove(s).catch(() => undefined)));
+      await removeStoredModel(url).catch(() => undefined);
+      throw new StorageFullError(modelNameOf(url));
+    }
     throw error;
   }
+  return { url, name: modelNameOf(url), sizeBytes: size };
 }
 
 /**
@@ -117,4 +157,9 @@ export async function removeStoredModel(url: string): Promise<void> {
   await cache.deleteMany((entry) => entry.metadata.originalURL === url);
   const key = await cache.getNameFromURL(url);
   await cache.delete(key).catch(() => undefined);
+}
+
+/** True when a failed `downloadModel` kept its bytes (Stop, a lost connection), false when it dropped them (storage full, a bad file). */
+export function isResumable(error: unknown): boolean {
+  return opfsAvailable() && !(error instanceof StorageFullError) && !(error instanceof DownloadVerifyError);
 }

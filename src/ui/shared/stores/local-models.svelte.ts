@@ -6,8 +6,8 @@
  * the key holder; the llm modules (and wllama) load only when this provider is used.
  */
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
-import type { BrowserModelHost, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
-import type { StoredModel, SuggestedModel } from '../../../llm/wllama-model-store.ts';
+import type { BrowserModelHost, LocalActivity, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
+import type { StoredModel, SuggestedModel, UnfinishedDownload } from '../../../llm/wllama-model-store.ts';
 
 /** The preset id of the in-page provider (src/llm/providers.ts). */
 export const BROWSER_LOCAL_PRESET = 'browser-local';
@@ -33,11 +33,15 @@ export interface LoadedInfo {
 
 export class LocalModels {
   stored = $state<StoredModel[]>([]);
+  /** URL downloads cut short (Stop, a lost connection, a reload): their bytes are kept, Download resumes them. */
+  unfinished = $state<UnfinishedDownload[]>([]);
   transfer = $state<Transfer | null>(null);
   error = $state<string | null>(null);
   loading = $state<string | null>(null);
   loaded = $state<LoadedInfo | null>(null);
   speed = $state<LocalSpeed | null>(null);
+  /** What the loaded model's worker is doing (null when none is loaded). */
+  activity = $state<LocalActivity | null>(null);
   measuring = $state(false);
   suggestions = $state<readonly SuggestedModel[]>([]);
   private host: BrowserModelHost | null = null;
@@ -79,16 +83,31 @@ export class LocalModels {
       const s = await store();
       this.suggestions = s.SUGGESTED_MODELS;
       this.stored = await s.listStoredModels();
+      this.unfinished = await s.listUnfinishedDownloads();
     } catch (error) {
       this.error = messageOf(error);
     }
   }
 
-  /** Download a model by URL into storage, with progress; resolves with its name, null on failure (see `error`). */
+  /**
+   * Download a model by URL into storage, with progress, going on from the bytes kept of an
+   * earlier attempt (the progress starts there); resolves with its name, null on failure (see `error`).
+   */
   async download(url: string): Promise<string | null> {
     const s = await store();
     const name = s.modelNameOf(url.trim());
-    return this.transferring(name, (signal) => s.downloadModel(url.trim(), { signal, onProgress: (loadedBytes, totalBytes) => (this.transfer = { name, loadedBytes, totalBytes }) }));
+    const kept = this.unfinished.find((u) => u.url === url.trim());
+    return this.transferring(name, (signal) => s.downloadModel(url.trim(), { signal, onProgress: (loadedBytes, totalBytes) => (this.transfer = { name, loadedBytes, totalBytes }) }), kept ? { loadedBytes: kept.keptBytes, totalBytes: kept.totalBytes ?? 0 } : undefined);
+  }
+
+  /** Drop the bytes kept of an unfinished download. */
+  async discard(url: string): Promise<void> {
+    try {
+      await (await store()).discardUnfinishedDownload(url);
+    } catch (error) {
+      this.error = messageOf(error);
+    }
+    await this.refresh();
   }
 
   /** Copy a picked or dropped file into storage; resolves with its name, null on failure. */
@@ -97,7 +116,7 @@ export class LocalModels {
     return this.transferring(file.name, () => s.storeModelFile(file, file.name));
   }
 
-  /** Stop the download under way (nothing of it is kept). */
+  /** Stop the download under way (the bytes that arrived are kept: Download resumes it). */
   cancel(): void {
     this.abort?.abort();
   }
@@ -129,7 +148,7 @@ export class LocalModels {
       const model = models.find((m) => m.name === name);
       if (!model) throw new Error(`The local model “${name}” is not in this browser’s storage: add it in Settings (Local model).`);
       const { loadWllamaModel } = await engine();
-      const host = await loadWllamaModel(await s.openStoredModel(model.url), { name, wasmUrl: absolute(wasmUrl), threads: this.threads });
+      const host = await loadWllamaModel(await s.openStoredModel(model.url), { name, wasmUrl: absolute(wasmUrl), threads: this.threads, onActivity: (a) => (this.activity = a) });
       this.host = host;
       this.loaded = { name, contextSize: host.contextSize, threads: host.threads, multiThread: host.multiThread, loadMs: host.loadMs };
       return host;
@@ -171,18 +190,22 @@ export class LocalModels {
     const host = this.host;
     this.host = null;
     this.loaded = null;
+    this.activity = null;
     await host?.dispose().catch(() => undefined);
   }
 
-  private async transferring(name: string, run: (signal: AbortSignal) => Promise<StoredModel>): Promise<string | null> {
+  private async transferring(name: string, run: (signal: AbortSignal) => Promise<StoredModel>, from = { loadedBytes: 0, totalBytes: 0 }): Promise<string | null> {
     this.error = null;
     this.abort = new AbortController();
-    this.transfer = { name, loadedBytes: 0, totalBytes: 0 };
+    this.transfer = { name, ...from };
     try {
       const model = await run(this.abort.signal);
       return model.name;
     } catch (error) {
-      this.error = this.abort.signal.aborted ? `The download of ${name} was stopped; nothing of it was kept.` : messageOf(error);
+      const kept = this.transfer?.loadedBytes ?? 0;
+      const resumable = kept > 0 && (await store()).isResumable(error);
+      const keptText = resumable ? ` ${(kept / 1e6).toFixed(1)} MB are kept: Download (or Resume under "Unfinished downloads") goes on from there.` : ' Nothing of it was kept.';
+      this.error = this.abort.signal.aborted ? `The download of ${name} was stopped.${keptText}` : `${messageOf(error)}${resumable ? keptText : ''}`;
       return null;
     } finally {
       this.transfer = null;
