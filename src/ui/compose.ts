@@ -84,6 +84,7 @@ const getGames = new GetGamesState({
   },
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
+target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
 export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
