@@ -53,6 +53,9 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   // Evaluations: 3 arms × 1 task × 1 repeat = 3 sessions each; evolutions: their budget, 4 each.
   expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['4', '4', '3', '3']);
   await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('14');
+  // The mock's model has no price: no invented dollars (issue 19, item 3).
+  await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
+  await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
   await expect(page.getByTestId('experiment-missing')).toHaveCount(0);
   await page.getByTestId('experiment-plan-panel').scrollIntoViewIfNeeded();
@@ -66,9 +69,12 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await run.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-running.png', fullPage: false });
   // Reload once the first evolution is done: the second step is then under way or about to be.
-  await expect(run).toHaveAttribute('data-done', '1', { timeout: 120_000 });
+  // Actor replies are slowed from here on so that the second step cannot finish between two polls.
+  mock.setOptions({ faults: [{ kind: 'slow', delayMs: 400, role: 'actor' }] });
+  await expect.poll(() => run.getAttribute('data-done'), { timeout: 120_000, intervals: [50] }).toBe('1');
   const id = await run.getAttribute('data-id');
   await page.reload();
+  mock.setOptions({ faults: [] });
   // The key was in memory only: enter it again, then resume the experiment (shown by itself).
   await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('experiment-run')).toHaveAttribute('data-id', id!);

@@ -149,11 +149,11 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     const lines = plan.steps.map((s, i) => {
       const e = estimate.steps[i]!;
       const what = s.kind === 'evolution' ? `evolve (${s.evolution.proposer}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
-      return `${i + 1}. ${s.id}: ${what}; ${e.sessions.low}–${e.sessions.high} sessions, ${e.llmCalls.low}–${e.llmCalls.high} LLM calls, ${k(e.tokens.low)}–${k(e.tokens.high)} tokens, $${e.costUsd.low.toFixed(2)}–${e.costUsd.high.toFixed(2)}`;
+      return `${i + 1}. ${s.id}: ${what}; ${e.sessions.low}–${e.sessions.high} sessions, ${e.llmCalls.low}–${e.llmCalls.high} LLM calls, ${k(e.tokens.low)}–${k(e.tokens.high)} tokens, ${usdRange(e.costUsd)}`;
     });
     const t = estimate.total;
     const p = estimate.perSessionTokens;
-    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, $${t.costUsd.low.toFixed(2)}–${t.costUsd.high.toFixed(2)}${estimate.unpricedModels.length ? ` (no price for ${estimate.unpricedModels.join(', ')})` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}`);
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}`);
   }
   return 0;
 }
@@ -244,4 +244,9 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     return 0;
   }
   throw new UsageError(`experiment: unknown action "${action}" (list, plan, run, resume, report)`);
+}
+
+/** "$0.12–3.40", or "—" when the price of a model called is unknown (no invented cost). */
+function usdRange(range: { low: number; high: number } | null): string {
+  return range === null ? '—' : `$${range.low.toFixed(2)}–${range.high.toFixed(2)}`;
 }

@@ -27,8 +27,9 @@ export interface StepEstimate {
   sessions: Range;
   llmCalls: Range;
   tokens: Range;
-  /** USD; models without a price count 0 and are listed in `unpricedModels`. */
-  costUsd: Range;
+  /** USD; null when a model the step calls has no known price at this provider (then listed in
+   * `unpricedModels`): no invented cost. */
+  costUsd: Range | null;
   warnings: string[];
 }
 
@@ -61,11 +62,11 @@ export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: nu
     if (step.kind === 'evolution') {
       const e = estimateEvolution({ shape, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats, trainTasks: step.train.length, valTasks: step.val.length, minibatchSize: step.evolution.minibatch, budgetMetricCalls: step.evolution.budget, proposer: step.evolution.proposer, ...(step.evolution.optimizer ? { optimizer: step.evolution.optimizer } : {}), seedStrategy: '' }, models, count);
       e.unpricedModels.forEach((m) => unpriced.add(m));
-      return { step: step.id, kind: 'evolution', metricCalls: step.evolution.budget, sessions: range(e.counts.sessions.low, e.counts.sessions.high), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
+      return { step: step.id, kind: 'evolution', metricCalls: step.evolution.budget, sessions: range(e.counts.sessions.low, e.counts.sessions.high), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: e.unpricedModels.length ? null : range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
     }
     const e = estimateEvaluation({ shape, policies: step.arms.map(policyOf), tasks: step.tasks.length, repeats: step.repeats }, models, count);
     e.unpricedModels.forEach((m) => unpriced.add(m));
-    return { step: step.id, kind: 'evaluation', metricCalls: e.sessions, sessions: range(e.sessions, e.sessions), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
+    return { step: step.id, kind: 'evaluation', metricCalls: e.sessions, sessions: range(e.sessions, e.sessions), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: e.unpricedModels.length ? null : range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
   });
   const sum = (pick: (s: StepEstimate) => Range): Range => steps.reduce((t, s) => range(t.low + pick(s).low, t.high + pick(s).high), range(0, 0));
   const models = modelsOf(0);
@@ -74,7 +75,7 @@ export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: nu
     return range(tokens('low'), tokens('high'));
   };
   return {
-    steps, total: { metricCalls: steps.reduce((n, s) => n + s.metricCalls, 0), sessions: sum((s) => s.sessions), llmCalls: sum((s) => s.llmCalls), tokens: sum((s) => s.tokens), costUsd: sum((s) => s.costUsd) },
+    steps, total: { metricCalls: steps.reduce((n, s) => n + s.metricCalls, 0), sessions: sum((s) => s.sessions), llmCalls: sum((s) => s.llmCalls), tokens: sum((s) => s.tokens), costUsd: steps.some((s) => s.costUsd === null) ? null : sum((s) => s.costUsd!) },
     perSessionTokens: { metaTtl: session(EVOLVED_SAMPLE), static: session({ kind: 'static' } as PolicySpec), paper: PAPER_SESSION_TOKENS }, unpricedModels: [...unpriced],
   };
 }
