@@ -70,8 +70,8 @@ describe('the shipped evolution and evaluation recordings', () => {
         expect(entry.provenance.producedBy).toMatch(/^real model SmolLM2-135M-Instruct/);
         expect(entry.label).toContain('real model: SmolLM2-135M-Instruct');
       } else {
-        expect(entry.provenance.producedBy).toBe('scripted mock model — not a real model');
-        expect(entry.label).toContain('scripted');
+        expect(entry.provenance.producedBy).toBe('scripted test model — not a real model');
+        expect(entry.label).toContain('scripted test model');
       }
       const source = parseReplayFile(text);
       expect(source.kind).toBe(entry.kind);

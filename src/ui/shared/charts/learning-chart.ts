@@ -54,6 +54,17 @@ export const maxScoreLabel = (max: number): string => `Max score (${max})`;
  * at the max score are drawn whole, not cut by the canvas edge. */
 export const CURVE_PADDING = { top: 8, right: 24, bottom: 4, left: 8 } as const;
 
+/**
+ * The top of the score axis: the highest max score, or a score above it (null: no max score
+ * known; Chart.js then fits the data). Set as the axis' max, so Chart.js labels it (its
+ * `includeBounds`): the max-score line always has a tick, between integer ticks from 0.
+ */
+export function scoreAxisTop(data: CurveData): number | null {
+  if (data.maxScores.length === 0) return null;
+  const scores = data.series.flatMap((s) => s.scores).filter((v): v is number => v !== null && Number.isFinite(v));
+  return Math.max(...data.maxScores, ...scores);
+}
+
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
   const labels = Array.from({ length: Math.max(1, data.episodes) }, (_, i) => String(i + 1));
@@ -68,6 +79,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
     });
   }
   const font = { size: theme.fontSize ?? FONT_SIZE, weight: 'bold' as const };
+  const top = scoreAxisTop(data);
   return {
     type: 'line',
     data: { labels, datasets },
@@ -78,7 +90,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
       layout: { padding: CURVE_PADDING },
       scales: {
         x: { title: { display: true, text: 'Episode', color: theme.text, font }, ticks: { color: theme.text, font }, grid: { color: theme.grid } },
-        y: { title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0 }, grid: { color: theme.grid }, suggestedMin: 0 },
+        y: { title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0, includeBounds: true }, grid: { color: theme.grid }, suggestedMin: 0, ...(top === null ? {} : { max: top }) },
       },
       plugins: { legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } }, tooltip: { titleFont: font, bodyFont: font } },
     },
@@ -132,6 +144,11 @@ export class LearningChart {
     this.chart.data = next.data;
     this.chart.options = next.options ?? {};
     this.chart.update();
+  }
+
+  /** The y ticks as drawn (score points, bottom up). */
+  yTicks(): number[] {
+    return (this.chart.scales.y?.ticks ?? []).map((t) => t.value);
   }
 
   destroy(): void {
