@@ -42,7 +42,7 @@ export const SHIPPED_REPLAYS: readonly ShippedReplay[] = [
     label: 'The Lever Room — naive meta-agent, 5 episodes (scripted test model)',
     description: 'The actor learns the secret lever order one failure at a time, as the meta-agent adds each hint the game gave to its guide.',
     kind: 'session',
-    provenance: { producedBy: MOCK, seed: 'game seed 1', recordedOn: '2026-11-30', command: 'bash scripts/record-replays.sh' },
+    provenance: { producedBy: MOCK, seed: 'game seed 1', recordedOn: '2026-12-02', command: 'bash scripts/record-replays.sh' },
   },
   {
     id: 'evolution-scripted',
