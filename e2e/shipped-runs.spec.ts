@@ -38,8 +38,8 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
       });
       await openReplay(page);
       const entry = page.locator('[data-testid="replay-shipped"][data-id="evolution-scripted"]');
-      await expect(entry).toContainText('scripted mock model');
-      await expect(page.locator('li', { has: entry }).getByTestId('replay-provenance')).toContainText('scripted mock model — not a real model');
+      await expect(entry).toContainText('scripted test model');
+      await expect(page.locator('li', { has: entry }).getByTestId('replay-provenance')).toContainText('scripted test model — not a real model');
       await expect(page.locator('li', { has: entry }).getByTestId('replay-provenance')).toContainText('npx tsx scripts/record-show-replays.ts');
       await entry.click();
       const evolution = page.getByTestId('replay-evolution');

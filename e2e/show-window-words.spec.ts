@@ -149,7 +149,7 @@ for (const screen of SCREENS) {
       await page.getByTestId('agent-start').click();
       await expect(page.getByTestId('agent-termination')).toHaveAttribute('data-termination', 'game_over', { timeout: 30_000 });
       await expect(page.getByTestId('agent-transcript-start')).toHaveText('The page as the task opened');
-      await expect(page.getByTestId('agent-transcript-ending')).toHaveText(/^Episode ended: task ended/);
+      await expect(page.getByTestId('agent-transcript-ending')).toHaveText('Episode ended: task completed, final score 1 of 1.');
       await expect(page.getByTestId('agent')).not.toContainText('game over');
       await expect(page.getByTestId('agent')).not.toContainText('the game ended');
       await expect(page.getByTestId('agent')).not.toContainText('The game’s opening text');

@@ -30,6 +30,7 @@ import { browserSchedule, RetryCountdown, type Schedule } from '../shared/stores
 import { withRetryWait } from '../shared/stores/retry-wait.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
+import { llmSettingsOf } from '../shared/stores/llm-settings.ts';
 import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
@@ -95,8 +96,17 @@ export class Agent {
   /** Of `tokens`: prompt tokens the provider served from its cache (priced at the cached-input price). */
   cachedTokens = $state(0);
   costUsd = $state(0);
-  /** The actor's model when it is missing from the price table (its calls cost 0), else null. */
-  unpricedModel = $state<string | null>(null);
+  /** Set when a run starts: its actor's model when unpriced, else null (undefined: no run yet). */
+  private runUnpriced = $state<string | null | undefined>(undefined);
+
+  /** The actor's model when it has no price at the provider (the cost shows "—", not "$0.0000"),
+   * else null: the model of the run made here, else the one the next run would call. */
+  get unpricedModel(): string | null {
+    if (this.runUnpriced !== undefined) return this.runUnpriced;
+    const { roles, prices } = llmSettingsOf(this.settings.form, '');
+    const model = roles.actor.model;
+    return model === '' || model in prices ? null : model;
+  }
   /** Seconds left of the wait before a retry (counting down); null when not waiting. */
   get waitingSeconds(): number | null {
     return this.wait.seconds;
@@ -199,7 +209,7 @@ export class Agent {
       this.costUsd = m.totalUsd;
       this.tokensEstimated = m.estimatedCalls > 0;
     });
-    this.unpricedModel = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
+    this.runUnpriced = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
     try {
       const trajectory = entry ? await this.playEpisode(entry, settings, meter, controller.signal) : await this.playWebTask(this.webTaskId, settings, meter, controller.signal);
       this.show(trajectory);
@@ -366,7 +376,7 @@ export class Agent {
     this.cachedTokens = 0;
     this.tokensEstimated = false;
     this.costUsd = 0;
-    this.unpricedModel = null;
+    this.runUnpriced = undefined;
   }
 
   private show(trajectory: Trajectory): void {

@@ -58,8 +58,8 @@ export class LearnState {
   /** Of `tokens`: prompt tokens the provider served from its cache (priced at the cached-input price). */
   cachedTokens = $state(0);
   costUsd = $state(0);
-  /** False while a run calls a model with no price at its provider (the cost shows "—"). */
-  costKnown = $state(true);
+  /** Whether the run in progress calls only models priced at its provider (set when it starts). */
+  private runCostKnown = $state(true);
   /** Time left, ms (null = unknown). */
   eta = $state<number | null>(null);
   /** A provider-requested wait in progress. */
@@ -116,6 +116,20 @@ export class LearnState {
     };
   }
 
+  /**
+   * False when a model the cost is about has no price at its provider (the meter shows "—", never
+   * an invented "$0.0000"), by one rule before, during and after a run: the run in progress, its
+   * models; a shown session (reopened, reloaded, imported), the models it called at the provider
+   * it ran on; no session, the models the next run would call (the estimate's unpriced models).
+   */
+  get costKnown(): boolean {
+    if (this.running) return this.runCostKnown;
+    const record = this.record;
+    if (record) return this.runs.costKnownFor([record.config.models.actor.model, record.config.models.reflection?.model ?? ''], record.config.provider);
+    const estimate = this.setup.estimate;
+    return estimate ? estimate.unpricedModels.length === 0 : this.runs.costKnownFor([this.setup.models.actor]);
+  }
+
   /** Each visit of the view: the setup form (and `?metaPrompt=`), and the runs list; on the
    * first visit, the newest unfinished session is shown with its settings (`held`). */
   async enter(): Promise<void> {
@@ -170,7 +184,7 @@ export class LearnState {
     const id = newSessionId(this.services.now());
     await this.launch(id, null, async (ctx) => {
       const task = await ctx.resolveTask(form.storyId, form.seed);
-      this.costKnown = rolesFor(choice.policy!).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
+      this.runCostKnown = rolesFor(choice.policy!).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
       const window = await this.runs.contextWindow(ctx.settings, form.contextWindow);
       this.contextWindowNote = window.note;
       const plan = planOfForm(form, sessionStoryOf(task), choice.policy!, window.tokens);
@@ -199,7 +213,7 @@ export class LearnState {
         if (!web) throw error;
         throw new Error(`This session’s web task “${record.config.task!.id}” does not exist in this version of the playground (${(error as Error).message}), so it cannot be resumed. Its recorded episodes can still be opened and exported.`);
       });
-      this.costKnown = (['actor', 'metaAgent'] as const).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
+      this.runCostKnown = (['actor', 'metaAgent'] as const).every((role) => ctx.settings.roles[role].model in ctx.settings.prices);
       if (task.md5 !== record.config.story.md5) throw new Error(`The story file “${task.title}” differs from the one this session was started with.`);
       return { plan: planOfConfig(record.config, contextWindowFor(ctx.settings.roles.metaAgent.model)), taskId: task.id, config: record.config };
     }, fromLastGood);
@@ -214,7 +228,6 @@ export class LearnState {
     this.readOnly = null;
     this.held = null;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
-    this.costKnown = true;
     this.show(record);
   }
 

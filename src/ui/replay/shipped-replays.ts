@@ -6,10 +6,11 @@
  * scripts/record-replays.sh). Add an entry here when a file is added there (test/shipped-replays.test.ts checks
  * that each opens and that its provenance matches the file). Pure data.
  */
+import { modelLabel, SCRIPTED_TEST_MODEL } from './model-label.ts';
 
 /** What produced a shipped recording. */
 export interface ReplayProvenance {
-  /** The model behind it, e.g. "scripted mock model — not a real model". */
+  /** The model behind it, e.g. "scripted test model — not a real model" (the words `modelLabel` gives the mock's id). */
   producedBy: string;
   /** The seeds, e.g. "game seed 1" or "game seed 1, loop seed 2". */
   seed: string;
@@ -31,7 +32,8 @@ export interface ShippedReplay {
   provenance: ReplayProvenance;
 }
 
-const MOCK = 'scripted mock model — not a real model';
+/** The mock provider, in the words of `modelLabel` (the replay's header says the same). */
+const MOCK = `${modelLabel(SCRIPTED_TEST_MODEL)} — not a real model`;
 
 export const SHIPPED_REPLAYS: readonly ShippedReplay[] = [
   {
@@ -40,12 +42,12 @@ export const SHIPPED_REPLAYS: readonly ShippedReplay[] = [
     label: 'The Lever Room — naive meta-agent, 5 episodes (scripted test model)',
     description: 'The actor learns the secret lever order one failure at a time, as the meta-agent adds each hint the game gave to its guide.',
     kind: 'session',
-    provenance: { producedBy: MOCK, seed: 'game seed 1', recordedOn: '2026-11-30', command: 'bash scripts/record-replays.sh' },
+    provenance: { producedBy: MOCK, seed: 'game seed 1', recordedOn: '2026-12-02', command: 'bash scripts/record-replays.sh' },
   },
   {
     id: 'evolution-scripted',
     path: 'replays/evolution-scripted.json',
-    label: 'An evolution on The Lever Room and The Vault — 4 candidates (scripted mock model)',
+    label: 'An evolution on The Lever Room and The Vault — 4 candidates (scripted test model)',
     description: 'The outer loop rewrites the meta-agent’s strategy: two children in a row beat their parent and are kept, each tops one game’s Pareto front, a third is rejected.',
     kind: 'evolution',
     provenance: { producedBy: MOCK, seed: 'game seed 1, loop seed 2', recordedOn: '2026-12-02', command: 'npx tsx scripts/record-show-replays.ts' },
@@ -53,7 +55,7 @@ export const SHIPPED_REPLAYS: readonly ShippedReplay[] = [
   {
     id: 'evaluation-scripted',
     path: 'replays/evaluation-scripted.json',
-    label: 'An evaluation: static, naive and the evolved meta-prompt on two games (scripted mock model)',
+    label: 'An evaluation: static, naive and the evolved meta-prompt on two games (scripted test model)',
     description: 'Three policies compared with bootstrap intervals; open any of its six sessions to watch it.',
     kind: 'evaluation',
     provenance: { producedBy: MOCK, seed: 'game seed 1', recordedOn: '2026-12-02', command: 'npx tsx scripts/record-show-replays.ts' },

@@ -54,6 +54,43 @@ export const maxScoreLabel = (max: number): string => `Max score (${max})`;
  * at the max score are drawn whole, not cut by the canvas edge. */
 export const CURVE_PADDING = { top: 8, right: 24, bottom: 4, left: 8 } as const;
 
+/**
+ * The top of the score axis: the highest max score, or a score above it (null: no max score
+ * known; Chart.js then fits the data).
+ */
+export function scoreAxisTop(data: CurveData): number | null {
+  if (data.maxScores.length === 0) return null;
+  const scores = data.series.flatMap((s) => s.scores).filter((v): v is number => v !== null && Number.isFinite(v));
+  return Math.max(...data.maxScores, ...scores);
+}
+
+/**
+ * The score axis' ticks, bottom up: whole numbers from 0 in the smallest step of 1, 2, 5, 10, 20,
+ * 25, 50, 100, … that fits `maxCount` labels, and always `top` itself (the max score line is
+ * labelled); a multiple closer to `top` than a whole step gives way to it (their labels would crowd).
+ * @param top the axis' top (scoreAxisTop), score points, ≥ 0
+ * @param maxCount how many labels fit (≥ 2)
+ */
+export function scoreTicks(top: number, maxCount: number): number[] {
+  const end = Math.max(0, Math.ceil(top));
+  const fit = Math.max(2, Math.floor(maxCount));
+  let step = 1;
+  for (let scale = 1; ; scale *= 10) {
+    const found = [1, 2, 2.5, 5].map((m) => m * scale).find((s) => Number.isInteger(s) && Math.floor(end / s) + (end % s === 0 ? 1 : 2) <= fit);
+    if (found !== undefined) { step = found; break; }
+  }
+  const ticks: number[] = [];
+  for (let v = 0; v <= end; v += step) ticks.push(v);
+  if (ticks.at(-1) !== end) {
+    if (ticks.length > 1 && end - ticks.at(-1)! < step) ticks.pop();
+    ticks.push(end);
+  }
+  return ticks;
+}
+
+/** How many score labels of `fontPx` fit on an axis `heightPx` tall (a label and its gap: 1.6 em). */
+export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.6));
+
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
   const labels = Array.from({ length: Math.max(1, data.episodes) }, (_, i) => String(i + 1));
@@ -68,6 +105,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
     });
   }
   const font = { size: theme.fontSize ?? FONT_SIZE, weight: 'bold' as const };
+  const top = scoreAxisTop(data);
   return {
     type: 'line',
     data: { labels, datasets },
@@ -78,7 +116,12 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
       layout: { padding: CURVE_PADDING },
       scales: {
         x: { title: { display: true, text: 'Episode', color: theme.text, font }, ticks: { color: theme.text, font }, grid: { color: theme.grid } },
-        y: { title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0 }, grid: { color: theme.grid }, suggestedMin: 0 },
+        y: {
+          title: { display: true, text: 'Final score', color: theme.text, font }, ticks: { color: theme.text, font, precision: 0, ...(top === null ? {} : { autoSkip: false }) },
+          grid: { color: theme.grid }, suggestedMin: 0,
+          // A known max score tops the axis and is labelled (scoreTicks), whatever the chart's height.
+          ...(top === null ? {} : { min: 0, max: top, afterBuildTicks: (scale: { height: number; ticks: { value: number }[] }) => { scale.ticks = scoreTicks(top, scoreLabelRoom(scale.height, font.size)).map((value) => ({ value })); } }),
+        },
       },
       plugins: { legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } }, tooltip: { titleFont: font, bodyFont: font } },
     },
@@ -116,8 +159,10 @@ export class LearningChart {
   /** The data and theme drawn last (JSON), so an update with the same ones draws nothing. */
   private drawn: string;
 
-  constructor(canvas: HTMLCanvasElement, data: CurveData, private theme: CurveTheme) {
-    this.chart = new Chart(canvas, curveConfig(data, theme));
+  /** @param onTicks called after each draw with the y ticks drawn (score points, bottom up) */
+  constructor(canvas: HTMLCanvasElement, data: CurveData, private theme: CurveTheme, onTicks?: (ticks: number[]) => void) {
+    const report = { id: 'reportTicks', afterUpdate: (chart: Chart) => onTicks?.((chart.scales.y?.ticks ?? []).map((t) => t.value)) };
+    this.chart = new Chart(canvas, { ...curveConfig(data, theme), plugins: [report] } as ChartConfiguration<'line', (number | null)[], string>);
     this.drawn = JSON.stringify([data, theme]);
   }
 

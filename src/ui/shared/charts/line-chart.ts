@@ -1,6 +1,7 @@
 /**
  * Line charts with optional confidence bands (Chart.js through charts/chart.ts, its one wrapper), sized for a
- * projector (16 px text, 3 px lines), without animation so live updates do not flicker. Series
+ * projector (16 px text, or the page's root type size when larger — workshop mode's 22 px, as the
+ * learning curve — and 3 px lines), without animation so live updates do not flicker. Series
  * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
  */
 import type { CsvTable } from '../../../eval/csv.ts';
@@ -43,6 +44,8 @@ export interface LineChartHandle {
   update(spec: LineChartSpec): void;
   /** The y axis as drawn: [min, max] in the data's units. */
   yRange(): [number, number];
+  /** The type size drawn, px. */
+  fontPx(): number;
   destroy(): void;
 }
 
@@ -71,7 +74,8 @@ export function yBounds(spec: LineChartSpec): { min?: number; max?: number; sugg
   };
 }
 
-const FONT = { size: 16 };
+/** Smallest type size of ticks, titles, legend and tooltips, px. */
+export const LINE_CHART_FONT_PX = 16;
 const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
 
 /** The x range a reference line spans: the spec's bounds, else the data's. */
@@ -108,7 +112,8 @@ function seriesDatasets(spec: LineChartSpec): ChartDataset<'line', LinePoint[]>[
   });
 }
 
-function options(spec: LineChartSpec, textColour: string) {
+function options(spec: LineChartSpec, textColour: string, fontPx = LINE_CHART_FONT_PX) {
+  const FONT = { size: fontPx };
   const grid = { color: 'rgba(128,128,128,0.25)' };
   return {
     animation: false as const,
@@ -143,9 +148,17 @@ export function lineChartTable(spec: LineChartSpec): CsvTable {
   return { header, rows };
 }
 
-/** The Chart.js configuration of `spec` drawn with text and reference lines in `textColour` (pure). */
-export function lineChartConfig(spec: LineChartSpec, textColour: string): ChartConfiguration<'line', LinePoint[]> {
-  return { type: 'line', data: { datasets: datasets(spec, textColour) }, options: options(spec, textColour) } as ChartConfiguration<'line', LinePoint[]>;
+/** The Chart.js configuration of `spec` drawn with text and reference lines in `textColour` and
+ * type of `fontPx` px (default LINE_CHART_FONT_PX) (pure). */
+export function lineChartConfig(spec: LineChartSpec, textColour: string, fontPx = LINE_CHART_FONT_PX): ChartConfiguration<'line', LinePoint[]> {
+  return { type: 'line', data: { datasets: datasets(spec, textColour) }, options: options(spec, textColour, fontPx) } as ChartConfiguration<'line', LinePoint[]>;
+}
+
+/** The type size a chart on `canvas` draws with: the page's root type size (workshop mode grows
+ * it), never below LINE_CHART_FONT_PX. */
+export function chartFontPx(canvas: HTMLCanvasElement): number {
+  const root = Number.parseFloat(getComputedStyle(canvas.ownerDocument.documentElement).fontSize);
+  return Math.max(LINE_CHART_FONT_PX, Number.isFinite(root) ? root : 0);
 }
 
 /** The chart as a PNG (dark on white, see chart.ts `chartPng`). */
@@ -154,14 +167,17 @@ export const lineChartPng = (spec: LineChartSpec): Promise<Blob> => chartPng(lin
 /** Draw `spec` on `canvas` (its parent sets the size). */
 export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {
   const textColour = getComputedStyle(canvas).color || '#333';
-  const chart = new Chart<'line', LinePoint[]>(canvas, lineChartConfig(spec, textColour));
+  let fontPx = chartFontPx(canvas);
+  const chart = new Chart<'line', LinePoint[]>(canvas, lineChartConfig(spec, textColour, fontPx));
   return {
     update(next) {
+      fontPx = chartFontPx(canvas);
       chart.data.datasets = datasets(next, textColour);
-      chart.options = options(next, textColour);
+      chart.options = options(next, textColour, fontPx);
       chart.update('none');
     },
     yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
+    fontPx: () => fontPx,
     destroy: () => chart.destroy(),
   };
 }

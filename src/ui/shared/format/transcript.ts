@@ -7,7 +7,7 @@
 import type { Termination, TrajectoryStep } from '../../../agents/trajectory.ts';
 import type { EndReason } from '../../../engine/interface.ts';
 import { stepAnswers } from '../../../agents/step-answers.ts';
-import { terminationText } from './termination.ts';
+import { isWon, terminationText } from './termination.ts';
 
 /** One step with the game's answer to its command. */
 export interface TranscriptEntry {
@@ -36,9 +36,12 @@ export interface EpisodeEnding {
   task?: { kind: string } | null;
 }
 
-/** "Episode ended: game over (death), final score 0 of 7." — one line, plain text. */
+/** "Episode ended: game over (death), final score 0 of 7." or "Episode ended: won, final score 5
+ * of 5." — one line, plain text. */
 export function endingText(ending: EpisodeEnding, maxScore: number | null = null): string {
-  const reason = ending.endReason !== null && ending.endReason !== 'unknown' ? ` (${ending.endReason})` : '';
+  const facts = { finalScore: ending.finalScore, maxScore, endReason: ending.endReason };
+  // "won" needs no "(victory)" after it.
+  const reason = ending.endReason !== null && ending.endReason !== 'unknown' && !isWon(ending.termination, facts) ? ` (${ending.endReason})` : '';
   const score = ending.finalScore === null ? 'no score kept' : `final score ${ending.finalScore}${maxScore !== null ? ` of ${maxScore}` : ''}`;
-  return `Episode ended: ${terminationText(ending.termination, ending.task?.kind === 'web' ? 'web' : 'zmachine')}${reason}, ${score}.`;
+  return `Episode ended: ${terminationText(ending.termination, ending.task?.kind === 'web' ? 'web' : 'zmachine', facts)}${reason}, ${score}.`;
 }

@@ -11,6 +11,7 @@ import type { LoadOptions } from '../../../engine/interface.ts';
 import type { ChatModel, LlmSettings, ParameterAdaptation, Role, RoleSettings } from '../../../llm/interface.ts';
 import { loadTokenCounter, resolveContextWindow, type TokenCounter } from '../../../llm/token-count.ts';
 import { baseUrlProblem, missingKeyText } from '../../../llm/providers.ts';
+import { pricesAtProvider } from '../../../llm/defaults.ts';
 import { UsageMeter, type RoleTotals } from '../../../llm/usage-meter.ts';
 import type { Store } from '../../../store/interface.ts';
 import { EnginePool, type PooledEngine } from '../../../ttl/engine-pool.ts';
@@ -22,6 +23,7 @@ import { isWebTaskId } from './web-task-id.ts';
 import type { LlmServices } from './llm-services.ts';
 import { withRetryWait } from './retry-wait.ts';
 import type { SettingsState } from './settings.svelte.ts';
+import { pricesOf } from './llm-settings.ts';
 import type { LoadedStory, StoryLibrary } from './story-library.svelte.ts';
 
 /** Watchdog budget of one engine step in a session, ms (as the Agent view). */
@@ -177,6 +179,18 @@ export class RunServices {
   /** The current settings with the key (for one run; never persist). */
   llmSettings(): LlmSettings {
     return this.deps.settings.llmSettings();
+  }
+
+  /**
+   * Whether every model in `models` ('' ignored) has a price at `provider` (default: the Settings
+   * view's provider) in the Settings view's price table (`pricesAtProvider`: never OpenAI's price
+   * at another provider). The one rule of every cost meter: false shows "—", not "$0.0000".
+   */
+  costKnownFor(models: readonly string[], provider?: { presetId: string; baseUrl: string }): boolean {
+    const form = this.deps.settings.form;
+    const at = provider ?? { presetId: form.presetId, baseUrl: form.baseUrl };
+    const prices = pricesAtProvider({ presetId: at.presetId, baseUrl: at.baseUrl.trim(), apiKey: '' }, pricesOf(form.prices));
+    return models.filter((m) => m !== '').every((m) => m in prices);
   }
 
   /** Why a run cannot start with the current settings (user-readable), or null when it can. */

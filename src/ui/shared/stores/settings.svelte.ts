@@ -51,6 +51,9 @@ export interface MadeSetupLink {
 export class SettingsState {
   form = $state.raw<SettingsForm>(defaultForm());
   connection = $state.raw<ConnectionTest>({ status: 'idle' });
+  /** A change made in this page was written to the store (the view says "All changes saved" only
+   * then: a first visit that changed nothing says nothing). */
+  savedOnce = $state(false);
   /** Store writes not finished yet (0 = everything shown is saved). */
   pendingWrites = $state(0);
   /** Why the settings could not be loaded or saved; null when fine. */
@@ -103,7 +106,8 @@ export class SettingsState {
     return llmSettingsOf(this.form, this.key.reveal());
   }
 
-  /** Choose a provider preset: its base URL replaces the current one ('custom' keeps it). Away
+  /** Choose a provider preset: its base URL replaces the current one ('custom' from another preset
+   * empties it; a URL typed by hand stays). Away
    * from OpenAI, a meta-agent or proposer still on OpenAI's default model (settings saved before
    * empty meant "the actor's") is set to use the actor's model; and a named preset other than
    * OpenAI (Ollama, LM Studio, llama.cpp, OpenRouter, …) never keeps an OpenAI model name
@@ -118,7 +122,10 @@ export class SettingsState {
     const named = preset !== undefined && preset.id !== 'custom' && preset.id !== 'openai';
     if (named) for (const role of ROLES) if (Object.hasOwn(DEFAULT_PRICES, roles[role].model)) roles[role] = { ...roles[role], model: '' };
     this.form = { ...this.form, roles };
-    this.change({ presetId, ...(preset && preset.id !== 'custom' ? { baseUrl: preset.baseUrl } : {}) });
+    // "Custom base URL" chosen from another preset empties the field (the user's own URL goes
+    // there; a placeholder shows one); a URL already typed by hand (already custom) stays.
+    const custom = !preset || preset.id === 'custom';
+    this.change({ presetId, baseUrl: custom ? (this.form.presetId === 'custom' ? this.form.baseUrl : '') : preset.baseUrl });
   }
 
   /** Use `model` (one the provider listed) for every role. */
@@ -280,6 +287,7 @@ export class SettingsState {
         if (key !== '') await store.setSetting(API_KEY_KEY, key);
         else await store.deleteSetting(API_KEY_KEY);
         this.error = null;
+        this.savedOnce = true;
       } catch (error) {
         this.error = `The settings could not be saved: ${this.messageOf(error)}`;
       } finally {

@@ -82,6 +82,18 @@ describe('SettingsState', () => {
     expect(settings.form.baseUrl).toBe('http://10.0.0.2:11434/v1');
   });
 
+  it('empties the base URL when "Custom base URL" is chosen from another preset, and says "saved" only after a change', async () => {
+    const settings = new SettingsState(llm(), new ApiKeyHolder());
+    const store = new MemoryStore();
+    await settings.init(store);
+    expect(settings.form.baseUrl).toBe('https://api.openai.com/v1');
+    expect(settings.savedOnce).toBe(false);
+    settings.selectPreset('custom');
+    expect(settings.form).toMatchObject({ presetId: 'custom', baseUrl: '' });
+    await settings.flush();
+    expect(settings.savedOnce).toBe(true);
+  });
+
   it('tests the connection: models, or the error with the key scrubbed', async () => {
     const key = new ApiKeyHolder();
     let seenKey = '';
