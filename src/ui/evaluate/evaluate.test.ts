@@ -40,7 +40,7 @@ async function evaluation(id = 'eval-test') {
 describe('EvaluateState', () => {
   it('lists the library’s evolved entry and warns of its leak before the run', async () => {
     const { state } = await evaluation();
-    expect(state.form.options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'naive', 'fact-bank', 'credit-assignment', 'route-script', 'evolved-r1-c2']);
+    expect(state.form.options.map((o) => o.id)).toEqual(['static', 'reflexion', 'memory', 'textgrad', 'naive', 'fact-bank', 'credit-assignment', 'route-script', 'evolved-r1-c2']);
     expect(state.form.leaks).toEqual([{ policyId: 'evolved-r1-c2', games: ['advent'], message: 'evolved-r1-c2 was selected on advent: its results there are not a held-out test.' }]);
     expect(state.estimate?.sessions).toBe(4);
     expect(state.form.problems).toEqual([]);
