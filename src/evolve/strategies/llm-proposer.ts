@@ -30,20 +30,19 @@ export const PROPOSER_INSTRUCTIONS: Record<ProposerInstruction, { label: string;
   },
 };
 
-function proposerSystem(instruction: ProposerInstruction, kind: EnvironmentKind = 'zmachine'): string {
-  const subject = kind === 'web' ? 'does a task on a website several times' : 'plays a text adventure game several times';
+/** What the meta-agent's player does, in a proposer's words (a game or a web task). */
+export const playerSubject = (kind: EnvironmentKind): string => (kind === 'web' ? 'does a task on a website several times' : 'plays a text adventure game several times');
+
+/** The meta-prompt's fixed header and footer, shown to a proposer for reference (GEPA's and OPRO's prompts). */
+export function fixedPartsForReference(kind: EnvironmentKind): string {
   const header = kind === 'web' ? WEB_LOG_HEADER : META_PROMPT_HEADER;
-  return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that ${subject} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
+  return `The fixed header (for reference):\n---\n${header}\n---\nThe fixed footer (for reference):\n---\n${META_PROMPT_FOOTER}\n---\n`;
+}
 
-The fixed header (for reference):
----
-${header}
----
-The fixed footer (for reference):
----
-${META_PROMPT_FOOTER}
----
+function proposerSystem(instruction: ProposerInstruction, kind: EnvironmentKind = 'zmachine'): string {
+  return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that ${playerSubject(kind)} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
 
+${fixedPartsForReference(kind)}
 ${PROPOSER_INSTRUCTIONS[instruction].text}
 
 Answer with your reasoning, then the complete new strategy section inside <strategy>…</strategy>.`;

@@ -9,10 +9,9 @@
  * Budget, pool, parent selection and acceptance stay the loop's (evolution-runner.ts). Our own
  * prompt text. Imports no UI.
  */
-import { META_PROMPT_FOOTER, META_PROMPT_HEADER } from '../../agents/meta-prompt.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
 import type { EnvironmentKind } from '../../web/interface.ts';
-import { WEB_LOG_HEADER } from '../../web/texts.ts';
+import { fixedPartsForReference, playerSubject } from './llm-proposer.ts';
 
 /** Which outer loop writes the proposals: GEPA's reflective mutation (default) or OPRO. */
 export type Optimizer = (typeof OPTIMIZERS)[number];
@@ -51,19 +50,9 @@ export function scoredHistory(candidates: readonly PoolCandidate[], valIds: read
 }
 
 function oproSystem(kind: EnvironmentKind): string {
-  const subject = kind === 'web' ? 'does a task on a website several times' : 'plays a text adventure game several times';
-  const header = kind === 'web' ? WEB_LOG_HEADER : META_PROMPT_HEADER;
-  return `You are an optimiser. The solutions you write are STRATEGY SECTIONS of a meta-agent's system prompt. The meta-agent coaches a language model that ${subject} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt is a fixed header, the strategy section, and a fixed footer; only the strategy section changes.
+  return `You are an optimiser. The solutions you write are STRATEGY SECTIONS of a meta-agent's system prompt. The meta-agent coaches a language model that ${playerSubject(kind)} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt is a fixed header, the strategy section, and a fixed footer; only the strategy section changes.
 
-The fixed header (for reference):
----
-${header}
----
-The fixed footer (for reference):
----
-${META_PROMPT_FOOTER}
----
-
+${fixedPartsForReference(kind)}
 A strategy section's score is how fast the player's scores rise over the episodes with it (a weighted area under the score curve, from 0 to 1; higher is better). You will see earlier strategy sections with their scores, sorted by score from lowest to highest, and one session played with a strategy as an example of the task.
 
 Write a new strategy section that is different from all the earlier ones and scores higher than every one of them. Answer with your reasoning, then the complete new strategy section inside <strategy>…</strategy>.`;
