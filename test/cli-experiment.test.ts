@@ -26,6 +26,25 @@ const store = () => mkdtempSync(join(tmpdir(), 'exp-store-'));
 const reportOf = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, 'experiments', name, 'report', 'report.json'), 'utf8'));
 
 /** Every field the issue asks of a report row and of the report. */
+/** Run `args` (an `experiment run …` without --store), SIGKILL it at the first stderr text holding
+ * `marker`, resume it, and require the report to equal `expected` (the uninterrupted run's). */
+async function killedThenResumed(name: string, args: readonly string[], marker: string, expected: unknown): Promise<void> {
+  const dir = store();
+  const child = spawn(process.execPath, [BIN, ...args, '--store', dir], { cwd: REPO_ROOT, env });
+  await new Promise<void>((finish) => {
+    let seen = '';
+    child.stderr.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      if (seen.includes(marker) && child.exitCode === null) child.kill('SIGKILL');
+    });
+    child.on('exit', () => finish());
+  });
+  expect(child.signalCode).toBe('SIGKILL');
+  const resumed = await runCli(['experiment', 'resume', name, ...provider(), '--store', dir], env);
+  expect(resumed.code, resumed.stderr).toBe(0);
+  expect(reportOf(dir, name)).toEqual(expected);
+}
+
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
   expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'rows', 'settings', 'status'].sort());
   expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
@@ -102,7 +121,7 @@ describe('metattl experiment', () => {
     expect(again.stderr).toMatch(/already in .*experiment resume/);
   });
 
-  it('skeptic-holdout: three folds, each with its held-out gap and selection inflation', async () => {
+  it('skeptic-holdout: three folds, each with its held-out gap and selection inflation; killed and resumed, the same report', async () => {
     // Budget 4 = the seed's validation (1) + one iteration (2 × 1 + 1).
     const dir = store();
     const run = await runCli(['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider(), '--store', dir], env);
@@ -117,9 +136,10 @@ describe('metattl experiment', () => {
     }
     expect(report.rows.filter((r: { arm: string }) => r.arm === 'evolved').map((r: { split: { role: string }; leakWarning: string | null }) => [r.split.role, r.leakWarning])).toEqual([['held-out', null], ['held-out', null], ['held-out', null]]);
     expect(run.stdout).toMatch(/fold-temple: held-out gap .*selection inflation/);
+    await killedThenResumed('skeptic-holdout', ['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider()], '[2/4]', report);
   });
 
-  it('random-control runs both proposers at equal budget; web-lite runs on web tasks', async () => {
+  it('random-control runs both proposers at equal budget; web-lite runs on web tasks; each killed and resumed gives the same report', async () => {
     const dir = store();
     const control = await runCli(['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
     expect(control.code, control.stderr).toBe(0);
@@ -127,6 +147,7 @@ describe('metattl experiment', () => {
     expectReportFields(report, 6);
     expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
+    await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
 
     const web = store();
     const sets = ['train=web:shop/t1:1', 'val=web:shop/t1:3', 'ID=web:shop/t1:4', 'OOD=web:shop-admin/t13:1'].flatMap((s) => ['--task-set', s]);
@@ -135,9 +156,10 @@ describe('metattl experiment', () => {
     const webReport = reportOf(web, 'web-lite');
     expectReportFields(webReport, 10);
     expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
+    await killedThenResumed('web-lite', ['experiment', 'run', 'web-lite', ...tiny, '--budget', '4', ...sets, ...provider()], '[2/4]', webReport);
   });
 
-  it('optimizer-baselines runs a GEPA and an OPRO evolution at equal budget and a TextGrad arm in one evaluation', async () => {
+  it('optimizer-baselines runs a GEPA and an OPRO evolution at equal budget and a TextGrad arm in one evaluation; killed and resumed, the same report', async () => {
     const dir = store();
     const out = await runCli(['experiment', 'run', 'optimizer-baselines', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
     expect(out.code, out.stderr).toBe(0);
@@ -145,6 +167,7 @@ describe('metattl experiment', () => {
     expectReportFields(report, 8);
     expect(report.evolutions.map((e: { proposer: string; optimizer: string; budget: number }) => [e.optimizer, e.proposer, e.budget])).toEqual([['gepa', 'llm', 8], ['opro', 'llm', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'textgrad', 'evolved', 'opro-evolved', 'naive', 'textgrad', 'evolved', 'opro-evolved']);
+    await killedThenResumed('optimizer-baselines', ['experiment', 'run', 'optimizer-baselines', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
   });
 
   it('a JSON experiment file is schema-checked, every bad field named', async () => {
