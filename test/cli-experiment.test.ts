@@ -139,7 +139,7 @@ describe('metattl experiment', () => {
     await killedThenResumed('skeptic-holdout', ['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider()], '[2/4]', report);
   });
 
-  it('random-control runs both proposers at equal budget; web-lite runs on web tasks; each killed and resumed gives the same report', async () => {
+  it('random-control runs both proposers at equal budget; killed and resumed, the same report', async () => {
     const dir = store();
     const control = await runCli(['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
     expect(control.code, control.stderr).toBe(0);
@@ -148,7 +148,9 @@ describe('metattl experiment', () => {
     expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
     await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
+  });
 
+  it('web-lite runs on web tasks; killed and resumed, the same report', async () => {
     const web = store();
     const sets = ['train=web:shop/t1:1', 'val=web:shop/t1:3', 'ID=web:shop/t1:4', 'OOD=web:shop-admin/t13:1'].flatMap((s) => ['--task-set', s]);
     const lite = await runCli(['experiment', 'run', 'web-lite', ...tiny, '--budget', '4', ...sets, ...provider(), '--store', web], env);
