@@ -46,6 +46,8 @@ export interface LineChartHandle {
   yRange(): [number, number];
   /** The type size drawn, px. */
   fontPx(): number;
+  /** The legend's entries as drawn (series and reference lines; bands are not listed). */
+  legend(): string[];
   destroy(): void;
 }
 
@@ -178,6 +180,7 @@ export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): 
     },
     yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
     fontPx: () => fontPx,
+    legend: () => (chart.legend?.legendItems ?? []).map((item) => item.text),
     destroy: () => chart.destroy(),
   };
 }
