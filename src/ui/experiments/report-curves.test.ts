@@ -3,10 +3,11 @@
  * when every game's is known; built from a hand-made report. */
 import { describe, expect, it } from 'vitest';
 import type { ExperimentReport, ExperimentRow } from '../../experiment/interface.ts';
+import type { Interval } from '../../ttl/metrics.ts';
 import { lineChartConfig, lineChartTable } from '../shared/charts/line-chart.ts';
 import { curveLine, curveSteps, reportArms, stepCurvesSpec, stepCurvesSummary, stepMaxScore } from './report-curves.ts';
 
-const iv = (estimate: number, low: number, high: number) => ({ estimate, low, high });
+const iv = (estimate: number, low: number, high: number): Interval => ({ estimate, low, high, resamples: 2000, n: 2 });
 const row = (step: string, taskSet: string, arm: string, games: string[], curve: ExperimentRow['curve']): ExperimentRow => ({
   step, modelSet: 0, fold: null, taskSet, split: { games, role: 'not-selected' }, arm, sessions: 2, games: games.length,
   wAuc: iv(0.5, 0.4, 0.6), averageScore: iv(2, 1, 3), bestScore: iv(3, 2, 4), diffVsBaseline: null, leakWarning: null, curve, paper: null,
