@@ -2,7 +2,8 @@
  * The Experiments view against the mock LLM: a tiny random-control (ID = advent:0, OOD = advent:1,
  * K = 1, S = 3, 1 repeat, budget 4 metric calls, 1 session per validation task) shows its plan
  * (4 steps, the paper's per-session tokens beside ours), is reloaded mid-run, resumed and runs to
- * its report (2 evolutions, 3 arms × 2 task sets), whose exports hold the on-page numbers; a bad
+ * its report (2 evolutions, 3 arms × 2 task sets, one learning-curve chart per task set with a PNG
+ * export), whose exports hold the on-page numbers; a bad
  * experiment file is refused with its fields named and its text kept. Screenshots at 1280×800.
  */
 import { readFileSync } from 'node:fs';
@@ -98,6 +99,29 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await expect(page.getByTestId('experiment-report-leaks')).toContainText('evolved');
   await page.getByTestId('experiment-report').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-report.png', fullPage: false });
+
+  // Learning curves: one chart per task set, its legend naming the arms and advent's max score (350),
+  // its numbers in a data list, its PNG a 1920×1080 image named after the experiment and step.
+  const curves = page.getByTestId('experiment-curves-step');
+  await expect(curves).toHaveCount(2);
+  expect(await curves.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual(['eval-ID', 'eval-OOD']);
+  for (const step of ['eval-ID', 'eval-OOD']) {
+    const chart = page.locator(`[data-testid="experiment-curves-step"][data-step="${step}"]`);
+    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-legend', 'naive | evolved | random-evolved | Max score (350)');
+    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-y-range', '0,350');
+    await expect(chart.getByRole('img')).toHaveAccessibleName(new RegExp(`^Learning curves of ${step.slice(5)} \\(${step}\\), mean final score per episode`));
+    await expect(chart.getByTestId('experiment-curves-data').locator('li')).toHaveCount(3);
+  }
+  const idChart = page.locator('[data-testid="experiment-curves-step"][data-step="eval-ID"]');
+  await idChart.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-curves.png', fullPage: false });
+  const downloadingPng = page.waitForEvent('download');
+  await idChart.getByTestId('experiment-curves-export-png').click();
+  const pngFile = await downloadingPng;
+  expect(pngFile.suggestedFilename()).toMatch(/^experiment-curves-random-control-eval-ID-.*\.png$/);
+  const png = readFileSync(await pngFile.path());
+  expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1920, 1080]);
 
   const json = await download(page, 'experiment-export-json');
   expect(json.text).not.toContain(KEY);

@@ -34,7 +34,7 @@ import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.
 import { browserExecutor } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
-import { canonicalSpec, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
+import { canonicalSpec, entryFor, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -259,6 +259,13 @@ export class ExperimentsState {
   }
 
   /** Download the report of the experiment shown (experiment-exports.ts); never a key. */
+  /** A game's max score in points (its catalog's, else the one stored for the user's story), or
+   * null when unknown or the game is no library story (a web task). */
+  maxScoreOf(game: string): number | null {
+    const entry = entryFor(this.deps.runs.library.entries, game);
+    return entry ? (entry.catalog?.maxScore ?? entry.storedMaxScore ?? null) : null;
+  }
+
   exportReport(format: ExperimentFormat): void {
     if (this.report && this.record) {
       const file = experimentExport(format, this.record, this.report);

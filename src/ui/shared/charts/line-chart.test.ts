@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lineChartConfig, seriesStyle, yBounds, type LineChartSpec } from './line-chart.ts';
+import { lineChartConfig, seriesStyle, xBounds, yBounds, type LineChartSpec } from './line-chart.ts';
 
 const spec = (ys: number[][], extra: Partial<LineChartSpec> = {}): LineChartSpec => ({
   series: ys.map((y, i) => ({ label: `s${i}`, colour: '#123456', points: y.map((v, x) => ({ x: x + 1, y: v })) })), xLabel: 'x', yLabel: 'y', ...extra,
@@ -37,5 +37,21 @@ describe('a chart with a max score (episodes side by side)', () => {
     const config = lineChartConfig(spec([[0, 0.5]]), '#111');
     expect((config.options!.scales!.y!.ticks as { precision?: number }).precision).toBeUndefined();
     expect(config.data.datasets.map((d) => d.label)).toEqual(['s0']);
+  });
+});
+
+describe('a whole-number x axis of one value (K = 1)', () => {
+  it('is widened half a step each side, labelled only at whole numbers, and a reference line spans it', () => {
+    const one = spec([[36]], { xMin: 1, xMax: 1, integerX: true, refLines: [{ label: 'Max score (350)', y: 350 }] });
+    expect(xBounds(one)).toEqual({ min: 0.5, max: 1.5 });
+    const x = lineChartConfig(one, '#000').options!.scales!.x as { min: number; max: number; ticks: { stepSize?: number; includeBounds?: boolean } };
+    expect([x.min, x.max]).toEqual([0.5, 1.5]);
+    expect(x.ticks).toMatchObject({ stepSize: 1, includeBounds: false });
+    expect(lineChartConfig(one, '#000').data.datasets.at(-1)!.data).toEqual([{ x: 0.5, y: 350 }, { x: 1.5, y: 350 }]);
+    // Wider axes keep their bounds and Chart.js's own tick steps.
+    const six = spec([[1, 2]], { xMin: 1, xMax: 6, integerX: true });
+    expect(xBounds(six)).toEqual({ min: 1, max: 6 });
+    expect((lineChartConfig(six, '#000').options!.scales!.x as { ticks: { stepSize?: number } }).ticks.stepSize).toBeUndefined();
+    expect(xBounds(spec([[1]], { xMin: 1, xMax: 1 }))).toEqual({ min: 1, max: 1 });
   });
 });

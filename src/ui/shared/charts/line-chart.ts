@@ -46,6 +46,8 @@ export interface LineChartHandle {
   yRange(): [number, number];
   /** The type size drawn, px. */
   fontPx(): number;
+  /** The legend's entries as drawn (series and reference lines; bands are not listed). */
+  legend(): string[];
   destroy(): void;
 }
 
@@ -78,10 +80,21 @@ export function yBounds(spec: LineChartSpec): { min?: number; max?: number; sugg
 export const LINE_CHART_FONT_PX = 16;
 const translucent = (colour: string): string => (/^#[0-9a-f]{6}$/i.test(colour) ? `${colour}26` : colour);
 
-/** The x range a reference line spans: the spec's bounds, else the data's. */
+/**
+ * The x bounds to ask Chart.js for: the spec's, except that a whole-number axis of one value (K = 1:
+ * xMin = xMax = 1) is widened by half a step each side, so its one point sits mid-plot and not on
+ * an empty axis (Chart.js draws nothing on a zero-width range).
+ */
+export function xBounds(spec: LineChartSpec): { min?: number; max?: number } {
+  if (spec.integerX && spec.xMin !== undefined && spec.xMin === spec.xMax) return { min: spec.xMin - 0.5, max: spec.xMax + 0.5 };
+  return { min: spec.xMin, max: spec.xMax };
+}
+
+/** The x range a reference line spans: the axis' bounds (xBounds), else the data's. */
 function xSpan(spec: LineChartSpec): [number, number] {
   const xs = spec.series.flatMap((s) => s.points.map((p) => p.x)).filter(Number.isFinite);
-  return [spec.xMin ?? Math.min(0, ...xs), spec.xMax ?? Math.max(1, ...xs)];
+  const { min, max } = xBounds(spec);
+  return [min ?? Math.min(0, ...xs), max ?? Math.max(1, ...xs)];
 }
 
 function refDatasets(spec: LineChartSpec, textColour: string): ChartDataset<'line', LinePoint[]>[] {
@@ -122,7 +135,8 @@ function options(spec: LineChartSpec, textColour: string, fontPx = LINE_CHART_FO
     color: textColour,
     parsing: false as const,
     scales: {
-      x: { type: 'linear' as const, min: spec.xMin, max: spec.xMax, title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined }, grid },
+      // A widened one-value axis labels only its whole numbers (no "0.5" at its bounds).
+      x: { type: 'linear' as const, ...xBounds(spec), title: { display: true, text: spec.xLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerX ? 0 : undefined, ...(xBounds(spec).min !== spec.xMin ? { stepSize: 1, includeBounds: false } : {}) }, grid },
       y: { type: 'linear' as const, ...yBounds(spec), title: { display: true, text: spec.yLabel, font: FONT, color: textColour }, ticks: { font: FONT, color: textColour, precision: spec.integerY ? 0 : undefined, ...(spec.integerY ? { stepSize: 1 } : {}) }, grid },
     },
     // Markers at the max score and the last x are drawn whole.
@@ -178,6 +192,7 @@ export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): 
     },
     yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
     fontPx: () => fontPx,
+    legend: () => (chart.legend?.legendItems ?? []).map((item) => item.text),
     destroy: () => chart.destroy(),
   };
 }
