@@ -27,7 +27,7 @@ test('outer-loop options from the form are recorded, shown, kept across a reload
   await setNumber(page, 'evolve-steps', 4);
   await setNumber(page, 'evolve-budget', 3); // seed 1 + one iteration of 2 × (2b + V) = 6 does not fit
   const outer = page.getByTestId('evolve-outer-loop');
-  await expect(outer.locator('summary')).toHaveText('Outer loop options: GEPA 0.1.0’s loop');
+  await expect(outer.locator('summary')).toHaveText('Outer loop options: GEPA’s defaults');
   await outer.locator('summary').click();
   await page.getByTestId('evolve-selection').selectOption('current_best');
   await page.getByTestId('evolve-accept').selectOption('improvement_or_equal');

@@ -39,7 +39,13 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await page.setViewportSize({ width: 1280, height: 800 });
   await useMock(page, mock.baseUrl);
   await goToExperiments(page);
+  // The paper's own experiment is offered first.
+  await expect(page.locator('[data-testid="experiment-builtin"][value="paper-jericho"]')).toBeChecked();
   await page.locator('[data-testid="experiment-builtin"][value="random-control"]').check();
+  // A game the library lacks is named, and Start waits for it.
+  await page.locator('[data-testid="experiment-taskset"][data-name="OOD"]').fill('ztuu');
+  await expect(page.getByTestId('experiment-missing')).toContainText('ztuu');
+  await expect(page.getByTestId('experiment-start')).toBeDisabled();
   await setNumber(page, 'experiment-episodes', 1);
   await setNumber(page, 'experiment-steps', 3);
   await setNumber(page, 'experiment-repeats', 1);

@@ -89,6 +89,9 @@ test('6: Step at an episode’s last step runs that step only; the next Step run
   for (let n = held + 1; n <= 3; n++) await stepOnce(page, 'learn', 'learn-transcript', n);
   // Episode 1 ended with its third step; the meta-agent has not been asked yet.
   await expect(page.getByTestId('learn-pace-state')).toContainText('Step runs the meta-agent’s update');
+  // Said where the presenter looks (the card's heading), and the episode's last step stays shown.
+  await expect(page.getByTestId('learn-state')).toHaveText('Paused after episode 1 of 2: Step runs the meta-agent’s update');
+  await expect(page.getByTestId('learn-last-step')).toContainText('#3');
   await expect(page.getByTestId('learn-feedback-item')).toHaveCount(0);
   const metaCalls = (): number => mock.requests.filter((r) => r.role === 'metaAgent').length;
   expect(metaCalls()).toBe(0);

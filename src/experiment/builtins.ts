@@ -30,7 +30,7 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
   },
   'optimizer-baselines': {
-    ...common, name: 'optimizer-baselines', description: 'Other optimizers as baselines (issue 22): the GEPA-style evolution and an OPRO-style one at equal budget, with the TextGrad adaptation policy and naive beside their chosen meta-prompts, on ID and OOD games; every arm that reflects uses the meta-agent model.',
+    ...common, name: 'optimizer-baselines', description: 'Other optimizers as baselines: the GEPA-style evolution and an OPRO-style one at equal budget, with the TextGrad adaptation policy and naive beside their chosen meta-prompts, on ID and OOD games; every arm that reflects uses the meta-agent model.',
     episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'opro', optimizer: 'opro' }],
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'textgrad', policy: 'textgrad' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'opro-evolved', evolution: 'opro' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
   },

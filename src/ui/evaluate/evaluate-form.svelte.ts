@@ -127,7 +127,12 @@ export class EvaluateForm {
     else if (!this.chosen.includes(this.baseline)) out.push('Choose the baseline among the chosen policies.');
     if (this.web && 'error' in this.web) out.push(`Web tasks: ${this.web.error}`);
     else if (this.webText.trim() && !this.webCatalog) out.push('Loading the web task catalog…');
-    else if (this.taskCount === 0) out.push('Choose at least one task (ID, OOD, your own picks or web tasks).');
+    else if (this.taskCount === 0) {
+      const lacking = this.sets.flatMap((set) => set.missing);
+      out.push(lacking.length > 0
+        ? `None of the games of the chosen task sets is in your library (${lacking.join(', ')}): add their files in the Play view or get the Jericho games, or choose other tasks.`
+        : 'Choose at least one task (ID, OOD, your own picks or web tasks).');
+    }
     if (Object.keys(this.seedProblems).length) out.push('Fix the seeds marked in the story list.');
     return out;
   });

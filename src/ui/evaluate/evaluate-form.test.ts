@@ -22,6 +22,14 @@ describe('EvaluateForm', () => {
     expect(tagSet('OOD', 'ood', entries, catalogGames)).toEqual({ name: 'OOD', picks: [], missing: ['balances'] });
   });
 
+  it('a chosen task set with none of its games in the library says which games are missing, not "choose a task"', () => {
+    const f = new EvaluateForm((id) => entries.find((e) => e.id === id)?.catalog?.id ?? id);
+    f.entries = entries;
+    f.catalogGames = catalogGames;
+    f.useOod = true;
+    expect(f.problems).toEqual(['None of the games of the chosen task sets is in your library (balances): add their files in the Play view or get the Jericho games, or choose other tasks.']);
+  });
+
   it('collects sets and policies, keeps the baseline among them, and warns of planned leaks', () => {
     const f = new EvaluateForm((id) => entries.find((e) => e.id === id)?.catalog?.id ?? id);
     f.entries = entries;

@@ -16,7 +16,7 @@ const NO_OVERRIDES: EditableOverrides = { episodes: null, steps: null, repeats: 
 
 export class ExperimentSetupState {
   readonly builtins = Object.values(BUILTIN_EXPERIMENTS);
-  source = $state<ExperimentSource>({ kind: 'builtin', name: 'random-control' });
+  source = $state<ExperimentSource>({ kind: 'builtin', name: 'paper-jericho' });
   fileText = $state('');
   fileSpec = $state.raw<ExperimentSpec | null>(null);
   fileProblems = $state.raw<string[]>([]);

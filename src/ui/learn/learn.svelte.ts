@@ -276,6 +276,11 @@ export class LearnState {
     const controller = new AbortController();
     this.controller = controller;
     const pacer = this.pace.begin();
+    const mirror = pacer.onChange;
+    pacer.onChange = (p) => {
+      mirror?.(p);
+      this.etaClock.hold(p.state === 'held'); // a presenter's pause is not time the session takes
+    };
     let ctx: RunContext | null = null;
     let meterOff = (): void => undefined;
     try {

@@ -56,9 +56,12 @@ export function formatDuration(ms: number): string {
   return `${Math.floor(minutes / 60)} h ${String(minutes % 60).padStart(2, '0')} min`;
 }
 
-/** The ETA of one run segment: it starts at the first progress reported after `restart`. */
+/** The ETA of one run segment: it starts at the first progress reported after `restart`; time the
+ * run spends held by the presenter's Pause (`hold`) does not count as time the run takes. */
 export class EtaClock {
   private segment: { startedMs: number; unitsAtStart: number } | null = null;
+  private heldMs = 0;
+  private heldSince: number | null = null;
 
   /** @param clockMs a monotonic ms clock */
   constructor(private readonly clockMs: () => number) {}
@@ -66,13 +69,26 @@ export class EtaClock {
   /** A new segment starts (start or resume). */
   restart(): void {
     this.segment = null;
+    this.heldMs = 0;
+    this.heldSince = null;
+  }
+
+  /** The run is held (true) or goes on (false); repeated calls with the same value change nothing. */
+  hold(held: boolean): void {
+    const now = this.clockMs();
+    if (held && this.heldSince === null) this.heldSince = now;
+    if (!held && this.heldSince !== null) {
+      this.heldMs += now - this.heldSince;
+      this.heldSince = null;
+    }
   }
 
   /** Time left, ms, for the progress now (null = unknown; see `etaMs`). */
   eta(progress: SessionProgress): number | null {
     const now = this.clockMs();
     this.segment ??= { startedMs: now, unitsAtStart: progress.unitsDone };
-    return etaMs(progress, this.segment.unitsAtStart, now - this.segment.startedMs);
+    const held = this.heldMs + (this.heldSince === null ? 0 : now - this.heldSince);
+    return etaMs(progress, this.segment.unitsAtStart, now - this.segment.startedMs - held);
   }
 }
 

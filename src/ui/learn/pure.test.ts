@@ -8,7 +8,7 @@ import { captionOfRecord, curveOfItems, curveOfRecord } from './curves.ts';
 import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
 import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
 import { escapeHtml, markdownToHtml, renderMarkdown } from '../shared/format/markdown.ts';
-import { etaMs, formatDuration, sessionProgress } from './progress.ts';
+import { EtaClock, etaMs, formatDuration, sessionProgress } from './progress.ts';
 import { formatTokens } from './session-estimate.ts';
 import { newSessionId, openEpisodeOf, planOfConfig, roleOverridesOf, rolesFor } from './session-plan.ts';
 
@@ -203,3 +203,24 @@ function fakeRecord(): SessionRecord {
     scores: [5], wAuc: 5 / 350, averageScore: 5, bestScore: 5, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, wallTimeMs: 0,
   };
 }
+
+describe('EtaClock', () => {
+  it('does not count the time a presenter held the run', () => {
+    let now = 0;
+    const clock = new EtaClock(() => now);
+    const progress = (done: number) => sessionProgress({ episodes: 1, maxSteps: 10, episodesDone: 0, currentSteps: done });
+    expect(clock.eta(progress(0))).toBeNull(); // the segment starts here
+    now = 2_000;
+    expect(clock.eta(progress(2))).toBe(8_000); // 2 steps in 2 s: 8 left, 8 s
+    clock.hold(true);
+    now = 62_000; // a minute held
+    expect(clock.eta(progress(2))).toBe(8_000);
+    clock.hold(false);
+    clock.hold(false);
+    now = 64_000;
+    expect(clock.eta(progress(4))).toBe(6_000); // 4 steps in 4 s of running: 6 left, 6 s
+    clock.restart();
+    expect(clock.eta(progress(4))).toBeNull();
+  });
+});
+
