@@ -32,6 +32,8 @@ test('the Agent plays web:shop/t1:1 with the oracle’s actions: score 1 of 1, t
   await expect(page.getByTestId('web-task-intent')).toHaveText(goal);
   await expect(page.getByTestId('web-task-template')).toHaveValue('t1');
   await expect(page.getByTestId('web-task-seed')).toHaveValue('1');
+  // A presenter's pace of 2 s per step too, so a busy machine cannot move on before step 1 is checked.
+  await page.getByTestId('agent-pace-delay').selectOption('2000');
   await page.getByTestId('agent-start').click();
 
   // After step 1 (the search box's fill): the home page, the box outlined with the typed text.
@@ -47,6 +49,7 @@ test('the Agent plays web:shop/t1:1 with the oracle’s actions: score 1 of 1, t
   const box = site.frameLocator('[data-testid="web-frame"]').locator(`[bid="${/^fill\('(\d+)'/.exec(actions[0]!)![1]}"]`);
   await expect(box).toHaveValue('Aurora Camping Tent');
   await expect(box).toHaveCSS('outline-style', 'solid');
+  await page.getByTestId('agent-pace-delay').selectOption('0');
 
   await expect(page.getByTestId('agent-termination')).toHaveAttribute('data-termination', 'game_over', { timeout: 30_000 });
   await expect(page.getByTestId('agent-score')).toHaveText('1');
