@@ -42,14 +42,21 @@ export function isOpenAiProvider(provider: LlmSettings['provider']): boolean {
   return provider.presetId === 'openai' || provider.baseUrl.trim().replace(/\/+$/, '') === 'https://api.openai.com/v1';
 }
 
+/** The page's own model ("Local model (in this browser)", base URL `in-page:wllama`): every call is free. */
+export function isInPageProvider(provider: Pick<LlmSettings['provider'], 'presetId' | 'baseUrl'>): boolean {
+  return provider.presetId === 'browser-local' || provider.baseUrl.trim() === 'in-page:wllama';
+}
+
 /**
  * The prices that hold at `provider`, USD per million tokens by model id: all of `prices` at
  * OpenAI; elsewhere only the user's own rows — a row equal to a built-in OpenAI price
  * (DEFAULT_PRICES) is OpenAI's price, not this provider's, and is left out. A model left out has
- * no known cost (the page shows "—", the CLI `costUsd: null`), never OpenAI's.
+ * no known cost (the page shows "—", the CLI `costUsd: null`), never OpenAI's. For the page's own
+ * model (`isInPageProvider`) each of `models` costs 0: it runs in the user's browser.
  */
-export function pricesAtProvider(provider: LlmSettings['provider'], prices: LlmSettings['prices']): LlmSettings['prices'] {
+export function pricesAtProvider(provider: LlmSettings['provider'], prices: LlmSettings['prices'], models: readonly string[] = []): LlmSettings['prices'] {
   if (isOpenAiProvider(provider)) return prices;
+  if (isInPageProvider(provider)) return Object.fromEntries(models.filter((m) => m !== '').map((m) => [m, { inputPerMTokUsd: 0, outputPerMTokUsd: 0 }]));
   const own = Object.entries(prices).filter(([model, p]) => {
     const builtIn = DEFAULT_PRICES[model];
     return !builtIn || builtIn.inputPerMTokUsd !== p.inputPerMTokUsd || builtIn.outputPerMTokUsd !== p.outputPerMTokUsd;

@@ -1,7 +1,7 @@
 /** Prices hold only at the provider they are for (issue 19, item 3): OpenAI's built-in prices at
  * OpenAI, the user's own rows anywhere. */
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PRICES, isOpenAiProvider, pricesAtProvider } from './defaults.ts';
+import { DEFAULT_PRICES, isInPageProvider, isOpenAiProvider, pricesAtProvider } from './defaults.ts';
 
 const mine = { 'mock-model': { inputPerMTokUsd: 1, outputPerMTokUsd: 2 }, 'gpt-4o-mini': { inputPerMTokUsd: 0.1, outputPerMTokUsd: 0.2 } };
 
@@ -21,3 +21,16 @@ describe('pricesAtProvider', () => {
     }
   });
 });
+
+describe('the page’s own model', () => {
+  it('costs 0 for the models it runs, whatever the price table says; other providers are unchanged', () => {
+    const local = { presetId: 'browser-local', baseUrl: 'in-page:wllama', apiKey: '' };
+    expect(isInPageProvider(local)).toBe(true);
+    expect(isInPageProvider({ presetId: 'custom', baseUrl: 'http://127.0.0.1:11434/v1' })).toBe(false);
+    expect(pricesAtProvider(local, { ...DEFAULT_PRICES }, ['SmolLM2-135M-Instruct.Q4_1.gguf', '', 'SmolLM2-135M-Instruct.Q4_1.gguf'])).toEqual({
+      'SmolLM2-135M-Instruct.Q4_1.gguf': { inputPerMTokUsd: 0, outputPerMTokUsd: 0 },
+    });
+    expect(pricesAtProvider({ presetId: 'custom', baseUrl: 'http://127.0.0.1:1/v1', apiKey: '' }, { ...DEFAULT_PRICES }, ['gpt-4o-mini'])).toEqual({});
+  });
+});
+

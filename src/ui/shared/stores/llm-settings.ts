@@ -195,6 +195,6 @@ export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
     ...requestFieldsOf(form),
     caps: { ...form.caps },
     // Only the prices that hold at this provider (never OpenAI's for a local server or the mock).
-    prices: pricesAtProvider({ presetId: form.presetId, baseUrl: form.baseUrl, apiKey: '' }, pricesOf(form.prices)),
+    prices: pricesAtProvider({ presetId: form.presetId, baseUrl: form.baseUrl, apiKey: '' }, pricesOf(form.prices), ROLES.map((role) => roles[role].model)),
   };
 }

@@ -189,7 +189,7 @@ export class RunServices {
   costKnownFor(models: readonly string[], provider?: { presetId: string; baseUrl: string }): boolean {
     const form = this.deps.settings.form;
     const at = provider ?? { presetId: form.presetId, baseUrl: form.baseUrl };
-    const prices = pricesAtProvider({ presetId: at.presetId, baseUrl: at.baseUrl.trim(), apiKey: '' }, pricesOf(form.prices));
+    const prices = pricesAtProvider({ presetId: at.presetId, baseUrl: at.baseUrl.trim(), apiKey: '' }, pricesOf(form.prices), models);
     return models.filter((m) => m !== '').every((m) => m in prices);
   }
 
