@@ -25,11 +25,9 @@ const tiny = ['--episodes', '2', '--steps', '3', '--repeats', '1', '--val-repeat
 const store = () => mkdtempSync(join(tmpdir(), 'exp-store-'));
 const reportOf = (dir: string, name: string) => JSON.parse(readFileSync(join(dir, 'experiments', name, 'report', 'report.json'), 'utf8'));
 
-/** Every field the issue asks of a report row and of the report. */
-/** Run `args` (an `experiment run …` without --store), SIGKILL it at the first stderr text holding
- * `marker`, resume it, and require the report to equal `expected` (the uninterrupted run's). */
-async function killedThenResumed(name: string, args: readonly string[], marker: string, expected: unknown): Promise<void> {
-  const dir = store();
+/** Run the CLI with `args` and `--store dir`, SIGKILL it at the first stderr text holding `marker`;
+ * fails the test when it ends before that. */
+async function killAt(args: readonly string[], dir: string, marker: string): Promise<void> {
   const child = spawn(process.execPath, [BIN, ...args, '--store', dir], { cwd: REPO_ROOT, env });
   await new Promise<void>((finish) => {
     let seen = '';
@@ -40,11 +38,19 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
     child.on('exit', () => finish());
   });
   expect(child.signalCode).toBe('SIGKILL');
+}
+
+/** Run `args` (an `experiment run …` without --store), SIGKILL it at `marker`, resume it, and
+ * require the report to equal `expected` (the uninterrupted run's). */
+async function killedThenResumed(name: string, args: readonly string[], marker: string, expected: unknown): Promise<void> {
+  const dir = store();
+  await killAt(args, dir, marker);
   const resumed = await runCli(['experiment', 'resume', name, ...provider(), '--store', dir], env);
   expect(resumed.code, resumed.stderr).toBe(0);
   expect(reportOf(dir, name)).toEqual(expected);
 }
 
+/** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
   expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'rows', 'settings', 'status'].sort());
   expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
@@ -99,18 +105,8 @@ describe('metattl experiment', () => {
     for (const file of ['report.md', 'report.html', 'report.csv']) expect(readFileSync(join(full, 'experiments', 'paper-jericho', 'report', file), 'utf8')).toContain('evolved');
 
     const killed = store();
-    for (const marker of ['[3/8]', '] evolved on ']) {
-      const child = spawn(process.execPath, [BIN, ...(marker === '[3/8]' ? args : ['experiment', 'resume', 'paper-jericho', ...provider()]), '--store', killed], { cwd: REPO_ROOT, env });
-      await new Promise<void>((finish) => {
-        let seen = '';
-        child.stderr.on('data', (chunk: Buffer) => {
-          seen += chunk.toString();
-          if (seen.includes(marker) && child.exitCode === null) child.kill('SIGKILL');
-        });
-        child.on('exit', () => finish());
-      });
-      expect(child.signalCode).toBe('SIGKILL');
-    }
+    await killAt(args, killed, '[3/8]');
+    await killAt(['experiment', 'resume', 'paper-jericho', ...provider()], killed, '] evolved on ');
     const resumed = await runCli(['experiment', 'resume', 'paper-jericho', ...provider(), '--store', killed, '--json'], env);
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(reportOf(killed, 'paper-jericho')).toEqual(report);
