@@ -46,6 +46,8 @@ const EPISODES = 2;
 const STEPS = 3;
 /** Calls one session makes one after another: K·S actor calls + (K − 1) meta-agent calls. */
 const CHAIN = EPISODES * STEPS + (EPISODES - 1);
+/** Warm-up sessions before the timing, C at a time: enough that V8 has optimised the engine's and the HTTP client's code, as it has long since in an evaluation at the paper's scale. */
+const WARM_SESSIONS = (concurrency: number) => benchTiny() ? concurrency : Math.max(2 * concurrency, 16);
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
 const ENGINES = process.env.LOOP_BENCH_ENGINES === 'worker' ? 'worker' : 'thread';
@@ -150,7 +152,8 @@ async function main(): Promise<void> {
     await run('record');
     const chainBodies = recorded;
     recorded = null;
-    await Promise.all(Array.from({ length: concurrency }, (_, i) => run(`warm-${i}`)));
+    const warm = pLimit(concurrency);
+    await Promise.all(Array.from({ length: WARM_SESSIONS(concurrency) }, (_, i) => warm(() => run(`warm-${i}`))));
     Object.assign(totals, { sessionsMs: 0, callsMs: 0, calls: 0, engineMs: 0 });
     const limit = pLimit(concurrency);
     const profiler = await startCpuProfile(CATEGORIES);
