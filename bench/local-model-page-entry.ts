@@ -76,7 +76,7 @@ async function run(config: PageBenchConfig): Promise<PageBenchResult> {
   let stepTotal = 0;
   for (let step = 1; step <= config.actorSteps; step++) {
     const observation = step === 1 ? ROOM : `You pull the lever (${step}). Nothing happens.\n\n${ROOM}`;
-    const messages = buildActorMessages({ guidingPrompt: DEFAULT_GUIDING_PROMPT, history, observation, step, maxSteps: 10, score: 0 });
+    const messages = buildActorMessages({ guidingPrompt: DEFAULT_GUIDING_PROMPT, history, observation });
     const reply = await timed(() => actor.complete(messages));
     stepTotal += reply.usage.latencyMs;
     history.push({ observation, reply: reply.content });

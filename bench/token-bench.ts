@@ -58,7 +58,7 @@ function referenceActorMessages(ctx: StepContext): ChatMessage[] {
 function ringActorMessages(ctx: StepContext): ChatMessage[] {
   const first = Math.max(0, ctx.history.length - HISTORY);
   const ring = ctx.history.slice(first).map((turn, i) => ({ turn, slot: (first + i) % HISTORY })).sort((a, b) => a.slot - b.slot).map((x) => x.turn);
-  return buildActorMessages({ ...ctx, history: ring, maxSteps: STEPS });
+  return buildActorMessages({ ...ctx, history: ring });
 }
 
 const serialize = (messages: readonly ChatMessage[]): string => messages.map((m) => `<|${m.role}|>\n${m.content}`).join('\n');
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
   const ours = new ActorTally(count);
   const reference = new ActorTally(count);
   const ringOrder = new ActorTally(count);
-  /** Σ over calls 2…S of the tokens new in a call in any order: its step line, the previous reply, the current observation. */
+  /** Σ over calls 2…S of the tokens new in a call in any order: the previous reply and the current observation. */
   let newContent = 0;
   const metaPrompt = buildMetaPrompt(sample.strategy);
   const turns: ChatTurn[] = [];
@@ -130,10 +130,10 @@ async function main(): Promise<void> {
     ringOrder.newEpisode();
     for (const [i, command] of commands.entries()) {
       const ctx = { guidingPrompt, history, observation, step: i + 1, score };
-      ours.add(buildActorMessages({ ...ctx, maxSteps: STEPS }));
+      ours.add(buildActorMessages(ctx));
       reference.add(referenceActorMessages(ctx));
       ringOrder.add(ringActorMessages(ctx));
-      if (i > 0) newContent += count(`Step ${i + 1} of ${STEPS}. Score: ${score ?? 'n/a'}.`) + count(history.at(-1)!.reply) + count(observation.trim());
+      if (i > 0) newContent += count(history.at(-1)!.reply) + count(observation.trim());
       const reply = `REASONING: The guide and the last observation point to this command.\nACTION: ${command}`;
       actorOutput += count(reply);
       const result = game.step(command);
@@ -188,7 +188,7 @@ async function main(): Promise<void> {
   console.log(`ours / reference meta-agent tokens per session ${(metaOurs / Math.max(1, metaReference)).toFixed(3)} (goal ≤ 1)`);
   console.log(`tokens per ${EPISODES}×${STEPS} session, input + output: static ${((ours.inputTokens + actorOutput) / 1000).toFixed(0)}K (paper ~${PAPER.static / 1000}K), meta-agent ${((ours.inputTokens + actorOutput + metaOurs + metaOutput) / 1000).toFixed(0)}K (paper Meta-TTL ~${PAPER.metaTtl / 1000}K)`);
   const extra = (ours.inputTokens - reference.inputTokens) / ours.calls;
-  if (extra > 0) console.log(`ours is ${extra.toFixed(1)} tokens per actor call over the reference layout: the "Step i of S. Score: X." line and the observation's tag, which the method section lists as a deliberate difference (the actor is told how many steps remain); the model's texts are not changed here`);
+  console.log(`ours − reference: ${extra.toFixed(1)} tokens per actor call (the layouts differ only in where the parser advice stands: in our preamble, after the observation in the reference's)`);
 }
 
 await main();

@@ -65,7 +65,7 @@ test('plays 10 scripted steps on advent with the real score; the key is only in 
   // The reply is shown as text in a collapsed <details>.
   const first = steps.first();
   await first.locator('summary').click();
-  await expect(first.getByTestId('agent-step-reply')).toHaveText('REASONING: Following the script.\nACTION: east');
+  await expect(first.getByTestId('agent-step-reply')).toHaveText('REASONING: Following the script. (step 1)\nACTION: east');
 
   // Export: parses, 10 steps, no key.
   const downloading = page.waitForEvent('download');

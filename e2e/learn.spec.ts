@@ -6,6 +6,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
+import { inferActorStep, type ChatBody } from '../test/mock-llm/roles.ts';
 import { startMockLlm, type LoggedRequest, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { KEY } from './llm-helpers.ts';
@@ -17,13 +18,6 @@ let mock: MockLlm;
 test.afterEach(async () => {
   await mock.close();
 });
-
-/** The text of a chat request's last user message. */
-function lastUserText(r: LoggedRequest): string {
-  const messages = (r.body as { messages?: { role: string; content: unknown }[] }).messages ?? [];
-  const content = messages.filter((m) => m.role === 'user').at(-1)?.content;
-  return typeof content === 'string' ? content : '';
-}
 
 test('a session reloaded in the middle of episode 2 resumes and ends with exactly K contiguous episodes', async ({ page }) => {
   // Each actor reply takes 600 ms, so the reload lands while a step is in flight.
@@ -60,11 +54,11 @@ test('a session reloaded in the middle of episode 2 resumes and ends with exactl
   // Every (episode, step) was asked for once — except the step in flight at the reload, whose
   // first answer (if it came at all) the reloaded page never recorded; a recorded step was never
   // asked again. The episode of an actor request = 1 + the meta-agent requests before it; its
-  // step = "Step i of S".
+  // step is told from its content as the mock tells it (inferActorStep).
   const asked = new Map<string, LoggedRequest[]>();
   for (const r of mock.requests.filter((x) => x.role === 'actor')) {
     const episode = 1 + mock.requests.filter((x) => x.role === 'metaAgent' && x.index < r.index).length;
-    const step = /Step (\d+) of \d+/.exec(lastUserText(r))?.[1];
+    const step = inferActorStep(r.body as ChatBody).step;
     const key = `${episode}:${step}`;
     asked.set(key, [...(asked.get(key) ?? []), r]);
   }

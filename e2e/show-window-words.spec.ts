@@ -45,9 +45,15 @@ async function open(page: Page, view: 'evolve' | 'evaluate' | 'agent', workshop:
   await expect(page.getByTestId(view)).toHaveAttribute('data-ready', 'true');
 }
 
-/** Every select inside `scope` is wide enough for its longest option's text (nothing cut off). */
+/** Every select inside `scope` is wide enough for its longest option's text (nothing cut off),
+ * once the view's layout has settled (its grid is laid out again as the catalog arrives). */
 async function expectSelectsFit(page: Page, scope: string): Promise<void> {
-  const cut = await page.locator(scope).evaluate((root) => {
+  await expect.poll(() => cutSelects(page, scope), { timeout: 10_000 }).toEqual([]);
+}
+
+/** The options (with their select's width) whose text does not fit their select. */
+async function cutSelects(page: Page, scope: string): Promise<string[]> {
+  return page.locator(scope).evaluate((root) => {
     const probe = document.createElement('span');
     probe.style.cssText = 'position:absolute;visibility:hidden;white-space:nowrap';
     document.body.append(probe);
@@ -63,7 +69,6 @@ async function expectSelectsFit(page: Page, scope: string): Promise<void> {
     probe.remove();
     return problems;
   });
-  expect(cut).toEqual([]);
 }
 
 for (const screen of SCREENS) {

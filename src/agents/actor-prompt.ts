@@ -1,7 +1,11 @@
 /**
- * The actor's prompt (method.md, "Actor prompt"): system = fixed player preamble + the current
- * guiding prompt + the last N (observation, reply) pairs of this episode; user = the current
- * observation + the two-line reply contract.
+ * The actor's prompt (method.md, "Actor prompt"): system = fixed player preamble (with the parser
+ * advice) + the current guiding prompt + the last N (observation, reply) pairs of this episode;
+ * user = the current observation + the two-line reply contract. The reference's layout, except
+ * that its parser advice follows the observation: ours is part of the preamble, so it stays in the
+ * prefix a provider caches (README "Method"). Like the reference, the prompt does not number the
+ * steps or show the score, and it is never longer than the reference's for the same trajectory
+ * (bench/token-bench.ts).
  */
 import type { ChatMessage } from '../llm/interface.ts';
 
@@ -33,14 +37,14 @@ export interface ActorContext {
   /** This episode's earlier turns, oldest first; only the last `historyLength` are shown. */
   history: ActorTurn[];
   observation: string;
-  /** 1-based step index and the episode's step limit. */
-  step: number;
-  maxSteps: number;
-  score: number | null;
   /** The environment's preamble and reply contract (default: the Z-machine's). */
   texts?: { actorPreamble: string; replyContract: string };
 }
 
+/**
+ * The actor's two messages for one step: `[system, user]` as described above. `historyLength`
+ * (default 5) is N; 0 shows no turns.
+ */
 export function buildActorMessages(ctx: ActorContext, historyLength = DEFAULT_HISTORY_LENGTH): ChatMessage[] {
   const recent = historyLength > 0 ? ctx.history.slice(-historyLength) : [];
   let system = `${ctx.texts?.actorPreamble ?? ACTOR_PREAMBLE}\n\nFollow this guide:\n${ctx.guidingPrompt.trim() || '(no guide yet)'}`;
@@ -48,7 +52,7 @@ export function buildActorMessages(ctx: ActorContext, historyLength = DEFAULT_HI
     system += '\n\nYour most recent turns in this episode (oldest first):';
     for (const turn of recent) system += `\n[OBSERVATION]\n${turn.observation.trim()}\n[YOUR REPLY]\n${turn.reply.trim()}`;
   }
-  const user = `Step ${ctx.step} of ${ctx.maxSteps}. Score: ${ctx.score ?? 'n/a'}.\n[OBSERVATION]\n${ctx.observation.trim()}\n\n${ctx.texts?.replyContract ?? REPLY_CONTRACT}`;
+  const user = `${ctx.observation.trim()}\n\n${ctx.texts?.replyContract ?? REPLY_CONTRACT}`;
   return [
     { role: 'system', content: system },
     { role: 'user', content: user },

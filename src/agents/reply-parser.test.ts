@@ -39,7 +39,7 @@ describe('the actor preamble', () => {
     expect(ACTOR_PREAMBLE).toMatch(/one-word noun/);
     expect(ACTOR_PREAMBLE).toMatch(/did not understand or refused a command, do not type it again/);
     expect(ACTOR_PREAMBLE).toMatch(/never type commands about the game itself \(save, restore, restart, quit, undo/);
-    const [system] = buildActorMessages({ guidingPrompt: 'g', history: [], observation: 'o', step: 1, maxSteps: 5, score: 0 });
+    const [system] = buildActorMessages({ guidingPrompt: 'g', history: [], observation: 'o' });
     expect(system!.content.startsWith(ACTOR_PREAMBLE)).toBe(true);
   });
 });

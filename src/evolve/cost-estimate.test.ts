@@ -72,7 +72,7 @@ describe('prompt sizes', () => {
   it('the actor prompt is measured with buildActorMessages (K = 1, S = 1, a character counter)', () => {
     const s = samples('low');
     const system = `${ACTOR_PREAMBLE}\n\nFollow this guide:\nExplore.`;
-    const user = `Step 1 of 1. Score: 0.\n[OBSERVATION]\n${s.observation}\n\n${REPLY_CONTRACT}`;
+    const user = `${s.observation}\n\n${REPLY_CONTRACT}`;
     const usage = actorUsage({ episodes: 1, maxSteps: 1, initialGuidingPrompt: 'Explore.', contextWindow: 8000 }, true, 7, chars, 'low');
     expect(usage).toEqual({ calls: 1, promptTokens: system.length + 4 + user.length + 4, completionTokens: 7 });
   });

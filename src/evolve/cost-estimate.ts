@@ -128,13 +128,13 @@ export function actorUsage(shape: SessionShape, learns: boolean, completionToken
     for (let h = 0; h <= DEFAULT_HISTORY_LENGTH && h < shape.maxSteps; h++) {
       const steps = h < DEFAULT_HISTORY_LENGTH ? 1 : shape.maxSteps - DEFAULT_HISTORY_LENGTH;
       const history = Array.from({ length: h }, () => turn);
-      total += steps * countChatTokens(buildActorMessages({ guidingPrompt, history, observation: s.observation, step: shape.maxSteps, maxSteps: shape.maxSteps, score: 0 }), count);
+      total += steps * countChatTokens(buildActorMessages({ guidingPrompt, history, observation: s.observation }), count);
     }
     return total;
   };
   const cachedPerEpisode = (guidingPrompt: string): number => {
     if (scenario === 'high') return 0;
-    const prefix = buildActorMessages({ guidingPrompt, history: [], observation: '', step: 1, maxSteps: shape.maxSteps, score: 0 }).slice(0, 1);
+    const prefix = buildActorMessages({ guidingPrompt, history: [], observation: '' }).slice(0, 1);
     return (shape.maxSteps - 1) * cacheableTokens(countChatTokens(prefix, count) - 1);
   };
   const laterGuide = learns ? s.learnedGuide : shape.initialGuidingPrompt;

@@ -112,7 +112,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     };
     let decision;
     try {
-      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, step: index, maxSteps, score: last.score, ...(engine.texts ? { texts } : {}) }, signal);
+      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, ...(engine.texts ? { texts } : {}) }, signal);
     } catch (error) {
       if (error instanceof BudgetReachedError) {
         await record(options, trajectory, { ...base, parseStatus: 'llm_error', error: { kind: 'budget', message: error.message } });

@@ -5,6 +5,7 @@
  * observation and step. Pure functions of the request content.
  */
 import { indexFromText } from './hash.ts';
+import { stepMark } from './roles.ts';
 
 /** Commands the followGuide actor explores with by default. */
 export const DEFAULT_EXPLORE_COMMANDS: readonly string[] = [
@@ -13,7 +14,7 @@ export const DEFAULT_EXPLORE_COMMANDS: readonly string[] = [
 
 /** What the actor needs from one request. */
 export interface ActorInput {
-  /** 1-based step from `Step i of S`. */
+  /** 1-based step (roles.ts inferActorStep). */
   step: number;
   observation: string;
   /** The guiding prompt ('' when none). */
@@ -28,14 +29,14 @@ export interface ActorReply {
 }
 
 /** The two-line reply contract of src/agents/actor-prompt.ts. */
-export function actorReplyText(reasoning: string, action: string): string {
-  return `REASONING: ${reasoning}\nACTION: ${action}`;
+export function actorReplyText(reasoning: string, action: string, step?: number): string {
+  return `REASONING: ${reasoning}${step === undefined ? '' : ` ${stepMark(step)}`}\nACTION: ${action}`;
 }
 
 /** Script mode: script[step-1], past the end `look` (or `fallback`). */
 export function scriptedReply(script: readonly string[], step: number, fallback = 'look'): ActorReply {
   const action = script[step - 1] ?? fallback;
-  return { text: actorReplyText('Following the script.', action), behaviour: 'actor:script' };
+  return { text: actorReplyText('Following the script.', action, step), behaviour: 'actor:script' };
 }
 
 const LIST_ITEM = /^\s*(?:\d+\s*[.)]|[-*•])\s+(.+?)\s*$/;
@@ -90,8 +91,8 @@ export function followGuideReply(input: ActorInput, explore: readonly string[]):
   const plan = guidePlan(input.guide);
   const planned = plan[input.step - 1];
   if (planned !== undefined) {
-    return { text: actorReplyText(`Following the guide's plan, command ${input.step} of ${plan.length}.`, planned), behaviour: 'actor:followGuide:plan' };
+    return { text: actorReplyText(`Following the guide's plan, command ${input.step} of ${plan.length}.`, planned, input.step), behaviour: 'actor:followGuide:plan' };
   }
   const action = exploreCommand(explore, input.observation, input.step, input.guide);
-  return { text: actorReplyText('No plan for this step, so I explore.', action), behaviour: 'actor:followGuide:explore' };
+  return { text: actorReplyText('No plan for this step, so I explore.', action, input.step), behaviour: 'actor:followGuide:explore' };
 }

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildActorMessages } from '../../src/agents/actor-prompt.ts';
 import { parseActorReply } from '../../src/agents/reply-parser.ts';
-import { DEFAULT_EXPLORE_COMMANDS, guidePlan } from './actor-behaviour.ts';
+import { actorReplyText, DEFAULT_EXPLORE_COMMANDS, guidePlan } from './actor-behaviour.ts';
 import { parseEpisodeLogs } from './episode-log.ts';
 import { detectRole, type ChatBody } from './roles.ts';
 import type { MockLlm } from './interface.ts';
@@ -19,9 +19,14 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-/** The actor's command for step `step` with this guide, history and observation. */
-async function actorAction(step: number, guidingPrompt: string, observation = 'West of House.', history: { observation: string; reply: string }[] = []): Promise<string> {
-  const messages = buildActorMessages({ guidingPrompt, history, observation, step, maxSteps: 50, score: 0 });
+/** Turns 1 … step − 1 as the mock answered them (its `(step k)` mark in each reply). */
+function markedTurns(step: number): { observation: string; reply: string }[] {
+  return Array.from({ length: step - 1 }, (_, i) => ({ observation: `Room ${i + 1}.`, reply: actorReplyText('Earlier.', 'look', i + 1) }));
+}
+
+/** The actor's command for step `step` with this guide, history (default: `markedTurns(step)`) and observation. */
+async function actorAction(step: number, guidingPrompt: string, observation = 'West of House.', history = markedTurns(step)): Promise<string> {
+  const messages = buildActorMessages({ guidingPrompt, history, observation });
   const reply = await postChat(mock, { model: 'actor-model', messages, temperature: 0.5 });
   const parsed = parseActorReply(contentOf(reply), 'stop');
   expect(parsed.status).toBe('ok');
@@ -61,12 +66,13 @@ describe('actor', () => {
 
   it("follows the guide's PLAN by step, then explores", async () => {
     const guide = 'Replay what scored.\nPLAN:\n1. open mailbox\n2. `take leaflet`\n3) north (to the house)\nThen look around.';
+    // The turns' replies are not the mock's (no step mark): the step is 1 + the turns shown.
     const history = [{ observation: 'West of House.', reply: 'REASONING: x\nACTION: open mailbox' }];
     expect(await actorAction(1, guide)).toBe('open mailbox');
     expect(await actorAction(2, guide, 'Opened.', history)).toBe('take leaflet');
-    expect(await actorAction(3, guide, 'Taken.', history)).toBe('north');
+    expect(await actorAction(3, guide, 'Taken.', [...history, { observation: 'Opened.', reply: 'REASONING: y\nACTION: take leaflet' }])).toBe('north');
     expect(mock.requests[mock.requests.length - 1]!.behaviour).toBe('actor:followGuide:plan');
-    const explored = await actorAction(4, guide, 'North of House.', history);
+    const explored = await actorAction(4, guide, 'North of House.');
     expect(DEFAULT_EXPLORE_COMMANDS).toContain(explored);
     expect(mock.requests[mock.requests.length - 1]!.behaviour).toBe('actor:followGuide:explore');
   });
@@ -150,7 +156,7 @@ describe('role detection and the closed loop', () => {
   const body = (system: string, user: string) => chatBody(system, user) as unknown as ChatBody;
 
   it('tells the roles apart by content, also in the mixed cases', () => {
-    const actorMessages = buildActorMessages({ guidingPrompt: 'End with <learn>PLAN</learn>.', history: [], observation: 'Hall.', step: 1, maxSteps: 5, score: 0 });
+    const actorMessages = buildActorMessages({ guidingPrompt: 'End with <learn>PLAN</learn>.', history: [], observation: 'Hall.' });
     expect(detectRole({ model: 'm', messages: actorMessages })).toBe('actor');
     expect(detectRole(body(proposerPrompt('Always end your <learn> with a PLAN.'), 'record'))).toBe('proposer');
     expect(detectRole(body(META_PROMPT, 'a log quoting a reply:\nACTION: north'))).toBe('metaAgent');

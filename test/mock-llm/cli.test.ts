@@ -30,7 +30,7 @@ describe('mock LLM cli', () => {
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(chatBody('You are an expert player of text adventure games.', 'Step 2 of 9. Score: 0.\n[OBSERVATION]\nHi.')),
       });
-      expect((await reply.json()).choices[0].message.content).toBe('REASONING: Following the script.\nACTION: take leaflet');
+      expect((await reply.json()).choices[0].message.content).toBe('REASONING: Following the script. (step 2)\nACTION: take leaflet');
     } finally {
       const exited = new Promise((done) => child.once('exit', done));
       child.kill('SIGTERM');

@@ -117,8 +117,8 @@ export interface MockOptions {
   host?: string;
   /** TCP port (default 0 = a free port); read once at start. */
   port?: number;
-  /** Actor script: at step i the actor plays script[i-1], past the end `look`. When absent the
-   * actor follows the guide (followGuide). */
+  /** Actor script: at step i the actor plays script[i-1], past the end `look` (the step is told
+   * from the request: roles.ts inferActorStep). When absent the actor follows the guide (followGuide). */
   script?: string[];
   /** Commands the followGuide actor explores with when the guide has no plan (or it is used up).
    * Default: DEFAULT_EXPLORE_COMMANDS. */
@@ -185,7 +185,8 @@ export interface LoggedRequest {
   attempt: number;
   outcome: RequestOutcome;
   /** True when the request did not match what the product is expected to send (bad shape,
-   * unknown path, an actor request without `Step i of S`, a meta-agent request without a log). */
+   * unknown path, an actor request whose step cannot be told (roles.ts inferActorStep), a
+   * meta-agent request without a log). */
   unexpected: boolean;
   /** Why it was unexpected, null otherwise. */
   problem: string | null;

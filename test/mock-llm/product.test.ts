@@ -9,6 +9,7 @@ import { defaultLlmSettings } from '../../src/llm/defaults.ts';
 import type { LlmSettings } from '../../src/llm/interface.ts';
 import { createChatModels } from '../../src/llm/openai-chat-model.ts';
 import { UsageMeter } from '../../src/llm/usage-meter.ts';
+import { actorReplyText } from './actor-behaviour.ts';
 import type { MockLlm } from './interface.ts';
 import { startMockLlm } from './server.ts';
 
@@ -24,7 +25,11 @@ function actorFor(overrides: Partial<LlmSettings> = {}): Actor {
   return new Actor(models.actor);
 }
 
-const context = (step: number) => ({ guidingPrompt: 'Explore.', history: [], observation: `Room ${step}.`, step, maxSteps: 10, score: 0 });
+/** Step `step`'s context: the mock's earlier replies (with its step mark) as the turns. */
+const context = (step: number) => ({
+  guidingPrompt: 'Explore.', observation: `Room ${step}.`,
+  history: Array.from({ length: step - 1 }, (_, i) => ({ observation: `Room ${i + 1}.`, reply: actorReplyText('Following the script.', 'look', i + 1) })),
+});
 
 describe('the product against the mock', () => {
   it('plays the script through the product actor, adapting to a refused temperature', async () => {

@@ -8,7 +8,7 @@ import { sha256Hex, canonicalJson } from './hash.ts';
 import type { MockOptions, MockRole } from './interface.ts';
 import { metaAgentAnswer } from './meta-agent-behaviour.ts';
 import { currentStrategyIn, proposerAnswer } from './proposer-behaviour.ts';
-import { actorGuide, actorObservation, actorStep, detectRole, lastUserText, messageText, systemText, userTexts, type ChatBody } from './roles.ts';
+import { actorGuide, actorObservation, detectRole, inferActorStep, lastUserText, messageText, systemText, userTexts, type ChatBody } from './roles.ts';
 
 /** The reply to a chat request, before any fault is applied. */
 export interface ChosenReply {
@@ -21,12 +21,13 @@ export interface ChosenReply {
   problem: string | null;
 }
 
+const FULL_WINDOW_TURNS = 5;
+
 /** The actor's reply: the script when one is set, else follow the guide. */
 function actorChoice(body: ChatBody, options: MockOptions): ChosenReply {
   const user = lastUserText(body);
-  const parsedStep = actorStep(user);
-  const step = parsedStep ?? 1;
-  const problem = parsedStep === null ? 'actor request without "Step i of S" in the last user message (step 1 assumed)' : null;
+  const { step, uncertain } = inferActorStep(body);
+  const problem = uncertain ? `actor request whose step cannot be told (no "Step i of S", no (step k) mark in its ${FULL_WINDOW_TURNS}+ turns; step ${step} assumed)` : null;
   const observation = actorObservation(user);
   const byGoal = options.goalScripts?.find((g) => observation.includes(g.goal));
   const reply = byGoal

@@ -1,7 +1,8 @@
 /**
  * Reading a chat request the way the mock needs it: the request shape check, the text of each
  * message, which Meta-TTL role (method.md, "Roles") a request is for, and the actor prompt's
- * parts (src/agents/actor-prompt.ts: `Step i of S`, `[OBSERVATION]`, `Follow this guide:`).
+ * parts (src/agents/actor-prompt.ts: `Follow this guide:`, the `[OBSERVATION]` / `[YOUR REPLY]` turns;
+ * an older `Step i of S` line is still read).
  * Detection is by content only; the product's modules are not imported.
  */
 import type { MockRole } from './interface.ts';
@@ -93,7 +94,36 @@ export function actorStep(userText: string): number | null {
   return match ? Number(match[1]) : null;
 }
 
-/** The current observation: the text after `[OBSERVATION]` up to the reply contract. */
+/** The mark the mock writes into each actor reply, `(step k)`, so that a later request, whose
+ * history shows that reply, tells its own step: the product does not number steps in the prompt
+ * (the reference's layout does not). */
+export function stepMark(step: number): string {
+  return `(step ${step})`;
+}
+const STEP_MARK = /\(step (\d+)\)/;
+/** Turns from which an unmarked history is taken as possibly cut by the product's window. */
+const FULL_WINDOW = 5;
+
+/**
+ * The step an actor request is for, from its content only: `Step i of S` in the last user message
+ * when there; else from the turns in the system message (`[YOUR REPLY]` sections, oldest first):
+ * the latest reply carrying the mock's mark `(step k)`, at turn j of h, gives k + (h − j) + 1;
+ * with no mark, h + 1 — exact while the product's window (5 turns) has not dropped a turn, so a
+ * request with h ≥ 5 unmarked turns is `uncertain`.
+ */
+export function inferActorStep(body: ChatBody): { step: number; uncertain: boolean } {
+  const explicit = actorStep(lastUserText(body));
+  if (explicit !== null) return { step: explicit, uncertain: false };
+  const replies = systemText(body).split('[YOUR REPLY]').slice(1);
+  for (let j = replies.length - 1; j >= 0; j--) {
+    const mark = STEP_MARK.exec(replies[j]!.split('[OBSERVATION]')[0]!);
+    if (mark) return { step: Number(mark[1]) + (replies.length - 1 - j) + 1, uncertain: false };
+  }
+  return { step: replies.length + 1, uncertain: replies.length >= FULL_WINDOW };
+}
+
+/** The current observation: the last user message up to the reply contract (after an
+ * `[OBSERVATION]` tag when it has one). */
 export function actorObservation(userText: string): string {
   const start = userText.indexOf('[OBSERVATION]');
   const rest = start >= 0 ? userText.slice(start + '[OBSERVATION]'.length) : userText;

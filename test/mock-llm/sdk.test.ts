@@ -24,7 +24,7 @@ describe('the openai SDK against the mock', () => {
     const client = new OpenAI({ baseURL: mock.baseUrl, apiKey: 'test-key', maxRetries: 0 });
     const completion = await client.chat.completions.create({ model: 'actor-model', messages, temperature: 0.5 });
     const content = completion.choices[0]!.message.content!;
-    expect(content).toBe('REASONING: Following the script.\nACTION: open mailbox');
+    expect(content).toBe('REASONING: Following the script. (step 1)\nACTION: open mailbox');
     expect(completion.usage?.completion_tokens).toBe(Math.ceil(content.length / 4));
 
     const stream = await client.chat.completions.create({ model: 'actor-model', messages, stream: true, stream_options: { include_usage: true } });

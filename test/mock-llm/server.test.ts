@@ -6,6 +6,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MockLlm, MockOptions } from './interface.ts';
 import { startMockLlm } from './server.ts';
+import { inferActorStep, type ChatBody } from './roles.ts';
 import { chatBody, contentOf, postChat, sseEvents } from './test-helpers.ts';
 
 const open: MockLlm[] = [];
@@ -311,11 +312,29 @@ describe('unexpected requests', () => {
     expect(mock.requests[0]).toMatchObject({ unexpected: true, behaviour: 'not_found' });
   });
 
-  it('an actor request without "Step i of S" is answered but flagged', async () => {
+  it('an actor request whose step cannot be told (5 turns, none with the mock\'s step mark) is answered but flagged', async () => {
     const mock = await start();
-    const reply = await postChat(mock, chatBody('You are an expert player of text adventure games.\n\nFollow this guide:\nExplore.', 'What now?'));
+    const turns = Array.from({ length: 5 }, (_, i) => `\n[OBSERVATION]\nRoom ${i}.\n[YOUR REPLY]\nREASONING: mine\nACTION: look`).join('');
+    const system = `You are an expert player of text adventure games.\n\nFollow this guide:\nExplore.\n\nYour most recent turns in this episode (oldest first):${turns}`;
+    const reply = await postChat(mock, chatBody(system, 'What now?'));
     expect(reply.status).toBe(200);
     expect(mock.requests[0]).toMatchObject({ role: 'actor', unexpected: true });
+    // Fewer turns than the window: the step is 1 + the turns, nothing flagged.
+    await postChat(mock, chatBody(system.split('\n[OBSERVATION]').slice(0, 3).join('\n[OBSERVATION]'), 'What now?'));
+    expect(mock.requests[1]).toMatchObject({ role: 'actor', unexpected: false });
+  });
+
+  it('tells an actor request\'s step from its content: Step i of S, the mock\'s (step k) mark, or the turns shown', () => {
+    const turn = (reply: string) => `\n[OBSERVATION]\nA room.\n[YOUR REPLY]\n${reply}`;
+    const body = (turns: string[], user = 'A room.\n\nReply in exactly two lines:'): ChatBody => ({ model: 'm', messages: [{ role: 'system', content: `You are an expert player of text adventure games.\n\nFollow this guide:\nx\n\nYour most recent turns in this episode (oldest first):${turns.join('')}` }, { role: 'user', content: user }] });
+    expect(inferActorStep(body([]))).toEqual({ step: 1, uncertain: false });
+    expect(inferActorStep(body([turn('REASONING: a\nACTION: look')]))).toEqual({ step: 2, uncertain: false });
+    const marked = [turn('REASONING: a (step 11)\nACTION: n'), turn('REASONING: b (step 12)\nACTION: s'), turn('garbled'), turn('REASONING: c (step 14)\nACTION: e'), turn('oops, no contract')];
+    expect(inferActorStep(body(marked))).toEqual({ step: 16, uncertain: false });
+    expect(inferActorStep(body(marked.slice(0, 3)))).toEqual({ step: 14, uncertain: false });
+    expect(inferActorStep(body(marked, 'Step 3 of 9. Score: 0.\n[OBSERVATION]\nHall.'))).toEqual({ step: 3, uncertain: false });
+    // A mark in an observation is not the mock's.
+    expect(inferActorStep(body([`\n[OBSERVATION]\nA sign says (step 40).\n[YOUR REPLY]\nREASONING: x\nACTION: read sign`]))).toEqual({ step: 2, uncertain: false });
   });
 
   it('waitForRequest rejects on timeout with what was logged', async () => {
