@@ -11,8 +11,10 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
 
-/** One category: a name and what marks its frames (URL or function-name substrings). */
-export interface CpuCategory { name: string; match: readonly string[] }
+/** One category: a name and what marks its frames: `match`, URL substrings or exact function
+ * names; `noUrlNames`, exact names of functions with no script URL (code made by `new Function`,
+ * such as ifvms's compiled Z-code routines, named "anonymous"). */
+export interface CpuCategory { name: string; match: readonly string[]; noUrlNames?: readonly string[] }
 
 /** The parts of a V8 `.cpuprofile` read here (timeDeltas in µs). */
 export interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
@@ -61,7 +63,7 @@ export function classifyProfile(profile: Profile, categories: readonly CpuCatego
     let found = leaf === '(idle)' ? 'idle' : leaf === '(garbage collector)' ? 'gc' : null;
     for (let at: number | undefined = id; found === null && at !== undefined; at = parent.get(at)) {
       const { url, functionName } = byId.get(at)!.callFrame;
-      found = categories.find((c) => c.match.some((m) => url.includes(m) || functionName === m))?.name ?? null;
+      found = categories.find((c) => c.match.some((m) => url.includes(m) || functionName === m) || (url === '' && c.noUrlNames?.includes(functionName)))?.name ?? null;
     }
     const name = found ?? 'other';
     memo.set(id, name);

@@ -3,18 +3,21 @@
  * one fixed list of 500 commands it measures our engine's ms per step, dfrotz's ms per step on the
  * same list through a pipe, their ratio, `engine.reset()` against a fresh `loadStory` (cold: no
  * other engine of the story in this thread; warm: compiled routines shared, story-cache.ts), and
- * the first pass of the list on a new engine, cold and warm. All in one run. Method notes are
- * printed under the table; figures are wall-clock ms (performance.now()).
+ * the first pass of the list on a new engine, cold and warm. On the light games (zork1, minizork)
+ * it also gives ours against dfrotz and `metattl replay`, where their per-step fixed cost goes (a
+ * CPU profile by module) and replay's cost taken apart (engine-step-split.ts). All in one run.
+ * Method notes are printed under the table; figures are wall-clock ms (performance.now()).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import type { StoryRules } from '../src/engine/interface.ts';
 import { clearStoryWork } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 import { sized } from './bench-size.ts';
+import { printStepCostTables, stepCpuSplit, workerBatchMs, type LightGameCost } from './engine-step-split.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
@@ -194,14 +197,16 @@ const STANDING_STILL = ['look', 'inventory', 'wait', 'examine me', 'listen', 'ju
  * Our engine against dfrotz on one more story with STANDING_STILL cycled to STEP_COUNT commands
  * (light steps: the per-step fixed cost dominates). @returns ms per step of each and their ratio.
  */
-async function gameRatio(storyPath: string, binary: string): Promise<{ oursMs: number; dfrotzMs: number; replayMs: number }> {
+async function gameRatio(storyPath: string, binary: string): Promise<LightGameCost & { dfrotzMs: number }> {
   const bytes = new Uint8Array(readFileSync(storyPath));
   const rules = storyRules(loadStory(bytes, { seed: 0 }).info.md5);
   const commands = Array.from({ length: STEP_COUNT }, (_, i) => STANDING_STILL[i % STANDING_STILL.length]!);
   const frotz = dfrotzBench(binary, storyPath, commands);
   await frotz.warmUp();
   const ours = await benchEngine(bytes, rules, commands, () => frotz.rep());
-  return { oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs, replayMs: replayStepMs(storyPath, commands) };
+  const split = await stepCpuSplit(bytes, rules, commands, REPETITIONS);
+  const worker = await workerBatchMs(bytes, rules, commands, REPLAY_REPETITIONS, REPETITIONS);
+  return { name: basename(storyPath), oursMs: median(ours.runMeansMs), dfrotzMs: frotz.result().stepMs, replayMs: replayStepMs(storyPath, commands), worker, split };
 }
 
 /**
@@ -299,6 +304,7 @@ async function main(): Promise<void> {
     console.log('| story | ours ms/step | dfrotz ms/step | ratio | metattl replay ms/step | replay / in-process (goal ≤ 1.5×) |');
     console.log('|---|---|---|---|---|---|');
     if (frotz) console.log(`| detective.z5 (the list above) | ${oursMs.toFixed(3)} | ${frotz.stepMs.toFixed(3)} | ${(oursMs / frotz.stepMs).toFixed(1)}× | | |`);
+    const light: LightGameCost[] = [];
     for (const name of ['zork1.z5', 'minizork.z3']) {
       const path = join(sharedDir, 'stories', name);
       if (!existsSync(path)) {
@@ -306,8 +312,10 @@ async function main(): Promise<void> {
         continue;
       }
       const r = await gameRatio(path, binary);
+      light.push(r);
       console.log(`| ${name} (${STANDING_STILL.length} standing-still commands cycled) | ${r.oursMs.toFixed(3)} | ${r.dfrotzMs.toFixed(3)} | ${(r.oursMs / r.dfrotzMs).toFixed(1)}× | ${r.replayMs.toFixed(3)} | ${(r.replayMs / r.oursMs).toFixed(2)}× |`);
     }
+    printStepCostTables(light, REPETITIONS, STEP_COUNT, REPLAY_REPETITIONS);
   }
   console.log(`\nOurs: in-process engine.step() calls, catalog rules ${rules ? 'on' : 'off'}, seed 0; one untimed warm-up run;`);
   console.log(`every run starts from reset() and no step ends the game (final ${ours.finalStatus}).`);

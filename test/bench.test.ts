@@ -20,6 +20,8 @@ const EXPECTED: Record<string, RegExp[]> = {
   'bench/engine-bench.ts': [
     /ratio ours \/ dfrotz \(per step\) +\| +-?\d+\.\d x/, /engine\.reset\(\), median of 1 +\| +\d+\.\d{3} ms/,
     /^\| zork1\.z5 \(8 standing-still commands cycled\) \| \d+\.\d{3} \| -?\d+\.\d{3} \| -?\d+\.\d× \| -?\d+\.\d{3} \| -?\d+\.\d{2}× \|$/m, /^\| minizork\.z3 \(8 standing-still commands cycled\) \| \d+\.\d{3} \|/m,
+    /^\| story \| ifvms VM \| Glk \| scoring \/ end detection \| ours: capture \+ step \| GC \| other \| total \(profiled\) \| ours ms\/step \(unprofiled\) \|\n\|[-|]+\|\n\| zork1\.z5( \| \d+\.\d{4}){7} \| \d+\.\d{3} \|\n\| minizork\.z3 \|/m,
+    /^\| zork1\.z5( \| -?\d+\.\d{3}){7} \|\n\| minizork\.z3( \| -?\d+\.\d{3}){7} \|$/m,
   ],
   'bench/evolution-bench.ts': [/^\| 4 \| \d+ \| \d+ \| \d+ \| \d+ \| \d+ \| \d\.\d{3} \|$/m, /Starting one worker_thread engine .*median \d+ ms of 1\./],
   'bench/loop-bench.ts': [

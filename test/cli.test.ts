@@ -71,4 +71,15 @@ describe('metattl replay', () => {
     expect(JSON.parse(stdout).final).toMatchObject({ termination: 'interpreter_hang', done: true, steps: 1 });
     expect(stderr).toMatch(/^metattl: the story stopped with interpreter_hang at step 1: .*500 ms/);
   });
+
+  it('a story that hangs in the middle of the list ends the replay with interpreter_hang at that step', async () => {
+    const commands = join(tmp, 'hang-later.txt');
+    writeFileSync(commands, 'one\ntwo\nthree\nfour\n');
+    const { code, stdout, stderr } = await metattl(['replay', resolve(REPO_ROOT, 'test/fixtures/hang/hang-later.z5'), '--commands', commands, '--step-timeout-ms', '500', '--json']);
+    expect(code).toBe(1);
+    const out = JSON.parse(stdout) as { steps: { command: string; observation: string; done: boolean }[]; final: unknown };
+    expect(out.steps.map((s) => [s.command, s.observation, s.done])).toEqual([['one', 'Turn 1.\n\n>', false], ['two', 'Turn 2.\n\n>', false], ['three', '', true]]);
+    expect(out.final).toMatchObject({ termination: 'interpreter_hang', done: true, steps: 3 });
+    expect(stderr).toMatch(/^metattl: the story stopped with interpreter_hang at step 3: .*500 ms/);
+  });
 });

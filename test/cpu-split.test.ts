@@ -29,3 +29,20 @@ describe('classifyProfile', () => {
     expect(split).toEqual({ tokenizer: 3, 'chat model': 0.75, idle: 4, gc: 1.5, other: 0.3, bench: 0.7 });
   });
 });
+
+describe('classifyProfile noUrlNames', () => {
+  it('matches a function name only on frames without a script URL (new Function code)', () => {
+    const profile: Profile = {
+      nodes: [
+        frame(1, '(root)', '', [2, 4]),
+        frame(2, 'step', 'file:///repo/src/engine/zvm-engine.ts', [3]),
+        frame(3, 'anonymous', ''),
+        frame(4, 'anonymous', 'node:internal/timers'),
+      ],
+      samples: [3, 4, 2],
+      timeDeltas: [1000, 2000, 500],
+    };
+    const split = classifyProfile(profile, [{ name: 'vm', match: ['/ifvms/'], noUrlNames: ['anonymous'] }, { name: 'ours', match: ['/src/engine/'] }]);
+    expect(split).toEqual({ vm: 1, other: 2, ours: 0.5 });
+  });
+});

@@ -1,7 +1,8 @@
 /**
  * `metattl replay`: play a list of commands on a story at a seed and report the score after each
  * step. Runs the engine in a worker_thread with the watchdog, so a runaway story ends the replay
- * with `interpreter_hang` instead of hanging the CLI. Output contract (--json):
+ * with `interpreter_hang` instead of hanging the CLI; the commands go as one batch (the worker
+ * streams each step's result, the watchdog re-armed per step), so a step costs no round trip. Output contract (--json):
  * `{ story, seed, md5, start: { observation, statusLine, score, moves }, steps: [{ command,
  * score, moves, done, observation, statusLine }], final: { score, moves, done, endReason,
  * termination, steps } }` — termination uses method.md's vocabulary; `observation` is the game's
@@ -52,13 +53,13 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const start = { observation: engine.start.text, statusLine: engine.start.statusLine, score: engine.start.score, moves: engine.start.moves };
   let last: StepResult = engine.start;
   try {
-    for (const command of commands) {
-      if (last.done) break;
+    // One batch request: the worker streams the results, no round trip per step (engine-proxy.ts).
+    if (!last.done) await engine.stepBatch(commands, (result) => {
       const before = last.text;
-      last = await engine.step(command);
+      last = result;
       steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, observationBefore: before, observationAfter: last.text, statusLine: last.statusLine });
       if (!values.json) process.stdout.write(`${String(steps.length).padStart(4)}  ${String(last.score ?? '-').padStart(5)}  ${last.command}\n`);
-    }
+    });
   } finally {
     engine.dispose();
   }

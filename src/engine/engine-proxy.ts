@@ -32,7 +32,7 @@ type Request = EngineRequest extends infer R ? (R extends { id: number } ? Omit<
 export class EngineProxy {
   private worker: WorkerPort | null = null;
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (r: EngineResponse) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (r: EngineResponse) => void; reject: (e: Error) => void; partial: (r: EngineResponse) => void }>();
   private lastGood: StepResult;
   private readonly stepTimeoutMs: number;
   private readonly loadTimeoutMs: number;
@@ -78,13 +78,64 @@ export class EngineProxy {
     } catch (error) {
       if (error instanceof HangError || error instanceof WorkerCrash) {
         this.kill();
-        return {
-          ...this.lastGood, command, text: '', inputKind: null, done: true, endReason: null,
-          fault: { kind: error instanceof HangError ? 'interpreter_hang' : 'interpreter_error', message: error.message },
-        };
+        return this.faultResult(command, error);
       }
       throw error;
     }
+  }
+
+  /** The result of a step that hung or crashed the worker: the last good score, done. */
+  private faultResult(command: string, error: HangError | WorkerCrash): StepResult {
+    return {
+      ...this.lastGood, command, text: '', inputKind: null, done: true, endReason: null,
+      fault: { kind: error instanceof HangError ? 'interpreter_hang' : 'interpreter_error', message: error.message },
+    };
+  }
+
+  /**
+   * Play `commands` in order in one request (`batch`, protocol.ts): the worker posts each step's
+   * result as it goes, so there is no round trip per step, and the watchdog is re-armed on each
+   * result, so every step keeps its own `stepTimeoutMs` budget. Stops after the first result that
+   * is `done` or has a `fault`. The results equal those of `step()` called once per command,
+   * faults included: a hang or worker crash at step k kills the worker and ends the list with the
+   * same fault result `step()` gives (it is the last element; `reset()` or `restore()` revives).
+   * @param onStep called with each result (and its index in `commands`) as it arrives
+   * @returns one result per command played (fewer than `commands` when one was done); `[]` for
+   *   an empty list
+   * @throws EngineError('game_over') when the worker was stopped by an earlier fault; the typed
+   *   error the engine threw at a step (the steps before it reached `onStep`; the worker lives
+   *   on); whatever `onStep` throws, and EngineError('worker_failed') for a reply out of order
+   *   (the worker is then stopped: its engine may have run ahead of the caller)
+   */
+  async stepBatch(commands: readonly string[], onStep?: (result: StepResult, index: number) => void): Promise<StepResult[]> {
+    if (!this.worker) throw new EngineError('game_over', 'The engine stopped after a fault: reset() or restore() first.');
+    const results: StepResult[] = [];
+    let takeFailed = false;
+    const take = (response: EngineResponse): void => {
+      try {
+        if (response.type !== 'batch-result' || response.index !== results.length) throw new EngineError('worker_failed', `Unexpected reply "${response.type}" in a batch`);
+        results.push(response.result);
+        if (!response.result.fault) this.lastGood = response.result;
+        onStep?.(response.result, response.index);
+      } catch (error) {
+        takeFailed = true;
+        throw error;
+      }
+    };
+    if (commands.length === 0) return results;
+    try {
+      take(await this.call({ type: 'batch', commands: [...commands] }, this.stepTimeoutMs, take));
+    } catch (error) {
+      if (!(error instanceof HangError || error instanceof WorkerCrash)) {
+        if (takeFailed) this.kill();
+        throw error;
+      }
+      this.kill();
+      const fault = this.faultResult(commands[results.length]!, error);
+      results.push(fault);
+      onStep?.(fault, results.length - 1);
+    }
+    return results;
   }
 
   async snapshot(): Promise<EngineSnapshot> {
@@ -152,15 +203,25 @@ export class EngineProxy {
     }
   }
 
-  private call(request: Request, timeoutMs: number): Promise<EngineResponse> {
+  /**
+   * Send `request` and await its final response within `timeoutMs`. `onPartial` receives the
+   * responses before the final one (a batch's `batch-result`s without `last`); each re-arms the
+   * timer, and one it throws on ends the call with that error.
+   */
+  private call(request: Request, timeoutMs: number, onPartial?: (r: EngineResponse) => void): Promise<EngineResponse> {
     const worker = this.worker;
     if (!worker) return Promise.reject(new EngineError('worker_failed', 'The engine worker is not running.'));
     const id = this.nextId++;
     return new Promise<EngineResponse>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new HangError(`The interpreter did not answer within ${timeoutMs} ms; its worker was stopped.`));
-      }, timeoutMs);
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = (): void => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new HangError(`The interpreter did not answer within ${timeoutMs} ms; its worker was stopped.`));
+        }, timeoutMs);
+      };
+      arm();
       this.pending.set(id, {
         resolve: (r) => {
           clearTimeout(timer);
@@ -171,6 +232,16 @@ export class EngineProxy {
           clearTimeout(timer);
           reject(e);
         },
+        partial: (r) => {
+          try {
+            onPartial?.(r);
+            arm();
+          } catch (error) {
+            clearTimeout(timer);
+            this.pending.delete(id);
+            reject(error as Error);
+          }
+        },
       });
       worker.postMessage({ ...request, id } as EngineRequest);
     });
@@ -179,6 +250,7 @@ export class EngineProxy {
   private onMessage(data: unknown): void {
     if (!isEngineResponse(data)) return;
     const entry = this.pending.get(data.id);
+    if (data.type === 'batch-result' && !data.last) return entry?.partial(data);
     this.pending.delete(data.id);
     entry?.resolve(data);
   }

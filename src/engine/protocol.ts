@@ -1,7 +1,10 @@
 /**
  * The typed message protocol between an `EngineProxy` and the engine running in a Worker
  * (browser) or worker_thread (Node). Requests and responses are discriminated by `type` and
- * matched by `id`; everything is structured-cloneable. The worker side is `worker-handler.ts`;
+ * matched by `id`; everything is structured-cloneable. Every request gets exactly one final
+ * response, except `batch`, which gets one `batch-result` per step played (the last one marked
+ * `last`) or an `error`; the worker posts them as it goes, so a batch costs no round trip per
+ * step. The worker side is `worker-handler.ts`;
  * this module must not import the engine (ifvms), so the page's main chunk, which holds the proxy,
  * does not carry it.
  */
@@ -11,6 +14,8 @@ import type { EngineErrorCode, EngineSnapshot, LoadOptions, StepResult, StoryFil
 export type EngineRequest =
   | { type: 'load'; id: number; bytes: Uint8Array; options: LoadOptions }
   | { type: 'step'; id: number; command: string }
+  /** Play `commands` in order, stopping after the first result that is `done` or has a `fault`. */
+  | { type: 'batch'; id: number; commands: string[] }
   | { type: 'snapshot'; id: number }
   | { type: 'restore'; id: number; snapshot: EngineSnapshot }
   | { type: 'reset'; id: number };
@@ -25,6 +30,9 @@ export interface WireError {
 export type EngineResponse =
   | { type: 'loaded'; id: number; info: StoryInfo; start: StepResult }
   | { type: 'result'; id: number; result: StepResult }
+  /** One step of a `batch`: `index` into its commands; `last` on its final message (the list ran
+   * out or `result` is done/faulted). */
+  | { type: 'batch-result'; id: number; index: number; result: StepResult; last: boolean }
   | { type: 'snapshot'; id: number; snapshot: EngineSnapshot }
   | { type: 'error'; id: number; error: WireError };
 
@@ -32,14 +40,14 @@ export type EngineResponse =
 export function isEngineRequest(data: unknown): data is EngineRequest {
   if (typeof data !== 'object' || data === null) return false;
   const d = data as { type?: unknown; id?: unknown };
-  return typeof d.id === 'number' && ['load', 'step', 'snapshot', 'restore', 'reset'].includes(String(d.type));
+  return typeof d.id === 'number' && ['load', 'step', 'batch', 'snapshot', 'restore', 'reset'].includes(String(d.type));
 }
 
 /** Narrow an unknown message to a response. */
 export function isEngineResponse(data: unknown): data is EngineResponse {
   if (typeof data !== 'object' || data === null) return false;
   const d = data as { type?: unknown; id?: unknown };
-  return typeof d.id === 'number' && ['loaded', 'result', 'snapshot', 'error'].includes(String(d.type));
+  return typeof d.id === 'number' && ['loaded', 'result', 'batch-result', 'snapshot', 'error'].includes(String(d.type));
 }
 
 export function toWireError(error: unknown): WireError {

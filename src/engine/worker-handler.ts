@@ -14,7 +14,32 @@ export interface WorkerState {
   engine: Engine | null;
 }
 
-/** Handle one request in the worker; never throws (errors become `error` responses). */
+/**
+ * Serve one request in the worker, posting its responses through `post`: one for every request
+ * but `batch`, which posts one `batch-result` per step as soon as the step has run (then the next
+ * step starts at once; the proxy's watchdog is re-armed by each message). Never throws: errors
+ * become an `error` response, which ends a batch.
+ */
+export function serveEngineRequest(state: WorkerState, request: EngineRequest, post: (response: EngineResponse) => void): void {
+  if (request.type !== 'batch') return post(handleEngineRequest(state, request));
+  const { id, commands } = request;
+  try {
+    const engine = state.engine;
+    if (!engine) throw new EngineError('no_input_pending', 'No story is loaded in this worker.');
+    if (commands.length === 0) throw new EngineError('no_input_pending', 'A batch needs at least one command.');
+    for (let index = 0; index < commands.length; index++) {
+      const result = engine.step(commands[index]!);
+      const last = index === commands.length - 1 || result.done || result.fault !== null;
+      post({ type: 'batch-result', id, index, result, last });
+      if (last) return;
+    }
+  } catch (error) {
+    post({ type: 'error', id, error: toWireError(error) });
+  }
+}
+
+/** Handle one single-response request in the worker; never throws (errors become `error`
+ * responses). A `batch` is served by `serveEngineRequest` and is refused here. */
 export function handleEngineRequest(state: WorkerState, request: EngineRequest): EngineResponse {
   const { id } = request;
   try {
@@ -27,6 +52,8 @@ export function handleEngineRequest(state: WorkerState, request: EngineRequest):
     switch (request.type) {
       case 'step':
         return { type: 'result', id, result: engine.step(request.command) };
+      case 'batch':
+        throw new EngineError('worker_failed', 'A batch has several responses: use serveEngineRequest.');
       case 'snapshot':
         return { type: 'snapshot', id, snapshot: engine.snapshot() };
       case 'restore':
