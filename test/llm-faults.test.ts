@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmError } from '../src/llm/errors.ts';
+import { rateLimitRetries } from '../src/llm/retry-policy.ts';
 import type { LlmSettings } from '../src/llm/interface.ts';
 import { createChatModels, listModels } from '../src/llm/openai-chat-model.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
@@ -38,11 +39,16 @@ describe('provider faults', () => {
   it('401 → auth', async () => {
     expect((await failure([{ kind: 'auth' }])).kind).toBe('auth');
   });
-  it('429 on every attempt → rate_limit after the retries', async () => {
+  it('429 on every attempt → rate_limit after the rate-limit retries (their own budget, at least 6)', async () => {
     const before = mock.requests.length;
     const error = await failure([{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 0 }]);
     expect(error.kind).toBe('rate_limit');
-    expect(mock.requests.length - before).toBe(2);
+    expect(error.message).toContain('(7 attempts)');
+    expect(mock.requests.length - before).toBe(1 + rateLimitRetries(1));
+    expect(rateLimitRetries(1)).toBe(6);
+    const once = mock.requests.length;
+    expect((await failure([{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 0 }], settings({ maxRetries: 0 }))).kind).toBe('rate_limit');
+    expect(mock.requests.length - once).toBe(1);
   });
   it('500 → server; malformed JSON → bad_response; an error event in a 200 stream → server', async () => {
     expect((await failure([{ kind: 'server_error', rate: 1 }])).kind).toBe('server');

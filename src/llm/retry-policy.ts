@@ -1,16 +1,27 @@
 /**
  * The one retry policy of the LLM layer (the SDK's own retries are off), over p-retry — the only
  * module that imports it. An attempt that fails with a retryable `LlmError` (errors.ts
- * RETRYABLE_KINDS) is repeated up to `maxRetries` times; before each retry we wait the provider's
- * Retry-After when it sent one, else 500 ms · 2^(retry − 1), both capped to `maxRetryWaitMs`.
- * Stop (the signal) ends a wait at once.
+ * RETRYABLE_KINDS) is repeated; before each retry we wait the provider's Retry-After when it sent
+ * one, else 500 ms · 2^(retry − 1), both capped to `maxRetryWaitMs`. Stop (the signal) ends a
+ * wait at once.
+ *
+ * Two budgets: faults (timeouts, 5xx, unusable replies) get `maxRetries` retries; rate-limit
+ * refusals (HTTP 429, `rate_limit`) get their own, `rateLimitRetries(maxRetries)` (at least
+ * RATE_LIMIT_RETRIES). A 429 is the provider asking everyone on the key to slow down, not this
+ * call failing: the rate scheduler (rate-scheduler.ts) has already paused every call of that
+ * (base URL, model) and halved the window, so retrying it costs no flood — while with two runs on
+ * one key, three refusals in a row for one call are common and, counted as faults, failed calls
+ * (issue 23's bench: 4 of 300). `maxRetries = 0` still means one attempt of anything. Quota
+ * refusals (429 insufficient_quota) are `quota`, never retried.
  */
 import pRetry from 'p-retry';
 import { LlmError, RETRYABLE_KINDS } from './errors.ts';
 
 export interface RetryPolicy {
-  /** Retries after the first attempt (0 = one attempt). */
+  /** Retries after faults other than rate limits (0 = one attempt of anything). */
   maxRetries: number;
+  /** Retries after rate-limit refusals, counted apart (default `rateLimitRetries(maxRetries)`). */
+  maxRateLimitRetries?: number;
   /** Longest wait before a retry, ms. */
   maxRetryWaitMs: number;
   signal?: AbortSignal;
@@ -20,6 +31,14 @@ export interface RetryPolicy {
 
 /** First backoff step, ms, when the provider gave no Retry-After. */
 export const BACKOFF_BASE_MS = 500;
+
+/** Fewest retries a call gets for rate-limit refusals when it may retry at all. */
+export const RATE_LIMIT_RETRIES = 6;
+
+/** Retries after 429s for a call allowed `maxRetries` fault retries: 0 when 0, else ≥ RATE_LIMIT_RETRIES. */
+export function rateLimitRetries(maxRetries: number): number {
+  return maxRetries <= 0 ? 0 : Math.max(maxRetries, RATE_LIMIT_RETRIES);
+}
 
 /** The wait before retry number `retry` (1-based) after `error`, ms. */
 export function retryWaitMs(error: LlmError, retry: number, maxRetryWaitMs: number): number {
@@ -36,19 +55,29 @@ export function retryWaitMs(error: LlmError, retry: number, maxRetryWaitMs: numb
  */
 export async function withRetries<T>(attempt: (retry: number) => Promise<T>, policy: RetryPolicy): Promise<T> {
   const worthRetrying = (error: unknown): error is LlmError => error instanceof LlmError && RETRYABLE_KINDS.has(error.kind);
+  const budgets = { fault: Math.max(0, policy.maxRetries), rateLimit: Math.max(0, policy.maxRateLimitRetries ?? rateLimitRetries(policy.maxRetries)) };
+  const used = { fault: 0, rateLimit: 0 };
   let attempts = 0;
+  // Decided once per failed attempt (onFailedAttempt runs before shouldRetry), from its budget.
+  let retryNext = false;
   try {
     return await pRetry((attemptNumber) => {
       attempts = attemptNumber;
       return attempt(attemptNumber - 1);
     }, {
-      retries: Math.max(0, policy.maxRetries),
+      retries: budgets.fault + budgets.rateLimit,
       minTimeout: 0,
       factor: 1,
-      shouldRetry: ({ error }) => worthRetrying(error) && !policy.signal?.aborted,
-      onFailedAttempt: async ({ error, attemptNumber, retriesLeft }) => {
-        if (retriesLeft <= 0 || !worthRetrying(error) || policy.signal?.aborted) return;
-        const waitMs = retryWaitMs(error, attemptNumber, policy.maxRetryWaitMs);
+      shouldRetry: () => retryNext,
+      onFailedAttempt: async ({ error }) => {
+        retryNext = false;
+        if (!worthRetrying(error) || policy.signal?.aborted) return;
+        const budget = error.kind === 'rate_limit' ? 'rateLimit' : 'fault';
+        if (used[budget] >= budgets[budget]) return;
+        used[budget]++;
+        retryNext = true;
+        // Backoff steps count within the budget: a fault after three 429s waits as a first fault does.
+        const waitMs = retryWaitMs(error, used[budget], policy.maxRetryWaitMs);
         if (waitMs <= 0) return;
         policy.onRetryWait?.(waitMs);
         await sleep(waitMs, policy.signal);
