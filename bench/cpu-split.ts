@@ -7,9 +7,11 @@
  * worker); "(garbage collector)" and "(program)" (V8 and native code with no JS frame) are their
  * own categories. `BENCH_CPU_PROFILE_DIR=DIR` also writes each profile there (`.cpuprofile`).
  */
-import { writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SourceMapConsumer } from 'source-map-js';
 
 /** One category: a name and what marks its frames: `match`, URL substrings or exact function
  * names; `noUrlNames`, exact names of functions with no script URL (code made by `new Function`,
@@ -17,7 +19,7 @@ import { join } from 'node:path';
 export interface CpuCategory { name: string; match: readonly string[]; noUrlNames?: readonly string[] }
 
 /** The parts of a V8 `.cpuprofile` read here (timeDeltas in µs). */
-export interface ProfileNode { id: number; callFrame: { functionName: string; url: string }; children?: number[] }
+export interface ProfileNode { id: number; callFrame: { functionName: string; url: string; lineNumber?: number; columnNumber?: number }; children?: number[] }
 export interface Profile { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[] }
 
 /** Milliseconds per category (plus `idle`, `gc`, `other`) of one profiled stretch. */
@@ -56,13 +58,16 @@ export function classifyProfile(profile: Profile, categories: readonly CpuCatego
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const memo = new Map<number, string>();
+  const sources = new SourceLookup();
   const categoryOf = (id: number): string => {
     const known = memo.get(id);
     if (known !== undefined) return known;
     const leaf = byId.get(id)!.callFrame.functionName;
     let found = leaf === '(idle)' ? 'idle' : leaf === '(garbage collector)' ? 'gc' : null;
     for (let at: number | undefined = id; found === null && at !== undefined; at = parent.get(at)) {
-      const { url, functionName } = byId.get(at)!.callFrame;
+      const frame = byId.get(at)!.callFrame;
+      const { functionName } = frame;
+      const url = sources.of(frame);
       found = categories.find((c) => c.match.some((m) => url.includes(m) || functionName === m) || (url === '' && c.noUrlNames?.includes(functionName)))?.name ?? null;
     }
     const name = found ?? 'other';
@@ -75,4 +80,30 @@ export function classifyProfile(profile: Profile, categories: readonly CpuCatego
     split[name] = (split[name] ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000;
   });
   return split;
+}
+
+/**
+ * The source file a frame's code came from: for a bundle with a source map beside it (`<file>.map`,
+ * as built-run.ts writes), the original module the function starts in (e.g.
+ * `../../src/llm/openai-chat-model.ts`, so categories match the bundle's code as they match the
+ * sources'); otherwise the frame's own URL.
+ */
+class SourceLookup {
+  private readonly maps = new Map<string, SourceMapConsumer | null>();
+
+  of(frame: ProfileNode['callFrame']): string {
+    const { url, lineNumber, columnNumber } = frame;
+    if (!url.startsWith('file://') || lineNumber === undefined || lineNumber < 0) return url;
+    const map = this.mapFor(url);
+    if (!map) return url;
+    return map.originalPositionFor({ line: lineNumber + 1, column: columnNumber ?? 0 }).source ?? url;
+  }
+
+  private mapFor(url: string): SourceMapConsumer | null {
+    if (!this.maps.has(url)) {
+      const file = `${fileURLToPath(url)}.map`;
+      this.maps.set(url, existsSync(file) ? new SourceMapConsumer(JSON.parse(readFileSync(file, 'utf8')) as ConstructorParameters<typeof SourceMapConsumer>[0]) : null);
+    }
+    return this.maps.get(url)!;
+  }
 }
