@@ -6,7 +6,8 @@
  * the first pass of the list on a new engine, cold and warm. On the light games (zork1, minizork)
  * it also gives ours against dfrotz and `metattl replay`, where their per-step fixed cost goes (a
  * CPU profile by module) and replay's cost taken apart (engine-step-split.ts). All in one run.
- * Method notes are printed under the table; figures are wall-clock ms (performance.now()).
+ * Method notes are printed under the table; figures are wall-clock ms (performance.now()). Our
+ * code runs as the CLI ships it, an esbuild bundle (built-run.ts), as `metattl replay` does.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { StoryRules } from '../src/engine/interface.ts';
 import { clearStoryWork } from '../src/engine/story-cache.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 import { sized } from './bench-size.ts';
+import { runBuilt, runningBuilt } from './built-run.ts';
 import { printStepCostTables, stepCpuSplit, workerBatchMs, type LightGameCost } from './engine-step-split.ts';
 
 const repoRoot = resolve(import.meta.dirname, '..');
@@ -332,4 +334,6 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+// Timed as the CLI ships our engine code (built-run.ts), not through tsx.
+if (runningBuilt()) await main();
+else process.exitCode = await runBuilt(import.meta.filename);

@@ -13,9 +13,10 @@
  * machine's load and the mock's own time are measured beside ours (ratio ours ÷ baseline); and
  * **where the rest goes**: per session chain, the time beyond the latency inside the calls, in
  * engine steps and between calls; and this thread's CPU profile during the timed run by
- * category (cpu-split.ts). Engines in this thread, sharing compiled code (`LOOP_BENCH_ENGINES=worker`:
- * one worker_thread each, as `metattl eval` runs them; on 2 shared cores each worker's cold JIT
- * made that slower). Sessions are persisted as they run, in a memory store as `metattl eval`
+ * category (cpu-split.ts). Engines in this thread, sharing compiled code: the loop's own overhead
+ * (the `loop overhead C=…` lines); then the same settings with one worker_thread engine per
+ * session, as `metattl eval` runs them (its `loop overhead with an engine worker_thread …` lines;
+ * `LOOP_BENCH_ENGINES=thread|worker` times one of the two). Sessions are persisted as they run, in a memory store as `metattl eval`
  * without `--store` does (`LOOP_BENCH_STORE=DIR`: files in a new directory under DIR, as `--store`;
  * `none`: not at all). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
  * uses Node's built-in fetch (undici) instead.
@@ -53,7 +54,10 @@ const CHAIN = EPISODES * STEPS + (EPISODES - 1);
 const WARM_SESSIONS = (concurrency: number) => benchTiny() ? concurrency : Math.max(2 * concurrency, 16);
 const repoRoot = resolve(import.meta.dirname, '..');
 const sharedDir = process.env.SHARED_DIR ?? resolve(repoRoot, '../shared');
-const ENGINES = process.env.LOOP_BENCH_ENGINES === 'worker' ? 'worker' : 'thread';
+type EngineMode = 'thread' | 'worker';
+/** The engine setups timed, in order: in this thread (the loop's own overhead: the contract lines),
+ * then one worker_thread per session as `metattl eval` runs them (src/cli/tasks.ts workerPool). */
+const ENGINE_MODES: EngineMode[] = process.env.LOOP_BENCH_ENGINES === 'worker' ? ['worker'] : process.env.LOOP_BENCH_ENGINES === 'thread' ? ['thread'] : ['thread', 'worker'];
 const FETCH = process.env.LOOP_BENCH_FETCH === 'builtin' ? 'builtin' : 'http';
 /** Where sessions are persisted as they run: `memory` (default, as `metattl eval` without --store), `none`, or a directory (as `--store DIR`). */
 const STORE = process.env.LOOP_BENCH_STORE ?? 'memory';
@@ -121,7 +125,8 @@ function timedModels(models: Record<Role, ChatModel>): Record<Role, ChatModel> {
   return { actor: wrap(models.actor), metaAgent: wrap(models.metaAgent), proposer: wrap(models.proposer) };
 }
 
-async function main(): Promise<void> {
+/** Time every setting with engines set up as `ENGINES` says; prints its tables. @returns its summary lines */
+async function benchEngines(ENGINES: EngineMode): Promise<string[]> {
   const bytes = new Uint8Array(readFileSync(join(sharedDir, 'stories/detective.z5')));
   const catalog = parseCatalog(JSON.parse(readFileSync(join(repoRoot, 'public/stories/catalog.json'), 'utf8')));
   const entry = findByMd5(catalog, md5Hex(bytes))!;
@@ -196,7 +201,7 @@ async function main(): Promise<void> {
     const ratio = wallMs / idealMs;
     const range = REPEATS > 1 ? `; ${REPEATS} runs ${(byWall[0]!.wallMs / idealMs).toFixed(3)}–${(byWall.at(-1)!.wallMs / idealMs).toFixed(3)}, median shown` : '';
     const baseline = baselineMs / baselineIdealMs;
-    lines.push(`loop overhead C=${concurrency} latency=${latencyMs}ms: ${ratio.toFixed(3)} (goal ≤ ${goal.toFixed(2)}; ${sessions} sessions, ${calls} calls; mock-only baseline ${baseline.toFixed(3)}, ours ÷ baseline ${(ratio / baseline).toFixed(3)}${range})`);
+    lines.push(`${ENGINES === 'thread' ? 'loop overhead' : 'loop overhead with an engine worker_thread per session, as metattl eval runs them,'} C=${concurrency} latency=${latencyMs}ms: ${ratio.toFixed(3)} (goal ≤ ${goal.toFixed(2)}; ${sessions} sessions, ${calls} calls; mock-only baseline ${baseline.toFixed(3)}, ours ÷ baseline ${(ratio / baseline).toFixed(3)}${range})`);
     rows.push(`| ${concurrency} | ${latencyMs} | ${sessions} | ${calls} | ${idealMs.toFixed(0)} | ${wallMs.toFixed(0)} | ${ratio.toFixed(3)} | ${baseline.toFixed(3)} | ${(ratio / baseline).toFixed(3)} | ${perCall(cpuUs, calls)} | ${perCall(baseCpuUs, chainBodies.length * sessions)} |`);
     const sessionWall = totals.sessionsMs / sessions;
     const beyond = (totals.callsMs - latencyMs * totals.calls) / sessions;
@@ -218,6 +223,12 @@ async function main(): Promise<void> {
   console.log(`| C | latency ms | ${[...SHOWN.map((c) => c.name), 'GC', 'other'].join(' | ')} | busy (share of wall) | idle |`);
   console.log(`|---|---|${[...SHOWN, 0, 0].map(() => '---').join('|')}|---|---|`);
   for (const row of cpuRows) console.log(row);
+  return lines;
+}
+
+async function main(): Promise<void> {
+  const lines: string[] = [];
+  for (const mode of ENGINE_MODES) lines.push(...await benchEngines(mode));
   console.log('');
   for (const line of lines) console.log(line);
 }
