@@ -58,6 +58,8 @@ async function openClosingTour(page: Page, query = ''): Promise<void> {
 }
 
 test('every view at first open', async ({ page }) => {
+  // Nine views, each opened and scanned by axe (~5 s a view on a slow 2-core machine).
+  test.setTimeout(150_000);
   await openClosingTour(page);
   for (const view of VIEWS) {
     await show(page, view);
@@ -73,6 +75,7 @@ test('the first-visit tour, open over the Play view', async ({ page }) => {
 });
 
 test('workshop mode, every view it shows', async ({ page }) => {
+  test.setTimeout(120_000);
   await openClosingTour(page, '?workshop=1');
   await expect(page.locator('.app')).toHaveAttribute('data-workshop', 'true');
   for (const view of ['play', 'learn', 'replay', 'settings'] as const) {
@@ -84,6 +87,7 @@ test('workshop mode, every view it shows', async ({ page }) => {
 test.describe('at 1920×1080 (a projector)', () => {
   test.use({ viewport: { width: 1920, height: 1080 } });
   test('workshop mode, every view it shows', async ({ page }) => {
+    test.setTimeout(120_000);
     await openClosingTour(page, '?workshop=1');
     for (const view of ['play', 'learn', 'replay', 'settings'] as const) {
       await show(page, view);
