@@ -13,7 +13,7 @@ import { importSession } from '../src/ttl/session-io.ts';
 import { downloadText, goToLearn, goToSettings, startSession, waitComplete } from './learn-helpers.ts';
 import { loadLocalModel, requireModelFile } from './local-model-helpers.ts';
 
-test.describe.configure({ mode: 'serial', timeout: 600_000 });
+test.describe.configure({ mode: 'serial', timeout: 1_200_000 });
 test.beforeAll(requireModelFile);
 
 const SETUP = { story: 'lever-room', seed: 1, policy: 'static', episodes: 2, maxSteps: 2 };
@@ -58,7 +58,7 @@ test('Stop mid-generation stops the session at once and cancels the worker; Resu
   await goToLearn(page);
   await expect(steps).toHaveCount(1);
   await page.getByTestId('learn-resume').click();
-  await waitComplete(page, 480_000);
+  await waitComplete(page, 900_000);
   await expect(page.getByTestId('learn-episodes-done')).toHaveText('2 / 2');
   const done = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(done.status).toBe('complete');
@@ -75,7 +75,7 @@ test('a reload mid-generation leaves a resumable session; Resume loads the model
   await expect(page.getByTestId('learn-state')).toHaveText(/^Interrupted \(resumable\)$/);
   await expect(page.getByTestId('learn-unfinished')).toContainText('0 of 2 episodes done');
   await page.getByTestId('learn-unfinished-resume').click();
-  await waitComplete(page, 480_000);
+  await waitComplete(page, 900_000);
   await expect(page.getByTestId('learn-episodes-done')).toHaveText('2 / 2');
   // The model came from browser storage: fetched once, before the reload.
   expect(fetched).toHaveLength(1);
