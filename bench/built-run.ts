@@ -15,7 +15,8 @@
  * bundled beside them too (`mockLlmArgs`), so the stand-in for a remote provider answers at its
  * set latency without tsx's cost in its own process.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { basename, dirname, join, resolve } from 'node:path';
 import { readFile } from 'node:fs/promises';
 import { build, type Plugin } from 'esbuild';
@@ -75,4 +76,14 @@ export async function runBuilt(entry: string): Promise<number> {
 export function mockLlmArgs(args: readonly string[]): string[] {
   if (runningBuilt()) return [join(resolve(process.argv[1]!, '..'), 'mock-llm.js'), ...args];
   return ['--import', 'tsx', join(repoRoot, 'test/mock-llm/cli.ts'), ...args];
+}
+
+/**
+ * Start the mock provider in its own process (mockLlmArgs), answering every call after
+ * `latencyMs`. @returns its base URL (the line it prints) and a stopper
+ */
+export async function startMockLlmProcess(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
+  const child = spawn(process.execPath, mockLlmArgs(['--faults', JSON.stringify([{ kind: 'slow', delayMs: latencyMs }])]), { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
+  return { baseUrl: line.trim(), stop: () => child.kill() };
 }

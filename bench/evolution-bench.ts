@@ -6,13 +6,11 @@
  * run in this thread (their CPU time counts as overhead). Starting a worker_thread engine, as the
  * CLI does, is measured separately: it is paid once per concurrent session slot.
  */
-import { spawn } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { EngineProxy } from '../src/engine/engine-proxy.ts';
 import { createNodeWorker } from '../src/engine/node/worker-factory.ts';
 import type { MockLlm } from '../test/mock-llm/server.ts';
 import { config, evolve, task } from '../test/support/evolution-harness.ts';
-import { mockLlmArgs, runBuilt, runningBuilt } from './built-run.ts';
+import { runBuilt, runningBuilt, startMockLlmProcess } from './built-run.ts';
 import { sized } from './bench-size.ts';
 
 const LATENCY_MS = 50;
@@ -26,20 +24,13 @@ const strip = (name: string, seed: number) => {
   return { ...t, id: `${name}:${seed}` };
 };
 
-/** The mock provider in a child process; resolves with its base URL and a stopper. */
-async function startMockProcess(): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn(process.execPath, mockLlmArgs(['--faults', JSON.stringify([{ kind: 'slow', delayMs: LATENCY_MS }])]), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
-  return { baseUrl: line.trim(), stop: () => child.kill() };
-}
-
 /** Count requests through /v1/models is not possible remotely, so LLM calls are counted from the state. */
 function llmCalls(metricCalls: number, proposals: number): number {
   return metricCalls * CHAIN_PER_SESSION + proposals;
 }
 
 async function main(): Promise<void> {
-  const server = await startMockProcess();
+  const server = await startMockLlmProcess(LATENCY_MS);
   const mock = { baseUrl: server.baseUrl } as MockLlm;
   const rows: string[] = [];
   // Warm-up (module loading, tokenizer, first JIT compiles of the stories) outside the timings:

@@ -21,10 +21,8 @@
  * `none`: not at all). `LOOP_BENCH=C:latency:sessions,…` runs other settings; `LOOP_BENCH_FETCH=builtin`
  * uses Node's built-in fetch (undici) instead.
  */
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import pLimit from 'p-limit';
 import { createHttpFetch } from '../src/cli/http-fetch.ts';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
@@ -42,7 +40,7 @@ import { openNodeStore } from '../src/store/node-store.ts';
 import { EnginePool, type PooledEngine } from '../src/ttl/engine-pool.ts';
 import { evaluateSession } from '../src/ttl/session-evaluator.ts';
 import { benchTiny } from './bench-size.ts';
-import { mockLlmArgs, runBuilt, runningBuilt } from './built-run.ts';
+import { runBuilt, runningBuilt, startMockLlmProcess } from './built-run.ts';
 import { startCpuProfile, type CpuCategory } from './cpu-split.ts';
 import { replayChains } from './loop-baseline.ts';
 
@@ -89,12 +87,6 @@ const CATEGORIES: CpuCategory[] = [
 
 const SHOWN = CATEGORIES.filter((c) => c.name !== 'profiler');
 
-async function startMock(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
-  const child = spawn(process.execPath, mockLlmArgs(['--faults', JSON.stringify([{ kind: 'slow', delayMs: latencyMs }])]), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
-  return { baseUrl: line.trim(), stop: () => child.kill() };
-}
-
 /** Timed runs per setting (the median is shown, with the range): one run of a setting swings by ±5 % here. */
 const REPEATS = benchTiny() ? 1 : 3;
 
@@ -137,7 +129,7 @@ async function benchEngines(ENGINES: EngineMode): Promise<string[]> {
   const splitRows: string[] = [];
   const cpuRows: string[] = [];
   for (const { concurrency, latencyMs, sessions, goal } of SETTINGS) {
-    const mock = await startMock(latencyMs);
+    const mock = await startMockLlmProcess(latencyMs);
     const s = defaultLlmSettings();
     s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'bench-key' };
     for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = 'mock-model';
