@@ -1,9 +1,11 @@
 /**
  * A run form is read-only until its view has read the form it left last time, so what a user types
  * as soon as the page lets them is kept: not overwritten by the restore, nor (in workshop mode) by
- * the Learn presets applied at load. The story catalog is served 1.5 s late to widen the window a
- * busy machine opens by chance (the CI failure of stop 12: Learn's S typed before the restore came
- * back as the preset's 15).
+ * the Learn presets applied at load. The story catalog is held back until the test has seen the form
+ * read-only, then served: the window a busy machine opens by chance (the CI failure of stop 12:
+ * Learn's S typed before the restore came back as the preset's 15) is opened on purpose, and its
+ * length does not depend on the machine's speed (a fixed 1.5 s delay was over before a slow CI
+ * machine had checked the field: stop 28).
  */
 import { expect, test, type Page } from '@playwright/test';
 import { setNumber } from './run-helpers.ts';
@@ -17,23 +19,30 @@ const CASES = [
   { view: 'evaluate', field: 'evaluate-repeats', value: 4, query: '' },
 ] as const;
 
-/** Serve stories/catalog.json `ms` late (every view's library waits for it). */
-async function slowCatalog(page: Page, ms: number): Promise<void> {
+/**
+ * Hold stories/catalog.json (every view's library waits for it) until the returned function is
+ * called; requests after that pass at once.
+ */
+async function heldCatalog(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route('**/stories/catalog.json', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    await released;
     await route.continue();
   });
+  return release;
 }
 
 for (const c of CASES) {
   test(`${c.view}${c.query}: ${c.field} waits for the restore and keeps what was typed, across a reload`, async ({ page }) => {
-    await slowCatalog(page, 1500);
+    const release = await heldCatalog(page);
     await page.goto(`./?view=${c.view}${c.query}`);
     const root = page.getByTestId(c.view);
     const field = page.getByTestId(c.field);
     await expect(field).toBeVisible();
     await expect(root).not.toHaveAttribute('data-ready', 'true');
     await expect(field).toBeDisabled();
+    release();
     await setNumber(page, c.field, c.value); // waits until the field is enabled
     await expect(root).toHaveAttribute('data-ready', 'true');
     await page.waitForTimeout(800); // a preset or restore landing late would show by now

@@ -2,7 +2,9 @@
  * Issue 19 (a new-user trial): between Start and the session's first record the page fetches the
  * story and starts its engine (a worker that compiles the story), which on a first start or a busy
  * machine takes seconds. The progress card says it is starting, never "No session yet", for as long
- * as that takes. The story file and the engine worker's script are each served 3 s late.
+ * as that takes. The story file and the engine worker's script are held back until the test has
+ * seen "Starting" twice, 2 s apart (held, not delayed a fixed time, so a slow machine cannot run
+ * past the window before the test looks).
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
@@ -17,17 +19,20 @@ test('a slow first start says "Starting" until the session exists, then runs', a
   mock = await startMockLlm({ script: ['east', 'west'] });
   await configureForLearn(page, mock.baseUrl);
   let served = 0;
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
   await page.route(/\/stories\/advent\.z5$|\/assets\/engine-worker-[^/]*\.js$/, async (route) => {
     served++;
-    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await released;
     await route.continue();
   });
   await goToLearn(page);
   await startSession(page, { seed: 0, policy: 'static', episodes: 1, maxSteps: 2 });
   const state = page.getByTestId('learn-state');
   await expect(state).toHaveText(/^Starting/);
-  await page.waitForTimeout(4000); // past the story's delay: the worker's is still running
+  await page.waitForTimeout(2000);
   await expect(state).toHaveText(/^Starting/);
+  release();
   await waitComplete(page);
   await expect(state).toHaveText('Complete');
   expect(served).toBe(2);

@@ -1,28 +1,36 @@
 /**
  * Issue 19 (a new-user trial found blank screens): until the page's code has arrived the page says
  * it is loading; a view whose code is slow says "Loading the … view"; a view whose code cannot be
- * fetched says so in one sentence and the rest of the page keeps working. Chunks are delayed or
+ * fetched says so in one sentence and the rest of the page keeps working. Chunks are held back
+ * (until the test has seen what the page says meanwhile, so a slow machine cannot miss it) or
  * refused with page.route.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
+
+/** Hold every request matching `url` until the returned function is called. */
+async function hold(page: Page, url: RegExp): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(url, async (route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
 
 test('a slow page start, a slow view and a view that cannot load are each said, and the page keeps working', async ({ page }) => {
-  await page.route(/\/assets\/index-[^/]*\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
-  await page.route(/\/assets\/ReplayView-[^/]*\.js$/, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 2500));
-    await route.continue();
-  });
+  const releaseIndex = await hold(page, /\/assets\/index-[^/]*\.js$/);
+  const releaseReplay = await hold(page, /\/assets\/ReplayView-[^/]*\.js$/);
   await page.route(/\/assets\/MetaLibraryView-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
   await page.goto('./', { waitUntil: 'commit' });
   await expect(page.getByRole('status').filter({ hasText: 'Loading the Meta-TTL Playground…' })).toBeVisible();
+  releaseIndex();
   await expect(page.getByTestId('nav-replay')).toBeVisible({ timeout: 30_000 });
   await expect(page.getByText('Loading the Meta-TTL Playground…')).toHaveCount(0);
 
   await page.getByTestId('nav-replay').click();
   await expect(page.getByTestId('view-loading')).toHaveText('Loading the replay view…');
+  releaseReplay();
   await expect(page.getByTestId('view-loading')).toHaveCount(0, { timeout: 30_000 });
 
   await page.getByTestId('nav-library').click();
