@@ -84,6 +84,16 @@ export function mockLlmArgs(args: readonly string[]): string[] {
  */
 export async function startMockLlmProcess(latencyMs: number): Promise<{ baseUrl: string; stop: () => void }> {
   const child = spawn(process.execPath, mockLlmArgs(['--faults', JSON.stringify([{ kind: 'slow', delayMs: latencyMs }])]), { stdio: ['ignore', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((done) => createInterface({ input: child.stdout! }).once('line', done));
-  return { baseUrl: line.trim(), stop: () => child.kill() };
+  // A bench that throws before stop() must not leave the mock running (it would hold the bench's
+  // stdout pipe open, so `npm run bench | tail` would never end).
+  const stop = () => {
+    process.off('exit', stop);
+    child.kill();
+  };
+  process.on('exit', stop);
+  const line = await new Promise<string>((done, fail) => {
+    createInterface({ input: child.stdout! }).once('line', done);
+    child.once('exit', (code) => fail(new Error(`the mock provider exited (code ${code}) before it printed its URL`)));
+  });
+  return { baseUrl: line.trim(), stop };
 }

@@ -63,7 +63,11 @@ interface Setting { concurrency: number; latencyMs: number; sessions: number; go
 /** The issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
 const SETTINGS: Setting[] = process.env.LOOP_BENCH
   ? process.env.LOOP_BENCH.split(',').map((t) => {
-    const [concurrency, latencyMs, sessions] = t.split(':').map(Number) as [number, number, number];
+    const parts = t.trim().split(':');
+    const [concurrency, latencyMs, sessions] = parts.map(Number) as [number, number, number];
+    if (parts.length !== 3 || ![concurrency, latencyMs, sessions].every((n) => Number.isInteger(n)) || concurrency < 1 || latencyMs < 0 || sessions < 1) {
+      throw new Error(`LOOP_BENCH: "${t}" is not C:latency:sessions (whole numbers, C ≥ 1, latency ms ≥ 0, sessions ≥ 1), e.g. LOOP_BENCH=16:50:64,64:500:256`);
+    }
     return { concurrency, latencyMs, sessions, goal: latencyMs >= 500 ? 1.03 : 1.1 };
   })
   : benchTiny()
