@@ -29,7 +29,9 @@ describe("README's mock example", () => {
     const { mock, session, shown } = example();
     expect(mock).toMatch(/^npx tsx test\/mock-llm\/cli\.ts .*&$/);
     expect(session).toMatch(/^npx metattl session lever-room --base-url http:\/\/127\.0\.0\.1:PORT\/v1 /);
-    const server = spawn('bash', ['-c', `exec ${mock.replace(/&$/, '')}`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'] });
+    // Its own process group: `npx tsx` starts the mock as a grandchild, which killing npx alone
+    // would leave running after the test.
+    const server = spawn('bash', ['-c', `exec ${mock.replace(/&$/, '')}`], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'ignore'], detached: true });
     try {
       const baseUrl = await new Promise<string>((done, fail) => {
         let out = '';
@@ -49,7 +51,11 @@ describe("README's mock example", () => {
       expect(Math.max(...scores.slice(1))).toBeGreaterThan(scores[0]!);
       expect(stdout.trim().split('\n').at(-1)!.replace(/^session \S+ /, '')).toBe(shown.replace(/^# session … /, ''));
     } finally {
-      server.kill();
+      try {
+        process.kill(-server.pid!, 'SIGTERM');
+      } catch {
+        // the group has already ended
+      }
     }
   });
 });
