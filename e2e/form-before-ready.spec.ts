@@ -7,7 +7,8 @@
  * length does not depend on the machine's speed (a fixed 1.5 s delay was over before a slow CI
  * machine had checked the field: stop 28).
  */
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test } from '@playwright/test';
+import { holdRequests } from './helpers.ts';
 import { setNumber } from './run-helpers.ts';
 
 const CASES = [
@@ -19,23 +20,9 @@ const CASES = [
   { view: 'evaluate', field: 'evaluate-repeats', value: 4, query: '' },
 ] as const;
 
-/**
- * Hold stories/catalog.json (every view's library waits for it) until the returned function is
- * called; requests after that pass at once.
- */
-async function heldCatalog(page: Page): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route('**/stories/catalog.json', async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
-
 for (const c of CASES) {
   test(`${c.view}${c.query}: ${c.field} waits for the restore and keeps what was typed, across a reload`, async ({ page }) => {
-    const release = await heldCatalog(page);
+    const { release } = await holdRequests(page, '**/stories/catalog.json'); // every view's library waits for it
     await page.goto(`./?view=${c.view}${c.query}`);
     const root = page.getByTestId(c.view);
     const field = page.getByTestId(c.field);

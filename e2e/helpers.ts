@@ -80,3 +80,20 @@ export function makeZblorb(zcode: Uint8Array): Uint8Array {
   out.set(zcode, at + 8);
   return out;
 }
+
+/**
+ * Hold every request matching `url` until `release()` is called (later ones then pass at once), so
+ * a test sees what the page shows while a file is slow without racing a fixed delay.
+ * `served()` counts the requests seen.
+ */
+export async function holdRequests(page: Page, url: string | RegExp): Promise<{ release: () => void; served: () => number }> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let count = 0;
+  await page.route(url, async (route) => {
+    count++;
+    await released;
+    await route.continue();
+  });
+  return { release, served: () => count };
+}

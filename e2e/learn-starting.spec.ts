@@ -8,6 +8,7 @@
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { holdRequests } from './helpers.ts';
 import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 
 let mock: MockLlm;
@@ -18,14 +19,7 @@ test.afterEach(async () => {
 test('a slow first start says "Starting" until the session exists, then runs', async ({ page }) => {
   mock = await startMockLlm({ script: ['east', 'west'] });
   await configureForLearn(page, mock.baseUrl);
-  let served = 0;
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/stories\/advent\.z5$|\/assets\/engine-worker-[^/]*\.js$/, async (route) => {
-    served++;
-    await released;
-    await route.continue();
-  });
+  const { release, served } = await holdRequests(page, /\/stories\/advent\.z5$|\/assets\/engine-worker-[^/]*\.js$/);
   await goToLearn(page);
   await startSession(page, { seed: 0, policy: 'static', episodes: 1, maxSteps: 2 });
   const state = page.getByTestId('learn-state');
@@ -35,5 +29,5 @@ test('a slow first start says "Starting" until the session exists, then runs', a
   release();
   await waitComplete(page);
   await expect(state).toHaveText('Complete');
-  expect(served).toBe(2);
+  expect(served()).toBe(2);
 });

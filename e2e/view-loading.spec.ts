@@ -5,22 +5,12 @@
  * (until the test has seen what the page says meanwhile, so a slow machine cannot miss it) or
  * refused with page.route.
  */
-import { expect, test, type Page } from '@playwright/test';
-
-/** Hold every request matching `url` until the returned function is called. */
-async function hold(page: Page, url: RegExp): Promise<() => void> {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(url, async (route) => {
-    await released;
-    await route.continue();
-  });
-  return release;
-}
+import { expect, test } from '@playwright/test';
+import { holdRequests } from './helpers.ts';
 
 test('a slow page start, a slow view and a view that cannot load are each said, and the page keeps working', async ({ page }) => {
-  const releaseIndex = await hold(page, /\/assets\/index-[^/]*\.js$/);
-  const releaseReplay = await hold(page, /\/assets\/ReplayView-[^/]*\.js$/);
+  const { release: releaseIndex } = await holdRequests(page, /\/assets\/index-[^/]*\.js$/);
+  const { release: releaseReplay } = await holdRequests(page, /\/assets\/ReplayView-[^/]*\.js$/);
   await page.route(/\/assets\/MetaLibraryView-[^/]*\.js$/, (route) => route.abort('connectionrefused'));
   await page.goto('./', { waitUntil: 'commit' });
   await expect(page.getByRole('status').filter({ hasText: 'Loading the Meta-TTL Playground…' })).toBeVisible();
