@@ -6,6 +6,7 @@
 import { createServer } from 'node:net';
 import { expect, test, type Page } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { holdRequests } from './helpers.ts';
 import { configureProvider, expectNoKeyLeak, goTo, KEY, openView, settingsSaved } from './llm-helpers.ts';
 
 /** Every record of the page's settings store, as JSON text (read straight from IndexedDB). */
@@ -107,6 +108,33 @@ test('an invalid number is refused with what is expected, and not saved', async 
   await settingsSaved(page);
   await reloadSettings(page);
   await expect(page.getByTestId('max-retries')).toHaveValue('2');
+});
+
+test('the form is read-only until the saved settings are restored; what is typed then is kept, an invalid entry says so', async ({ page }) => {
+  // The restore waits for the story library, which waits for the catalog: held until the test has
+  // seen the form read-only, so the window a busy machine opens by chance is opened on purpose.
+  const { release } = await holdRequests(page, '**/stories/catalog.json');
+  await page.goto('./?view=settings');
+  const retries = page.getByTestId('max-retries');
+  await expect(retries).toBeVisible();
+  await expect(page.getByTestId('settings')).not.toHaveAttribute('data-loaded', 'true');
+  await expect(retries).toBeDisabled();
+  await expect(page.getByTestId('base-url')).toBeDisabled();
+  release();
+  await retries.fill('-3'); // waits until the field is enabled
+  await expect(page.getByText('Enter a whole number from 0 to 10.')).toBeVisible();
+  // The first-visit tour opens once the store is read, about when the form does: it does not take
+  // the focus from the field being typed in (a blur drops the draft and its message).
+  await expect(page.getByTestId('tour')).toBeVisible();
+  await page.waitForTimeout(800); // a restore or a focus move landing late would show by now
+  await expect(retries).toBeFocused();
+  await expect(page.getByText('Enter a whole number from 0 to 10.')).toBeVisible();
+  await retries.fill('7');
+  await page.waitForTimeout(800);
+  await expect(retries).toHaveValue('7');
+  await settingsSaved(page);
+  await reloadSettings(page);
+  await expect(retries).toHaveValue('7');
 });
 
 test.describe('Test connection', () => {
