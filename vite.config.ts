@@ -109,7 +109,8 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/build-cli-setup.ts'],
-    testTimeout: 120_000,
+    // A short default, so a test that grows slow shows; each slow test states its own budget.
+    testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
   },

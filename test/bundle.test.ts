@@ -62,7 +62,7 @@ describe('production bundle', () => {
     expect(withIfvms.length).toBeGreaterThan(0);
     expect(withIfvms.every((file) => file.startsWith('engine-worker'))).toBe(true);
     expect(mainFiles.some((file) => withIfvms.some((w) => file.endsWith(w)))).toBe(false);
-  });
+  }, 30_000);
 
   it('loads Chart.js, marked + DOMPurify, papaparse and the tokenizer only with the views that use them', () => {
     // Runs after the build above (same outDir); the strings are kept verbatim by the minifier.

@@ -60,7 +60,7 @@ describe('metattl evolve', () => {
     expect(JSON.parse(stopped.stdout)).toMatchObject({ status: 'stopped', stopReason: 'stop_file', proposals: 0, metricCallsUsed: 2 });
     rmSync(join(stopDir, 'STOP'));
     expect(JSON.parse((await run(process.execPath, [BIN, ...args(stopDir), '--resume', '--json'], { cwd: REPO_ROOT, env })).stdout)).toEqual(full);
-  });
+  }, 60_000);
 
   it('records GEPA\'s newer options and stops on a score threshold before spending the budget; refuses bad values', async () => {
     const store = mkdtempSync(join(tmpdir(), 'evo-options-'));
@@ -76,7 +76,7 @@ describe('metattl evolve', () => {
       expect(result.code, extra.join(' ')).toBe(2);
       expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd)/);
     }
-  });
+  }, 30_000);
 
   it('--proposals N and --merge [--max-merges N] are recorded, make N children an iteration, and a killed run resumes the same; bad values refused', async () => {
     const flags = ['--proposals', '2', '--merge', '--max-merges', '2', '--id', 'run-p'];
@@ -108,5 +108,5 @@ describe('metattl evolve', () => {
       expect(result.code, extra.join(' ')).toBe(2);
       expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(proposals|max-merges)/);
     }
-  });
+  }, 60_000);
 });

@@ -1,5 +1,5 @@
 /**
- * `--step-delay-ms` of `metattl session` and `play` (issue 19, item 6): a paced run prints the same
+ * `--step-delay-ms` of `metattl session` and `play`: a paced run prints the same
  * results as an unpaced one; the delay is asked for as a whole number of ms.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -28,7 +28,7 @@ it('session --step-delay-ms plays and prints exactly what an unpaced session doe
   expect(paced.code).toBe(0);
   expect(playOf(paced.stdout)).toEqual(playOf(plain.stdout));
   expect(playOf(plain.stdout).episodes[0]!.steps.length).toBeGreaterThan(1);
-});
+}, 30_000);
 
 it('play and session refuse a delay that is not a whole number of ms', async () => {
   for (const command of ['session', 'play']) {

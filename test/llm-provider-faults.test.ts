@@ -1,5 +1,5 @@
 /**
- * Real providers' faults (issue 12, and the provider items of "nothing lost, nothing invented")
+ * Real providers' faults (and the provider items of "nothing lost, nothing invented")
  * through the real SDK against the mock: stalls after the headers and mid-stream end as
  * `timeout`; rejected parameters are adapted until none is left and remembered per (base URL,
  * model); quota is its own kind and never retried; every form of an error inside a stream is an
@@ -54,7 +54,7 @@ async function call(faults: FaultRule[], s = settings(), options: CompleteOption
 
 const kindOf = (result: unknown) => (result instanceof LlmError ? result.kind : `resolved: ${JSON.stringify(result)}`);
 
-describe('1. a stalled response ends as timeout, retried per maxRetries', () => {
+describe('a stalled response ends as timeout, retried per maxRetries', () => {
   it.each([
     ['after the headers', false, 'headers'],
     ['after part of the JSON body', false, 'partial'],
@@ -80,7 +80,7 @@ describe('1. a stalled response ends as timeout, retried per maxRetries', () => 
   });
 });
 
-describe('2. rejected parameters are adapted until none is left, and remembered', () => {
+describe('rejected parameters are adapted until none is left, and remembered', () => {
   const reasoningModel: FaultRule[] = [{ kind: 'bad_param', param: 'temperature', style: 'value' }, { kind: 'bad_param', param: 'max_tokens' }];
 
   it('a reasoning model rejecting temperature and max_tokens works with the defaults; later calls are right the first time', async () => {
@@ -129,7 +129,7 @@ describe('2. rejected parameters are adapted until none is left, and remembered'
   });
 });
 
-describe('3. quota is not a rate limit', () => {
+describe('quota is not a rate limit', () => {
   it.each([429, 402] as const)('HTTP %i insufficient quota → quota, one request, no retry', async (status) => {
     const { result, requests, waits } = await call([{ kind: 'quota', status }], settings({ maxRetries: 2 }));
     expect(kindOf(result)).toBe('quota');
@@ -139,7 +139,7 @@ describe('3. quota is not a rate limit', () => {
   });
 });
 
-describe('4. an error signalled any way inside a stream is an error, never a reply', () => {
+describe('an error signalled any way inside a stream is an error, never a reply', () => {
   it.each([
     ['event', 'server'], ['event_message', 'server'], ['object', 'server'], ['finish', 'server'], ['cut', 'bad_response'],
   ] as [StreamErrorForm, string][])('stream_error %s → %s', async (form, kind) => {
@@ -154,7 +154,7 @@ describe('4. an error signalled any way inside a stream is an error, never a rep
   });
 });
 
-describe('5. one retry policy, ours, honouring Retry-After', () => {
+describe('one retry policy, ours, honouring Retry-After', () => {
   it('the SDK does not retry: a 500 with maxRetries 2 is exactly 3 requests, numbered 0, 1, 2', async () => {
     const { result, requests, waits } = await call([{ kind: 'server_error', rate: 1 }], settings({ maxRetries: 2, maxRetryWaitMs: 1 }));
     expect(kindOf(result)).toBe('server');
@@ -202,8 +202,11 @@ describe('5. one retry policy, ours, honouring Retry-After', () => {
 
   it('Stop during a Retry-After wait ends the call at once as aborted', async () => {
     const controller = new AbortController();
+    // A model of its own: the 30 s pause the 429 sets holds every call to this (base URL, model),
+    // and would hold the next test's calls to mock-model.
+    const paused = mockLlmSettings(mock.baseUrl, 'provider-fault-key-0123', { model: 'paused-model', temperature: 0.5, maxTokens: 256 }, { maxRetryWaitMs: 60_000 });
     const { result, requests, waits } = await call(
-      [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 30 }], settings({ maxRetryWaitMs: 60_000 }), { signal: controller.signal, onRetryWait: () => void setTimeout(() => controller.abort(), 20) },
+      [{ kind: 'rate_limit', rate: 1, retryAfterSeconds: 30 }], paused, { signal: controller.signal, onRetryWait: () => void setTimeout(() => controller.abort(), 20) },
     );
     expect(waits).toEqual([30_000]);
     expect(kindOf(result)).toBe('aborted');

@@ -57,5 +57,5 @@ describe("README's mock example", () => {
         // the group has already ended
       }
     }
-  });
+  }, 60_000);
 });
