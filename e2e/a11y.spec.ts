@@ -1,14 +1,20 @@
 /**
- * Accessibility (issue 19): axe-core finds no serious or critical violation in any view — at first
- * open, with the tour open, in workshop mode, and after a finished run (a Learn session and an Agent
- * run with the mock LLM, a small Evaluate and Evolve run, Replay with the shipped recording open).
+ * Accessibility: axe-core finds no serious or critical violation in any view — at first
+ * open, with the tour open, in workshop mode, and with a finished run (a Learn session and an
+ * evolution imported from the shipped recordings, an Agent run and a small evaluation with the mock
+ * LLM, Replay with the shipped recording open).
  * No rule is disabled. Runs at 1280×800, workshop mode also at 1920×1080.
  */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
+import { EVOLUTION_EXPORT_FORMAT } from '../src/evolve/evolution-io.ts';
+import { REPO_ROOT } from '../test/support/shared.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { expectNoSeriousViolations } from './axe.ts';
-import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
+import { configureForLearn, goToLearn } from './learn-helpers.ts';
 import { goTo, startRun } from './llm-helpers.ts';
+import { SHIPPED_TEXT } from './replay-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 type View = 'play' | 'agent' | 'learn' | 'replay' | 'library' | 'evolve' | 'evaluate' | 'experiments' | 'settings';
@@ -108,14 +114,16 @@ test('Replay with the shipped recording open, at its end', async ({ page }) => {
   await expectNoSeriousViolations(page, 'Replay at the end of the recording');
 });
 
-test('Learn and Agent after a finished run with the mock LLM', async ({ page }) => {
-  test.setTimeout(120_000);
+test('Learn with a finished session open (the shipped recording, imported), and Agent after a finished run with the mock LLM', async ({ page }) => {
+  test.setTimeout(90_000);
   mock = await startMockLlm({ script: ['pull yellow lever', 'look', 'pull red lever'] });
   await configureForLearn(page, mock.baseUrl);
+  // A finished session seeded from a recording: the Learn form plays sessions in learn.spec.ts.
   await goToLearn(page);
-  await startSession(page, { story: 'lever-room', episodes: 2, maxSteps: 3 });
-  await waitComplete(page);
-  await expectNoSeriousViolations(page, 'Learn after a finished session');
+  await page.getByTestId('learn-import').setInputFiles({ name: 'lever-room-naive.json', mimeType: 'application/json', buffer: Buffer.from(SHIPPED_TEXT) });
+  await expect(page.getByTestId('learn-progress')).toHaveAttribute('data-status', 'complete');
+  await expect(page.getByTestId('learn-runs-error')).toHaveCount(0);
+  await expectNoSeriousViolations(page, 'Learn with a finished session open');
   await goTo(page, 'agent');
   await startRun(page, { story: 'lever-room', maxSteps: 3 });
   await expect(page.getByTestId('agent-termination')).toBeVisible({ timeout: 60_000 });
@@ -137,22 +145,18 @@ test('Evaluate after a small finished evaluation', async ({ page }) => {
   await expectNoSeriousViolations(page, 'Evaluate after a finished evaluation');
 });
 
-test('Evolve after a small finished evolution', async ({ page }) => {
-  test.setTimeout(180_000);
-  mock = await startMockLlm({ exploreCommands: ['take paper', 'west', 'north', 'look'] });
-  await useMock(page, mock.baseUrl);
-  await goToRunView(page, 'evolve');
-  await setStoryRole(page, 'evolve', 'advent', 'train');
-  await setStoryRole(page, 'evolve', 'local:detective.z5', 'val');
-  await setNumber(page, 'evolve-episodes', 2);
-  await setNumber(page, 'evolve-steps', 2);
-  await setNumber(page, 'evolve-budget', 4);
-  await page.getByTestId('evolve-start').click();
-  await expect(page.getByTestId('evolve-run')).toHaveAttribute('data-status', 'complete', { timeout: 150_000 });
-  // The mock's children are rejected: select the last one (a dashed, muted node, once 2.96:1 when selected).
+test('Evolve with a finished evolution open (the shipped recording, imported)', async ({ page }) => {
+  // A finished evolution seeded from a recording: the Evolve form plays evolutions in evolve.spec.ts.
+  await openClosingTour(page, '?view=evolve');
+  await expect(page.getByTestId('evolve')).toHaveAttribute('data-ready', 'true');
+  const state: unknown = JSON.parse(readFileSync(resolve(REPO_ROOT, 'public/replays/evolution-scripted.json'), 'utf8'));
+  const text = JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events: [] });
+  await page.getByTestId('evolve-import').setInputFiles({ name: 'evolution-scripted.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await expect(page.getByTestId('evolve-run')).toHaveAttribute('data-status', 'complete');
+  // Its last child is rejected: select it (a dashed, muted node, once 2.96:1 when selected).
   const child = page.getByTestId('lineage-node').last().getByRole('button');
   await expect(child).toHaveClass(/rejected|failed/);
   await child.press('Enter');
   await expect(child).toHaveAttribute('aria-pressed', 'true');
-  await expectNoSeriousViolations(page, 'Evolve after a finished evolution, a rejected lineage node selected');
+  await expectNoSeriousViolations(page, 'Evolve with a finished evolution, a rejected lineage node selected');
 });

@@ -1,6 +1,6 @@
 /** Workshop mode at 1280×720: body text ≥ 20 px, fewer nav entries, and the Learn presets (a
  * teaching game, K = 3, S = 15) with a cost estimate visible before starting; the nav toggle is
- * remembered across a reload; `?workshop=1` turns it on. At 1280×800 (issue 14, finding 8): one
+ * remembered across a reload; `?workshop=1` turns it on. At 1280×800: one
  * Start button; once a run starts and after it ends the progress and the learning curve are in
  * sight without scrolling; checkboxes and radio buttons are at least as big as their text; the
  * header is one row in every view, also with a "running" badge in the nav. */
@@ -76,7 +76,7 @@ test.describe('at 1280×800', () => {
     expect(header, `${where}: the header is taller than one row`).toBeLessThanOrEqual(tallest + 1);
   }
 
-  test('8: one Start; once a run starts and after it ends, the progress and the learning curve are in sight without scrolling', async ({ page }) => {
+  test('one Start; once a run starts and after it ends, the progress and the learning curve are in sight without scrolling', async ({ page }) => {
     const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'look', 'pull green lever'], faults: [{ kind: 'slow', delayMs: 200, role: 'actor' }] });
     try {
       await configureForLearn(page, mock.baseUrl);
@@ -150,7 +150,7 @@ test.describe('at 1280×800', () => {
     }
   });
 
-  test('8: checkboxes and radio buttons are at least as large as their text in every view', async ({ page }) => {
+  test('checkboxes and radio buttons are at least as large as their text in every view', async ({ page }) => {
     let seen = 0;
     for (const view of ['play', 'agent', 'learn', 'replay', 'library', 'evolve', 'evaluate', 'settings']) {
       await page.goto(`./?view=${view}&workshop=1`);
@@ -170,9 +170,11 @@ test.describe('at 1280×800', () => {
       seen += boxes.length;
     }
     expect(seen).toBeGreaterThanOrEqual(3);
+    // In Settings (the last view) the first checkbox is at least 20 px wide.
+    expect((await page.locator('input[type="checkbox"]').first().boundingBox())!.width).toBeGreaterThanOrEqual(20);
   });
 
-  test('8: the header is one row in every view, also with a session running', async ({ page }) => {
+  test('the header is one row in every view, also with a session running', async ({ page }) => {
     const mock = await startMockLlm({ exploreCommands: ['look'], faults: [{ kind: 'slow', delayMs: 1_000, role: 'actor' }] });
     try {
       await configureForLearn(page, mock.baseUrl);
