@@ -9,7 +9,7 @@ export default defineConfig({
   timeout: 60_000,
   workers: 2,
   // On CI one retry: a 2-core VM whose speed swings ~2× over a run has failed single e2e tests
-  // on timing (stop 28). A test that passes only on its retry is reported "flaky" in the list, and
+  // on timing. A test that passes only on its retry is reported "flaky" in the list, and
   // one that fails twice still fails the run.
   retries: process.env.CI ? 1 : 0,
   reporter: [['list']],

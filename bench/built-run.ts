@@ -4,7 +4,7 @@
  * each time a named closure is made) and routes module loading through its loader hooks; the CLI
  * runs `build/cli/`, an esbuild bundle without either (scripts/build-cli.mjs), and the page a Vite
  * build. Timings taken through tsx therefore charge the product for the dev loader: in the loop
- * bench about 1.3 ms of CPU per LLM call (5.0 vs 3.9 ms at C = 16, issue 23).
+ * bench about 1.3 ms of CPU per LLM call (5.0 vs 3.9 ms at C = 16).
  *
  * `runBuilt(entry)` bundles `entry` the CLI's way (esm, node20, npm packages external) into
  * `build/bench/<name>/<name>.js`, beside the engine's worker entry `engine-worker.js` (so a

@@ -1,6 +1,5 @@
 /**
- * Evaluation and evolution under provider faults (`npm run bench`; not a test; issue 24, item 1
- * at full size). `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at
+ * Evaluation and evolution under provider faults (`npm run bench`; not a test; at full size). `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at
  * `--concurrency 16`, then `metattl evolve` (3 train + 2 validation tasks × 2 repeats, budget 14,
  * random proposer, `--concurrency 8`), each run once through the mock LLM with no faults, then
  * through a fault proxy (test/support/fault-proxy.ts:

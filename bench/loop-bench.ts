@@ -3,7 +3,7 @@
  * steps, the naive meta-agent) on detective.z5 with C in flight, against the mock provider in its
  * own process at a fixed latency (as a real provider would be), through the CLI's chat models
  * (its keep-alive node:http fetch, src/cli/http-fetch.ts). Wall time ÷ ideal, ideal =
- * max(latency × longest chain of dependent calls, latency × calls ÷ C) (issue 23); one
+ * max(latency × longest chain of dependent calls, latency × calls ÷ C); one
  * `loop overhead C=<C> latency=<ms>ms: <ratio>` line per setting. Each setting is timed in three
  * runs (after its warm-up) and the run with the median wall time is shown, with the range. The
  * timed code runs as the CLI ships it, an esbuild bundle (built-run.ts), and so does the mock.
@@ -60,7 +60,7 @@ const FETCH = process.env.LOOP_BENCH_FETCH === 'builtin' ? 'builtin' : 'http';
 /** Where sessions are persisted as they run: `memory` (default, as `metattl eval` without --store), `none`, or a directory (as `--store DIR`). */
 const STORE = process.env.LOOP_BENCH_STORE ?? 'memory';
 interface Setting { concurrency: number; latencyMs: number; sessions: number; goal: number }
-/** The issue's: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
+/** The goals: 50 ms at C = 1, 4, 16 (goal ≤ 1.10) and an evaluation of 256 sessions at 500 ms, C = 64 (goal ≤ 1.03). */
 const SETTINGS: Setting[] = process.env.LOOP_BENCH
   ? process.env.LOOP_BENCH.split(',').map((t) => {
     const parts = t.trim().split(':');

@@ -1,5 +1,5 @@
 /**
- * Rate limits (`npm run bench`; not a test; issue 23 "Rate limits"): calls through the product's
+ * Rate limits (`npm run bench`; not a test): calls through the product's
  * OpenAI-compatible chat model (src/llm/openai-chat-model.ts, its rate scheduler, default retries)
  * against a server that answers at most N requests per one-second window and 429 above it
  * (test/support/rate-limit-server.ts), with many more calls in flight than N allows. Prints, per

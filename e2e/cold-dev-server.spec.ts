@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 2: on a cold dev server (a fresh Vite cache, as on a fresh clone) the first-visit
+ * On a cold dev server (a fresh Vite cache, as on a fresh clone) the first-visit
  * tour appears and stays, and opening every lazily loaded view never makes Vite re-optimise and
  * reload the page (vite.config.ts pre-bundles their dependencies). Starts its own `vite` with
  * VITE_CACHE_DIR in a temp dir on a free port; at 1280×800 and 1920×1080 in workshop mode.
@@ -47,7 +47,7 @@ for (const size of SIZES) {
       rmSync(cacheDir, { recursive: true, force: true });
     });
 
-    test('2: the first-visit tour appears and stays; no view makes the page reload', async ({ page }) => {
+    test('the first-visit tour appears and stays; no view makes the page reload', async ({ page }) => {
       let loads = 0;
       page.on('load', () => loads++);
       await page.goto(`${origin}?view=play&workshop=1`);

@@ -1,5 +1,5 @@
 /**
- * A human in the loop on the Evolve page (issue 22), against the mock LLM on real stories: Pause
+ * A human in the loop on the Evolve page, against the mock LLM on real stories: Pause
  * holds a running evolution between iterations, a reload shows it paused and resumable; "Edit as
  * new candidate" on the seed, a diff against it, Evaluate — the candidate joins the table and the
  * lineage marked human and the run holds again; feedback for the proposer does the same; Resume

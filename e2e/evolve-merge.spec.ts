@@ -1,5 +1,5 @@
 /**
- * The Evolve view shows GEPA's merge proposer and P×N proposals (issue 22): an exported run whose
+ * The Evolve view shows GEPA's merge proposer and P×N proposals: an exported run whose
  * fourth iteration merged c2 and c3 (the scripted world of test/support/merge-world.ts) is
  * imported; the "Outer loop" line names the options, the candidate table and the inspector name
  * both parents of the merge.

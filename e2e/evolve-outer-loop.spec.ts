@@ -1,5 +1,5 @@
 /**
- * Issue 22 in the page: the Evolve form's outer-loop options (selection, acceptance, P × N
+ * The outer loop in the page: the Evolve form's outer-loop options (selection, acceptance, P × N
  * proposals, a stop condition) start a run that records them as `metattl evolve` does; the
  * dashboard's "Outer loop" line names them; the form keeps them across a reload and "New run like
  * this" fills them back. Against the mock LLM.

@@ -60,7 +60,7 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   // Evaluations: 3 arms × 1 task × 1 repeat = 3 sessions each; evolutions: their budget, 4 each.
   expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['4', '4', '3', '3']);
   await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('14');
-  // The mock's model has no price: no invented dollars (issue 19, item 3).
+  // The mock's model has no price: no invented dollars.
   await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
   await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');

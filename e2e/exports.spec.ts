@@ -1,6 +1,5 @@
 /**
- * Chart and table exports in Chromium against the mock LLM (issue 14, "every chart and table in
- * the page also exports as an image or CSV"): from Settings, Learn (in the dark theme), Evolve and Evaluate, a
+ * Chart and table exports in Chromium against the mock LLM: from Settings, Learn (in the dark theme), Evolve and Evaluate, a
  * chart downloads as a PNG (the PNG signature, 1920 × 1080, an opaque white background with dark
  * drawing on it) and as CSV, and tables download as CSV whose header and rows are what the page
  * shows. CSV is parsed with papaparse (the library that writes it).

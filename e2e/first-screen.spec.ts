@@ -1,5 +1,5 @@
 /**
- * The first screen (issue 19, item 9): a first-time visitor (no stored settings, no runs) reads
+ * The first screen: a first-time visitor (no stored settings, no runs) reads
  * what this is and gets three ways in beside the first-visit tour — watch the recorded run (no
  * key: Replay with the shipped Lever Room session), connect a model (Settings), play a story
  * (The Lever Room). A returning visitor lands on the story they had open, not on the first screen.

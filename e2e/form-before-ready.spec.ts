@@ -2,10 +2,10 @@
  * A run form is read-only until its view has read the form it left last time, so what a user types
  * as soon as the page lets them is kept: not overwritten by the restore, nor (in workshop mode) by
  * the Learn presets applied at load. The story catalog is held back until the test has seen the form
- * read-only, then served: the window a busy machine opens by chance (the CI failure of stop 12:
+ * read-only, then served: the window a busy machine opens by chance (a CI failure:
  * Learn's S typed before the restore came back as the preset's 15) is opened on purpose, and its
  * length does not depend on the machine's speed (a fixed 1.5 s delay was over before a slow CI
- * machine had checked the field: stop 28).
+ * machine had checked the field).
  */
 import { expect, test } from '@playwright/test';
 import { holdRequests } from './helpers.ts';

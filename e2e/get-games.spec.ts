@@ -1,5 +1,5 @@
 /**
- * "Get the games" in the story library (issue 21): nothing is fetched until the user asks; the
+ * "Get the games" in the story library: nothing is fetched until the user asks; the
  * paper's six Jericho games come through a CORS proxy prefix (a local server standing in for the
  * archives, serving ../shared's files), each checked against Jericho's md5; a wrong file is
  * refused with both sums, a 404 can be retried, and a server that does not allow the page's

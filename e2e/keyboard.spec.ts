@@ -1,5 +1,5 @@
 /**
- * The main flows keyboard-only (issue 19, Accessibility), at 1280×800, with only page.keyboard
+ * The main flows keyboard-only, at 1280×800, with only page.keyboard
  * after the page is open: play a story (choose it, type a command, Enter); start a Learn session
  * and watch it; compare two episodes side by side; export the learning curve as PNG and CSV. Each
  * control is reached in the Tab order and shows a visible focus ring (≥ 3:1). Also: the Play

@@ -1,5 +1,5 @@
 /**
- * Issue 19 (a new-user trial): between Start and the session's first record the page fetches the
+ * Between Start and the session's first record the page fetches the
  * story and starts its engine (a worker that compiles the story), which on a first start or a busy
  * machine takes seconds. The progress card says it is starting, never "No session yet", for as long
  * as that takes. The story file and the engine worker's script are held back until the test has

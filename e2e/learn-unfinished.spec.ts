@@ -1,5 +1,5 @@
 /**
- * Issue 14, finding 1: after a reload in the middle of a session — or of a session a provider
+ * After a reload in the middle of a session — or of a session a provider
  * fault stopped — the Learn view shows that session as it is (episodes done, progress, learning
  * curve, the transcript of what was played) and its settings in a read-only form, under a banner
  * whose Resume finishes it (one Resume button, not two). The values are checked against the
@@ -73,7 +73,7 @@ async function expectShownAsStored(page: Page, state: RegExp): Promise<void> {
   await expect(page.getByTestId('learn-resume')).toHaveCount(0);
 }
 
-test('1: after a reload mid-session the view shows the session as stored, its settings in the form; Resume finishes it', async ({ page }) => {
+test('after a reload mid-session the view shows the session as stored, its settings in the form; Resume finishes it', async ({ page }) => {
   // Each actor reply takes 500 ms: the reload lands well before episode 2 (6 steps) ends.
   mock = await startMockLlm({ script: ['east', 'get all', 'west', 'south'], faults: [{ kind: 'slow', delayMs: 500, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
@@ -98,7 +98,7 @@ test('1: after a reload mid-session the view shows the session as stored, its se
   expect(record.config).toMatchObject({ episodes: 3, maxSteps: 6, seed: 2, policy: { kind: 'reflexion' } });
 });
 
-test('1: a session stopped by a provider fault shows as stopped after a reload; "New session" frees the form, Resume still finishes it', async ({ page }) => {
+test('a session stopped by a provider fault shows as stopped after a reload; "New session" frees the form, Resume still finishes it', async ({ page }) => {
   mock = await startMockLlm({ script: ['east', 'get all', 'west', 'south'], faults: [{ kind: 'slow', delayMs: 300, role: 'actor' }] });
   await configureForLearn(page, mock.baseUrl);
   await goToLearn(page);

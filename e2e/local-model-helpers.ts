@@ -1,5 +1,5 @@
 /**
- * Shared steps of the in-page local-model e2e tests (issue 20): the real small model
+ * Shared steps of the in-page local-model e2e tests: the real small model
  * (SmolLM2-135M-Instruct Q4_1, served by e2e/serve-dist.ts from METATTL_MODELS_DIR under
  * local-models/) downloaded by URL in Settings → "Local model (in this browser)" and made the
  * model of every role, on one thread.

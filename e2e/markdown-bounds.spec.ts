@@ -1,7 +1,7 @@
 /**
- * Model text cannot break, freeze or widen the page (issue 24, item 3): a replayed session whose
+ * Model text cannot break, freeze or widen the page: a replayed session whose
  * meta-agent reply (and a Learn session whose meta-agent answers with it as the new guide) is one
- * of the issue's three inputs (2,500 `>`; 15 kB of `_a*`; a 300-column
+ * of three hostile inputs (2,500 `>`; 15 kB of `_a*`; a 300-column
  * table) shows its feedback panel, throws no page error, and keeps the page within the viewport
  * (1280 × 800); the wide table scrolls inside its own focusable region.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 6: a presenter's pace. In Learn, the delay chosen before Start is recorded with
+ * A presenter's pace. In Learn, the delay chosen before Start is recorded with
  * the session; Pause holds between steps, Step ×2 grows the transcript by exactly 2 steps; a
  * reload while paused leaves a resumable session whose delay is shown again; Resume completes it,
  * and the finished run shows its pace read-only while its export carries no pace. In Agent,
@@ -25,7 +25,7 @@ async function stepOnce(page: Page, prefix: 'learn' | 'agent', transcript: strin
   await expect(page.getByTestId(`${prefix}-pace`)).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
 }
 
-test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), reload while paused, Resume completes; the pace is a setting, not a result', async ({ page }) => {
+test('Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), reload while paused, Resume completes; the pace is a setting, not a result', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   mock = await startMockLlm({ script: SCRIPT });
   await configureForLearn(page, mock.baseUrl);
@@ -74,7 +74,7 @@ test('6: Learn at a presenter pace — Pause, Step ×2 (exactly 2 more steps), r
   expect(plain.episodes.map((e) => e.steps.map((s) => [s.action, s.observation, s.score]))).toEqual(paced.episodes.map((e) => e.steps.map((s) => [s.action, s.observation, s.score])));
 });
 
-test('6: Step at an episode’s last step runs that step only; the next Step runs the meta-agent’s update, then holds before episode 2', async ({ page }) => {
+test('Step at an episode’s last step runs that step only; the next Step runs the meta-agent’s update, then holds before episode 2', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   mock = await startMockLlm({ script: SCRIPT });
   await configureForLearn(page, mock.baseUrl);
@@ -109,7 +109,7 @@ test('6: Step at an episode’s last step runs that step only; the next Step run
   expect(metaCalls()).toBe(1);
 });
 
-test('6: Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop works while paused; the delay is kept after a reload', async ({ page }) => {
+test('Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop works while paused; the delay is kept after a reload', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   mock = await startMockLlm({ script: SCRIPT });
   await configureForLearn(page, mock.baseUrl);
@@ -148,7 +148,7 @@ test('6: Agent at a presenter pace — Pause, Step ×2, Resume completes; Stop w
   await expect(page.getByTestId('agent-pace-delay')).toHaveValue('2000');
 });
 
-test('6: workshop mode at 1920×1080 — the pace is in the progress card, in sight; Pause, Step, and Stop while paused', async ({ page }) => {
+test('workshop mode at 1920×1080 — the pace is in the progress card, in sight; Pause, Step, and Stop while paused', async ({ page }) => {
   await page.setViewportSize({ width: 1920, height: 1080 });
   mock = await startMockLlm({ script: SCRIPT });
   await configureForLearn(page, mock.baseUrl);

@@ -1,5 +1,5 @@
 /**
- * Issue 19, item 12: Play as Parchment and Lectrote users expect, at 1280×800. (a) The transcript
+ * Play as Parchment and Lectrote users expect, at 1280×800. (a) The transcript
  * saves as text (exactly the entries on screen, with the story's name and date) and as a
  * standalone HTML page (every text escaped); (b) undo and restoring a slot reprint where you are
  * (the status line and the game's text as it was then) and keep what was played; (c) a story's
@@ -13,7 +13,7 @@ test.beforeEach(async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
 });
 
-test('12a: the transcript saves as text (what is on screen) and as an escaped standalone HTML page', async ({ page }) => {
+test('the transcript saves as text (what is on screen) and as an escaped standalone HTML page', async ({ page }) => {
   await openPlayer(page);
   await pickStory(page, 'advent');
   await send(page, 'east');
@@ -43,7 +43,7 @@ test('12a: the transcript saves as text (what is on screen) and as an escaped st
   await reader.close();
 });
 
-test('12b: undo reprints where you are and keeps what was played', async ({ page }) => {
+test('undo reprints where you are and keeps what was played', async ({ page }) => {
   await openPlayer(page);
   await pickStory(page, 'advent');
   const opening = (await transcript(page).locator('.output').first().textContent())!;
@@ -64,7 +64,7 @@ test('12b: undo reprints where you are and keeps what was played', async ({ page
   await page.screenshot({ path: '/tmp/w16/shots/D-play-undo.png' });
 });
 
-test('12b: restoring a slot reprints where you are: the status line and the text shown when it was saved', async ({ page }) => {
+test('restoring a slot reprints where you are: the status line and the text shown when it was saved', async ({ page }) => {
   await openPlayer(page);
   await pickStory(page, 'advent');
   await send(page, 'east');
@@ -88,7 +88,7 @@ test('12b: restoring a slot reprints where you are: the status line and the text
   await expect(transcript(page).locator('.status').last()).toContainText('At End Of Road');
 });
 
-test('12c: a long story name is shown in full (wrapped) beside the picker; a short one only in the picker', async ({ page }) => {
+test('a long story name is shown in full (wrapped) beside the picker; a short one only in the picker', async ({ page }) => {
   await openPlayer(page);
   await pickStory(page, 'advent');
   await expect(page.getByTestId('story-picker-name')).toHaveCount(0);

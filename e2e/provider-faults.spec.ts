@@ -1,5 +1,5 @@
 /**
- * Provider faults in the page (issue 12): a reasoning model that rejects temperature and
+ * Provider faults in the page: a reasoning model that rejects temperature and
  * max_tokens plays with the default settings and Settings lists what was adapted; a Retry-After
  * wait counts down; a server whose CORS refuses the page gets the advice at once, with no retry.
  */

@@ -1,5 +1,5 @@
 /**
- * Workshops without keys (issue 20): a local preset never keeps an OpenAI model name, Test
+ * Workshops without keys: a local preset never keeps an OpenAI model name, Test
  * connection fills empty models and offers each listed model in one click, and a teacher's setup
  * link (preset, base URL, models — never a key) opens Settings with a preview on another machine
  * and fills them when applied.

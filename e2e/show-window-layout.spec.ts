@@ -1,9 +1,9 @@
 /**
- * Issue 19, "The show window", items 5 and 7 in the normal (not workshop) mode at 1280×800 and
- * 1920×1080. 5: on first open of Learn and Agent, Start is in sight without scrolling; while a
+ * The show window's layout in the normal (not workshop) mode at 1280×800 and
+ * 1920×1080. On first open of Learn and Agent, Start is in sight without scrolling; while a
  * session runs the progress and the learning curve are in sight with the newest feedback between
  * episodes beside them, also when Start was pressed from the bottom of the page; a side by side
- * left open from the last session sits below the next session's curve. 7: the exported curve is
+ * left open from the last session sits below the next session's curve. The exported curve is
  * a 1920×1080 PNG titled with its story, policy, seed and W-AUC. Screenshots in
  * test-results/show-window-layout/.
  */
@@ -39,7 +39,7 @@ for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}, normal mode`, () => {
     test.use({ viewport: size });
 
-    test('5: Start in sight on first open of Learn and Agent', async ({ page }) => {
+    test('Start in sight on first open of Learn and Agent', async ({ page }) => {
       await page.goto('./?view=learn');
       await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
       await expect(page.getByTestId('learn')).toHaveAttribute('data-layout', 'setup');
@@ -51,7 +51,7 @@ for (const size of SIZES) {
       await expectInSight(page, 'agent-start');
     });
 
-    test('5 and 7: a running session keeps progress and curve in sight beside the newest feedback; side by side goes below; the curve PNG is titled', async ({ page }) => {
+    test('a running session keeps progress and curve in sight beside the newest feedback; side by side goes below; the curve PNG is titled', async ({ page }) => {
       test.setTimeout(150_000);
       // Episode 1 dies at its first step (the blue lever); the next follow the plan, slowly, for many steps.
       const mock = await startMockLlm({ exploreCommands: ['pull blue lever'], faults: [{ kind: 'slow', delayMs: 300, role: 'actor' }] });

@@ -1,5 +1,5 @@
 /**
- * Issue 19 ("The show window"), items 8, 11 and 14, at 1280×800 and at 1920×1080 in workshop mode:
+ * The show window's names, at 1280×800 and at 1920×1080 in workshop mode:
  * Evaluate's results name their policies (ids in a title) and the Δ W-AUC column is reachable by
  * keyboard; Learn, Agent, Evolve and Evaluate keep their forms across a reload; a stale
  * `?replay=` does not ride along into other views or their links. Screenshots go to test-results/.

@@ -1,5 +1,5 @@
 /**
- * Issue 19, the new-user trial of the demo script (tour → recorded run → connect the mock → Lever
+ * The new-user trial of the demo script (tour → recorded run → connect the mock → Lever
  * Room session at presenter pace → side by side → export), at 1280×800 and 1920×1080, normal and
  * workshop mode: Pause / Step / Resume keep their place in every state; Step shows the newest step
  * in sight ("Last step"); the nav says "paused"; the cost of the unpriced mock is "—" before,
@@ -60,12 +60,12 @@ for (const { workshop, width, height } of [
     await page.setViewportSize({ width, height });
     mock = await startMockLlm({ exploreCommands: EXPLORE });
     await configureForLearn(page, mock.baseUrl);
-    // Item 8: the pace select is labelled "Pace", visibly.
+    // the pace select is labelled "Pace", visibly.
     await openLearn(page, workshop, 12);
     const paceSelect = page.getByLabel('Pace', { exact: true });
     await expect(paceSelect).toHaveAttribute('data-testid', 'learn-pace-delay');
     await expect(page.locator('label[for="learn-pace-delay"]')).toBeVisible();
-    // Item 6: an unpriced model's cost is "—" before a run, not "$0.0000".
+    // an unpriced model's cost is "—" before a run, not "$0.0000".
     await expect(page.getByTestId('learn-cost')).toHaveText('—');
     await paceSelect.selectOption('1000');
     await page.getByTestId('learn-start').click();
@@ -78,13 +78,13 @@ for (const { workshop, width, height } of [
     await page.getByTestId('learn-pace-pause').click();
     await expect(page.getByTestId('learn-pace')).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
     await expect(page.getByTestId('learn-state')).toHaveText(/^Paused in episode 1 of 3$/);
-    // Item 5: the nav says where the session is.
+    // the nav says where the session is.
     await expect(page.getByTestId('nav-learn-badge')).toHaveText('paused');
-    // Item 1: the buttons did not move.
+    // the buttons did not move.
     expect(await boxes(page), `${where}: the pace buttons moved when paused`).toEqual(running);
     if (workshop && width === 1280) await page.screenshot({ path: `${SHOTS}/ws-1280-paused.png` });
 
-    // Item 2: each Step changes the "Last step" line, which is in sight.
+    // each Step changes the "Last step" line, which is in sight.
     const lastStep = page.getByTestId('learn-last-step');
     let before = (await lastStep.textContent()) ?? '';
     for (let i = 0; i < 2; i++) {
@@ -99,7 +99,7 @@ for (const { workshop, width, height } of [
       before = text;
     }
     if (workshop && width === 1280) await page.screenshot({ path: `${SHOTS}/ws-1280-stepped.png` });
-    // Item 9: the curve's y ticks are integers from 0 up to the max score, which is one.
+    // the curve's y ticks are integers from 0 up to the max score, which is one.
     const ticks = (await page.getByTestId('learn-curve').locator('[data-y-ticks]').getAttribute('data-y-ticks'))!.split(',').map(Number);
     expect(ticks[0]).toBe(0);
     expect(ticks.at(-1)).toBe(5);
@@ -112,7 +112,7 @@ for (const { workshop, width, height } of [
     await page.getByTestId('learn-stop').click();
     await expect(page.getByTestId('learn-progress')).toHaveAttribute('data-status', 'stopped', { timeout: 30_000 });
     await expect(page.getByTestId('learn-cost')).toHaveText('—');
-    // Item 6: after a reload the same rule.
+    // After a reload the same rule.
     await page.reload();
     await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
     await expect(page.getByTestId('learn-progress')).not.toHaveAttribute('data-status', 'none');

@@ -1,5 +1,5 @@
 /**
- * Issue 19 ("The show window"), items 3 and 13, at 1280×800 and at 1920×1080 in workshop mode,
+ * The show window's words, at 1280×800 and at 1920×1080 in workshop mode,
  * against the mock LLM (no price for its model): Settings says once that the meta-agent and the
  * proposer use the actor's model; Evolve's and Evaluate's meters show "—" for the cost, also after
  * the run finished ("Spent" stays); the candidate heatmap has a legend scaled from 0; Evolve's
@@ -75,7 +75,7 @@ for (const screen of SCREENS) {
   test.describe(screen.name, () => {
     test.use({ viewport: { width: screen.width, height: screen.height } });
 
-    test('3, 13: Settings says once who uses the actor’s model; an evolution shows — and keeps Spent; heatmap legend; selects fit', async ({ page }) => {
+    test('Settings says once who uses the actor’s model; an evolution shows — and keeps Spent; heatmap legend; selects fit', async ({ page }) => {
       test.setTimeout(180_000);
       mock = await startMockLlm({ exploreCommands: ['take paper', 'west', 'north', 'look'] });
       await mockWithActorOnly(page, mock.baseUrl, screen.workshop);
@@ -123,7 +123,7 @@ for (const screen of SCREENS) {
       await page.screenshot({ path: `${SHOTS}evolve-run-${screen.name}.png` });
     });
 
-    test('3: an evaluation’s meter shows — while it runs and after it finished', async ({ page }) => {
+    test('an evaluation’s meter shows — while it runs and after it finished', async ({ page }) => {
       test.setTimeout(120_000);
       mock = await startMockLlm({ exploreCommands: ['take paper', 'west', 'north', 'look'] });
       await mockWithActorOnly(page, mock.baseUrl, screen.workshop);
@@ -141,7 +141,7 @@ for (const screen of SCREENS) {
       await page.screenshot({ path: `${SHOTS}evaluate-${screen.name}.png` });
     });
 
-    test('13: a web task’s transcript speaks of the page and the task; the kind and story controls have distinct labels', async ({ page }) => {
+    test('a web task’s transcript speaks of the page and the task; the kind and story controls have distinct labels', async ({ page }) => {
       const { goal, actions } = await webScript('web:shop/t1:1');
       mock = await startMockLlm({ exploreCommands: ['noop()'], goalScripts: [{ goal, script: actions }] });
       await mockWithActorOnly(page, mock.baseUrl, screen.workshop);

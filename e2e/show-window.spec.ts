@@ -1,8 +1,8 @@
 /**
- * Issue 19, "The show window", at 1280×800 and 1920×1080 in workshop mode (screenshots in
- * test-results/show-window/). 1: Learn and Agent draw, under each command, the game's answer to
+ * The show window, at 1280×800 and 1920×1080 in workshop mode (screenshots in
+ * test-results/show-window/). Learn and Agent draw, under each command, the game's answer to
  * it (not the text before it), and end with how the episode ended — the death with its "Next
- * time, try: …"; episodes side by side shows the same answers. 4: with the OpenAI preset and
+ * time, try: …"; episodes side by side shows the same answers. With the OpenAI preset and
  * no key, Start refuses before starting, in one plain sentence with a link to Settings.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -17,7 +17,7 @@ for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}, workshop mode`, () => {
     test.use({ viewport: size });
 
-    test('1: Learn draws each command’s answer under it and ends with the death and its hint', async ({ page }) => {
+    test('Learn draws each command’s answer under it and ends with the death and its hint', async ({ page }) => {
       const mock = await startMockLlm({ exploreCommands: ['pull blue lever'] });
       try {
         await configureForLearn(page, mock.baseUrl);
@@ -28,7 +28,7 @@ for (const size of SIZES) {
         await page.getByTestId('learn-policy').selectOption('meta:naive');
         await page.getByTestId('learn-episodes').fill('2');
         await page.getByTestId('learn-steps').fill('5');
-        // 3: mock-model has no price at this provider: no dollar figure.
+        // mock-model has no price at this provider: no dollar figure.
         await expect(page.getByTestId('learn-estimate-usd')).toHaveText('—');
         await expect(page.getByTestId('learn-estimate-unpriced')).toHaveText('No price at this provider for mock-model (add it to the price table in Settings): no cost shown.');
         await page.getByTestId('learn-start').click();
@@ -58,7 +58,7 @@ for (const size of SIZES) {
       }
     });
 
-    test('1: Agent draws each command’s answer under it, the last one included', async ({ page }) => {
+    test('Agent draws each command’s answer under it, the last one included', async ({ page }) => {
       const mock = await startMockLlm({ script: ['pull yellow lever', 'pull red lever'] });
       try {
         await configureForLearn(page, mock.baseUrl);
@@ -88,7 +88,7 @@ for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}, workshop mode, no key`, () => {
     test.use({ viewport: size });
 
-    test('4: Start with the OpenAI preset and no key refuses before starting, in one sentence linking to Settings', async ({ page }) => {
+    test('Start with the OpenAI preset and no key refuses before starting, in one sentence linking to Settings', async ({ page }) => {
       const calls: string[] = [];
       page.on('request', (r) => { if (!r.url().startsWith('http://127.0.0.1')) calls.push(r.url()); });
       await page.goto('./?view=settings&workshop=1');
@@ -128,7 +128,7 @@ for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}, workshop mode, costs`, () => {
     test.use({ viewport: size });
 
-    test('3: with a custom base URL, a model named like an OpenAI one gets no OpenAI cost: "—"', async ({ page }) => {
+    test('with a custom base URL, a model named like an OpenAI one gets no OpenAI cost: "—"', async ({ page }) => {
       const mock = await startMockLlm({ script: ['pull yellow lever', 'pull red lever'] });
       try {
         await page.goto('./?view=settings&workshop=1');

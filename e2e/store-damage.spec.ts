@@ -1,5 +1,5 @@
 /**
- * A damaged IndexedDB store in Chromium (issue 15, item 1): a Learn session is reloaded in the
+ * A damaged IndexedDB store in Chromium: a Learn session is reloaded in the
  * middle of episode 2, then one stored step record of episode 2 is garbled in IndexedDB. Resume
  * refuses with an error naming the IndexedDB store and the record, changes nothing, and offers to
  * continue from the last good episode; that ends with exactly K contiguous episodes.

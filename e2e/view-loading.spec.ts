@@ -1,5 +1,5 @@
 /**
- * Issue 19 (a new-user trial found blank screens): until the page's code has arrived the page says
+ * No blank screens while code loads: until the page's code has arrived the page says
  * it is loading; a view whose code is slow says "Loading the … view"; a view whose code cannot be
  * fetched says so in one sentence and the rest of the page keeps working. Chunks are held back
  * (until the test has seen what the page says meanwhile, so a slow machine cannot miss it) or

@@ -1,5 +1,5 @@
 /**
- * No invented costs (issue 19, item 3), as real CLI processes against the mock: with a custom base
+ * No invented costs, as real CLI processes against the mock: with a custom base
  * URL the built-in (OpenAI) prices do not apply, so `costUsd` is null and the text says "—"; a
  * `--price` for the model called gives the real figure; a role with no model given is called
  * with the actor's model (never gpt-4o-mini), and that is said once.

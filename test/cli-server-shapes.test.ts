@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 4, 5 and 7 end to end through `npx metattl play` / `session` as real processes
+ * Server shapes end to end through `npx metattl play` / `session` as real processes
  * against the mock: vLLM's error framing is adapted (the run does not stop at step 1); a cut-off
  * finish reason is never played; usage of zeros, `{}`, strings or negatives does not defeat
  * `--max-total-tokens`, and a negative-usage run's `--out` re-imports; a key echoed in another

@@ -1,5 +1,5 @@
 /**
- * Input and state (issue 11, item 3): @aread's result, characters the story's Unicode table
+ * Input and state: @aread's result, characters the story's Unicode table
  * holds, v3 time games, in-game saves across reset(), stories that never ask for input. Compiled
  * test stories in test/fixtures/ (scripts/build-test-stories.sh); text compared with dfrotz.
  */

@@ -1,5 +1,5 @@
 /**
- * The outer loop with GEPA's merge proposer and several proposals per iteration (issue 22), in a
+ * The outer loop with GEPA's merge proposer and several proposals per iteration, in a
  * scripted world: a merge worked out by hand (accepted and rejected), P×N proposals with their
  * lineage and budget, results independent of completion order, and an interrupted run resumed
  * from its cache equal to an uninterrupted one.

@@ -1,5 +1,5 @@
 /**
- * A human in the loop (issue 22) in the scripted world of support/human-world.ts, whose numbers
+ * A human in the loop in the scripted world of support/human-world.ts, whose numbers
  * are hand-computed in the comments: pause at an iteration boundary and resume equals the unpaused
  * run; a human candidate is evaluated like a proposal (minibatch, acceptance, validation), charged
  * to the budget, marked `origin: 'human'`, and replayed identically; a branch from iteration 1

@@ -1,5 +1,5 @@
 /**
- * Issue 24, item 1 at small scale: `metattl eval` and `metattl evolve` through a fault proxy
+ * Provider faults at small scale: `metattl eval` and `metattl evolve` through a fault proxy
  * (test/support/fault-proxy.ts: a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a
  * hang past --timeout-ms, malformed JSON or a body cut mid-way) with the default retries. A fault
  * costs at most its own episode: the other sessions go on, finished episodes are kept in the

@@ -1,5 +1,5 @@
 /**
- * A failed call never becomes a played episode (issue "Results you can trust", item 7): on The
+ * A failed call never becomes a played episode: on The
  * Lever Room (seed 1, naive meta-agent, K = 3, S = 15) against the mock, a session whose calls
  * fail — an unreachable server from the first call, a server error in episode 2, a failed
  * meta-agent call — stops with reason `provider`, scores nothing for the cut episode, never shows

@@ -1,5 +1,5 @@
 /**
- * GEPA's merge proposer (issue 22) against GEPA 0.1.4's own code: the common-ancestor search with
+ * GEPA's merge proposer against GEPA 0.1.4's own code: the common-ancestor search with
  * the merged text choice (sample_and_attempt_merge_programs_by_common_predictors) and the merged
  * candidate's validation subsample (select_eval_subsample_for_merged_program), run in Python
  * (test/gepa-reference/merge.py) on the same 400 generated pools / 200 score pairs with the same

@@ -26,7 +26,7 @@ function expectBinomial(observed: number, n: number, p: number) {
 
 describe('parent selection draws once per iteration', () => {
   it('two leaders (seed leads A, c1 leads B): iteration 2 picks each with probability 1/2 over 400 seeds, never crashes', async () => {
-    // The repro: the seed scores A 0.3, B 0.1; c1 scores A 0.1, B 0.3 and is accepted (0.2 > 0.1).
+    // The reported case: the seed scores A 0.3, B 0.1; c1 scores A 0.1, B 0.3 and is accepted (0.2 > 0.1).
     const world = {
       scores: { '': { A: 0.3, B: 0.1, T: 0.1 }, S1: { A: 0.1, B: 0.3, T: 0.2 }, S2: { A: 0, B: 0, T: 0 } },
       proposals: ['S1', 'S2'],

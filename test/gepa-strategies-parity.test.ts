@@ -1,5 +1,5 @@
 /**
- * GEPA ≥ 0.1.4's outer-loop strategies (issue 22) against GEPA's own code: its candidate selectors
+ * GEPA ≥ 0.1.4's outer-loop strategies against GEPA's own code: its candidate selectors
  * (pareto, current_best, epsilon_greedy, top_k_pareto), acceptance criteria and the
  * no-improvement and score-threshold stoppers, run in Python (test/gepa-reference/strategies.py)
  * on the same 300 generated score matrices with the same scripted draws, must choose exactly what

@@ -127,7 +127,7 @@ describe('evolution imports', () => {
     expect((await store.listRuns('evolution')).map((r) => r.id)).toEqual(['evo-1']);
   });
 
-  it('keeps the outer loop\'s options and newer stop reasons through export and import (issue 22)', () => {
+  it('keeps the outer loop\'s options and newer stop reasons through export and import', () => {
     const s = state();
     const options = { candidateSelection: 'top_k_pareto', topK: 3, acceptance: 'improvement_or_equal', stopConditions: { noImprovementIterations: 4, scoreThreshold: 0.9, timeLimitMinutes: 30, maxProposerUsd: 1.5 } };
     Object.assign(s.config, options);

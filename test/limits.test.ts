@@ -1,5 +1,5 @@
 /**
- * Output limits and context windows (issue "Results you can trust", item 5): defaults large enough
+ * Output limits and context windows: defaults large enough
  * for evolved strategies (meta-agent ≥ 4,096, proposer ≥ 8,192, actor 400); the limits and the
  * context window are CLI flags of session, evolve and eval; the context window is the user's
  * value, else the provider's reported one, else the table, else a documented default with a note.

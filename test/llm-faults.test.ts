@@ -2,8 +2,8 @@
  * Provider faults through the real SDK against the mock, mapped once into the typed set: auth,
  * rate_limit (after our retries), timeout, network_or_cors (with actionable advice), server
  * (5xx, an error inside a 200 stream), bad_response (malformed JSON), aborted; an unsupported
- * parameter is adapted, not retried blindly; the key never appears in a message. The kinds of
- * issue 12 have their own file: llm-provider-faults.test.ts.
+ * parameter is adapted, not retried blindly; the key never appears in a message. Real providers'
+ * faults have their own file: llm-provider-faults.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlmError } from '../src/llm/errors.ts';

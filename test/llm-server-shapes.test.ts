@@ -1,5 +1,5 @@
 /**
- * Issue 24 items 4 and 5 through the real client against the mock: every listed OpenAI-compatible
+ * Server shapes through the real client against the mock: every listed OpenAI-compatible
  * server's error framing is an error with its message (a rejected parameter adapted as for
  * OpenAI's), in HTTP errors, inside 200s and inside streams; finish reasons that mean cut off are
  * never played; a body in the other framing is read when complete; usage that is missing, zero,

@@ -1,5 +1,5 @@
 /**
- * Text the agent must see (issue 11, item 2): upper-window text beyond the status line (quote
+ * Text the agent must see: upper-window text beyond the status line (quote
  * boxes, chapter cards) and text printed before a screen clear in the same step, on Trinity and
  * Anchorhead at their Jericho seeds. Buffer text is compared with dfrotz's for the same commands
  * and seed; Debian's dfrotz drops styled text (ground-truth.md, "Things that surprised us" 2), so

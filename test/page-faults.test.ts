@@ -1,5 +1,5 @@
 /**
- * The page's Evaluate and Evolve under provider faults (issue 24, item 1), in Node on IndexedDB
+ * The page's Evaluate and Evolve under provider faults, in Node on IndexedDB
  * (fake-indexeddb) against the mock LLM behind a fault proxy (a seeded 20 % of chat requests cut
  * by 429 + Retry-After, 500, a hang past the request timeout, malformed JSON or a body cut mid-way;
  * the default retries): a fault stops only its own session, finished episodes stay in IndexedDB,

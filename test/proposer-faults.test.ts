@@ -1,5 +1,5 @@
 /**
- * A proposer call that fails at the provider is not a proposal (issue 24, item 1 for evolutions):
+ * A proposer call that fails at the provider is not a proposal (faults in evolutions):
  * a transient fault is asked again within the invocation, so the run equals the fault-free one; a
  * systemic or persisting fault stops the run resumable with nothing cached for that iteration,
  * and the resume equals the fault-free run too.

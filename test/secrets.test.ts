@@ -1,5 +1,5 @@
 /**
- * A key echoed back inside a normal model reply is stored and exported nowhere (issue 15, item 6):
+ * A key echoed back inside a normal model reply is stored and exported nowhere:
  * every store's write path (runs, events, meta-prompts; IndexedDB, files, memory) and every export
  * path (stringifyWithoutSecrets, entry files, share links) scrub the registered key; the page
  * registers it when it is set.

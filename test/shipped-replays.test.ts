@@ -73,7 +73,7 @@ describe('the shipped evolution and evaluation recordings', () => {
         expect(entry.provenance.producedBy).toBe('scripted test model — not a real model');
         expect(entry.label).toContain('scripted test model');
       }
-      // Counted nouns are singular at 1 (the mock's words; issue 19: "the best reached 1 points").
+      // Counted nouns are singular at 1 (the mock's words; never "the best reached 1 points").
       expect(text, entry.id).not.toMatch(/\b1 points\b|\b1 episode logs\b/);
       const source = parseReplayFile(text);
       expect(source.kind).toBe(entry.kind);

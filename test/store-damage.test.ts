@@ -1,5 +1,5 @@
 /**
- * A damaged session store never resumes silently (issue 15, item 1). A naive session on Detective
+ * A damaged session store never resumes silently. A naive session on Detective
  * (3 episodes × 5 steps, mock provider) is stopped in episode 3 after 2 steps, in the Node file
  * store and in IndexedDB (fake-indexeddb); then every kind of damage a crash or a disk can leave is
  * applied — a lost, cut, repeated, reordered or garbled record, an empty or missing events file,

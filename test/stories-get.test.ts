@@ -1,5 +1,5 @@
 /**
- * `metattl stories get` (issue 21): the real CLI against a local HTTP server serving ../shared's
+ * `metattl stories get`: the real CLI against a local HTTP server serving ../shared's
  * story files — fetched and checked, already there, a wrong-md5 file, a 404, a server that stalls,
  * a redirect — and getStories' zip-member, Blorb and "the address serves another release" paths.
  */

@@ -1,5 +1,5 @@
 /**
- * Story files the user brings (issue 15, item 7): a header checksum that does not match warns and
+ * Story files the user brings: a header checksum that does not match warns and
  * the story still runs (engine and CLI); an empty Blorb Z-code chunk and a Blorb whose chunk is not
  * Z-code say so in plain words; interpreter internals ("Offset is outside the bounds of the
  * DataView", "Maximum call stack size exceeded", "Unknown opcode") reach the user as what happened,

@@ -1,5 +1,5 @@
 /**
- * Every header address is checked against the file at load (issue 24, item 9): broken files
+ * Every header address is checked against the file at load: broken files
  * derived at test time from the real stories in ../shared/stories (never committed) are refused
  * with the address named, and every real story still loads. Addresses follow the Z-Machine
  * Standard 1.1 §11.

@@ -1,5 +1,5 @@
 /**
- * The transcript under each command draws the game's answer to it (issue 19, item 1): on the
+ * The transcript under each command draws the game's answer to it: on the
  * shipped Lever Room session, every step's answer (`transcriptEntries`, `stepAnswers`) equals
  * the text the engine gives for that command when the episode's commands are replayed at its
  * seed, as the Replay view and `replay --json` show it; the last step's answer is the episode's

@@ -1,6 +1,6 @@
 /**
  * `metattl experiment list|plan|run|resume|report <name|FILE>`: experiments as first-class runs
- * (issue 21). A built-in name or a JSON file (schema-checked, src/experiment/schema.ts), edited by
+ *. A built-in name or a JSON file (schema-checked, src/experiment/schema.ts), edited by
  * overrides; `plan` prints every step, fold, metric call, LLM call and the token / USD estimate
  * before any call; `run` stores the experiment in `<store>/experiments/<name>/` and runs its
  * evolutions and evaluations (each resumable inside itself); `resume` continues it; `report`

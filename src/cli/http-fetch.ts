@@ -1,6 +1,6 @@
 /**
  * A `fetch` for the CLI's provider calls over node:http / node:https with keep-alive agents
- * (issue 23, loop overhead). Node's built-in fetch (undici) costs about 1–1.5 ms of main-thread
+ * (loop overhead). Node's built-in fetch (undici) costs about 1–1.5 ms of main-thread
  * CPU per chat call on this machine, node:http about 0.4 ms; at 64 calls in flight that is the
  * difference between an event loop that keeps up and one that delays every reply behind the
  * others. Keep-alive sockets: one agent per protocol, `maxSockets` unbounded by default (the run's

@@ -1,6 +1,6 @@
 /**
  * `metattl stories get <game…|--suite jericho|--suite paper> [--mirror BASE] [--dir DIR] [--json]`
- * (issue 21): downloads Jericho's story files from their public addresses (or `BASE/<file name>`),
+ *: downloads Jericho's story files from their public addresses (or `BASE/<file name>`),
  * keeps each only when its md5 is Jericho's, into the directory the CLI finds stories in
  * (`--dir`, else $METATTL_STORIES_DIR, else ~/.cache/metattl-stories). One line per game
  * (fetched / already there / md5 mismatch / not found / failed); exit 1 if any failed.

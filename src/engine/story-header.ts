@@ -1,5 +1,5 @@
 /**
- * Every address in a Z-code header checked against the file at load (issue 24, item 9), so a
+ * Every address in a Z-code header checked against the file at load, so a
  * damaged story is refused with the address named instead of being stored and hanging at step 1.
  * Follows the Z-Machine Standard 1.1: §1.1 (memory map: dynamic memory below the static base, high
  * memory not overlapping it), §11 (header), §3.3 (abbreviations), §10.2/§12 (object table, globals),

@@ -1,5 +1,5 @@
 /**
- * Branching an evolution (issue 22): a new run whose state after iteration N is the source run's
+ * Branching an evolution: a new run whose state after iteration N is the source run's
  * state after iteration N — pool, scores, budget spent, RNG state — with changed settings from
  * then on. It works by replay, like resume (evolution-runner.ts): the source's metric calls and
  * proposer replies of iterations 1…N are copied into the new run's cache, and the loop replays

@@ -1,5 +1,5 @@
 /**
- * A human in the loop (issue 22; GEPA's Workbench idea): a person writes a candidate strategy by
+ * A human in the loop (GEPA's Workbench idea): a person writes a candidate strategy by
  * hand, or writes feedback from which the proposer writes one, and the loop evaluates it at an
  * iteration boundary exactly as it evaluates a proposal (method.md, "Outer loop" 2c, f, g): the
  * parent and the child on one minibatch, the run's acceptance rule, then full validation. Every

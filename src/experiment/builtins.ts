@@ -1,5 +1,5 @@
 /**
- * The built-in experiments (issue 21) and the overrides that shrink or edit them: the paper's
+ * The built-in experiments and the overrides that shrink or edit them: the paper's
  * Jericho protocol (Lou et al. 2026, §5; reference code zzzlou/meta-ttl: GEPA budget 100 metric
  * calls, minibatch 1, validation ×5, K = 6, S = 50, 15 repeats), the reviews' leave-one-game-out
  * test, the random-mutation control at equal budget, and the WebArena-Lite-style protocol on our

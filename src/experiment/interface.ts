@@ -1,5 +1,5 @@
 /**
- * Experiments as first-class runs (issue 21): a declared set of arms × task sets × repeats × model
+ * Experiments as first-class runs: a declared set of arms × task sets × repeats × model
  * sets, with evolutions (Meta-TTL arms) and optional leave-one-game-out folds, planned into
  * evolution and evaluation steps that are each an ordinary resumable run (src/evolve, src/eval).
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
@@ -166,7 +166,7 @@ export interface ExperimentRow {
   paper: { wAuc: number; averageScore: number | null } | null;
 }
 
-/** A skeptic-holdout fold's result (issue 21): the held-out gap and the selection inflation. */
+/** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
 export interface FoldResult {
   fold: string;
   modelSet: number;

@@ -105,7 +105,7 @@ export async function reportedContextWindow(settings: LlmSettings, model: string
 /**
  * The run's SDK client, made once and made again only when what it is built from changed (the
  * provider's URL or key, the timeout, the header choice): building one per call cost about
- * 0.1 ms of CPU each (issue 23, loop overhead).
+ * 0.1 ms of CPU each (loop overhead).
  */
 function clientCache(settings: LlmSettings, deps: ChatModelDeps): () => OpenAI {
   let made: { from: readonly unknown[]; client: OpenAI } | null = null;

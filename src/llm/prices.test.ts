@@ -1,4 +1,4 @@
-/** Prices hold only at the provider they are for (issue 19, item 3): OpenAI's built-in prices at
+/** Prices hold only at the provider they are for: OpenAI's built-in prices at
  * OpenAI, the user's own rows anywhere. */
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRICES, isInPageProvider, isOpenAiProvider, pricesAtProvider } from './defaults.ts';

@@ -1,4 +1,4 @@
-/** A preset that needs a key refuses a run with one sentence when none is set (issue 19, item 4). */
+/** A preset that needs a key refuses a run with one sentence when none is set. */
 import { describe, expect, it } from 'vitest';
 import { baseUrlProblem, missingKeyText, PROVIDER_PRESETS } from './providers.ts';
 

@@ -11,7 +11,7 @@
  * call failing: the rate scheduler (rate-scheduler.ts) has already paused every call of that
  * (base URL, model) and halved the window, so retrying it costs no flood — while with two runs on
  * one key, three refusals in a row for one call are common and, counted as faults, failed calls
- * (issue 23's bench: 4 of 300). `maxRetries = 0` still means one attempt of anything. Quota
+ * (the rate-limit bench: 4 of 300). `maxRetries = 0` still means one attempt of anything. Quota
  * refusals (429 insufficient_quota) are `quota`, never retried.
  */
 import pRetry from 'p-retry';

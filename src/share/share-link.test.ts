@@ -101,7 +101,7 @@ describe('share links', () => {
   });
 });
 
-describe('share links as chat apps and mail leave them (issue 24, item 8)', () => {
+describe('share links as chat apps and mail leave them', () => {
   const payload: SharePayload = { kind: 'meta-prompt', metaPrompt: { name: 'Wrapped', description: 'd', strategy: 'Look at the log. '.repeat(40), provenance: 'shared link', selectedOn: [] } };
   const url = shareUrl('https://example.org/sub/path/', payload);
   const value = encodeShare(payload);

@@ -64,7 +64,7 @@ const baseUrlSchema = z.string().max(500).refine((text) => {
   }
 }, 'expected an http(s) URL without a user name or password');
 
-/** A classroom's provider settings (issue 20, "Workshops without keys"): what Settings needs to
+/** A classroom's provider settings: what Settings needs to
  * reach the room's endpoint. Never a key — the schema has no place for one, and a link that
  * carries an `apiKey` anyway is refused (`decodeShare`), so no key is applied or kept by accident.
  * An empty model leaves that role's model as the user has it. */

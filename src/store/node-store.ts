@@ -136,7 +136,7 @@ export class NodeStore implements Store {
   /** Per run: how far its events file goes (read once, then kept up to date by our appends). */
   private readonly marks = new Map<string, EventsMark>();
   /** Runs whose header this process wrote (or found) and has not deleted since: appending to one
-   * needs no read of its header file first (one file read less per step, issue 23). */
+   * needs no read of its header file first (one file read less per step). */
   private readonly knownRuns = new Set<string>();
 
   constructor(private readonly dir: string) {}

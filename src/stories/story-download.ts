@@ -1,5 +1,5 @@
 /**
- * Getting Jericho's story files (issue 21, "The games, fetched and checked"): each game's public
+ * Getting Jericho's story files: each game's public
  * download address (jericho-sources.json, from the TALES suite's list) and the md5 Jericho's
  * walkthroughs, seeds and score reads are for (the catalog's `md5`, from Jericho's games.json).
  * A file is kept only when the md5 of its Z-code (out of a zip or a Blorb when it comes in one)

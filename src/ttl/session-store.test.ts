@@ -1,5 +1,5 @@
 /**
- * The persisting sink's write-behind (issue 23): a step's write is started at once but not waited
+ * The persisting sink's write-behind: a step's write is started at once but not waited
  * for, so the store's time stays out of the chain of calls; the next write waits for it (order
  * kept), a failed write is thrown at the next write, and the session's end leaves nothing in flight.
  */

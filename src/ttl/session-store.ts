@@ -2,7 +2,7 @@
  * Persisting sessions through the store's run API: the session record without its steps is the
  * run header (rewritten at session start, after each episode and policy exchange, and at the
  * end); every step is one appended event (seq = episode·100,000 + step). Writes are queued in
- * order behind the session, which goes on at once (issue 23) and waits for them only at its end,
+ * order behind the session, which goes on at once and waits for them only at its end,
  * so a reload or crash loses at most the steps of the writes still queued (usually none: the next
  * actor call takes longer than a write). When an episode attempt is cut
  * short by a provider fault, the run is rewritten without that attempt's steps (they live on in
@@ -58,7 +58,7 @@ export async function replaceSession(store: Store, record: SessionRecord, now: (
  * UI's). The runner reports the record at start and when each episode begins, so the header
  * always exists before its steps are appended.
  *
- * Writes are behind the session (issue 23: the store's time stays out of the chain of calls):
+ * Writes are behind the session (the store's time stays out of the chain of calls):
  * each is queued in order — a header from a snapshot of the record taken when it is reported —
  * and the session goes on at once; the session's end (a record no longer `running`) waits for the
  * queue. A failed write stops the queue; its error is thrown at the next report (or the end).

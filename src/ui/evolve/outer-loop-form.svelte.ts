@@ -1,5 +1,5 @@
 /**
- * The Evolve form's outer-loop options (issue 22; GEPA ≥ 0.1.4's knobs, the same as `metattl
+ * The Evolve form's outer-loop options (GEPA ≥ 0.1.4's knobs, the same as `metattl
  * evolve`'s flags): candidate selection (`--selection`, with ε or k), acceptance (`--accept`), the
  * merge proposer (`--merge`, `--max-merges`), proposals per iteration (`--proposals PxN`) and the
  * stop conditions besides the budget (`--stop-no-improvement`, `--stop-score`, `--stop-minutes`,

@@ -1,5 +1,5 @@
 /**
- * The Experiments view's state (issue 21): a built-in experiment or the user's own JSON file
+ * The Experiments view's state: a built-in experiment or the user's own JSON file
  * (schema-checked, every bad field named, the text kept for fixing), the usual overrides (K, S,
  * repeats, budget, minibatch, sessions per candidate, task sets), the plan and its estimate before
  * Start (steps, folds, metric calls, LLM calls, tokens and USD beside the paper's per-session

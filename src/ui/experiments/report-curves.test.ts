@@ -1,4 +1,4 @@
-/** The report's learning-curve charts (issue 21): one chart per evaluation step, one line per arm
+/** The report's learning-curve charts: one chart per evaluation step, one line per arm
  * with the 95% interval's bounds as its band, episodes 1…K, the score axis topped by the max score
  * when every game's is known; built from a hand-made report. */
 import { describe, expect, it } from 'vitest';

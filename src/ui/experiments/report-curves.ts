@@ -1,5 +1,5 @@
 /**
- * The learning curves of an experiment's report as the page draws them (issue 21): one chart per
+ * The learning curves of an experiment's report as the page draws them: one chart per
  * evaluation step (one task set), one line per arm — the mean final score per episode — with its
  * 95% interval as a shaded band (the interval's low and high as the band's edges), in the same
  * colours as the HTML export (report-formats.ts, seriesColour by the arm's first appearance).

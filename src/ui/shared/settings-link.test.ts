@@ -1,4 +1,4 @@
-/** A message's "Settings" becomes the link to the Settings view (issue 19, item 4). */
+/** A message's "Settings" becomes the link to the Settings view. */
 import { describe, expect, it } from 'vitest';
 import { missingKeyText } from '../../llm/providers.ts';
 import { settingsParts } from './settings-link.ts';

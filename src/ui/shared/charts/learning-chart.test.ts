@@ -1,4 +1,4 @@
-/** The slide-ready learning curve (issue 19, item 7): the exported configuration's title and
+/** The slide-ready learning curve: the exported configuration's title and
  * subtitle, its legend's series names, and room for the markers at the plot's edges. */
 import { describe, expect, it } from 'vitest';
 import { CURVE_PADDING, curveConfig, curveExportConfig, maxScoreLabel, SCORE_SERIES, scoreAxisTop, scoreTicks, type CurveData } from './learning-chart.ts';

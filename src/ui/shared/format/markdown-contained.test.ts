@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-/** Rendering is contained on error (issue 24, item 3): when marked throws on a text the guard let
+/** Rendering is contained on error: when marked throws on a text the guard let
  * through (a bug of marked's the guard does not know yet), the text comes back escaped as plain
  * text with a note, and nothing is thrown to the view. marked is replaced by one that throws. */
 import { describe, expect, it, vi } from 'vitest';

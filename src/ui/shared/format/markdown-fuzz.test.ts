@@ -1,4 +1,4 @@
-/** Rendering untrusted Markdown is bounded and contained (issue 24, item 3): generated
+/** Rendering untrusted Markdown is bounded and contained: generated
  * pathological inputs (deep `>` and list nesting, `_a*` and `*` runs, `[` nesting, wide and long
  * tables, backticks, raw HTML) each go through the bounded Markdown layer without throwing within a
  * per-render CPU-time budget that the unguarded renderer exceeds (15 kB of `_a*` took 3.2 s in Node,

@@ -1,5 +1,5 @@
 /**
- * Bounds on rendering untrusted Markdown (issue 24, item 3): which texts marked must not parse,
+ * Bounds on rendering untrusted Markdown: which texts marked must not parse,
  * because its cost or recursion depth grows without bound on them (marked #1462: deep `>` nesting
  * overflows the stack; runs of `_a*` make emphasis matching quadratic: 15 kB took 6.8 s). A text
  * refused here is shown as escaped plain text instead. Pure: imports nothing.

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /** The sanitising layer (DOMPurify, here on jsdom) keeps the table's scroll region and the
- * plain-text fallback, and never throws on the issue's inputs (issue 24, item 3). */
+ * plain-text fallback, and never throws on hostile inputs. */
 import { describe, expect, it } from 'vitest';
 import { escapeHtml, renderMarkdown } from './markdown.ts';
 

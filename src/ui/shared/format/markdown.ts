@@ -6,7 +6,7 @@
  * 2. `renderMarkdown` then runs DOMPurify over that HTML, and fails closed: without a DOM (no
  *    DOMPurify support) it returns the escaped plain text.
  * The only module that imports marked and dompurify; `{@html}` takes nothing else. Rendered HTML
- * is cached by text (`renderMarkdown`). Rendering is bounded and contained (issue 24): a text that
+ * is cached by text (`renderMarkdown`). Rendering is bounded and contained: a text that
  * marked would spend unbounded time or stack on (markdown-guard.ts), or that makes it throw, is shown
  * as escaped plain text with a note; tables scroll inside their own focusable region.
  */

@@ -1,5 +1,5 @@
 /**
- * "Get the games" (issue 21): the page's side of `metattl stories get` — Jericho's story files
+ * "Get the games": the page's side of `metattl stories get` — Jericho's story files
  * downloaded by this browser from their public addresses (src/stories/story-download.ts), through
  * an optional CORS proxy prefix, each checked against Jericho's md5 and added to the story
  * library; one row per game with its licence, a progress bar, the outcome and a retry. Nothing is

@@ -115,7 +115,7 @@ describe('SettingsState', () => {
     expect(cors.connection).toEqual({ status: 'error', message: 'Could not reach … (CORS)' });
   });
 
-  it('never keeps an OpenAI model name on a local or other named preset; Test connection fills empty models (issue 20)', async () => {
+  it('never keeps an OpenAI model name on a local or other named preset; Test connection fills empty models', async () => {
     for (const presetId of ['ollama', 'lmstudio', 'llamacpp', 'openrouter', 'groq', 'together']) {
       const settings = new SettingsState(llm(async () => ['qwen2.5:0.5b', 'llama3.2:1b']), new ApiKeyHolder());
       await settings.init(new MemoryStore());
