@@ -7,7 +7,7 @@ import { startMockLlm } from '../test/mock-llm/server.ts';
 import { openPlayer, pickStory, send, statusLine, transcript, upload } from './helpers.ts';
 import { importSession } from '../src/ttl/session-io.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
-import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
+import { openView } from './llm-helpers.ts';
 import { openReplay, playToEnd } from './replay-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
@@ -72,25 +72,6 @@ test('Escape closes the tour wherever the focus is; "Skip the tour" and a skip l
   await expect(skip).toBeInViewport();
   await page.keyboard.press('Enter');
   await expect(page.locator('#view')).toBeFocused();
-});
-
-test('the Agent view shows the game’s answer under each command, the reply folded', async ({ page }) => {
-  const mock = await startMockLlm({ exploreCommands: ['east', 'west'] });
-  try {
-    await openView(page, 'settings');
-    await configureProvider(page, { baseUrl: mock.baseUrl });
-    await goTo(page, 'agent');
-    await startRun(page, { story: 'advent', seed: 0, maxSteps: 2 });
-    const steps = page.getByTestId('agent-step');
-    await expect(steps).toHaveCount(2, { timeout: 30_000 });
-    const first = steps.first().getByTestId('agent-step-answer');
-    await expect(first).toBeVisible();
-    await expect(first).toContainText('Inside Building');
-    await expect(steps.nth(1).getByTestId('agent-step-answer')).toContainText('End Of Road');
-    await expect(steps.first().getByTestId('agent-step-reply')).toBeHidden();
-  } finally {
-    await mock.close();
-  }
 });
 
 test('no ETA while waiting for the human meta-agent; score and moves once in Play; the subtitle mentions learning', async ({ page }) => {

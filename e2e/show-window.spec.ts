@@ -75,6 +75,7 @@ for (const size of SIZES) {
         await expect(steps.nth(1).getByTestId('agent-step-answer')).toContainText('You haul the red lever down. Nothing clicks.');
         await expect(steps.nth(1).getByTestId('agent-step-answer')).toContainText('Next time, try:');
         await expect(steps.nth(1).getByTestId('agent-step-answer')).toContainText('You have died');
+        await expect(steps.first().getByTestId('agent-step-reply')).toBeHidden(); // the model's reply is folded
         await shot(page, 'agent-transcript', size);
       } finally {
         await mock.close();
