@@ -52,7 +52,7 @@ for (const size of SIZES) {
       page.on('load', () => loads++);
       await page.goto(`${origin}?view=play&workshop=1`);
       await expect(page.getByTestId('tour')).toBeVisible({ timeout: 60_000 });
-      await page.screenshot({ path: `test-results/show-window/cold-tour-${size.width}.png` });
+      await page.screenshot({ path: `test-results/screens/cold-tour-${size.width}.png` });
       await page.evaluate(() => ((window as unknown as { coldMarker: number }).coldMarker = 1));
       for (const view of VIEWS) {
         await page.evaluate((v) => {

@@ -1,5 +1,5 @@
 /**
- * The new-user trial of the demo script (tour → recorded run → connect the mock → Lever
+ * The demo script walked through as a new user would (tour → recorded run → connect the mock → Lever
  * Room session at presenter pace → side by side → export), at 1280×800 and 1920×1080, normal and
  * workshop mode: Pause / Step / Resume keep their place in every state; Step shows the newest step
  * in sight ("Last step"); the nav says "paused"; the cost of the unpriced mock is "—" before,
@@ -19,7 +19,7 @@ test.afterEach(async () => {
   mock = null;
 });
 
-const SHOTS = 'test-results/show-window-trial';
+const SHOTS = 'test-results/trial';
 /** The Lever Room's winning order (games/README.md, seed 1): 5 of 5 points at step 5. */
 const WIN = ['pull yellow lever', 'pull blue lever', 'pull green lever', 'pull red lever', 'north'];
 const EXPLORE = ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'];

@@ -1,6 +1,7 @@
 /**
- * What a new user tripped on, each checked in Chromium on the
- * production build: one test per finding, named by its number.
+ * A new user's first steps, in Chromium on the production build: the teaching game's answers, a
+ * share link and the tour, adding a story, README's mock example in the page, Evaluate's wording
+ * and curves, guide diffs.
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm } from '../test/mock-llm/server.ts';

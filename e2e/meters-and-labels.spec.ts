@@ -1,5 +1,5 @@
 /**
- * The show window's words, at 1280×800 and at 1920×1080 in workshop mode,
+ * Meters and labels, at 1280×800 and at 1920×1080 in workshop mode,
  * against the mock LLM (no price for its model): Settings says once that the meta-agent and the
  * proposer use the actor's model; Evolve's and Evaluate's meters show "—" for the cost, also after
  * the run finished ("Spent" stays); the candidate heatmap has a legend scaled from 0; Evolve's

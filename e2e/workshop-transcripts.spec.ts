@@ -1,6 +1,6 @@
 /**
- * The show window, at 1280×800 and 1920×1080 in workshop mode (screenshots in
- * test-results/show-window/). Learn and Agent draw, under each command, the game's answer to
+ * Runs shown to a room (workshop mode), at 1280×800 and 1920×1080 in workshop mode (screenshots in
+ * test-results/screens/). Learn and Agent draw, under each command, the game's answer to
  * it (not the text before it), and end with how the episode ended — the death with its "Next
  * time, try: …"; episodes side by side shows the same answers. With the OpenAI preset and
  * no key, Start refuses before starting, in one plain sentence with a link to Settings.
@@ -11,7 +11,7 @@ import { configureForLearn, waitComplete } from './learn-helpers.ts';
 
 const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 const shot = (page: Page, name: string, size: { width: number }): Promise<Buffer> =>
-  page.screenshot({ path: `test-results/show-window/${name}-${size.width}.png` });
+  page.screenshot({ path: `test-results/screens/${name}-${size.width}.png` });
 
 for (const size of SIZES) {
   test.describe(`${size.width}×${size.height}, workshop mode`, () => {

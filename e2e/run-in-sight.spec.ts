@@ -1,11 +1,11 @@
 /**
- * The show window's layout in the normal (not workshop) mode at 1280×800 and
+ * What stays in sight, in the normal (not workshop) mode at 1280×800 and
  * 1920×1080. On first open of Learn and Agent, Start is in sight without scrolling; while a
  * session runs the progress and the learning curve are in sight with the newest feedback between
  * episodes beside them, also when Start was pressed from the bottom of the page; a side by side
  * left open from the last session sits below the next session's curve. The exported curve is
  * a 1920×1080 PNG titled with its story, policy, seed and W-AUC. Screenshots in
- * test-results/show-window-layout/.
+ * test-results/run-in-sight/.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -15,7 +15,7 @@ import { configureForLearn } from './learn-helpers.ts';
 
 const SIZES = [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }] as const;
 const shot = (page: Page, name: string, size: { width: number }): Promise<Buffer> =>
-  page.screenshot({ path: `test-results/show-window-layout/${name}-${size.width}.png` });
+  page.screenshot({ path: `test-results/run-in-sight/${name}-${size.width}.png` });
 
 /** Width and height of a PNG file, from its IHDR chunk. */
 function pngSize(bytes: Buffer): { width: number; height: number } {

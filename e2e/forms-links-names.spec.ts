@@ -1,5 +1,5 @@
 /**
- * The show window's names, at 1280×800 and at 1920×1080 in workshop mode:
+ * Names, remembered forms and links, at 1280×800 and at 1920×1080 in workshop mode:
  * Evaluate's results name their policies (ids in a title) and the Δ W-AUC column is reachable by
  * keyboard; Learn, Agent, Evolve and Evaluate keep their forms across a reload; a stale
  * `?replay=` does not ride along into other views or their links. Screenshots go to test-results/.
@@ -45,7 +45,7 @@ for (const screen of SCREENS) {
       if (screen.workshop) expect(page.url()).toContain('workshop=1');
       await go(page, 'library');
       expect(page.url()).not.toContain('replay=');
-      await page.screenshot({ path: `test-results/show-window-url-${screen.name}.png` });
+      await page.screenshot({ path: `test-results/url-${screen.name}.png` });
     });
 
     test('Learn, Agent, Evolve and Evaluate keep their forms across a reload', async ({ page }) => {
@@ -72,7 +72,7 @@ for (const screen of SCREENS) {
       await go(page, 'learn');
       await expect(page.getByTestId('learn-episodes')).toHaveValue('3');
       await expect(page.getByTestId('learn-steps')).toHaveValue('21');
-      await page.screenshot({ path: `test-results/show-window-learn-${screen.name}.png` });
+      await page.screenshot({ path: `test-results/learn-${screen.name}.png` });
     });
 
     test('Evaluate names its policies, keeps ids in titles, and the Δ W-AUC column is reachable by keyboard', async ({ page }) => {
@@ -102,7 +102,7 @@ for (const screen of SCREENS) {
       expect(cell!.x + cell!.width).toBeLessThanOrEqual(box!.x + box!.width + 1);
       await expect(delta).toContainText(/naive/i);
       await page.getByTestId('results-table').scrollIntoViewIfNeeded();
-      await page.screenshot({ path: `test-results/show-window-evaluate-${screen.name}.png` });
+      await page.screenshot({ path: `test-results/evaluate-${screen.name}.png` });
     });
   });
 }
