@@ -105,7 +105,8 @@ export default defineConfig({
   optimizeDeps: { include: LAZY_VIEW_DEPS },
   plugins: [bundledStories(), localStories(), svelte(), preloadStages()],
   worker: { format: 'es' },
-  build: { target: 'es2022', sourcemap: true },
+  // The manifest (dist/.vite/manifest.json) is what test/bundle.test.ts follows from index.html.
+  build: { target: 'es2022', sourcemap: true, manifest: true },
   test: {
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     globalSetup: ['test/support/build-cli-setup.ts'],

@@ -3,7 +3,8 @@
  * the page imports the protocol and the proxy (protocol.ts, engine-proxy.ts), never the worker
  * handler (worker-handler.ts) or the engine — nor Chart.js, marked, DOMPurify or the tokenizer,
  * which load with the views that use them. Builds the production bundle into a temporary
- * directory and follows the Vite manifest from index.html through its static imports.
+ * directory (or reads METATTL_BUNDLE_DIR's) and follows the Vite manifest from index.html through
+ * its static imports.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +23,13 @@ interface ManifestChunk {
   isEntry?: boolean;
 }
 
-const outDir = mkdtempSync(join(tmpdir(), 'metattl-bundle-'));
-afterAll(() => rmSync(outDir, { recursive: true, force: true }));
+/** A production build of the current sources to read instead of building one (`npm test` builds
+ * dist/ once, for this file and the e2e tests, and passes METATTL_BUNDLE_DIR=dist). */
+const given = process.env.METATTL_BUNDLE_DIR;
+const outDir = given ? resolve(REPO_ROOT, given) : mkdtempSync(join(tmpdir(), 'metattl-bundle-'));
+afterAll(() => {
+  if (!given) rmSync(outDir, { recursive: true, force: true });
+});
 
 /** Files loaded with the page before any user action: the entry, the start-up stages it imports
  * (src/ui/main.ts imports them dynamically, one main-thread task each; index.html preloads them),
@@ -45,12 +51,14 @@ function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
 
 describe('production bundle', () => {
   it('keeps ifvms out of the main chunk and in the engine worker', async () => {
-    await build({
-      root: REPO_ROOT,
-      configFile: resolve(REPO_ROOT, 'vite.config.ts'),
-      logLevel: 'silent',
-      build: { outDir, emptyOutDir: true, manifest: true, sourcemap: false },
-    });
+    if (!given) {
+      await build({
+        root: REPO_ROOT,
+        configFile: resolve(REPO_ROOT, 'vite.config.ts'),
+        logLevel: 'silent',
+        build: { outDir, emptyOutDir: true, sourcemap: false },
+      });
+    }
     const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
     const mainFiles = mainChunkFiles(manifest);
     const mainCode = mainFiles.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
@@ -62,7 +70,7 @@ describe('production bundle', () => {
     expect(withIfvms.length).toBeGreaterThan(0);
     expect(withIfvms.every((file) => file.startsWith('engine-worker'))).toBe(true);
     expect(mainFiles.some((file) => withIfvms.some((w) => file.endsWith(w)))).toBe(false);
-  }, 30_000);
+  }, 90_000); // a production build: ~30 s on 2 loaded cores
 
   it('loads Chart.js, marked + DOMPurify, papaparse and the tokenizer only with the views that use them', () => {
     // Runs after the build above (same outDir); the strings are kept verbatim by the minifier.
