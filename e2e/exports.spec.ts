@@ -5,16 +5,20 @@
  * shows. CSV is parsed with papaparse (the library that writes it).
  */
 import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import Papa from 'papaparse';
+import { EVOLUTION_EXPORT_FORMAT } from '../src/evolve/evolution-io.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { REPO_ROOT } from '../test/support/shared.ts';
 import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
-let mock: MockLlm;
+let mock: MockLlm | undefined;
 
 test.afterEach(async () => {
-  await mock.close();
+  await mock?.close();
+  mock = undefined;
 });
 
 interface Saved {
@@ -114,10 +118,8 @@ test('Settings and Learn, in the dark theme: the price table as CSV, the learnin
 });
 
 test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, lineage and runs list as CSV', async ({ page }) => {
-  test.setTimeout(150_000);
-  mock = await startMockLlm({ exploreCommands: ['take paper', 'west', 'take gun', 'east', 'north', 'look'] });
-  await useMock(page, mock.baseUrl);
-  await goToRunView(page, 'evolve');
+  await page.goto('./?view=evolve');
+  await expect(page.getByTestId('evolve')).toHaveAttribute('data-ready', 'true');
   await setStoryRole(page, 'evolve', 'advent', 'train');
   await setStoryRole(page, 'evolve', 'local:detective.z5', 'val');
   await setNumber(page, 'evolve-episodes', 2);
@@ -129,9 +131,12 @@ test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, linea
   expect(taskRows[0]).toEqual(['story', 'game', 'max score', 'role', 'seeds']);
   expect(taskRows.length - 1).toBe(await page.getByTestId('evolve-story').count());
 
-  await page.getByTestId('evolve-start').click();
+  // A finished evolution seeded from the shipped recording (evolve.spec.ts plays one through the form).
+  const state: unknown = JSON.parse(readFileSync(resolve(REPO_ROOT, 'public/replays/evolution-scripted.json'), 'utf8'));
+  const text = JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events: [] });
+  await page.getByTestId('evolve-import').setInputFiles({ name: 'evolution-scripted.json', mimeType: 'application/json', buffer: Buffer.from(text) });
   const run = page.getByTestId('evolve-run');
-  await expect(run).toHaveAttribute('data-status', 'complete', { timeout: 120_000 });
+  await expect(run).toHaveAttribute('data-status', 'complete');
   const runId = await run.getAttribute('data-id');
 
   await expectChartPng(page, await save(page, page.getByTestId('evolve-progress-export-png')), new RegExp(`^evolve-progress-${runId}-.*\\.png$`));
@@ -142,12 +147,13 @@ test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, linea
   const candidates = await save(page, page.getByTestId('candidate-table-export-csv'));
   expect(candidates.name).toMatch(new RegExp(`^evolve-candidates-${runId}-.*\\.csv$`));
   const [cHeader, ...cRows] = csvRows(candidates);
-  expect(cHeader).toEqual(['id', 'best', 'parent', 'status', 'detective:0', 'mean', 'Pareto fronts', 'Pareto tasks', 'reason']);
+  expect(cHeader).toEqual(['id', 'best', 'parent', 'status', 'lever-room:1', 'vault:1', 'mean', 'Pareto fronts', 'Pareto tasks', 'reason']);
+  expect(cRows).toHaveLength(4);
   const shown = await page.getByTestId('candidate-row').evaluateAll((trs) => trs.map((tr) => ({
     id: tr.getAttribute('data-id'), status: tr.getAttribute('data-status'), mean: (tr.querySelector('[data-testid="candidate-mean"]')?.textContent ?? '').trim(),
     parent: (tr.querySelectorAll('td')[0]?.textContent ?? '').trim(), reason: (tr.querySelector('.reason')?.textContent ?? '').trim(),
   })));
-  expect(cRows.map((r) => ({ id: r[0], status: r[3], mean: r[5] === '' ? '—' : Number(r[5]).toFixed(3), parent: r[2] || '—', reason: r[8] }))).toEqual(shown);
+  expect(cRows.map((r) => ({ id: r[0], status: r[3], mean: r[6] === '' ? '—' : Number(r[6]).toFixed(3), parent: r[2] || '—', reason: r[9] }))).toEqual(shown);
 
   const lineage = csvRows(await save(page, page.getByTestId('lineage-export-csv')));
   expect(lineage[0]).toEqual(['id', 'parent', 'depth', 'tree', 'status', 'mean']);
