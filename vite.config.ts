@@ -114,8 +114,5 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Every core (Vitest's default leaves one idle: on a 2-core machine, one file at a time). Most
-    // files wait on child processes, sockets or the engine worker, so two at once about halve the run.
-    maxWorkers: '100%',
   },
 });

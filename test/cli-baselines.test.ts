@@ -76,7 +76,7 @@ describe('baseline optimizers', () => {
     expect(child.signalCode).toBe('SIGKILL');
     const resumed = JSON.parse((await run(process.execPath, [BIN, ...evolveArgs(dir), '--resume', '--json'], { cwd: REPO_ROOT, env })).stdout);
     expect(resumed).toEqual(full);
-  });
+  }, 60_000);
 
   it('refuses --optimizer opro with the random proposer and an unknown optimizer (exit 2)', async () => {
     for (const extra of [['--proposer', 'random'], ['--optimizer', 'textgrad']]) {

@@ -62,7 +62,7 @@ describe('metattl eval', () => {
     expect(md).toContain('selected on these games: detective');
     expect(stdout).toContain('W-AUC (95% CI)');
     for (const file of ['results.json', 'summary.csv', 'report.md']) expect(readFileSync(join(out, file), 'utf8')).not.toContain('eval-secret-key-123');
-  });
+  }, 60_000);
 
   it('--resume of a store with a truncated record stops with exit 1 naming the file and record; --from-last-good then finishes with the same results', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'metattl-eval-'));

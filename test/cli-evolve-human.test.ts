@@ -74,7 +74,7 @@ describe('metattl evolve: a human in the loop', () => {
     expect(branch.candidates.every((c: OutCandidate) => c.origin === 'proposer')).toBe(true);
     expect(branch.status).toBe('complete');
     expect(branch.metricCallsUsed).toBeGreaterThan(paused.metricCallsUsed);
-  });
+  }, 60_000);
 
   it('refuses a parent outside the pool, --from-iteration without --branch, and a branch that changes the tasks', async () => {
     const store = mkdtempSync(join(tmpdir(), 'evo-human-usage-'));

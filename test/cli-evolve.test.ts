@@ -76,7 +76,7 @@ describe('metattl evolve', () => {
       expect(result.code, extra.join(' ')).toBe(2);
       expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd)/);
     }
-  }, 30_000);
+  }, 60_000);
 
   it('--proposals N and --merge [--max-merges N] are recorded, make N children an iteration, and a killed run resumes the same; bad values refused', async () => {
     const flags = ['--proposals', '2', '--merge', '--max-merges', '2', '--id', 'run-p'];

@@ -133,7 +133,7 @@ describe('metattl experiment', () => {
     expect(report.rows.filter((r: { arm: string }) => r.arm === 'evolved').map((r: { split: { role: string }; leakWarning: string | null }) => [r.split.role, r.leakWarning])).toEqual([['held-out', null], ['held-out', null], ['held-out', null]]);
     expect(run.stdout).toMatch(/fold-temple: held-out gap .*selection inflation/);
     await killedThenResumed('skeptic-holdout', ['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider()], '[2/4]', report);
-  }, 30_000);
+  }, 60_000);
 
   it('random-control runs both proposers at equal budget; killed and resumed, the same report', async () => {
     const dir = store();
@@ -144,7 +144,7 @@ describe('metattl experiment', () => {
     expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
     await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
-  }, 30_000);
+  }, 60_000);
 
   it('web-lite runs on web tasks; killed and resumed, the same report', async () => {
     const web = store();
@@ -155,7 +155,7 @@ describe('metattl experiment', () => {
     expectReportFields(webReport, 10);
     expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
     await killedThenResumed('web-lite', ['experiment', 'run', 'web-lite', ...tiny, '--budget', '4', ...sets, ...provider()], '[2/4]', webReport);
-  }, 30_000);
+  }, 60_000);
 
   it('optimizer-baselines runs a GEPA and an OPRO evolution at equal budget and a TextGrad arm in one evaluation; killed and resumed, the same report', async () => {
     const dir = store();
@@ -166,7 +166,7 @@ describe('metattl experiment', () => {
     expect(report.evolutions.map((e: { proposer: string; optimizer: string; budget: number }) => [e.optimizer, e.proposer, e.budget])).toEqual([['gepa', 'llm', 8], ['opro', 'llm', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'textgrad', 'evolved', 'opro-evolved', 'naive', 'textgrad', 'evolved', 'opro-evolved']);
     await killedThenResumed('optimizer-baselines', ['experiment', 'run', 'optimizer-baselines', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
-  }, 30_000);
+  }, 60_000);
 
   it('a JSON experiment file is schema-checked, every bad field named', async () => {
     const file = join(store(), 'mine.json');

@@ -48,7 +48,7 @@ describe('play: faults end the episode as the right error, never hang, never pla
     expect(out.steps).toHaveLength(1);
     expect(out.steps![0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'timeout' } });
     expect(requests).toHaveLength(1);
-  });
+  }, 60_000);
 
   it('a 429 insufficient_quota is one request, reported as quota', async () => {
     const { out, requests } = await play(['--max-retries', '2'], [{ kind: 'quota' }]);
@@ -83,7 +83,7 @@ describe('play: faults end the episode as the right error, never hang, never pla
     const { out } = await play(['--max-retries', '1'], [{ kind: 'malformed_json', attempts: 1 }]);
     expect(out.termination).toBe('step_limit');
     expect(out.steps!.map((s) => s.action)).toEqual(SCRIPT);
-  });
+  }, 60_000);
 });
 
 describe('session: quota stops resumably; empty meta-agent replies are errors; caps hold without usage', () => {

@@ -92,7 +92,7 @@ describe('web tasks in play and session', () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ status: 'complete', story: 'web:shop/t47:1', scores: [0, 1, 1] });
     mock.setOptions({ metaAgentRules: [] });
-  });
+  }, 60_000);
 });
 
 describe('metattl evolve on web tasks', () => {

@@ -54,5 +54,5 @@ describe('metattl oracle', () => {
     const unlisted = await metattl(['oracle', 'web:shop/t1:99']);
     expect(unlisted.code).toBe(2);
     expect(unlisted.stderr).toMatch(/^metattl: template t1 has no seed 99 in web:shop\/t1:99 \(seeds 1, 2, 3, 4, 5\)/);
-  });
+  }, 60_000);
 });

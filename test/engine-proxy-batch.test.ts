@@ -73,7 +73,7 @@ describe('EngineProxy.stepBatch', () => {
     await expect(batch.stepBatch(['look'])).rejects.toMatchObject({ name: 'EngineError', code: 'game_over' });
     await batch.reset();
     expect(await batch.stepBatch(['again'])).toMatchObject([{ text: 'Turn 1.\n\n>', fault: null }]);
-  });
+  }, 60_000);
 
   it('an onStep that throws rejects the batch and stops the worker', async () => {
     const batch = await load(hangLaterBytes, 0);

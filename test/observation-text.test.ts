@@ -78,5 +78,5 @@ describe('Anchorhead (seed 0)', () => {
       // flurry (a random event) was missing at step 487.
       if (i + 1 === 487) expect(result.text).toContain('A flurry of dead leaves');
     }
-  });
+  }, 60_000);
 });
