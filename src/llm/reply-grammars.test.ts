@@ -55,8 +55,10 @@ describe('reply contracts for local models', () => {
     expect([ok('look', 'r'.repeat(300)), ok('look', 'r'.repeat(301)), ok('look', ''), ok('look', 'see <one or two sentences>')]).toEqual([true, false, false, false]);
     const learn = gbnfRegex(parseGbnf(LEARN_REPLY_GBNF));
     const reply = (think: string, guide: string) => learn.test(`<think>${think}</think>\n<learn>${guide}</learn>`);
-    expect([reply('', 'g'), reply('t'.repeat(600), 'g'.repeat(2400)), reply('t'.repeat(601), 'g'), reply('', 'g'.repeat(2401)), reply('', ''), reply('', 'a <b>'), reply('', 'naïve')])
-      .toEqual([true, true, false, false, false, false, false]);
+    expect([reply('', 'g'), reply('t'.repeat(600), 'g'.repeat(2400)), reply('t\nx', 'Go.\n- then  east'), reply('t'.repeat(601), 'g'), reply('', 'g'.repeat(2401)), reply('', ''), reply('', 'a <b>'), reply('', 'naïve')])
+      .toEqual([true, true, true, false, false, false, false, false]);
+    // Never blank: a guide of spaces or line breaks only (which parseLearn reads as "empty", keeping the old guide) is refused.
+    expect([reply('', ' '), reply('', '\n\n'), reply('', ' Go')]).toEqual([false, false, false]);
   });
 
   it("every bounded repetition stays below llama.cpp's MAX_REPETITION_THRESHOLD (past it llama.cpp drops the whole grammar), at any budget", () => {

@@ -40,6 +40,8 @@ export const END_OF_GENERATION_TOKENS = 1;
 export const LINE_CHAR = String.raw`[\x20-\x3B\x3D-\x7E]`;
 /** Free text of `<think>` and the guide: printable ASCII except `<`, and line breaks. */
 export const TEXT_CHAR = String.raw`[\n\x20-\x3B\x3D-\x7E]`;
+/** The guide's first character: visible ASCII except `<`, so a guide is never blank (parseLearn would read it as empty and keep the old one). */
+export const VISIBLE_CHAR = String.raw`[\x21-\x3B\x3D-\x7E]`;
 /**
  * A character of a game command: lower-case letters (the Z-machine folds input to lower case,
  * Standard §15 `read`), digits and the punctuation parser commands use — `" $ ' ( ) , - . ; > [ ] _`
@@ -120,6 +122,7 @@ export function replyBounds(contract: ReplyContract, maxTokens: number): ReplyBo
 function repeated(cls: string, lo: number, hi: number, blockRule: string): { expr: string; rules: string[] } {
   if (hi < 1000) return { expr: hi === 1 && lo === 1 ? cls : `${cls}{${lo},${hi}}`, rules: [] };
   // 0..q blocks of exactly 40, then a last piece of lo..(40 + hi mod 40): at most hi, and at most two live parse stacks per character.
+  // (lo ≤ 40 here, so the lengths lo..hi are all admitted.)
   const q = Math.floor(hi / 40) - 1;
   return { expr: `${blockRule}{0,${q}} ${cls}{${lo},${40 + (hi % 40)}}`, rules: [`${blockRule} ::= ${cls}{40}`] };
 }
@@ -129,8 +132,9 @@ function repeated(cls: string, lo: number, hi: number, blockRule: string): { exp
  * Actor: `REASONING: ` + 1..first characters of LINE_CHAR + `\nACTION: ` + a command of
  * 1..second characters, COMMAND_CHAR first, then COMMAND_CHAR or space (the game's input
  * normalisation collapses repeated spaces and trims, engine/input.ts); nothing may follow.
- * Learn: `<think>` + 0..first of TEXT_CHAR + `</think>\n<learn>` + a guide of 1..second of
- * TEXT_CHAR (never empty, so a small model always writes one) + `</learn>`.
+ * Learn: `<think>` + 0..first of TEXT_CHAR + `</think>\n<learn>` + a guide of 1..second
+ * characters, VISIBLE_CHAR first, then TEXT_CHAR (never blank, so a small model always writes
+ * one and a complete reply always updates the guide) + `</learn>`.
  * Every bounded repetition stays below LLAMA_CPP_MAX_REPETITIONS (past it llama.cpp refuses the
  * whole grammar and the reply is unconstrained): a guide over 1,000 characters is blocks of 40.
  * @throws ReplyBudgetError when `maxTokens` is below MIN_REPLY_TOKENS[contract]
@@ -149,7 +153,8 @@ export function replyGrammar(contract: ReplyContract, maxTokens: number): string
     ].join('\n');
   }
   const think = repeated(TEXT_CHAR, 0, first, 'think-block');
-  const guide = repeated(TEXT_CHAR, 1, second, 'block');
+  const rest = repeated(TEXT_CHAR, 0, second - 1, 'block');
+  const guide = { expr: second === 1 ? VISIBLE_CHAR : `${VISIBLE_CHAR} ${rest.expr}`, rules: second === 1 ? [] : rest.rules };
   return [
     first === 0 ? String.raw`root ::= "<think></think>\n<learn>" guide "</learn>"` : String.raw`root ::= "<think>" think "</think>\n<learn>" guide "</learn>"`,
     ...(first === 0 ? [] : [`think ::= ${think.expr}`, ...think.rules]),
