@@ -41,6 +41,11 @@ describe('reply contracts for local models', () => {
     const reply = 'REASONING: the keypad wants the code the guard said.\nACTION: enter 417';
     expect(actor.test(reply)).toBe(true);
     expect(parseActorReply(reply, 'stop')).toMatchObject({ status: 'ok', action: 'enter 417' });
+    // A command starts with a letter or digit, so the parser (which drops quotes, '_' and a final '.') never reads it as none.
+    for (const command of ['say "float"', 'n.', 'a_', "x'", 'go ...']) {
+      expect(actor.test(`REASONING: r\nACTION: ${command}`), command).toBe(true);
+      expect(parseActorReply(`REASONING: r\nACTION: ${command}`, 'stop'), command).toMatchObject({ status: 'ok', action: expect.stringMatching(/^[a-z0-9]/) });
+    }
     const learn = gbnfRegex(parseGbnf(LEARN_REPLY_GBNF));
     const guide = 'Pull the red lever first.\nThen type ENTER 417 at the keypad.';
     expect(learn.test(`<think>it failed</think>\n<learn>${guide}</learn>`)).toBe(true);
@@ -51,7 +56,7 @@ describe('reply contracts for local models', () => {
     const actor = gbnfRegex(parseGbnf(ACTOR_REPLY_GBNF));
     const ok = (command: string, reasoning = 'x') => actor.test(`REASONING: ${reasoning}\nACTION: ${command}`);
     expect(['enter 417', "put it on henry's tomb", 'get tobacco,knife,pipe', 'withdraw $603', 'say "float"', 'drop yo-yo', 'n', 'a'.repeat(72)].map((c) => ok(c))).toEqual(Array(8).fill(true));
-    expect(['Enter 417', ' look', '', 'look?', 'go <north>', 'a'.repeat(73), 'look\n', 'café'].map((c) => ok(c))).toEqual(Array(8).fill(false));
+    expect(['Enter 417', ' look', '', 'look?', 'go <north>', 'a'.repeat(73), 'look\n', 'café', '"look"', '.', '_'].map((c) => ok(c))).toEqual(Array(11).fill(false));
     expect([ok('look', 'r'.repeat(300)), ok('look', 'r'.repeat(301)), ok('look', ''), ok('look', 'see <one or two sentences>')]).toEqual([true, false, false, false]);
     const learn = gbnfRegex(parseGbnf(LEARN_REPLY_GBNF));
     const reply = (think: string, guide: string) => learn.test(`<think>${think}</think>\n<learn>${guide}</learn>`);

@@ -44,11 +44,13 @@ export const TEXT_CHAR = String.raw`[\n\x20-\x3B\x3D-\x7E]`;
 export const VISIBLE_CHAR = String.raw`[\x21-\x3B\x3D-\x7E]`;
 /**
  * A character of a game command: lower-case letters (the Z-machine folds input to lower case,
- * Standard §15 `read`), digits and the punctuation parser commands use — `" $ ' ( ) , - . ; > [ ] _`
+ * Standard §15 `read`), digits and the punctuation parser commands use — `" $ ' ( ) , - . ; > _`
  * (`enter 417`, `withdraw $603`, `get tobacco,knife,pipe`, `drop yo-yo`, `put it on henry's tomb`,
  * `say "float"`, a punched card's `cat_robot->desist();`).
  */
-export const COMMAND_CHAR = String.raw`[a-z0-9\x22\x24\x27-\x29\x2C-\x2E\x3B\x3E\x5B\x5D\x5F]`;
+export const COMMAND_CHAR = String.raw`[a-z0-9\x22\x24\x27-\x29\x2C-\x2E\x3B\x3E\x5F]`;
+/** A command's first character: a letter or digit, so the parser never strips a command to nothing (agents/reply-parser.ts drops quotes and `_` at its ends). */
+export const COMMAND_FIRST_CHAR = '[a-z0-9]';
 
 /** The fixed text of each contract, in characters (= tokens at worst): "REASONING: " + "\nACTION: ", "<think>" + "</think>\n<learn>" + "</learn>". */
 export const FIXED_REPLY_CHARS: Readonly<Record<ReplyContract, number>> = {
@@ -130,7 +132,7 @@ function repeated(cls: string, lo: number, hi: number, blockRule: string): { exp
 /**
  * The GBNF of a contract for a call of `maxTokens`.
  * Actor: `REASONING: ` + 1..first characters of LINE_CHAR + `\nACTION: ` + a command of
- * 1..second characters, COMMAND_CHAR first, then COMMAND_CHAR or space (the game's input
+ * 1..second characters, COMMAND_FIRST_CHAR first, then COMMAND_CHAR or space (the game's input
  * normalisation collapses repeated spaces and trims, engine/input.ts); nothing may follow.
  * Learn: `<think>` + 0..first of TEXT_CHAR + `</think>\n<learn>` + a guide of 1..second
  * characters, VISIBLE_CHAR first, then TEXT_CHAR (never blank, so a small model always writes
@@ -148,7 +150,7 @@ export function replyGrammar(contract: ReplyContract, maxTokens: number): string
       String.raw`root ::= "REASONING: " reason "\nACTION: " command`,
       `reason ::= ${reason.expr}`,
       ...reason.rules,
-      `command ::= ${COMMAND_CHAR}${rest}`,
+      `command ::= ${COMMAND_FIRST_CHAR}${rest}`,
       ...(second > 1 ? [`command-rest ::= ${COMMAND_CHAR.slice(0, -1)} ]`] : []),
     ].join('\n');
   }
