@@ -25,6 +25,19 @@ async function startAndWaitForGeneration(page: Page): Promise<void> {
   await expect(page.getByTestId('learn-transcript').getByTestId('agent-step')).toHaveCount(1, { timeout: 240_000 });
 }
 
+/**
+ * Each episode played its steps in order up to S = 2, fewer only when the game ended (a wrong lever
+ * kills): which commands the model types differs between CPUs (llama.cpp's wasm and native kernels
+ * round differently), so the number of steps is not asserted beyond that.
+ */
+function expectWholeEpisodes(episodes: readonly { steps: readonly { index: number }[]; termination: string | null }[]): void {
+  for (const episode of episodes) {
+    const n = episode.steps.length;
+    expect(episode.steps.map((s) => s.index)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(n === SETUP.maxSteps ? ['step_limit', 'game_over'] : ['game_over']).toContain(episode.termination);
+  }
+}
+
 test('Stop mid-generation stops the session at once and cancels the worker; Resume completes it', async ({ page }) => {
   await loadLocalModel(page);
   await startAndWaitForGeneration(page);
@@ -63,7 +76,7 @@ test('Stop mid-generation stops the session at once and cancels the worker; Resu
   const done = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(done.status).toBe('complete');
   expect(done.episodes.map((e) => e.index)).toEqual([1, 2]);
-  for (const episode of done.episodes) expect(episode.steps.map((s) => s.index)).toEqual([1, 2]);
+  expectWholeEpisodes(done.episodes);
 });
 
 test('a reload mid-generation leaves a resumable session; Resume loads the model from storage and completes it', async ({ page }) => {
@@ -82,5 +95,5 @@ test('a reload mid-generation leaves a resumable session; Resume loads the model
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.status).toBe('complete');
   expect(record.config).toMatchObject({ episodes: 2, maxSteps: 2, seed: 1, policy: { kind: 'static' } });
-  for (const episode of record.episodes) expect(episode.steps.map((s) => s.index)).toEqual([1, 2]);
+  expectWholeEpisodes(record.episodes);
 });
