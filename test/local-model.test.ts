@@ -131,6 +131,8 @@ describe('the CLI on a real local model', () => {
       [['--provider', 'local', '--model-file', 'x.gguf', '--base-url', 'http://x/v1'], '--base-url cannot be combined with --provider local'],
       [['--base-url', 'http://127.0.0.1:9/v1', '--model-file', 'x.gguf'], '--model-file needs --provider local'],
       [['--base-url', 'http://127.0.0.1:9/v1', '--reply-grammar', 'on'], '--reply-grammar applies to --provider local only'],
+      [['--provider', 'local', '--model-file', 'x.gguf', '--actor-max-tokens', '22'], '--actor-max-tokens 22 cannot hold a reply in its grammar: it needs at least 23 (393 for a reply of full size), or use --reply-grammar off'],
+      [['--provider', 'local', '--model-file', 'x.gguf', '--meta-max-tokens', '32'], '--meta-max-tokens 32 cannot hold a reply in its grammar: it needs at least 33 (3032 for a reply of full size), or use --reply-grammar off'],
     ];
     for (const [flags, message] of cases) {
       const r = await runCli(['play', 'lever-room', '--steps', '1', ...flags]);

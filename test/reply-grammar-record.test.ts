@@ -1,5 +1,5 @@
 /**
- * A run's settings record whether its reply contracts were enforced with grammars (issue 20): the
+ * A run's settings record whether its reply contracts were enforced with grammars: the
  * session config takes it from the models (local models say; OpenAI-compatible ones take no
  * grammar and leave it out), the CLI's evaluation and evolution configs from `--reply-grammar`,
  * and exports keep it.
