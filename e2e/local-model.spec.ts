@@ -22,6 +22,10 @@ test.describe.configure({ mode: 'serial', timeout: 1_200_000 });
 
 test.beforeAll(requireModelFile);
 
+/** The roles' budgets in Settings (the grammars shrink to fit them). */
+const ACTOR_MAX_TOKENS = 100;
+const META_MAX_TOKENS = 300;
+
 test('a Lever Room session runs to complete on the in-page model with no key: real <learn> guide, actions under the grammar', async ({ page }) => {
   await loadLocalModel(page);
   await page.getByTestId('local-measure').click();
@@ -30,13 +34,15 @@ test('a Lever Room session runs to complete on the in-page model with no key: re
   await expect(page.getByTestId('local-threads')).toContainText('multi-threading is available; the model runs on 1 thread');
   await page.screenshot({ path: '/tmp/w16/shots/G-settings-local.png' });
 
-  // The meta-agent's reply is held to <think>…</think><learn>…</learn> by the grammar of its budget:
-  // at 1,024 tokens a <think> of ≤ 199 characters and a guide of ≤ 793, whose longest reply fits, so
-  // the reply ends by itself and updates the guide on any CPU. What the model writes (its words,
-  // commands, score, whether a wrong lever ends an episode early) differs between CPUs (llama.cpp's
-  // AVX2/AVX-512/wasm kernels round differently): only what the product guarantees is asserted.
+  // Each reply is held to its contract by the grammar of its budget, whose longest reply fits it, so
+  // every reply ends by itself on any CPU: small budgets keep the session short whatever the model
+  // writes (actor 100 tokens: reasoning ≤ 64 characters, a command ≤ 15; meta-agent 300: <think>
+  // ≤ 54, a guide ≤ 214). What the model writes (its words, commands, score, whether a wrong lever
+  // ends an episode early) differs between CPUs (llama.cpp's AVX2/AVX-512/wasm kernels round
+  // differently): only what the product guarantees is asserted.
   await openView(page, 'settings');
-  await page.getByTestId('max-tokens-meta-agent').fill('1024');
+  await page.getByTestId('max-tokens-actor').fill(String(ACTOR_MAX_TOKENS));
+  await page.getByTestId('max-tokens-meta-agent').fill(String(META_MAX_TOKENS));
   await settingsSaved(page);
   await goToLearn(page);
   await startSession(page, { story: 'lever-room', seed: 1, policy: 'meta:naive', episodes: 2, maxSteps: 2 });
@@ -47,7 +53,7 @@ test('a Lever Room session runs to complete on the in-page model with no key: re
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.config.replyGrammar).toBe(true);
   // Every actor reply is admitted by the actor grammar of its budget and parsed into the command played.
-  const actorReply = gbnfRegex(parseGbnf(replyGrammar('actor', 400)));
+  const actorReply = gbnfRegex(parseGbnf(replyGrammar('actor', ACTOR_MAX_TOKENS)));
   const played = record.episodes.flatMap((e) => e.steps);
   expect(played.length).toBeGreaterThan(0);
   for (const step of played) {
@@ -55,13 +61,13 @@ test('a Lever Room session runs to complete on the in-page model with no key: re
     expect([step.finishReason, step.parseStatus, step.costUsd]).toEqual(['stop', 'ok', 0]);
   }
   for (const action of await steps.evaluateAll((els) => els.map((e) => e.getAttribute('data-action') ?? ''))) expect(actorReply.test(`REASONING: r\nACTION: ${action}`), action).toBe(true);
-  // The meta-agent's reply is admitted by the learn grammar of 1,024 tokens, ended by itself, and its <learn> text is the second episode's guide.
+  // The meta-agent's reply is admitted by the learn grammar of its budget, ended by itself, and its <learn> text is the second episode's guide.
   const exchange = record.exchanges[0]!;
-  expect(exchange.reply).toMatch(gbnfRegex(parseGbnf(replyGrammar('learn', 1024))));
+  expect(exchange.reply).toMatch(gbnfRegex(parseGbnf(replyGrammar('learn', META_MAX_TOKENS))));
   const learned = parseLearn(exchange.reply, 'stop');
   expect([exchange.finishReason, exchange.learnStatus, exchange.error]).toEqual(['stop', 'updated', null]);
   expect(record.episodes[1]!.guidingPrompt).toBe(learned.guidingPrompt);
-  expect(exchange.usage?.completionTokens).toBeLessThanOrEqual(1024);
+  expect(exchange.usage?.completionTokens).toBeLessThanOrEqual(META_MAX_TOKENS);
   const guide = page.getByTestId('learn-feedback').getByTestId('learn-guide').first();
   await expect(guide).not.toBeEmpty();
   expect((await guide.innerText()).trim().length).toBeGreaterThan(0);
