@@ -12,11 +12,23 @@ import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
 import { downloadText, goToLearn, goToSettings, startSession, waitComplete } from './learn-helpers.ts';
 import { loadLocalModel, requireModelFile } from './local-model-helpers.ts';
+import { openView, settingsSaved } from './llm-helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 1_200_000 });
 test.beforeAll(requireModelFile);
 
 const SETUP = { story: 'lever-room', seed: 1, policy: 'static', episodes: 2, maxSteps: 2 };
+
+/**
+ * The actor's budget: 100 tokens. Its grammar shrinks to fit (reasoning ≤ 64 characters, a command
+ * ≤ 15), so each step ends by itself within 100 tokens whatever the model writes, and the
+ * session stays short on a slow CPU.
+ */
+async function smallActorBudget(page: Page): Promise<void> {
+  await openView(page, 'settings');
+  await page.getByTestId('max-tokens-actor').fill('100');
+  await settingsSaved(page);
+}
 
 /** Start the session and wait until the actor's first step is played: its second call is then under way. */
 async function startAndWaitForGeneration(page: Page): Promise<void> {
@@ -40,6 +52,7 @@ function expectWholeEpisodes(episodes: readonly { steps: readonly { index: numbe
 
 test('Stop mid-generation stops the session at once and cancels the worker; Resume completes it', async ({ page }) => {
   await loadLocalModel(page);
+  await smallActorBudget(page);
   await startAndWaitForGeneration(page);
   const clicked = Date.now();
   await page.getByTestId('learn-stop').click();
@@ -82,6 +95,7 @@ test('Stop mid-generation stops the session at once and cancels the worker; Resu
 test('a reload mid-generation leaves a resumable session; Resume loads the model from storage and completes it', async ({ page }) => {
   const fetched = await loadLocalModel(page);
   expect(fetched).toHaveLength(1);
+  await smallActorBudget(page);
   await startAndWaitForGeneration(page);
   await page.reload();
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
