@@ -12,11 +12,23 @@ import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
 import { downloadText, goToLearn, goToSettings, startSession, waitComplete } from './learn-helpers.ts';
 import { loadLocalModel, requireModelFile } from './local-model-helpers.ts';
+import { openView, settingsSaved } from './llm-helpers.ts';
 
 test.describe.configure({ mode: 'serial', timeout: 1_200_000 });
 test.beforeAll(requireModelFile);
 
 const SETUP = { story: 'lever-room', seed: 1, policy: 'static', episodes: 2, maxSteps: 2 };
+
+/**
+ * The actor's budget: 100 tokens. Its grammar shrinks to fit (reasoning ≤ 64 characters, a command
+ * ≤ 15), so each step ends by itself within 100 tokens whatever the model writes, and the
+ * session stays short on a slow CPU.
+ */
+async function smallActorBudget(page: Page): Promise<void> {
+  await openView(page, 'settings');
+  await page.getByTestId('max-tokens-actor').fill('100');
+  await settingsSaved(page);
+}
 
 /** Start the session and wait until the actor's first step is played: its second call is then under way. */
 async function startAndWaitForGeneration(page: Page): Promise<void> {
@@ -25,8 +37,22 @@ async function startAndWaitForGeneration(page: Page): Promise<void> {
   await expect(page.getByTestId('learn-transcript').getByTestId('agent-step')).toHaveCount(1, { timeout: 240_000 });
 }
 
+/**
+ * Each episode played its steps in order up to S = 2, fewer only when the game ended (a wrong lever
+ * kills): which commands the model types differs between CPUs (llama.cpp's wasm and native kernels
+ * round differently), so the number of steps is not asserted beyond that.
+ */
+function expectWholeEpisodes(episodes: readonly { steps: readonly { index: number }[]; termination: string | null }[]): void {
+  for (const episode of episodes) {
+    const n = episode.steps.length;
+    expect(episode.steps.map((s) => s.index)).toEqual(Array.from({ length: n }, (_, i) => i + 1));
+    expect(n === SETUP.maxSteps ? ['step_limit', 'game_over'] : ['game_over']).toContain(episode.termination);
+  }
+}
+
 test('Stop mid-generation stops the session at once and cancels the worker; Resume completes it', async ({ page }) => {
   await loadLocalModel(page);
+  await smallActorBudget(page);
   await startAndWaitForGeneration(page);
   const clicked = Date.now();
   await page.getByTestId('learn-stop').click();
@@ -63,12 +89,13 @@ test('Stop mid-generation stops the session at once and cancels the worker; Resu
   const done = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(done.status).toBe('complete');
   expect(done.episodes.map((e) => e.index)).toEqual([1, 2]);
-  for (const episode of done.episodes) expect(episode.steps.map((s) => s.index)).toEqual([1, 2]);
+  expectWholeEpisodes(done.episodes);
 });
 
 test('a reload mid-generation leaves a resumable session; Resume loads the model from storage and completes it', async ({ page }) => {
   const fetched = await loadLocalModel(page);
   expect(fetched).toHaveLength(1);
+  await smallActorBudget(page);
   await startAndWaitForGeneration(page);
   await page.reload();
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
@@ -82,5 +109,5 @@ test('a reload mid-generation leaves a resumable session; Resume loads the model
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.status).toBe('complete');
   expect(record.config).toMatchObject({ episodes: 2, maxSteps: 2, seed: 1, policy: { kind: 'static' } });
-  for (const episode of record.episodes) expect(episode.steps.map((s) => s.index)).toEqual([1, 2]);
+  expectWholeEpisodes(record.episodes);
 });

@@ -2,7 +2,7 @@
  * A run's settings record whether its reply contracts were enforced with grammars: the
  * session config takes it from the models (local models say; OpenAI-compatible ones take no
  * grammar and leave it out), the CLI's evaluation and evolution configs from `--reply-grammar`,
- * and exports keep it.
+ * and exports keep it; the default budgets hold the reply grammars at full size (src/llm/reply-grammars.ts).
  */
 import { describe, expect, it } from 'vitest';
 import { replyGrammarOf } from '../src/cli/models.ts';
@@ -12,6 +12,8 @@ import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import { exportSession, importSession } from '../src/ttl/session-io.ts';
 import type { SessionRecord } from '../src/ttl/session-record.ts';
 import { buildSession } from '../src/ttl/session-setup.ts';
+import { llmSettingsFromFlags } from '../src/cli/llm-options.ts';
+import { FULL_REPLY_BOUNDS, FULL_REPLY_TOKENS, replyBounds } from '../src/llm/reply-grammars.ts';
 
 function models(replyGrammar?: boolean): Record<Role, ChatModel> {
   const settings = defaultLlmSettings();
@@ -58,5 +60,16 @@ describe('replyGrammar in the run settings', () => {
     const parsed = config.safeParse({ ...base, train: [task], val: [task], replyGrammar: true });
     expect(parsed.error?.issues ?? []).toEqual([]);
     expect(parsed.data?.replyGrammar).toBe(true);
+  });
+
+  it("the default budgets hold full-size replies: the page's defaults (actor 400, meta-agent 4,096) and the CLI's local ones (400, 3,072)", () => {
+    const page = defaultLlmSettings().roles;
+    const local = llmSettingsFromFlags({ provider: 'local', 'model-file': 'x.gguf' } as never, {}).roles;
+    for (const roles of [page, local]) {
+      expect(roles.actor.maxTokens).toBeGreaterThanOrEqual(FULL_REPLY_TOKENS.actor);
+      expect(roles.metaAgent.maxTokens).toBeGreaterThanOrEqual(FULL_REPLY_TOKENS.learn);
+      expect([replyBounds('actor', roles.actor.maxTokens), replyBounds('learn', roles.metaAgent.maxTokens)]).toEqual([FULL_REPLY_BOUNDS.actor, FULL_REPLY_BOUNDS.learn]);
+    }
+    expect(local.metaAgent.maxTokens).toBe(3072);
   });
 });

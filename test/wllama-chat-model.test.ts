@@ -8,7 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import { LlmError } from '../src/llm/errors.ts';
-import { ACTOR_REPLY_GBNF, LEARN_REPLY_GBNF } from '../src/llm/reply-grammars.ts';
+import { ACTOR_REPLY_GBNF, LEARN_REPLY_GBNF, replyGrammar } from '../src/llm/reply-grammars.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
 import { createWllamaChatModels, loadWllamaModel, type WllamaLike } from '../src/llm/wllama-chat-model.ts';
 
@@ -42,10 +42,11 @@ const REPLY: Chunk[] = [
   { choices: [{ delta: { content: 'ACTION: pull red lever' }, finish_reason: 'stop' }], usage: { prompt_tokens: 120, completion_tokens: 9 }, timings: TIMINGS },
 ];
 
-async function setup(chunks: Chunk[], hang = false, timeoutMs = 60_000) {
+async function setup(chunks: Chunk[], hang = false, timeoutMs = 60_000, maxTokens: { actor?: number; metaAgent?: number } = {}) {
   const fake = fakeWllama(chunks, hang);
   const host = await loadWllamaModel([new Blob(['GGUF'])], { name: 'tiny.gguf', wasmUrl: 'http://x/wllama.wasm', threads: 2, create: async () => fake.wllama });
   const settings = { ...defaultLlmSettings(), requestTimeoutMs: timeoutMs };
+  for (const role of ['actor', 'metaAgent'] as const) settings.roles[role].maxTokens = maxTokens[role] ?? settings.roles[role].maxTokens;
   const meter = new UsageMeter(settings.caps, settings.prices);
   return { ...fake, host, meter, models: createWllamaChatModels(host, settings, meter) };
 }
@@ -75,6 +76,18 @@ describe('the in-page local model', () => {
     expect(requests[2]!.grammar).toBe(LEARN_REPLY_GBNF);
     await models.proposer.complete([{ role: 'user', content: 'Write a meta-prompt.' }]);
     expect(requests[3]).not.toHaveProperty('grammar');
+  });
+
+  it("each call's grammar is the one of its role's max tokens (its longest reply fits them); a budget below the shortest reply is refused before the worker is asked", async () => {
+    const { models, requests } = await setup(REPLY, false, 60_000, { actor: 120, metaAgent: 1024 });
+    await models.actor.complete([{ role: 'user', content: 'Answer with REASONING: … then ACTION: …' }]);
+    await models.metaAgent.complete([{ role: 'user', content: 'Write the new guide in <learn>…</learn>.' }]);
+    expect([requests[0]!.max_tokens, requests[1]!.max_tokens]).toEqual([120, 1024]);
+    expect([requests[0]!.grammar, requests[1]!.grammar]).toEqual([replyGrammar('actor', 120), replyGrammar('learn', 1024)]);
+    expect(requests[1]!.grammar).not.toBe(LEARN_REPLY_GBNF);
+    const tiny = await setup(REPLY, false, 60_000, { actor: 10 });
+    await expect(tiny.models.actor.complete([{ role: 'user', content: 'ACTION: …' }])).rejects.toMatchObject({ kind: 'bad_request', message: expect.stringContaining("The actor's max tokens (10) cannot hold a reply in its grammar") });
+    expect(tiny.requests).toHaveLength(0);
   });
 
   it('Stop ends a call while llama.cpp sends nothing (e.g. still reading the prompt), as aborted', async () => {

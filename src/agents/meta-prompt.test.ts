@@ -29,8 +29,10 @@ describe('parseLearn', () => {
     expect(parseLearn('<think>hm</think><learn>  </learn>', 'stop')).toEqual({ guidingPrompt: null, status: 'empty' });
     expect(parseLearn('Just go north.', 'stop')).toEqual({ guidingPrompt: null, status: 'missing' });
   });
-  it('an unclosed tag or empty length-stopped reply is truncated', () => {
+  it('an unclosed tag or a reply cut off before a closed <learn> is truncated', () => {
     expect(parseLearn('<think>long analysis', 'length').status).toBe('truncated');
+    expect(parseLearn('Sure! Here is the new guide for', 'length')).toEqual({ guidingPrompt: null, status: 'truncated' });
+    expect(parseLearn('<learn>Go north.</learn> And then', 'length')).toEqual({ guidingPrompt: 'Go north.', status: 'updated' });
     expect(parseLearn('<learn>Go north and', 'length').status).toBe('truncated');
     expect(parseLearn('', 'length').status).toBe('truncated');
   });

@@ -45,8 +45,9 @@ export interface ParsedLearn {
 
 /**
  * Read `<learn>…</learn>` from a meta-agent (or reflection) reply; `<think>` text is ignored.
- * Empty → keep (status "empty"); absent → keep ("missing"); opened but never closed → keep
- * ("truncated").
+ * Empty → keep (status "empty"); absent → keep ("missing"); opened but never closed, or a reply
+ * cut off by its limit (`finishReason` "length" or another cut-off) before a closed `<learn>` → keep
+ * ("truncated": the model may have been about to write it).
  */
 export function parseLearn(content: string, finishReason: string | null): ParsedLearn {
   const text = content.replace(/<think>[\s\S]*?<\/think>/gi, '');
@@ -56,7 +57,7 @@ export function parseLearn(content: string, finishReason: string | null): Parsed
     const body = (last[1] ?? '').trim();
     return body ? { guidingPrompt: body, status: 'updated' } : { guidingPrompt: null, status: 'empty' };
   }
-  if (/<learn>/i.test(text) || /<think>/i.test(text) || (isCutOff(finishReason) && text.trim() === '')) {
+  if (/<learn>/i.test(text) || /<think>/i.test(text) || isCutOff(finishReason)) {
     return { guidingPrompt: null, status: 'truncated' };
   }
   return { guidingPrompt: null, status: 'missing' };

@@ -16,6 +16,7 @@ import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
 import { basename } from 'node:path';
 import { LOCAL_PROVIDER, localContextWindow, localFlags } from './models.ts';
+import { FULL_REPLY_TOKENS, MIN_REPLY_TOKENS, type ReplyContract } from '../llm/reply-grammars.ts';
 
 /** parseArgs option spec for the LLM flags. */
 export const LLM_OPTIONS = {
@@ -116,6 +117,9 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   return s;
 }
 
+/** `--meta-max-tokens` of a local run: the learn grammar's full-size reply (FULL_REPLY_TOKENS.learn, 3,032) rounded up. */
+export const LOCAL_META_MAX_TOKENS = 3072;
+
 /** Settings of a `--provider local` run: no base URL or key; the role models are named after the
  * file (`--actor-model` etc. rename them); nothing costs anything. */
 function localSettings(s: LlmSettings, flags: Flags): LlmSettings {
@@ -127,8 +131,16 @@ function localSettings(s: LlmSettings, flags: Flags): LlmSettings {
   for (const [role, flag] of models) s.roles[role].model = typeof flags[flag] === 'string' ? (flags[flag] as string) : name;
   s.roles.actor.temperature = numberOption(text(flags, 'actor-temperature'), 'actor-temperature') ?? s.roles.actor.temperature;
   s.roles.actor.maxTokens = intOption(text(flags, 'actor-max-tokens'), 'actor-max-tokens', s.roles.actor.maxTokens, 1, 1_000_000);
-  s.roles.metaAgent.maxTokens = intOption(text(flags, 'meta-max-tokens'), 'meta-max-tokens', 1024, 1, 1_000_000);
+  // The meta-agent's default holds the learn grammar's longest reply (3,032 tokens at worst), so a
+  // grammar-bound guide keeps its full 2,400 characters and can never be cut off (reply-grammars.ts).
+  s.roles.metaAgent.maxTokens = intOption(text(flags, 'meta-max-tokens'), 'meta-max-tokens', LOCAL_META_MAX_TOKENS, 1, 1_000_000);
   s.roles.proposer.maxTokens = intOption(text(flags, 'proposer-max-tokens'), 'proposer-max-tokens', 2048, 1, 1_000_000);
+  if (local.grammar) {
+    const checks: [ReplyContract, number, string][] = [['actor', s.roles.actor.maxTokens, 'actor-max-tokens'], ['learn', s.roles.metaAgent.maxTokens, 'meta-max-tokens']];
+    for (const [contract, maxTokens, flag] of checks) {
+      if (maxTokens < MIN_REPLY_TOKENS[contract]) throw new UsageError(`--${flag} ${maxTokens} cannot hold a reply in its grammar: it needs at least ${MIN_REPLY_TOKENS[contract]} (${FULL_REPLY_TOKENS[contract]} for a reply of full size), or use --reply-grammar off`);
+    }
+  }
   // A small CPU model is slow: each call may take minutes, not seconds.
   s.requestTimeoutMs = intOption(text(flags, 'timeout-ms'), 'timeout-ms', 600_000, 1, 3_600_000);
   s.maxRetries = intOption(text(flags, 'max-retries'), 'max-retries', 0, 0, 20);

@@ -11,7 +11,7 @@
  */
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
-import { grammarText, replyContractFor, type ReplyContract } from './reply-grammars.ts';
+import { grammarText, replyContractFor, ReplyBudgetError, type ReplyContract } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
 import { serialRoleModels } from './serial-role-models.ts';
 import type { UsageMeter } from './usage-meter.ts';
@@ -64,8 +64,8 @@ export interface LocalModelHost {
   dispose(): Promise<void>;
   /** @internal used by createLocalChatModels */
   readonly chat: LlamaChatLike;
-  /** @internal */
-  grammar(contract: ReplyContract): Promise<unknown>;
+  /** @internal the llama.cpp grammar of `contract` for a call of `maxTokens` (reply-grammars.ts), made once per text */
+  grammar(contract: ReplyContract, maxTokens: number): Promise<unknown>;
 }
 
 const moduleName = 'node-llama-cpp';
@@ -103,16 +103,17 @@ export async function loadLocalModel(modelFile: string, options: { maxContext?: 
   }
   const context = await model.createContext({ contextSize: Math.min(model.trainContextSize, options.maxContext ?? 8192), sequences: 1, threads });
   const chat = new binding.LlamaChat({ contextSequence: context.getSequence() });
-  const grammars = new Map<ReplyContract, Promise<unknown>>();
+  const grammars = new Map<string, Promise<unknown>>();
   return {
     modelFile,
     contextSize: context.contextSize,
     loadMs: Math.round(performance.now() - started),
     countTokens: (text) => model.tokenize(text).length,
     chat,
-    grammar: (contract) => {
-      if (!grammars.has(contract)) grammars.set(contract, llama.createGrammar({ grammar: grammarText(contract) }));
-      return grammars.get(contract)!;
+    grammar: (contract, maxTokens) => {
+      const text = grammarText(contract, maxTokens);
+      if (!grammars.has(text)) grammars.set(text, llama.createGrammar({ grammar: text }));
+      return grammars.get(text)!;
     },
     dispose: async () => {
       chat.dispose();
@@ -131,11 +132,20 @@ export interface LocalModelOptions {
 /**
  * The three role models of a run on one loaded local model: calls run one at a time (one
  * context), each within `settings.requestTimeoutMs`; cost is always 0.
+ * Each grammar-bound call gets the grammar of its role's max tokens, whose longest reply fits them
+ * (reply-grammars.ts).
  * @throws nothing; each `complete` throws LlmError ('aborted', 'timeout', 'bad_response' for an
- *   empty reply, 'server' for a llama.cpp failure) or BudgetReachedError.
+ *   empty reply, 'bad_request' when a role's max tokens cannot hold its reply grammar, 'server'
+ *   for a llama.cpp failure) or BudgetReachedError.
  */
 export function createLocalChatModels(host: LocalModelHost, settings: LlmSettings, meter: UsageMeter, options: LocalModelOptions = {}): Record<Role, ChatModel> {
   return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeLocal(host, settings, role, settings.roles[role], messages, callOptions, meter, grammar), options.grammar ?? true);
+}
+
+/** A role's max tokens too small for its reply grammar: a request the run cannot make (bad_request, not retried). */
+function budgetError(error: unknown): never {
+  if (error instanceof ReplyBudgetError) throw new LlmError('bad_request', error.message);
+  throw error;
 }
 
 /** Our messages as llama.cpp chat history (consecutive model turns are kept apart). */
@@ -150,7 +160,7 @@ async function completeLocal(
   meter.assertWithinCaps();
   if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
   const contract = useGrammar ? replyContractFor(role, messages) : null;
-  const grammar = contract ? await host.grammar(contract) : undefined;
+  const grammar = contract ? await host.grammar(contract, roleSettings.maxTokens).catch(budgetError) : undefined;
   const chatHistory = history(messages);
   const controller = new AbortController();
   let timedOut = false;

@@ -14,7 +14,7 @@
 import type { ChatCompletionChunk, LoadModelParams, Wllama } from '@wllama/wllama';
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role } from './interface.ts';
-import { grammarText, replyContractFor } from './reply-grammars.ts';
+import { grammarText, replyContractFor, ReplyBudgetError } from './reply-grammars.ts';
 import { requestSeed } from './request-seed.ts';
 import { serialRoleModels } from './serial-role-models.ts';
 import { drain } from './stream-drain.ts';
@@ -194,8 +194,8 @@ export interface WllamaModelOptions {
  * The three role models of a run on one loaded model: calls run one at a time (one worker),
  * each within `settings.requestTimeoutMs`; cost is always 0.
  * @throws nothing; each `complete` throws LlmError ('aborted' on Stop, 'timeout', 'bad_request'
- *   when the prompt does not fit the context, 'bad_response' for an empty reply, 'server' for a
- *   llama.cpp failure) or BudgetReachedError.
+ *   when the prompt does not fit the context or a role's max tokens cannot hold its reply grammar,
+ *   'bad_response' for an empty reply, 'server' for a llama.cpp failure) or BudgetReachedError.
  */
 export function createWllamaChatModels(host: BrowserModelHost, settings: LlmSettings, meter: UsageMeter, options: WllamaModelOptions = {}): Record<Role, ChatModel> {
   return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeInPage(host, settings, role, messages, callOptions, meter, grammar), options.grammar ?? true);
@@ -206,6 +206,14 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
   const roleSettings = settings.roles[role];
   const contract = useGrammar ? replyContractFor(role, messages) : null;
+  let grammar: string | null = null;
+  try {
+    // The grammar of this call's max tokens: its longest reply fits them (reply-grammars.ts).
+    grammar = contract ? grammarText(contract, roleSettings.maxTokens) : null;
+  } catch (error) {
+    if (error instanceof ReplyBudgetError) throw new LlmError('bad_request', error.message);
+    throw error;
+  }
   const controller = new AbortController();
   let timedOut = false;
   const forward = (): void => controller.abort();
@@ -227,7 +235,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       stream: true,
       max_tokens: roleSettings.maxTokens,
       ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
-      ...(contract ? { grammar: grammarText(contract) } : {}),
+      ...(grammar === null ? {} : { grammar }),
       seed: requestSeed(messages),
       abortSignal: controller.signal,
       cache_prompt: true,

@@ -56,6 +56,8 @@ function withSpeed(models: Record<Role, ChatModel>): Record<Role, ChatModel> {
   const wrap = (model: ChatModel): ChatModel => ({
     role: model.role,
     settings: model.settings,
+    // Kept, so the run's config records that the replies were held by grammars (as the CLI's does).
+    ...(model.replyGrammar === undefined ? {} : { replyGrammar: model.replyGrammar }),
     complete: async (messages, options) => {
       try {
         return await model.complete(messages, options);

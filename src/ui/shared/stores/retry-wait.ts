@@ -9,6 +9,8 @@ export function withRetryWait(model: ChatModel, onRetryWait: (waitMs: number) =>
   return {
     role: model.role,
     settings: model.settings,
+    // Kept, so the run's config records that the replies were held by grammars.
+    ...(model.replyGrammar === undefined ? {} : { replyGrammar: model.replyGrammar }),
     complete: (messages, options = {}) =>
       model.complete(messages, {
         ...options,
