@@ -1,0 +1,233 @@
+/**
+ * Nothing lost after any stop: a small session, evaluation and evolution (The Lever Room, 2
+ * episodes of at most 5 steps, the in-process mock, the file store the CLI uses) are stopped at
+ * EVERY write to the store — a process killed before write N, and a disk that fills at write N
+ * (the run stops with StorageFullError) — and each store is then resumed, as `--resume` does
+ * (resume check without `--from-last-good`, recorded actions replayed): the result is the
+ * uninterrupted run's, field for field but wall-clock times.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { parseCatalog, rulesFor } from '../src/engine/catalog.ts';
+import { loadStory } from '../src/engine/zvm-engine.ts';
+import { runEvaluation } from '../src/eval/evaluation-runner.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../src/eval/evaluation-store.ts';
+import type { EvaluationConfig, EvaluationState } from '../src/eval/interface.ts';
+import { cacheEventProblem } from '../src/evolve/evolution-io.ts';
+import { runEvolution } from '../src/evolve/evolution-runner.ts';
+import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../src/evolve/evolution-store.ts';
+import type { EvolutionConfig, EvolutionState } from '../src/evolve/interface.ts';
+import { defaultLlmSettings } from '../src/llm/defaults.ts';
+import type { LlmSettings } from '../src/llm/interface.ts';
+import { createChatModels } from '../src/llm/openai-chat-model.ts';
+import { loadTokenCounter, type TokenCounter } from '../src/llm/token-count.ts';
+import { UsageMeter } from '../src/llm/usage-meter.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
+import { checkRunForResume } from '../src/store/run-check.ts';
+import { EnginePool } from '../src/ttl/engine-pool.ts';
+import { syncEngine } from '../src/ttl/episode-runner.ts';
+import { evaluateSession, type EvaluatedTask } from '../src/ttl/session-evaluator.ts';
+import { openStoredSession } from '../src/ttl/session-integrity.ts';
+import type { SessionRecord } from '../src/ttl/session-record.ts';
+import { runSession } from '../src/ttl/session-runner.ts';
+import { buildSession } from '../src/ttl/session-setup.ts';
+import { loadSession, persistingSink } from '../src/ttl/session-store.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { REPO_ROOT } from './support/shared.ts';
+import { armWriteFaults, writeFaults } from './support/write-faults.ts';
+
+vi.mock('node:fs/promises', async (importOriginal) => (await import('./support/write-faults.ts')).writeFaultsMock(importOriginal as never));
+
+const catalog = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8')));
+const entry = catalog.stories.find((s) => s.id === 'lever-room')!;
+const bytes = new Uint8Array(readFileSync(join(REPO_ROOT, 'public/stories', entry.file!)));
+/** One game for every run (runs never overlap; each episode resets it to the seed's start). */
+const game = syncEngine(loadStory(bytes, { seed: 1, rules: rulesFor(entry) }));
+const engine = () => game;
+const TASK: EvaluatedTask = { id: 'lever-room:1', storyId: entry.id, title: entry.title, md5: entry.md5, seed: 1, maxScore: entry.maxScore! };
+const EPISODES = 2;
+const STEPS = 3;
+
+let mock: MockLlm;
+let countTokens: TokenCounter;
+const dirs: string[] = [];
+beforeAll(async () => {
+  mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'], metaAgentReply: 'build' });
+  countTokens = await loadTokenCounter();
+});
+afterAll(async () => {
+  await mock.close();
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+function settings(): LlmSettings {
+  const s = defaultLlmSettings();
+  s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'k' };
+  for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = 'mock-model';
+  s.maxRetries = 0;
+  s.maxConcurrent = 1;
+  return s;
+}
+
+const newDir = (): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'metattl-sweep-'));
+  dirs.push(dir);
+  return dir;
+};
+
+/** Wall-clock fields (they differ between any two runs) dropped, everything else kept. */
+const CLOCK_FIELDS = new Set(['startedAt', 'finishedAt', 'wallTimeMs', 'latencyMs', 'updatedAt', 'at']);
+const comparable = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (key, v: unknown) => (CLOCK_FIELDS.has(key) ? undefined : v)));
+
+// ---- the three kinds of run, each started or resumed from what `dir` holds (as the CLI does) ----
+
+const SESSION_ID = 'sweep-session';
+async function sessionRun(dir: string): Promise<unknown> {
+  const store = await openNodeStore(dir);
+  try {
+    const game = engine();
+    const stored = await loadSession(store, SESSION_ID);
+    const previous = stored ? await openStoredSession(store, SESSION_ID, { engine: game }) : undefined;
+    const s = settings();
+    const parts = buildSession(
+      { story: { id: entry.id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed: 1, policy: { kind: 'meta', name: 'naive', strategy: '' }, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000 },
+      s, createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens,
+    );
+    const record = await runSession({
+      id: SESSION_ID, config: previous?.config ?? parts.config, engine: game, actor: parts.actor, policy: parts.policy, sink: persistingSink(store, SESSION_ID), ...(previous ? { resume: previous } : {}),
+    });
+    return comparable({ record, stored: await loadSession(store, SESSION_ID) });
+  } finally {
+    store.close();
+  }
+}
+
+function evaluatorOptions(store: Awaited<ReturnType<typeof openNodeStore>>) {
+  const s = settings();
+  const pool = new EnginePool(async () => ({ ...engine(), dispose: () => undefined }));
+  return { settings: s, models: createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000, store };
+}
+
+const EVAL_ID = 'sweep-eval';
+const evalConfig: EvaluationConfig = {
+  policies: [{ id: 'static', spec: { kind: 'static' }, selectedOn: [] }, { id: 'naive', spec: { kind: 'meta', name: 'naive', strategy: '' }, selectedOn: [] }],
+  taskSets: [{ name: 'custom', tasks: [TASK] }], repeats: 1, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.',
+  baselinePolicyId: 'naive', bootstrapSeed: 0, concurrency: 1, models: { actor: 'mock-model', metaAgent: 'mock-model' }, contextWindow: 8000,
+};
+async function evaluationRun(dir: string): Promise<unknown> {
+  const store = await openNodeStore(dir);
+  const options = evaluatorOptions(store);
+  try {
+    const previous = await loadEvaluationState(store, EVAL_ID);
+    if (previous) await checkRunForResume(store, EVAL_ID, 'evaluation', evaluationEventProblem);
+    const fresh = (): EvaluationState => ({
+      format: 'metattl-evaluation-1', id: EVAL_ID, config: evalConfig, status: 'running', stopReason: null, stopMessage: null, results: [], totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
+    });
+    const state = await runEvaluation(EVAL_ID, evalConfig, {
+      cache: await openEvaluationCache(store, EVAL_ID, fresh), faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
+      onEvent: async (_event, st) => saveEvaluationState(store, st),
+    });
+    return comparable({ state, stored: await loadEvaluationState(store, EVAL_ID), sessions: Object.fromEntries(await loadEvaluationSessions(store, EVAL_ID)) });
+  } finally {
+    options.pool.disposeAll();
+    store.close();
+  }
+}
+
+const EVOLVE_ID = 'sweep-evolve';
+const evolveTask = { id: TASK.id, storyId: entry.id, title: entry.title, md5: entry.md5, seed: 1, maxScore: entry.maxScore! };
+const evolveConfig: EvolutionConfig = {
+  train: [evolveTask], val: [evolveTask], repeats: 1, episodes: EPISODES, maxSteps: STEPS,
+  initialGuidingPrompt: 'Explore.', seedStrategy: '', minibatchSize: 1, budgetMetricCalls: 4, maxConsecutiveFailures: 3, proposer: 'llm', rngSeed: 11, concurrency: 1,
+  models: { actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }, contextWindow: 8000,
+};
+async function evolutionRun(dir: string): Promise<unknown> {
+  const store = await openNodeStore(dir);
+  const options = evaluatorOptions(store);
+  try {
+    const previous = await loadEvolutionState(store, EVOLVE_ID);
+    if (previous) await checkRunForResume(store, EVOLVE_ID, 'evolution', cacheEventProblem);
+    const fresh = (): EvolutionState => ({
+      format: 'metattl-evolution-1', id: EVOLVE_ID, config: evolveConfig, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
+      metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: evolveConfig.rngSeed, best: { byMean: null, byZScore: null },
+      progress: [], startedAt: new Date().toISOString(), finishedAt: null,
+    });
+    const state = await runEvolution(EVOLVE_ID, evolveConfig, {
+      proposer: options.models.proposer, cache: await openEvolutionCache(store, EVOLVE_ID, fresh), faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
+      // As the CLI does (cli/evolve-run.ts): the state is saved after every event that is not a cached replay.
+      onEvent: async (event, st) => {
+        if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
+      },
+    });
+    const run = await store.getRun(EVOLVE_ID);
+    return comparable({ state, stored: await loadEvolutionState(store, EVOLVE_ID), events: run?.events.map((e) => e.data) });
+  } finally {
+    options.pool.disposeAll();
+    store.close();
+  }
+}
+
+/**
+ * The sweep: the uninterrupted run and its count of writes W, then for every N in 1…W a run whose
+ * write N fails (with every later one), resumed with the disk healthy; each must equal the
+ * uninterrupted result. Returns W.
+ */
+async function sweep(run: (dir: string) => Promise<unknown>, kind: 'kill' | 'full'): Promise<number> {
+  const cleanDir = newDir();
+  armWriteFaults(cleanDir, Infinity, kind);
+  const clean = await run(cleanDir);
+  const writes = writeFaults.count;
+  for (let n = 1; n <= writes; n++) {
+    const dir = newDir();
+    armWriteFaults(dir, n, kind);
+    const stopped = await run(dir).then(() => null, (error: unknown) => error as Error);
+    expect(stopped, `write ${n} of ${writes} failed but the run did not stop`).not.toBeNull();
+    if (kind === 'full') expect(stopped!.name, `write ${n}: ${stopped!.message}`).toBe('StorageFullError');
+    armWriteFaults('', Infinity, kind);
+    const resumed = await run(dir).catch((error: unknown) => {
+      throw new Error(`resume after ${kind} at write ${n} of ${writes}: ${(error as Error).name}: ${(error as Error).message}`);
+    });
+    expect(resumed, `resume after ${kind} at write ${n} of ${writes}`).toEqual(clean);
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return writes;
+}
+
+describe('a run stopped at any write resumes to the uninterrupted result', () => {
+  for (const kind of ['kill', 'full'] as const) {
+    it(`session (naive, K = 2, S = 3): ${kind === 'kill' ? 'killed before' : 'disk full at'} every write`, async () => {
+      expect(await sweep(sessionRun, kind)).toBeGreaterThanOrEqual(8);
+    });
+    it(`evaluation (static and naive, 1 repeat): ${kind === 'kill' ? 'killed before' : 'disk full at'} every write`, async () => {
+      expect(await sweep(evaluationRun, kind)).toBeGreaterThanOrEqual(20);
+    });
+    it(`evolution (budget 4 metric calls): ${kind === 'kill' ? 'killed before' : 'disk full at'} every write`, async () => {
+      expect(await sweep(evolutionRun, kind)).toBeGreaterThanOrEqual(30);
+    });
+  }
+
+  it('a full disk at the write of a finished session\'s result loses nothing: the resume makes no call for that session', async () => {
+    const cleanDir = newDir();
+    armWriteFaults(cleanDir, Infinity, 'full');
+    const from = mock.requests.length;
+    const clean = (await evaluationRun(cleanDir)) as { sessions: Record<string, SessionRecord> };
+    const cleanCalls = mock.requests.length - from;
+    const resultWrite = writeFaults.paths.findIndex((path) => path.endsWith(`${createHash('sha1').update(EVAL_ID).digest('hex')}.events.jsonl`)) + 1;
+    expect(resultWrite).toBeGreaterThan(0);
+    const dir = newDir();
+    armWriteFaults(dir, resultWrite, 'full');
+    await expect(evaluationRun(dir)).rejects.toThrow(/space|full/i);
+    armWriteFaults('', Infinity, 'full');
+    const resumedFrom = mock.requests.length;
+    expect(await evaluationRun(dir)).toEqual(comparable(clean));
+    // The static session (one actor call per step, no meta-agent) finished before the disk filled.
+    const staticCalls = clean.sessions['static|custom|lever-room:1|0']!.episodes.reduce((n, e) => n + e.steps.length, 0);
+    expect(staticCalls).toBeGreaterThan(0);
+    expect(mock.requests.length - resumedFrom).toBe(cleanCalls - staticCalls);
+  });
+});
