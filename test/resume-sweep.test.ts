@@ -7,7 +7,7 @@
  * uninterrupted run's, field for field but wall-clock times.
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -173,29 +173,43 @@ async function evolutionRun(dir: string): Promise<unknown> {
 }
 
 /**
- * The sweep: the uninterrupted run and its count of writes W, then for every N in 1…W a run whose
- * write N fails (with every later one), resumed with the disk healthy; each must equal the
- * uninterrupted result. Returns W.
+ * The sweep: the uninterrupted run, with its W writes to the store, then for every N in 1…W the
+ * store a stop before write N leaves, resumed with the disk healthy; each must give the
+ * uninterrupted result. A kill leaves the store as it was before write N (copied there during the
+ * uninterrupted run: the process does nothing more); a full disk fails write N and every later
+ * one while the run goes on and stops with StorageFullError. Returns W.
  */
 async function sweep(run: (dir: string) => Promise<unknown>, kind: 'kill' | 'full'): Promise<number> {
   const cleanDir = newDir();
   armWriteFaults(cleanDir, Infinity, kind);
+  const killed: string[] = [];
+  if (kind === 'kill') writeFaults.beforeWrite = () => killed.push(copyStore(cleanDir));
   const clean = await run(cleanDir);
   const writes = writeFaults.count;
+  armWriteFaults('', Infinity, kind);
   for (let n = 1; n <= writes; n++) {
-    const dir = newDir();
-    armWriteFaults(dir, n, kind);
-    const stopped = await run(dir).then(() => null, (error: unknown) => error as Error);
-    expect(stopped, `write ${n} of ${writes} failed but the run did not stop`).not.toBeNull();
-    if (kind === 'full') expect(stopped!.name, `write ${n}: ${stopped!.message}`).toBe('StorageFullError');
-    armWriteFaults('', Infinity, kind);
+    let dir = killed[n - 1]!;
+    if (kind === 'full') {
+      dir = newDir();
+      armWriteFaults(dir, n, kind);
+      const stopped = await run(dir).then(() => null, (error: unknown) => error as Error);
+      expect(stopped, `write ${n} of ${writes} failed but the run did not stop`).not.toBeNull();
+      expect(stopped!.name, `write ${n}: ${stopped!.message}`).toBe('StorageFullError');
+      armWriteFaults('', Infinity, kind);
+    }
     const resumed = await run(dir).catch((error: unknown) => {
       throw new Error(`resume after ${kind} at write ${n} of ${writes}: ${(error as Error).name}: ${(error as Error).message}`);
     });
     expect(resumed, `resume after ${kind} at write ${n} of ${writes}`).toEqual(clean);
-    rmSync(dir, { recursive: true, force: true });
   }
   return writes;
+}
+
+/** A copy of the store directory `dir` (in a new directory). */
+function copyStore(dir: string): string {
+  const copy = newDir();
+  cpSync(dir, copy, { recursive: true });
+  return copy;
 }
 
 describe('a run stopped at any write resumes to the uninterrupted result', () => {

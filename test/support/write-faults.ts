@@ -5,6 +5,8 @@
  * (`kind: 'kill'`: nothing more reaches the disk) or a full disk (`kind: 'full'`: ENOSPC, which the
  * store reports as `StorageFullError`, until `writeFaults.at` is reset, i.e. space is freed).
  * Whole writes fail; a write cut in the middle is the store's own damage check (store-damage tests).
+ * A kill can also be taken as a copy of the store before each write (`beforeWrite`): what a
+ * process killed there leaves.
  */
 import type * as FsPromises from 'node:fs/promises';
 
@@ -18,8 +20,9 @@ export interface WriteFaults {
   /** The path of each write counted, in order. */
   paths: string[];
   kind: 'kill' | 'full';
-  /** Called once, when the first write fails (e.g. to note how far the run had got). */
-  onFault?: (() => void) | undefined;
+  /** Called before each counted write is made, with its number (e.g. to copy the store as a kill
+   * just before it would leave it). */
+  beforeWrite?: ((n: number) => void) | undefined;
 }
 
 /** The shared switch of the mock (one per test file, as vi.mock is). */
@@ -27,7 +30,7 @@ export const writeFaults: WriteFaults = { dir: '', at: Infinity, count: 0, paths
 
 /** Arm the switch: writes under `dir` count from 0 and fail from write `at` on. */
 export function armWriteFaults(dir: string, at: number, kind: WriteFaults['kind']): void {
-  Object.assign(writeFaults, { dir, at, count: 0, paths: [], kind, onFault: undefined });
+  Object.assign(writeFaults, { dir, at, count: 0, paths: [], kind, beforeWrite: undefined });
 }
 
 function faultError(): Error {
@@ -46,9 +49,11 @@ export async function writeFaultsMock(importOriginal: () => Promise<typeof FsPro
       if (writeFaults.dir && String(path).startsWith(writeFaults.dir)) {
         const full = writeFaults.kind === 'full';
         const point = name === 'appendFile' || name === 'rename' || (name === 'rm' && !isTmp(path) && !full);
-        if (point) writeFaults.paths.push(String(path));
-        if (point) writeFaults.count++;
-        if (point && writeFaults.count === writeFaults.at) writeFaults.onFault?.();
+        if (point) {
+          writeFaults.paths.push(String(path));
+          writeFaults.count++;
+          writeFaults.beforeWrite?.(writeFaults.count);
+        }
         const failing = writeFaults.count >= writeFaults.at;
         if (failing && !(full && name === 'rm')) throw faultError();
       }
