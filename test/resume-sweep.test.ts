@@ -63,12 +63,12 @@ afterAll(async () => {
   for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
 });
 
-function settings(): LlmSettings {
+function settings(concurrency = 1): LlmSettings {
   const s = defaultLlmSettings();
   s.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: 'k' };
   for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = 'mock-model';
   s.maxRetries = 0;
-  s.maxConcurrent = 1;
+  s.maxConcurrent = concurrency;
   return s;
 }
 
@@ -105,9 +105,13 @@ async function sessionRun(dir: string): Promise<unknown> {
   }
 }
 
-function evaluatorOptions(store: Awaited<ReturnType<typeof openNodeStore>>) {
-  const s = settings();
-  const pool = new EnginePool(async () => ({ ...engine(), dispose: () => undefined }));
+/** Engines for runs that play sessions side by side (`concurrency` > 1): a pool of their own. */
+const parallelGames = [game, syncEngine(loadStory(bytes, { seed: 1, rules: rulesFor(entry) }))];
+
+function evaluatorOptions(store: Awaited<ReturnType<typeof openNodeStore>>, concurrency = 1) {
+  const s = settings(concurrency);
+  const idle = concurrency > 1 ? [...parallelGames] : [game];
+  const pool = new EnginePool(async () => ({ ...idle.pop()!, dispose: () => undefined }));
   return { settings: s, models: createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000, store };
 }
 
@@ -117,16 +121,17 @@ const evalConfig: EvaluationConfig = {
   taskSets: [{ name: 'custom', tasks: [TASK] }], repeats: 1, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.',
   baselinePolicyId: 'naive', bootstrapSeed: 0, concurrency: 1, models: { actor: 'mock-model', metaAgent: 'mock-model' }, contextWindow: 8000,
 };
-async function evaluationRun(dir: string): Promise<unknown> {
+async function evaluationRun(dir: string, concurrency = 1): Promise<unknown> {
+  const config = { ...evalConfig, concurrency };
   const store = await openNodeStore(dir);
-  const options = evaluatorOptions(store);
+  const options = evaluatorOptions(store, concurrency);
   try {
     const previous = await loadEvaluationState(store, EVAL_ID);
     if (previous) await checkRunForResume(store, EVAL_ID, 'evaluation', evaluationEventProblem);
     const fresh = (): EvaluationState => ({
-      format: 'metattl-evaluation-1', id: EVAL_ID, config: evalConfig, status: 'running', stopReason: null, stopMessage: null, results: [], totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
+      format: 'metattl-evaluation-1', id: EVAL_ID, config, status: 'running', stopReason: null, stopMessage: null, results: [], totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
     });
-    const state = await runEvaluation(EVAL_ID, evalConfig, {
+    const state = await runEvaluation(EVAL_ID, config, {
       cache: await openEvaluationCache(store, EVAL_ID, fresh), faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
       evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
       onEvent: async (_event, st) => saveEvaluationState(store, st),
@@ -224,6 +229,10 @@ describe('a run stopped at any write resumes to the uninterrupted result', () =>
       expect(await sweep(evolutionRun, kind)).toBeGreaterThanOrEqual(30);
     });
   }
+
+  it('evaluation with two sessions at a time (static and naive side by side): killed before every write', async () => {
+    expect(await sweep((dir) => evaluationRun(dir, 2), 'kill')).toBeGreaterThanOrEqual(20);
+  });
 
   it('a full disk at the write of a finished session\'s result loses nothing: the resume makes no call for that session', async () => {
     const cleanDir = newDir();
