@@ -7,9 +7,9 @@
  * uninterrupted run's, field for field but wall-clock times.
  */
 import { createHash } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
@@ -85,12 +85,12 @@ const comparable = (value: unknown): unknown => JSON.parse(JSON.stringify(value,
 // ---- the three kinds of run, each started or resumed from what `dir` holds (as the CLI does) ----
 
 const SESSION_ID = 'sweep-session';
-async function sessionRun(dir: string): Promise<unknown> {
+async function sessionRun(dir: string, fromLastGood = false): Promise<unknown> {
   const store = await openNodeStore(dir);
   try {
     const game = engine();
     const stored = await loadSession(store, SESSION_ID);
-    const previous = stored ? await openStoredSession(store, SESSION_ID, { engine: game }) : undefined;
+    const previous = stored ? await openStoredSession(store, SESSION_ID, { engine: game, fromLastGood }) : undefined;
     const s = settings();
     const parts = buildSession(
       { story: { id: entry.id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed: 1, policy: { kind: 'meta', name: 'naive', strategy: '' }, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000 },
@@ -108,11 +108,11 @@ async function sessionRun(dir: string): Promise<unknown> {
 /** Engines for runs that play sessions side by side (`concurrency` > 1): a pool of their own. */
 const parallelGames = [game, syncEngine(loadStory(bytes, { seed: 1, rules: rulesFor(entry) }))];
 
-function evaluatorOptions(store: Awaited<ReturnType<typeof openNodeStore>>, concurrency = 1) {
+function evaluatorOptions(store: Awaited<ReturnType<typeof openNodeStore>>, concurrency = 1, fromLastGood = false) {
   const s = settings(concurrency);
   const idle = concurrency > 1 ? [...parallelGames] : [game];
   const pool = new EnginePool(async () => ({ ...idle.pop()!, dispose: () => undefined }));
-  return { settings: s, models: createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000, store };
+  return { settings: s, models: createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens, pool, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000, store, fromLastGood };
 }
 
 const EVAL_ID = 'sweep-eval';
@@ -121,13 +121,13 @@ const evalConfig: EvaluationConfig = {
   taskSets: [{ name: 'custom', tasks: [TASK] }], repeats: 1, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.',
   baselinePolicyId: 'naive', bootstrapSeed: 0, concurrency: 1, models: { actor: 'mock-model', metaAgent: 'mock-model' }, contextWindow: 8000,
 };
-async function evaluationRun(dir: string, concurrency = 1): Promise<unknown> {
+async function evaluationRun(dir: string, fromLastGood = false, concurrency = 1): Promise<unknown> {
   const config = { ...evalConfig, concurrency };
   const store = await openNodeStore(dir);
-  const options = evaluatorOptions(store, concurrency);
+  const options = evaluatorOptions(store, concurrency, fromLastGood);
   try {
     const previous = await loadEvaluationState(store, EVAL_ID);
-    if (previous) await checkRunForResume(store, EVAL_ID, 'evaluation', evaluationEventProblem);
+    if (previous) await checkRunForResume(store, EVAL_ID, 'evaluation', evaluationEventProblem, fromLastGood);
     const fresh = (): EvaluationState => ({
       format: 'metattl-evaluation-1', id: EVAL_ID, config, status: 'running', stopReason: null, stopMessage: null, results: [], totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
     });
@@ -150,12 +150,12 @@ const evolveConfig: EvolutionConfig = {
   initialGuidingPrompt: 'Explore.', seedStrategy: '', minibatchSize: 1, budgetMetricCalls: 4, maxConsecutiveFailures: 3, proposer: 'llm', rngSeed: 11, concurrency: 1,
   models: { actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }, contextWindow: 8000,
 };
-async function evolutionRun(dir: string): Promise<unknown> {
+async function evolutionRun(dir: string, fromLastGood = false): Promise<unknown> {
   const store = await openNodeStore(dir);
-  const options = evaluatorOptions(store);
+  const options = evaluatorOptions(store, 1, fromLastGood);
   try {
     const previous = await loadEvolutionState(store, EVOLVE_ID);
-    if (previous) await checkRunForResume(store, EVOLVE_ID, 'evolution', cacheEventProblem);
+    if (previous) await checkRunForResume(store, EVOLVE_ID, 'evolution', cacheEventProblem, fromLastGood);
     const fresh = (): EvolutionState => ({
       format: 'metattl-evolution-1', id: EVOLVE_ID, config: evolveConfig, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
       metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: evolveConfig.rngSeed, best: { byMean: null, byZScore: null },
@@ -179,21 +179,33 @@ async function evolutionRun(dir: string): Promise<unknown> {
 
 /**
  * The sweep: the uninterrupted run, with its W writes to the store, then for every N in 1…W the
- * store a stop before write N leaves, resumed with the disk healthy; each must give the
- * uninterrupted result. A kill leaves the store as it was before write N (copied there during the
- * uninterrupted run: the process does nothing more); a full disk fails write N and every later
- * one while the run goes on and stops with StorageFullError. Returns W.
+ * store a stop at write N leaves, resumed with the disk healthy; each must give the uninterrupted
+ * result. A kill leaves the store as it was before write N (copied there during the uninterrupted
+ * run: the process does nothing more); a torn kill (at every append) leaves half of that append's
+ * bytes too — damage the resume check finds, so it resumes with `--from-last-good`; a full disk
+ * fails write N and every later one while the run goes on and stops with StorageFullError.
+ * Returns W.
  */
-async function sweep(run: (dir: string) => Promise<unknown>, kind: 'kill' | 'full'): Promise<number> {
+async function sweep(run: (dir: string, fromLastGood?: boolean) => Promise<unknown>, kind: 'kill' | 'torn' | 'full'): Promise<number> {
   const cleanDir = newDir();
-  armWriteFaults(cleanDir, Infinity, kind);
-  const killed: string[] = [];
+  armWriteFaults(cleanDir, Infinity, kind === 'full' ? 'full' : 'kill');
+  const killed: (string | null)[] = [];
   if (kind === 'kill') writeFaults.beforeWrite = () => killed.push(copyStore(cleanDir));
+  if (kind === 'torn') {
+    writeFaults.beforeWrite = (_n, write) => {
+      if (write.kind !== 'appendFile') return void killed.push(null);
+      const copy = copyStore(cleanDir);
+      const data = String(write.data);
+      appendFileSync(join(copy, relative(cleanDir, write.path)), data.slice(0, Math.ceil(data.length / 2)));
+      killed.push(copy);
+    };
+  }
   const clean = await run(cleanDir);
   const writes = writeFaults.count;
-  armWriteFaults('', Infinity, kind);
+  armWriteFaults('', Infinity, 'kill');
   for (let n = 1; n <= writes; n++) {
-    let dir = killed[n - 1]!;
+    let dir = killed[n - 1] ?? null;
+    if (kind === 'torn' && dir === null) continue;
     if (kind === 'full') {
       dir = newDir();
       armWriteFaults(dir, n, kind);
@@ -202,7 +214,7 @@ async function sweep(run: (dir: string) => Promise<unknown>, kind: 'kill' | 'ful
       expect(stopped!.name, `write ${n}: ${stopped!.message}`).toBe('StorageFullError');
       armWriteFaults('', Infinity, kind);
     }
-    const resumed = await run(dir).catch((error: unknown) => {
+    const resumed = await run(dir!, kind === 'torn').catch((error: unknown) => {
       throw new Error(`resume after ${kind} at write ${n} of ${writes}: ${(error as Error).name}: ${(error as Error).message}`);
     });
     expect(resumed, `resume after ${kind} at write ${n} of ${writes}`).toEqual(clean);
@@ -230,8 +242,14 @@ describe('a run stopped at any write resumes to the uninterrupted result', () =>
     });
   }
 
+  for (const [name, run] of [['session', sessionRun], ['evaluation', evaluationRun], ['evolution', evolutionRun]] as const) {
+    it(`${name}: killed in the middle of every append (a torn line), resumed with --from-last-good`, async () => {
+      expect(await sweep(run, 'torn')).toBeGreaterThanOrEqual(8);
+    });
+  }
+
   it('evaluation with two sessions at a time (static and naive side by side): killed before every write', async () => {
-    expect(await sweep((dir) => evaluationRun(dir, 2), 'kill')).toBeGreaterThanOrEqual(20);
+    expect(await sweep((dir, fromLastGood) => evaluationRun(dir, fromLastGood, 2), 'kill')).toBeGreaterThanOrEqual(20);
   });
 
   it('a full disk at the write of a finished session\'s result loses nothing: the resume makes no call for that session', async () => {

@@ -22,7 +22,7 @@ export interface WriteFaults {
   kind: 'kill' | 'full';
   /** Called before each counted write is made, with its number (e.g. to copy the store as a kill
    * just before it would leave it). */
-  beforeWrite?: ((n: number) => void) | undefined;
+  beforeWrite?: ((n: number, write: { kind: 'appendFile' | 'rename' | 'rm'; path: string; data: unknown }) => void) | undefined;
 }
 
 /** The shared switch of the mock (one per test file, as vi.mock is). */
@@ -52,7 +52,7 @@ export async function writeFaultsMock(importOriginal: () => Promise<typeof FsPro
         if (point) {
           writeFaults.paths.push(String(path));
           writeFaults.count++;
-          writeFaults.beforeWrite?.(writeFaults.count);
+          writeFaults.beforeWrite?.(writeFaults.count, { kind: name as 'appendFile' | 'rename' | 'rm', path: String(path), data: rest[0] });
         }
         const failing = writeFaults.count >= writeFaults.at;
         if (failing && !(full && name === 'rm')) throw faultError();
