@@ -2,12 +2,12 @@
  * Runs that resume through the CLI (in-process `run`, the file store, the in-process mock, The
  * Lever Room, 2 episodes of at most 3 steps): `eval`, `session` and `evolve` stopped by
  * `--max-total-tokens` resume (`--resume`, no cap) to exactly what the uncapped command gives; and
- * an `eval` whose disk fills at the write after a game-ending step (the step stored, its episode's
- * end not) stops with StorageFullError and, once there is room, resumes to the uninterrupted
- * result.
+ * an `eval` killed, or whose disk fills, at the write after a game-ending step (the step stored,
+ * its episode's end not) resumes to the uninterrupted result (after StorageFullError, once there
+ * is room).
  */
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -108,18 +108,39 @@ describe('a run stopped by a token cap resumes to the uncapped result', () => {
   });
 });
 
-describe('a full disk after a game-ending step', () => {
-  it('eval stops with StorageFullError and, once there is room, --resume gives the uninterrupted result', async () => {
-    const args = (store: string, out: string) => ['eval', '--policies', 'naive', '--tasks', 'lever-room:1', '--repeats', '1', ...small, '--store', store, '--out', out, '--json', ...provider()];
-    const cleanStore = newDir();
-    const cleanOut = newDir();
-    armWriteFaults(cleanStore, Infinity, 'full');
-    expect((await metattl([...args(cleanStore, cleanOut), '--id', 'e1'])).code).toBe(0);
+describe('a stop after a game-ending step (the step stored, its episode end not)', () => {
+  // With this guide the mock's actor ends episode 1 (the game won) at its first step.
+  const args = (store: string, out: string) => ['eval', '--policies', 'naive', '--tasks', 'lever-room:1', '--repeats', '1', ...small, '--guide', 'Explore.', '--store', store, '--out', out, '--json', ...provider()];
+  const cleanStore = newDir();
+  const cleanOut = newDir();
+  /** The store as a kill just before the write after the game-ending step leaves it. */
+  let killed = '';
+  let stepWrite = 0;
+  beforeAll(async () => {
+    armWriteFaults(cleanStore, Infinity, 'kill');
     // Episode 1 ends the game at its first step: that step's line is the session's first event
     // write; the next write is the header that ends the episode.
     const sessionEvents = `${createHash('sha1').update('e1:naive|custom|lever-room:1|0').digest('hex')}.events.jsonl`;
-    const stepWrite = writeFaults.paths.findIndex((path) => path.endsWith(sessionEvents)) + 1;
+    writeFaults.beforeWrite = (n, write) => {
+      if (stepWrite === 0 && write.path.endsWith(sessionEvents)) stepWrite = n;
+      else if (stepWrite > 0 && n === stepWrite + 1) cpSync(cleanStore, (killed = newDir()), { recursive: true });
+    };
+    expect((await metattl([...args(cleanStore, cleanOut), '--id', 'e1'])).code).toBe(0);
+    armWriteFaults('', Infinity, 'kill');
+    const first = (JSON.parse(readFileSync(join(cleanOut, 'results.json'), 'utf8')) as { sessions: { session: { episodes: { termination: string; steps: unknown[] }[] } }[] }).sessions[0]!.session.episodes[0]!;
+    expect([first.termination, first.steps.length]).toEqual(['game_over', 1]);
+  });
+
+  it('eval killed there: --resume gives the uninterrupted result', async () => {
     expect(stepWrite).toBeGreaterThan(0);
+    const out = newDir();
+    const resumed = await metattl([...args(killed, out), '--resume', 'e1']);
+    expect(resumed.stderr).not.toMatch(/Error/);
+    expect(resumed.code).toBe(0);
+    expect(results(out)).toEqual(results(cleanOut));
+  });
+
+  it('eval on a disk that fills there stops with StorageFullError and, once there is room, --resume gives the uninterrupted result', async () => {
     const store = newDir();
     armWriteFaults(store, stepWrite + 1, 'full');
     const full = await metattl([...args(store, newDir()), '--id', 'e1']);
