@@ -85,13 +85,14 @@ const comparable = (value: unknown): unknown => JSON.parse(JSON.stringify(value,
 // ---- the three kinds of run, each started or resumed from what `dir` holds (as the CLI does) ----
 
 const SESSION_ID = 'sweep-session';
-async function sessionRun(dir: string, fromLastGood = false): Promise<unknown> {
+async function sessionRun(dir: string, fromLastGood = false, maxTokens: number | null = null): Promise<unknown> {
   const store = await openNodeStore(dir);
   try {
     const game = engine();
     const stored = await loadSession(store, SESSION_ID);
     const previous = stored ? await openStoredSession(store, SESSION_ID, { engine: game, fromLastGood }) : undefined;
     const s = settings();
+    s.caps = { maxUsd: null, maxTokens };
     const parts = buildSession(
       { story: { id: entry.id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed: 1, policy: { kind: 'meta', name: 'naive', strategy: '' }, episodes: EPISODES, maxSteps: STEPS, initialGuidingPrompt: 'Explore.', contextWindow: 8000 },
       s, createChatModels(s, new UsageMeter(s.caps, s.prices)), countTokens,
@@ -270,5 +271,37 @@ describe('a run stopped at any write resumes to the uninterrupted result', () =>
     const staticCalls = clean.sessions['static|custom|lever-room:1|0']!.episodes.reduce((n, e) => n + e.steps.length, 0);
     expect(staticCalls).toBeGreaterThan(0);
     expect(mock.requests.length - resumedFrom).toBe(cleanCalls - staticCalls);
+  });
+});
+
+describe('a session stopped by a token cap resumes (no cap) to the uncapped result', () => {
+  it('at every cap that stops it mid-episode; also from a store holding the refused call as a step with no action (older versions)', async () => {
+    const clean = await sessionRun(newDir());
+    const stops = new Set<string>();
+    for (let cap = 200; cap <= 4000; cap += 200) {
+      for (const legacy of [false, true]) {
+        const dir = newDir();
+        const capped = (await sessionRun(dir, false, cap)) as { record: SessionRecord; stored: SessionRecord };
+        if (capped.record.stopReason !== 'budget') continue;
+        const episode = capped.stored.episodes.at(-1)!;
+        if (episode.trajectory !== null) continue; // stopped between episodes (the meta-agent's call)
+        stops.add(`${episode.index}:${episode.steps.length}`);
+        expect(episode.steps.every((step) => step.action !== null)).toBe(true);
+        if (legacy) {
+          const store = await openNodeStore(dir);
+          const last = episode.steps.at(-1);
+          const index = episode.steps.length + 1;
+          const refused = {
+            index, observation: '', reply: '', finishReason: null, action: null, extraActions: [], reward: 0, score: last?.score ?? 0, moves: last?.moves ?? 0,
+            promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0, parseStatus: 'llm_error', error: { kind: 'budget', message: capped.record.stopMessage },
+          };
+          await store.appendRunEvents(SESSION_ID, [{ seq: episode.index * 100_000 + index, data: refused }]);
+          store.close();
+        }
+        expect(await sessionRun(dir), `cap ${cap}${legacy ? ', refused call stored' : ''}`).toEqual(clean);
+      }
+    }
+    // The caps stopped it at several places inside episodes.
+    expect(stops.size).toBeGreaterThanOrEqual(2);
   });
 });
