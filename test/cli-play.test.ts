@@ -56,10 +56,26 @@ describe('metattl play', () => {
     );
     const result = JSON.parse(stdout);
     expect(result).toMatchObject({ termination: 'aborted', stopReason: 'budget' });
+    expect(result.stopMessage).toMatch(/^Budget reached/);
     const played = result.steps.filter((s: { parseStatus: string }) => s.parseStatus === 'ok');
     expect(played.length).toBeGreaterThan(0);
     expect(played.length).toBeLessThan(5);
     expect(result.usage.totalUsd).toBeGreaterThanOrEqual(0.0005);
+  });
+
+  it('a provider fault: exit 1, termination "error", stopReason "provider" with the fault as stopMessage (as a session says it)', async () => {
+    // Nothing listens on port 9 of the loopback: the first call fails to connect.
+    const error = await run(
+      process.execPath,
+      [resolve(REPO_ROOT, 'bin/metattl.js'), 'play', 'advent', '--seed', '0', '--steps', '3', '--base-url', 'http://127.0.0.1:9/v1', '--actor-model', 'mock-model', '--max-retries', '0', '--json'],
+      { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } },
+    ).catch((e: unknown) => e as { code: number; stdout: string; stderr: string });
+    expect(error).toMatchObject({ code: 1 });
+    const result = JSON.parse((error as { stdout: string }).stdout);
+    expect(result).toMatchObject({ termination: 'error', stopReason: 'provider' });
+    expect(result.stopMessage).toBe(result.steps.at(-1).error.message);
+    expect(result.stopMessage.length).toBeGreaterThan(0);
+    expect((error as { stderr: string }).stderr).toContain(result.stopMessage);
   });
 
   it('a missing base URL is a usage error (exit code 2)', async () => {

@@ -6,7 +6,7 @@
  * — `observation` (= `observationBefore`) is the text the actor read before its command,
  * `observationAfter` the game's answer to it (null when no command was sent); `finalObservation`
  * the text the episode ended on.
- * plus extra fields (maxScore, stopReason, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
+ * plus extra fields (maxScore, stopReason — provider, budget, user or null — with its stopMessage, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
 import { writeFile } from 'node:fs/promises';
@@ -16,6 +16,7 @@ import { Actor } from '../agents/actor.ts';
 import { stepAnswers } from '../agents/step-answers.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { exportTrajectory } from '../agents/trajectory-io.ts';
+import type { Trajectory } from '../agents/trajectory.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { chatModelsFromFlags, localModelNote } from './models.ts';
@@ -83,9 +84,10 @@ export async function playCommand(argv: string[]): Promise<number> {
         observation: s.observation, observationBefore: s.observation, observationAfter: answers[i] ?? null, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
       }));
+      const { stopReason, stopMessage } = playStop(trajectory);
       process.stdout.write(JSON.stringify({
         story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
-        maxScore: trajectory.story.maxScore, stopReason: trajectory.stopReason, endReason: trajectory.endReason, steps,
+        maxScore: trajectory.story.maxScore, stopReason, stopMessage, endReason: trajectory.endReason, steps,
         finalObservation: trajectory.finalObservation, usage, costUsd: cost, ...notes, localModel: await localModelNote(values),
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;
@@ -100,4 +102,17 @@ export async function playCommand(argv: string[]): Promise<number> {
     interrupt.release();
     engine.dispose();
   }
+}
+
+/**
+ * Why a played episode stopped before its end, in the words of a session's record: `provider`
+ * (an actor call failed after the retries; `termination` 'error'), `budget` (a cap refused the
+ * next call), `user` (Ctrl-C), or null when it ran to its end; `stopMessage` is the failed or
+ * refused call's message (null for the others).
+ */
+export function playStop(trajectory: Trajectory): { stopReason: 'provider' | 'budget' | 'user' | null; stopMessage: string | null } {
+  const error = trajectory.steps.at(-1)?.error ?? null;
+  if (trajectory.termination === 'error') return { stopReason: 'provider', stopMessage: error?.message ?? 'The provider failed.' };
+  if (trajectory.stopReason === 'budget') return { stopReason: 'budget', stopMessage: error?.kind === 'budget' ? error.message : null };
+  return { stopReason: trajectory.stopReason, stopMessage: null };
 }

@@ -1,7 +1,8 @@
 /**
  * Persisting evaluations through the store's run API: the header is the state (config and every
  * result so far); each finished session is an appended event with its full record — the cache a
- * resumed evaluation reads.
+ * resumed evaluation reads. A session's own run (kept while it plays) is removed only once its
+ * record is in the evaluation's events, so no stop between the two loses it.
  */
 import type { SettingValue, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
@@ -69,6 +70,8 @@ export async function openEvaluationCache(store: Store, id: string, initial: () 
     put: async (result, session) => {
       results.set(result.key, result);
       await store.appendRunEvents(id, [{ seq: ++seq, data: { result, session } }]);
+      // The session's own run (ttl/session-evaluator.ts) is needed no more once its record is here.
+      await store.deleteRun(result.sessionId);
     },
   };
 }

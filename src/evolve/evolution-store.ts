@@ -2,7 +2,8 @@
  * Persisting evolution runs through the store's run API: the header is the run's state
  * (candidates accepted and rejected, metric calls, fronts, budget, RNG state, config), rewritten
  * after every event; every completed metric call (with its full session) and every proposer reply
- * is an appended event — the cache a resumed run replays from.
+ * is an appended event — the cache a resumed run replays from. A metric call's session run (kept
+ * while it plays) is removed only once its record is in the run's events.
  */
 import type { SettingValue, Store } from '../store/interface.ts';
 import type { CallUsage } from '../llm/interface.ts';
@@ -57,6 +58,8 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
     putCall: async (call, session) => {
       calls.set(call.key, { call, session });
       await append({ type: 'call', call, session });
+      // The session's own run (ttl/session-evaluator.ts) is needed no more once its record is here.
+      await store.deleteRun(call.sessionId);
     },
     getProposal: async (iteration, index) => proposals.get(proposalKey(iteration, index)),
     putProposal: async (iteration, reply, finishReason, usage, index) => {

@@ -80,7 +80,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   };
   const history: ActorTurn[] = [];
   let last = start;
-  for (const step of options.resumeSteps ?? []) {
+  const resumeSteps = playedSteps(options.resumeSteps ?? []);
+  let ended: Termination | null = null;
+  for (const [i, step] of resumeSteps.entries()) {
     if (step.action === null) throw new ReplayMismatchError(`Step ${step.index} sent no action and cannot be resumed past.`);
     const replayed = await engine.step(step.action);
     if (replayed.score !== step.score) {
@@ -89,7 +91,13 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     trajectory.steps.push(step);
     history.push({ observation: step.observation, reply: step.reply });
     last = replayed;
-    if (replayed.done || replayed.fault) throw new ReplayMismatchError(`The game ended while replaying step ${step.index}.`);
+    trajectory.finalObservation = replayed.text;
+    if (replayed.done || replayed.fault) {
+      // The game ended on the last recorded step (a stop between the step's write and the
+      // episode's end): the episode ends as the game did. Earlier, the record is not this game's.
+      if (i < resumeSteps.length - 1) throw new ReplayMismatchError(`The game ended while replaying step ${step.index}.`);
+      ended = replayed.fault ? replayed.fault.kind : 'game_over';
+    }
   }
   const finish = (termination: Termination, stopReason: Trajectory['stopReason'] = null): Trajectory => {
     trajectory.termination = termination;
@@ -101,6 +109,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     return trajectory;
   };
   if (start.done) return finish('game_over');
+  if (ended) return finish(ended);
 
   for (let index = trajectory.steps.length + 1; index <= maxSteps; index++) {
     await options.gate?.beforeStep(index, signal);
@@ -148,6 +157,17 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   }
   if (engine.stop) last = await engine.stop();
   return finish('step_limit');
+}
+
+/**
+ * The recorded steps a resume replays: all but a trailing call that played nothing (an actor call
+ * refused by a cap or failed, `action` null, `parseStatus` 'llm_error'; written before the stop
+ * that set it aside) — that call is made again. A step with no action anywhere else is kept (and
+ * refused by the replay).
+ */
+export function playedSteps(steps: readonly TrajectoryStep[]): readonly TrajectoryStep[] {
+  const last = steps.at(-1);
+  return last && last.action === null && last.parseStatus === 'llm_error' ? steps.slice(0, -1) : steps;
 }
 
 async function record(options: EpisodeOptions, trajectory: Trajectory, step: TrajectoryStep): Promise<void> {

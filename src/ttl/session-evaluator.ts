@@ -7,8 +7,9 @@
  * `sessionId`, as `metattl session --store` does) and a stored unfinished one is continued from its
  * last finished episode after the resume check (`openStoredSession`: records intact, recorded
  * actions replayed reproduce the recorded scores); a provider fault thus costs at most the episode
- * it cut. A session that completes is removed from there (its record lives on in the caller's
- * cache: the evaluation's or evolution run's events).
+ * it cut. A session that completes stays there until the caller's cache holds its record (the
+ * evaluation's or evolution run's events; their `put` removes it), so a stop or a full disk between
+ * the two loses nothing: the resume finds the session complete and makes no call for it.
  */
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
@@ -86,7 +87,6 @@ export async function evaluateSession(
     const sink = store ? persistingSink(store, sessionId, inner) : inner;
     return runSession({ id: sessionId, config: previous?.config ?? parts.config, engine, actor: parts.actor, policy: parts.policy, signal, sink, ...(previous ? { resume: previous } : {}) });
   });
-  if (store && session.status === 'complete') await store.deleteRun(sessionId);
   return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore,
     finishedNow: session.scores.length - finishedBefore,
   };

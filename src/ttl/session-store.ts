@@ -99,6 +99,10 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
   return {
     async onStep(episodeIndex, step, trajectory) {
       check();
+      // A call that played nothing (refused by a cap, failed) is not a step of the session: the
+      // runner sets it aside and a resume makes the call again. Storing it would make the resume
+      // replay it.
+      if (step.action === null && step.parseStatus === 'llm_error') return inner.onStep?.(episodeIndex, step, trajectory);
       const event = { seq: episodeIndex * SEQ_PER_EPISODE + step.index, data: step };
       behind(() => store.appendRunEvents(sessionId, [event]));
       await inner.onStep?.(episodeIndex, step, trajectory);
