@@ -79,6 +79,9 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
     case 'echo_key':
       writeEchoKey(ctx, fault);
       return;
+    case 'second_choice':
+      writeSecondChoice(ctx, p, `REASONING: the other choice (mock).\nACTION: ${fault.text ?? 'eat leaflet'}`);
+      return;
   }
 }
 
@@ -185,5 +188,45 @@ function writeStreamError(ctx: ChatReplyContext, p: Prepared, form: StreamErrorF
     case 'cut':
       res.end();
       return;
+    case 'fastchat':
+      res.write(sseData({ text: '**NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR REFRESH THIS PAGE.** (mock)', error_code: 50004 }));
+      res.end('data: [DONE]\n\n');
+      return;
+    case 'done_no_finish':
+      for (const piece of p.text.slice(word.length).match(/\s*\S+|\s+$/g) ?? []) res.write(sseData(chunk(p.ids, { content: piece }, null, p.includeUsage)));
+      res.end('data: [DONE]\n\n');
+      return;
   }
+}
+
+/** The normal reply as choice 0 and another reply as choice 1 (see FaultRule `second_choice`). */
+function writeSecondChoice(ctx: ChatReplyContext, p: Prepared, other: string): void {
+  ctx.entry.outcome.replyText = p.text;
+  ctx.entry.outcome.finishReason = 'stop';
+  const usage = usageOf(p.promptChars, p.text);
+  if (!p.stream) {
+    const message = (content: string) => ({ role: 'assistant', content, refusal: null });
+    ctx.send(200, completionWithChoices(p.ids, [
+      { index: 1, message: message(other), logprobs: null, finish_reason: 'stop' },
+      { index: 0, message: message(p.text), logprobs: null, finish_reason: 'stop' },
+    ], usage));
+    return;
+  }
+  const { res } = ctx;
+  ctx.entry.outcome.status = 200;
+  res.writeHead(200, SSE_HEADERS);
+  res.write(firstChunk(p.ids, p.includeUsage));
+  const pieces = (text: string) => text.match(/\s*\S+|\s+$/g) ?? [];
+  const mine = pieces(p.text);
+  const theirs = pieces(other);
+  const delta = (index: number, d: Record<string, unknown>, finish: string | null) => sseData({ ...chunk(p.ids, d, finish, p.includeUsage), choices: [{ index, delta: d, logprobs: null, finish_reason: finish }] });
+  for (let i = 0; i < Math.max(mine.length, theirs.length); i++) {
+    if (i < theirs.length) res.write(delta(1, { content: theirs[i] }, null));
+    if (i === theirs.length) res.write(delta(1, {}, 'stop'));
+    if (i < mine.length) res.write(delta(0, { content: mine[i] }, null));
+  }
+  if (theirs.length >= mine.length) res.write(delta(1, {}, 'stop'));
+  res.write(delta(0, {}, 'stop'));
+  if (p.includeUsage) res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
+  res.end('data: [DONE]\n\n');
 }

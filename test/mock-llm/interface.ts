@@ -61,8 +61,14 @@ export type FaultRule =
   /** Streamed requests only: the role chunk and the first word, then an error in the given `form`
    * (default `'event'`): `event: error` + `{error: {…}}`; `event_message`: `event: error` +
    * `{message: …}` (no `error` key); `object`: a `data:` line `{error: {…}}`; `finish`: a chunk with
-   * finish_reason "error"; `cut`: the stream ends with no finish_reason and no [DONE]. */
+   * finish_reason "error"; `cut`: the stream ends with no finish_reason and no [DONE]; `fastchat`:
+   * FastChat's `{"text": "NETWORK ERROR …", "error_code": 50004}` chunk, then `[DONE]`;
+   * `done_no_finish`: the rest of the words, then `[DONE]` with no finish_reason ever sent. */
   | (FaultScope & { kind: 'stream_error'; form?: StreamErrorForm })
+  /** The normal reply as choice 0 plus a second choice (index 1) whose text is `ACTION: <text>`
+   * (default "eat leaflet"): in a stream its chunks alternate with choice 0's, and it finishes
+   * first; in JSON it is listed before choice 0. */
+  | (FaultScope & { kind: 'second_choice'; text?: string })
   /** 401 invalid_api_key (also applied to GET /v1/models). */
   | (FaultScope & { kind: 'auth' })
   /** 400 whenever the body contains `param` (rate ignored): "Unsupported parameter: '<param>' …"
@@ -106,7 +112,7 @@ export type KeyEncoding = 'url' | 'percent_lower' | 'percent_upper' | 'base64' |
 export type EmptyShape = 'no_choices' | 'null_content' | 'empty_content' | 'no_message' | 'reasoning_only' | 'tool_calls_only' | 'refusal';
 
 /** How a `stream_error` fault signals its error (see FaultRule). */
-export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut';
+export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut' | 'fastchat' | 'done_no_finish';
 
 export type FaultKind = FaultRule['kind'];
 
