@@ -148,3 +148,37 @@ describe('a key echoed in another encoding is scrubbed from everything kept', ()
     for (const form of [KEY, encodeKey(KEY, 'url'), encodeKey(KEY, 'percent_lower'), encodeKey(KEY, 'base64')]) expect(kept).not.toContain(form);
   });
 });
+
+describe('session: a reasoning model that spends its whole budget', () => {
+  /** `metattl session` as a process; resolves with its exit code and parsed JSON. */
+  async function sessionRun(extra: string[], faults: FaultRule[]): Promise<Run & { code: number }> {
+    mock.setOptions({ faults });
+    const before = mock.requests.length;
+    const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', 'advent', '--seed', '0', '--policy', 'naive', '--meta-model', 'mock-model', ...extra, '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json'];
+    const { stdout, stderr, code } = await exec(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, timeout: 60_000 })
+      .then((r) => ({ ...r, code: 0 }), (error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', code: error.code ?? -1 }));
+    return { out: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr, code, requests: mock.requests.slice(before) };
+  }
+  const played = (run: Run) => (run.out.episodes as { steps: { action: string }[] }[]).map((e) => e.steps.map((s) => s.action));
+
+  it('once: the budget is raised, every step plays the model’s choice, and the adaptation is reported', async () => {
+    const run = await sessionRun(['--episodes', '2', '--steps', '3'], [{ kind: 'length_empty', shape: 'gemini', belowBudget: 4096 }]);
+    expect(run.code).toBe(0);
+    expect(run.out.status).toBe('complete');
+    expect(played(run)).toEqual([SCRIPT.slice(0, 3), SCRIPT.slice(0, 3)]);
+    expect(run.out.adaptations).toEqual([expect.objectContaining({ model: 'mock-model', parameter: 'max_tokens', change: 'raised', to: '4096' })]);
+  });
+
+  it.each([['actor', '--actor-max-tokens'], ['metaAgent', '--meta-max-tokens']] as const)('always (%s): the run stops at once, exit 1, resumable, the message naming %s; resume completes it', async (role, flag) => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-reasoning-'));
+    const run = await sessionRun(['--episodes', '2', '--steps', '3', '--store', join(dir, 'store')], [{ kind: 'length_empty', role }]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
+    expect(run.out.stopMessage as string).toContain(flag);
+    expect(run.stderr).toContain(flag);
+    expect(run.out.scores).not.toEqual([0, 0]);
+    const resumed = await sessionRun(['--store', join(dir, 'store'), '--resume', run.out.id as string], []);
+    expect(resumed.out.status).toBe('complete');
+    expect(played(resumed)).toEqual([SCRIPT.slice(0, 3), SCRIPT.slice(0, 3)]);
+  });
+});

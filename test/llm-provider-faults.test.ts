@@ -248,9 +248,10 @@ describe('faults never become answers: empty replies and bad bodies are retried 
     expect(requests.map((r) => r.outcome.fault)).toEqual(['malformed_json', null]);
   });
 
-  it('an empty reply cut off by the token limit is the model’s own (truncated) answer, not a fault', async () => {
-    const { result, requests } = await call([{ kind: 'length_empty' }]);
-    expect(result).toMatchObject({ content: '', finishReason: 'length' });
+  it('a reply cut off by the token limit after some answer is the model’s own (truncated) answer, not a fault', async () => {
+    const { result, requests } = await call([{ kind: 'finish_reason', reason: 'length' }]);
+    expect(result).toMatchObject({ finishReason: 'length' });
+    expect((result as { content: string }).content).not.toBe('');
     expect(requests).toHaveLength(1);
   });
 });

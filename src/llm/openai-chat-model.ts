@@ -4,7 +4,8 @@
  * we bound every attempt as a whole (`requestTimeoutMs`: connecting, headers and the entire body
  * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
- * adapt rejected parameters (adaptations.ts), retry by one policy (retry-policy.ts), make every
+ * adapt rejected parameters (adaptations.ts) and raise the budget of a model that spends it all
+ * on reasoning (once; a second such reply stops the run with the fix), retry by one policy (retry-policy.ts), make every
  * call abortable at once, bound the requests in flight (per run, and per (base URL, model) under the
  * provider's rate limits: rate-scheduler.ts admits every attempt), account usage (counted locally and
  * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
@@ -12,7 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
-import { AdaptationMemory, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
+import { AdaptationMemory, budgetOf, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
@@ -210,20 +211,29 @@ async function complete(
   const started = now();
   const count = await loadTokenCounter();
   const promptEstimate = countChatTokens(messages, count);
-  // A reply without usable content is not used, but what the provider billed for it still counts.
-  const billed = (reported: RawUsage): void => {
-    const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: 0, reasoningTokens: 0 }, roleSettings.maxTokens);
+  // The completion budget the request is sent with (raised for a model that reasons it away).
+  const budgetNow = (): number => budgetOf(memory.adapt(settings.provider.baseUrl, base))?.tokens ?? roleSettings.maxTokens;
+  // A reply without usable content is not used, but what the provider billed for it still counts
+  // (a reply that spent the whole budget on reasoning is counted as the whole budget when the
+  // provider's usage is missing or unbelievable).
+  const billed = (reported: RawUsage | null, spentTokens = 0): void => {
+    const budget = budgetNow();
+    const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: spentTokens, reasoningTokens: spentTokens }, budget);
     meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens), ...(estimated ? { estimated: true } : {}) });
   };
   const scheduler = (deps.rateSchedulers ?? sharedRateSchedulers).for(settings.provider.baseUrl, roleSettings.model);
   const admission = { scheduler, tokens: promptEstimate + roleSettings.maxTokens };
+  const reasoning: ReasoningBudget = {
+    role,
+    room: () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens - promptEstimate),
+  };
   const raw = await withRetries(
-    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission),
+    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission, reasoning),
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
   const estimate: RawUsage = { promptTokens: promptEstimate, completionTokens: count(raw.content), reasoningTokens: 0 };
-  const { usage, estimated } = trustedUsage(raw.usage, estimate, roleSettings.maxTokens);
+  const { usage, estimated } = trustedUsage(raw.usage, estimate, budgetNow());
   const completion: Completion = {
     content: raw.content,
     finishReason: raw.finishReason,
@@ -246,8 +256,8 @@ async function complete(
  */
 async function sendAdapting(
   client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
-  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage) => void,
-  admission: { scheduler: RateScheduler; tokens: number },
+  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage | null, spentTokens?: number) => void,
+  admission: { scheduler: RateScheduler; tokens: number }, reasoning: ReasoningBudget,
 ): Promise<RawCompletion> {
   const baseUrl = settings.provider.baseUrl;
   for (;;) {
@@ -257,8 +267,11 @@ async function sendAdapting(
     const attempt = new AttemptSignal(options.signal, settings.requestTimeoutMs);
     // Released when the whole reply is read (it held a slot until then), with the response's headers.
     let seen: { status: number | null; headers?: Headers | null } = { status: null };
+    let spent: RawCompletion;
     try {
-      return await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }));
+      const raw = await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }));
+      if (!spentOnReasoning(raw)) return raw;
+      spent = raw;
     } catch (error) {
       if (error instanceof APIError) seen = { status: error.status ?? null, headers: error.headers };
       if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
@@ -266,11 +279,70 @@ async function sendAdapting(
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
       if (!learnt) throw mapError(error, settings, deps, attempt);
       options.onAdaptation?.(learnt.adaptation);
+      continue;
     } finally {
       permit.release(seen);
       attempt.dispose();
     }
+    // The whole budget went on reasoning: counted, never used; the budget is raised once, then the run stops.
+    const budget = budgetOf(body);
+    billed(spent.usage, budget?.tokens ?? 0);
+    // Sent before another call raised this model's budget: send again with the raised one.
+    if ((budgetOf(memory.adapt(baseUrl, base))?.tokens ?? 0) > (budget?.tokens ?? 0)) continue;
+    const learnt = raiseReasoningBudget(memory, baseUrl, body, reasoning, spent);
+    options.onAdaptation?.(learnt.adaptation);
   }
+}
+
+/** What a call needs to raise a reasoning model's budget within the run's token cap. */
+interface ReasoningBudget {
+  role: Role;
+  /** Tokens the run's cap leaves for this call's reply (null: no token cap). */
+  room: () => number | null;
+}
+
+/** The most completion tokens a raised budget asks for (a reply this long is minutes of output). */
+export const MAX_RAISED_BUDGET = 32_768;
+
+/**
+ * True when the provider ended the reply at the token limit (finish_reason "length", or
+ * "max_tokens" as some compatible endpoints name it) before any answer: no content, null content,
+ * or only reasoning text inside `<think>` / `<thought>` tags (closed or not). Every shape reads to
+ * content '' or tagged text (reply-body.ts: JSON, streams, and Gemini's thinking shape, a message
+ * with no `content` key).
+ */
+export function spentOnReasoning(raw: RawCompletion): boolean {
+  if (!/^(length|max_tokens)$/i.test(raw.finishReason ?? '')) return false;
+  return raw.content.replace(/<(think|thought)>[\s\S]*?(?:<\/\1>|$)/gi, '').trim() === '';
+}
+
+/** The CLI flag and the page's setting of each role's completion budget. */
+const BUDGET_SETTING: Record<Role, string> = {
+  actor: "--actor-max-tokens (the page: Settings → the actor's max tokens)",
+  metaAgent: "--meta-max-tokens (the page: Settings → the meta-agent's max tokens)",
+  proposer: "--proposer-max-tokens (the page: Settings → the proposer's max tokens)",
+};
+
+/**
+ * Raise the completion budget of (baseUrl, model) after a reply that spent it all on reasoning:
+ * to min(max(4 × budget, 4096), MAX_RAISED_BUDGET, what the run's token cap leaves).
+ * @throws LlmError('bad_request') — a refusal no later call fixes, so the run stops resumably — when
+ *   the budget was raised before, or cannot be raised, naming the settings that fix it
+ */
+function raiseReasoningBudget(memory: AdaptationMemory, baseUrl: string, body: RequestBody, reasoning: ReasoningBudget, spent: RawCompletion) {
+  const tokens = budgetOf(body)?.tokens ?? 0;
+  const room = reasoning.room();
+  const raised = Math.min(Math.max(4 * tokens, 4096), MAX_RAISED_BUDGET, room ?? Infinity);
+  const thought = spent.usage?.reasoningTokens ? ` (${spent.usage.reasoningTokens} reported as reasoning)` : '';
+  const reason = `finish_reason "${spent.finishReason}" with no answer after the whole budget of ${tokens} tokens${thought}`;
+  const learnt = raised > tokens ? memory.raiseBudget(baseUrl, body, raised, reason) : null;
+  if (learnt) return learnt;
+  const why = raised > tokens ? 'even with its budget raised automatically' : room !== null && room <= tokens ? "and the run's token cap leaves no room to raise it" : `and ${tokens} tokens is already the most raised automatically`;
+  throw new LlmError(
+    'bad_request',
+    `The model ${body.model} spent its whole completion budget (${tokens} tokens) on reasoning and wrote no answer, ${why}. ` +
+      `Give it a larger budget with ${BUDGET_SETTING[reasoning.role]}, lower its reasoning effort at the provider, or pick a model that does not reason; then resume.`,
+  );
 }
 
 /** The adaptable parameter a rejection names: an HTTP 400/422 (any server's framing, reframed

@@ -4,7 +4,7 @@
  * streams. Like every reply, it depends only on the request and the rule — never on a clock.
  */
 import type { ChatReplyContext } from './chat-handler.ts';
-import type { EmptyShape, FaultRule, StreamErrorForm } from './interface.ts';
+import type { EmptyShape, FaultRule, LengthEmptyShape, StreamErrorForm } from './interface.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
 import { writeEchoKey, writeFinishReason, writeFraming, writeProviderError, writeUsage } from './server-shapes.ts';
 import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
@@ -50,7 +50,7 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
       return;
     }
     case 'length_empty':
-      writeReply(ctx, { ...p, text: '', finishReason: 'length' });
+      writeLengthEmpty(ctx, p, fault.shape ?? 'empty');
       return;
     case 'no_usage':
       writeReply(ctx, p, false);
@@ -229,4 +229,25 @@ function writeSecondChoice(ctx: ChatReplyContext, p: Prepared, other: string): v
   res.write(delta(0, {}, 'stop'));
   if (p.includeUsage) res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
   res.end('data: [DONE]\n\n');
+}
+
+/** A reasoning model's reply that spent its whole budget: no answer, finish_reason "length". */
+function writeLengthEmpty(ctx: ChatReplyContext, p: Prepared, shape: LengthEmptyShape): void {
+  ctx.entry.outcome.replyText = '';
+  ctx.entry.outcome.finishReason = 'length';
+  const body = ctx.entry.body as { max_tokens?: unknown; max_completion_tokens?: unknown };
+  const budget = typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : typeof body.max_tokens === 'number' ? body.max_tokens : 256;
+  const prompt = usageOf(p.promptChars, '').prompt_tokens;
+  const usage = { prompt_tokens: prompt, completion_tokens: budget, total_tokens: prompt + budget, completion_tokens_details: { reasoning_tokens: budget } };
+  const content = { empty: { content: '' }, null: { content: null }, gemini: {}, think: { content: '<think>The player should first look around, then' } }[shape];
+  if (!p.stream) {
+    ctx.send(200, completionWithChoices(p.ids, [{ index: 0, message: { role: 'assistant', ...content }, finish_reason: 'length' }], usage));
+    return;
+  }
+  ctx.entry.outcome.status = 200;
+  ctx.res.writeHead(200, SSE_HEADERS);
+  ctx.res.write(chunkWithChoices(p.ids, [{ index: 0, delta: { role: 'assistant', ...content }, finish_reason: null }]));
+  ctx.res.write(chunkWithChoices(p.ids, [{ index: 0, delta: {}, finish_reason: 'length' }]));
+  if (p.includeUsage) ctx.res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
+  ctx.res.end('data: [DONE]\n\n');
 }

@@ -39,6 +39,10 @@ function inScope(rule: FaultRule, ctx: FaultContext): boolean {
   if (rule.role !== undefined && rule.role !== ctx.role) return false;
   if (rule.attempts !== undefined && ctx.attempt >= rule.attempts) return false;
   if (rule.kind === 'stream_error' && !ctx.stream) return false;
+  if (rule.kind === 'length_empty' && rule.belowBudget !== undefined) {
+    const budget = ctx.body.max_completion_tokens ?? ctx.body.max_tokens;
+    return typeof budget === 'number' && budget < rule.belowBudget;
+  }
   if (rule.kind === 'bad_param' || (rule.kind === 'provider_error' && rule.param)) return Object.hasOwn(ctx.body, rule.param!) && ctx.body[rule.param!] !== undefined;
   return true;
 }

@@ -56,8 +56,12 @@ export type FaultRule =
   | (FaultScope & { kind: 'no_usage' })
   /** 200 with no usable content, in the given shape (JSON and streams alike). */
   | (FaultScope & { kind: 'empty_reply'; shape: EmptyShape })
-  /** 200 with content '' and finish_reason "length". */
-  | (FaultScope & { kind: 'length_empty' })
+  /** 200 with no answer and finish_reason "length", as a reasoning model that spent its whole
+   * budget replies (usage: the whole budget, reported as reasoning): `shape` `empty` (content '',
+   * the default), `null` (content null), `gemini` (a message with no `content` key, Gemini's
+   * thinking shape), `think` (only an unclosed `<think>` text). With `belowBudget`, only requests
+   * whose max_tokens / max_completion_tokens is below it are hit (a larger budget is answered). */
+  | (FaultScope & { kind: 'length_empty'; shape?: LengthEmptyShape; belowBudget?: number })
   /** Streamed requests only: the role chunk and the first word, then an error in the given `form`
    * (default `'event'`): `event: error` + `{error: {…}}`; `event_message`: `event: error` +
    * `{message: …}` (no `error` key); `object`: a `data:` line `{error: {…}}`; `finish`: a chunk with
@@ -110,6 +114,9 @@ export type KeyEncoding = 'url' | 'percent_lower' | 'percent_upper' | 'base64' |
  * `empty_content` (''), `no_message` (a choice without message / delta), `reasoning_only`
  * (only reasoning_content), `tool_calls_only`, `refusal` (refusal text, null content). */
 export type EmptyShape = 'no_choices' | 'null_content' | 'empty_content' | 'no_message' | 'reasoning_only' | 'tool_calls_only' | 'refusal';
+
+/** How a `length_empty` reply carries no answer (see FaultRule). */
+export type LengthEmptyShape = 'empty' | 'null' | 'gemini' | 'think';
 
 /** How a `stream_error` fault signals its error (see FaultRule). */
 export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut' | 'fastchat' | 'done_no_finish';
