@@ -35,10 +35,10 @@ interface Run {
   requests: typeof mock.requests;
 }
 
-async function metattl(args: string[], faults: FaultRule[]): Promise<Run> {
+async function metattl(args: string[], faults: FaultRule[], baseUrl = mock.baseUrl): Promise<Run> {
   mock.setOptions({ faults });
   const before = mock.requests.length;
-  const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), ...args, '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json'];
+  const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), ...args, '--base-url', baseUrl, '--actor-model', 'mock-model', '--json'];
   const { stdout, stderr } = await exec(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, timeout: 60_000 })
     .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
   return { out: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr, requests: mock.requests.slice(before) };
@@ -50,7 +50,7 @@ interface Step {
   error: { kind: string; message: string } | null;
 }
 const steps = (run: Run) => run.out.steps as Step[];
-const play = (extra: string[], faults: FaultRule[]) => metattl(['play', 'advent', '--seed', '0', '--steps', '5', ...extra], faults);
+const play = (extra: string[], faults: FaultRule[], baseUrl?: string) => metattl(['play', 'advent', '--seed', '0', '--steps', '5', ...extra], faults, baseUrl);
 const session = (extra: string[], faults: FaultRule[]) => metattl(['session', 'advent', '--seed', '0', '--policy', 'naive', '--meta-model', 'mock-model', ...extra], faults);
 
 describe('play: other servers’ errors and cut-off replies', () => {
@@ -180,5 +180,26 @@ describe('session: a reasoning model that spends its whole budget', () => {
     const resumed = await sessionRun(['--store', join(dir, 'store'), '--resume', run.out.id as string], []);
     expect(resumed.out.status).toBe('complete');
     expect(played(resumed)).toEqual([SCRIPT.slice(0, 3), SCRIPT.slice(0, 3)]);
+  });
+});
+
+describe('play: refusals that name what to change', () => {
+  it('a model that refuses the system role: sent as developer, every step played, the adaptation in the output', async () => {
+    const run = await play([], [{ kind: 'bad_role', roles: ['system'] }]);
+    expect(steps(run).map((s) => s.action)).toEqual(SCRIPT);
+    expect(run.requests.map((r) => r.outcome.status)).toEqual([400, 200, 200, 200, 200, 200]);
+    expect(run.out.adaptations).toEqual([expect.objectContaining({ parameter: 'role:system', change: 'renamed', to: 'developer' })]);
+  });
+
+  it('a base URL without /v1: the step’s error suggests the URL with /v1', async () => {
+    const bare = mock.baseUrl.replace(/\/v1$/, '');
+    const run = await play(['--max-retries', '0'], [], bare);
+    expect(steps(run)[0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'bad_request' } });
+    expect(steps(run)[0]!.error!.message).toContain(`try ${bare}/v1.`);
+  });
+
+  it('a Responses-only model: the step’s error says to pick a chat-completions model', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'responses_only' }]);
+    expect(steps(run)[0]!.error!.message).toMatch(/The model mock-model is not served by the chat-completions API.*Pick a chat-completions model/);
   });
 });

@@ -277,7 +277,7 @@ async function sendAdapting(
       if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
       const parameter = rejectionOf(body, error);
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
-      if (!learnt) throw mapError(error, settings, deps, attempt);
+      if (!learnt) throw mapError(error, settings, deps, attempt, body.model);
       options.onAdaptation?.(learnt.adaptation);
       continue;
     } finally {
@@ -377,8 +377,8 @@ async function sendOnce(
   return completionFromJson(text, body.model);
 }
 
-/** Map anything an attempt threw into the typed fault set (once). */
-function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, attempt: AttemptSignal): LlmError {
+/** Map anything an attempt threw into the typed fault set (once). `model`: the model called, for advice. */
+function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, attempt: AttemptSignal, model?: string): LlmError {
   const clean = (m: string) => scrub(m, settings.provider.apiKey);
   const timeoutMessage = `No complete answer from ${settings.provider.baseUrl} within ${settings.requestTimeoutMs} ms.`;
   if (attempt.stopped) return new LlmError('aborted', 'The request was stopped.');
@@ -386,16 +386,18 @@ function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, at
   if (attempt.timedOut || error instanceof APIConnectionTimeoutError) return new LlmError('timeout', timeoutMessage);
   if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was stopped.');
   if (error instanceof APIConnectionError) return new LlmError('network_or_cors', corsAdvice(settings.provider.baseUrl, deps.origin ?? null));
-  if (error instanceof APIError) return mapStatus(error, clean);
+  if (error instanceof APIError) return mapStatus(error, clean, settings.provider.baseUrl, model);
   const message = clean(error instanceof Error ? error.message : String(error));
   // A body that broke off mid-read (connection reset, "terminated") is a cut-off reply.
   return new LlmError('bad_response', `The provider's reply broke off before it was complete: ${message}`);
 }
 
 /** An HTTP error status, by what it means for the user. */
-function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
+function mapStatus(error: APIError, clean: (m: string) => string, baseUrl: string, model?: string): LlmError {
   const status = error.status ?? null;
   const detail = clean(String(error.message));
+  const advice = requestAdvice(status, detail, baseUrl, model);
+  if (advice) return new LlmError('bad_request', advice, status);
   const retryAfter = retryAfterMs(error.headers);
   const code = `${error.code ?? ''} ${error.type ?? ''}`;
   if (status === 402 || /insufficient_quota|billing_hard_limit|insufficient_credits/i.test(code)) {
@@ -407,6 +409,39 @@ function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
   if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}). ${detail}`, status, retryAfter);
   if (status === null) return errorInReply(error.error ?? { message: detail });
   return new LlmError('bad_request', `The provider rejected the request (HTTP ${status}): ${detail}`, status);
+}
+
+/** Words of a provider saying the model is not served by /chat/completions (OpenAI: "This model is
+ * only supported in v1/responses and not in v1/chat/completions."; "This is not a chat model and
+ * thus not supported in the v1/chat/completions endpoint."). */
+const NOT_A_CHAT_MODEL = /only supported in v1\/responses|v1\/responses|not a chat model|not supported in the v1\/chat\/completions/i;
+
+/** Words of a 404 that mean the path does not exist (Ollama and Go servers: "404 page not found";
+ * others: unknown URL / endpoint / route, Express's "Cannot POST"), not that the model is unknown. */
+const NO_SUCH_PATH = /page not found|unknown (?:url|endpoint|route|path)|no route|cannot post|<title>404 not found<\/title>|^(?:404\s*)+(?:not found)?\s*$/i;
+
+/**
+ * A refusal whose fix is a setting the user must change, in words that name it — or null:
+ * a model that only the Responses API serves (pick a chat-completions model); a 404 for the path
+ * when the base URL lacks `/v1` (Ollama, LM Studio and vLLM serve it under /v1: suggest it).
+ */
+export function requestAdvice(status: number | null, detail: string, baseUrl: string, model?: string): string | null {
+  const named = model ? `The model ${model}` : 'This model';
+  if (status !== null && status >= 400 && status < 500 && NOT_A_CHAT_MODEL.test(detail)) {
+    return `${named} is not served by the chat-completions API (/chat/completions), the only one the playground calls (HTTP ${status}: ${detail}). Pick a chat-completions model for this role.`;
+  }
+  if (status === 404 && NO_SUCH_PATH.test(detail)) {
+    const trimmed = baseUrl.replace(/\/+$/, '');
+    let path = '';
+    try {
+      path = new URL(trimmed).pathname;
+    } catch {
+      path = trimmed;
+    }
+    const hint = /\/v1(?:\/|$)/.test(path) ? 'Check the base URL.' : `The base URL usually ends in /v1: try ${trimmed}/v1.`;
+    return `There is no chat-completions endpoint at ${trimmed}/chat/completions (HTTP 404: ${detail}). ${hint}`;
+  }
+  return null;
 }
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms of a response, in ms; null when absent or unparsable. */

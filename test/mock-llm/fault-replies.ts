@@ -5,6 +5,7 @@
  */
 import type { ChatReplyContext } from './chat-handler.ts';
 import type { EmptyShape, FaultRule, LengthEmptyShape, StreamErrorForm } from './interface.ts';
+import { refusedRoleIndex } from './faults.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
 import { writeEchoKey, writeFinishReason, writeFraming, writeProviderError, writeUsage } from './server-shapes.ts';
 import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
@@ -78,6 +79,16 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
       return;
     case 'echo_key':
       writeEchoKey(ctx, fault);
+      return;
+    case 'bad_role': {
+      const body = ctx.entry.body as Record<string, unknown>;
+      const i = refusedRoleIndex(fault.roles, body);
+      const role = (body.messages as { role: string }[])[i]!.role;
+      ctx.send(400, errorJson(`Unsupported value: 'messages[${i}].role' does not support '${role}' with this model.`, 'invalid_request_error', 'unsupported_value', `messages[${i}].role`));
+      return;
+    }
+    case 'responses_only':
+      ctx.send(404, errorJson('This model is only supported in v1/responses and not in v1/chat/completions.', 'invalid_request_error', null, 'model'));
       return;
     case 'second_choice':
       writeSecondChoice(ctx, p, `REASONING: the other choice (mock).\nACTION: ${fault.text ?? 'eat leaflet'}`);

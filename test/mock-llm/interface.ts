@@ -73,6 +73,13 @@ export type FaultRule =
    * (default "eat leaflet"): in a stream its chunks alternate with choice 0's, and it finishes
    * first; in JSON it is listed before choice 0. */
   | (FaultScope & { kind: 'second_choice'; text?: string })
+  /** 400 whenever a message has one of `roles` (rate ignored), as OpenAI's o1 models refuse
+   * `system`: "Unsupported value: 'messages[i].role' does not support '<role>' with this model."
+   * (code unsupported_value, param `messages[i].role`). */
+  | (FaultScope & { kind: 'bad_role'; roles: string[] })
+  /** 404 as OpenAI answers a model that only its Responses API serves: "This model is only
+   * supported in v1/responses and not in v1/chat/completions." (param model). */
+  | (FaultScope & { kind: 'responses_only' })
   /** 401 invalid_api_key (also applied to GET /v1/models). */
   | (FaultScope & { kind: 'auth' })
   /** 400 whenever the body contains `param` (rate ignored): "Unsupported parameter: '<param>' …"
