@@ -203,3 +203,17 @@ describe('play: refusals that name what to change', () => {
     expect(steps(run)[0]!.error!.message).toMatch(/The model mock-model is not served by the chat-completions API.*Pick a chat-completions model/);
   });
 });
+
+describe('play: compressed replies', () => {
+  it.each([['gzip', []], ['br', ['--stream']], ['deflate', []]] as const)('%s %s: decoded, every step played', async (coding, extra) => {
+    const run = await play([...extra], [{ kind: 'encoding', coding }]);
+    expect(steps(run).map((s) => s.action)).toEqual(SCRIPT);
+    expect(run.requests.every((r) => r.headers['accept-encoding'] === 'identity' || r.body === null)).toBe(true);
+  });
+
+  it('a body labelled gzip that is not: the step’s error names the coding', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'encoding', coding: 'gzip', valid: false }]);
+    expect(steps(run)[0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'bad_response' } });
+    expect(steps(run)[0]!.error!.message).toContain('labelled content-encoding: gzip but could not be decoded as gzip');
+  });
+});

@@ -370,11 +370,38 @@ async function sendOnce(
   const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
   // Read by what arrives, not by what was asked: SSE answered to a plain request is read as a stream.
   if (body.stream === true || /text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-    return readChatStream(response, { idleMs: idle, fallbackModel: body.model });
+    return readChatStream(response, { idleMs: idle, fallbackModel: body.model }).catch((error: unknown) => {
+      throw unreadableBody(error, response, attempt);
+    });
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw unreadableBody(error, response, attempt);
+  }
   if (looksLikeSse(text)) return readChatStream(new Response(text), { idleMs: idle, fallbackModel: body.model });
   return completionFromJson(text, body.model);
+}
+
+/**
+ * A body that failed to read, named by its content-encoding when it has one (gzip, deflate, br:
+ * a body labelled with a coding it is not in cannot be decoded — by fetch in the page, by
+ * http-fetch.ts in the CLI); any other failure (a cut, Stop, a timeout, an error in the stream)
+ * is passed on unchanged for mapError. In a page the header may be hidden by CORS: then nothing
+ * is added.
+ */
+function unreadableBody(error: unknown, response: Response, attempt: AttemptSignal): unknown {
+  if (error instanceof LlmError || attempt.signal.aborted) return error;
+  const coding = response.headers.get('content-encoding')?.trim();
+  if (!coding || /^identity$/i.test(coding)) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return new LlmError(
+    'bad_response',
+    `The provider’s reply is labelled content-encoding: ${coding} but could not be decoded as ${coding} (${why}); nothing of it is used. A server or proxy that labels a body with a coding it is not in does this.`,
+    response.status,
+  );
 }
 
 /** Map anything an attempt threw into the typed fault set (once). `model`: the model called, for advice. */

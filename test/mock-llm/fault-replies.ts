@@ -3,12 +3,13 @@
  * error statuses, late, stalled and missing answers, broken or empty bodies, errors inside
  * streams. Like every reply, it depends only on the request and the rule — never on a clock.
  */
+import zlib from 'node:zlib';
 import type { ChatReplyContext } from './chat-handler.ts';
 import type { EmptyShape, FaultRule, LengthEmptyShape, StreamErrorForm } from './interface.ts';
 import { refusedRoleIndex } from './faults.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
 import { writeEchoKey, writeFinishReason, writeFraming, writeProviderError, writeUsage } from './server-shapes.ts';
-import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
+import { chunk, chunkWithChoices, completionJson, completionWithChoices, errorJson, firstChunk, sseData, sseStream, usageOf } from './wire.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
@@ -89,6 +90,9 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
     }
     case 'responses_only':
       ctx.send(404, errorJson('This model is only supported in v1/responses and not in v1/chat/completions.', 'invalid_request_error', null, 'model'));
+      return;
+    case 'encoding':
+      writeEncoded(ctx, p, fault.coding, fault.valid ?? true);
       return;
     case 'second_choice':
       writeSecondChoice(ctx, p, `REASONING: the other choice (mock).\nACTION: ${fault.text ?? 'eat leaflet'}`);
@@ -261,4 +265,19 @@ function writeLengthEmpty(ctx: ChatReplyContext, p: Prepared, shape: LengthEmpty
   ctx.res.write(chunkWithChoices(p.ids, [{ index: 0, delta: {}, finish_reason: 'length' }]));
   if (p.includeUsage) ctx.res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
   ctx.res.end('data: [DONE]\n\n');
+}
+
+/** The normal reply compressed in `coding` (or, `valid: false`, only labelled so). */
+function writeEncoded(ctx: ChatReplyContext, p: Prepared, coding: 'gzip' | 'deflate' | 'br', valid: boolean): void {
+  ctx.entry.outcome.replyText = p.text;
+  ctx.entry.outcome.finishReason = p.finishReason;
+  ctx.entry.outcome.status = 200;
+  const usage = usageOf(p.promptChars, p.text);
+  const plain = p.stream ? sseStream(p.ids, p.text, p.finishReason, p.includeUsage ? usage : null).join('') : completionJson(p.ids, p.text, p.finishReason, usage);
+  const compress = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync }[coding];
+  const bytes = valid ? compress(Buffer.from(plain)) : Buffer.from(plain);
+  ctx.res.writeHead(200, { 'content-type': p.stream ? 'text/event-stream; charset=utf-8' : 'application/json', 'content-encoding': coding });
+  const half = Math.floor(bytes.length / 2);
+  ctx.res.write(bytes.subarray(0, half));
+  ctx.res.end(bytes.subarray(half));
 }

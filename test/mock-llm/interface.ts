@@ -80,6 +80,10 @@ export type FaultRule =
   /** 404 as OpenAI answers a model that only its Responses API serves: "This model is only
    * supported in v1/responses and not in v1/chat/completions." (param model). */
   | (FaultScope & { kind: 'responses_only' })
+  /** The normal reply (JSON or a stream) compressed in `coding` and labelled with it
+   * (`content-encoding`), whatever the request's Accept-Encoding; with `valid: false` labelled so
+   * but sent uncompressed (a proxy that mislabels bodies). A stream is written in two pieces. */
+  | (FaultScope & { kind: 'encoding'; coding: 'gzip' | 'deflate' | 'br'; valid?: boolean })
   /** 401 invalid_api_key (also applied to GET /v1/models). */
   | (FaultScope & { kind: 'auth' })
   /** 400 whenever the body contains `param` (rate ignored): "Unsupported parameter: '<param>' …"
