@@ -269,7 +269,7 @@ async function sendAdapting(
     let seen: { status: number | null; headers?: Headers | null } = { status: null };
     let spent: RawCompletion;
     try {
-      const raw = await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }));
+      const raw = await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }), deps.origin ?? null);
       if (!spentOnReasoning(raw)) return raw;
       spent = raw;
     } catch (error) {
@@ -361,7 +361,7 @@ function rejectionOf(body: RequestBody, error: unknown): string | null {
 /** Send one request and read its whole reply within the attempt's deadline. */
 async function sendOnce(
   client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal,
-  onResponse: (status: number, headers: Headers) => void,
+  onResponse: (status: number, headers: Headers) => void, origin: string | null,
 ): Promise<RawCompletion> {
   const headers = settings.dropStainlessHeaders ? undefined : { 'x-stainless-retry-count': String(retry) };
   const request = client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: attempt.signal, headers });
@@ -371,14 +371,14 @@ async function sendOnce(
   // Read by what arrives, not by what was asked: SSE answered to a plain request is read as a stream.
   if (body.stream === true || /text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
     return readChatStream(response, { idleMs: idle, fallbackModel: body.model }).catch((error: unknown) => {
-      throw unreadableBody(error, response, attempt);
+      throw unreadableBody(error, response, attempt, origin);
     });
   }
   let text: string;
   try {
     text = await response.text();
   } catch (error) {
-    throw unreadableBody(error, response, attempt);
+    throw unreadableBody(error, response, attempt, origin);
   }
   if (looksLikeSse(text)) return readChatStream(new Response(text), { idleMs: idle, fallbackModel: body.model });
   return completionFromJson(text, body.model);
@@ -388,12 +388,20 @@ async function sendOnce(
  * A body that failed to read, named by its content-encoding when it has one (gzip, deflate, br:
  * a body labelled with a coding it is not in cannot be decoded — by fetch in the page, by
  * http-fetch.ts in the CLI); any other failure (a cut, Stop, a timeout, an error in the stream)
- * is passed on unchanged for mapError. In a page the header may be hidden by CORS: then nothing
- * is added.
+ * is passed on unchanged for mapError. In a page (`origin` set) CORS hides the header unless the
+ * server exposes it, and Chromium says only "Failed to fetch" for both a broken connection and a
+ * body it cannot decode: then the message names both causes and the codings.
  */
-function unreadableBody(error: unknown, response: Response, attempt: AttemptSignal): unknown {
+function unreadableBody(error: unknown, response: Response, attempt: AttemptSignal, origin: string | null): unknown {
   if (error instanceof LlmError || attempt.signal.aborted) return error;
   const coding = response.headers.get('content-encoding')?.trim();
+  if (!coding && origin !== null && error instanceof TypeError) {
+    return new LlmError(
+      'bad_response',
+      `The provider’s reply could not be read (${error.message}): the connection broke mid-body, or the body is labelled with a content-encoding (gzip, deflate or br) it is not really in — the browser cannot decode it and does not say which; nothing of it is used. If it persists, check a proxy between you and the provider.`,
+      response.status,
+    );
+  }
   if (!coding || /^identity$/i.test(coding)) return error;
   const cause = (error as { cause?: unknown }).cause;
   const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
