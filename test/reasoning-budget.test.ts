@@ -3,8 +3,9 @@
  * as JSON and as a stream, with content '', null, absent (Gemini's thinking shape) or only an
  * unclosed `<think>` — through the real client against the mock: the first such reply raises the
  * budget once within the run's token cap (an adaptation, reported and remembered), the call is
- * sent again at once and its answer used; when it repeats, or the cap leaves no room, the call
- * fails as a refused request (systemic: the run stops resumably) whose message names the fix.
+ * sent again at once and its answer used; the next asks for reasoning_effort low (dropped if the
+ * provider refuses it); when it still repeats, the call fails as a refused request (systemic: the
+ * run stops resumably) whose message names what was tried and the fix.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AdaptationMemory } from '../src/llm/adaptations.ts';
@@ -81,14 +82,30 @@ describe('the first reply that spends the whole budget raises it once, and says 
   });
 });
 
-describe('when it repeats, the call fails with the fix named (systemic: the run stops resumably)', () => {
-  it.each(CASES)('%s (stream %s): two requests, then bad_request naming --actor-max-tokens', async (shape, stream) => {
+describe('then a low reasoning effort; when it repeats, the call fails with the fix named (systemic: the run stops resumably)', () => {
+  const effort = (body: unknown) => (body as { reasoning_effort?: string }).reasoning_effort;
+
+  it('the raised budget spent too: sent again with reasoning_effort low, which answers; both adaptations reported', async () => {
+    const { result, requests, adapted } = await call([{ kind: 'length_empty', exceptEffort: 'low' }]);
+    expect((result as Completion).finishReason).toBe('stop');
+    expect(requests.map((r) => [budgetOf(r.body), effort(r.body)])).toEqual([[256, undefined], [4096, undefined], [4096, 'low']]);
+    expect(adapted.map((a) => [a.parameter, a.change, a.to])).toEqual([['max_tokens', 'raised', '4096'], ['reasoning_effort', 'set', 'low']]);
+  });
+
+  it.each(CASES)('%s (stream %s): three requests, then bad_request naming what was tried and --actor-max-tokens', async (shape, stream) => {
     const { result, requests } = await call([{ kind: 'length_empty', shape }], settings(), undefined, stream);
     expect(result).toBeInstanceOf(LlmError);
     expect((result as LlmError).kind).toBe('bad_request');
-    expect((result as LlmError).message).toMatch(/spent its whole completion budget \(4096 tokens\) on reasoning and wrote no answer, even with its budget raised automatically/);
+    expect((result as LlmError).message).toMatch(/spent its whole completion budget \(4096 tokens\) on reasoning and wrote no answer \(even after max_tokens raised to 4096, reasoning_effort set to low\)/);
     expect((result as LlmError).message).toMatch(/--actor-max-tokens .*lower its reasoning effort.*then resume/);
-    expect(requests.map((r) => budgetOf(r.body))).toEqual([256, 4096]);
+    expect(requests.map((r) => [budgetOf(r.body), effort(r.body)])).toEqual([[256, undefined], [4096, undefined], [4096, 'low']]);
+  });
+
+  it('a provider that refuses reasoning_effort has it dropped, and the message says so', async () => {
+    const { result, requests } = await call([{ kind: 'bad_param', param: 'reasoning_effort' }, { kind: 'length_empty' }]);
+    expect((result as LlmError).message).toMatch(/even after max_tokens raised to 4096, reasoning_effort set to low, reasoning_effort refused by the provider/);
+    expect(requests.map((r) => r.outcome.status)).toEqual([200, 200, 400, 200]);
+    expect(effort(requests[3]!.body)).toBeUndefined();
   });
 
   it.each([['metaAgent', '--meta-max-tokens'], ['proposer', '--proposer-max-tokens']] as const)('the %s’s message names %s', async (role, flag) => {
@@ -98,15 +115,15 @@ describe('when it repeats, the call fails with the fix named (systemic: the run 
     expect((result as LlmError).message).toContain(flag);
   });
 
-  it('a budget already at the ceiling, or a cap with no room, stops at the first such reply', async () => {
+  it('a budget already at the ceiling, or a cap with no room, is not raised: only the effort is lowered', async () => {
     const high = await call([{ kind: 'length_empty' }], settings({ roles: { ...settings().roles, actor: { model: 'mock-model', temperature: null, maxTokens: 32_768 } } }));
-    expect((high.result as LlmError).message).toMatch(/32768 tokens is already the most raised automatically/);
-    expect(high.requests).toHaveLength(1);
+    expect((high.result as LlmError).message).toMatch(/\(32768 tokens is already the most raised automatically; even after reasoning_effort set to low\)/);
+    expect(high.requests.map((r) => budgetOf(r.body))).toEqual([32_768, 32_768]);
     const s = settings();
     s.caps = { maxUsd: null, maxTokens: 300 };
     const capped = await call([{ kind: 'length_empty' }], s);
-    expect((capped.result as LlmError).message).toMatch(/token cap leaves no room/);
-    expect(capped.requests).toHaveLength(1);
+    expect((capped.result as LlmError).message).toMatch(/the run's token cap leaves no room to raise its budget/);
+    expect(capped.requests).toHaveLength(2);
   });
 
   it('a reply cut at the limit after some answer is not a spent budget: returned as it is (truncated), no raise', async () => {

@@ -76,3 +76,21 @@ describe('a refused message role and a raised budget', () => {
     expect(again.adapt(url, chat)).toEqual(memory.adapt(url, chat));
   });
 });
+
+describe('a lowered reasoning effort', () => {
+  it('is set once, dropped like any parameter when refused, and restored', () => {
+    const memory = new AdaptationMemory();
+    const url = 'https://api.example.test/v1';
+    const chat: RequestBody = { model: 'gemini-2.5-pro', messages: [], max_tokens: 4096 };
+    const set = memory.lowerEffort(url, chat, 'spent on reasoning')!;
+    expect(set.body.reasoning_effort).toBe('low');
+    expect(describeAdaptation(set.adaptation)).toBe('reasoning_effort set to low');
+    expect(memory.lowerEffort(url, chat, 'again')).toBeNull();
+    expect(rejectedParameter(set.body, 400, "Unsupported parameter: 'reasoning_effort' is not supported with this model.", 'reasoning_effort', 'unsupported_parameter')).toBe('reasoning_effort');
+    memory.learn(url, set.body, 'reasoning_effort', 'not supported');
+    expect('reasoning_effort' in memory.adapt(url, chat)).toBe(false);
+    const again = new AdaptationMemory();
+    again.restore(memory.list());
+    expect(again.adapt(url, chat)).toEqual(memory.adapt(url, chat));
+  });
+});

@@ -4,7 +4,7 @@
  * (reasoning models reject `temperature` and want `max_completion_tokens` instead of
  * `max_tokens`, some want the `developer` role instead of `system`; some local servers reject
  * `stream_options`). A model that spends its whole completion budget on reasoning gets it raised
- * once (`raiseBudget`). A 400/422 that names one of them as
+ * once (`raiseBudget`), then a low reasoning effort (`lowerEffort`). A 400/422 that names one of them as
  * unsupported is answered by adapting the request and sending it again at once (not a retry),
  * until no fixable parameter is left; what worked is remembered, so later calls to the same
  * (base URL, model) are right the first time. DOM-free.
@@ -16,9 +16,14 @@ import type { ParameterAdaptation } from './interface.ts';
  * renamed to `to` changes the role of those messages (e.g. `system` → `developer`). */
 interface Rule {
   parameter: string;
-  change: 'dropped' | 'renamed' | 'raised';
+  change: 'dropped' | 'renamed' | 'raised' | 'set';
   to: string | null;
 }
+
+/** The reasoning effort asked of a model that spent its whole raised budget on reasoning (OpenAI,
+ * Gemini's and OpenRouter's compatible endpoints take `reasoning_effort`; a server that refuses it
+ * has it dropped like any refused parameter). */
+export const LOW_REASONING_EFFORT = 'low';
 
 /** The parameters a completion budget is sent in. */
 const BUDGET_PARAMETERS = ['max_tokens', 'max_completion_tokens'] as const;
@@ -40,7 +45,7 @@ const ROLE_FALLBACK: Record<string, string> = { system: 'developer', developer: 
 export type RequestBody = Record<string, unknown> & { model: string };
 
 /** Optional parameters we may adapt; `model`, `messages` and `stream` are never touched. */
-const ADAPTABLE = ['temperature', 'max_tokens', 'max_completion_tokens', 'stream_options', 'top_p'] as const;
+const ADAPTABLE = ['temperature', 'max_tokens', 'max_completion_tokens', 'stream_options', 'top_p', 'reasoning_effort'] as const;
 
 /** Words of a provider's error that say a parameter (or its value) is not accepted. */
 const REJECTS = /unsupported|not supported|does not support|only the default|not permitted|not allowed|unrecognized|unrecognised|unknown (?:parameter|field|argument|name)|extra (?:inputs?|fields?)|invalid (?:parameter|field|argument)|is not valid|no longer supported|deprecated/i;
@@ -59,6 +64,10 @@ function apply(body: RequestBody, rules: readonly Rule[]): RequestBody {
     if (rule.change === 'raised') {
       const budget = budgetOf(out);
       if (budget && budget.tokens < Number(rule.to)) out[budget.parameter] = Number(rule.to);
+      continue;
+    }
+    if (rule.change === 'set') {
+      out[rule.parameter] = rule.to;
       continue;
     }
     if (rule.parameter.startsWith('role:')) {
@@ -124,7 +133,7 @@ export class AdaptationMemory {
   learn(baseUrl: string, body: RequestBody, parameter: string, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
     const key = keyOf(baseUrl, body.model);
     const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
-    if (entry.rules.some((r) => r.parameter === parameter && r.change !== 'raised')) return null;
+    if (entry.rules.some((r) => r.parameter === parameter && r.change !== 'raised' && r.change !== 'set')) return null;
     const rule = ruleFor(parameter);
     entry.rules.push(rule);
     entry.reasons.push(reason.slice(0, 200));
@@ -146,6 +155,24 @@ export class AdaptationMemory {
     const budget = budgetOf(body);
     if (!budget || entry.rules.some((r) => r.change === 'raised')) return null;
     const rule: Rule = { parameter: budget.parameter, change: 'raised', to: String(tokens) };
+    entry.rules.push(rule);
+    entry.reasons.push(reason.slice(0, 200));
+    this.rules.set(key, entry);
+    const adaptation = toAdaptation(entry.baseUrl, entry.model, rule, entry.reasons.at(-1)!);
+    const all = this.list();
+    for (const listener of this.listeners) listener(all);
+    return { body: apply(body, [rule]), adaptation };
+  }
+
+  /**
+   * Learn that (baseUrl, model) is to be asked for a low reasoning effort (it spent even a raised
+   * budget on reasoning), and return the adapted body; null when that was tried before.
+   */
+  lowerEffort(baseUrl: string, body: RequestBody, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
+    const key = keyOf(baseUrl, body.model);
+    const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
+    if (entry.rules.some((r) => r.parameter === 'reasoning_effort')) return null;
+    const rule: Rule = { parameter: 'reasoning_effort', change: 'set', to: LOW_REASONING_EFFORT };
     entry.rules.push(rule);
     entry.reasons.push(reason.slice(0, 200));
     this.rules.set(key, entry);
@@ -210,6 +237,7 @@ export const sharedAdaptations = new AdaptationMemory();
  * "system messages sent as developer messages" or "max_tokens raised to 4096". */
 export function describeAdaptation(a: ParameterAdaptation): string {
   if (a.change === 'raised') return `${a.parameter} raised to ${a.to}`;
+  if (a.change === 'set') return `${a.parameter} set to ${a.to}`;
   if (a.parameter.startsWith('role:')) return `${a.parameter.slice(5)} messages sent as ${a.to ?? 'user'} messages`;
   return a.change === 'renamed' ? `${a.parameter} sent as ${a.to}` : `${a.parameter} dropped`;
 }
@@ -217,5 +245,5 @@ export function describeAdaptation(a: ParameterAdaptation): string {
 /** Why an adaptation was made, for a reader: the provider refused the parameter, or (`raised`)
  * the model spent its whole completion budget on reasoning and wrote no answer. */
 export function adaptationCause(a: ParameterAdaptation): string {
-  return a.change === 'raised' ? 'the model spent the whole budget on reasoning and wrote no answer' : 'the provider rejected it';
+  return a.change === 'raised' || a.change === 'set' ? 'the model spent the whole budget on reasoning and wrote no answer' : 'the provider rejected it';
 }

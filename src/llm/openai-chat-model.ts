@@ -5,7 +5,7 @@
  * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
  * adapt rejected parameters (adaptations.ts) and raise the budget of a model that spends it all
- * on reasoning (once; a second such reply stops the run with the fix), retry by one policy (retry-policy.ts), make every
+ * on reasoning (once, then a low reasoning effort; a third such reply stops the run with the fix), retry by one policy (retry-policy.ts), make every
  * call abortable at once, bound the requests in flight (per run, and per (base URL, model) under the
  * provider's rate limits: rate-scheduler.ts admits every attempt), account usage (counted locally and
  * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
@@ -13,7 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
-import { AdaptationMemory, budgetOf, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
+import { AdaptationMemory, budgetOf, describeAdaptation, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
@@ -222,7 +222,7 @@ async function complete(
     meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens), ...(estimated ? { estimated: true } : {}) });
   };
   const scheduler = (deps.rateSchedulers ?? sharedRateSchedulers).for(settings.provider.baseUrl, roleSettings.model);
-  const admission = { scheduler, tokens: promptEstimate + roleSettings.maxTokens };
+  const admission = { scheduler, tokens: promptEstimate + budgetNow() };
   const reasoning: ReasoningBudget = {
     role,
     room: () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens - promptEstimate),
@@ -287,8 +287,8 @@ async function sendAdapting(
     // The whole budget went on reasoning: counted, never used; the budget is raised once, then the run stops.
     const budget = budgetOf(body);
     billed(spent.usage, budget?.tokens ?? 0);
-    // Sent before another call raised this model's budget: send again with the raised one.
-    if ((budgetOf(memory.adapt(baseUrl, base))?.tokens ?? 0) > (budget?.tokens ?? 0)) continue;
+    // Sent before another call adapted this model (raised its budget, lowered its effort): send again as adapted.
+    if (JSON.stringify(memory.adapt(baseUrl, base)) !== JSON.stringify(body)) continue;
     const learnt = raiseReasoningBudget(memory, baseUrl, body, reasoning, spent);
     options.onAdaptation?.(learnt.adaptation);
   }
@@ -324,10 +324,12 @@ const BUDGET_SETTING: Record<Role, string> = {
 };
 
 /**
- * Raise the completion budget of (baseUrl, model) after a reply that spent it all on reasoning:
- * to min(max(4 × budget, 4096), MAX_RAISED_BUDGET, what the run's token cap leaves).
+ * Adapt (baseUrl, model) after a reply that spent its whole budget on reasoning: first raise the
+ * completion budget to min(max(4 × budget, 4096), MAX_RAISED_BUDGET, what the run's token cap
+ * leaves); when it was raised before (or cannot be), ask for reasoning_effort low (dropped like
+ * any parameter if the provider refuses it).
  * @throws LlmError('bad_request') — a refusal no later call fixes, so the run stops resumably — when
- *   the budget was raised before, or cannot be raised, naming the settings that fix it
+ *   both were tried, naming the settings that fix it
  */
 function raiseReasoningBudget(memory: AdaptationMemory, baseUrl: string, body: RequestBody, reasoning: ReasoningBudget, spent: RawCompletion) {
   const tokens = budgetOf(body)?.tokens ?? 0;
@@ -335,12 +337,16 @@ function raiseReasoningBudget(memory: AdaptationMemory, baseUrl: string, body: R
   const raised = Math.min(Math.max(4 * tokens, 4096), MAX_RAISED_BUDGET, room ?? Infinity);
   const thought = spent.usage?.reasoningTokens ? ` (${spent.usage.reasoningTokens} reported as reasoning)` : '';
   const reason = `finish_reason "${spent.finishReason}" with no answer after the whole budget of ${tokens} tokens${thought}`;
-  const learnt = raised > tokens ? memory.raiseBudget(baseUrl, body, raised, reason) : null;
+  const learnt = (raised > tokens ? memory.raiseBudget(baseUrl, body, raised, reason) : null) ?? memory.lowerEffort(baseUrl, body, reason);
   if (learnt) return learnt;
-  const why = raised > tokens ? 'even with its budget raised automatically' : room !== null && room <= tokens ? "and the run's token cap leaves no room to raise it" : `and ${tokens} tokens is already the most raised automatically`;
+  const mine = memory.list().filter((a) => a.baseUrl === baseUrl && a.model === body.model);
+  const tried = mine.filter((a) => a.change === 'raised' || a.change === 'set').map(describeAdaptation);
+  if (mine.some((a) => a.parameter === 'reasoning_effort' && a.change === 'dropped')) tried.push('reasoning_effort refused by the provider');
+  const notRaised = raised > tokens ? null : room !== null && room <= tokens ? "the run's token cap leaves no room to raise its budget" : `${tokens} tokens is already the most raised automatically`;
+  const why = [notRaised, tried.length > 0 ? `even after ${tried.join(', ')}` : null].filter((w) => w !== null).join('; ');
   throw new LlmError(
     'bad_request',
-    `The model ${body.model} spent its whole completion budget (${tokens} tokens) on reasoning and wrote no answer, ${why}. ` +
+    `The model ${body.model} spent its whole completion budget (${tokens} tokens) on reasoning and wrote no answer (${why}). ` +
       `Give it a larger budget with ${BUDGET_SETTING[reasoning.role]}, lower its reasoning effort at the provider, or pick a model that does not reason; then resume.`,
   );
 }

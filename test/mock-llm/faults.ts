@@ -40,6 +40,7 @@ function inScope(rule: FaultRule, ctx: FaultContext): boolean {
   if (rule.attempts !== undefined && ctx.attempt >= rule.attempts) return false;
   if (rule.kind === 'stream_error' && !ctx.stream) return false;
   if (rule.kind === 'bad_role') return refusedRoleIndex(rule.roles, ctx.body) >= 0;
+  if (rule.kind === 'length_empty' && rule.exceptEffort !== undefined && ctx.body.reasoning_effort === rule.exceptEffort) return false;
   if (rule.kind === 'length_empty' && rule.belowBudget !== undefined) {
     const budget = ctx.body.max_completion_tokens ?? ctx.body.max_tokens;
     return typeof budget === 'number' && budget < rule.belowBudget;

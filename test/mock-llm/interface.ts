@@ -60,8 +60,9 @@ export type FaultRule =
    * budget replies (usage: the whole budget, reported as reasoning): `shape` `empty` (content '',
    * the default), `null` (content null), `gemini` (a message with no `content` key, Gemini's
    * thinking shape), `think` (only an unclosed `<think>` text). With `belowBudget`, only requests
-   * whose max_tokens / max_completion_tokens is below it are hit (a larger budget is answered). */
-  | (FaultScope & { kind: 'length_empty'; shape?: LengthEmptyShape; belowBudget?: number })
+   * whose max_tokens / max_completion_tokens is below it are hit (a larger budget is answered);
+   * with `exceptEffort`, requests whose `reasoning_effort` is that value are answered. */
+  | (FaultScope & { kind: 'length_empty'; shape?: LengthEmptyShape; belowBudget?: number; exceptEffort?: string })
   /** Streamed requests only: the role chunk and the first word, then an error in the given `form`
    * (default `'event'`): `event: error` + `{error: {…}}`; `event_message`: `event: error` +
    * `{message: …}` (no `error` key); `object`: a `data:` line `{error: {…}}`; `finish`: a chunk with
