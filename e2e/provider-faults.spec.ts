@@ -77,3 +77,33 @@ test('a server whose CORS refuses the page gets the advice at once: one prefligh
     await new Promise<void>((resolve) => refusing.close(() => resolve()));
   }
 });
+
+test('a reasoning model that spends its whole budget: raised once, every step played, Settings says so', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  mock.setOptions({ faults: [{ kind: 'length_empty', shape: 'gemini', belowBudget: 4096 }] });
+  await openView(page, 'settings');
+  await configureProvider(page, { baseUrl: mock.baseUrl });
+  await goTo(page, 'agent');
+  await startRun(page, { maxSteps: 3 });
+  await expect(page.getByTestId('agent-termination')).toContainText('step_limit', { timeout: 30_000 });
+  await expect(page.getByTestId('agent-step-action')).toHaveText(SCRIPT);
+  const chats = mock.requests.filter((r) => r.role === 'actor');
+  expect(chats.map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([400, 4096, 4096, 4096]);
+
+  await goTo(page, 'settings');
+  await expect(page.getByTestId('adaptation')).toHaveText([/mock-model at .*: max_tokens raised to 4096 — finish_reason "length" with no answer after the whole budget of 400 tokens/]);
+  await page.getByTestId('adaptations').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('settings-adapted.png') });
+});
+
+/** Chromium says "Failed to fetch" for a body it cannot decode, and CORS hides content-encoding
+ * (the mock, like most servers, does not expose it): the page names the possible codings. */
+test('a body labelled gzip that is not: the error names the codings, not only "Failed to fetch"', async ({ page }) => {
+  mock.setOptions({ faults: [{ kind: 'encoding', coding: 'gzip', valid: false, role: 'actor' }] });
+  await openView(page, 'settings');
+  await configureProvider(page, { baseUrl: mock.baseUrl });
+  await page.getByTestId('max-retries').fill('0');
+  await goTo(page, 'agent');
+  await startRun(page, { maxSteps: 3 });
+  await expect(page.getByTestId('agent-error')).toContainText('labelled with a content-encoding (gzip, deflate or br) it is not really in', { timeout: 15_000 });
+});

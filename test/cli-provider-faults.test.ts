@@ -67,10 +67,17 @@ describe('play: faults end the episode as the right error, never hang, never pla
     ]);
   });
 
-  it.each(['event', 'event_message', 'finish', 'cut'] as const)('an error (%s) inside the actor’s stream executes nothing of the partial reply', async (form) => {
+  it.each(['event', 'event_message', 'finish', 'cut', 'fastchat', 'done_no_finish'] as const)('an error (%s) inside the actor’s stream executes nothing of the partial reply', async (form) => {
     const { out } = await play(['--stream', '--max-retries', '0'], [{ kind: 'stream_error', form }]);
     expect(out.termination).toBe('error');
     expect(out.steps).toEqual([expect.objectContaining({ action: null, parseStatus: 'llm_error' })]);
+    const expected = { fastchat: ['server', /NETWORK ERROR DUE TO HIGH TRAFFIC/], done_no_finish: ['bad_response', /\[DONE\] but no finish_reason/] } as Record<string, [string, RegExp]>;
+    if (expected[form]) expect(out.steps![0]!.error).toMatchObject({ kind: expected[form][0], message: expect.stringMatching(expected[form][1]) });
+  });
+
+  it.each([[[]], [['--stream']]])('a second choice (%s) is never played or appended: every step plays choice 0', async (extra) => {
+    const { out } = await play(extra, [{ kind: 'second_choice', text: 'eat leaflet' }]);
+    expect(out.steps!.map((s) => [s.action, s.parseStatus])).toEqual(SCRIPT.map((a) => [a, 'ok']));
   });
 
   it('choices: [] is a provider fault after the retries, not a `look`', async () => {

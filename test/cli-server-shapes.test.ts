@@ -35,10 +35,10 @@ interface Run {
   requests: typeof mock.requests;
 }
 
-async function metattl(args: string[], faults: FaultRule[]): Promise<Run> {
+async function metattl(args: string[], faults: FaultRule[], baseUrl = mock.baseUrl): Promise<Run> {
   mock.setOptions({ faults });
   const before = mock.requests.length;
-  const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), ...args, '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json'];
+  const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), ...args, '--base-url', baseUrl, '--actor-model', 'mock-model', '--json'];
   const { stdout, stderr } = await exec(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, timeout: 60_000 })
     .catch((error: { stdout?: string; stderr?: string }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '' }));
   return { out: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr, requests: mock.requests.slice(before) };
@@ -50,7 +50,7 @@ interface Step {
   error: { kind: string; message: string } | null;
 }
 const steps = (run: Run) => run.out.steps as Step[];
-const play = (extra: string[], faults: FaultRule[]) => metattl(['play', 'advent', '--seed', '0', '--steps', '5', ...extra], faults);
+const play = (extra: string[], faults: FaultRule[], baseUrl?: string) => metattl(['play', 'advent', '--seed', '0', '--steps', '5', ...extra], faults, baseUrl);
 const session = (extra: string[], faults: FaultRule[]) => metattl(['session', 'advent', '--seed', '0', '--policy', 'naive', '--meta-model', 'mock-model', ...extra], faults);
 
 describe('play: other servers’ errors and cut-off replies', () => {
@@ -146,5 +146,74 @@ describe('a key echoed in another encoding is scrubbed from everything kept', ()
     expect(kept).toContain('API key not valid (mock)');
     expect(kept).toContain('?key=[key hidden]');
     for (const form of [KEY, encodeKey(KEY, 'url'), encodeKey(KEY, 'percent_lower'), encodeKey(KEY, 'base64')]) expect(kept).not.toContain(form);
+  });
+});
+
+describe('session: a reasoning model that spends its whole budget', () => {
+  /** `metattl session` as a process; resolves with its exit code and parsed JSON. */
+  async function sessionRun(extra: string[], faults: FaultRule[]): Promise<Run & { code: number }> {
+    mock.setOptions({ faults });
+    const before = mock.requests.length;
+    const argv = [resolve(REPO_ROOT, 'bin/metattl.js'), 'session', 'advent', '--seed', '0', '--policy', 'naive', '--meta-model', 'mock-model', ...extra, '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--json'];
+    const { stdout, stderr, code } = await exec(process.execPath, argv, { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY }, timeout: 60_000 })
+      .then((r) => ({ ...r, code: 0 }), (error: { stdout?: string; stderr?: string; code?: number }) => ({ stdout: error.stdout ?? '', stderr: error.stderr ?? '', code: error.code ?? -1 }));
+    return { out: JSON.parse(stdout) as Record<string, unknown>, stdout, stderr, code, requests: mock.requests.slice(before) };
+  }
+  const played = (run: Run) => (run.out.episodes as { steps: { action: string }[] }[]).map((e) => e.steps.map((s) => s.action));
+
+  it('once: the budget is raised, every step plays the model’s choice, and the adaptation is reported', async () => {
+    const run = await sessionRun(['--episodes', '2', '--steps', '3'], [{ kind: 'length_empty', shape: 'gemini', belowBudget: 4096 }]);
+    expect(run.code).toBe(0);
+    expect(run.out.status).toBe('complete');
+    expect(played(run)).toEqual([SCRIPT.slice(0, 3), SCRIPT.slice(0, 3)]);
+    expect(run.out.adaptations).toEqual([expect.objectContaining({ model: 'mock-model', parameter: 'max_tokens', change: 'raised', to: '4096' })]);
+  });
+
+  it.each([['actor', '--actor-max-tokens'], ['metaAgent', '--meta-max-tokens']] as const)('always (%s): the run stops at once, exit 1, resumable, the message naming %s; resume completes it', async (role, flag) => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-reasoning-'));
+    const run = await sessionRun(['--episodes', '2', '--steps', '3', '--store', join(dir, 'store')], [{ kind: 'length_empty', role }]);
+    expect(run.code).toBe(1);
+    expect(run.out).toMatchObject({ status: 'stopped', stopReason: 'provider' });
+    expect(run.out.stopMessage as string).toContain(flag);
+    expect(run.stderr).toContain(flag);
+    expect(run.out.scores).not.toEqual([0, 0]);
+    const resumed = await sessionRun(['--store', join(dir, 'store'), '--resume', run.out.id as string], []);
+    expect(resumed.out.status).toBe('complete');
+    expect(played(resumed)).toEqual([SCRIPT.slice(0, 3), SCRIPT.slice(0, 3)]);
+  });
+});
+
+describe('play: refusals that name what to change', () => {
+  it('a model that refuses the system role: sent as developer, every step played, the adaptation in the output', async () => {
+    const run = await play([], [{ kind: 'bad_role', roles: ['system'] }]);
+    expect(steps(run).map((s) => s.action)).toEqual(SCRIPT);
+    expect(run.requests.map((r) => r.outcome.status)).toEqual([400, 200, 200, 200, 200, 200]);
+    expect(run.out.adaptations).toEqual([expect.objectContaining({ parameter: 'role:system', change: 'renamed', to: 'developer' })]);
+  });
+
+  it('a base URL without /v1: the step’s error suggests the URL with /v1', async () => {
+    const bare = mock.baseUrl.replace(/\/v1$/, '');
+    const run = await play(['--max-retries', '0'], [], bare);
+    expect(steps(run)[0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'bad_request' } });
+    expect(steps(run)[0]!.error!.message).toContain(`try ${bare}/v1.`);
+  });
+
+  it('a Responses-only model: the step’s error says to pick a chat-completions model', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'responses_only' }]);
+    expect(steps(run)[0]!.error!.message).toMatch(/The model mock-model is not served by the chat-completions API.*Pick a chat-completions model/);
+  });
+});
+
+describe('play: compressed replies', () => {
+  it.each([['gzip', []], ['br', ['--stream']], ['deflate', []]] as const)('%s %s: decoded, every step played', async (coding, extra) => {
+    const run = await play([...extra], [{ kind: 'encoding', coding }]);
+    expect(steps(run).map((s) => s.action)).toEqual(SCRIPT);
+    expect(run.requests.every((r) => r.headers['accept-encoding'] === 'identity' || r.body === null)).toBe(true);
+  });
+
+  it('a body labelled gzip that is not: the step’s error names the coding', async () => {
+    const run = await play(['--max-retries', '0'], [{ kind: 'encoding', coding: 'gzip', valid: false }]);
+    expect(steps(run)[0]).toMatchObject({ action: null, parseStatus: 'llm_error', error: { kind: 'bad_response' } });
+    expect(steps(run)[0]!.error!.message).toContain('labelled content-encoding: gzip but could not be decoded as gzip');
   });
 });

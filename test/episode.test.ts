@@ -125,10 +125,13 @@ describe('episodes against the mock provider', () => {
     expect(trajectory.finalScore).toBe(36);
   });
 
-  it('an empty reply cut off by the token limit is a truncated step that sends the fallback', async () => {
+  it('a model that spends every budget on reasoning plays nothing: the budget is raised once, the effort lowered, then the episode ends as an error naming the fix', async () => {
     mock.setOptions({ script: SCRIPT, faults: [{ kind: 'length_empty', role: 'actor' }] });
+    const before = actorRequests().length;
     const { trajectory } = await play(settings());
-    expect(trajectory.steps).toHaveLength(10);
-    expect(trajectory.steps.every((s) => s.parseStatus === 'truncated' && s.action === 'look')).toBe(true);
+    expect(trajectory.termination).toBe('error');
+    expect(trajectory.steps).toEqual([expect.objectContaining({ action: null, parseStatus: 'llm_error', error: expect.objectContaining({ kind: 'bad_request' }) })]);
+    expect(trajectory.steps[0]!.error!.message).toMatch(/spent its whole completion budget .* --actor-max-tokens/);
+    expect(actorRequests().slice(before).map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([400, 4096, 4096]);
   });
 });

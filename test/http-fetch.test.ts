@@ -57,6 +57,35 @@ const CASES: Array<[string, FaultRule[], boolean, string]> = [
   ['an empty reply', [{ kind: 'empty_reply', shape: 'empty_content' }], false, 'fault'],
 ];
 
+describe('compressed bodies: decoded, or named when they are not in their coding', () => {
+  const codings = ['gzip', 'deflate', 'br'] as const;
+  it.each(codings.flatMap((coding) => [[coding, false], [coding, true]] as const))('%s (stream %s): the reply is read as the plain one, with either fetch', async (coding, stream) => {
+    const ours = await outcome(httpFetch, [{ kind: 'encoding', coding }], { stream });
+    expect(mock.requests.at(-1)!.outcome.fault).toBe('encoding');
+    expect(ours).toBe(`ok stop: ${mock.requests.at(-1)!.outcome.replyText}`);
+    expect(ours).toMatch(/^ok stop: Mock reply/);
+    expect(await outcome(builtin, [{ kind: 'encoding', coding }], { stream })).toBe(ours);
+  });
+
+  it('the CLI’s fetch asks for the body as it is (accept-encoding: identity)', async () => {
+    const before = mock.requests.length;
+    await outcome(httpFetch, []);
+    expect(mock.requests[before]!.headers['accept-encoding']).toBe('identity');
+  });
+
+  it.each(codings.flatMap((coding) => [[coding, false], [coding, true]] as const))('labelled %s but not in it (stream %s): bad_response naming the coding, with either fetch', async (coding, stream) => {
+    for (const fetch of [httpFetch, builtin]) {
+      mock.setOptions({ faults: [{ kind: 'encoding', coding, valid: false }] });
+      const s = mockLlmSettings(mock.baseUrl, 'k', {}, { maxRetries: 0 });
+      const { actor } = createChatModels(s, new UsageMeter(s.caps, s.prices), { fetch });
+      const error = await actor.complete([{ role: 'user', content: `mislabelled ${coding} ${stream}` }], { stream }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LlmError);
+      expect((error as LlmError).kind).toBe('bad_response');
+      expect((error as LlmError).message).toContain(`labelled content-encoding: ${coding} but could not be decoded as ${coding}`);
+    }
+  });
+});
+
 describe('createHttpFetch', () => {
   for (const [name, faults, stream, expected] of CASES) {
     it(`${name}: ends as with the built-in fetch (${expected}…)`, async () => {

@@ -142,10 +142,17 @@ describe('quota is not a rate limit', () => {
 describe('an error signalled any way inside a stream is an error, never a reply', () => {
   it.each([
     ['event', 'server'], ['event_message', 'server'], ['object', 'server'], ['finish', 'server'], ['cut', 'bad_response'],
+    ['fastchat', 'server'], ['done_no_finish', 'bad_response'],
   ] as [StreamErrorForm, string][])('stream_error %s → %s', async (form, kind) => {
     const { result, requests } = await call([{ kind: 'stream_error', form }], settings({ maxRetries: 0 }), { stream: true });
     expect(kindOf(result)).toBe(kind);
     expect(requests).toHaveLength(1);
+  });
+
+  it.each([[false], [true]])('a second choice (stream %s) is not read: the reply is choice 0’s alone', async (stream) => {
+    const { result, requests } = await call([{ kind: 'second_choice' }], settings({ maxRetries: 0 }), { stream });
+    expect((result as { content: string }).content).toBe(requests[0]!.outcome.replyText);
+    expect((result as { content: string }).content).not.toContain('eat leaflet');
   });
 
   it('a transient stream error is retried and the retry streams the whole reply', async () => {
@@ -244,9 +251,10 @@ describe('faults never become answers: empty replies and bad bodies are retried 
     expect(requests.map((r) => r.outcome.fault)).toEqual(['malformed_json', null]);
   });
 
-  it('an empty reply cut off by the token limit is the model’s own (truncated) answer, not a fault', async () => {
-    const { result, requests } = await call([{ kind: 'length_empty' }]);
-    expect(result).toMatchObject({ content: '', finishReason: 'length' });
+  it('a reply cut off by the token limit after some answer is the model’s own (truncated) answer, not a fault', async () => {
+    const { result, requests } = await call([{ kind: 'finish_reason', reason: 'length' }]);
+    expect(result).toMatchObject({ finishReason: 'length' });
+    expect((result as { content: string }).content).not.toBe('');
     expect(requests).toHaveLength(1);
   });
 });

@@ -14,10 +14,17 @@
  * chunk as it arrives. Anything it does not handle (another protocol, a streamed request body)
  * goes to `fallback` (default: the built-in fetch). Connection failures reject with a TypeError
  * ("fetch failed", the cause attached), as undici does, so they map to the same faults.
+ *
+ * Compressed bodies: requests ask for `accept-encoding: identity` (unless the caller set one);
+ * a reply sent in gzip, deflate or br anyway (a request without the header allows any coding, RFC
+ * 9110 §12.5.3, and some proxies compress regardless) is decoded with node:zlib — whole for JSON,
+ * as it streams for SSE. A body not really in its labelled coding, or in one we cannot decode,
+ * fails to read like a cut body (`TypeError('terminated')`, zlib's error as the cause).
  */
 import http from 'node:http';
 import https from 'node:https';
-import { Readable } from 'node:stream';
+import { Readable, type Transform } from 'node:stream';
+import zlib from 'node:zlib';
 
 export interface HttpFetchOptions {
   /** Sockets per origin (default Infinity: what is in flight is bounded elsewhere). */
@@ -67,6 +74,8 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
     const headers: Record<string, string> = {};
     new Headers(init?.headers).forEach((value, name) => (headers[name] = value));
     if (body !== undefined) headers['content-length'] = String(typeof body === 'string' ? Buffer.byteLength(body) : body.byteLength);
+    // Ask for the body as it is; a server that compresses anyway is decoded (contentCodings).
+    headers['accept-encoding'] ??= 'identity';
     const transport = protocol === 'https:' ? https : http;
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
@@ -84,11 +93,29 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
         }
         const status = res.statusCode ?? 500;
         const make = (payload: BodyInit | null): Response => new Response(status === 204 || status === 304 ? null : payload, { status, statusText: res.statusMessage ?? '', headers: responseHeaders });
+        const codings = contentCodings(res.headers['content-encoding']);
+        /** A body that cannot be read: the Response arrives, its reading fails (as fetch's does). */
+        const unreadable = (partial: Buffer, error: Error): Response => make(new ReadableStream<Uint8Array>({
+          start(controller) {
+            if (partial.byteLength > 0) controller.enqueue(new Uint8Array(partial));
+            controller.error(new TypeError('terminated', { cause: error }));
+          },
+        }));
         if (/text\/event-stream/i.test(res.headers['content-type'] ?? '')) {
           // A live stream: an abort from here on errors the body, as fetch's does.
           settled = true;
           signal?.addEventListener('abort', () => res.destroy(abortError(signal)), { once: true });
-          resolve(make(Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>));
+          if (codings instanceof Error) {
+            res.destroy();
+            resolve(unreadable(Buffer.alloc(0), codings));
+            return;
+          }
+          const decoded = codings.reduceRight<Readable>((stream, coding) => {
+            const decoder = decoderFor(coding);
+            stream.on('error', (error) => decoder.destroy(error));
+            return stream.pipe(decoder);
+          }, res);
+          resolve(make(Readable.toWeb(decoded) as unknown as ReadableStream<Uint8Array>));
           return;
         }
         const chunks: Buffer[] = [];
@@ -97,7 +124,13 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
-          resolve(make(Buffer.concat(chunks)));
+          const raw = Buffer.concat(chunks);
+          if (codings instanceof Error) return resolve(unreadable(Buffer.alloc(0), codings));
+          try {
+            resolve(make(codings.length === 0 ? raw : new Uint8Array(codings.reduceRight<Buffer>((bytes, coding) => decodeSync(coding, bytes), raw))));
+          } catch (error) {
+            resolve(unreadable(Buffer.alloc(0), error as Error));
+          }
         });
         // A body cut mid-way: the Response still arrives, its reading fails (as fetch's does),
         // so the fault stays a cut-off reply, not a connection failure.
@@ -105,13 +138,7 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
           if (settled) return;
           settled = true;
           signal?.removeEventListener('abort', onAbort);
-          const partial = Buffer.concat(chunks);
-          resolve(make(new ReadableStream<Uint8Array>({
-            start(controller) {
-              if (partial.byteLength > 0) controller.enqueue(new Uint8Array(partial));
-              controller.error(new TypeError('terminated', { cause: error }));
-            },
-          })));
+          resolve(unreadable(Array.isArray(codings) && codings.length === 0 ? Buffer.concat(chunks) : Buffer.alloc(0), error));
         };
         res.on('error', cutOff);
         res.on('aborted', () => cutOff(new Error('aborted')));
@@ -128,6 +155,33 @@ export function createHttpFetch(options: HttpFetchOptions = {}): typeof fetch {
       request.end(body);
     });
   };
+}
+
+/** The content codings a body was sent in, in the order applied (RFC 9110 §8.4: a list, the last
+ * applied last); `identity` is none. An Error for a coding this client cannot decode. */
+function contentCodings(header: string | undefined): ('gzip' | 'deflate' | 'br')[] | Error {
+  const codings = (header ?? '').split(',').map((c) => c.trim().toLowerCase()).filter((c) => c !== '' && c !== 'identity');
+  const known = codings.map((c) => (c === 'x-gzip' ? 'gzip' : c));
+  const unknown = known.find((c) => c !== 'gzip' && c !== 'deflate' && c !== 'br');
+  return unknown === undefined ? (known as ('gzip' | 'deflate' | 'br')[]) : new Error(`content-encoding ${unknown} is not one this client decodes (gzip, deflate, br)`);
+}
+
+/** A streaming decoder for one coding; `deflate` is zlib-wrapped (RFC 9110 §8.4.1.2), or raw as some servers send it. */
+function decoderFor(coding: 'gzip' | 'deflate' | 'br'): Transform {
+  const flush = { finishFlush: zlib.constants.Z_SYNC_FLUSH };
+  if (coding === 'br') return zlib.createBrotliDecompress({ finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH });
+  return coding === 'gzip' ? zlib.createGunzip(flush) : zlib.createInflate(flush);
+}
+
+/** Decode a whole body. @throws Error (zlib's, e.g. "incorrect header check") when it is not in `coding`. */
+function decodeSync(coding: 'gzip' | 'deflate' | 'br', bytes: Buffer): Buffer {
+  if (coding === 'br') return zlib.brotliDecompressSync(bytes);
+  if (coding === 'gzip') return zlib.gunzipSync(bytes);
+  try {
+    return zlib.inflateSync(bytes);
+  } catch {
+    return zlib.inflateRawSync(bytes);
+  }
 }
 
 /** A connection fault as fetch reports it (undici: `TypeError: fetch failed`, cause attached). */

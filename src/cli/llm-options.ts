@@ -3,7 +3,7 @@
  * key). Shared by every command that calls a model. Prices: the built-in table plus `--price`. The key comes from --api-key or
  * OPENAI_API_KEY and is never printed.
  */
-import { describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
+import { adaptationCause, describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
 import { registerSecret } from '../store/secrets.ts';
 import { defaultLlmSettings, pricesAtProvider } from '../llm/defaults.ts';
 import { reportedContextWindow } from '../llm/openai-chat-model.ts';
@@ -179,7 +179,7 @@ export function providerNotes(settings: LlmSettings, meter: UsageMeter): Provide
 
 /** The notes as lines for a human (stderr), '' when there is nothing to say. */
 export function providerNotesText(notes: ProviderNotes): string {
-  const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (the provider rejected it)`);
+  const lines = notes.adaptations.map((a) => `adapted for ${a.model}: ${describeAdaptation(a)} (${adaptationCause(a)})`);
   const own = notes.rolesOnActorModel ?? [];
   if (own.length > 0) lines.unshift(`no model given for the ${own.map((r) => ROLE_NAMES[r]).join(' and ')}: ${own.length === 1 ? 'it uses' : 'they use'} the actor's model (${notes.actorModel ?? ''})`);
   if (notes.usageEstimated) lines.push(`the provider sent no usage for ${plural(notes.estimatedCalls, 'call')}: ${notes.estimatedCalls === 1 ? 'its' : 'their'} tokens and cost are local estimates`);

@@ -91,8 +91,11 @@ export interface ParameterAdaptation {
   baseUrl: string;
   model: string;
   parameter: string;
-  /** 'dropped' (sent no more) or 'renamed' (sent as `to`). */
-  change: 'dropped' | 'renamed';
+  /** 'dropped' (sent no more), 'renamed' (sent as `to`; a `role:<name>` parameter: messages in
+   * that role are sent in role `to`), 'raised' (the completion budget is at least `to` tokens,
+   * because the model spent the whole budget on reasoning) or 'set' (sent with the value `to`:
+   * `reasoning_effort` low, when even the raised budget went on reasoning). */
+  change: 'dropped' | 'renamed' | 'raised' | 'set';
   to: string | null;
   /** The provider's words (key scrubbed), shortened to 200 characters. */
   reason: string;

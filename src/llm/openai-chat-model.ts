@@ -4,7 +4,8 @@
  * we bound every attempt as a whole (`requestTimeoutMs`: connecting, headers and the entire body
  * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
- * adapt rejected parameters (adaptations.ts), retry by one policy (retry-policy.ts), make every
+ * adapt rejected parameters (adaptations.ts) and raise the budget of a model that spends it all
+ * on reasoning (once, then a low reasoning effort; a third such reply stops the run with the fix), retry by one policy (retry-policy.ts), make every
  * call abortable at once, bound the requests in flight (per run, and per (base URL, model) under the
  * provider's rate limits: rate-scheduler.ts admits every attempt), account usage (counted locally and
  * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
@@ -12,7 +13,7 @@
  */
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
-import { AdaptationMemory, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
+import { AdaptationMemory, budgetOf, describeAdaptation, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
 import { corsAdvice, LlmError, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
@@ -210,20 +211,29 @@ async function complete(
   const started = now();
   const count = await loadTokenCounter();
   const promptEstimate = countChatTokens(messages, count);
-  // A reply without usable content is not used, but what the provider billed for it still counts.
-  const billed = (reported: RawUsage): void => {
-    const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: 0, reasoningTokens: 0 }, roleSettings.maxTokens);
+  // The completion budget the request is sent with (raised for a model that reasons it away).
+  const budgetNow = (): number => budgetOf(memory.adapt(settings.provider.baseUrl, base))?.tokens ?? roleSettings.maxTokens;
+  // A reply without usable content is not used, but what the provider billed for it still counts
+  // (a reply that spent the whole budget on reasoning is counted as the whole budget when the
+  // provider's usage is missing or unbelievable).
+  const billed = (reported: RawUsage | null, spentTokens = 0): void => {
+    const budget = budgetNow();
+    const { usage, estimated } = trustedUsage(reported, { promptTokens: promptEstimate, completionTokens: spentTokens, reasoningTokens: spentTokens }, budget);
     meter.record(role, { ...usage, latencyMs: 0, costUsd: meter.costUsd(roleSettings.model, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens), ...(estimated ? { estimated: true } : {}) });
   };
   const scheduler = (deps.rateSchedulers ?? sharedRateSchedulers).for(settings.provider.baseUrl, roleSettings.model);
-  const admission = { scheduler, tokens: promptEstimate + roleSettings.maxTokens };
+  const admission = { scheduler, tokens: promptEstimate + budgetNow() };
+  const reasoning: ReasoningBudget = {
+    role,
+    room: () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens - promptEstimate),
+  };
   const raw = await withRetries(
-    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission),
+    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission, reasoning),
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
   const estimate: RawUsage = { promptTokens: promptEstimate, completionTokens: count(raw.content), reasoningTokens: 0 };
-  const { usage, estimated } = trustedUsage(raw.usage, estimate, roleSettings.maxTokens);
+  const { usage, estimated } = trustedUsage(raw.usage, estimate, budgetNow());
   const completion: Completion = {
     content: raw.content,
     finishReason: raw.finishReason,
@@ -246,8 +256,8 @@ async function complete(
  */
 async function sendAdapting(
   client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
-  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage) => void,
-  admission: { scheduler: RateScheduler; tokens: number },
+  options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage | null, spentTokens?: number) => void,
+  admission: { scheduler: RateScheduler; tokens: number }, reasoning: ReasoningBudget,
 ): Promise<RawCompletion> {
   const baseUrl = settings.provider.baseUrl;
   for (;;) {
@@ -257,20 +267,88 @@ async function sendAdapting(
     const attempt = new AttemptSignal(options.signal, settings.requestTimeoutMs);
     // Released when the whole reply is read (it held a slot until then), with the response's headers.
     let seen: { status: number | null; headers?: Headers | null } = { status: null };
+    let spent: RawCompletion;
     try {
-      return await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }));
+      const raw = await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }), deps.origin ?? null);
+      if (!spentOnReasoning(raw)) return raw;
+      spent = raw;
     } catch (error) {
       if (error instanceof APIError) seen = { status: error.status ?? null, headers: error.headers };
       if (error instanceof UnusableReplyError && error.usage) billed(error.usage);
       const parameter = rejectionOf(body, error);
       const learnt = parameter ? memory.learn(baseUrl, body, parameter, scrub(String((error as Error).message), settings.provider.apiKey)) : null;
-      if (!learnt) throw mapError(error, settings, deps, attempt);
+      if (!learnt) throw mapError(error, settings, deps, attempt, body.model);
       options.onAdaptation?.(learnt.adaptation);
+      continue;
     } finally {
       permit.release(seen);
       attempt.dispose();
     }
+    // The whole budget went on reasoning: counted, never used; the budget is raised once, then the run stops.
+    const budget = budgetOf(body);
+    billed(spent.usage, budget?.tokens ?? 0);
+    // Sent before another call adapted this model (raised its budget, lowered its effort): send again as adapted.
+    if (JSON.stringify(memory.adapt(baseUrl, base)) !== JSON.stringify(body)) continue;
+    const learnt = raiseReasoningBudget(memory, baseUrl, body, reasoning, spent);
+    options.onAdaptation?.(learnt.adaptation);
   }
+}
+
+/** What a call needs to raise a reasoning model's budget within the run's token cap. */
+interface ReasoningBudget {
+  role: Role;
+  /** Tokens the run's cap leaves for this call's reply (null: no token cap). */
+  room: () => number | null;
+}
+
+/** The most completion tokens a raised budget asks for (a reply this long is minutes of output). */
+export const MAX_RAISED_BUDGET = 32_768;
+
+/**
+ * True when the provider ended the reply at the token limit (finish_reason "length", or
+ * "max_tokens" as some compatible endpoints name it) before any answer: no content, null content,
+ * or only reasoning text inside `<think>` / `<thought>` tags (closed or not). Every shape reads to
+ * content '' or tagged text (reply-body.ts: JSON, streams, and Gemini's thinking shape, a message
+ * with no `content` key).
+ */
+export function spentOnReasoning(raw: RawCompletion): boolean {
+  if (!/^(length|max_tokens)$/i.test(raw.finishReason ?? '')) return false;
+  return raw.content.replace(/<(think|thought)>[\s\S]*?(?:<\/\1>|$)/gi, '').trim() === '';
+}
+
+/** The CLI flag and the page's setting of each role's completion budget. */
+const BUDGET_SETTING: Record<Role, string> = {
+  actor: "--actor-max-tokens (the page: Settings → the actor's max tokens)",
+  metaAgent: "--meta-max-tokens (the page: Settings → the meta-agent's max tokens)",
+  proposer: "--proposer-max-tokens (the page: Settings → the proposer's max tokens)",
+};
+
+/**
+ * Adapt (baseUrl, model) after a reply that spent its whole budget on reasoning: first raise the
+ * completion budget to min(max(4 × budget, 4096), MAX_RAISED_BUDGET, what the run's token cap
+ * leaves); when it was raised before (or cannot be), ask for reasoning_effort low (dropped like
+ * any parameter if the provider refuses it).
+ * @throws LlmError('bad_request') — a refusal no later call fixes, so the run stops resumably — when
+ *   both were tried, naming the settings that fix it
+ */
+function raiseReasoningBudget(memory: AdaptationMemory, baseUrl: string, body: RequestBody, reasoning: ReasoningBudget, spent: RawCompletion) {
+  const tokens = budgetOf(body)?.tokens ?? 0;
+  const room = reasoning.room();
+  const raised = Math.min(Math.max(4 * tokens, 4096), MAX_RAISED_BUDGET, room ?? Infinity);
+  const thought = spent.usage?.reasoningTokens ? ` (${spent.usage.reasoningTokens} reported as reasoning)` : '';
+  const reason = `finish_reason "${spent.finishReason}" with no answer after the whole budget of ${tokens} tokens${thought}`;
+  const learnt = (raised > tokens ? memory.raiseBudget(baseUrl, body, raised, reason) : null) ?? memory.lowerEffort(baseUrl, body, reason);
+  if (learnt) return learnt;
+  const mine = memory.list().filter((a) => a.baseUrl === baseUrl && a.model === body.model);
+  const tried = mine.filter((a) => a.change === 'raised' || a.change === 'set').map(describeAdaptation);
+  if (mine.some((a) => a.parameter === 'reasoning_effort' && a.change === 'dropped')) tried.push('reasoning_effort refused by the provider');
+  const notRaised = raised > tokens ? null : room !== null && room <= tokens ? "the run's token cap leaves no room to raise its budget" : `${tokens} tokens is already the most raised automatically`;
+  const why = [notRaised, tried.length > 0 ? `even after ${tried.join(', ')}` : null].filter((w) => w !== null).join('; ');
+  throw new LlmError(
+    'bad_request',
+    `The model ${body.model} spent its whole completion budget (${tokens} tokens) on reasoning and wrote no answer (${why}). ` +
+      `Give it a larger budget with ${BUDGET_SETTING[reasoning.role]}, lower its reasoning effort at the provider, or pick a model that does not reason; then resume.`,
+  );
 }
 
 /** The adaptable parameter a rejection names: an HTTP 400/422 (any server's framing, reframed
@@ -289,7 +367,7 @@ function rejectionOf(body: RequestBody, error: unknown): string | null {
 /** Send one request and read its whole reply within the attempt's deadline. */
 async function sendOnce(
   client: OpenAI, settings: LlmSettings, body: RequestBody, retry: number, attempt: AttemptSignal,
-  onResponse: (status: number, headers: Headers) => void,
+  onResponse: (status: number, headers: Headers) => void, origin: string | null,
 ): Promise<RawCompletion> {
   const headers = settings.dropStainlessHeaders ? undefined : { 'x-stainless-retry-count': String(retry) };
   const request = client.chat.completions.create(body as unknown as OpenAI.Chat.Completions.ChatCompletionCreateParamsNonStreaming, { signal: attempt.signal, headers });
@@ -298,15 +376,50 @@ async function sendOnce(
   const idle = Math.min(settings.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_MS, settings.requestTimeoutMs);
   // Read by what arrives, not by what was asked: SSE answered to a plain request is read as a stream.
   if (body.stream === true || /text\/event-stream/i.test(response.headers.get('content-type') ?? '')) {
-    return readChatStream(response, { idleMs: idle, fallbackModel: body.model });
+    return readChatStream(response, { idleMs: idle, fallbackModel: body.model }).catch((error: unknown) => {
+      throw unreadableBody(error, response, attempt, origin);
+    });
   }
-  const text = await response.text();
+  let text: string;
+  try {
+    text = await response.text();
+  } catch (error) {
+    throw unreadableBody(error, response, attempt, origin);
+  }
   if (looksLikeSse(text)) return readChatStream(new Response(text), { idleMs: idle, fallbackModel: body.model });
   return completionFromJson(text, body.model);
 }
 
-/** Map anything an attempt threw into the typed fault set (once). */
-function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, attempt: AttemptSignal): LlmError {
+/**
+ * A body that failed to read, named by its content-encoding when it has one (gzip, deflate, br:
+ * a body labelled with a coding it is not in cannot be decoded — by fetch in the page, by
+ * http-fetch.ts in the CLI); any other failure (a cut, Stop, a timeout, an error in the stream)
+ * is passed on unchanged for mapError. In a page (`origin` set) CORS hides the header unless the
+ * server exposes it, and Chromium says only "Failed to fetch" for both a broken connection and a
+ * body it cannot decode: then the message names both causes and the codings.
+ */
+function unreadableBody(error: unknown, response: Response, attempt: AttemptSignal, origin: string | null): unknown {
+  if (error instanceof LlmError || attempt.signal.aborted) return error;
+  const coding = response.headers.get('content-encoding')?.trim();
+  if (!coding && origin !== null && error instanceof TypeError) {
+    return new LlmError(
+      'bad_response',
+      `The provider’s reply could not be read (${error.message}): the connection broke mid-body, or the body is labelled with a content-encoding (gzip, deflate or br) it is not really in — the browser cannot decode it and does not say which; nothing of it is used. If it persists, check a proxy between you and the provider.`,
+      response.status,
+    );
+  }
+  if (!coding || /^identity$/i.test(coding)) return error;
+  const cause = (error as { cause?: unknown }).cause;
+  const why = cause instanceof Error ? cause.message : error instanceof Error ? error.message : String(error);
+  return new LlmError(
+    'bad_response',
+    `The provider’s reply is labelled content-encoding: ${coding} but could not be decoded as ${coding} (${why}); nothing of it is used. A server or proxy that labels a body with a coding it is not in does this.`,
+    response.status,
+  );
+}
+
+/** Map anything an attempt threw into the typed fault set (once). `model`: the model called, for advice. */
+function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, attempt: AttemptSignal, model?: string): LlmError {
   const clean = (m: string) => scrub(m, settings.provider.apiKey);
   const timeoutMessage = `No complete answer from ${settings.provider.baseUrl} within ${settings.requestTimeoutMs} ms.`;
   if (attempt.stopped) return new LlmError('aborted', 'The request was stopped.');
@@ -314,16 +427,18 @@ function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, at
   if (attempt.timedOut || error instanceof APIConnectionTimeoutError) return new LlmError('timeout', timeoutMessage);
   if (error instanceof APIUserAbortError) return new LlmError('aborted', 'The request was stopped.');
   if (error instanceof APIConnectionError) return new LlmError('network_or_cors', corsAdvice(settings.provider.baseUrl, deps.origin ?? null));
-  if (error instanceof APIError) return mapStatus(error, clean);
+  if (error instanceof APIError) return mapStatus(error, clean, settings.provider.baseUrl, model);
   const message = clean(error instanceof Error ? error.message : String(error));
   // A body that broke off mid-read (connection reset, "terminated") is a cut-off reply.
   return new LlmError('bad_response', `The provider's reply broke off before it was complete: ${message}`);
 }
 
 /** An HTTP error status, by what it means for the user. */
-function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
+function mapStatus(error: APIError, clean: (m: string) => string, baseUrl: string, model?: string): LlmError {
   const status = error.status ?? null;
   const detail = clean(String(error.message));
+  const advice = requestAdvice(status, detail, baseUrl, model);
+  if (advice) return new LlmError('bad_request', advice, status);
   const retryAfter = retryAfterMs(error.headers);
   const code = `${error.code ?? ''} ${error.type ?? ''}`;
   if (status === 402 || /insufficient_quota|billing_hard_limit|insufficient_credits/i.test(code)) {
@@ -335,6 +450,39 @@ function mapStatus(error: APIError, clean: (m: string) => string): LlmError {
   if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}). ${detail}`, status, retryAfter);
   if (status === null) return errorInReply(error.error ?? { message: detail });
   return new LlmError('bad_request', `The provider rejected the request (HTTP ${status}): ${detail}`, status);
+}
+
+/** Words of a provider saying the model is not served by /chat/completions (OpenAI: "This model is
+ * only supported in v1/responses and not in v1/chat/completions."; "This is not a chat model and
+ * thus not supported in the v1/chat/completions endpoint."). */
+const NOT_A_CHAT_MODEL = /only supported in v1\/responses|v1\/responses|not a chat model|not supported in the v1\/chat\/completions/i;
+
+/** Words of a 404 that mean the path does not exist (Ollama and Go servers: "404 page not found";
+ * others: unknown URL / endpoint / route, Express's "Cannot POST"), not that the model is unknown. */
+const NO_SUCH_PATH = /page not found|unknown (?:url|endpoint|route|path)|no route|cannot post|<title>404 not found<\/title>|^(?:404\s*)+(?:not found)?\s*$/i;
+
+/**
+ * A refusal whose fix is a setting the user must change, in words that name it — or null:
+ * a model that only the Responses API serves (pick a chat-completions model); a 404 for the path
+ * when the base URL lacks `/v1` (Ollama, LM Studio and vLLM serve it under /v1: suggest it).
+ */
+export function requestAdvice(status: number | null, detail: string, baseUrl: string, model?: string): string | null {
+  const named = model ? `The model ${model}` : 'This model';
+  if (status !== null && status >= 400 && status < 500 && NOT_A_CHAT_MODEL.test(detail)) {
+    return `${named} is not served by the chat-completions API (/chat/completions), the only one the playground calls (HTTP ${status}: ${detail}). Pick a chat-completions model for this role.`;
+  }
+  if (status === 404 && NO_SUCH_PATH.test(detail)) {
+    const trimmed = baseUrl.replace(/\/+$/, '');
+    let path = '';
+    try {
+      path = new URL(trimmed).pathname;
+    } catch {
+      path = trimmed;
+    }
+    const hint = /\/v1(?:\/|$)/.test(path) ? 'Check the base URL.' : `The base URL usually ends in /v1: try ${trimmed}/v1.`;
+    return `There is no chat-completions endpoint at ${trimmed}/chat/completions (HTTP 404: ${detail}). ${hint}`;
+  }
+  return null;
 }
 
 /** Retry-After (seconds or an HTTP date) or retry-after-ms of a response, in ms; null when absent or unparsable. */

@@ -5,7 +5,7 @@
  * Ollama (`{"error":"text"}` or the OpenAI form), OpenRouter (`{"error":{code:<http>,message,
  * metadata}}`, also inside 200s and stream chunks), Gemini's compatible endpoint (array-wrapped,
  * `[{"error":{code,message,status}}]`), Anthropic's compatible endpoint (`{"type":"error",
- * "error":{type,message}}`) and FastAPI-style `{"detail":…}`. DOM-free; imports nothing.
+ * "error":{type,message}}`), FastChat's `{"text","error_code"}` and FastAPI-style `{"detail":…}`. DOM-free; imports nothing.
  */
 
 /** A provider's error, whatever its framing. `status` is the HTTP status the body names (a numeric
@@ -37,6 +37,11 @@ export function providerErrorOf(body: unknown): ProviderError | null {
     return fromFields({ message: JSON.stringify(inner) }, body);
   }
   if (body.object === 'error' || body.type === 'error') return fromFields(body, body);
+  // FastChat (and servers built on it): `{"text": "NETWORK ERROR …", "error_code": 50004}`, also
+  // as a chunk inside a stream; its codes (4xxxx, 5xxxx) are not HTTP statuses.
+  if (body.choices === undefined && body.error_code !== undefined && body.error_code !== null && body.error_code !== 0) {
+    return { ...fromFields({ message: text(body.text) ?? text(body.message) ?? JSON.stringify(body).slice(0, 300) }, body), code: String(body.error_code) };
+  }
   if (body.choices === undefined && body.detail !== undefined) {
     const detail = Array.isArray(body.detail) ? body.detail.map((d) => (isObject(d) ? `${Array.isArray(d.loc) ? d.loc.join('.') + ': ' : ''}${String(d.msg ?? '')}` : String(d))).join('; ') : body.detail;
     return fromFields({ message: text(detail) ?? JSON.stringify(detail) }, body);

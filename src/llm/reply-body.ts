@@ -74,7 +74,9 @@ export class ReplyAccumulator {
     if (typeof body.model === 'string' && body.model) this.model = body.model;
     if (body.usage !== undefined && body.usage !== null) this.usage = usageOf(body.usage);
     const choices = Array.isArray(body.choices) ? body.choices : [];
-    const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined)) ?? choices[0];
+    // Only choice 0 is read: another choice (n > 1, or a server that sends one unasked) is a
+    // different reply, never appended to the first. A choice without an index counts as 0.
+    const choice = choices.find((c) => isObject(c) && (c.index === 0 || c.index === undefined || c.index === null));
     if (!isObject(choice)) return;
     this.sawChoice = true;
     if (isObject(choice.error)) throw errorInReply(choice.error);

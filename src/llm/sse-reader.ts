@@ -2,8 +2,10 @@
  * Reading a streamed chat-completions reply (server-sent events) with eventsource-parser — the
  * only module that imports it. Every way a server signals an error inside the stream ends the
  * call as an error, and nothing of the partial reply is used: an `event: error` (whatever its
- * payload), an `error` object in a chunk, a finish_reason "error", a chunk that is not JSON, or
- * a stream that ends before a finish_reason. A stream silent for longer than `idleMs` between
+ * payload), an `error` object in a chunk, a finish_reason "error", a chunk that is not JSON, an
+ * error object in any framing provider-error.ts reads (FastChat's `{"text","error_code"}` too), or
+ * a stream that ends without a finish_reason for choice 0 (`[DONE]` or not). Only choice 0 is
+ * read. A stream silent for longer than `idleMs` between
  * chunks fails as `timeout`. A body in the other framing is read when complete: one JSON reply
  * answered to a streamed request (no event at all), and a whole completion object in a chunk.
  */
@@ -60,8 +62,12 @@ export async function readChatStream(response: Response, options: StreamReadOpti
   }
   if (failure) throw failure;
   if (!sawEvent && /^\s*[[{]/.test(raw)) return completionFromJson(raw, options.fallbackModel);
-  if (!done && reply.finishReason === null) {
-    throw new LlmError('bad_response', 'The provider’s stream ended before the reply was finished (no finish_reason); nothing of it is used.');
+  // No finish_reason is a cut-off, with or without `[DONE]`: a proxy that cut the stream and
+  // closed it cleanly looks the same as a server that never finished.
+  // (A stream that never carried any content says so: no usable content, billed as such.)
+  if (reply.finishReason === null && reply.content.trim() !== '') {
+    const end = done ? 'ended with [DONE] but no finish_reason' : 'ended before the reply was finished (no finish_reason)';
+    throw new LlmError('bad_response', `The provider’s stream ${end}; nothing of it is used.`);
   }
   return reply.finish();
 }

@@ -18,7 +18,7 @@ const usage = z.object({
   estimated: z.boolean().optional(),
 });
 const adaptation = z.object({
-  baseUrl: z.string(), model: z.string(), parameter: z.string(), change: z.enum(['dropped', 'renamed']), to: z.string().nullable(), reason: z.string(),
+  baseUrl: z.string(), model: z.string(), parameter: z.string(), change: z.enum(['dropped', 'renamed', 'raised', 'set']), to: z.string().nullable(), reason: z.string(),
 });
 const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('static') }),

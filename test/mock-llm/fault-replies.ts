@@ -3,11 +3,13 @@
  * error statuses, late, stalled and missing answers, broken or empty bodies, errors inside
  * streams. Like every reply, it depends only on the request and the rule — never on a clock.
  */
+import zlib from 'node:zlib';
 import type { ChatReplyContext } from './chat-handler.ts';
-import type { EmptyShape, FaultRule, StreamErrorForm } from './interface.ts';
+import type { EmptyShape, FaultRule, LengthEmptyShape, StreamErrorForm } from './interface.ts';
+import { refusedRoleIndex } from './faults.ts';
 import { writeReply, type Prepared } from './reply-writer.ts';
 import { writeEchoKey, writeFinishReason, writeFraming, writeProviderError, writeUsage } from './server-shapes.ts';
-import { chunk, chunkWithChoices, completionWithChoices, errorJson, firstChunk, sseData, usageOf } from './wire.ts';
+import { chunk, chunkWithChoices, completionJson, completionWithChoices, errorJson, firstChunk, sseData, sseStream, usageOf } from './wire.ts';
 
 const SSE_HEADERS = { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' };
 
@@ -50,7 +52,7 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
       return;
     }
     case 'length_empty':
-      writeReply(ctx, { ...p, text: '', finishReason: 'length' });
+      writeLengthEmpty(ctx, p, fault.shape ?? 'empty');
       return;
     case 'no_usage':
       writeReply(ctx, p, false);
@@ -78,6 +80,22 @@ export function applyFault(ctx: ChatReplyContext, fault: FaultRule, p: Prepared)
       return;
     case 'echo_key':
       writeEchoKey(ctx, fault);
+      return;
+    case 'bad_role': {
+      const body = ctx.entry.body as Record<string, unknown>;
+      const i = refusedRoleIndex(fault.roles, body);
+      const role = (body.messages as { role: string }[])[i]!.role;
+      ctx.send(400, errorJson(`Unsupported value: 'messages[${i}].role' does not support '${role}' with this model.`, 'invalid_request_error', 'unsupported_value', `messages[${i}].role`));
+      return;
+    }
+    case 'responses_only':
+      ctx.send(404, errorJson('This model is only supported in v1/responses and not in v1/chat/completions.', 'invalid_request_error', null, 'model'));
+      return;
+    case 'encoding':
+      writeEncoded(ctx, p, fault.coding, fault.valid ?? true);
+      return;
+    case 'second_choice':
+      writeSecondChoice(ctx, p, `REASONING: the other choice (mock).\nACTION: ${fault.text ?? 'eat leaflet'}`);
       return;
   }
 }
@@ -185,5 +203,81 @@ function writeStreamError(ctx: ChatReplyContext, p: Prepared, form: StreamErrorF
     case 'cut':
       res.end();
       return;
+    case 'fastchat':
+      res.write(sseData({ text: '**NETWORK ERROR DUE TO HIGH TRAFFIC. PLEASE REGENERATE OR REFRESH THIS PAGE.** (mock)', error_code: 50004 }));
+      res.end('data: [DONE]\n\n');
+      return;
+    case 'done_no_finish':
+      for (const piece of p.text.slice(word.length).match(/\s*\S+|\s+$/g) ?? []) res.write(sseData(chunk(p.ids, { content: piece }, null, p.includeUsage)));
+      res.end('data: [DONE]\n\n');
+      return;
   }
+}
+
+/** The normal reply as choice 0 and another reply as choice 1 (see FaultRule `second_choice`). */
+function writeSecondChoice(ctx: ChatReplyContext, p: Prepared, other: string): void {
+  ctx.entry.outcome.replyText = p.text;
+  ctx.entry.outcome.finishReason = 'stop';
+  const usage = usageOf(p.promptChars, p.text);
+  if (!p.stream) {
+    const message = (content: string) => ({ role: 'assistant', content, refusal: null });
+    ctx.send(200, completionWithChoices(p.ids, [
+      { index: 1, message: message(other), logprobs: null, finish_reason: 'stop' },
+      { index: 0, message: message(p.text), logprobs: null, finish_reason: 'stop' },
+    ], usage));
+    return;
+  }
+  const { res } = ctx;
+  ctx.entry.outcome.status = 200;
+  res.writeHead(200, SSE_HEADERS);
+  res.write(firstChunk(p.ids, p.includeUsage));
+  const pieces = (text: string) => text.match(/\s*\S+|\s+$/g) ?? [];
+  const mine = pieces(p.text);
+  const theirs = pieces(other);
+  const delta = (index: number, d: Record<string, unknown>, finish: string | null) => sseData({ ...chunk(p.ids, d, finish, p.includeUsage), choices: [{ index, delta: d, logprobs: null, finish_reason: finish }] });
+  for (let i = 0; i < Math.max(mine.length, theirs.length); i++) {
+    if (i < theirs.length) res.write(delta(1, { content: theirs[i] }, null));
+    if (i === theirs.length) res.write(delta(1, {}, 'stop'));
+    if (i < mine.length) res.write(delta(0, { content: mine[i] }, null));
+  }
+  if (theirs.length >= mine.length) res.write(delta(1, {}, 'stop'));
+  res.write(delta(0, {}, 'stop'));
+  if (p.includeUsage) res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
+  res.end('data: [DONE]\n\n');
+}
+
+/** A reasoning model's reply that spent its whole budget: no answer, finish_reason "length". */
+function writeLengthEmpty(ctx: ChatReplyContext, p: Prepared, shape: LengthEmptyShape): void {
+  ctx.entry.outcome.replyText = '';
+  ctx.entry.outcome.finishReason = 'length';
+  const body = ctx.entry.body as { max_tokens?: unknown; max_completion_tokens?: unknown };
+  const budget = typeof body.max_completion_tokens === 'number' ? body.max_completion_tokens : typeof body.max_tokens === 'number' ? body.max_tokens : 256;
+  const prompt = usageOf(p.promptChars, '').prompt_tokens;
+  const usage = { prompt_tokens: prompt, completion_tokens: budget, total_tokens: prompt + budget, completion_tokens_details: { reasoning_tokens: budget } };
+  const content = { empty: { content: '' }, null: { content: null }, gemini: {}, think: { content: '<think>The player should first look around, then' } }[shape];
+  if (!p.stream) {
+    ctx.send(200, completionWithChoices(p.ids, [{ index: 0, message: { role: 'assistant', ...content }, finish_reason: 'length' }], usage));
+    return;
+  }
+  ctx.entry.outcome.status = 200;
+  ctx.res.writeHead(200, SSE_HEADERS);
+  ctx.res.write(chunkWithChoices(p.ids, [{ index: 0, delta: { role: 'assistant', ...content }, finish_reason: null }]));
+  ctx.res.write(chunkWithChoices(p.ids, [{ index: 0, delta: {}, finish_reason: 'length' }]));
+  if (p.includeUsage) ctx.res.write(sseData({ id: p.ids.id, object: 'chat.completion.chunk', created: p.ids.created, model: p.ids.model, choices: [], usage }));
+  ctx.res.end('data: [DONE]\n\n');
+}
+
+/** The normal reply compressed in `coding` (or, `valid: false`, only labelled so). */
+function writeEncoded(ctx: ChatReplyContext, p: Prepared, coding: 'gzip' | 'deflate' | 'br', valid: boolean): void {
+  ctx.entry.outcome.replyText = p.text;
+  ctx.entry.outcome.finishReason = p.finishReason;
+  ctx.entry.outcome.status = 200;
+  const usage = usageOf(p.promptChars, p.text);
+  const plain = p.stream ? sseStream(p.ids, p.text, p.finishReason, p.includeUsage ? usage : null).join('') : completionJson(p.ids, p.text, p.finishReason, usage);
+  const compress = { gzip: zlib.gzipSync, deflate: zlib.deflateSync, br: zlib.brotliCompressSync }[coding];
+  const bytes = valid ? compress(Buffer.from(plain)) : Buffer.from(plain);
+  ctx.res.writeHead(200, { 'content-type': p.stream ? 'text/event-stream; charset=utf-8' : 'application/json', 'content-encoding': coding });
+  const half = Math.floor(bytes.length / 2);
+  ctx.res.write(bytes.subarray(0, half));
+  ctx.res.end(bytes.subarray(half));
 }

@@ -39,6 +39,12 @@ function inScope(rule: FaultRule, ctx: FaultContext): boolean {
   if (rule.role !== undefined && rule.role !== ctx.role) return false;
   if (rule.attempts !== undefined && ctx.attempt >= rule.attempts) return false;
   if (rule.kind === 'stream_error' && !ctx.stream) return false;
+  if (rule.kind === 'bad_role') return refusedRoleIndex(rule.roles, ctx.body) >= 0;
+  if (rule.kind === 'length_empty' && rule.exceptEffort !== undefined && ctx.body.reasoning_effort === rule.exceptEffort) return false;
+  if (rule.kind === 'length_empty' && rule.belowBudget !== undefined) {
+    const budget = ctx.body.max_completion_tokens ?? ctx.body.max_tokens;
+    return typeof budget === 'number' && budget < rule.belowBudget;
+  }
   if (rule.kind === 'bad_param' || (rule.kind === 'provider_error' && rule.param)) return Object.hasOwn(ctx.body, rule.param!) && ctx.body[rule.param!] !== undefined;
   return true;
 }
@@ -47,7 +53,7 @@ function inScope(rule: FaultRule, ctx: FaultContext): boolean {
 export function pickFault(rules: readonly FaultRule[], ctx: FaultContext): FaultRule | null {
   for (const [i, rule] of rules.entries()) {
     if (!inScope(rule, ctx)) continue;
-    if (rule.kind === 'bad_param' || (rule.kind === 'provider_error' && rule.param)) return rule;
+    if (rule.kind === 'bad_param' || rule.kind === 'bad_role' || (rule.kind === 'provider_error' && rule.param)) return rule;
     const rate = rule.rate ?? 1;
     if (unitFromText(`${ctx.bodyHash}|attempt ${ctx.attempt}|rule ${i}`) < rate) return rule;
   }
@@ -58,4 +64,10 @@ export function pickFault(rules: readonly FaultRule[], ctx: FaultContext): Fault
  * GET /v1/models. No other fault applies to that endpoint. */
 export function modelsAuthFault(rules: readonly FaultRule[]): boolean {
   return rules.some((r) => r.kind === 'auth' && r.role === undefined && (r.rate ?? 1) >= 1);
+}
+
+/** The index of the first message whose role is in `roles`, or -1. */
+export function refusedRoleIndex(roles: readonly string[], body: Record<string, unknown>): number {
+  const messages = Array.isArray(body.messages) ? (body.messages as { role?: unknown }[]) : [];
+  return messages.findIndex((m) => typeof m.role === 'string' && roles.includes(m.role));
 }

@@ -56,13 +56,35 @@ export type FaultRule =
   | (FaultScope & { kind: 'no_usage' })
   /** 200 with no usable content, in the given shape (JSON and streams alike). */
   | (FaultScope & { kind: 'empty_reply'; shape: EmptyShape })
-  /** 200 with content '' and finish_reason "length". */
-  | (FaultScope & { kind: 'length_empty' })
+  /** 200 with no answer and finish_reason "length", as a reasoning model that spent its whole
+   * budget replies (usage: the whole budget, reported as reasoning): `shape` `empty` (content '',
+   * the default), `null` (content null), `gemini` (a message with no `content` key, Gemini's
+   * thinking shape), `think` (only an unclosed `<think>` text). With `belowBudget`, only requests
+   * whose max_tokens / max_completion_tokens is below it are hit (a larger budget is answered);
+   * with `exceptEffort`, requests whose `reasoning_effort` is that value are answered. */
+  | (FaultScope & { kind: 'length_empty'; shape?: LengthEmptyShape; belowBudget?: number; exceptEffort?: string })
   /** Streamed requests only: the role chunk and the first word, then an error in the given `form`
    * (default `'event'`): `event: error` + `{error: {…}}`; `event_message`: `event: error` +
    * `{message: …}` (no `error` key); `object`: a `data:` line `{error: {…}}`; `finish`: a chunk with
-   * finish_reason "error"; `cut`: the stream ends with no finish_reason and no [DONE]. */
+   * finish_reason "error"; `cut`: the stream ends with no finish_reason and no [DONE]; `fastchat`:
+   * FastChat's `{"text": "NETWORK ERROR …", "error_code": 50004}` chunk, then `[DONE]`;
+   * `done_no_finish`: the rest of the words, then `[DONE]` with no finish_reason ever sent. */
   | (FaultScope & { kind: 'stream_error'; form?: StreamErrorForm })
+  /** The normal reply as choice 0 plus a second choice (index 1) whose text is `ACTION: <text>`
+   * (default "eat leaflet"): in a stream its chunks alternate with choice 0's, and it finishes
+   * first; in JSON it is listed before choice 0. */
+  | (FaultScope & { kind: 'second_choice'; text?: string })
+  /** 400 whenever a message has one of `roles` (rate ignored), as OpenAI's o1 models refuse
+   * `system`: "Unsupported value: 'messages[i].role' does not support '<role>' with this model."
+   * (code unsupported_value, param `messages[i].role`). */
+  | (FaultScope & { kind: 'bad_role'; roles: string[] })
+  /** 404 as OpenAI answers a model that only its Responses API serves: "This model is only
+   * supported in v1/responses and not in v1/chat/completions." (param model). */
+  | (FaultScope & { kind: 'responses_only' })
+  /** The normal reply (JSON or a stream) compressed in `coding` and labelled with it
+   * (`content-encoding`), whatever the request's Accept-Encoding; with `valid: false` labelled so
+   * but sent uncompressed (a proxy that mislabels bodies). A stream is written in two pieces. */
+  | (FaultScope & { kind: 'encoding'; coding: 'gzip' | 'deflate' | 'br'; valid?: boolean })
   /** 401 invalid_api_key (also applied to GET /v1/models). */
   | (FaultScope & { kind: 'auth' })
   /** 400 whenever the body contains `param` (rate ignored): "Unsupported parameter: '<param>' …"
@@ -105,8 +127,11 @@ export type KeyEncoding = 'url' | 'percent_lower' | 'percent_upper' | 'base64' |
  * (only reasoning_content), `tool_calls_only`, `refusal` (refusal text, null content). */
 export type EmptyShape = 'no_choices' | 'null_content' | 'empty_content' | 'no_message' | 'reasoning_only' | 'tool_calls_only' | 'refusal';
 
+/** How a `length_empty` reply carries no answer (see FaultRule). */
+export type LengthEmptyShape = 'empty' | 'null' | 'gemini' | 'think';
+
 /** How a `stream_error` fault signals its error (see FaultRule). */
-export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut';
+export type StreamErrorForm = 'event' | 'event_message' | 'object' | 'finish' | 'cut' | 'fastchat' | 'done_no_finish';
 
 export type FaultKind = FaultRule['kind'];
 

@@ -169,11 +169,14 @@ describe('faults', () => {
     expect(() => JSON.parse(streamed[0]!.data)).toThrow(SyntaxError);
   });
 
-  it('length_empty: content "" with finish_reason "length"', async () => {
+  it('length_empty: no answer with finish_reason "length", the whole budget reported as reasoning; belowBudget spares larger budgets', async () => {
     const mock = await start({ faults: [{ kind: 'length_empty' }] });
-    const reply = JSON.parse((await postChat(mock, BODY)).text);
+    const reply = JSON.parse((await postChat(mock, { ...BODY, max_tokens: 300 })).text);
     expect(reply.choices[0]).toMatchObject({ message: { content: '' }, finish_reason: 'length' });
-    expect(reply.usage.completion_tokens).toBe(0);
+    expect(reply.usage).toMatchObject({ completion_tokens: 300, completion_tokens_details: { reasoning_tokens: 300 } });
+    mock.setOptions({ faults: [{ kind: 'length_empty', shape: 'gemini', belowBudget: 1000 }] });
+    expect(JSON.parse((await postChat(mock, { ...BODY, max_tokens: 300 })).text).choices[0].message).toEqual({ role: 'assistant' });
+    expect(JSON.parse((await postChat(mock, { ...BODY, max_completion_tokens: 1000 })).text).choices[0].finish_reason).toBe('stop');
   });
 
   it('stream_error: the role chunk and a word, then an error event; not applied to non-streamed requests', async () => {

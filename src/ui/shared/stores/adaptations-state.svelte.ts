@@ -18,7 +18,7 @@ function parseSaved(value: SettingValue | undefined): ParameterAdaptation[] {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return [];
     const { baseUrl, model, parameter, change, to, reason } = v;
     if (typeof baseUrl !== 'string' || typeof model !== 'string' || typeof parameter !== 'string') return [];
-    if (change !== 'dropped' && change !== 'renamed') return [];
+    if (change !== 'dropped' && change !== 'renamed' && change !== 'raised' && change !== 'set') return [];
     return [{ baseUrl, model, parameter, change, to: typeof to === 'string' ? to : null, reason: typeof reason === 'string' ? reason : '' }];
   });
 }
