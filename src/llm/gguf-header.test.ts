@@ -55,7 +55,7 @@ describe('GGUF structural check', () => {
       expect(problem, `cut at ${cut}`).toMatch(/^it is (\d+ bytes long, too short for a GGUF header|cut short)/);
     }
     let x = 12345;
-    const random = Uint8Array.from({ length: 65536 }, () => ((x = (x * 1103515245 + 12345) >>> 0) >>> 24));
+    const random = Uint8Array.from({ length: 65536 }, () => ((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 24));
     random.set(Buffer.from('GGUF'));
     expect(await ggufBlobProblem(new Blob([random]))).toMatch(/^its GGUF version is \d+, not 1, 2 or 3$/);
     random.set([3, 0, 0, 0], 4);
