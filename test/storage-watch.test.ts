@@ -52,7 +52,7 @@ describe('watched storage', () => {
     // 2 MiB used before and 1 MiB kept free: about 10 events of 100 kB fit, and the next is refused.
     expect(refused).toBeInstanceOf(StorageLowError);
     expect(refused).toBeInstanceOf(StorageFullError);
-    expect((refused as Error).message).toMatch(/^This page's storage is almost full \(\d\.\d MB of the 4\.2 MB the browser allows it\), so the run was stopped before a save could fail; everything saved so far is kept\. Export everything now/);
+    expect((refused as Error).message).toMatch(/^This page's storage is almost full \(\d\.\d MB used of the 4\.2 MB the browser allows it; the next save would leave less than the 1\.0 MB kept free\), so the run was stopped before a save could fail; everything saved so far is kept\. Export everything now/);
     expect(written).toBeGreaterThanOrEqual(9);
     expect(written).toBeLessThanOrEqual(11);
     expect(failures).toEqual([refused]);

@@ -28,7 +28,7 @@ export class StorageLowError extends StorageFullError {
   override name = 'StorageLowError';
   constructor(readonly usage: number, readonly quota: number) {
     super('it');
-    this.message = `This page's storage is almost full (${mb(usage)} of the ${mb(quota)} the browser allows it), so the run was stopped before a save could fail; everything saved so far is kept. Export everything now, then delete old runs or stories (or free disk space) and resume.`;
+    this.message = `This page's storage is almost full (${mb(usage)} used of the ${mb(quota)} the browser allows it; the next save would leave less than the ${mb(reserveBytes(quota))} kept free), so the run was stopped before a save could fail; everything saved so far is kept. Export everything now, then delete old runs or stories (or free disk space) and resume.`;
   }
 }
 
@@ -48,7 +48,8 @@ export interface StorageWatchOptions {
  * `store` with its writes checked against `gauge` (see module doc): a write is refused with
  * StorageLowError when the estimated usage plus the write's size leaves less than
  * `reserveBytes(quota)` free. An estimate is trusted for `maxAgeMs`, with the JSON size of the
- * writes since added to it. A gauge that fails or reports no quota checks nothing.
+ * writes since added to it; a later estimate reporting less (browsers report late) does not undo
+ * that count until a delete. A gauge that fails or reports no quota checks nothing.
  */
 export function watchStorage(store: Store, gauge: StorageGauge, options: StorageWatchOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
@@ -64,7 +65,9 @@ export function watchStorage(store: Store, gauge: StorageGauge, options: Storage
   const check = async (bytes: number): Promise<void> => {
     if (!known || now() - known.at > maxAge) {
       const e = await gauge.estimate().catch(() => ({}) as { usage?: number; quota?: number });
-      known = e.quota && e.quota > 0 ? { usage: e.usage ?? 0, quota: e.quota, at: now() } : null;
+      // Browsers update the usage they report late (after their own flushes): the bytes this
+      // watch has written count until the report catches up (a delete starts the count afresh).
+      known = e.quota && e.quota > 0 ? { usage: Math.max(e.usage ?? 0, known?.usage ?? 0), quota: e.quota, at: now() } : null;
     }
     if (!known) return;
     if (known.usage + bytes > known.quota - reserveBytes(known.quota)) throw new StorageLowError(known.usage, known.quota);
@@ -75,6 +78,12 @@ export function watchStorage(store: Store, gauge: StorageGauge, options: Storage
       const value = Reflect.get(target, prop, receiver) as unknown;
       if (typeof value !== 'function') return value;
       const method = value as (...args: unknown[]) => Promise<unknown>;
+      if (typeof prop === 'string' && prop.startsWith('delete')) {
+        return async (...args: unknown[]) => {
+          known = null;
+          return method.apply(target, args);
+        };
+      }
       if (typeof prop !== 'string' || !WRITES.has(prop)) return method.bind(target);
       return async (...args: unknown[]) => {
         try {
