@@ -6,6 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { downloadText } from './learn-helpers.ts';
+import { encodeShare } from '../src/share/share-link.ts';
 
 async function openLibrary(page: Page): Promise<void> {
   await page.goto('./?view=library');
@@ -110,4 +111,19 @@ test('an entry exports to a file and imports back; a bad file says why', async (
   await expect(page.getByTestId('meta-message')).toContainText('Imported “Route script”');
   await expect(page.getByTestId('meta-provenance')).toHaveText('Imported from route.json');
   await expect(page.getByTestId('meta-edit')).toBeVisible();
+});
+
+test('a share link whose #share= landed in the query, or whose - and _ were encoded twice, opens; the URL is cleaned', async ({ browser }) => {
+  const value = encodeShare({ kind: 'meta-prompt', metaPrompt: { name: 'Moved link', description: '', strategy: 'Read the room first; then act. '.repeat(8), provenance: 'shared link', selectedOn: [] } });
+  const twice = encodeURIComponent(value.replace(/-/g, '%2D').replace(/_/g, '%5F'));
+  for (const path of [`./?view=library&share=${value}`, `./?view=library%23share%3D${value}`, `./#share=${twice}`]) {
+    const page = await (await browser.newContext()).newPage();
+    await page.goto(path);
+    await expect(page.getByTestId('share-preview'), path).toHaveAttribute('data-kind', 'meta-prompt');
+    await expect(page.getByTestId('share-name')).toHaveText('Moved link');
+    await page.getByTestId('share-add').click();
+    await expect(page.getByTestId('meta-name')).toHaveText('Moved link');
+    expect(page.url()).not.toContain('share');
+    await page.context().close();
+  }
 });

@@ -147,6 +147,11 @@ describe('evolution imports', () => {
     ['a parent that does not exist', (s) => (s.candidates[1].parentId = 'c5'), /state\.candidates\.1\.parentId: candidate "c1" names parent "c5"/],
     ['a front naming a missing candidate', (s) => (s.fronts['lever-room:1'] = ['c3']), /state\.fronts\.lever-room:1\.0: the front of lever-room:1 names candidate "c3"/],
     ['a metric call with 9 scores for K = 5', (s) => (s.metricCalls[0].scores = [...record.scores, 4, 4, 4, 4]), /state\.metricCalls\.0\.scores: metric call k0 has 9 scores for K = 5/],
+    ['1e9 metric calls used over a budget of 4', (s) => (s.metricCallsUsed = 1e9), /state\.metricCallsUsed: 1000000000 metric calls used, over the budget of 4 \(config\.budgetMetricCalls\)/],
+    ['metric calls used that the run does not record', (s) => (s.metricCallsUsed = 3), /state\.metricCallsUsed: 3 metric calls used, but the run records 1 \(1 metric-call sessions and 0 failed proposals\)/],
+    ['a progress point past the calls used', (s) => (s.progress[0].metricCallsUsed = 4), /state\.progress\.0\.metricCallsUsed: progress point at 4 metric calls is out of order/],
+    ['a validation W-AUC of 32768', (s) => (s.candidates[0].valScores['lever-room:1'] = 32768), /state\.candidates\.0\.valScores\.lever-room:1: candidate "c0": validation W-AUC 32768 on lever-room:1 is not the mean of its metric calls \(0\.6266/],
+    ['a validation W-AUC with no metric call', (s) => (s.candidates[1].valScores = { 'lever-room:1': 0.5 }), /state\.candidates\.1\.valScores\.lever-room:1: candidate "c1" has a validation W-AUC 0\.5 on lever-room:1 but no validation metric call/],
   ];
   for (const [what, change, message] of cases) {
     it(`refuses ${what}, naming the field, and stores nothing`, async () => {
@@ -158,6 +163,35 @@ describe('evolution imports', () => {
       expect(await store.listRuns('evolution')).toEqual([]);
     });
   }
+
+  it('refuses event seqs 5, 5, 1 (a repeated seq would overwrite an event when stored)', async () => {
+    const text = JSON.parse(file(state()));
+    const event = text.events[0];
+    text.events = [{ ...event, seq: 5 }, { ...event, seq: 5 }, { ...event, seq: 1 }];
+    const { store, error } = await importAndStore(JSON.stringify(text));
+    expect(error).toMatch(/^This is not a valid evolution run: /);
+    expect(error).toMatch(/events\.1\.seq: event seq 5 follows seq 5: seqs must be ascending and unique \(5, 5, 1\)/);
+    expect(await store.listRuns('evolution')).toEqual([]);
+  });
+
+  it('refuses a metric call whose W-AUC is not its session\'s, in the event (as resume does) and in the state', async () => {
+    const event = state();
+    const inEvent = JSON.parse(file(event));
+    inEvent.events[0].data.call.wAuc = 0.1;
+    inEvent.events[0].data.call.scores = [0, 0, 0, 0, 1];
+    const a = await importAndStore(JSON.stringify(inEvent));
+    expect(a.error).toMatch(/events\.0\.data\.call\.wAuc: metric call k0: its W-AUC 0\.1 and scores \[0, 0, 0, 0, 1\] are not those of its recorded session/);
+    expect(await a.store.listRuns('evolution')).toEqual([]);
+    // The state's copy of the call differs from the stored event's (both self-consistent).
+    const s = state();
+    s.metricCalls[0].scores = [0, 0, 0, 0, 5];
+    s.metricCalls[0].wAuc = 5 * 5 / (5 * 15);
+    s.candidates[0].valScores['lever-room:1'] = s.metricCalls[0].wAuc;
+    s.progress[0].bestMeanVal = s.metricCalls[0].wAuc;
+    const b = await importAndStore(JSON.stringify({ ...JSON.parse(file(state())), state: s }));
+    expect(b.error).toMatch(/state\.metricCalls\.0\.wAuc: metric call k0: W-AUC 0\.333\d* is not its stored session's \(0\.6266/);
+    expect(await b.store.listRuns('evolution')).toEqual([]);
+  });
 
   it('refuses a metric call whose session contradicts its scores (the session checker inside)', async () => {
     const bad = session();

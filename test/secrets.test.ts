@@ -41,6 +41,14 @@ const ENCODED: [string, string][] = [
   ['base64', Buffer.from(ODD_KEY).toString('base64')],
   ['base64url', Buffer.from(ODD_KEY).toString('base64url')],
   ['hex', Buffer.from(ODD_KEY).toString('hex')],
+  ['JavaScript \\x escapes', [...ODD_KEY].map((c) => (c.charCodeAt(0) < 128 ? `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}` : c)).join('')],
+  ['JavaScript \\u{} escapes', [...ODD_KEY].map((c) => `\\u{${c.charCodeAt(0).toString(16)}}`).join('')],
+  // As a server or proxy may echo it: spaced, zero-width spaced, reversed, full-width.
+  ['spaced', [...ODD_KEY].join(' ')],
+  ['spaced by zero-width characters', [...ODD_KEY].join('\u200b')],
+  ['reversed', [...ODD_KEY].reverse().join('')],
+  ['reversed and spaced', [...ODD_KEY].reverse().join('  ')],
+  ['full-width', [...ODD_KEY].map((c) => (c > ' ' && c < '\u007f' ? String.fromCharCode(c.charCodeAt(0) + 0xfee0) : c)).join('')],
 ];
 /** What base64 of a text with the key inside (any alignment) must not contain: the key's bytes
  * from the first whole 3-byte group on. */
@@ -74,9 +82,30 @@ describe('scrubbing registered keys', () => {
     expect(clean.replace(KEY_HIDDEN, '').length).toBeLessThanOrEqual(Buffer.from(prefix).toString('base64').length + 8);
   });
 
-  it('leaves ordinary text, other keys’ encodings and near misses alone', () => {
+  it('leaves ordinary text, other keys’ encodings and pieces shorter than 12 characters alone', () => {
     registerSecret(ODD_KEY);
-    const text = `sk-odd/Key+with=chars é_012345678 ${encodeURIComponent('sk-other/Key')} ${Buffer.from('hello world').toString('base64')} 100% %41`;
+    const text = `sk-odd/Key+! h=chars é_0! 12345678 ${encodeURIComponent('sk-other/Key')} ${Buffer.from('hello world').toString('base64')} 100% %41 a sentence with words like internationalisation`;
+    expect(scrubText(text)).toBe(text);
+    // One character short of the whole key is most of it: hidden.
+    expect(scrubText(`key ${ODD_KEY.slice(0, -1)}!`)).toBe(`key ${KEY_HIDDEN}!`);
+  });
+
+  it('hides each piece of a key split across two replies, forwards or reversed, and only the piece', () => {
+    registerSecret(ODD_KEY);
+    for (const cut of [12, 17, 20]) {
+      const replies = { steps: [{ reply: `ACTION: say ${ODD_KEY.slice(0, cut)}` }, { reply: `${ODD_KEY.slice(cut)} (continued)` }] };
+      expect(scrubSecrets(replies), `cut at ${cut}`).toEqual({ steps: [{ reply: `ACTION: say ${KEY_HIDDEN}` }, { reply: `${KEY_HIDDEN} (continued)` }] });
+      const reversed = [...ODD_KEY].reverse().join('');
+      // (a piece may begin with the key's own space, which is left where it was)
+      expect(scrubText(`${reversed.slice(0, cut)} | ${reversed.slice(cut)}`).replace(/\s+/g, ' ')).toBe(`${KEY_HIDDEN} | ${KEY_HIDDEN}`);
+    }
+    // Two keys' pieces in one text, and the key twice, spaced: each hidden where it is.
+    expect(scrubText(`a ${ODD_KEY.slice(0, 14)} b ${[...ODD_KEY].join(' ')} c`)).toBe(`a ${KEY_HIDDEN} b ${KEY_HIDDEN} c`);
+  });
+
+  it('scrubs a 1 MB reply with no key in linear time', () => {
+    registerSecret(ODD_KEY);
+    const text = 'The quick brown fox jumps over the lazy dog 0123456789. '.repeat(20_000);
     expect(scrubText(text)).toBe(text);
   });
 

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StoryFileError } from '../src/engine/errors.ts';
-import { identifyStory } from '../src/engine/story-file.ts';
+import { headerChecksum, identifyStory } from '../src/engine/story-file.ts';
 import { readShared, sharedDir } from './support/shared.ts';
 
 const stories = readdirSync(resolve(sharedDir(), 'stories')).filter((f) => /\.z[358]$/.test(f));
@@ -81,6 +81,28 @@ describe('header addresses checked against the file', () => {
     expect(refusal(withWord(good, 0x0c, staticBase - 100)).message).toContain('its global variables table (header byte 0x0c)');
     expect(refusal(withWord(good, 0x0a, staticBase - 10)).message).toContain('its object table (header byte 0x0a)');
   });
+
+  for (const name of stories) {
+    it(`${name}: a dictionary entry length of 0, 2 or one byte short of the encoded text is refused, even with a correct checksum`, () => {
+      const good = load(name);
+      const dictionary = word(good, 0x08);
+      const at = dictionary + 1 + good[dictionary]!;
+      const textBytes = good[0]! <= 3 ? 4 : 6;
+      for (const length of [0, 2, textBytes - 1]) {
+        const bad = good.slice();
+        bad[at] = length;
+        // Give the damaged copy the checksum of its contents, so only the dictionary gives it away.
+        const sum = headerChecksum(bad, bad[0]!)!;
+        bad[0x1c] = sum.actual >> 8;
+        bad[0x1d] = sum.actual & 0xff;
+        expect(headerChecksum(bad, bad[0]!)).toEqual({ expected: sum.actual, actual: sum.actual });
+        const error = refusal(bad);
+        expect(error.code).toBe('bad_header');
+        expect(error.message).toBe(`The story file's header is damaged: its dictionary (header byte 0x08) is ${hex(dictionary)}, whose entries are ${length} bytes long, shorter than the ${textBytes} bytes of a word's encoded text (Z-Machine Standard §13.3), so the game could recognise no word. The file cannot run; get a fresh copy.`);
+      }
+      expect(good[at]).toBeGreaterThanOrEqual(textBytes);
+    });
+  }
 
   it('a dictionary whose entries run past the end, an abbreviation, the v5 tables and the file length', () => {
     const advent = load('advent.z5');

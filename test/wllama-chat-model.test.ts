@@ -52,6 +52,15 @@ async function setup(chunks: Chunk[], hang = false, timeoutMs = 60_000, maxToken
 }
 
 describe('the in-page local model', () => {
+  it('refuses a file that loads with a context of 0 tokens (damaged), naming the model, and ends the worker', async () => {
+    const fake = fakeWllama(REPLY);
+    let exited = 0;
+    const wllama = { ...fake.wllama, getLoadedContextInfo: () => ({ n_ctx: 0, n_ctx_train: 0 }), exit: async () => void exited++ } as unknown as WllamaLike;
+    await expect(loadWllamaModel([new Blob(['GGUF'])], { name: 'cut.gguf', wasmUrl: 'http://x/wllama.wasm', create: async () => wllama }))
+      .rejects.toThrow('cannot load the local model cut.gguf: it loaded with a context of 0 tokens, so the file is damaged or not a chat model; remove it and load it again');
+    expect(exited).toBe(1);
+  });
+
   it('streams a grammar-bound actor reply with llama.cpp usage at cost 0, and reads the context window from the file', async () => {
     const { models, requests, loads, host, meter } = await setup(REPLY);
     expect(loads[0]).toMatchObject({ n_ctx: 8192, n_threads: 2, n_gpu_layers: 0 });

@@ -58,7 +58,7 @@ export function checkHeaderAddresses(zcode: Uint8Array, version: number): void {
   const defaultsBytes = version <= 3 ? 62 : 126;
   if (objects + defaultsBytes > staticBase) refuse({ name: 'object table', at: 0x0a }, objects, `so its property defaults run past dynamic memory (static base ${hex(staticBase)})`);
 
-  checkDictionary(zcode, word(0x08), inFile);
+  checkDictionary(zcode, version, word(0x08), inFile);
   checkAbbreviations(view, word(0x18), end, inFile);
   if (version >= 5) {
     const terminating = word(0x2e);
@@ -76,13 +76,21 @@ export function checkHeaderAddresses(zcode: Uint8Array, version: number): void {
 
 type InFile = (field: Field, address: number, size?: number) => void;
 
-/** §13.1–13.3: separators, entry length, a signed entry count, then the entries. */
-function checkDictionary(zcode: Uint8Array, dictionary: number, inFile: InFile): void {
+/**
+ * §13.1–13.3: separators, entry length, a signed entry count, then the entries. Each entry starts
+ * with the word's encoded text, 4 bytes in versions 1–3 and 6 in later ones (§13.3), so a shorter
+ * entry length is refused (the game could recognise no word: every command would be "not a verb").
+ */
+function checkDictionary(zcode: Uint8Array, version: number, dictionary: number, inFile: InFile): void {
   const field = { name: 'dictionary', at: 0x08 };
   inFile(field, dictionary, 1);
   const separators = zcode[dictionary]!;
   inFile(field, dictionary, 4 + separators);
   const entryLength = zcode[dictionary + 1 + separators]!;
+  const textBytes = version <= 3 ? 4 : 6;
+  if (entryLength < textBytes) {
+    refuse(field, dictionary, `whose entries are ${entryLength} bytes long, shorter than the ${textBytes} bytes of a word's encoded text (Z-Machine Standard §13.3), so the game could recognise no word`);
+  }
   const raw = (zcode[dictionary + 2 + separators]! << 8) | zcode[dictionary + 3 + separators]!;
   const count = raw & 0x8000 ? 0x10000 - raw : raw;
   inFile(field, dictionary, 4 + separators + count * entryLength);

@@ -20,7 +20,8 @@ import type { RunEvent, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
-import { CALL_PURPOSES, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
+import { CALL_PURPOSES, isMinibatchPurpose, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
+import { repeatsFor } from './strategies/budget.ts';
 import { MAX_PROPOSALS_PER_ITERATION } from './strategies/proposals.ts';
 import { ACCEPTANCES } from './strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
@@ -123,6 +124,51 @@ export function evolutionInconsistency(state: EvolutionState): Inconsistency | n
     const expected = maxScore === undefined ? null : wAuc(call.scores, maxScore);
     if (expected !== null && Math.abs(expected - call.wAuc) > 1e-9) return { path: ['metricCalls', i, 'wAuc'], message: `metric call ${call.key}: W-AUC ${call.wAuc} does not match its scores (${expected})` };
   }
+  const valProblem = valScoresInconsistency(state);
+  if (valProblem) return valProblem;
+  return budgetInconsistency(state);
+}
+
+/** Purposes whose sweep is a candidate's full validation (its `valScores` are their means). */
+const FULL_VALIDATION: readonly string[] = ['seed-val', 'child-val', 'human-val'];
+
+/**
+ * Each `valScores[task]` is the mean W-AUC of the candidate's full-validation metric calls on that
+ * task (as the runner computes it, evolution-runner.ts `meanByTask`): a value no call gave is refused.
+ */
+function valScoresInconsistency(state: EvolutionState): Inconsistency | null {
+  for (const [i, c] of state.candidates.entries()) {
+    for (const [taskId, value] of Object.entries(c.valScores)) {
+      const calls = state.metricCalls.filter((m) => m.candidateId === c.id && m.taskId === taskId && FULL_VALIDATION.includes(m.purpose));
+      if (calls.length === 0) return { path: ['candidates', i, 'valScores', taskId], message: `candidate "${c.id}" has a validation W-AUC ${value} on ${taskId} but no validation metric call on it` };
+      const mean = calls.reduce((a, m) => a + m.wAuc, 0) / calls.length;
+      if (Math.abs(mean - value) > 1e-9) return { path: ['candidates', i, 'valScores', taskId], message: `candidate "${c.id}": validation W-AUC ${value} on ${taskId} is not the mean of its metric calls (${mean})` };
+    }
+  }
+  return null;
+}
+
+/**
+ * The budget spent is what the runner charges (evolution-runner.ts): one metric call per
+ * (candidate, task) — its last repeat — plus one per failed proposal; it never exceeds the budget
+ * (the largest of a branch's and its sources' budgets), and the progress curve never runs ahead of it.
+ */
+function budgetInconsistency(state: EvolutionState): Inconsistency | null {
+  const { config } = state;
+  const charged = state.metricCalls.filter((m) => m.repeat === repeatsFor(config, isMinibatchPurpose(m.purpose) ? 'train' : 'val') - 1).length + state.failedProposals;
+  let budget = config.budgetMetricCalls;
+  for (let c = config.branchedFrom?.config; c; c = c.branchedFrom?.config) budget = Math.max(budget, c.budgetMetricCalls);
+  if (state.metricCallsUsed > budget) return { path: ['metricCallsUsed'], message: `${state.metricCallsUsed} metric calls used, over the budget of ${budget} (config.budgetMetricCalls)` };
+  if (state.metricCallsUsed !== charged) {
+    return { path: ['metricCallsUsed'], message: `${state.metricCallsUsed} metric calls used, but the run records ${charged} (${state.metricCalls.length} metric-call sessions and ${state.failedProposals} failed proposals)` };
+  }
+  let previous = 0;
+  for (const [i, p] of state.progress.entries()) {
+    if (p.metricCallsUsed < previous || p.metricCallsUsed > state.metricCallsUsed) {
+      return { path: ['progress', i, 'metricCallsUsed'], message: `progress point at ${p.metricCallsUsed} metric calls is out of order (previous ${previous}, used ${state.metricCallsUsed})` };
+    }
+    previous = p.metricCallsUsed;
+  }
   return null;
 }
 
@@ -153,8 +199,34 @@ export function cacheEventProblem(data: unknown): string | null {
 const exportSchema = z.object({
   format: z.literal(EVOLUTION_EXPORT_FORMAT),
   state: evolutionStateSchema,
-  events: z.array(z.object({ seq: z.number().int(), data: cacheEvent })),
-});
+  events: z.array(z.object({ seq: z.number().int().positive(), data: cacheEvent })),
+}).superRefine((file, ctx) => addInconsistency(ctx, exportEventsInconsistency(file.state as EvolutionState, file.events)));
+
+/**
+ * The first inconsistency between an export's events and its state, or null: seqs strictly
+ * ascending (a repeated seq would overwrite an event when stored), each stored metric call's W-AUC
+ * and scores those of its recorded session (as resume checks, `cacheEventProblem`), and each state
+ * metric call with a stored event the same as that event.
+ */
+function exportEventsInconsistency(state: EvolutionState, events: readonly { seq: number; data: z.infer<typeof cacheEvent> }[]): Inconsistency | null {
+  const byKey = new Map<string, z.infer<typeof metricCall>>();
+  for (const [i, e] of events.entries()) {
+    const previous = events[i - 1];
+    if (previous && e.seq <= previous.seq) {
+      return { path: ['events', i, 'seq'], message: `event seq ${e.seq} follows seq ${previous.seq}: seqs must be ascending and unique (${events.slice(0, 8).map((x) => x.seq).join(', ')}${events.length > 8 ? ', …' : ''})` };
+    }
+    const problem = cacheEventProblem(e.data);
+    if (problem) return { path: ['events', i, 'data', 'call', 'wAuc'], message: `metric call ${e.data.type === 'call' ? e.data.call.key : ''}: ${problem}` };
+    if (e.data.type === 'call') byKey.set(e.data.call.key, e.data.call);
+  }
+  for (const [i, call] of state.metricCalls.entries()) {
+    const stored = byKey.get(call.key);
+    if (stored && (Math.abs(stored.wAuc - call.wAuc) > 1e-9 || stored.scores.join() !== call.scores.join())) {
+      return { path: ['state', 'metricCalls', i, 'wAuc'], message: `metric call ${call.key}: W-AUC ${call.wAuc} is not its stored session's (${stored.wAuc})` };
+    }
+  }
+  return null;
+}
 
 export interface EvolutionRunData {
   state: EvolutionState;

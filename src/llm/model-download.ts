@@ -51,6 +51,8 @@ export interface DownloadOptions {
   retryDelayMs?: (attempt: number) => number;
   /** The file's first bytes must be these (default "GGUF"); null checks nothing. */
   magic?: string | null;
+  /** What is wrong with the finished file (e.g. gguf-header.ts `ggufBlobProblem`), or null when it is usable; a problem refuses it, nothing kept. */
+  check?: (blob: Blob) => Promise<string | null>;
 }
 
 /** The result of a finished, verified download. */
@@ -117,7 +119,8 @@ async function startOf(response: Response, store: PartialStore, url: string, kep
  *   resume); Error naming the HTTP status for a refused request; the last network error after
  *   `maxStalledAttempts` attempts in a row without a new byte (bytes kept); the store's
  *   QuotaExceededError at once (the caller drops what is kept); DownloadVerifyError
- *   when the finished file is not the size the server named or lacks the magic (nothing kept).
+ *   when the finished file is not the size the server named, lacks the magic or fails
+ *   `check` (nothing kept).
  */
 export async function resumableDownload(url: string, options: DownloadOptions): Promise<DownloadedFile> {
   const { store, signal } = options;
@@ -177,7 +180,7 @@ export async function resumableDownload(url: string, options: DownloadOptions): 
     if (offset > start.offset) stalled = 0;
     await stall(new Error(`The download of ${url} ended after ${offset} of ${total} bytes.`));
   }
-  return verify(url, store, options.magic === undefined ? 'GGUF' : options.magic, counts);
+  return verify(url, store, options.magic === undefined ? 'GGUF' : options.magic, options.check ?? null, counts);
 }
 
 /**
@@ -219,7 +222,7 @@ async function pump(response: Response, store: PartialStore, url: string, offset
   return received;
 }
 
-async function verify(url: string, store: PartialStore, magic: string | null, counts: Omit<DownloadedFile, 'blob' | 'sizeBytes'>): Promise<DownloadedFile> {
+async function verify(url: string, store: PartialStore, magic: string | null, check: ((blob: Blob) => Promise<string | null>) | null, counts: Omit<DownloadedFile, 'blob' | 'sizeBytes'>): Promise<DownloadedFile> {
   const info = await store.info(url);
   const blob = await store.blob(url);
   const fail = async (why: string): Promise<never> => {
@@ -228,6 +231,8 @@ async function verify(url: string, store: PartialStore, magic: string | null, co
   };
   if (info?.totalBytes != null && blob.size !== info.totalBytes) await fail(`${blob.size} bytes arrived, the server named ${info.totalBytes}`);
   if (magic !== null && new TextDecoder().decode(await blob.slice(0, magic.length).arrayBuffer()) !== magic) await fail(`it does not start with "${magic}" (not a GGUF model file)`);
+  const problem = check ? await check(blob) : null;
+  if (problem !== null) await fail(problem);
   return { blob, sizeBytes: blob.size, ...counts };
 }
 

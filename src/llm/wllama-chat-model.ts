@@ -128,6 +128,11 @@ export async function loadWllamaModel(blobs: Blob[], options: LoadWllamaOptions)
   };
   let wllama = await open();
   const info = wllama.getLoadedContextInfo();
+  // A damaged file can load with no context at all; it could not answer a single call.
+  if (!(info.n_ctx > 0)) {
+    await wllama.exit().catch(() => undefined);
+    throw new Error(`cannot load the local model ${options.name}: it loaded with a context of ${info.n_ctx} tokens, so the file is damaged or not a chat model; remove it and load it again`);
+  }
   let lastSpeed: LocalSpeed | null = null;
   let activity: LocalActivity = { generating: false, generatedTokens: 0, workerEnded: false };
   let busy: Promise<void> = Promise.resolve();

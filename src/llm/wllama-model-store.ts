@@ -6,6 +6,7 @@
  * reload keep the bytes that arrived, and the next Download goes on from them. Uses the
  * wllama module through wllama-chat-model.ts (the only importer).
  */
+import { ggufBlobProblem } from './gguf-header.ts';
 import { DownloadVerifyError, memoryPartialStore, resumableDownload, type PartialInfo } from './model-download.ts';
 import { opfsAvailable, opfsPartialStore } from './opfs-partial-store.ts';
 import { loadWllamaLibrary } from './wllama-chat-model.ts';
@@ -84,7 +85,7 @@ export async function discardUnfinishedDownload(url: string): Promise<void> {
  * (model-download.ts): the bytes received are kept in the Origin Private File System as they
  * arrive, and a later call for the same URL — after Stop, a dropped connection or a reload —
  * asks only for the rest with a Range request (a server without Range sends the whole file
- * again). The finished file is checked (size, GGUF magic), then moved into wllama's cache. Each
+ * again). The finished file is checked (size, GGUF header and length: gguf-header.ts), then moved into wllama's cache. Each
  * shard of a split model (`…-00001-of-0000N.gguf`) is downloaded in turn.
  * @throws StorageFullError when storage is full (nothing of this model is kept); Error for a URL
  *   that is not a `.gguf` file, a refused request, or a connection lost three times in a row
@@ -103,6 +104,7 @@ export async function downloadModel(url: string, options: { onProgress?: (loaded
     for (const shard of shards) {
       const file = await resumableDownload(shard, {
         store: partial,
+        check: ggufBlobProblem,
         ...(options.fetch ? { fetch: options.fetch } : {}),
         ...(options.signal ? { signal: options.signal } : {}),
         onProgress: (loaded, total) => options.onProgress?.(done + loaded, total > 0 ? done + total : 0),
@@ -126,11 +128,11 @@ export async function downloadModel(url: string, options: { onProgress?: (loaded
 /**
  * Copy a picked or dropped GGUF file into storage.
  * @throws StorageFullError when storage is full (nothing of it is kept); Error for a file that is
- *   not GGUF (its first four bytes are not "GGUF")
+ *   not a whole GGUF model (gguf-header.ts: not "GGUF", a damaged header, cut short), saying what is wrong
  */
 export async function storeModelFile(file: Blob, name: string): Promise<StoredModel> {
-  const magic = new TextDecoder().decode(await file.slice(0, 4).arrayBuffer());
-  if (magic !== 'GGUF') throw new Error(`${name} is not a GGUF model file.`);
+  const problem = await ggufBlobProblem(file);
+  if (problem !== null) throw new Error(`${name} is not a usable GGUF model file: ${problem}. Nothing of it was kept.`);
   const url = fileUrl(name);
   const models = await manager();
   const cache = models.cacheManager;

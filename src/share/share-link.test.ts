@@ -3,7 +3,7 @@ import { BUILT_IN_META_PROMPTS } from '../agents/meta-prompt-library.ts';
 import { strToU8, zlibSync } from 'fflate';
 import { isSeed } from '../engine/frotz-rng.ts';
 import { taskHash } from '../ttl/web-engine.ts';
-import { decodeShare, encodeShare, ShareError, shareUrl, type SharePayload } from './share-link.ts';
+import { decodeShare, encodeShare, ShareError, shareFragmentOf, shareUrl, withoutShare, type SharePayload } from './share-link.ts';
 
 const metaPrompt: SharePayload = {
   kind: 'meta-prompt',
@@ -146,5 +146,47 @@ describe('share links keep only the view and workshop mode of the page URL', () 
     const url = shareUrl(base, payload);
     expect(url.startsWith(start)).toBe(true);
     expect(decodeShare(new URL(url).hash)).toEqual(payload);
+  });
+});
+
+describe('share links re-encoded or moved into the query open when their content is intact', () => {
+  // A payload whose value has both `-` and `_` (the base64url characters an encoder escapes).
+  const payload = Array.from({ length: 50 }, (_, i): SharePayload => ({ kind: 'meta-prompt', metaPrompt: { name: `N${i}`, description: '', strategy: `Try ${i} things ~~ ?? >> ${'x'.repeat(i)}`, provenance: 'shared link', selectedOn: [] } }))
+    .find((p) => /-/.test(encodeShare(p)) && /_/.test(encodeShare(p)))!;
+  const value = encodeShare(payload);
+  const escape = (text: string) => text.replace(/-/g, '%2D').replace(/_/g, '%5F');
+  const base = 'https://example.org/sub/';
+  it('has a value with - and _ to test with', () => {
+    expect(value).toMatch(/-/);
+    expect(value).toMatch(/_/);
+  });
+
+  const texts: Record<string, string> = {
+    '- and _ percent-encoded once': `${base}#share=${escape(value)}`,
+    '- and _ percent-encoded twice': `${base}#share=${encodeURIComponent(escape(value))}`,
+    'the whole link encoded twice': encodeURIComponent(encodeURIComponent(`${base}#share=${value}`)),
+    '- and _ encoded three times': `#share=${encodeURIComponent(encodeURIComponent(escape(value)))}`,
+    'the share in the query': `${base}?share=${value}`,
+    'the share in the query, other parameters after it': `${base}?view=library&share=${value}&workshop=1`,
+    'the #share= encoded into the query': `${base}?view=library%23share%3D${value}`,
+  };
+  for (const [what, text] of Object.entries(texts)) {
+    it(`decodes a link with ${what}`, () => {
+      expect(decodeShare(text)).toEqual(payload);
+    });
+  }
+
+  it('the page finds the share in its fragment or its query, and clears it from either', () => {
+    for (const href of [`${base}?view=library#share=${value}`, `${base}?view=library&share=${value}`, `${base}?share=${encodeURIComponent(escape(value))}&view=library`, `${base}?view=library%23share%3D${value}`, `${base}?view=library&x=%23share%3D${escape(value)}`]) {
+      expect(decodeShare(shareFragmentOf(href)), href).toEqual(payload);
+      expect(withoutShare(href), href).toBe(`${base}?view=library`);
+    }
+    expect(shareFragmentOf(`${base}?view=library#other`)).toBe('');
+    expect(withoutShare(`${base}?view=learn&seed=3#old`)).toBe(`${base}?view=learn&seed=3`);
+  });
+
+  it('a link cut off after being re-encoded or moved is still called damaged', () => {
+    expect(() => decodeShare(`${base}#share=${encodeURIComponent(escape(value)).slice(0, -30)}`)).toThrow(/damaged/);
+    expect(() => decodeShare(`${base}?share=${value.slice(0, -30)}&view=library`)).toThrow(/damaged/);
   });
 });

@@ -24,12 +24,19 @@ const policySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('human') }),
 ]);
 
+/**
+ * Limits of a shared meta-prompt, characters (and entries of `selectedOn`): the Library's entry
+ * limits (ui entry-io.ts takes them from here), so every entry the Library keeps fits a link's
+ * schema; the provenance is the entry's provenance as text (`Imported from ` + up to 500).
+ */
+export const META_PROMPT_LIMITS = { name: 200, description: 5_000, strategy: 20_000, provenance: 1_000, selectedOn: 200, selectedOnItem: 200 } as const;
+
 const metaPromptSchema = z.object({
-  name: z.string().min(1).max(200),
-  description: z.string().max(5_000).default(''),
-  strategy: z.string().max(20_000),
-  provenance: z.string().max(500).default('shared link'),
-  selectedOn: z.array(z.string().max(100)).max(100).default([]),
+  name: z.string().min(1).max(META_PROMPT_LIMITS.name),
+  description: z.string().max(META_PROMPT_LIMITS.description).default(''),
+  strategy: z.string().max(META_PROMPT_LIMITS.strategy),
+  provenance: z.string().max(META_PROMPT_LIMITS.provenance).default('shared link'),
+  selectedOn: z.array(z.string().max(META_PROMPT_LIMITS.selectedOnItem)).max(META_PROMPT_LIMITS.selectedOn).default([]),
 });
 
 /** A web task of a setup (`web:<site>/<template>:<seed>`); whether the catalog has it is checked
@@ -101,9 +108,17 @@ const fromBase64Url = (text: string): Uint8Array => {
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 };
 
-/** Encode a payload (validated first: unknown fields, such as a key, are dropped). */
+/**
+ * Encode a payload (validated first: unknown fields, such as a key, are dropped).
+ * @throws ShareError naming the first field over its limit, or saying the link would be too long
+ */
 export function encodeShare(payload: SharePayload): string {
-  const clean = sharePayloadSchema.parse(scrubSecrets(payload));
+  const parsed = sharePayloadSchema.safeParse(scrubSecrets(payload));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ShareError(`This cannot be shared as a link: ${issue.path.join('.') || '(root)'}: ${issue.message}. Export it as a file instead.`);
+  }
+  const clean = parsed.data;
   const encoded = SHARE_PREFIX + toBase64Url(zlibSync(strToU8(JSON.stringify(clean)), { level: 9 }));
   if (encoded.length > MAX_SHARE_LENGTH) throw new ShareError(`This is too long to share as a link (${encoded.length} characters); export it as a file instead.`);
   return encoded;
@@ -121,18 +136,62 @@ const SHARE_VALUE = /^v\d+\.[A-Za-z0-9_-]*/;
  * link is reported damaged rather than silently shortened.
  */
 export function shareValueOf(text: string): string {
-  let value = text;
+  let value = percentDecoded(text);
   const at = value.indexOf('share=');
   if (at >= 0) value = value.slice(at + 'share='.length);
-  try {
-    value = decodeURIComponent(value);
-  } catch {
-    // not percent-encoded as a whole: kept as written
-  }
+  // A link whose share landed in the query: the next query parameter or a fragment ends it.
+  value = value.replace(/(?:&[A-Za-z_][\w-]*=|#).*$/s, '');
   value = value.replace(/[\r\n]+[ \t]*(?:>[ \t]*)*/g, '').replace(/\s+/g, '');
   const body = SHARE_VALUE.exec(value)?.[0];
   if (body && TRAILING_PUNCTUATION.test(value.slice(body.length))) return body;
   return value;
+}
+
+/** Most times a link is percent-decoded: a chat app, a redirect and a mail gateway may each encode it. */
+const MAX_DECODES = 3;
+
+/** `text` percent-decoded until no escape is left (at most `MAX_DECODES` times): `-` and `_`
+ * encoded twice (`%252D`) come back; a `%` that is not an escape stops the decoding there. */
+function percentDecoded(text: string): string {
+  let value = text;
+  for (let i = 0; i < MAX_DECODES && /%[0-9a-fA-F]{2}/.test(value); i++) {
+    try {
+      value = decodeURIComponent(value);
+    } catch {
+      break; // not percent-encoded as a whole: kept as written
+    }
+  }
+  return value;
+}
+
+/**
+ * The share of a page address as `#share=…`, wherever it landed, or '' when it has none: the
+ * fragment (`#share=…`), or the query — `?share=…`, or a `#share=` encoded into it (`%23share%3D…`)
+ * by an app that moved the fragment. `href` is an absolute URL.
+ */
+export function shareFragmentOf(href: string): string {
+  const url = new URL(href);
+  if (url.hash.startsWith('#share=')) return url.hash;
+  const fromParam = url.searchParams.get('share');
+  if (fromParam) return `#share=${fromParam}`;
+  const query = percentDecoded(url.search);
+  const at = query.indexOf('#share=');
+  return at >= 0 ? query.slice(at) : '';
+}
+
+/** `href` without its share: the fragment cleared, and a share that landed in the query removed. */
+export function withoutShare(href: string): string {
+  const url = new URL(href);
+  url.hash = '';
+  url.searchParams.delete('share');
+  // A parameter the share was glued onto (`view=library%23share%3D…`) keeps what came before it.
+  const kept = [...url.searchParams.entries()].flatMap(([name, value]): [string, string][] => {
+    const at = percentDecoded(value).indexOf('#share=');
+    if (at < 0) return [[name, value]];
+    return at > 0 ? [[name, percentDecoded(value).slice(0, at)]] : [];
+  });
+  url.search = new URLSearchParams(kept).toString();
+  return url.toString();
 }
 
 /** Whether a decoded payload has a field named like a key (apiKey, api_key, key, token, …) anywhere. */
@@ -172,7 +231,7 @@ export const SHARE_KEPT_PARAMS: readonly string[] = ['view', 'workshop'];
 /** A full URL for `base` (the page URL, absolute): its fragment replaced by the payload, its
  * query reduced to `SHARE_KEPT_PARAMS` (`view` set to `view` when given; `workshop=1` when
  * `workshop` is true, e.g. workshop mode turned on with the nav toggle). Throws a TypeError when
- * `base` is not an absolute URL, and the schema's error when the payload is not valid. */
+ * `base` is not an absolute URL, and ShareError (`encodeShare`) when the payload is not valid. */
 export function shareUrl(base: string, payload: SharePayload, view?: string, workshop?: boolean): string {
   const url = new URL(base);
   if (view !== undefined) url.searchParams.set('view', view);

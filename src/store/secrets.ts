@@ -7,7 +7,9 @@
  * would mangle ordinary text; real keys are far longer). A key is found in every encoding it can
  * take in text a provider or a tool echoes (`keyPattern`): percent-encoded (any case, partly or
  * twice), JSON- or HTML-escaped, form-encoded, base64 (standard or URL-safe, at any alignment
- * inside a longer base64 text) and hex. Pure module state; no DOM or Node APIs.
+ * inside a longer base64 text) and hex; and, as a server or proxy may echo it (`hideKeyFragments`),
+ * spaced, reversed, in full-width characters, or split into pieces of 12 or more characters.
+ * Pure module state; no DOM or Node APIs.
  */
 
 /** What a scrubbed key is replaced with. */
@@ -26,11 +28,73 @@ export function forgetSecrets(): void {
   secrets.clear();
 }
 
-/** `text` with every registered secret, in any encoding `keyPattern` knows, replaced by KEY_HIDDEN. */
+/** `text` with every registered secret, in any encoding `keyPattern` knows, and every fragment
+ * `hideKeyFragments` finds, replaced by KEY_HIDDEN. */
 export function scrubText(text: string): string {
   let out = text;
-  for (const secret of secrets) out = hideKey(out, secret);
+  for (const secret of secrets) out = hideKeyFragments(hideKey(out, secret), secret);
   return out;
+}
+
+/** The shortest run of a key's characters hidden on its own (a fragment of a key split across replies). */
+export const KEY_FRAGMENT_LENGTH = 12;
+/** Characters a server may put between a key's characters: whitespace, zero-width ones, soft hyphen. */
+const SPACING = /[\s\u200b-\u200d\u2060\ufeff\u00ad]/;
+const fragmentWindows = new Map<string, { width: number; windows: Set<string>; chars: Set<string> }>();
+
+/** One UTF-16 unit of text as compared with a key: compatibility forms (full-width ｓｋ) folded by NFKC. */
+const fold = (c: string): string => (c.charCodeAt(0) < 128 ? c : c.normalize('NFKC'));
+
+/**
+ * `text` with every run of `secret`'s characters that a server or proxy can make of an echoed key
+ * replaced by KEY_HIDDEN: the key (or `KEY_FRAGMENT_LENGTH` or more consecutive characters of it —
+ * a key split across two replies leaves such a piece in each) forwards or reversed, with spacing
+ * (`SPACING`) between its characters, and in full-width or other NFKC-compatible characters.
+ * A fragment is compared with the key's characters other than spacing; a key shorter than the
+ * fragment length is hidden only whole. Linear in the text (one set look-up per position in a run
+ * of the key's characters). What cannot be found: shorter pieces, and a key transformed beyond
+ * these forms and `keyPattern`'s encodings (README, "Keys").
+ */
+export function hideKeyFragments(text: string, secret: string): string {
+  let entry = fragmentWindows.get(secret);
+  if (!entry) {
+    const key = [...secret].filter((c) => !SPACING.test(c)).map(fold).join('');
+    const width = Math.min(KEY_FRAGMENT_LENGTH, key.length);
+    const windows = new Set<string>();
+    for (const k of [key, [...key].reverse().join('')]) for (let i = 0; i + width <= k.length; i++) windows.add(k.slice(i, i + width));
+    entry = { width, windows, chars: new Set(key) };
+    fragmentWindows.set(secret, entry);
+  }
+  const { width, windows, chars } = entry;
+  if (width < 4) return text;
+  // The text without spacing, folded, with each kept unit's index in `text`.
+  const units: string[] = [];
+  const at: number[] = [];
+  let run = 0;
+  const ranges: [number, number][] = [];
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (SPACING.test(c)) continue;
+    const f = fold(c);
+    units.push(f);
+    at.push(i);
+    run = chars.has(f) ? run + 1 : 0;
+    if (run < width) continue;
+    const end = units.length;
+    if (!windows.has(units.slice(end - width, end).join(''))) continue;
+    const from = at[end - width]!;
+    const last = ranges.at(-1);
+    if (last && from <= last[1] + 1) last[1] = i;
+    else ranges.push([from, i]);
+  }
+  if (ranges.length === 0) return text;
+  let out = '';
+  let previous = 0;
+  for (const [from, to] of ranges) {
+    out += text.slice(previous, from) + KEY_HIDDEN;
+    previous = to + 1;
+  }
+  return out + text.slice(previous);
 }
 
 const patterns = new Map<string, RegExp>();
@@ -41,13 +105,14 @@ const hex2 = (n: number) => n.toString(16).padStart(2, '0');
 const anyCaseHex = (h: string) => [...h].map((d) => (/[a-f]/.test(d) ? `[${d}${d.toUpperCase()}]` : d)).join('');
 
 /** The ways one character of a key may be written in text: itself, its UTF-8 bytes percent-
- * encoded (any case; `%25` for a second encoding), a JSON `\uXXXX` escape, an HTML character
- * reference, `\/` for `/` and `+` for a space. */
+ * encoded (any case; `%25` for a second encoding), a JSON `\uXXXX` escape, a JavaScript `\u{X}`
+ * or `\xXX` escape, an HTML character reference, `\/` for `/` and `+` for a space. */
 function charForms(c: string): string {
   const bytes = utf8(c).map(hex2);
   const percent = bytes.map((b) => `%(?:25)?${anyCaseHex(b)}`).join('');
   const code = c.codePointAt(0)!;
-  const forms = [escapeRegExp(c), percent, `\\\\u${anyCaseHex(code.toString(16).padStart(4, '0'))}`, `&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
+  const forms = [escapeRegExp(c), percent, `\\\\u${anyCaseHex(code.toString(16).padStart(4, '0'))}`, `\\\\u\\{0*${anyCaseHex(code.toString(16))}\\}`, `&#0*${code};`, `&#[xX]0*${anyCaseHex(code.toString(16))};`];
+  if (bytes.length === 1) forms.push(`\\\\x${anyCaseHex(bytes[0]!)}`);
   if (c === '/') forms.push('\\\\/');
   if (c === ' ') forms.push('\\+');
   return `(?:${forms.join('|')})`;

@@ -28,13 +28,16 @@ import { GetGamesState } from './shared/stores/get-games.svelte.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
+import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
 import { WorkshopPresets } from './workshop/learn-presets.ts';
 import { WorkshopState } from './workshop/workshop.svelte.ts';
 
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
-const services = createBrowserServices();
+// The storage alarm hears of every failed save (storage low, full or closed) and offers an export.
+const storageAlarm = new StorageAlarm({ store: () => library.store, download: (name, text, mime) => services.download(name, text, mime), now: () => Date.now() });
+const services = createBrowserServices(document, fetch.bind(globalThis), (error) => storageAlarm.raise(error));
 const llm = createBrowserLlmServices(location.origin);
 const library = new StoryLibrary(services);
 const player = new Player(services, library);
@@ -85,7 +88,7 @@ const getGames = new GetGamesState({
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
-export default mount(App, { target, context, props: { router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay } });
+export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay } });
 router.start();
 shareInbox.start();
 const withStore = (): void => {

@@ -112,6 +112,28 @@ describe('MetaLibraryState', () => {
     expect(state.draft?.id).not.toBe('fact-bank');
   });
 
+  it('every entry the Library accepts can be shared, or is refused with a clear message (never a schema dump)', async () => {
+    const { state, catalog } = makeState();
+    await state.init();
+    // At the Library's limits: 200 task sets of 200 characters, the longest provenance texts, a 200-character name.
+    const long = (i: number) => `task-${i}-`.padEnd(200, 'x');
+    const shareable = { ...entry, id: 'e2', name: 'N'.repeat(200), provenance: { kind: 'imported' as const, from: 'f'.repeat(500) }, selectedOn: Array.from({ length: 200 }, (_, i) => long(i)) };
+    const evolved = { ...entry, id: 'e3', provenance: { kind: 'evolved' as const, runId: 'r'.repeat(200), parentId: 'p'.repeat(200), iteration: 99999 } };
+    for (const e of [shareable, evolved]) {
+      await catalog.save(e);
+      await state.copyShareLink(catalog.find(e.id)!);
+      expect(state.error).toBeNull();
+      expect(decodeShare(new URL(state.shareLink!).hash)).toMatchObject({ kind: 'meta-prompt', metaPrompt: { name: e.name, selectedOn: e.selectedOn } });
+    }
+    // Too much to compress into a link: said in words, with what to do instead.
+    let x = 7;
+    const noise = () => Array.from({ length: 200 }, () => String.fromCharCode(33 + (((x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 16) % 90))).join('');
+    const huge = { ...entry, id: 'e4', selectedOn: Array.from({ length: 200 }, noise) };
+    await catalog.save(huge);
+    await state.copyShareLink(catalog.find('e4')!);
+    expect(state.error).toMatch(/^This is too long to share as a link \(\d+ characters\); export it as a file instead\.$/);
+  });
+
   it('makes a share link without a key; "try" opens Learn with the entry; export and import', async () => {
     const { state, catalog, shown, copied, downloads } = makeState();
     await state.init();

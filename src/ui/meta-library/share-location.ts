@@ -2,6 +2,7 @@
  * The page's URL fragment as the share inbox needs it (read, clear, follow), and its browser
  * implementation (history.replaceState to clear it without a reload; hashchange to follow it).
  */
+import { shareFragmentOf, withoutShare } from '../../share/share-link.ts';
 
 /** The page's URL fragment, as the inbox needs it. */
 export interface ShareLocation {
@@ -13,14 +14,14 @@ export interface ShareLocation {
   onHashChange(listener: () => void): void;
 }
 
-/** The browser's fragment (history.replaceState to clear it; hashchange to follow it). */
+/** The browser's fragment (history.replaceState to clear it; hashchange to follow it). A share
+ * that landed in the query (`?share=…`, an encoded `%23share=`) is read as the fragment and
+ * cleared with it (share-link.ts `shareFragmentOf`). */
 export function createBrowserShareLocation(win: Window = window): ShareLocation {
   return {
-    hash: () => win.location.hash,
+    hash: () => shareFragmentOf(win.location.href) || win.location.hash,
     clearHash() {
-      const url = new URL(win.location.href);
-      url.hash = '';
-      win.history.replaceState(win.history.state, '', url);
+      win.history.replaceState(win.history.state, '', withoutShare(win.location.href));
     },
     onHashChange: (listener) => win.addEventListener('hashchange', listener),
   };

@@ -11,8 +11,17 @@ import type { SessionRecord } from '../../../ttl/session-record.ts';
 /** A run of text in a diff line: unchanged, or the words that changed. */
 export type DiffPart = { kind: 'same' | 'added' | 'removed'; text: string };
 /** One line of a line diff (no newline): kept, or removed / added, with its parts (changed
- * words highlighted when the line replaces a similar one; else one part, the whole line). */
-export type DiffLine = { kind: 'same' | 'added' | 'removed'; parts: DiffPart[] };
+ * words highlighted when the line replaces a similar one; else one part, the whole line); or
+ * `omitted`: a note (its one part) that the prompts are too large or too different to diff. */
+export type DiffLine = { kind: 'same' | 'added' | 'removed' | 'omitted'; parts: DiffPart[] };
+
+/** Most lines (each side) and characters (each side) diffed line by line; larger prompts get a note. */
+export const MAX_DIFF_LINES = 3_000;
+export const MAX_DIFF_CHARS = 300_000;
+/** Most changed lines jsdiff may find (its `maxEditLength`: Myers' O(N·D) work stays bounded). */
+export const MAX_DIFF_EDITS = 400;
+/** How many added lines after the last pair a removed line is compared with for word marks. */
+const PAIR_WINDOW = 4;
 
 /** Lines of a diff chunk's value (its final newline dropped). */
 const linesOf = (value: string): string[] => value.replace(/\n$/, '').split('\n');
@@ -27,12 +36,22 @@ function similarity(a: string, b: string): number {
 /**
  * Line diff of two guiding prompts; a removed line followed by an added line that shares at least
  * half its words (by characters) is word-diffed, so only the words that changed are highlighted,
- * and unrelated lines are never paired word by word.
+ * and unrelated lines are never paired word by word. The work is bounded (a guide of many lines
+ * imported in Learn must not block the page): prompts over MAX_DIFF_LINES / MAX_DIFF_CHARS, or
+ * differing in more than MAX_DIFF_EDITS lines, give one `omitted` line saying so; a removed line
+ * is compared with at most PAIR_WINDOW added lines. Never throws.
  */
 export function diffPrompts(before: string, after: string): DiffLine[] {
+  const lineCount = (text: string): number => text.split('\n').length;
+  const omitted = (text: string): DiffLine[] => [{ kind: 'omitted', parts: [{ kind: 'same', text }] }];
+  const size = (text: string) => `${lineCount(text).toLocaleString('en')} lines, ${text.length.toLocaleString('en')} characters`;
+  if (before.length > MAX_DIFF_CHARS || after.length > MAX_DIFF_CHARS || lineCount(before) > MAX_DIFF_LINES || lineCount(after) > MAX_DIFF_LINES) {
+    return omitted(`The guiding prompts are too large to compare line by line (before: ${size(before)}; after: ${size(after)}; at most ${MAX_DIFF_LINES.toLocaleString('en')} lines or ${MAX_DIFF_CHARS.toLocaleString('en')} characters each). Both are in the session's export.`);
+  }
   // Every line ends with a newline, so a last line without one still matches itself.
   const ended = (text: string): string => (text === '' || text.endsWith('\n') ? text : `${text}\n`);
-  const chunks = diffLines(ended(before), ended(after));
+  const chunks = diffLines(ended(before), ended(after), { maxEditLength: MAX_DIFF_EDITS });
+  if (!chunks) return omitted(`The guiding prompts differ in more than ${MAX_DIFF_EDITS.toLocaleString('en')} lines: too many changes to show line by line.`);
   const out: DiffLine[] = [];
   const whole = (kind: 'added' | 'removed', text: string): DiffLine => ({ kind, parts: [{ kind, text }] });
   for (let i = 0; i < chunks.length; i++) {
@@ -49,7 +68,8 @@ export function diffPrompts(before: string, after: string): DiffLine[] {
       const partner = new Map<number, number>();
       let from = 0;
       removed.forEach((a, k) => {
-        const j = added.findIndex((b, m) => m >= from && similarity(a, b) >= 0.5);
+        let j = -1;
+        for (let m = from; m < Math.min(added.length, from + PAIR_WINDOW) && j < 0; m++) if (similarity(a, added[m]!) >= 0.5) j = m;
         if (j >= 0) {
           partner.set(k, j);
           from = j + 1;
@@ -66,7 +86,9 @@ export function diffPrompts(before: string, after: string): DiffLine[] {
         if (k === undefined) return whole('added', b);
         return { kind: 'added', parts: diffWordsWithSpace(removed[k]!, b).filter((w) => !w.removed).map((w) => ({ kind: w.added ? 'added' : 'same', text: w.value })) };
       });
-      out.push(...gone, ...come);
+      // One push per line: spreading a long chunk into push() overflows the call stack.
+      for (const line of gone) out.push(line);
+      for (const line of come) out.push(line);
       i++;
       continue;
     }

@@ -11,6 +11,7 @@ import type { CsvTable } from '../../../eval/csv.ts';
 import { scrubText } from '../../../store/secrets.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../../store/interface.ts';
+import { META_PROMPT_LIMITS } from '../../../share/share-link.ts';
 
 /** One evaluation of an entry on a task set (W-AUC mean and its 95% bootstrap interval). */
 export interface MetaPromptEvaluation {
@@ -28,10 +29,8 @@ export type LibraryMetaPrompt = MetaPromptEntry & { evaluations: MetaPromptEvalu
 
 export const ENTRY_FILE_FORMAT = 'metattl-meta-prompt-1';
 
-/** Limits (as the share link's). */
-const MAX_NAME = 200;
-const MAX_DESCRIPTION = 5_000;
-const MAX_STRATEGY = 20_000;
+/** Limits: the share link's (share-link.ts), so every entry kept here can be shared. */
+const { name: MAX_NAME, description: MAX_DESCRIPTION, strategy: MAX_STRATEGY } = META_PROMPT_LIMITS;
 
 const provenanceSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('built-in') }),
@@ -65,7 +64,7 @@ export const entrySchema = z.object({
   description: z.string().max(MAX_DESCRIPTION).default(''),
   strategy: z.string().max(MAX_STRATEGY),
   provenance: provenanceSchema.default({ kind: 'hand-written' }),
-  selectedOn: z.array(z.string().max(200)).max(200).default([]),
+  selectedOn: z.array(z.string().max(META_PROMPT_LIMITS.selectedOnItem)).max(META_PROMPT_LIMITS.selectedOn).default([]),
   evaluations: z.array(evaluationSchema).max(200).default([]),
 });
 

@@ -10,6 +10,7 @@ import { createBrowserWorker } from '../../../engine/browser/worker-factory.ts';
 import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from '../../../engine/interface.ts';
 import { identifyStory } from '../../../engine/story-file.ts';
 import { openIdbStore } from '../../../store/idb-store.ts';
+import { watchStorage } from '../../../store/storage-watch.ts';
 import type { Store } from '../../../store/interface.ts';
 import { MemoryStore } from '../../../store/memory-store.ts';
 import type { Navigation } from '../../shell/router.svelte.ts';
@@ -61,7 +62,11 @@ export const dateAt = (ms: number): Date => new Date(ms);
 /** Watchdog budget of one step in the page, ms. */
 const STEP_TIMEOUT_MS = 5_000;
 
-export function createBrowserServices(doc: Document = document, fetchImpl: typeof fetch = fetch.bind(globalThis)): PlayerServices {
+/**
+ * The page's services. `onStorageFailure` hears of every failed store write (storage low, full or
+ * closed: store/storage-watch.ts), for the storage alarm.
+ */
+export function createBrowserServices(doc: Document = document, fetchImpl: typeof fetch = fetch.bind(globalThis), onStorageFailure?: (error: unknown) => void): PlayerServices {
   return {
     resolve: (path) => new URL(path, doc.baseURI),
     async fetchBytes(url) {
@@ -96,7 +101,12 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     loadEngine: (bytes, options) => EngineProxy.load(createBrowserWorker, bytes, options, { stepTimeoutMs: STEP_TIMEOUT_MS }),
     async openStore() {
       try {
-        return { store: await openIdbStore(), problem: null };
+        const store = await openIdbStore();
+        // Ask the browser to keep this origin's data under storage pressure (it may say no).
+        const storage = (navigator as Partial<Navigator>).storage;
+        void storage?.persist().catch(() => false);
+        const gauge = storage ?? null;
+        return { store: gauge ? watchStorage(store, gauge, { onFailure: (error) => onStorageFailure?.(error) }) : store, problem: null };
       } catch (error) {
         return { store: new MemoryStore(), problem: (error as Error).message };
       }
