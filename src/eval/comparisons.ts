@@ -62,8 +62,16 @@ export function compareArms(a: string, b: string, taskSet: string, results: read
     delta: { mean: all.estimate, low: all.low, high: all.high }, perGame,
     gameLevel: { tLow: t.low, tHigh: t.high, tP: t.p, signFlipP: flip.p, minP: flip.minP, games: games.length, exact: flip.exact },
     holmP: null, positive: false,
-    power: { delta: powerDelta, sessionSd: v.sessionSd, tau: v.tau, repeatsNeeded: need.repeats, powerNow: gameLevelPower(powerInput, repeatsNow), reason: need.reason },
+    power: { delta: powerDelta, sessionSd: v.sessionSd, tau: v.tau, seedsPerGame, repeatsNow, repeatsNeeded: need.repeats, powerNow: gameLevelPower(powerInput, repeatsNow), reason: need.reason },
   };
+}
+
+/** The comparison's power estimate for another Δ (from its recorded σ, τ, games and seeds). */
+export function withPowerDelta(c: Comparison, delta: number): Comparison {
+  if (c.power.delta === delta) return c;
+  const input = { delta, sessionSd: c.power.sessionSd, tau: c.power.tau, games: c.gameLevel.games, seedsPerGame: c.power.seedsPerGame ?? 1 };
+  const need = repeatsNeeded(input);
+  return { ...c, power: { ...c.power, delta, repeatsNeeded: need.repeats, reason: need.reason, powerNow: gameLevelPower(input, c.power.repeatsNow ?? 1) } };
 }
 
 /** Holm over the declared comparisons' sign-flip p (in place); exploratory ones keep holmP null. */

@@ -154,7 +154,7 @@ export interface Comparison {
   positive: boolean;
   /** Repeats per task the game-level t-test needs for 80 % power at Δ = `delta` (the run's own
    * σ and τ; `repeats` null with `reason` when no number of repeats reaches it). */
-  power: { delta: number; sessionSd: number; tau: number; repeatsNeeded: number | null; powerNow: number; reason: string | null };
+  power: { delta: number; sessionSd: number; tau: number; seedsPerGame: number; repeatsNow: number; repeatsNeeded: number | null; powerNow: number; reason: string | null };
 }
 
 /** A report-wide warning: `few_games` (G < 6), `identical_repeats` (zero-width intervals). */
