@@ -60,7 +60,7 @@ test('a small evaluation runs in the page; its report exports as Markdown, CSV, 
 
   const md = await download(page, 'evaluate-export-md');
   expect(md.name).toMatch(/\.md$/);
-  for (const r of onPage) expect(md.text).toMatch(new RegExp(`\\| (\\*\\*)?${r.policy}(\\*\\*)?( \\(best\\))? \\| custom \\| 2 \\| 2 \\| ${r.wAuc.replace('.', '\\.')} \\[`));
+  for (const r of onPage) expect(md.text).toMatch(new RegExp(`\\| (\\*\\*)?${r.policy}(\\*\\*)?( Δ > 0 \\(Holm\\))? \\| custom \\| 2 \\| 2 \\| ${r.wAuc.replace('.', '\\.')} \\[`));
 
   const csv = await download(page, 'evaluate-export-csv');
   const [header, ...lines] = csv.text.trim().split('\n').map((l) => l.split(','));
