@@ -84,6 +84,19 @@ describe('metattl experiment', () => {
     expect(out.estimate.perSessionTokens.paper).toEqual({ episodes: 6, metaTtl: 364000, static: 196000 });
     expect(out.estimate.total.llmCalls.low).toBeGreaterThan(0);
     expect(out.estimate.total.tokens.high).toBeGreaterThanOrEqual(out.estimate.total.tokens.low);
+    // Power before any call: 3 games, σ 0.10 and τ 0 assumed, Δ 0.05 → the game-level t-test's repeats; no flag possible.
+    expect(out.power).toMatchObject({ delta: 0.05, sessionSd: 0.1, tau: 0 });
+    expect(out.power.steps.map((s: { step: string; games: number; flagReachable: boolean }) => [s.step, s.games, s.flagReachable])).toEqual([['eval-ID', 3, false], ['eval-OOD', 3, false]]);
+    expect(out.power.steps[0].repeatsNeeded).toBeGreaterThan(15);
+    const pilot = join(store(), 'pilot.json');
+    writeFileSync(pilot, JSON.stringify({ comparisons: [{ declared: true, power: { sessionSd: 0.1, tau: 0.2 } }] }));
+    const capped = JSON.parse((await runCli(['experiment', 'plan', 'paper-jericho', '--json', '--power-delta', '0.1', '--pilot', pilot], env)).stdout);
+    expect(capped.power).toMatchObject({ delta: 0.1, tau: 0.2 });
+    expect(capped.power.steps[0].repeatsNeeded).toBeNull();
+    expect(capped.power.steps[0].reason).toMatch(/add games/);
+    const badDelta = await runCli(['experiment', 'plan', 'paper-jericho', '--power-delta', '2'], env);
+    expect(badDelta.code).toBe(2);
+    expect(badDelta.stderr).toContain('--power-delta must be');
     const holdout = JSON.parse((await runCli(['experiment', 'plan', 'skeptic-holdout', '--json'], env)).stdout);
     expect(holdout.folds.map((f: { train: string[]; val: string[]; test: string[] }) => [f.train, f.val, f.test])).toEqual([
       [['zork1'], ['temple'], ['detective']], [['temple'], ['detective'], ['zork1']], [['detective'], ['zork1'], ['temple']],
