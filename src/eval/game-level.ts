@@ -108,7 +108,7 @@ export function tInterval(values: readonly number[], level = 0.95): { mean: numb
 }
 
 /** Above this many games the sign-flip p is estimated from seeded random flips instead of all 2^G. */
-export const EXACT_SIGN_FLIP_GAMES = 20;
+export const EXACT_SIGN_FLIP_GAMES = 16;
 
 /**
  * The two-sided sign-flip permutation p of mean(values) = 0: the share of the 2^G sign
