@@ -104,3 +104,32 @@ describe('evaluation report', () => {
     expect(base.normalisedCurve!.map((c) => c.estimate)).toEqual([0.5, 0.5]);
   });
 });
+
+describe('report formats say what a claim rests on', () => {
+  it('Markdown and HTML carry the comparisons, the few-games warning and the corrected footnote; no "(best)"', async () => {
+    const { reportToMarkdown, BOOTSTRAP_FOOTNOTE } = await import('./report-formats.ts');
+    const { reportToHtml } = await import('./report-html.ts');
+    const { comparisonsToCsv } = await import('./report-csv.ts');
+    const rs = [
+      result('base', 'g1', 0, 0.1, [1, 2]), result('base', 'g1', 1, 0.2, [2, 2]), result('base', 'g2', 0, 0.3, [0, 4]), result('base', 'g2', 1, 0.4, [4, 4]),
+      result('new', 'g1', 0, 0.3, [3, 4]), result('new', 'g1', 1, 0.4, [4, 4]), result('new', 'g2', 0, 0.5, [2, 6]), result('new', 'g2', 1, 0.6, [6, 6]),
+    ];
+    const r = buildReport({ id: 'e', config, results: rs } as unknown as EvaluationState);
+    const md = reportToMarkdown(r);
+    const html = reportToHtml(r);
+    expect(BOOTSTRAP_FOOTNOTE).not.toMatch(/is conservative/);
+    expect(BOOTSTRAP_FOOTNOTE).toContain('not conservative');
+    for (const text of [md, html]) {
+      expect(text).toContain('2 games (task set S) cannot support a claim about games in general; this is a claim about these games');
+      expect(text).toContain('new − base');
+      expect(text).toContain('0.50 (min 0.50)');
+      expect(text).not.toContain('(best)');
+      expect(text).not.toContain('Δ > 0 (Holm)</strong></td>');
+    }
+    expect(html).toContain('<table id="comparisons">');
+    expect(md).toContain('- new − base (S): g1 0.200 [0.200, 0.200]; g2 0.200 [0.200, 0.200]');
+    const csv = comparisonsToCsv(r).trim().split('\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toMatch(/^new,base,S,true,4,2,0\.2/);
+  });
+});
