@@ -64,6 +64,13 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
   await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
+  // Power before Start (Δ 0.05 by default): one game per evaluation here, so no game-level test and no flag at any repeats.
+  await expect(page.getByTestId('experiment-power-delta')).toHaveValue('0.05');
+  await expect(page.getByTestId('experiment-power-step')).toHaveCount(2);
+  await expect(page.getByTestId('experiment-power-step').first()).toContainText('eval-ID (1 game): — repeats per task (1 game: a game-level test needs at least 2)');
+  await expect(page.getByTestId('experiment-power-step').first()).toContainText('no “Δ > 0 (Holm)” flag is possible');
+  await page.getByTestId('experiment-power').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-plan-power.png') });
   await expect(page.getByTestId('experiment-missing')).toHaveCount(0);
   await page.getByTestId('experiment-plan-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-plan.png', fullPage: false });
