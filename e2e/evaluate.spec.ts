@@ -57,10 +57,25 @@ test('a small evaluation runs in the page; its report exports as Markdown, CSV, 
   }
   await expect(page.getByTestId('game-row')).toHaveCount(4);
   await expect(page.getByTestId('evaluate-curves')).toBeVisible();
+  // Two games: the few-games warning, the declared contrast static − naive with its game-level test, no flag.
+  await expect(page.getByTestId('report-warning').and(page.locator('[data-code="few_games"]'))).toContainText('2 games (task set custom) cannot support a claim about games in general; this is a claim about these games');
+  await expect(page.getByTestId('comparison-row')).toHaveCount(1);
+  await expect(page.getByTestId('comparison-row')).toHaveAttribute('data-positive', 'false');
+  await expect(page.getByTestId('comparison-row')).toContainText('(min 0.50)');
+  await expect(page.getByTestId('comparison-flag')).toHaveCount(0);
+  await expect(page.getByTestId('result-best')).toHaveCount(0);
+  await page.getByTestId('comparison-a').selectOption('naive');
+  await page.getByTestId('comparison-b').selectOption('static');
+  await expect(page.getByTestId('comparison-picked')).toContainText('naive − static');
+  await expect(page.getByTestId('comparison-picked')).toContainText('exploratory (not corrected)');
+  await expect(page.getByTestId('evaluate-curves-normalised')).toBeVisible();
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.getByRole('region', { name: 'Comparisons', exact: true }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evaluate-comparisons.png') });
 
   const md = await download(page, 'evaluate-export-md');
   expect(md.name).toMatch(/\.md$/);
-  for (const r of onPage) expect(md.text).toMatch(new RegExp(`\\| (\\*\\*)?${r.policy}(\\*\\*)?( \\(best\\))? \\| custom \\| 2 \\| 2 \\| ${r.wAuc.replace('.', '\\.')} \\[`));
+  for (const r of onPage) expect(md.text).toMatch(new RegExp(`\\| (\\*\\*)?${r.policy}(\\*\\*)?( Δ > 0 \\(Holm\\))? \\| custom \\| 2 \\| 2 \\| ${r.wAuc.replace('.', '\\.')} \\[`));
 
   const csv = await download(page, 'evaluate-export-csv');
   const [header, ...lines] = csv.text.trim().split('\n').map((l) => l.split(','));

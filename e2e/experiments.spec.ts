@@ -64,6 +64,13 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
   await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
+  // Power before Start (Δ 0.05 by default): one game per evaluation here, so no game-level test and no flag at any repeats.
+  await expect(page.getByTestId('experiment-power-delta')).toHaveValue('0.05');
+  await expect(page.getByTestId('experiment-power-step')).toHaveCount(2);
+  await expect(page.getByTestId('experiment-power-step').first()).toContainText('eval-ID (1 game): — repeats per task (1 game: a game-level test needs at least 2)');
+  await expect(page.getByTestId('experiment-power-step').first()).toContainText('no “Δ > 0 (Holm)” flag is possible');
+  await page.getByTestId('experiment-power').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-plan-power.png') });
   await expect(page.getByTestId('experiment-missing')).toHaveCount(0);
   await page.getByTestId('experiment-plan-panel').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-plan.png', fullPage: false });
@@ -103,18 +110,26 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   expect(onPage.map((r) => `${r.step} ${r.arm} ${r.n}`)).toEqual(['eval-ID naive 1', 'eval-ID evolved 1', 'eval-ID random-evolved 1', 'eval-OOD naive 1', 'eval-OOD evolved 1', 'eval-OOD random-evolved 1']);
   await expect(page.getByTestId('experiment-report-evolution')).toHaveCount(2);
   await expect(page.getByTestId('experiment-report-leaks')).toContainText('evolved');
+  // The contrast random-control exists for is declared beside each arm vs naive, per evaluation step.
+  const contrasts = page.getByTestId('comparison-row');
+  expect(await contrasts.evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-a')}-${tr.getAttribute('data-b')}`))).toEqual([
+    'evolved-naive', 'random-evolved-naive', 'evolved-random-evolved', 'evolved-naive', 'random-evolved-naive', 'evolved-random-evolved',
+  ]);
+  await expect(page.getByTestId('report-warning').and(page.locator('[data-code="few_games"]')).first()).toContainText('cannot support a claim about games in general');
+  await page.getByTestId('comparisons-table').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-comparisons.png') });
   await page.getByTestId('experiment-report').scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-report.png', fullPage: false });
 
-  // Learning curves: one chart per task set, its legend naming the arms and advent's max score (350),
+  // Learning curves: one chart per task set, its legend naming the arms and the per-game max (curves are score ÷ each game's max score),
   // its numbers in a data list, its PNG a 1920×1080 image named after the experiment and step.
   const curves = page.getByTestId('experiment-curves-step');
   await expect(curves).toHaveCount(2);
   expect(await curves.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual(['eval-ID', 'eval-OOD']);
   for (const step of ['eval-ID', 'eval-OOD']) {
     const chart = page.locator(`[data-testid="experiment-curves-step"][data-step="${step}"]`);
-    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-legend', 'naive | evolved | random-evolved | Max score (350)');
-    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-y-range', '0,350');
+    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-legend', 'naive | evolved | random-evolved | Max score (each game)');
+    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-y-range', '0,1');
     await expect(chart.getByRole('img')).toHaveAccessibleName(new RegExp(`^Learning curves of ${step.slice(5)} \\(${step}\\), mean final score per episode`));
     await expect(chart.getByTestId('experiment-curves-data').locator('li')).toHaveCount(3);
   }

@@ -181,7 +181,7 @@ test('Evaluate: the learning curves as a PNG and CSV, the per-game table as CSV 
 
   await expectChartPng(page, await save(page, page.getByTestId('evaluate-curves-export-png')), new RegExp(`^evaluate-curves-${runId}-custom-.*\\.png$`));
   const curves = csvRows(await save(page, page.getByTestId('evaluate-curves-export-csv')));
-  expect(curves[0]).toEqual(['series', 'episode', 'mean final score', 'mean final score 95% CI low', 'mean final score 95% CI high']);
+  expect(curves[0]).toEqual(['series', 'episode', 'score ÷ max score (normalised per game)', 'score ÷ max score (normalised per game) 95% CI low', 'score ÷ max score (normalised per game) 95% CI high']);
   expect(curves.slice(1).map((r) => r[1])).toEqual(['1', '2', '1', '2']);
 
   const games = await save(page, page.getByTestId('games-table-export-csv'));

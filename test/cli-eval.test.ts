@@ -31,7 +31,7 @@ describe('metattl eval', () => {
     const { stdout } = await run(
       process.execPath,
       [resolve(REPO_ROOT, 'bin/metattl.js'), 'eval', '--policies', `static,naive,${evolved}`, '--tasks', 'detective:0,temple:0', '--repeats', '2',
-        '--episodes', '3', '--steps', '6', '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--out', out, '--baseline', 'static'],
+        '--episodes', '3', '--steps', '6', '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--out', out, '--baseline', 'static', '--contrast', 'evolved:naive'],
       { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: 'eval-secret-key-123' } },
     );
     const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
@@ -54,6 +54,17 @@ describe('metattl eval', () => {
     expect(evolvedRow.leakWarning).toBe('The evaluated meta-prompt was selected on these games: detective. Its results on them are not a held-out test.');
     expect(results.report.policies.find((p: { policyId: string }) => p.policyId === 'naive').leakWarning).toBeNull();
     expect(results.report.policies.find((p: { policyId: string }) => p.policyId === 'static').diffVsBaseline).toBeNull();
+    // The claims contract: declared contrasts (each vs the baseline, then --contrast), Holm-corrected; warnings.
+    expect(results.comparisons.map((c: { a: string; b: string }) => `${c.a}-${c.b}`)).toEqual(['naive-static', 'evolved-static', 'evolved-naive']);
+    expect(results.comparisons).toEqual(results.report.comparisons);
+    for (const c of results.comparisons) {
+      expect(c.perGame.map((g: { game: string }) => g.game)).toEqual(['detective', 'temple']);
+      expect(c.gameLevel).toMatchObject({ games: 2, minP: 0.5 });
+      expect(c.holmP).toBeGreaterThanOrEqual(c.gameLevel.signFlipP);
+      expect(c.positive).toBe(false);
+    }
+    expect(results.warnings.map((w: { code: string }) => w.code)).toContain('few_games');
+    expect(readFileSync(join(out, 'comparisons.csv'), 'utf8').split('\n')).toHaveLength(5);
     const csv = readFileSync(join(out, 'summary.csv'), 'utf8').trim().split('\n');
     expect(csv[0]).toBe(CSV_HEADER.join(','));
     expect(csv).toHaveLength(4);

@@ -52,12 +52,17 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
-  expect(Object.keys(report).sort()).toEqual(['description', 'evolutions', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'rows', 'settings', 'status'].sort());
+  expect(Object.keys(report).sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings'].sort());
+  for (const c of report.comparisons as Record<string, unknown>[]) {
+    expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
+    expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));
+    expect(typeof c.holmP).toBe('number');
+  }
   expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
   const list = report.rows as Record<string, unknown>[];
   expect(list).toHaveLength(rows);
   for (const row of list) {
-    expect(Object.keys(row).sort()).toEqual(['arm', 'averageScore', 'bestScore', 'curve', 'diffVsBaseline', 'fold', 'games', 'leakWarning', 'modelSet', 'paper', 'sessions', 'split', 'step', 'taskSet', 'wAuc'].sort());
+    expect(Object.keys(row).sort()).toEqual(['arm', 'averageScore', 'bestScore', 'curve', 'diffVsBaseline', 'fold', 'games', 'leakWarning', 'modelSet', 'normalisedCurve', 'paper', 'sessions', 'split', 'step', 'taskSet', 'wAuc'].sort());
     expect(row.wAuc).toMatchObject({ n: expect.any(Number), estimate: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
     expect(row.curve).toHaveLength(2);
   }
@@ -79,6 +84,19 @@ describe('metattl experiment', () => {
     expect(out.estimate.perSessionTokens.paper).toEqual({ episodes: 6, metaTtl: 364000, static: 196000 });
     expect(out.estimate.total.llmCalls.low).toBeGreaterThan(0);
     expect(out.estimate.total.tokens.high).toBeGreaterThanOrEqual(out.estimate.total.tokens.low);
+    // Power before any call: 3 games, σ 0.10 and τ 0 assumed, Δ 0.05 → the game-level t-test's repeats; no flag possible.
+    expect(out.power).toMatchObject({ delta: 0.05, sessionSd: 0.1, tau: 0 });
+    expect(out.power.steps.map((s: { step: string; games: number; flagReachable: boolean }) => [s.step, s.games, s.flagReachable])).toEqual([['eval-ID', 3, false], ['eval-OOD', 3, false]]);
+    expect(out.power.steps[0].repeatsNeeded).toBeGreaterThan(15);
+    const pilot = join(store(), 'pilot.json');
+    writeFileSync(pilot, JSON.stringify({ comparisons: [{ declared: true, power: { sessionSd: 0.1, tau: 0.2 } }] }));
+    const capped = JSON.parse((await runCli(['experiment', 'plan', 'paper-jericho', '--json', '--power-delta', '0.1', '--pilot', pilot], env)).stdout);
+    expect(capped.power).toMatchObject({ delta: 0.1, tau: 0.2 });
+    expect(capped.power.steps[0].repeatsNeeded).toBeNull();
+    expect(capped.power.steps[0].reason).toMatch(/add games/);
+    const badDelta = await runCli(['experiment', 'plan', 'paper-jericho', '--power-delta', '2'], env);
+    expect(badDelta.code).toBe(2);
+    expect(badDelta.stderr).toContain('--power-delta must be');
     const holdout = JSON.parse((await runCli(['experiment', 'plan', 'skeptic-holdout', '--json'], env)).stdout);
     expect(holdout.folds.map((f: { train: string[]; val: string[]; test: string[] }) => [f.train, f.val, f.test])).toEqual([
       [['zork1'], ['temple'], ['detective']], [['temple'], ['detective'], ['zork1']], [['detective'], ['zork1'], ['temple']],
@@ -143,6 +161,23 @@ describe('metattl experiment', () => {
     expectReportFields(report, 6);
     expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
     expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
+    // The contrast the experiment exists for is declared and Holm-corrected beside each arm vs naive.
+    expect(report.comparisons.map((c: { step: string; a: string; b: string }) => `${c.step} ${c.a}-${c.b}`)).toEqual([
+      'eval-ID evolved-naive', 'eval-ID random-evolved-naive', 'eval-ID evolved-random-evolved', 'eval-OOD evolved-naive', 'eval-OOD random-evolved-naive', 'eval-OOD evolved-random-evolved',
+    ]);
+    expect(report.comparisons[2].perGame.map((g: { game: string }) => g.game)).toEqual(['detective', 'zork1', 'temple']);
+    expect(report.comparisons[2].gameLevel).toMatchObject({ games: 3, minP: 0.25 });
+    expect(report.comparisons.some((c: { positive: boolean }) => c.positive)).toBe(false);
+    expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message.split(':')[0]])).toEqual([['few_games', 'eval-ID'], ['few_games', 'eval-OOD']]);
+    expect(report.warnings[0].message).toContain('3 games (task set ID) cannot support a claim about games in general; this is a claim about these games');
+    const byDir = await runCli(['experiment', 'report', join(dir, 'experiments', 'random-control'), '--json', '--power-delta', '0.1', '--out', join(dir, 'again')], env);
+    expect(byDir.code, byDir.stderr).toBe(0);
+    const json = JSON.parse(byDir.stdout);
+    expect(json.comparisons.map((c: { a: string }) => c.a)).toEqual(report.comparisons.map((c: { a: string }) => c.a));
+    expect(json.comparisons[0].power.delta).toBe(0.1);
+    expect(json.warnings).toEqual(report.warnings);
+    for (const file of ['report.md', 'report.html']) expect(readFileSync(join(dir, 'again', file), 'utf8')).toContain('cannot support a claim about games in general');
+    expect(readFileSync(join(dir, 'again', 'comparisons.csv'), 'utf8')).toMatch(/^a,b,task_set,declared/);
     await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
   }, 60_000);
 

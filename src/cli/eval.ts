@@ -1,7 +1,9 @@
 /**
  * `metattl eval`: compare adaptation policies on task sets with repeats and confidence intervals.
- * Writes `results.json` (config, every session's result and record), `summary.csv` and
- * `report.md` to --out, and prints the summary table. Persisted and resumable with --store DIR
+ * Writes `results.json` (config, every session's result and record, the report with its
+ * `comparisons[]` and `warnings[]`, also at the top level), `summary.csv`, `comparisons.csv` and
+ * `report.md` to --out (`--contrast A:B` adds a declared contrast a − b beside each policy against
+ * the baseline; `--power-delta X` names the Δ the repeats-needed estimate is for, default 0.05), and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
 import { scrubText } from '../store/secrets.ts';
@@ -16,7 +18,7 @@ import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, op
 import { resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
-import { reportToCsv } from '../eval/report-csv.ts';
+import { comparisonsToCsv, reportToCsv } from '../eval/report-csv.ts';
 import { reportToMarkdown, summaryTable } from '../eval/report-formats.ts';
 import { chatModelsFromFlags, replyGrammarOf } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
@@ -26,7 +28,7 @@ import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
-import { intOption, LIMITS } from './numbers.ts';
+import { contrastOption, intOption, LIMITS, powerDeltaOption } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
@@ -63,9 +65,12 @@ export async function evalCommand(argv: string[]): Promise<number> {
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
       steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
       guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
+      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' },
     },
   });
   if (!values.out) throw new UsageError('eval needs --out DIR');
+  const contrasts = (values.contrast ?? []).map(contrastOption);
+  const powerDelta = powerDeltaOption(values['power-delta']);
   await prepareOutputDir(values.out, '--out');
   if (values.resume && !values.store) throw new UsageError('--resume needs --store DIR');
   const settings = llmSettingsFromFlags(values);
@@ -95,8 +100,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
     ...replyGrammarOf(values),
+    ...(contrasts.length ? { contrasts } : previous?.config.contrasts ? { contrasts: previous.config.contrasts } : {}),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
+  for (const c of config.contrasts ?? []) for (const id of [c.a, c.b]) if (!config.policies.some((p) => p.id === id)) throw new UsageError(`--contrast ${c.a}:${c.b}: "${id}" is not among --policies (${config.policies.map((p) => p.id).join(', ')})`);
   if (!previous && values.id && values.store && (await store.getRun(values.id))) throw new UsageError(`--id ${values.id}: a run with this id is already in ${values.store}; use --resume ${values.id} to continue it, or another id`);
   const id = previous?.id ?? values.id ?? randomUUID();
   const meter = new UsageMeter(settings.caps, settings.prices);
@@ -118,7 +125,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   try {
     state = await runEvaluation(id, config, {
       cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
-      evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
+      evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
       onEvent: async (event, st) => {
         await saveEvaluationState(store, st);
         if (!values.json && event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
@@ -128,24 +135,26 @@ export async function evalCommand(argv: string[]): Promise<number> {
     interrupt.release();
     pool.disposeAll();
   }
-  const report = buildReport(state);
+  const report = buildReport(state, { powerDelta });
   // This invocation's spend; null when a model called has no known price at this provider.
   const costUsd = knownCostUsd(settings, meter);
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
   const results = {
     format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
-    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
+    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
+  await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));
   await writeFile(join(values.out, 'report.md'), scrubText(reportToMarkdown(report)));
   if (values.json) {
-    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report }) + '\n');
+    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report, comparisons: report.comparisons, warnings: report.warnings }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
-    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, report.md to ${values.out}\n`);
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, comparisons.csv, report.md to ${values.out}\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
 }

@@ -66,7 +66,7 @@ export async function runStoredEvolution(r: StoredEvolutionRun): Promise<{ state
       stopFile: () => existsSync(join(r.storeDir, 'STOP')),
       proposerCostUsd: () => (settings.prices[config.models.proposer] ? meter.byRole.proposer.costUsd : null),
       ...(r.pauseRequested ? { pauseRequested: r.pauseRequested } : {}),
-      evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
+      evaluate: (strategy, task, repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal, repeat),
       onEvent: async (event, st) => {
         // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
         if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);

@@ -15,6 +15,7 @@ import { applyOverrides, BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '.
 import { estimateExperiment } from '../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../experiment/interface.ts';
+import type { Comparison } from '../eval/interface.ts';
 import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../experiment/report-formats.ts';
@@ -27,7 +28,9 @@ import { scrubText } from '../store/secrets.ts';
 import { STORY_SOURCES } from '../stories/story-download.ts';
 import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
-import { intOption, LIMITS } from './numbers.ts';
+import { intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
+import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
+import { experimentComparisonsToCsv } from '../experiment/report-formats.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
@@ -37,6 +40,7 @@ const OPTIONS = {
   store: { type: 'string' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
   episodes: { type: 'string' }, steps: { type: 'string' }, repeats: { type: 'string' }, budget: { type: 'string' }, minibatch: { type: 'string' },
   'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, 'task-set': { type: 'string', multiple: true },
+  'power-delta': { type: 'string' }, pilot: { type: 'string' }, 'session-sd': { type: 'string' }, tau: { type: 'string' },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -142,7 +146,10 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
   const contextWindow = v['context-window'] === undefined ? 32_000 : intOption(v['context-window'], 'context-window', 32_000, 256, 10_000_000);
   const estimate = estimateExperiment(plan, modelsOf, await loadTokenCounter(), contextWindow);
   const missing = await missingGames(plan);
-  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing };
+  const powerDelta = powerDeltaOption(v['power-delta']);
+  const variance = await varianceFor(v);
+  const power = planPower(plan, powerDelta, variance);
+  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing, power: { delta: powerDelta, ...variance, steps: power } };
   if (v.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
     const k = (n: number) => `${Math.round(n / 1000)}K`;
@@ -153,9 +160,30 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     });
     const t = estimate.total;
     const p = estimate.perSessionTokens;
-    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}`);
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}${planPowerLines(power, powerDelta, variance).join('\n')}\n`);
   }
   return 0;
+}
+
+/**
+ * σ and τ for `plan`'s power: `--pilot FILE` (an eval results.json or an experiment report.json:
+ * the largest over its declared comparisons), else `--session-sd` (default 0.10) and `--tau`
+ * (default 0), stated as assumed. @throws UsageError for an unreadable pilot or one without comparisons
+ */
+async function varianceFor(v: Values): Promise<VarianceSource> {
+  if (v.pilot) {
+    let json: { comparisons?: unknown; report?: { comparisons?: unknown } };
+    try {
+      json = JSON.parse(await readFile(v.pilot, 'utf8')) as typeof json;
+    } catch (error) {
+      throw new UsageError(`--pilot ${v.pilot}: cannot read it as JSON (${error instanceof Error ? error.message : String(error)})`);
+    }
+    const list = Array.isArray(json.comparisons) ? json.comparisons : Array.isArray(json.report?.comparisons) ? json.report.comparisons : [];
+    const found = pilotVariance(list as Comparison[], `from pilot ${v.pilot}`);
+    if (!found) throw new UsageError(`--pilot ${v.pilot}: no comparisons in it (give an eval results.json or an experiment report.json)`);
+    return found;
+  }
+  return { sessionSd: numberOption(v['session-sd'], 'session-sd') ?? 0.1, tau: numberOption(v.tau, 'tau') ?? 0, from: v['session-sd'] || v.tau ? 'given' : 'assumed: σ 0.10, τ 0; name a pilot with --pilot FILE' };
 }
 
 async function writeReport(report: ExperimentReport, dir: string): Promise<void> {
@@ -164,16 +192,21 @@ async function writeReport(report: ExperimentReport, dir: string): Promise<void>
   await writeFile(join(dir, 'report.md'), scrubText(experimentReportToMarkdown(report)));
   await writeFile(join(dir, 'report.html'), scrubText(experimentReportToHtml(report)));
   await writeFile(join(dir, 'report.csv'), scrubText(experimentReportToCsv(report)));
+  await writeFile(join(dir, 'comparisons.csv'), scrubText(experimentComparisonsToCsv(report)));
 }
 
 function printReport(report: ExperimentReport, dir: string, v: Values, exitCode: number): void {
   if (v.json) {
-    process.stdout.write(JSON.stringify({ name: report.name, status: report.status, exitCode, reportDir: dir, report }) + '\n');
+    process.stdout.write(JSON.stringify({ name: report.name, status: report.status, exitCode, reportDir: dir, comparisons: report.comparisons, warnings: report.warnings, report }) + '\n');
     return;
   }
   const rows = report.rows.map((r) => `${r.step} ${r.arm}: W-AUC ${r.wAuc.estimate.toFixed(3)} [${r.wAuc.low.toFixed(3)}, ${r.wAuc.high.toFixed(3)}] n=${r.sessions}${r.paper ? ` (paper ${r.paper.wAuc})` : ''}${r.leakWarning ? ' (leak)' : ''}`);
   const folds = report.foldResults.map((f) => `${f.fold}: held-out gap ${f.heldOutGap ? `${f.heldOutGap.estimate.toFixed(3)} [${f.heldOutGap.low.toFixed(3)}, ${f.heldOutGap.high.toFixed(3)}]` : '—'}, selection inflation ${f.selectionInflation?.toFixed(3) ?? '—'}`);
-  process.stdout.write(`${[...rows, ...folds].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
+  // Numbers read back from JSON: NaN (a one-game t-interval) arrives as null.
+  const n3 = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : 'n/a');
+  const comparisons = (report.comparisons ?? []).map((c) => `${c.step} ${c.a} − ${c.b}: Δ ${n3(c.delta.mean)} [${n3(c.delta.low)}, ${n3(c.delta.high)}], game-level t [${n3(c.gameLevel.tLow)}, ${n3(c.gameLevel.tHigh)}], sign-flip p ${n3(c.gameLevel.signFlipP)} (min ${n3(c.gameLevel.minP)}), Holm p ${n3(c.holmP)}${c.positive ? ' Δ > 0 (Holm)' : ''}; repeats for Δ = ${c.power.delta}: ${c.power.repeatsNeeded ?? `— (${c.power.reason})`}`);
+  const warnings = (report.warnings ?? []).map((w) => `warning (${w.code}): ${w.message}`);
+  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {
@@ -213,7 +246,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);
-  const report = buildExperimentReport(plan, result.state);
+  const report = buildExperimentReport(plan, result.state, { powerDelta: powerDeltaOption(v['power-delta']) });
   const out = v.out ?? join(dir, 'report');
   await writeReport(report, out);
   printReport(report, out, v, result.exitCode);
@@ -232,12 +265,14 @@ export async function experimentCommand(argv: string[]): Promise<number> {
   if (action === 'plan') return planCommand(await specFor(ref, v), v);
   if (action === 'run' || action === 'resume') return runCommand(action, ref, v);
   if (action === 'report') {
-    if (!v.store) throw new UsageError('experiment report needs --store DIR');
-    const name = BUILTIN_EXPERIMENTS[ref] ? ref : (await loadSpec(ref)).name;
-    const dir = join(v.store, 'experiments', name);
+    // `report DIR` (an experiment's directory holding experiment.json) or `report NAME --store DIR`.
+    const direct = existsSync(join(ref, 'experiment.json'));
+    if (!direct && !v.store) throw new UsageError('experiment report needs an experiment directory (holding experiment.json) or a name with --store DIR');
+    const name = direct ? ref : BUILTIN_EXPERIMENTS[ref] ? ref : (await loadSpec(ref)).name;
+    const dir = direct ? ref : join(v.store!, 'experiments', name);
     if (!existsSync(join(dir, 'experiment.json'))) throw new UsageError(`experiment report: no experiment "${name}" in ${v.store}`);
     const state = JSON.parse(await readFile(join(dir, 'experiment.json'), 'utf8')) as ExperimentState;
-    const report = buildExperimentReport(planExperiment(state.spec), state);
+    const report = buildExperimentReport(planExperiment(state.spec), state, { powerDelta: powerDeltaOption(v['power-delta']) });
     const out = v.out ?? join(dir, 'report');
     await writeReport(report, out);
     printReport(report, out, v, 0);

@@ -59,8 +59,10 @@ Commands:
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]
-      Compares policies with 95% hierarchical-bootstrap intervals; writes results.json,
-      summary.csv and report.md to DIR.
+       [--contrast A:B ...] [--power-delta X]
+      Compares policies with 95% hierarchical-bootstrap intervals, per-game Δ and the game-level
+      test (t-interval, exact sign-flip p, Holm over each policy vs the baseline and --contrast
+      a − b); writes results.json, summary.csv, comparisons.csv and report.md to DIR.
   tasks --kind web [--set WEB-ID-train|WEB-ID-val|WEB-ID-test|WEB-OOD] [--json]
       Lists every web task instance (id web:<site>/<template>:<seed>, site, template, intent,
       check, split).
@@ -75,9 +77,11 @@ Commands:
   experiment list|plan|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
        [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
        [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
+       [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
+      (report also takes an experiment directory: experiment report DIR.)
       Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite, or
       a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,
-      tokens and cost before any call; run stores it in DIR/experiments/<name>/ (resume continues
+      tokens and cost and the repeats needed for 80 % power at Δ = X before any call; run stores it in DIR/experiments/<name>/ (resume continues
       it); report writes report.md, .html, .csv, .json. A missing game names "stories get" (exit 1).
 
 Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories,

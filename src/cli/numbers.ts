@@ -22,3 +22,20 @@ export function numberOption(value: string | undefined, name: string): number | 
 
 /** Upper bounds that keep a typo from starting a run that never ends. */
 export const LIMITS = { episodes: 100, steps: 1000, repeats: 100, budget: 100_000, concurrency: 64 } as const;
+
+/** `--power-delta X`: the Δ (W-AUC units, 0 < X ≤ 1) a repeats-needed estimate is for; 0.05 when absent. @throws UsageError */
+export function powerDeltaOption(value: string | undefined): number {
+  const x = numberOption(value, 'power-delta');
+  if (x === undefined) return 0.05;
+  if (!(x > 0 && x <= 1)) throw new UsageError(`--power-delta must be a W-AUC difference above 0 and at most 1, got "${value}"`);
+  return x;
+}
+
+/** `--contrast A:B` (policy or arm ids, a − b). @throws UsageError */
+export function contrastOption(value: string): { a: string; b: string } {
+  const at = value.indexOf(':');
+  const a = value.slice(0, at).trim();
+  const b = value.slice(at + 1).trim();
+  if (at < 0 || !a || !b || a === b) throw new UsageError(`--contrast must be two different ids as A:B (the difference A − B), got "${value}"`);
+  return { a, b };
+}

@@ -38,6 +38,9 @@ export interface EvaluationConfig {
   concurrency: number;
   models: { actor: string; metaAgent: string };
   contextWindow: number;
+  /** Contrasts (a − b, policy ids) the report tests and Holm-corrects beside each policy against
+   * the baseline (an experiment's key contrasts); absent = only each policy against the baseline. */
+  contrasts?: { a: string; b: string }[];
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
   replyGrammar?: boolean;
@@ -97,12 +100,16 @@ export interface PolicySetSummary extends MetricSummary {
   games: number;
   /** Paired W-AUC difference against the baseline (null for the baseline itself). */
   diffVsBaseline: Interval | null;
-  /** True when the difference's CI excludes 0 in the policy's favour. */
+  /** The flag "Δ > 0 (Holm)": the policy-vs-baseline comparison is `positive` (its game-level
+   * sign-flip p, Holm-adjusted over the report's declared comparisons, ≤ 0.05 and Δ > 0). */
   beatsBaseline: boolean;
   /** "the evaluated meta-prompt was selected on these games: …" when a test game leaks. */
   leakWarning: string | null;
-  /** Mean final score per episode index with a CI band (hierarchical over games). */
+  /** Mean final score per episode index with a CI band (hierarchical over games), raw points. */
   curve: Interval[];
+  /** The same normalised per game: final score ÷ the game's max score, so every game weighs the
+   * same whatever its scale (absent in older reports, or [] when no max score is known). */
+  normalisedCurve?: Interval[];
   /** What these sessions cost in total, USD; null when one of them called a model with no known
    * price at its provider (absent in reports made before it was recorded). */
   costUsd?: number | null;
@@ -115,6 +122,45 @@ export interface GameSummary extends MetricSummary {
   taskSet: string;
   storyId: string;
   sessions: number;
+}
+
+/** `{mean, low, high}` of a difference. */
+export interface DeltaInterval {
+  mean: number;
+  low: number;
+  high: number;
+}
+
+/**
+ * One contrast a − b (paired W-AUC difference on the same (game, seed, repeat) units) on one task
+ * set: the nested bootstrap (`delta`), each game's own Δ with its interval (`perGame`: bootstrap
+ * over that game's seeds and repeats), and the game-level test on the G game means (`gameLevel`:
+ * t-interval with G − 1 df, its p, the exact sign-flip p and the smallest p G games can reach).
+ * `holmP` is the sign-flip p Holm-adjusted over the report's declared comparisons (null for an
+ * exploratory pair); `positive` = holmP ≤ 0.05 and Δ > 0 (the flag "Δ > 0 (Holm)").
+ */
+export interface Comparison {
+  a: string;
+  b: string;
+  taskSet: string;
+  /** Declared (tested, in the Holm family) or an exploratory pair a user may look at. */
+  declared: boolean;
+  /** Matched session pairs behind the figures. */
+  sessions: number;
+  delta: DeltaInterval;
+  perGame: (DeltaInterval & { game: string; sessions: number })[];
+  gameLevel: { tLow: number; tHigh: number; tP: number; signFlipP: number; minP: number; games: number; exact: boolean };
+  holmP: number | null;
+  positive: boolean;
+  /** Repeats per task the game-level t-test needs for 80 % power at Δ = `delta` (the run's own
+   * σ and τ; `repeats` null with `reason` when no number of repeats reaches it). */
+  power: { delta: number; sessionSd: number; tau: number; seedsPerGame: number; repeatsNow: number; repeatsNeeded: number | null; powerNow: number; reason: string | null };
+}
+
+/** A report-wide warning: `few_games` (G < 6), `identical_repeats` (zero-width intervals). */
+export interface ReportWarning {
+  code: 'few_games' | 'identical_repeats';
+  message: string;
 }
 
 export interface EvaluationReport {
@@ -132,4 +178,9 @@ export interface EvaluationReport {
   policies: PolicySetSummary[];
   games: GameSummary[];
   totalSessions: number;
+  /** Declared contrasts (each policy against the baseline, plus the config's `contrasts`), Holm-corrected together. */
+  comparisons?: Comparison[];
+  /** Every other pair of policies, uncorrected (the page's "any pair" picker). */
+  exploratoryComparisons?: Comparison[];
+  warnings?: ReportWarning[];
 }

@@ -22,3 +22,18 @@ export function reportToCsv(report: EvaluationReport): string {
   ]);
   return toCsv({ header: CSV_HEADER, rows });
 }
+
+export const COMPARISONS_CSV_HEADER = [
+  'a', 'b', 'task_set', 'declared', 'sessions', 'games', 'delta_mean', 'delta_low', 'delta_high', 't_low', 't_high', 't_p', 'sign_flip_p', 'min_p',
+  'holm_p', 'positive', 'power_delta', 'session_sd', 'tau', 'repeats_needed', 'per_game',
+];
+
+/** The comparisons CSV (`comparisons.csv`): one row per comparison, declared first; per_game = "game:mean:low:high" joined by spaces. */
+export function comparisonsToCsv(report: Pick<EvaluationReport, 'comparisons' | 'exploratoryComparisons'>): string {
+  const rows = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])].map((c) => [
+    c.a, c.b, c.taskSet, c.declared, c.sessions, c.gameLevel.games, c.delta.mean, c.delta.low, c.delta.high, c.gameLevel.tLow, c.gameLevel.tHigh, c.gameLevel.tP,
+    c.gameLevel.signFlipP, c.gameLevel.minP, c.holmP, c.positive, c.power.delta, c.power.sessionSd, c.power.tau, c.power.repeatsNeeded,
+    c.perGame.map((g) => `${g.game}:${g.mean}:${g.low}:${g.high}`).join(' '),
+  ]);
+  return toCsv({ header: COMPARISONS_CSV_HEADER, rows });
+}

@@ -25,7 +25,7 @@ describe('HTML report', () => {
     expect(html).toContain('<table id="results">');
     expect(html).toContain(`<td>${formatInterval(report.policies[0]!.wAuc)}</td>`);
     expect(reportToMarkdown(report)).toContain(formatInterval(report.policies[0]!.wAuc));
-    expect(html).toContain('<strong class="best">best</strong>');
+    expect(html).toContain('<strong class="best">Δ &gt; 0 (Holm)</strong>');
     expect(html).toContain('<span class="leak" title="selected on detective">leak</span>');
     expect(html).toContain('<td>detective</td>');
   });

@@ -1,14 +1,16 @@
 /**
  * The evaluation report as one self-contained HTML file: inline styles, the results table (mean
- * ± 95% CI, sessions behind every figure, "best" only when the paired difference's CI excludes
- * 0, leak warnings), the per-game table, and the learning curves as inline SVG (mean final score
- * per episode with its CI band), one chart per task set. No scripts and no external requests, so
+ * ± 95% CI, sessions behind every figure, "Δ > 0 (Holm)" only for a declared contrast that
+ * survives Holm's correction, leak warnings), the warnings (few games, identical repeats), the
+ * comparisons with per-game Δ and the game-level test, the per-game table, and the learning curves
+ * as inline SVG (mean final score per episode ÷ each game's max score, with its CI band), one chart
+ * per task set. No scripts and no external requests, so
  * it opens anywhere. Numbers are formatted as in report-formats.ts (3 decimals for W-AUC, 1 for
  * scores). Pure string building; no DOM.
  */
 import type { Interval } from '../ttl/metrics.ts';
-import { BOOTSTRAP_FOOTNOTE, completenessLine } from './report-formats.ts';
-import type { EvaluationReport, PolicySetSummary } from './interface.ts';
+import { BOOTSTRAP_FOOTNOTE, comparisonCells, completenessLine, perGameText } from './report-formats.ts';
+import type { Comparison, EvaluationReport, PolicySetSummary } from './interface.ts';
 
 /** Okabe–Ito colours (colour-blind safe), in series order. */
 export const SERIES_COLOURS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000', '#F0E442'] as const;
@@ -31,7 +33,7 @@ export interface CurveSeries {
 }
 
 /** The learning curves of one task set as an SVG (width × height in CSS px). */
-export function curvesSvg(series: readonly CurveSeries[], title: string, width = 720, height = 360): string {
+export function curvesSvg(series: readonly CurveSeries[], title: string, width = 720, height = 360, yLabel = 'mean final score'): string {
   const m = { left: 56, right: 16, top: 32, bottom: 48 };
   const episodes = Math.max(1, ...series.map((s) => s.curve.length));
   const values = series.flatMap((s) => s.curve.flatMap((c) => [c.low, c.high, c.estimate])).filter(Number.isFinite);
@@ -49,7 +51,7 @@ export function curvesSvg(series: readonly CurveSeries[], title: string, width =
   }
   for (let t = 1; t <= episodes; t++) parts.push(`<text x="${x(t).toFixed(1)}" y="${height - m.bottom + 18}" text-anchor="middle">${t}</text>`);
   parts.push(`<text x="${(m.left + width - m.right) / 2}" y="${height - 8}" text-anchor="middle">episode</text>`,
-    `<text x="14" y="${(m.top + height - m.bottom) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(m.top + height - m.bottom) / 2})">mean final score</text>`);
+    `<text x="14" y="${(m.top + height - m.bottom) / 2}" text-anchor="middle" transform="rotate(-90 14 ${(m.top + height - m.bottom) / 2})">${escapeHtml(yLabel)}</text>`);
   series.forEach((s) => {
     const ok = s.curve.map((c, i) => ({ c, t: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
     if (ok.length === 0) return;
@@ -63,17 +65,33 @@ export function curvesSvg(series: readonly CurveSeries[], title: string, width =
   return `<figure>${parts.join('')}<figcaption><ul class="legend">${legend}</ul></figcaption></figure>`;
 }
 
-/** The series of one task set, coloured by policy order. */
+/** Whether every policy of the report has a per-game normalised curve (then the charts draw it). */
+export const normalisedCurves = (report: EvaluationReport): boolean => report.policies.length > 0 && report.policies.every((p) => (p.normalisedCurve?.length ?? 0) > 0);
+
+/** The series of one task set, coloured by policy order (normalised per game when every policy has that curve). */
 export function seriesOf(report: EvaluationReport, taskSet: string): CurveSeries[] {
   const policyIds = [...new Set(report.policies.map((p) => p.policyId))];
-  return report.policies.filter((p) => p.taskSet === taskSet).map((p) => ({ label: p.policyName ?? p.policyId, colour: seriesColour(policyIds.indexOf(p.policyId)), curve: p.curve }));
+  const norm = normalisedCurves(report);
+  return report.policies.filter((p) => p.taskSet === taskSet).map((p) => ({ label: p.policyName ?? p.policyId, colour: seriesColour(policyIds.indexOf(p.policyId)), curve: norm ? p.normalisedCurve! : p.curve }));
+}
+
+/** The comparisons as an HTML table plus each one's per-game Δ (escaped). */
+export function comparisonsHtml(comparisons: readonly (Comparison & { step?: string })[]): string {
+  if (comparisons.length === 0) return '';
+  const steps = comparisons.some((c) => c.step !== undefined);
+  const rows = comparisons.map((c) => {
+    const x = comparisonCells(c);
+    return row([...(steps ? [escapeHtml(c.step ?? '')] : []), escapeHtml(x.label), escapeHtml(c.taskSet), x.games, x.delta, x.tInterval, x.signFlip, escapeHtml(x.holm), x.flag ? `<strong class="best">${x.flag}</strong>` : '—', escapeHtml(x.power)]);
+  });
+  const per = comparisons.map((c) => `<li>${escapeHtml(`${c.step ? `${c.step} ` : ''}${c.a} − ${c.b} (${c.taskSet}): ${perGameText(c)}`)}</li>`).join('');
+  return `<h2>Comparisons (W-AUC, a − b, paired)</h2><table id="comparisons"><thead>${head([...(steps ? ['step'] : []), 'a − b', 'task set', 'games', 'Δ bootstrap (95% CI)', 'game-level t-interval', 'sign-flip p', 'Holm p', 'flag', 'repeats needed'])}</thead><tbody>${rows.join('')}</tbody></table><h3>Per game Δ</h3><ul>${per}</ul>`;
 }
 
 const row = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('')}</tr>`;
 const head = (cells: string[]) => `<tr>${cells.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
 
 function policyCell(p: PolicySetSummary): string {
-  return `${escapeHtml(p.policyId)}${p.beatsBaseline ? ' <strong class="best">best</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
+  return `${escapeHtml(p.policyId)}${p.beatsBaseline ? ' <strong class="best">Δ &gt; 0 (Holm)</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#1e1e1e;background:#fff;max-width:70rem}table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}th,td{border:1px solid #cfcac0;padding:.3rem .6rem;text-align:left}th{background:#f0ede6}.best{color:#0b6b2f}.leak{background:#fff3cd;color:#5c4400;padding:0 .3rem;border-radius:3px}.warn{background:#fff3cd;color:#5c4400;padding:.5rem .75rem;border-radius:6px}svg{max-width:100%;height:auto}.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1rem;padding:0}.swatch{display:inline-block;width:1rem;height:.6rem;margin-right:.35rem;vertical-align:middle}`;
@@ -85,21 +103,27 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
     formatInterval(p.bestScore, 1), p.diffVsBaseline ? formatInterval(p.diffVsBaseline) : '—',
   ]));
   const games = report.games.map((g) => row([escapeHtml(g.policyId), escapeHtml(g.taskSet), escapeHtml(g.storyId), String(g.sessions), formatInterval(g.wAuc), formatInterval(g.averageScore, 1), formatInterval(g.bestScore, 1)]));
-  const warnings = report.policies.filter((p) => p.leakWarning).map((p) => `<li><strong>${escapeHtml(p.policyId)}</strong> on ${escapeHtml(p.taskSet)}: ${escapeHtml(p.leakWarning!)}</li>`);
+  const warnings = [
+    ...(report.warnings ?? []).map((w) => `<li data-code="${escapeHtml(w.code)}"><strong>${escapeHtml(w.code)}</strong>: ${escapeHtml(w.message)}</li>`),
+    ...report.policies.filter((p) => p.leakWarning).map((p) => `<li><strong>${escapeHtml(p.policyId)}</strong> on ${escapeHtml(p.taskSet)}: ${escapeHtml(p.leakWarning!)}</li>`),
+  ];
   const sets = [...new Set(report.policies.map((p) => p.taskSet))];
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessLine(report))}</strong></p>` : ''}
-<p>${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>best</strong> marks a policy whose Δ interval excludes 0.</p>
+<p>${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>Δ &gt; 0 (Holm)</strong> marks a declared contrast that survives Holm's correction of its game-level sign-flip p (nothing is marked when none does).</p>
 <h2>Results</h2>
 <table id="results"><thead>${head(['policy', 'task set', 'sessions', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline'])}</thead><tbody>${policies.join('')}</tbody></table>
-${warnings.length ? `<h2>Warnings</h2><ul class="warn">${warnings.join('')}</ul>` : ''}
+${warnings.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${warnings.join('')}</ul>` : ''}
+${comparisonsHtml([...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])])}
 <h2>Per game</h2>
 <table id="games"><thead>${head(['policy', 'task set', 'game', 'sessions', 'W-AUC', 'average score', 'best score'])}</thead><tbody>${games.join('')}</tbody></table>
 <h2>Learning curves</h2>
-${sets.map((set) => curvesSvg(seriesOf(report, set), `Mean final score per episode (95% CI), task set ${set}`)).join('\n')}
+${sets.map((set) => (normalisedCurves(report)
+    ? curvesSvg(seriesOf(report, set), `Mean final score ÷ max score per episode, normalised per game (95% CI), task set ${set}`, 720, 360, 'score ÷ max (per game)')
+    : curvesSvg(seriesOf(report, set), `Mean final score per episode (95% CI), task set ${set}`))).join('\n')}
 <p class="footnote">${escapeHtml(BOOTSTRAP_FOOTNOTE)}</p>
 </body></html>
 `;

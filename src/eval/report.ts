@@ -3,9 +3,13 @@
  * each with a 95% hierarchical-bootstrap CI (resample games, then seeds within a game, then
  * repeats within a seed; B = 2,000, seeded; method.md "Metrics"); paired W-AUC differences against the baseline on the same
  * (game, seed, repeat) units; per-game breakdowns; learning curves (mean final score per episode
- * with a CI band); the number of sessions behind every figure; selection-leak warnings.
+ * with a CI band, raw and normalised per game by its max score); the number of sessions behind
+ * every figure; selection-leak warnings; the comparisons (comparisons.ts: each policy against the
+ * baseline and the config's contrasts, Holm-corrected, with per-game Δ and the game-level test;
+ * every other pair exploratory) and the warnings `few_games` and `identical_repeats`.
  */
 import { nestedBootstrapMean, nestedPairedDifference, type BootstrapOptions, type Interval } from '../ttl/metrics.ts';
+import { buildComparisons, DEFAULT_POWER_DELTA, reportWarnings } from './comparisons.ts';
 import type { EvaluationReport, EvaluationResult, EvaluationState, GameSummary, MetricSummary, PolicySetSummary } from './interface.ts';
 
 const RESAMPLES = 2000;
@@ -35,6 +39,14 @@ function curve(results: readonly EvaluationResult[], episodes: number, boot: Boo
   return Array.from({ length: episodes }, (_, t) => nestedBootstrapMean(byGame(results.filter((r) => r.scores.length > t), (r) => r.scores[t]!), boot));
 }
 
+/** Mean final score ÷ the game's max score per episode index, every game weighing the same
+ * (results of tasks with no known positive max score are left out). */
+function normalisedCurve(results: readonly EvaluationResult[], episodes: number, maxScoreOf: (taskId: string) => number | null, boot: BootstrapOptions): Interval[] {
+  const scored = results.filter((r) => (maxScoreOf(r.taskId) ?? 0) > 0);
+  if (scored.length === 0) return [];
+  return Array.from({ length: episodes }, (_, t) => nestedBootstrapMean(byGame(scored.filter((r) => r.scores.length > t), (r) => r.scores[t]! / maxScoreOf(r.taskId)!), boot));
+}
+
 /** The leak warning for a policy on a task set, or null. */
 export function leakWarning(selectedOn: readonly string[], results: readonly EvaluationResult[]): string | null {
   const games = [...new Set(results.map((r) => r.storyId))].filter((g) => selectedOn.includes(g));
@@ -46,9 +58,17 @@ export function totalCostUsd(results: readonly EvaluationResult[]): number | nul
   return results.some((r) => r.costUsd === null) ? null : results.reduce((n, r) => n + (r.costUsd ?? 0), 0);
 }
 
-export function buildReport(state: EvaluationState): EvaluationReport {
+/**
+ * The report of an evaluation in any state.
+ * @param options.powerDelta the Δ (W-AUC) the comparisons' repeats-needed estimate is for (default 0.05)
+ */
+export function buildReport(state: EvaluationState, options: { powerDelta?: number } = {}): EvaluationReport {
   const { config } = state;
   const boot: BootstrapOptions = { seed: config.bootstrapSeed, resamples: RESAMPLES, level: LEVEL };
+  const maxScores = new Map(config.taskSets.flatMap((s) => s.tasks.map((t) => [t.id, t.maxScore] as const)));
+  const maxScoreOf = (taskId: string) => maxScores.get(taskId) ?? null;
+  const setNames = config.taskSets.map((s) => s.name);
+  const { declared, exploratory } = buildComparisons(config.policies.map((p) => p.id), config.baselinePolicyId, config.contrasts ?? [], setNames, state.results, boot, options.powerDelta ?? DEFAULT_POWER_DELTA);
   const policies: PolicySetSummary[] = [];
   const games: GameSummary[] = [];
   for (const set of config.taskSets) {
@@ -57,6 +77,7 @@ export function buildReport(state: EvaluationState): EvaluationReport {
       const results = state.results.filter((r) => r.policyId === policy.id && r.taskSet === set.name);
       if (results.length === 0) continue;
       let diff: Interval | null = null;
+      const flag = declared.find((c) => c.a === policy.id && c.b === config.baselinePolicyId && c.taskSet === set.name);
       if (policy.id !== config.baselinePolicyId) {
         const matched = results.filter((r) => baseline.some((x) => x.taskId === r.taskId && x.repeat === r.repeat));
         const pairs = byGame(matched, (r): [number, number] => [r.wAuc, baseline.find((x) => x.taskId === r.taskId && x.repeat === r.repeat)!.wAuc]);
@@ -64,8 +85,9 @@ export function buildReport(state: EvaluationState): EvaluationReport {
       }
       policies.push({
         policyId: policy.id, policyName: policy.name ?? policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
-        ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: diff !== null && diff.low > 0,
-        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot), costUsd: totalCostUsd(results),
+        ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: flag?.positive ?? false,
+        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot),
+        normalisedCurve: normalisedCurve(results, config.episodes, maxScoreOf, boot), costUsd: totalCostUsd(results),
       });
       for (const storyId of new Set(results.map((r) => r.storyId))) {
         const mine = results.filter((r) => r.storyId === storyId);
@@ -77,5 +99,7 @@ export function buildReport(state: EvaluationState): EvaluationReport {
     id: state.id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
     policies, games, totalSessions: state.results.length,
+    comparisons: declared, exploratoryComparisons: exploratory,
+    warnings: reportWarnings(state.results, setNames, new Map(config.policies.map((p) => [p.id, p.name ?? p.id]))),
   };
 }

@@ -28,11 +28,13 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
     ...common, name: 'random-control', description: 'The same evolution with the LLM proposer and with the random-mutation proposer at equal budget, both chosen meta-prompts and naive on ID and OOD games.',
     episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random' }],
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
+    contrasts: [{ a: 'evolved', b: 'random-evolved' }],
   },
   'optimizer-baselines': {
     ...common, name: 'optimizer-baselines', description: 'Other optimizers as baselines: the GEPA-style evolution and an OPRO-style one at equal budget, with the TextGrad adaptation policy and naive beside their chosen meta-prompts, on ID and OOD games; every arm that reflects uses the meta-agent model.',
     episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'opro', optimizer: 'opro' }],
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'textgrad', policy: 'textgrad' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'opro-evolved', evolution: 'opro' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
+    contrasts: [{ a: 'evolved', b: 'opro-evolved' }, { a: 'evolved', b: 'textgrad' }],
   },
   'web-lite': {
     ...common, name: 'web-lite', description: 'The WebArena-Lite-style ID/OOD protocol on our web tasks: evolve on WEB-ID-train / WEB-ID-val, evaluate on WEB-ID-test and WEB-OOD.',

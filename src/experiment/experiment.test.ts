@@ -38,6 +38,17 @@ describe('experiment schema', () => {
     for (const spec of Object.values(BUILTIN_EXPERIMENTS)) expect(validateExperiment(JSON.parse(JSON.stringify(spec)))).toEqual(JSON.parse(JSON.stringify(spec)));
     const minimal = validateExperiment({ name: 'mine', episodes: 2, steps: 5, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'] });
     expect(minimal).toMatchObject({ format: 'metattl-experiment-1', bootstrapSeed: 0, models: [], evolutions: [], folds: null, paper: null, description: '' });
+    expect(minimal.contrasts).toBeUndefined();
+  });
+
+  it('declares key contrasts between two different arms; the built-ins declare theirs', () => {
+    const base = { name: 'mine', episodes: 2, steps: 5, repeats: 1, taskSets: { T: ['lever-room'] }, arms: [{ id: 'naive', policy: 'naive' }, { id: 'static', policy: 'static' }], baseline: 'naive', evaluateOn: ['T'] };
+    expect(validateExperiment({ ...base, contrasts: [{ a: 'static', b: 'naive' }] }).contrasts).toEqual([{ a: 'static', b: 'naive' }]);
+    for (const contrasts of [[{ a: 'static', b: 'static' }], [{ a: 'static', b: 'nope' }], 'static-naive']) {
+      expect(() => validateExperiment({ ...base, contrasts })).toThrow(/contrasts/);
+    }
+    expect(BUILTIN_EXPERIMENTS['random-control']!.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }]);
+    expect(BUILTIN_EXPERIMENTS['optimizer-baselines']!.contrasts).toEqual([{ a: 'evolved', b: 'opro-evolved' }, { a: 'evolved', b: 'textgrad' }]);
   });
 });
 

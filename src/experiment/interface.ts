@@ -4,7 +4,7 @@
  * evolution and evaluation steps that are each an ordinary resumable run (src/evolve, src/eval).
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
-import type { EvaluationReport } from '../eval/interface.ts';
+import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 
 /** One set of role models; a role left out takes the CLI's flag (or the page's setting). */
@@ -61,6 +61,9 @@ export interface ExperimentSpec {
   arms: ArmSpec[];
   /** The arm paired differences are taken against. */
   baseline: string;
+  /** The experiment's key contrasts a − b (arm ids), tested and Holm-corrected together with each
+   * arm against the baseline; absent = only those. */
+  contrasts?: { a: string; b: string }[];
   /** Task sets the arms are evaluated on (a fold experiment evaluates on its fold's "test"). */
   evaluateOn: string[];
   paper: PaperReference;
@@ -163,6 +166,8 @@ export interface ExperimentRow {
   diffVsBaseline: Interval | null;
   leakWarning: string | null;
   curve: Interval[];
+  /** The curve normalised per game (score ÷ the game's max score); absent or [] when unknown. */
+  normalisedCurve?: Interval[];
   paper: { wAuc: number; averageScore: number | null } | null;
 }
 
@@ -198,4 +203,13 @@ export interface ExperimentReport {
   paperReference: { source: string; setting: string; numbers: { taskSet: string; arm: string; wAuc: number; averageScore: number | null }[] } | null;
   /** Steps not finished yet (their numbers are missing). */
   pendingSteps: string[];
+  /** The declared contrasts on every evaluation step (each arm against the baseline, then the
+   * spec's `contrasts`), Holm-corrected over the whole report; `step` names the evaluation. */
+  comparisons?: (Comparison & { step: string })[];
+  /** Every other pair of arms, uncorrected (the page's "any pair" picker). */
+  exploratoryComparisons?: (Comparison & { step: string })[];
+  /** `few_games`, `identical_repeats` (from each evaluation, naming its step). */
+  warnings?: ReportWarning[];
+  /** The Δ the comparisons' repeats-needed estimate is for. */
+  powerDelta?: number;
 }

@@ -152,13 +152,22 @@ export function validateExperiment(value: unknown): ExperimentSpec {
     evaluateOn = value.evaluateOn.filter((s): s is string => typeof s === 'string');
     for (const s of value.evaluateOn) if (typeof s !== 'string' || !taskSets[s]) c.bad('evaluateOn', `task set names among ${Object.keys(taskSets).join(', ')}`, s);
   }
+  const contrasts: { a: string; b: string }[] = [];
+  if (value.contrasts !== undefined) {
+    if (!Array.isArray(value.contrasts)) c.bad('contrasts', 'a list of { a, b } arm ids (the difference a − b)', value.contrasts);
+    else value.contrasts.forEach((x, i) => {
+      const ids = arms.map((a) => a.id);
+      if (!isObj(x) || typeof x.a !== 'string' || typeof x.b !== 'string' || x.a === x.b || !ids.includes(x.a) || !ids.includes(x.b)) c.bad(`contrasts[${i}]`, `{ a, b }: two different arm ids among ${ids.join(', ')}`, x);
+      else contrasts.push({ a: x.a, b: x.b });
+    });
+  }
   const paper = value.paper ?? null;
   if (paper !== null && paper !== 'jericho' && paper !== 'webarena-lite') c.bad('paper', '"jericho", "webarena-lite" or null', paper);
   const spec: ExperimentSpec = {
     format: 'metattl-experiment-1', name: c.str(value, 'name', '', NAME), description: typeof value.description === 'string' ? value.description : '',
     episodes: c.int(value, 'episodes', '', 1, 100), steps: c.int(value, 'steps', '', 1, 10_000), repeats: c.int(value, 'repeats', '', 1, 1000),
     bootstrapSeed: c.int(value, 'bootstrapSeed', '', 0, 0xffffffff, 0), models: modelsOf(c, value.models), taskSets, evolutions, folds, arms, baseline, evaluateOn,
-    paper: paper as PaperReference,
+    paper: paper as PaperReference, ...(contrasts.length ? { contrasts } : {}),
   };
   if (c.problems.length) throw new ExperimentSpecError(c.problems);
   return spec;

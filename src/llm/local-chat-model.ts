@@ -177,7 +177,7 @@ async function completeLocal(
       maxTokens: roleSettings.maxTokens,
       ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
       ...(grammar ? { grammar } : {}),
-      seed: requestSeed(chatHistory),
+      seed: requestSeed(chatHistory, options.sampleSalt ?? 0),
       signal: controller.signal,
     });
   } catch (error) {

@@ -241,7 +241,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
       max_tokens: roleSettings.maxTokens,
       ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
       ...(grammar === null ? {} : { grammar }),
-      seed: requestSeed(messages),
+      seed: requestSeed(messages, options.sampleSalt ?? 0),
       abortSignal: controller.signal,
       cache_prompt: true,
     });

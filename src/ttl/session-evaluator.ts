@@ -1,7 +1,9 @@
 /**
  * Running one whole session as a metric call (used by evolution and evaluation): a fresh session
  * record for (policy, task, repeat), an engine from the pool, the shared models. Repeats of a task
- * reuse its seed; variation comes from LLM sampling (method.md, "Metrics").
+ * reuse its seed; variation comes from LLM sampling (method.md, "Metrics"): every call of repeat r
+ * carries `sampleSalt: r`, so a local model (whose sampling seed is a hash of the request,
+ * src/llm/request-seed.ts) samples each repeat differently and deterministically.
  *
  * With a store, the session is persisted as it runs (one `session` run per metric call, id =
  * `sessionId`, as `metattl session --store` does) and a stored unfinished one is continued from its
@@ -22,6 +24,21 @@ import { runSession, type SessionSink } from './session-runner.ts';
 import { buildSession } from './session-setup.ts';
 import { openStoredSession } from './session-integrity.ts';
 import { persistingSink } from './session-store.ts';
+
+/**
+ * The models with `sampleSalt: salt` added to every call's options (the repeat index): a Proxy, so
+ * every other member of a model is the model's own.
+ */
+export function saltedModels(models: Record<Role, ChatModel>, salt: number): Record<Role, ChatModel> {
+  const wrap = (model: ChatModel): ChatModel => new Proxy(model, {
+    get(target, prop) {
+      if (prop === 'complete') return (messages: Parameters<ChatModel['complete']>[0], o?: Parameters<ChatModel['complete']>[1]) => target.complete(messages, { ...o, sampleSalt: salt });
+      const value: unknown = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return Object.fromEntries(Object.entries(models).map(([role, m]) => [role, wrap(m)])) as Record<Role, ChatModel>;
+}
 
 export interface EvaluatedTask {
   /** Pool key of the task's engine. */
@@ -65,15 +82,16 @@ export interface SessionEvaluatorOptions {
  * @throws DamagedRunError when the stored session fails the resume check and `fromLastGood` is not set
  */
 export async function evaluateSession(
-  options: SessionEvaluatorOptions, policy: PolicySpec, task: EvaluatedTask, sessionId: string, signal?: AbortSignal,
+  options: SessionEvaluatorOptions, policy: PolicySpec, task: EvaluatedTask, sessionId: string, signal?: AbortSignal, repeat = 0,
 ): Promise<{ session: SessionRecord; wAuc: number; scores: number[]; faultedNow: number; finishedNow: number }> {
+  const models = repeat ? saltedModels(options.models, repeat) : options.models;
   const parts = buildSession(
     {
       story: { id: task.storyId, title: task.title, md5: task.md5, maxScore: task.maxScore }, seed: task.seed, policy,
       episodes: options.episodes, maxSteps: options.maxSteps, initialGuidingPrompt: options.initialGuidingPrompt, contextWindow: options.contextWindow,
       ...(task.task ? { task: task.task } : {}),
     },
-    options.settings, options.models, options.countTokens,
+    options.settings, models, options.countTokens,
   );
   const store = options.store;
   let faultedBefore = 0;

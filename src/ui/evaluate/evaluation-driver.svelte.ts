@@ -65,7 +65,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
       const options = this.sessionOptions(ctx, config);
       return await runEvaluation(id, config, {
         cache, signal, now: this.now, faultedEpisodesBefore: before, prices: ctx.settings.prices,
-        evaluate: (policy, task, _repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s),
+        evaluate: (policy, task, repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s, repeat),
         onEvent: async (_event, st) => {
           await saveEvaluationState(ctx.store, st);
           this.state = structuredClone(st);

@@ -1,11 +1,11 @@
 /**
  * What the Evaluate view shows of a report, derived purely: the task sets, the learning curves of
- * one set as a chart spec (mean final score per episode with its 95% CI band, the same colours as
- * the HTML export), and the status line of an evaluation.
+ * one set as a chart spec (mean final score per episode with its 95% CI band — normalised per game
+ * by its max score when the report has those curves — the same colours as the HTML export), and the status line of an evaluation.
  */
 import type { CsvTable } from '../../eval/csv.ts';
 import type { EvaluationReport, EvaluationState, GameSummary } from '../../eval/interface.ts';
-import { seriesOf } from '../../eval/report-html.ts';
+import { normalisedCurves, seriesOf } from '../../eval/report-html.ts';
 import type { LineChartSpec } from '../shared/charts/line-chart.ts';
 
 export const taskSetsOf = (report: EvaluationReport): string[] => [...new Set(report.policies.map((p) => p.taskSet))];
@@ -20,14 +20,18 @@ export function curvesSpec(report: EvaluationReport, taskSet: string): LineChart
     };
   });
   const episodes = Math.max(1, ...series.map((s) => s.points.length));
-  return { series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  if (!normalisedCurves(report)) return { series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  const drawn = series.flatMap((s) => [...s.points, ...s.band.high].map((p) => p.y)).filter(Number.isFinite);
+  return { series, xLabel: 'episode', yLabel: 'score ÷ max score (normalised per game)', xMin: 1, xMax: episodes, integerX: true, yMin: 0, yMax: Math.max(1, ...drawn) };
 }
 
 /** The curves in words (the chart's text alternative). */
 export function curvesSummary(report: EvaluationReport, taskSet: string): string {
-  return seriesOf(report, taskSet)
-    .map((s) => `${s.label}: ${s.curve.map((c) => (Number.isFinite(c.estimate) ? c.estimate.toFixed(1) : 'n/a')).join(', ')}`)
+  const digits = normalisedCurves(report) ? 3 : 1;
+  const text = seriesOf(report, taskSet)
+    .map((s) => `${s.label}: ${s.curve.map((c) => (Number.isFinite(c.estimate) ? c.estimate.toFixed(digits) : 'n/a')).join(', ')}`)
     .join('; ');
+  return digits === 3 ? `Mean final score ÷ the game's max score, normalised per game — ${text}` : text;
 }
 
 /** The evaluation's status for people; `interrupted` when it was running and nothing drives it. */

@@ -125,7 +125,7 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
         pauseRequested: (done) => this.pausing || (holdAt !== null && done >= holdAt),
         // The proposer's own spend for `stopConditions.maxProposerUsd` (null: its price is unknown).
         proposerCostUsd: () => (ctx.settings.prices[runConfig.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
-        evaluate: (strategy, task, _repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s),
+        evaluate: (strategy, task, repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s, repeat),
         onEvent: async (event, st) => {
           // While a resume replays cached results, the stored state is already ahead of `st`.
           if (event.type !== 'metric_call_done' || !event.fromCache) await saveEvolutionState(ctx.store, st);

@@ -4,6 +4,8 @@
  * 95% interval as a shaded band (the interval's low and high as the band's edges), in the same
  * colours as the HTML export (report-formats.ts, seriesColour by the arm's first appearance).
  * x = episode 1…K, y from 0 to the task set's max score when every game's max score is known.
+ * When every arm of a step has a per-game normalised curve (final score ÷ the game's max score,
+ * every game weighing the same), that curve is drawn instead, y from 0 to 1, and the axis says so.
  * Pure: no DOM, no Chart.js (the chart itself is drawn by LineChart through line-chart.ts).
  */
 import type { ExperimentReport, ExperimentRow } from '../../experiment/interface.ts';
@@ -48,16 +50,23 @@ export function stepMaxScore(games: readonly string[], maxScoreOf: (game: string
  * `arms` (all the report's arms, so an arm keeps its colour across steps). With a known max score
  * `max`, y runs from 0 to it (or to a higher drawn value) and a dashed "Max score (max)" line is drawn.
  */
+/** Whether every row of the step has a per-game normalised curve (then it is drawn). */
+export const stepNormalised = (step: CurveStep): boolean => step.rows.every((r) => (r.normalisedCurve?.length ?? 0) > 0);
+const curveOf = (row: ExperimentRow, normalised: boolean) => (normalised ? row.normalisedCurve! : row.curve);
+
 export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: number | null): LineChartSpec {
+  const normalised = stepNormalised(step);
   const series: LineSeries[] = step.rows.map((row) => {
-    const ok = row.curve.map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
+    const ok = curveOf(row, normalised).map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
     return {
       label: row.arm, colour: seriesColour(Math.max(0, arms.indexOf(row.arm))), points: ok.map(({ c, x }) => ({ x, y: c.estimate })),
       band: { low: ok.map(({ c, x }) => ({ x, y: c.low })), high: ok.map(({ c, x }) => ({ x, y: c.high })) },
     };
   });
   const episodes = Math.max(1, ...step.rows.map((r) => r.curve.length));
-  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: normalised ? 'score ÷ max score (normalised per game)' : 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  const drawn0 = series.flatMap((s) => [...s.points, ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
+  if (normalised) return { ...spec, yMin: 0, yMax: Math.max(1, ...drawn0), refLines: [{ label: 'Max score (each game)', y: 1 }] };
   if (max === null) return spec;
   const drawn = series.flatMap((s) => [...s.points, ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
   return { ...spec, yMin: 0, yMax: Math.max(max, ...drawn), refLines: [{ label: `Max score (${max})`, y: max }] };
@@ -67,9 +76,11 @@ export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: nu
 export const reportArms = (report: ExperimentReport): string[] => [...new Set(report.rows.map((r) => r.arm))];
 
 /** One arm's curve in words: "naive: 1.0 [0.0, 2.0] → 3.0 [2.0, 4.0]" (the chart's data in the text list). */
-export const curveLine = (row: ExperimentRow): string => `${row.arm}: ${row.curve.map((c) => formatInterval(c, 1)).join(' → ')}`;
+export const curveLine = (row: ExperimentRow): string => (row.normalisedCurve?.length
+  ? `${row.arm}: ${row.normalisedCurve.map((c) => formatInterval(c, 3)).join(' → ')} (÷ max score, per game)`
+  : `${row.arm}: ${row.curve.map((c) => formatInterval(c, 1)).join(' → ')}`);
 
 /** The step's curves in words (the chart's accessible name). */
 export function stepCurvesSummary(step: CurveStep): string {
-  return `Learning curves of ${step.taskSet} (${step.step}), mean final score per episode with 95% intervals — ${step.rows.map(curveLine).join('; ')}`;
+  return `Learning curves of ${step.taskSet} (${step.step}), mean final score per episode${stepNormalised(step) ? ' as a share of each game\'s max score (normalised per game, so every game weighs the same)' : ''} with 95% intervals — ${step.rows.map(curveLine).join('; ')}`;
 }

@@ -19,12 +19,31 @@ function isPolicyRow(row: unknown): boolean {
     && (row.leakWarning === null || typeof row.leakWarning === 'string');
 }
 
-/** The report of an evaluation file, or null when it has none or one the table cannot draw. */
+/** A number, or null (JSON's NaN: a one-game t-interval). */
+const isNum = (v: unknown): boolean => v === null || typeof v === 'number';
+const hasNums = (v: unknown, keys: readonly string[]): boolean => isObject(v) && keys.every((k) => isNum(v[k]));
+
+/** Whether a comparison has what the comparisons panel draws. */
+function isComparison(c: unknown): boolean {
+  return isObject(c) && typeof c.a === 'string' && typeof c.b === 'string' && typeof c.taskSet === 'string' && typeof c.declared === 'boolean'
+    && (c.step === undefined || typeof c.step === 'string') && hasNums(c.delta, ['mean', 'low', 'high'])
+    && Array.isArray(c.perGame) && c.perGame.every((g) => hasNums(g, ['mean', 'low', 'high']) && typeof (g as Record<string, unknown>).game === 'string')
+    && hasNums(c.gameLevel, ['tLow', 'tHigh', 'signFlipP', 'minP', 'games']) && isNum(c.holmP) && typeof c.positive === 'boolean'
+    && isObject(c.power) && isNum(c.power.delta) && isNum(c.power.repeatsNeeded) && (c.power.reason === null || typeof c.power.reason === 'string');
+}
+
+const isWarning = (w: unknown): boolean => isObject(w) && typeof w.code === 'string' && typeof w.message === 'string';
+
+/** The report of an evaluation file, or null when it has none or one the table cannot draw. Its
+ * comparisons and warnings are kept only when each has the shape the panel draws (else left out). */
 export function reportOf(data: Record<string, unknown>): EvaluationReport | null {
   const report = data.report;
   if (!isObject(report) || !Array.isArray(report.policies) || !report.policies.every(isPolicyRow)) return null;
   if (typeof report.baselinePolicyId !== 'string' || !isObject(report.bootstrap) || typeof report.bootstrap.resamples !== 'number' || typeof report.bootstrap.seed !== 'number') return null;
-  return report as unknown as EvaluationReport;
+  const list = (v: unknown, ok: (x: unknown) => boolean) => (Array.isArray(v) && v.every(ok) ? v : undefined);
+  const { comparisons, exploratoryComparisons, warnings, ...rest } = report;
+  const kept = { comparisons: list(comparisons, isComparison), exploratoryComparisons: list(exploratoryComparisons, isComparison), warnings: list(warnings, isWarning) };
+  return { ...rest, ...Object.fromEntries(Object.entries(kept).filter(([, v]) => v !== undefined)) } as unknown as EvaluationReport;
 }
 
 /** Policy id → name for people, from the file's `config.policies` (`name`, else a meta-prompt's

@@ -1,0 +1,27 @@
+/**
+ * What the comparisons panel shows (Evaluate and Experiments views), derived purely: the arms and
+ * task sets (or experiment steps) a user can pick from, and the comparison a − b of any picked pair
+ * — a declared one as reported (Holm-corrected), any other pair exploratory, mirrored when stored
+ * the other way round (src/eval/comparisons.ts reverseComparison). No DOM.
+ */
+import { reverseComparison } from '../../../eval/comparisons.ts';
+import type { Comparison } from '../../../eval/interface.ts';
+
+export type ShownComparison = Comparison & { step?: string };
+
+/** The scope of a comparison: its experiment step when it has one, else its task set. */
+export const scopeOf = (c: ShownComparison): string => c.step ?? c.taskSet;
+
+/** Arms and scopes present in the comparisons, in first-seen order. */
+export function pairChoices(all: readonly ShownComparison[]): { arms: string[]; scopes: string[] } {
+  return { arms: [...new Set(all.flatMap((c) => [c.a, c.b]))], scopes: [...new Set(all.map(scopeOf))] };
+}
+
+/** The comparison a − b in `scope`, from either orientation; null when the pair was not compared there. */
+export function findPair(all: readonly ShownComparison[], a: string, b: string, scope: string): ShownComparison | null {
+  if (a === b) return null;
+  const same = all.find((c) => scopeOf(c) === scope && c.a === a && c.b === b);
+  if (same) return same;
+  const other = all.find((c) => scopeOf(c) === scope && c.a === b && c.b === a);
+  return other ? { ...reverseComparison(other), declared: false, ...(other.step !== undefined ? { step: other.step } : {}) } : null;
+}
