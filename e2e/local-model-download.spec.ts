@@ -1,5 +1,5 @@
 /**
- * Issue 20: resumable model downloads in Chromium (src/llm/model-download.ts with the OPFS chunk
+ * Resumable model downloads in Chromium (src/llm/model-download.ts with the OPFS chunk
  * store), against e2e/serve-dist.ts cutting the real test model's answer part-way: a dropped
  * connection goes on by itself with a Range request from the kept bytes; a reload mid-download
  * lists the download as unfinished with its kept bytes, and Resume fetches only the rest; a

@@ -1,5 +1,5 @@
 /**
- * Issue 20: Stop and a reload while the in-page local model (the real SmolLM2-135M, see
+ * Stop and a reload while the in-page local model (the real SmolLM2-135M, see
  * local-model-helpers.ts) generates behave as with remote providers. Stop: the session is
  * stopped at once (the time from the click to "stopped" is printed), no further step is played,
  * the worker's request is cancelled — by wllama, or by ending the worker when llama.cpp is inside

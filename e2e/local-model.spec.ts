@@ -1,5 +1,5 @@
 /**
- * Issue 20: the provider "Local model (in this browser)" with the real small model
+ * The provider "Local model (in this browser)" with the real small model
  * (SmolLM2-135M-Instruct, served by e2e/serve-dist.ts from METATTL_MODELS_DIR under
  * local-models/): Settings downloads it by URL into browser storage (listed with its size), a
  * Lever Room Learn session runs to complete with a real <learn> guide and actions parsed under

@@ -1,5 +1,5 @@
 /**
- * The shipped real-model recording (issue 20): a Lever Room session played by SmolLM2-135M-Instruct
+ * The shipped real-model recording: a Lever Room session played by SmolLM2-135M-Instruct
  * run locally, opened from Replay's list with no key, labelled with the model, played to its end.
  */
 import { readFileSync } from 'node:fs';

@@ -50,7 +50,7 @@ describe("the reply grammars fit SmolLM2's own vocabulary", () => {
     expect([...cache.values()].every((perChar) => perChar === 1)).toBe(true);
     // Digits and the commands' punctuation are single tokens of this vocabulary: the actor can type them.
     for (const c of '0123456789,.\'"-$') expect(vocabulary.encode(c), c).toHaveLength(1);
-  });
+  }, 60_000); // reads the GGUF vocabulary (~4 s alone, longer on loaded cores)
 });
 
 describe('the CLI on a real local model', () => {
@@ -77,7 +77,7 @@ describe('the CLI on a real local model', () => {
     }
     expect(out.usage.calls).toBe(out.steps.length);
     expect([out.usage.costUsd, out.usage.totalUsd]).toEqual([null, null]); // no price for a local model: no invented cost
-  });
+  }, 180_000); // loads the model in a child process; ~10 s alone, minutes on loaded cores
 
   it("a 2-episode naive session completes; the meta-agent's grammar-bound reply ends within its budget and sets the second episode's guide", async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'metattl-local-')), 'session.json');
@@ -169,5 +169,5 @@ describe('a local model call is stopped like a remote one', () => {
     } finally {
       await host.dispose();
     }
-  });
+  }, 120_000); // loads the model in-process; ~5 s alone
 });
