@@ -116,8 +116,11 @@ function rejectedRole(body: RequestBody, message: string, param: string | null):
 }
 
 /** Adaptations learnt per (base URL, model), shared by the calls of a page or process. */
+/** What one (base URL, model) was adapted by, and why (in the order learned). */
+interface Entry { baseUrl: string; model: string; rules: Rule[]; reasons: string[] }
+
 export class AdaptationMemory {
-  private readonly rules = new Map<string, { baseUrl: string; model: string; rules: Rule[]; reasons: string[] }>();
+  private readonly rules = new Map<string, Entry>();
   private readonly listeners = new Set<(all: ParameterAdaptation[]) => void>();
 
   /** The body with every remembered adaptation of (baseUrl, model) applied. */
@@ -131,17 +134,10 @@ export class AdaptationMemory {
    * parameter was already adapted (nothing left to fix).
    */
   learn(baseUrl: string, body: RequestBody, parameter: string, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
-    const key = keyOf(baseUrl, body.model);
-    const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
+    const { key, entry } = this.entryOf(baseUrl, body.model);
     if (entry.rules.some((r) => r.parameter === parameter && r.change !== 'raised' && r.change !== 'set')) return null;
     const rule = ruleFor(parameter);
-    entry.rules.push(rule);
-    entry.reasons.push(reason.slice(0, 200));
-    this.rules.set(key, entry);
-    const adaptation = toAdaptation(entry.baseUrl, entry.model, rule, entry.reasons.at(-1)!);
-    const all = this.list();
-    for (const listener of this.listeners) listener(all);
-    return { body: apply(body, [rule]), adaptation };
+    return this.adopt(key, entry, rule, reason, body);
   }
 
   /**
@@ -150,18 +146,11 @@ export class AdaptationMemory {
    * budget was raised for it before (raising once more is not tried: the caller stops).
    */
   raiseBudget(baseUrl: string, body: RequestBody, tokens: number, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
-    const key = keyOf(baseUrl, body.model);
-    const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
+    const { key, entry } = this.entryOf(baseUrl, body.model);
     const budget = budgetOf(body);
     if (!budget || entry.rules.some((r) => r.change === 'raised')) return null;
     const rule: Rule = { parameter: budget.parameter, change: 'raised', to: String(tokens) };
-    entry.rules.push(rule);
-    entry.reasons.push(reason.slice(0, 200));
-    this.rules.set(key, entry);
-    const adaptation = toAdaptation(entry.baseUrl, entry.model, rule, entry.reasons.at(-1)!);
-    const all = this.list();
-    for (const listener of this.listeners) listener(all);
-    return { body: apply(body, [rule]), adaptation };
+    return this.adopt(key, entry, rule, reason, body);
   }
 
   /**
@@ -169,10 +158,21 @@ export class AdaptationMemory {
    * budget on reasoning), and return the adapted body; null when that was tried before.
    */
   lowerEffort(baseUrl: string, body: RequestBody, reason: string): { body: RequestBody; adaptation: ParameterAdaptation } | null {
-    const key = keyOf(baseUrl, body.model);
-    const entry = this.rules.get(key) ?? { baseUrl, model: body.model, rules: [], reasons: [] };
+    const { key, entry } = this.entryOf(baseUrl, body.model);
     if (entry.rules.some((r) => r.parameter === 'reasoning_effort')) return null;
     const rule: Rule = { parameter: 'reasoning_effort', change: 'set', to: LOW_REASONING_EFFORT };
+    return this.adopt(key, entry, rule, reason, body);
+  }
+
+  /** The rules known for (baseUrl, model), a new empty entry when none are. */
+  private entryOf(baseUrl: string, model: string): { key: string; entry: Entry } {
+    const key = keyOf(baseUrl, model);
+    return { key, entry: this.rules.get(key) ?? { baseUrl, model, rules: [], reasons: [] } };
+  }
+
+  /** Record `rule` (with its reason, cut to 200 characters) for the entry, tell the listeners,
+   * and return `body` with the rule applied and the adaptation to report. */
+  private adopt(key: string, entry: Entry, rule: Rule, reason: string, body: RequestBody): { body: RequestBody; adaptation: ParameterAdaptation } {
     entry.rules.push(rule);
     entry.reasons.push(reason.slice(0, 200));
     this.rules.set(key, entry);
