@@ -95,6 +95,12 @@ export type SharedProviderSetup = z.infer<typeof providerSetupSchema>;
 
 export class ShareError extends Error {
   override readonly name = 'ShareError';
+  /** The payload field that failed its check (`provider.baseUrl`), or null when the link as a whole is too long. */
+  readonly field: string | null;
+  constructor(message: string, field: string | null = null) {
+    super(message);
+    this.field = field;
+  }
 }
 
 const toBase64Url = (bytes: Uint8Array): string => {
@@ -116,7 +122,8 @@ export function encodeShare(payload: SharePayload): string {
   const parsed = sharePayloadSchema.safeParse(scrubSecrets(payload));
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new ShareError(`This cannot be shared as a link: ${issue.path.join('.') || '(root)'}: ${issue.message}. Export it as a file instead.`);
+    const field = issue.path.join('.') || '(root)';
+    throw new ShareError(`This cannot be shared as a link: ${field}: ${issue.message}. Export it as a file instead.`, field);
   }
   const clean = parsed.data;
   const encoded = SHARE_PREFIX + toBase64Url(zlibSync(strToU8(JSON.stringify(clean)), { level: 9 }));

@@ -77,6 +77,10 @@ describe('replay files', () => {
     expect(() => parseReplayFile(JSON.stringify(broken))).toThrow(/sessions\.0\.session\.episodes/);
   });
 
+  // The recorded session's W-AUC (0.6267): a metric call's W-AUC is its scores', as an import checks.
+  const W_AUC = RECORD.wAuc!;
+  // The seed's validation call: the state's valScores are the mean of its validation calls.
+  const call = { key: '0:seed-val:c0:lever-room:1:0', candidateId: 'c0', taskId: 'lever-room:1', repeat: 0, purpose: 'seed-val', iteration: 0, sessionId: RECORD.id, wAuc: W_AUC, scores: RECORD.scores };
   const state = {
     format: 'metattl-evolution-1', id: 'evo-1',
     config: {
@@ -86,11 +90,10 @@ describe('replay files', () => {
       maxConsecutiveFailures: 3, proposer: 'random', rngSeed: 0, concurrency: 1, models: { actor: 'scripted-test-model', metaAgent: 'scripted-test-model', proposer: 'scripted-test-model' }, contextWindow: 8000,
     },
     status: 'complete', stopReason: 'budget', stopMessage: null,
-    candidates: [{ id: 'c0', parentId: null, iteration: 0, strategy: '', status: 'seed', reason: 'seed', proposerReply: null, valScores: { 'lever-room:1': 0.627 }, minibatch: null, triggeredBy: null }],
-    metricCalls: [], metricCallsUsed: 1, failedProposals: 0, fronts: {}, iteration: 0, rngState: 1, best: { byMean: 'c0', byZScore: 'c0' },
-    progress: [{ metricCallsUsed: 1, bestMeanVal: 0.627 }], startedAt: '2026-01-01T00:00:00Z', finishedAt: null,
+    candidates: [{ id: 'c0', parentId: null, iteration: 0, strategy: '', status: 'seed', reason: 'seed', proposerReply: null, valScores: { 'lever-room:1': W_AUC }, minibatch: null, triggeredBy: null }],
+    metricCalls: [call], metricCallsUsed: 1, failedProposals: 0, fronts: {}, iteration: 0, rngState: 1, best: { byMean: 'c0', byZScore: 'c0' },
+    progress: [{ metricCallsUsed: 1, bestMeanVal: W_AUC }], startedAt: '2026-01-01T00:00:00Z', finishedAt: null,
   };
-  const call = { key: '0:seed-val:c0:lever-room:1:0', candidateId: 'c0', taskId: 'lever-room:1', repeat: 0, purpose: 'seed-val', iteration: 0, sessionId: RECORD.id, wAuc: 0.627, scores: RECORD.scores };
 
   it('lists the sessions of an evolution export, else its candidates and progress', () => {
     const withCalls = parseReplayFile(JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events: [{ seq: 1, data: { type: 'call', call, session: JSON.parse(TEXT) } }, { seq: 2, data: { type: 'proposal', iteration: 1, reply: 'x', finishReason: 'stop' } }] }));
@@ -99,8 +102,8 @@ describe('replay files', () => {
     const bare = parseReplayFile(JSON.stringify({ format: EVOLUTION_EXPORT_FORMAT, state, events: [] }));
     expect(bare.items).toEqual([]);
     if (bare.kind !== 'evolution') throw new Error('not an evolution');
-    expect(bare.candidates).toEqual([{ id: 'c0', parentId: null, status: 'seed', meanVal: 0.627, reason: 'seed' }]);
-    expect(bare.progress).toEqual([{ metricCallsUsed: 1, bestMeanVal: 0.627 }]);
+    expect(bare.candidates).toEqual([{ id: 'c0', parentId: null, status: 'seed', meanVal: W_AUC, reason: 'seed' }]);
+    expect(bare.progress).toEqual([{ metricCallsUsed: 1, bestMeanVal: W_AUC }]);
     expect(parseReplayFile(JSON.stringify(state)).kind).toBe('evolution');
   });
 

@@ -162,8 +162,10 @@ export class SettingsState {
       link = shareUrl(this.links.pageUrl(), { kind: 'provider', provider: this.providerSetup() }, 'settings', this.links.workshop?.() ?? false);
     } catch (error) {
       this.setupLink = null;
-      // encodeShare validates the payload: the only field that can fail here is the base URL.
-      this.error = error instanceof ShareError ? error.message : 'No setup link: the base URL must be an http(s) address without a user name or password.';
+      // encodeShare validates the payload: a refused base URL gets its reason in words; any other
+      // refusal (a link too long) is ShareError's own message.
+      const baseUrlRefused = !(error instanceof ShareError) || error.field === 'provider.baseUrl';
+      this.error = baseUrlRefused ? 'No setup link: the base URL must be an http(s) address without a user name or password.' : error.message;
       return;
     }
     this.error = null;
