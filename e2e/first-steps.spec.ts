@@ -165,7 +165,7 @@ test('Evaluate says "1 task", an all-zero curve has a 0…1 axis, and identical 
     await expect(page.getByTestId('evaluate-run')).not.toContainText('(1 tasks)');
     const curves = page.getByTestId('evaluate-curves');
     await expect(curves).toBeVisible();
-    await expect(curves).toHaveAttribute('aria-label', /Static: 0\.0, 0\.0; Naive: 0\.0, 0\.0/ /* policies by name (ids in a title) */);
+    await expect(curves).toHaveAttribute('aria-label', /Static: 0\.000, 0\.000; Naive: 0\.000, 0\.000/ /* policies by name (ids in a title); score ÷ max score per game */);
     await expect(curves).toHaveAttribute('data-y-range', '0,1');
     // The line drawn first (under the other) has larger markers of another shape.
     await expect(curves).toHaveAttribute('data-markers', 'circle 6, rectRot 4');
