@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
@@ -20,15 +20,20 @@ test.afterEach(async () => {
   await mock.close();
 });
 
-test('a reasoning model rejecting temperature and max_tokens plays with the defaults; Settings shows the adaptations', async ({ page }) => {
-  mock.setOptions({ faults: [{ kind: 'bad_param', param: 'temperature', style: 'value' }, { kind: 'bad_param', param: 'max_tokens' }] });
-  await openView(page, 'settings');
-  await expect(page.getByTestId('adaptations-none')).toBeVisible();
+/** Point Settings at the mock, play a 3-step Agent run to its step limit, and check every scripted action was played. */
+async function playThreeStepsOnTheMock(page: Page): Promise<void> {
   await configureProvider(page, { baseUrl: mock.baseUrl });
   await goTo(page, 'agent');
   await startRun(page, { maxSteps: 3 });
   await expect(page.getByTestId('agent-termination')).toContainText('step_limit', { timeout: 30_000 });
   await expect(page.getByTestId('agent-step-action')).toHaveText(SCRIPT);
+}
+
+test('a reasoning model rejecting temperature and max_tokens plays with the defaults; Settings shows the adaptations', async ({ page }) => {
+  mock.setOptions({ faults: [{ kind: 'bad_param', param: 'temperature', style: 'value' }, { kind: 'bad_param', param: 'max_tokens' }] });
+  await openView(page, 'settings');
+  await expect(page.getByTestId('adaptations-none')).toBeVisible();
+  await playThreeStepsOnTheMock(page);
   const chats = mock.requests.filter((r) => r.role === 'actor');
   expect(chats.map((r) => r.outcome.status)).toEqual([400, 400, 200, 200, 200]);
 
@@ -82,11 +87,7 @@ test('a reasoning model that spends its whole budget: raised once, every step pl
   await page.setViewportSize({ width: 1280, height: 800 });
   mock.setOptions({ faults: [{ kind: 'length_empty', shape: 'gemini', belowBudget: 4096 }] });
   await openView(page, 'settings');
-  await configureProvider(page, { baseUrl: mock.baseUrl });
-  await goTo(page, 'agent');
-  await startRun(page, { maxSteps: 3 });
-  await expect(page.getByTestId('agent-termination')).toContainText('step_limit', { timeout: 30_000 });
-  await expect(page.getByTestId('agent-step-action')).toHaveText(SCRIPT);
+  await playThreeStepsOnTheMock(page);
   const chats = mock.requests.filter((r) => r.role === 'actor');
   expect(chats.map((r) => (r.body as { max_tokens: number }).max_tokens)).toEqual([400, 4096, 4096, 4096]);
 
