@@ -77,10 +77,29 @@ describe('watched storage', () => {
     await store.setSetting('k', 'x'.repeat(400_000));
     await store.setSetting('k', 'x'.repeat(400_000));
     // Two writes of 0.4 MB on one estimate: the third would leave less than 1 MiB free.
+    // The refusal asks afresh (one more estimate) before it refuses.
     await expect(store.setSetting('k', 'x'.repeat(400_000))).rejects.toBeInstanceOf(StorageLowError);
-    expect(gauge.calls).toBe(1);
+    expect(gauge.calls).toBe(2);
+    await store.setSetting('k', 'small');
+    expect(gauge.calls).toBe(2);
     t = 2000;
     await store.setSetting('k', 'small');
+    expect(gauge.calls).toBe(3);
+  });
+
+  it('a refusal is never made on a cached estimate: room granted right after a refusal admits the next write (resume at once)', async () => {
+    const inner = new MemoryStore();
+    let quota = 1.2 * MIB;
+    const gauge = { calls: 0, estimate: async () => (gauge.calls++, { usage: 100_000, quota }) };
+    const store = watchStorage(inner, gauge, { now: () => 0, maxAgeMs: 1000 });
+    await expect(store.setSetting('k', 'x'.repeat(200_000))).rejects.toBeInstanceOf(StorageLowError);
+    quota = 1500 * MIB;
+    // The same millisecond: the cached estimate (1.2 MiB) would refuse; the fresh one admits.
+    await store.setSetting('k', 'x'.repeat(200_000));
+    expect(await inner.getSetting('k')).toHaveLength(200_000);
+    expect(gauge.calls).toBe(2);
+    // Admitting reuses the cached estimate with the bytes written since.
+    await store.setSetting('k2', 'y');
     expect(gauge.calls).toBe(2);
   });
 });

@@ -48,7 +48,7 @@ export interface StorageWatchOptions {
  * `store` with its writes checked against `gauge` (see module doc): a write is refused with
  * StorageLowError when the estimated usage plus the write's size leaves less than
  * `reserveBytes(quota)` free. An estimate is trusted for `maxAgeMs`, with the JSON size of the
- * writes since added to it; a later estimate reporting less (browsers report late) does not undo
+ * writes since added to it, to admit writes; a refusal always asks the gauge afresh first; a later estimate reporting less (browsers report late) does not undo
  * that count until a delete. A gauge that fails or reports no quota checks nothing.
  */
 export function watchStorage(store: Store, gauge: StorageGauge, options: StorageWatchOptions = {}): Store {
@@ -62,15 +62,24 @@ export function watchStorage(store: Store, gauge: StorageGauge, options: Storage
       return 0;
     }
   };
+  const refresh = async (): Promise<void> => {
+    const e = await gauge.estimate().catch(() => ({}) as { usage?: number; quota?: number });
+    // Browsers update the usage they report late (after their own flushes): the bytes this
+    // watch has written count until the report catches up (a delete starts the count afresh).
+    known = e.quota && e.quota > 0 ? { usage: Math.max(e.usage ?? 0, known?.usage ?? 0), quota: e.quota, at: now() } : null;
+  };
+  const tooBig = (k: { usage: number; quota: number }, bytes: number): boolean => k.usage + bytes > k.quota - reserveBytes(k.quota);
   const check = async (bytes: number): Promise<void> => {
+    let fresh = false;
     if (!known || now() - known.at > maxAge) {
-      const e = await gauge.estimate().catch(() => ({}) as { usage?: number; quota?: number });
-      // Browsers update the usage they report late (after their own flushes): the bytes this
-      // watch has written count until the report catches up (a delete starts the count afresh).
-      known = e.quota && e.quota > 0 ? { usage: Math.max(e.usage ?? 0, known?.usage ?? 0), quota: e.quota, at: now() } : null;
+      await refresh();
+      fresh = true;
     }
+    // Only a fresh estimate refuses: the quota may have grown since the cached one (room freed
+    // elsewhere, the browser granting more), and a resume right after a refusal must see it.
+    if (known && !fresh && tooBig(known, bytes)) await refresh();
     if (!known) return;
-    if (known.usage + bytes > known.quota - reserveBytes(known.quota)) throw new StorageLowError(known.usage, known.quota);
+    if (tooBig(known, bytes)) throw new StorageLowError(known.usage, known.quota);
     known.usage += bytes;
   };
   return new Proxy(store, {
