@@ -22,11 +22,11 @@
  */
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
-import type { CallUsage, ChatModel } from '../llm/interface.ts';
+import type { ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionCache, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { configAt, forkIteration } from './branch.ts';
 import { evaluateHumanCandidates } from './human-candidate.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
@@ -44,15 +44,7 @@ import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/par
 import { mutateStrategy } from './strategies/random-mutation.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
 
-/** Results kept across stops: metric calls with their sessions, and proposer replies. */
-export interface EvolutionCache {
-  getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
-  putCall(call: MetricCall, session: SessionRecord): Promise<void>;
-  /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
-  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
-  /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
-  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
-}
+export type { EvolutionCache } from './interface.ts';
 
 export interface EvolutionDeps {
   /** Run one session (a metric call) of `strategy` on `task`. Throws BudgetReachedError at a cap,

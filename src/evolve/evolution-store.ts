@@ -8,8 +8,7 @@
 import type { SettingValue, Store } from '../store/interface.ts';
 import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import type { EvolutionCache } from './evolution-runner.ts';
-import type { EvolutionState, MetricCall } from './interface.ts';
+import type { EvolutionCache, EvolutionState, MetricCall } from './interface.ts';
 
 type CacheEvent =
   | { type: 'call'; call: MetricCall; session: SessionRecord }

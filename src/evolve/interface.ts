@@ -5,13 +5,13 @@
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
+import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
 import type { ProposerInstruction } from './strategies/llm-proposer.ts';
 import type { Optimizer } from './strategies/opro-proposer.ts';
 import type { ProposalsConfig } from './strategies/proposals.ts';
-import type { StopConditionsConfig } from './strategies/stop-conditions.ts';
 
 /** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
 export interface EvolutionTask {
@@ -161,6 +161,28 @@ export interface MetricCall {
   sessionId: string;
   wAuc: number;
   scores: number[];
+}
+
+/** A run's extra stop conditions; absent fields are off. Recorded in the run's config. */
+export interface StopConditionsConfig {
+  /** Stop after this many iterations in a row without a higher best mean validation W-AUC (≥ 1). */
+  noImprovementIterations?: number;
+  /** Stop once the best mean validation W-AUC reaches this (0–1). */
+  scoreThreshold?: number;
+  /** Stop once this many minutes have passed since the invocation started (> 0). */
+  timeLimitMinutes?: number;
+  /** Stop once the proposer's own cost reaches this many USD (> 0; needs its price). */
+  maxProposerUsd?: number;
+}
+
+/** Results kept across stops: metric calls with their sessions, and proposer replies. */
+export interface EvolutionCache {
+  getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
+  putCall(call: MetricCall, session: SessionRecord): Promise<void>;
+  /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
+  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
+  /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
+  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
 }
 
 export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error'

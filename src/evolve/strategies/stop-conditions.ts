@@ -11,19 +11,9 @@
  * The first three end the run `complete`; the checks replay identically on resume because the
  * loop replays its cached iterations through them.
  */
-import type { StopReason } from '../interface.ts';
+import type { StopConditionsConfig, StopReason } from '../interface.ts';
 
-/** A run's extra stop conditions; absent fields are off. Recorded in the run's config. */
-export interface StopConditionsConfig {
-  /** Stop after this many iterations in a row without a higher best mean validation W-AUC (≥ 1). */
-  noImprovementIterations?: number;
-  /** Stop once the best mean validation W-AUC reaches this (0–1). */
-  scoreThreshold?: number;
-  /** Stop once this many minutes have passed since the invocation started (> 0). */
-  timeLimitMinutes?: number;
-  /** Stop once the proposer's own cost reaches this many USD (> 0; needs its price). */
-  maxProposerUsd?: number;
-}
+export type { StopConditionsConfig } from '../interface.ts';
 
 /** What a check reads of the run and the outside world. */
 export interface StopCheckInput {

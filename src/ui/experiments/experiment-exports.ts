@@ -6,7 +6,15 @@
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import type { ExperimentReport } from '../../experiment/interface.ts';
 import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
-import type { PageExperiment } from './experiments.svelte.ts';
+import type { ExperimentState } from '../../experiment/interface.ts';
+
+/** An experiment as the page keeps it: its id (the prefix of its runs' ids), its state and what
+ * its finished steps spent (tokens, USD; null once a step's price was unknown). */
+export interface PageExperiment {
+  id: string;
+  state: ExperimentState;
+  spent: { tokens: number; costUsd: number | null };
+}
 
 export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html';
 

@@ -13,7 +13,7 @@ import { applyOverrides } from '../../experiment/builtins.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { estimateExperiment, type ExperimentEstimate } from '../../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
-import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../../experiment/interface.ts';
+import type { ExperimentPlan, ExperimentReport, ExperimentSpec } from '../../experiment/interface.ts';
 import { gameOf, planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
 import { ExperimentSpecError } from '../../experiment/schema.ts';
@@ -32,7 +32,7 @@ import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.t
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { browserExecutor } from './experiment-executor.ts';
-import { experimentExport, type ExperimentFormat } from './experiment-exports.ts';
+import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
 
@@ -40,13 +40,7 @@ import { canonicalSpec, entryFor, libraryTask, type TaskLibrary } from './experi
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
 const recordKey = (id: string) => `experiment:${id}`;
 
-/** An experiment as the page keeps it: its id (the prefix of its runs' ids), its state and what
- * its finished steps spent (tokens, USD; null once a step's price was unknown). */
-export interface PageExperiment {
-  id: string;
-  state: ExperimentState;
-  spent: { tokens: number; costUsd: number | null };
-}
+export type { PageExperiment } from './experiment-exports.ts';
 
 export type { ExperimentFormat } from './experiment-exports.ts';
 
