@@ -12,7 +12,7 @@ import { parseWebTaskList, WEB_DEFAULTS, webPick, webTaskLabel, type WebTaskList
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import { plannedLeaks } from '../shared/evaluation/leak.ts';
-import type { PolicyOption } from './policy-options.ts';
+import type { PolicyOption } from '../shared/stores/policy-options.ts';
 
 export interface PlannedSet {
   name: string;

@@ -5,7 +5,7 @@ import type { LibraryEntry } from '../shared/stores/library.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { webTaskSet } from '../../web/tasks/catalog.ts';
 import { EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
-import { policyOptions } from './policy-options.ts';
+import { policyOptions } from '../shared/stores/policy-options.ts';
 
 const entry = (id: string, game: string | null, defaultSeed = 0): LibraryEntry => ({
   id, title: id, source: 'local', path: id, storedMaxScore: null, unsaved: false,

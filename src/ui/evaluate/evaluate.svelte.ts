@@ -1,6 +1,6 @@
 /**
  * The Evaluate view's state: the setup form with its cost estimate (src/eval/cost-estimate.ts),
- * the run driver (evaluation-driver.svelte.ts), the report (src/eval/report.ts: mean ± 95% CI,
+ * the run driver (ui/shared/stores/evaluation-driver.svelte.ts), the report (src/eval/report.ts: mean ± 95% CI,
  * paired differences against the baseline, per-game rows, learning curves, leak warnings) rebuilt
  * as results arrive, its exports (JSON with every session, CSV, Markdown, standalone HTML with the
  * curves as SVG) and the runs list. All I/O goes through the injected services; every thrown
@@ -27,8 +27,8 @@ import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './evaluate-form.svelte.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { EvaluationDriver } from './evaluation-driver.svelte.ts';
-import { evaluatedPolicies, policyOptions, withPolicyNames } from './policy-options.ts';
+import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
+import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/stores/policy-options.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';

@@ -1,6 +1,6 @@
 /**
  * The Evolve view's state: the setup form with its cost estimate (src/evolve/cost-estimate.ts;
- * prices and role models from Settings), the run driver (evolution-driver.svelte.ts), the
+ * prices and role models from Settings), the run driver (ui/shared/stores/evolution-driver.svelte.ts), the
  * candidate inspector, and the runs list (reopen, export, import with validation, delete). From a
  * candidate: save it to the meta-prompt library (provenance "evolved in run X from parent Y",
  * selectedOn = the run's train + validation games), or try it in the Learn view. All I/O goes
@@ -26,7 +26,7 @@ import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from '../shared/evolution/dashboard.ts';
 import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, type EvolveFormFields } from './evolve-form.svelte.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { EvolutionDriver, type HumanRequest } from './evolution-driver.svelte.ts';
+import { EvolutionDriver, type HumanRequest } from '../shared/stores/evolution-driver.svelte.ts';
 import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 /** Store setting: the id of the evolution run last shown (reopened after a reload). */

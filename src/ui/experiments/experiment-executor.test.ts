@@ -14,7 +14,7 @@ import { freshExperimentState, runExperiment } from '../../experiment/experiment
 import type { EvaluationStep, EvolutionStep, ExperimentState } from '../../experiment/interface.ts';
 import { planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
-import { policyOptions } from '../evaluate/policy-options.ts';
+import { policyOptions } from '../shared/stores/policy-options.ts';
 import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, stepRunId, type RunShape } from './experiment-executor.ts';
 import { canonicalTasks, libraryTask } from './experiment-tasks.ts';
 

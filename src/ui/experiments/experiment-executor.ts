@@ -15,7 +15,7 @@ import type { ExperimentExecutor, StepResult } from '../../experiment/experiment
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
 import { selectedOnOf } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import type { PolicyOption } from '../evaluate/policy-options.ts';
+import type { PolicyOption } from '../shared/stores/policy-options.ts';
 
 /** What every run of the experiment takes from Settings: models by role, concurrency, and the
  * meta-agent's context window in tokens. */

@@ -5,17 +5,17 @@
  * stored, so a stopped, reloaded or crashed evaluation resumes where it was. Locks, read-only
  * watching and meters: ../evolve/run-driver.svelte.ts.
  */
-import { runEvaluation } from '../../eval/evaluation-runner.ts';
-import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../eval/evaluation-store.ts';
-import type { EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
-import type { Role } from '../../llm/interface.ts';
-import type { RoleTotals } from '../../llm/usage-meter.ts';
-import { evaluateSession } from '../../ttl/session-evaluator.ts';
-import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { RunDriver } from '../shared/stores/run-driver.svelte.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import { dateAt } from '../shared/stores/services.ts';
+import { runEvaluation } from '../../../eval/evaluation-runner.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../../eval/evaluation-store.ts';
+import type { EvaluationConfig, EvaluationState } from '../../../eval/interface.ts';
+import type { Role } from '../../../llm/interface.ts';
+import type { RoleTotals } from '../../../llm/usage-meter.ts';
+import { evaluateSession } from '../../../ttl/session-evaluator.ts';
+import { usageOf, type SessionRecord } from '../../../ttl/session-record.ts';
+import type { Schedule } from './retry-countdown.svelte.ts';
+import { RunDriver } from './run-driver.svelte.ts';
+import type { RunServices } from './run-services.ts';
+import { dateAt } from './services.ts';
 
 /** The state of a new evaluation (the cache's first header). */
 export function initialEvaluationState(id: string, config: EvaluationConfig, now: Date): EvaluationState {

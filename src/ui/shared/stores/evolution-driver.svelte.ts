@@ -8,22 +8,22 @@
  * the same replay, which then holds again at that boundary. Locks, read-only watching and
  * meters: run-driver.svelte.ts.
  */
-import { runEvolution } from '../../evolve/evolution-runner.ts';
-import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../evolve/evolution-store.ts';
-import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../evolve/evolution-io.ts';
-import { addHumanCandidate, humanCandidateProblem, proposeFromFeedback, type HumanCandidateInput } from '../../evolve/human-candidate.ts';
-import type { EvolutionConfig, EvolutionState } from '../../evolve/interface.ts';
-import type { Role } from '../../llm/interface.ts';
-import { evaluateSession } from '../../ttl/session-evaluator.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import { dateAt } from '../shared/stores/services.ts';
-import { RunDriver } from '../shared/stores/run-driver.svelte.ts';
-import type { RunContext } from '../shared/stores/run-services.ts';
+import { runEvolution } from '../../../evolve/evolution-runner.ts';
+import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../../evolve/evolution-store.ts';
+import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../../evolve/evolution-io.ts';
+import { addHumanCandidate, humanCandidateProblem, proposeFromFeedback, type HumanCandidateInput } from '../../../evolve/human-candidate.ts';
+import type { EvolutionConfig, EvolutionState } from '../../../evolve/interface.ts';
+import type { Role } from '../../../llm/interface.ts';
+import { evaluateSession } from '../../../ttl/session-evaluator.ts';
+import type { Schedule } from './retry-countdown.svelte.ts';
+import type { RunServices } from './run-services.ts';
+import { dateAt } from './services.ts';
+import { RunDriver } from './run-driver.svelte.ts';
+import type { RunContext } from './run-services.ts';
 
 type RunContextModels = RunContext['models'];
 
-export { type DriverMode } from '../shared/stores/run-driver.svelte.ts';
+export { type DriverMode } from './run-driver.svelte.ts';
 
 /** The state of a new run (the cache's first header). */
 export function initialEvolutionState(id: string, config: EvolutionConfig, now: Date): EvolutionState {

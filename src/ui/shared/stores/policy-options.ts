@@ -3,10 +3,10 @@
  * naive meta-agent, the built-in meta-prompts and the user's library meta-prompts (evolved ones
  * carry `selectedOn`, which drives the leak warning). Pure.
  */
-import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
-import type { EvaluatedPolicy, EvaluationState } from '../../eval/interface.ts';
-import type { PolicySpec } from '../../ttl/policy.ts';
-import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import { BUILT_IN_META_PROMPTS } from '../../../agents/meta-prompt-library.ts';
+import type { EvaluatedPolicy, EvaluationState } from '../../../eval/interface.ts';
+import type { PolicySpec } from '../../../ttl/policy.ts';
+import type { LibraryMetaPrompt } from './entry-io.ts';
 
 export interface PolicyOption {
   /** Unique id, also the policy's id in the report. */

@@ -1,9 +1,9 @@
 /** Evaluate names its policies for people (the option's label: "Static", a meta-prompt's name, an
  * evolved entry's name) and keeps the ids for titles, also for states stored before names were kept. */
 import { describe, expect, it } from 'vitest';
-import type { EvaluationResult, EvaluationState } from '../../eval/interface.ts';
-import { buildReport } from '../../eval/report.ts';
-import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import type { EvaluationResult, EvaluationState } from '../../../eval/interface.ts';
+import { buildReport } from '../../../eval/report.ts';
+import type { LibraryMetaPrompt } from './entry-io.ts';
 import { evaluatedPolicies, policyOptions, withPolicyNames } from './policy-options.ts';
 
 const evolved: LibraryMetaPrompt = {
