@@ -4,7 +4,7 @@
  * small model's directory (METATTL_MODELS_DIR, default ~/.cache/metattl-models) under
  * /sub/path/local-models/ for tests (with Range support, and a connection cut or stalled part-way
  * on request: see serveModel). Every answer is cross-origin isolated (COOP + COEP), as
- * README says to host the build, so the in-page local model runs multi-threaded.
+ * docs/local-models.md says to host the build, so the in-page local model runs multi-threaded.
  * Usage: tsx e2e/serve-dist.ts PORT
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';

@@ -16,7 +16,7 @@ OPENAI_API_KEY=unused npx metattl session lever-room --seed 1 --policy naive --e
   --guide 'Explore.' --base-url "$base_url" --actor-model scripted-test-model --meta-model scripted-test-model \
   --out public/replays/lever-room-naive.json --json >/dev/null
 echo "wrote public/replays/lever-room-naive.json"
-# A real small model, run in this process by node-llama-cpp (README "A local model in the CLI"):
+# A real small model, run in this process by node-llama-cpp (docs/local-models.md, "A local model in the CLI"):
 # SmolLM2-135M-Instruct from $METATTL_MODELS_DIR (default ~/.cache/metattl-models; .ci/run puts it there).
 model="${METATTL_MODELS_DIR:-$HOME/.cache/metattl-models}/SmolLM2-135M-Instruct.Q4_1.gguf"
 npx metattl session lever-room --seed 1 --policy naive --episodes 3 --steps 10 --provider local --model-file "$model" \

@@ -1,6 +1,6 @@
 /**
- * README's mock example (section "CLI", the block after "# A session on a teaching game against
- * the mock provider") runs exactly as written — the mock command started in the background, its
+ * README's mock example (its "30-second tour", the block after "# A session on a teaching game
+ * against the mock provider", written identically in docs/cli.md's examples) runs exactly as written — the mock command started in the background, its
  * printed base URL put in place of http://127.0.0.1:PORT/v1 — and shows learning: a later episode
  * scores more than the first, and the printed scores are the ones README shows.
  */
@@ -13,11 +13,19 @@ import { REPO_ROOT } from './support/shared.ts';
 
 const run = promisify(execFile);
 
+const MARKER = '# A session on a teaching game against the mock provider';
+
+/** The example's block in a repository file (`file`, relative to the root), from its marker comment to the fence. */
+function exampleBlock(file: string): string {
+  const text = readFileSync(resolve(REPO_ROOT, file), 'utf8');
+  const start = text.indexOf(MARKER);
+  if (start < 0) throw new Error(`${file} has no block starting "${MARKER}"`);
+  return text.slice(start, text.indexOf('```', start));
+}
+
 /** The example's shell lines (continuations joined), comments dropped; and README's printed result line. */
 function example(): { mock: string; session: string; shown: string } {
-  const readme = readFileSync(resolve(REPO_ROOT, 'README.md'), 'utf8');
-  const start = readme.indexOf('# A session on a teaching game against the mock provider');
-  const block = readme.slice(start, readme.indexOf('```', start));
+  const block = exampleBlock('README.md');
   const lines = block.replace(/\\\n\s*/g, '').split('\n');
   const commands = lines.filter((l) => l.trim() !== '' && !l.trimStart().startsWith('#')).map((l) => l.replace(/\s+#.*$/, '').trim());
   const shown = lines.find((l) => l.startsWith('# session … '))!;
@@ -25,6 +33,10 @@ function example(): { mock: string; session: string; shown: string } {
 }
 
 describe("README's mock example", () => {
+  it('is the same text in README and in the CLI page (docs/cli.md)', () => {
+    expect(exampleBlock('docs/cli.md')).toBe(exampleBlock('README.md'));
+  });
+
   it('learns: scores rise from the first episode, as README shows', async () => {
     const { mock, session, shown } = example();
     expect(mock).toMatch(/^npx tsx test\/mock-llm\/cli\.ts .*&$/);

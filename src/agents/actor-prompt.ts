@@ -3,7 +3,7 @@
  * advice) + the current guiding prompt + the last N (observation, reply) pairs of this episode;
  * user = the current observation + the two-line reply contract. The reference's layout, except
  * that its parser advice follows the observation: ours is part of the preamble, so it stays in the
- * prefix a provider caches (README "Method"). Like the reference, the prompt does not number the
+ * prefix a provider caches (docs/method.md). Like the reference, the prompt does not number the
  * steps or show the score, and it is never longer than the reference's for the same trajectory
  * (bench/token-bench.ts).
  */

@@ -112,7 +112,7 @@ export interface Completion {
 }
 
 /**
- * What went wrong with a call (README "Providers" says what each means for the user):
+ * What went wrong with a call (docs/providers.md says what each means for the user):
  * `auth` key refused (401/403); `quota` no credit left (429 insufficient_quota, 402); `rate_limit`
  * too many requests (429); `timeout` no complete answer in time (or a stream fell silent);
  * `network_or_cors` server unreachable or the page's origin not allowed; `bad_request` the

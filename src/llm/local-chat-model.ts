@@ -16,7 +16,7 @@ import { requestSeed } from './request-seed.ts';
 import { serialRoleModels } from './serial-role-models.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
-/** The version we test with; README "Providers" gives the install command. */
+/** The version we test with; docs/local-models.md ("A local model in the CLI") gives the install command. */
 export const NODE_LLAMA_CPP_VERSION = '3.21.1';
 /** The command that installs the binding beside the project (not saved in package.json). */
 export const LOCAL_INSTALL_COMMAND = `npm install --no-save node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`;

@@ -53,7 +53,7 @@ const fold = (c: string): string => (c.charCodeAt(0) < 128 ? c : c.normalize('NF
  * A fragment is compared with the key's characters other than spacing; a key shorter than the
  * fragment length is hidden only whole. Linear in the text (one set look-up per position in a run
  * of the key's characters). What cannot be found: shorter pieces, and a key transformed beyond
- * these forms and `keyPattern`'s encodings (README, "Keys").
+ * these forms and `keyPattern`'s encodings (docs/reliability.md).
  */
 export function hideKeyFragments(text: string, secret: string): string {
   let entry = fragmentWindows.get(secret);

@@ -23,7 +23,7 @@ export interface StorySource {
 /** Every Jericho game with a known download address, by catalog id. */
 export const STORY_SOURCES: Readonly<Record<string, StorySource>> = sources.games;
 
-/** Where the addresses come from (shown in `--help` and README). */
+/** Where the addresses come from (shown in `--help` and docs/stories.md). */
 export const STORY_SOURCES_ORIGIN: string = sources.source;
 
 /** The paper's six Jericho games (Meta-TTL §5: ID detective, zork1, temple; OOD balances, library, zork3). */

@@ -1,5 +1,5 @@
 /**
- * What a resume checks before it replays a stored session (README, "Reliability"): the store's
+ * What a resume checks before it replays a stored session (docs/reliability.md): the store's
  * own checks (every event record intact, none lost that the header counted — `Store.getRun`), then
  * the session's: each step record readable (the trajectory step schema) and in its place (steps
  * 1, 2, 3 … of each episode with no gap, seq = episode × 100,000 + step), every ended episode whole
