@@ -19,7 +19,6 @@ const WRAPPED = {
   jsdom: 'src/web/node/jsdom-document.ts',
   papaparse: 'src/eval/csv.ts',
 };
-const CORE = ['src/engine/**', 'src/agents/**', 'src/ttl/**', 'src/evolve/**', 'src/eval/**', 'src/experiment/**', 'src/llm/**', 'src/store/**', 'src/share/**', 'src/web/**'];
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
 const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];
 const injectedDom = {
@@ -37,14 +36,27 @@ const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] }
 const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'experiments', 'settings', 'tour', 'workshop'];
 const viewBans = (view) =>
   VIEWS.filter((other) => other !== view).map((other) => ({ group: [`../${other}/*`], message: `Views never import each other: move what ${view} and ${other} share to src/ui/shared.` }));
+/**
+ * The core's layer order (docs/architecture.md): a folder imports only folders of a lower layer —
+ * ui → experiment → (eval, evolve) → ttl → (agents, share, stories) → (engine, web, llm, store)
+ * → common. Folders of one layer never import each other.
+ */
+const LAYERS = { common: 0, engine: 1, web: 1, llm: 1, store: 1, agents: 2, share: 2, stories: 2, ttl: 3, eval: 4, evolve: 4, experiment: 5 };
+const layerBans = (folder) =>
+  Object.entries(LAYERS)
+    .filter(([other, rank]) => other !== folder && rank >= LAYERS[folder])
+    .map(([other]) => ({ group: [`**/${other}/**`], message: `src/${folder} is below src/${other} in the layer order (docs/architecture.md): move what both need down a layer.` }));
+const folderOf = (path) => path.split('/')[1];
 const boundaries = [
   { files: ['src/**'], rules: bans(libraryBans(null)) },
   ...VIEWS.map((view) => ({ files: [`src/ui/${view}/**`], rules: bans([...viewBans(view), ...libraryBans(null)]) })),
   { files: ['src/ui/shared/**'], rules: bans([...VIEWS.map((v) => ({ group: [`../../${v}/*`], message: 'src/ui/shared never imports a view.' })), ...libraryBans(null)]) },
-  { files: CORE, rules: bans([uiBan, ...libraryBans(null)]) },
+  ...Object.keys(LAYERS).map((folder) => ({ files: [`src/${folder}/**`], ignores: ['**/*.test.ts'], rules: bans([uiBan, ...layerBans(folder), ...libraryBans(null)]) })),
+  // A test may set up what its module's callers provide (a policy, a web engine): no layer order.
+  { files: Object.keys(LAYERS).map((folder) => `src/${folder}/**/*.test.ts`), rules: bans([uiBan, ...libraryBans(null)]) },
   ...Object.entries(WRAPPED).map(([lib, wrapper]) => ({
     files: [wrapper],
-    rules: bans([...(CORE.some((c) => wrapper.startsWith(c.replace('/**', '/'))) ? [uiBan] : []), ...libraryBans(lib)]),
+    rules: bans([...(folderOf(wrapper) in LAYERS ? [uiBan, ...layerBans(folderOf(wrapper))] : []), ...libraryBans(lib)]),
   })),
 ];
 

@@ -19,7 +19,7 @@ import type { Trajectory, TrajectoryStep } from '../src/agents/trajectory.ts';
 import { findByMd5, parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import { md5Hex } from '../src/engine/story-file.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
-import { samples } from '../src/evolve/cost-samples.ts';
+import { samples } from '../src/ttl/cost-samples.ts';
 import type { ChatMessage } from '../src/llm/interface.ts';
 import { countChatTokens, loadTokenCounter, type TokenCounter } from '../src/llm/token-count.ts';
 import { fitChat, type ChatTurn } from '../src/ttl/chat-budget.ts';

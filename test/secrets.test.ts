@@ -17,7 +17,7 @@ import { openIdbStore } from '../src/store/idb-store.ts';
 import type { Store } from '../src/store/interface.ts';
 import { MemoryStore } from '../src/store/memory-store.ts';
 import { openNodeStore } from '../src/store/node-store.ts';
-import { forgetSecrets, KEY_HIDDEN, registerSecret, scrubSecrets, scrubText } from '../src/store/secrets.ts';
+import { forgetSecrets, KEY_HIDDEN, registerSecret, scrubSecrets, scrubText } from '../src/common/secrets.ts';
 
 // A made-up key (scrubbing matches registered values, not a key format).
 const KEY = 'test-key-not-a-secret-0123456789';

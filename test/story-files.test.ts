@@ -15,7 +15,7 @@ import { EngineError, explainInterpreterError, StoryFileError } from '../src/eng
 import { HeadlessGlkOte } from '../src/engine/glkote.ts';
 import { headerChecksum, identifyStory } from '../src/engine/story-file.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
-import { adventBytes } from '../src/store/store-contract.ts';
+import { adventBytes } from './support/store-contract.ts';
 import { makeBlorb } from './support/blorb.ts';
 import { REPO_ROOT } from './support/shared.ts';
 

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
 import { addInconsistency, episodeStepsProblem, fieldPath } from './consistency.ts';
-import { scrubText } from '../store/secrets.ts';
+import { scrubText } from '../common/secrets.ts';
 import { parseExportJson, validateExport } from './export-file.ts';
 import { maxScoreNumber, msNumber, rewardNumber, scoreNumber, tokenNumber, usdNumber } from './export-numbers.ts';
 import { TERMINATIONS, type Trajectory } from './trajectory.ts';
@@ -68,7 +68,7 @@ export { ImportError } from './export-file.ts';
 const SECRET_FIELD = /^(api[-_]?key|authorization|secret|token)$/i;
 
 /** Pretty-printed JSON of any export, with every key-like field (apiKey, authorization, …) dropped
- * and every registered API key scrubbed from its strings (store/secrets.ts: a model may echo it). */
+ * and every registered API key scrubbed from its strings (common/secrets.ts: a model may echo it). */
 export function stringifyWithoutSecrets(value: unknown): string {
   return JSON.stringify(value, (name, v: unknown) => (SECRET_FIELD.test(name) ? undefined : typeof v === 'string' ? scrubText(v) : v), 2);
 }

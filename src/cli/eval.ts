@@ -6,7 +6,7 @@
  * the baseline; `--power-delta X` names the Δ the repeats-needed estimate is for, default 0.05), and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
-import { scrubText } from '../store/secrets.ts';
+import { scrubText } from '../common/secrets.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

@@ -24,7 +24,7 @@ import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import type { LlmSettings } from '../llm/interface.ts';
-import { scrubText } from '../store/secrets.ts';
+import { scrubText } from '../common/secrets.ts';
 import { STORY_SOURCES } from '../stories/story-download.ts';
 import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';

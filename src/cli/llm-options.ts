@@ -4,7 +4,7 @@
  * OPENAI_API_KEY and is never printed.
  */
 import { adaptationCause, describeAdaptation, sharedAdaptations } from '../llm/adaptations.ts';
-import { registerSecret } from '../store/secrets.ts';
+import { registerSecret } from '../common/secrets.ts';
 import { defaultLlmSettings, pricesAtProvider } from '../llm/defaults.ts';
 import { reportedContextWindow } from '../llm/openai-chat-model.ts';
 import { resolveContextWindow } from '../llm/token-count.ts';
@@ -85,7 +85,7 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
   const baseUrl = (typeof flags['base-url'] === 'string' ? flags['base-url'] : preset?.baseUrl) ?? '';
   if (!baseUrl) throw new UsageError('--base-url (or --provider) is required');
   s.provider = { presetId: preset?.id ?? 'custom', baseUrl, apiKey: (typeof flags['api-key'] === 'string' ? flags['api-key'] : env.OPENAI_API_KEY) ?? '' };
-  // Never persisted, exported or printed, even when a model echoes it (store/secrets.ts).
+  // Never persisted, exported or printed, even when a model echoes it (common/secrets.ts).
   registerSecret(s.provider.apiKey);
   const models: [Role, keyof typeof LLM_OPTIONS][] = [['actor', 'actor-model'], ['metaAgent', 'meta-model'], ['proposer', 'proposer-model']];
   for (const [role, flag] of models) {

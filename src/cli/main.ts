@@ -7,7 +7,7 @@
  */
 import { runExitHooks } from './exit-hooks.ts';
 import { explainInterpreterError } from '../engine/errors.ts';
-import { scrubText } from '../store/secrets.ts';
+import { scrubText } from '../common/secrets.ts';
 // Each command's module (and the engine, LLM client, jsdom… it pulls in) loads only when that
 // command runs, so `--help`, `--version` and usage errors start fast.
 import { UsageError } from './usage-error.ts';
@@ -107,7 +107,7 @@ interpreter_error or interpreter_hang, and a run stopped by a provider fault: wi
 stopMessage is in the JSON and on stderr), 2 usage error, 130 interrupted (resume with --resume).
 `;
 
-/** Make `stream` scrub every registered API key from what is written to it (store/secrets.ts). */
+/** Make `stream` scrub every registered API key from what is written to it (common/secrets.ts). */
 function scrubWrites(stream: NodeJS.WriteStream): void {
   const write = stream.write.bind(stream) as (chunk: unknown, ...rest: unknown[]) => boolean;
   stream.write = ((chunk: unknown, ...rest: unknown[]) => write(typeof chunk === 'string' ? scrubText(chunk) : chunk, ...rest)) as typeof stream.write;

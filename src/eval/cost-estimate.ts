@@ -4,7 +4,7 @@
  * sizes; `low` = short observations and typical replies, `high` = long ones and max replies),
  * priced with the price table (USD per million tokens). Pure; no DOM.
  */
-import { addUsage, priceUsage, sessionUsage, unpricedModels, zeroUsage, type CostPoint, type EstimateModels, type RunEstimate, type SessionShape } from '../evolve/cost-estimate.ts';
+import { addUsage, priceUsage, sessionUsage, unpricedModels, zeroUsage, type CostPoint, type EstimateModels, type RunEstimate, type SessionShape } from '../ttl/cost-estimate.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 

@@ -4,8 +4,9 @@ import { ACTOR_PREAMBLE, REPLY_CONTRACT } from '../agents/actor-prompt.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
 import { GRADIENT_PROMPT, UPDATE_PROMPT } from '../ttl/policies/textgrad-policy.ts';
-import { samples } from './cost-samples.ts';
-import { actorUsage, estimateEvolution, evolutionCallCounts, policyUsage, priceUsage, unpricedModels, zeroUsage, type EstimateModels, type EvolutionPlan } from './cost-estimate.ts';
+import { samples } from '../ttl/cost-samples.ts';
+import { actorUsage, policyUsage, priceUsage, unpricedModels, zeroUsage, type EstimateModels } from '../ttl/cost-estimate.ts';
+import { estimateEvolution, evolutionCallCounts, type EvolutionPlan } from './cost-estimate.ts';
 
 const chars = (text: string): number => text.length;
 const models = (prices: EstimateModels['prices'] = { m: { inputPerMTokUsd: 2, outputPerMTokUsd: 10 } }): EstimateModels => ({

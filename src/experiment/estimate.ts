@@ -6,7 +6,8 @@
  * 196K for static). Pure; the token counter and prices are injected. No UI or DOM imports.
  */
 import { estimateEvaluation } from '../eval/cost-estimate.ts';
-import { estimateEvolution, sessionUsage, type CostPoint, type EstimateModels } from '../evolve/cost-estimate.ts';
+import { estimateEvolution } from '../evolve/cost-estimate.ts';
+import { sessionUsage, type CostPoint, type EstimateModels } from '../ttl/cost-estimate.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import type { ExperimentPlan } from './interface.ts';

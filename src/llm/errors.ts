@@ -2,7 +2,7 @@
  * The LLM fault taxonomy, mapped once from whatever the SDK or fetch threw. Messages are
  * actionable and never contain the key (it is scrubbed from anything a provider echoes back).
  */
-import { hideKey } from '../store/secrets.ts';
+import { hideKey } from '../common/secrets.ts';
 import type { LlmErrorKind } from './interface.ts';
 
 export class LlmError extends Error {
@@ -59,7 +59,7 @@ export function corsAdvice(baseUrl: string, origin: string | null): string {
 }
 
 /** Remove every occurrence of `secret` from `text`, in any encoding a provider may echo it in
- * (URL- or percent-encoded, JSON-escaped, base64, … — store/secrets.ts `keyPattern`). */
+ * (URL- or percent-encoded, JSON-escaped, base64, … — common/secrets.ts `keyPattern`). */
 export function scrub(text: string, secret: string): string {
   return hideKey(text, secret);
 }

@@ -4,12 +4,12 @@
  * into the URL fragment — `#share=v1.<base64url(deflate(JSON))>` — so it is never sent to any
  * server. Decoding is schema-validated; a key can never be part of a payload (the schema has no
  * place for one, unknown fields are dropped, and a registered key echoed inside a text is
- * scrubbed: store/secrets.ts).
+ * scrubbed: common/secrets.ts).
  */
 import { strFromU8, strToU8, unzlibSync, zlibSync } from 'fflate';
 import { z } from 'zod';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
-import { scrubSecrets } from '../store/secrets.ts';
+import { scrubSecrets } from '../common/secrets.ts';
 
 export const SHARE_PREFIX = 'v1.';
 /** Longest fragment we produce or accept, characters (browsers cope with far more; chat apps don't). */

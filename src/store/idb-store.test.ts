@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DB_VERSION, openIdbStore } from './idb-store.ts';
 import { StorageBlockedError, StorageFullError, type StoredStory } from './interface.ts';
-import { describeStoreContract } from './store-contract.ts';
+import { describeStoreContract } from '../../test/support/store-contract.ts';
 
 let counter = 0;
 const freshName = (): string => `test-db-${++counter}`;

@@ -14,7 +14,7 @@
 import { openDB, type DBSchema, type IDBPDatabase, type IDBPTransaction, type StoreNames } from 'idb';
 import { fnv1a } from './checksum.ts';
 import { encodeJson } from './json-codec.ts';
-import { scrubSecrets } from './secrets.ts';
+import { scrubSecrets } from '../common/secrets.ts';
 import {
   byAddedAt, byCreatedAt, bySavedAtDesc, byUpdatedAtDesc, checkSlotName, StorageBlockedError, StorageError,
   StorageFullError, summariseRun, summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind,

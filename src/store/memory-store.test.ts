@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { MemoryStore } from './memory-store.ts';
-import { describeStoreContract } from './store-contract.ts';
+import { describeStoreContract } from '../../test/support/store-contract.ts';
 
 describeStoreContract('MemoryStore', { make: async () => new MemoryStore() });
 

@@ -8,7 +8,7 @@ import {
   summariseSave, summariseStory, type RunEvent, type RunHeader, type RunKind, type RunSummary, type SaveSlot,
   type SaveSlotSummary, type SettingValue, type Store, type StoredMetaPrompt, type StoredRun, type StoredStory, type StorySummary,
 } from './interface.ts';
-import { scrubSecrets } from './secrets.ts';
+import { scrubSecrets } from '../common/secrets.ts';
 
 const slotKey = (storyMd5: string, name: string): string => JSON.stringify([storyMd5, name]);
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { StorageFullError } from './interface.ts';
 import { openNodeStore } from './node-store.ts';
-import { describeStoreContract } from './store-contract.ts';
+import { describeStoreContract } from '../../test/support/store-contract.ts';
 
 /** When set, the next writeFile writes half its data and then fails with this errno code. */
 const diskFault = vi.hoisted(() => ({ code: null as string | null }));

@@ -5,7 +5,7 @@
  * `high` = long ones and every reply at its role's max tokens — priced with the Settings' price
  * table (USD per million tokens). Pure.
  */
-import { priceUsage, sessionUsage, unpricedModels, type CostPoint, type EstimateModels } from '../../evolve/cost-estimate.ts';
+import { priceUsage, sessionUsage, unpricedModels, type CostPoint, type EstimateModels } from '../../ttl/cost-estimate.ts';
 import type { TokenCounter } from '../../llm/token-count.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 

@@ -4,7 +4,7 @@
  * reveal it. Only the settings state reads it (to fill the password field, to build the settings
  * of a request, and to store it when "remember on this device" is ticked).
  */
-import { registerSecret } from '../../../store/secrets.ts';
+import { registerSecret } from '../../../common/secrets.ts';
 
 export class ApiKeyHolder {
   #key = $state('');

@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../../agents/export-file.ts';
 import { wAucNumber } from '../../../agents/export-numbers.ts';
 import type { CsvTable } from '../../../eval/csv.ts';
-import { scrubText } from '../../../store/secrets.ts';
+import { scrubText } from '../../../common/secrets.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../../store/interface.ts';
 import { META_PROMPT_LIMITS } from '../../../share/share-link.ts';

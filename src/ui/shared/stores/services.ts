@@ -4,7 +4,7 @@
  * game via `EngineProxy`), the store (IndexedDB, else memory), the clock and file downloads.
  * Components never do I/O; tests can swap any of these.
  */
-import { scrubText } from '../../../store/secrets.ts';
+import { scrubText } from '../../../common/secrets.ts';
 import { EngineProxy } from '../../../engine/engine-proxy.ts';
 import { createBrowserWorker } from '../../../engine/browser/worker-factory.ts';
 import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from '../../../engine/interface.ts';
@@ -115,7 +115,7 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
     now: () => Date.now(),
     query: () => new URL(doc.URL).searchParams,
     download(fileName, data, mimeType) {
-      // Every text download is scrubbed of the API key (store/secrets.ts), whatever made the text.
+      // Every text download is scrubbed of the API key (common/secrets.ts), whatever made the text.
       const url = URL.createObjectURL(typeof data === 'string' ? new Blob([scrubText(data)], { type: mimeType }) : data);
       const link = doc.createElement('a');
       link.href = url;

@@ -11,7 +11,7 @@ import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../
 import { baseUrlProblem, presetById } from '../../../llm/providers.ts';
 import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
 import { defaultLlmSettings } from '../../../llm/defaults.ts';
-import type { EstimateModels } from '../../../evolve/cost-estimate.ts';
+import type { EstimateModels } from '../../../ttl/cost-estimate.ts';
 import type { Store } from '../../../store/interface.ts';
 import { AdaptationsState } from './adaptations-state.svelte.ts';
 import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';

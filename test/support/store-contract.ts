@@ -6,9 +6,9 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import { loadStory } from '../engine/zvm-engine.ts';
-import type { EngineSnapshot } from '../engine/interface.ts';
-import { StorageBlockedError, StorageError, type Store, type StoredStory } from './interface.ts';
+import { loadStory } from '../../src/engine/zvm-engine.ts';
+import type { EngineSnapshot } from '../../src/engine/interface.ts';
+import { StorageBlockedError, StorageError, type Store, type StoredStory } from '../../src/store/interface.ts';
 
 export interface ContractOptions {
   /** A fresh, empty store. */

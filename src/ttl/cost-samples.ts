@@ -5,7 +5,7 @@
  * sessions built from them, so prompts are measured with the real prompt builders. Pure.
  */
 import type { Trajectory } from '../agents/trajectory.ts';
-import type { SessionRecord } from '../ttl/session-record.ts';
+import type { SessionRecord } from './session-record.ts';
 
 /** Which end of the range: `low` short texts and typical replies, `high` long texts and max replies. */
 export type Scenario = 'low' | 'high';
