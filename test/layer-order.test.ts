@@ -13,8 +13,9 @@ const eslint = new ESLint({ cwd: ROOT });
 
 /** The no-restricted-imports messages for `code` placed at `path` (relative to the repository). */
 async function refusals(path: string, code: string): Promise<string[]> {
-  const [result] = await eslint.lintText(code, { filePath: resolve(ROOT, path) });
-  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+  const results = await eslint.lintText(code, { filePath: resolve(ROOT, path) });
+  expect(results).toHaveLength(1);
+  return results[0]!.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
 }
 
 describe('import boundaries (lint)', { timeout: 60_000 }, () => {

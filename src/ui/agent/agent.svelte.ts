@@ -36,6 +36,7 @@ import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
 import type { Pacer } from '../../ttl/pace.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** The Agent form's fields kept across reloads (store setting `form:agent`). */
 interface AgentForm {
@@ -396,10 +397,6 @@ export class Agent {
 
   /** Run `task`, showing anything it throws. */
   private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.settings.messageOf(error);
-    }
+    await showingErrors(task, (message) => (this.error = message), (error) => this.settings.messageOf(error));
   }
 }

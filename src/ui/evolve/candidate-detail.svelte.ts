@@ -14,6 +14,7 @@ import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { diffPrompts, type DiffLine } from '../shared/format/feedback.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 /** The worst trajectory as shown: the session's scores and one log per episode. */
 export interface TriggerView {
@@ -82,7 +83,7 @@ export class CandidateDetail {
       if (session) this.trigger = triggerViewOf(session, taskId, repeat);
       else this.error = 'The session that triggered this candidate is not stored (an interrupted run, or an imported state without events).';
     } catch (error) {
-      if (this.loadKey === key) this.error = error instanceof Error ? error.message : String(error);
+      if (this.loadKey === key) this.error = errorText(error);
     } finally {
       if (this.loadKey === key) this.loading = false;
     }

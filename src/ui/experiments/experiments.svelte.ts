@@ -35,6 +35,7 @@ import { browserExecutor } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -273,10 +274,6 @@ export class ExperimentsState {
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-    }
+    await showingErrors(task, (message) => (this.error = message), (error) => this.deps.runs.messageOf(error));
   }
 }

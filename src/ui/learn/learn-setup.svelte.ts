@@ -27,6 +27,7 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/stores/run-services.ts';
 import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** Writes text to the clipboard. @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;
@@ -297,10 +298,6 @@ export class LearnSetup {
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.runs.messageOf(error);
-    }
+    await showingErrors(task, (message) => (this.error = message), (error) => this.runs.messageOf(error));
   }
 }

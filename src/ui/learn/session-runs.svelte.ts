@@ -10,6 +10,7 @@ import type { SessionStatus } from '../../ttl/session-record.ts';
 import { loadSession, saveSession } from '../../ttl/session-store.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { exportFileName } from './session-plan.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** One row of the runs list (read defensively from the run's summary). */
 export interface SessionListItem {
@@ -111,11 +112,7 @@ export class SessionRuns {
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      this.error = null;
-      await task();
-    } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
-    }
+    this.error = null;
+    await showingErrors(task, (message) => (this.error = message));
   }
 }

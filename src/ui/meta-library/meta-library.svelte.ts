@@ -11,6 +11,7 @@ import { shareUrl } from '../../share/share-link.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { entrySchema, exportEntry, importEntry, provenanceText, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** The entry being written: a new one, a duplicate, or an edit of a user entry. */
 export interface EntryDraft {
@@ -200,10 +201,6 @@ export class MetaLibraryState {
   private async guard(task: () => Promise<void>): Promise<void> {
     this.error = null;
     this.message = null;
-    try {
-      await task();
-    } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
-    }
+    await showingErrors(task, (message) => (this.error = message));
   }
 }

@@ -10,6 +10,7 @@ import { decodeShare, type SharedMetaPrompt, type SharedProviderSetup, type Shar
 import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
 import type { ShareLocation } from './share-location.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 export type { ShareLocation } from './share-location.ts';
 
@@ -120,7 +121,7 @@ export class ShareInbox {
       await task();
       this.dismiss();
     } catch (error) {
-      this.error = error instanceof Error ? error.message : String(error);
+      this.error = errorText(error);
     } finally {
       this.busy = false;
     }

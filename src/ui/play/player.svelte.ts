@@ -12,12 +12,12 @@ import { isSeed, maxScoreHint } from '../shared/stores/library.ts';
 import { drawSeed, parseSeedText, SEED_HELP } from '../shared/format/seed.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { LAST_STORY_KEY, StoryLibrary, type AddedStory, type LoadedStory } from '../shared/stores/story-library.svelte.ts';
+import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** The story being played. */
 export type CurrentStory = LoadedStory;
 
 /** What to show for a failure: interpreter internals in the user's terms (errors.ts). */
-const messageOf = (error: unknown): string => explainInterpreterError(error);
 
 export class Player {
   readonly session: GameSession;
@@ -231,12 +231,6 @@ export class Player {
 
   /** Run `task`, showing anything it throws; true when it succeeded. */
   private async guard(task: () => Promise<void>): Promise<boolean> {
-    try {
-      await task();
-      return true;
-    } catch (error) {
-      this.error = messageOf(error);
-      return false;
-    }
+    return showingErrors(task, (message) => (this.error = message));
   }
 }

@@ -9,6 +9,7 @@ import type { PlayerServices } from '../shared/stores/services.ts';
 import { ReplayPlayer } from './replay-player.svelte.ts';
 import { parseReplayFile, type ReplaySource } from './replay-source.ts';
 import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from './shipped-replays.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 export type ReplayFiles = Pick<PlayerServices, 'resolve' | 'fetchBytes' | 'readFile' | 'query'>;
 
@@ -82,7 +83,7 @@ export class ReplayState {
       this.player.clear();
       if (source.items.length > 0 && (source.kind === 'session' || source.items.length === 1)) this.select(0);
     } catch (error) {
-      this.error = `${name}: ${error instanceof Error ? error.message : String(error)}`;
+      this.error = `${name}: ${errorText(error)}`;
     } finally {
       this.loading = false;
     }

@@ -7,6 +7,7 @@
  */
 import type { CatalogEntry } from '../../../engine/catalog.ts';
 import type { StoryGetResult } from '../../../stories/story-download.ts';
+import { errorText } from './error-text.ts';
 
 /** The download code and the address list (with fflate), loaded when the panel is first opened. */
 const downloads = () => import('../../../stories/story-download.ts');
@@ -87,7 +88,7 @@ export class GetGamesState {
         onProgress: (id, received, total) => this.update(id, { status: 'downloading', progress: total === null ? null : Math.min(1, received / total), message: `${Math.round(received / 1024)} KB` }),
         onResult: (result) => this.update(result.id, { status: result.status, progress: null, message: this.explain(result) }),
       }).catch((error: unknown) => {
-        for (const id of ids) this.update(id, { status: 'failed', progress: null, message: error instanceof Error ? error.message : String(error) });
+        for (const id of ids) this.update(id, { status: 'failed', progress: null, message: errorText(error) });
       });
     } finally {
       this.busy = false;

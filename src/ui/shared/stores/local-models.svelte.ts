@@ -8,6 +8,7 @@
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { BrowserModelHost, LocalActivity, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
 import type { StoredModel, SuggestedModel, UnfinishedDownload } from '../../../llm/wllama-model-store.ts';
+import { errorText } from './error-text.ts';
 
 /** The preset id of the in-page provider (src/llm/providers.ts). */
 export const BROWSER_LOCAL_PRESET = 'browser-local';
@@ -227,7 +228,7 @@ function readThreads(): number | null {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return errorText(error);
 }
 
 /** The page's local models (lives as long as the page). */

@@ -12,6 +12,7 @@ import type { RunKind, RunSummary } from '../../../store/interface.ts';
 import { gameIdOf } from '../format/task-picks.ts';
 import type { RunDriver } from './run-driver.svelte.ts';
 import type { RunServices } from './run-services.ts';
+import { showingErrors } from './error-text.ts';
 
 export { browserSchedule } from './retry-countdown.svelte.ts';
 
@@ -158,10 +159,6 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
 
   /** Run `task`, showing what it throws. */
   protected async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.error = this.runs.messageOf(error);
-    }
+    await showingErrors(task, (message) => (this.error = message), (error) => this.runs.messageOf(error));
   }
 }

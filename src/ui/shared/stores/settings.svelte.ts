@@ -4,8 +4,7 @@
  * own setting) only while "remember on this device" is ticked — un-ticking deletes it. Also the
  * "Test connection" result. Error messages never contain the key.
  */
-import { explainInterpreterError } from '../../../engine/errors.ts';
-import { LlmError, scrub } from '../../../llm/errors.ts';
+import { scrub } from '../../../llm/errors.ts';
 import { DEFAULT_PRICES, isOpenAiProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import { baseUrlProblem, presetById } from '../../../llm/providers.ts';
@@ -14,6 +13,7 @@ import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../ttl/cost-estimate.ts';
 import type { Store } from '../../../store/interface.ts';
 import { AdaptationsState } from './adaptations-state.svelte.ts';
+import { errorText } from './error-text.ts';
 import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
@@ -272,8 +272,7 @@ export class SettingsState {
   /** An error's message, with the key scrubbed (LlmError messages are already clean) and
    * interpreter internals in the user's terms (engine/errors.ts). */
   messageOf(error: unknown): string {
-    const message = error instanceof LlmError ? error.message : explainInterpreterError(error);
-    return scrub(message, this.key.reveal());
+    return scrub(errorText(error), this.key.reveal());
   }
 
   /** Queue a write of the form (without the key) and of the key only when it is remembered. */

@@ -7,6 +7,7 @@
 import { dateAt } from './services.ts';
 import { exportEverything } from '../../../store/storage-watch.ts';
 import { StorageBlockedError, StorageFullError, type Store } from '../../../store/interface.ts';
+import { errorText } from './error-text.ts';
 
 export interface StorageAlarmDeps {
   store: () => Store;
@@ -39,7 +40,7 @@ export class StorageAlarm {
       this.deps.download(`metattl-everything-${stamp}.json`, JSON.stringify(everything), 'application/json');
       this.exported = `Exported ${(everything.runs as unknown[]).length} runs and ${(everything.metaPrompts as unknown[]).length} meta-prompts.`;
     } catch (error) {
-      this.exported = `The export failed: ${error instanceof Error ? error.message : String(error)}`;
+      this.exported = `The export failed: ${errorText(error)}`;
     }
   }
 

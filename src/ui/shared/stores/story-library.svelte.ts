@@ -12,6 +12,7 @@ import type { Store } from '../../../store/interface.ts';
 import { MemoryStore } from '../../../store/memory-store.ts';
 import { localEntries, nameFromUrl, shippedEntries, storyUrl, userEntry, userStoryId, type LibraryEntry } from './library.ts';
 import type { PlayerServices } from './services.ts';
+import { errorText } from './error-text.ts';
 
 /** A story's bytes, ready to run. */
 export interface LoadedStory {
@@ -42,7 +43,7 @@ interface UnsavedStory {
 /** Store setting: the id of the story last played by hand. */
 export const LAST_STORY_KEY = 'lastStoryId';
 const maxScoreKey = (md5: string): string => `maxScore:${md5}`;
-const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const messageOf = (error: unknown): string => errorText(error);
 
 export class StoryLibrary {
   entries = $state.raw<LibraryEntry[]>([]);

@@ -5,6 +5,7 @@
  * is shown through the view. Must not import a view.
  */
 import type { AddedStory, StoryLibrary } from './story-library.svelte.ts';
+import { showingErrors } from './error-text.ts';
 
 /** What the picker needs of its view's state. */
 export interface StoryPickerHost {
@@ -46,10 +47,6 @@ export class StoryPicker {
   }
 
   private async guard(task: () => Promise<void>): Promise<void> {
-    try {
-      await task();
-    } catch (error) {
-      this.host.show(this.host.messageOf(error));
-    }
+    await showingErrors(task, (message) => this.host.show(message), (error) => this.host.messageOf(error));
   }
 }
