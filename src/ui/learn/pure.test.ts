@@ -174,6 +174,9 @@ describe('session plans and curves', () => {
   it('rebuilds a stored session with its own models and context window', () => {
     const { config } = fakeRecord();
     expect(planOfConfig(config, 8000)).toMatchObject({ seed: 0, episodes: 2, maxSteps: 3, contextWindow: 16000, initialGuidingPrompt: 'explore' });
+    // A raw session resumes raw: the plan takes the recorded policy as it is.
+    const raw = { kind: 'meta' as const, name: 'paper', strategy: ' exact\r\n', raw: true as const };
+    expect(planOfConfig({ ...config, policy: raw }, 8000).policy).toEqual(raw);
     expect(roleOverridesOf(config)).toEqual({ actor: config.models.actor, metaAgent: config.models.reflection });
     expect(rolesFor({ kind: 'static' })).toEqual(['actor']);
     expect(rolesFor({ kind: 'meta', name: 'n', strategy: '' })).toEqual(['actor', 'metaAgent']);
