@@ -116,7 +116,8 @@ describe('metattl experiment', () => {
     expect(JSON.parse(done.stdout).report).toEqual(report);
     const evolvedId = report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved');
     expect(evolvedId).toMatchObject({ sessions: 3, games: 3, split: { role: 'selected-on' }, paper: { wAuc: 0.41, averageScore: 110.8 }, leakWarning: expect.stringContaining('detective, zork1, temple') });
-    expect(report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'OOD' && r.arm === 'naive')).toMatchObject({ sessions: 2, paper: { wAuc: 0.23, averageScore: null }, leakWarning: null });
+    // OOD cut to balances and library is not the paper's OOD (balances, library, zork3): no paper number beside it.
+    expect(report.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'OOD' && r.arm === 'naive')).toMatchObject({ sessions: 2, paper: null, leakWarning: null });
     expect(report.perGame).toHaveLength(25);
     expect(report.perGame[0]).toMatchObject({ step: 'eval-ID', taskSet: 'ID', arm: 'static', game: 'detective', sessions: 1, wAuc: { n: 1 } });
     expect(report.evolutions[0]).toMatchObject({ step: 'evolve-meta-ttl', budget: 8, proposer: 'llm', train: ['detective', 'zork1', 'temple'] });
@@ -188,7 +189,7 @@ describe('metattl experiment', () => {
     expect(lite.code, lite.stderr).toBe(0);
     const webReport = reportOf(web, 'web-lite');
     expectReportFields(webReport, 10);
-    expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: { wAuc: 0.63 } });
+    expect(webReport.rows.find((r: { taskSet: string; arm: string }) => r.taskSet === 'ID' && r.arm === 'evolved')).toMatchObject({ split: { games: ['web:shop/t1'], role: 'selected-on' }, paper: null });
     await killedThenResumed('web-lite', ['experiment', 'run', 'web-lite', ...tiny, '--budget', '4', ...sets, ...provider()], '[2/4]', webReport);
   }, 60_000);
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { buildMetaPrompt, META_PROMPT_FOOTER, META_PROMPT_HEADER, parseLearn, textHash } from './meta-prompt.ts';
+import { buildMetaPrompt, META_PROMPT_FOOTER, META_PROMPT_HEADER, metaPromptOf, parseLearn, textHash } from './meta-prompt.ts';
+import { WEB_TEXTS } from '../web/texts.ts';
 import { BUILT_IN_META_PROMPTS, SHARED_ADVICE } from './meta-prompt-library.ts';
 
 describe('meta-prompt', () => {
@@ -14,6 +15,14 @@ describe('meta-prompt', () => {
     for (const advice of [...coaching, /your goal/i]) expect(naive).not.toMatch(advice);
     for (const advice of coaching) expect(SHARED_ADVICE).toMatch(advice);
     for (const entry of BUILT_IN_META_PROMPTS.filter((m) => m.id !== 'naive')) expect(entry.strategy.startsWith(SHARED_ADVICE)).toBe(true);
+  });
+
+  it('raw: the text itself, untrimmed, whatever the kind\'s header; otherwise header + strategy + footer', () => {
+    const text = '\ufeff  You are the meta-agent.\r\n\t<learn>…</learn>\n\n ';
+    expect(metaPromptOf({ strategy: text, raw: true })).toBe(text);
+    expect(metaPromptOf({ strategy: text, raw: true }, WEB_TEXTS.logHeader)).toBe(text);
+    expect(metaPromptOf({ strategy: text })).toBe(buildMetaPrompt(text));
+    expect(metaPromptOf({ strategy: 'x', raw: false }, WEB_TEXTS.logHeader)).toBe(buildMetaPrompt('x', WEB_TEXTS.logHeader));
   });
 
   it('hashes with sha256', () => {

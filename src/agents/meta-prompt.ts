@@ -28,6 +28,16 @@ export function buildMetaPrompt(strategy: string, header: string = META_PROMPT_H
   return body ? `${header}\n\nStrategy:\n${body}\n\n${META_PROMPT_FOOTER}` : `${header}\n\n${META_PROMPT_FOOTER}`;
 }
 
+/**
+ * The meta-agent's system message for a meta policy: `buildMetaPrompt(strategy, header)`, or with
+ * `raw` the text itself, byte for byte (no header, no footer, no trimming: a published prompt such as
+ * the paper's naive or evolved prompts runs exactly as written; the `<learn>` contract is then the
+ * text's own business, and a reply without `<learn>` keeps the guiding prompt, status "missing").
+ */
+export function metaPromptOf(policy: { strategy: string; raw?: boolean }, header: string = META_PROMPT_HEADER): string {
+  return policy.raw === true ? policy.strategy : buildMetaPrompt(policy.strategy, header);
+}
+
 /** Hex sha256 of a text (meta-prompt identity in records). */
 export function textHash(text: string): string {
   return bytesToHex(sha256(utf8ToBytes(text)));

@@ -3,7 +3,9 @@
  * Writes `results.json` (config, every session's result and record, the report with its
  * `comparisons[]` and `warnings[]`, also at the top level), `summary.csv`, `comparisons.csv` and
  * `report.md` to --out (`--contrast A:B` adds a declared contrast a − b beside each policy against
- * the baseline; `--power-delta X` names the Δ the repeats-needed estimate is for, default 0.05), and prints the summary table. Persisted and resumable with --store DIR
+ * the baseline; `--power-delta X` names the Δ the repeats-needed estimate is for, default 0.05;
+ * `--raw-meta-prompt FILE` adds a policy whose meta-agent system message is the file's text byte for
+ * byte, recorded as `spec.raw: true` in results.json's config), and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
 import { scrubText } from '../common/secrets.ts';
@@ -27,7 +29,7 @@ import { MemoryStore } from '../store/memory-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
-import { policyFromOption, selectedOnFromOption } from './policy-option.ts';
+import { policyFromOption, rawMetaPromptFromFile, selectedOnFromOption } from './policy-option.ts';
 import { contrastOption, intOption, LIMITS, powerDeltaOption } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
@@ -65,7 +67,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
       steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
       guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
-      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' },
+      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true },
     },
   });
   if (!values.out) throw new UsageError('eval needs --out DIR');
@@ -83,8 +85,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const { sets, tasks } = await taskSets(taskSpec);
   const web = allWeb(tasks);
   const policies: EvaluatedPolicy[] = [];
+  const rawFiles = values['raw-meta-prompt'] ?? [];
   const names = values.policies.split(',').map((p) => p.trim()).filter(Boolean);
-  if (names.length === 0) throw new UsageError('--policies needs at least one policy');
+  if (names.length === 0 && rawFiles.length === 0) throw new UsageError('--policies needs at least one policy');
   if (new Set(names).size !== names.length) throw new UsageError(`--policies lists a policy twice: ${values.policies}`);
   for (const name of names) {
     const spec = await policyFromOption(name);
@@ -92,6 +95,13 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // A meta-prompt file's own name ("Evolved c1 (run …)") is the policy's name for people; the id stays the file's.
     const named = spec.kind === 'meta' && spec.name !== id && spec.name !== basename(name) ? { name: spec.name } : {};
     policies.push({ id, ...named, spec, selectedOn: await selectedOnFromOption(name) });
+  }
+  // Raw meta-prompts: the file's text is the whole system message; the id is the file's name.
+  for (const file of rawFiles) {
+    const spec = await rawMetaPromptFromFile(file);
+    const id = basename(file).replace(/\.\w+$/, '');
+    if (policies.some((p) => p.id === id)) throw new UsageError(`--raw-meta-prompt ${file}: a policy "${id}" is already listed (rename the file)`);
+    policies.push({ id, name: `${id} (raw)`, spec, selectedOn: [] });
   }
   const config: EvaluationConfig = previous?.config ?? {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),

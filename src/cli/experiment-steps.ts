@@ -84,6 +84,7 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       const outDir = join(stepDir, 'out');
       await mkdir(stepDir, { recursive: true });
       const policies: string[] = [];
+      const raw: string[] = [];
       for (const arm of step.arms) {
         if (arm.evolutionStep) {
           // The evaluation's policy id is the file's name: the arm's id.
@@ -91,6 +92,11 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
           const file = join(stepDir, `${arm.id}.json`);
           await writeFile(file, JSON.stringify({ name: `${arm.id} (${outcome.bestCandidateId} of ${arm.evolutionStep})`, strategy: outcome.bestStrategy, selectedOn: selectedOnOf(plan, arm.evolutionStep) }));
           policies.push(file);
+        } else if (arm.raw) {
+          // The arm's file, under the arm's id, sent as the meta-agent's whole system message.
+          const file = join(stepDir, `${arm.id}${extname(arm.policy!) || '.txt'}`);
+          await copyFile(arm.policy!, file);
+          raw.push(file);
         } else if (arm.policy!.includes('/') || arm.policy!.includes('.')) {
           const file = join(stepDir, `${arm.id}${extname(arm.policy!)}`);
           await copyFile(arm.policy!, file);
@@ -99,7 +105,7 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       }
       const resume = await hasRun(storeDir, step.id);
       const args = [
-        '--policies', policies.join(','), '--tasks', step.tasks.join(','), '--repeats', String(step.repeats), ...shape, '--baseline', step.baseline,
+        '--policies', policies.join(','), ...raw.flatMap((f) => ['--raw-meta-prompt', f]), '--tasks', step.tasks.join(','), '--repeats', String(step.repeats), ...shape, '--baseline', step.baseline,
         '--bootstrap-seed', String(spec.bootstrapSeed), '--store', storeDir, '--out', outDir, ...(resume ? ['--resume', step.id] : ['--id', step.id]),
         ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
       ];

@@ -34,6 +34,7 @@ import { experimentComparisonsToCsv } from '../experiment/report-formats.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
+import { rawMetaPromptFromFile } from './policy-option.ts';
 
 const OPTIONS = {
   ...LLM_OPTIONS,
@@ -230,6 +231,8 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
     const refusal = budgetRefusal(planBudget({ budgetMetricCalls: step.evolution.budget, minibatchSize: step.evolution.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats }), step.evolution.budget);
     if (refusal) throw new UsageError(`${step.id}: ${refusal}`);
   }
+  // A raw arm's file is read now, so a missing or unreadable one stops the run before any call.
+  if (action === 'run') for (const arm of spec.arms) if ('policy' in arm && arm.raw) await rawMetaPromptFromFile(arm.policy, `arm ${arm.id}: raw`);
   const missing = await missingGames(plan);
   if (missing.length) {
     process.stderr.write(`metattl: experiment ${name} needs games that are not in any stories directory: ${missing.join(', ')}. ${missingAdvice(missing)}\n`);

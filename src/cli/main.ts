@@ -24,15 +24,17 @@ Commands:
       The actor LLM plays one episode (at most S steps, default 50).
       --step-delay-ms waits MS before each step but the first (a presenter's pace; results unchanged).
   session <story> --base-url URL --actor-model M --meta-model M [--seed N|random]
-       [--policy P] [--episodes K] [--steps S] [--guide TEXT] [--context-window TOKENS]
-       [--store DIR [--resume RUN_ID [--from-last-good-episode]]] [--json] [--out session.json]
-       [--step-delay-ms MS]
+       [--policy P | --raw-meta-prompt FILE] [--episodes K] [--steps S] [--guide TEXT]
+       [--context-window TOKENS] [--store DIR [--resume RUN_ID [--from-last-good-episode]]]
+       [--json] [--out session.json] [--step-delay-ms MS]
       A test-time-learning session: K episodes (default 6) of S steps (default 50).
       --resume checks the stored session first; if it is damaged it stops and names the
       file and first bad record; --from-last-good-episode keeps the intact episodes.
       P: static | reflexion | memory | naive (default) | fact-bank | credit-assignment |
       route-script | human is page-only | FILE (plain text = the strategy section, or JSON
       with a "strategy" field and optional "name" and "selectedOn").
+      --raw-meta-prompt FILE: the file's text, byte for byte, is the meta-agent's whole system
+      message (no header, no footer; e.g. a published prompt); recorded as raw, kept on resume.
   evolve --train T --val T --store DIR --base-url URL --actor-model M --meta-model M
        --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
@@ -59,10 +61,12 @@ Commands:
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
        [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]
-       [--contrast A:B ...] [--power-delta X]
+       [--contrast A:B ...] [--power-delta X] [--raw-meta-prompt FILE ...]
       Compares policies with 95% hierarchical-bootstrap intervals, per-game Δ and the game-level
       test (t-interval, exact sign-flip p, Holm over each policy vs the baseline and --contrast
       a − b); writes results.json, summary.csv, comparisons.csv and report.md to DIR.
+      --raw-meta-prompt FILE adds a policy (id = the file's name without extension) whose
+      meta-agent system message is the file's text byte for byte (recorded as raw).
   tasks --kind web [--set WEB-ID-train|WEB-ID-val|WEB-ID-test|WEB-OOD] [--json]
       Lists every web task instance (id web:<site>/<template>:<seed>, site, template, intent,
       check, split).

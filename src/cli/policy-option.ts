@@ -1,7 +1,8 @@
 /**
  * The --policy option: static | reflexion | memory | textgrad | naive | a built-in library id (fact-bank,
  * credit-assignment, route-script) | a meta-prompt file (plain text = the strategy section, or a
- * JSON library entry with a "strategy" field).
+ * JSON library entry with a "strategy" field); and --raw-meta-prompt FILE: the file's text as the
+ * meta-agent's whole system message, byte for byte.
  */
 import { readFile } from 'node:fs/promises';
 import { basename } from 'node:path';
@@ -42,4 +43,29 @@ export async function policyFromOption(value: string): Promise<PolicySpec> {
     return { kind: 'meta', name: typeof entry.name === 'string' ? entry.name : basename(value), strategy: entry.strategy };
   }
   return { kind: 'meta', name: basename(value), strategy: text.trim() };
+}
+
+/**
+ * `--raw-meta-prompt FILE`: a meta policy whose system message is the file's text byte for byte —
+ * no header, no footer, no trimming, line endings and a byte-order mark kept (policy.ts `raw`;
+ * meta-prompt.ts `metaPromptOf`). The name is the file's base name.
+ * @throws UsageError for an unreadable file, a JSON file (a library entry belongs in --policy), text
+ *   that is not UTF-8 (it could not be sent byte for byte) or a file with nothing but white space
+ */
+export async function rawMetaPromptFromFile(file: string, flag = '--raw-meta-prompt'): Promise<PolicySpec & { kind: 'meta' }> {
+  if (file.toLowerCase().endsWith('.json')) throw new UsageError(`${flag} takes the prompt's own text file; ${file} is JSON (a library entry: pass it with --policy, where its "strategy" goes between our header and footer)`);
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(file);
+  } catch (error) {
+    throw new UsageError(`${flag} ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new UsageError(`${flag} ${file}: not UTF-8 text, so it cannot be sent byte for byte`);
+  }
+  if (text.trim() === '') throw new UsageError(`${flag} ${file}: the file is empty (a raw meta-prompt is the meta-agent's whole system message)`);
+  return { kind: 'meta', name: basename(file), strategy: text, raw: true };
 }

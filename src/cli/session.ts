@@ -9,6 +9,9 @@
  * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
  * totalTokens, adaptations, usageEstimated, estimatedCalls).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
+ * --raw-meta-prompt FILE (instead of --policy): the file's text is the meta-agent's whole system
+ * message, byte for byte; the record's `config.policy` says `raw: true` (the JSON output too), and a
+ * resume keeps it.
  */
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -32,7 +35,7 @@ import { loadSession, persistingSink } from '../ttl/session-store.ts';
 import { openStoredSession } from '../ttl/session-integrity.ts';
 import { DamagedRunError } from '../store/interface.ts';
 import { contextWindowFromFlags, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
-import { policyFromOption } from './policy-option.ts';
+import { policyFromOption, rawMetaPromptFromFile } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
@@ -50,7 +53,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     options: {
       ...LLM_OPTIONS,
       seed: { type: 'string' },
-      policy: { type: 'string', default: 'naive' },
+      policy: { type: 'string' },
+      'raw-meta-prompt': { type: 'string' },
       episodes: { type: 'string' },
       steps: { type: 'string' },
       guide: { type: 'string' },
@@ -79,7 +83,16 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const story = webTask ? null : await resolveStory(storySpec);
   if (previous && story?.entry && previous.config.story.md5 !== story.entry.md5) throw new UsageError('the story file differs from the one the session was started with');
 
-  const policy = previous?.config.policy ?? (await policyFromOption(values.policy));
+  if (values.policy !== undefined && values['raw-meta-prompt'] !== undefined) throw new UsageError('give --policy or --raw-meta-prompt, not both');
+  const policy = previous?.config.policy ?? (values['raw-meta-prompt'] !== undefined ? await rawMetaPromptFromFile(values['raw-meta-prompt']) : await policyFromOption(values.policy ?? 'naive'));
+  if (previous && values['raw-meta-prompt'] !== undefined) {
+    // A resume keeps the session's own system prompt; a different one would be a different session.
+    const given = await rawMetaPromptFromFile(values['raw-meta-prompt']);
+    const kept = previous.config.policy;
+    if (kept.kind !== 'meta' || kept.raw !== true || kept.strategy !== given.strategy) {
+      throw new UsageError(`--raw-meta-prompt ${values['raw-meta-prompt']}: session ${previous.id} was started with ${kept.kind === 'meta' && kept.raw ? `another raw meta-prompt (${kept.name})` : `policy ${policyNameOf(kept)}`}; a resume keeps its own (leave the flag out)`);
+    }
+  }
   const countTokens = await loadTokenCounter();
   const contextWindow = previous?.config.contextWindow ?? (await contextWindowFromFlags(values, settings));
   const meter = new UsageMeter(settings.caps, settings.prices);
@@ -137,7 +150,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   }
   if (values.out) await writeFile(values.out, exportSession(record));
   const out = {
-    id, story: story?.path ?? storySpec, seed, policy: policyName(record), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
+    id, story: story?.path ?? storySpec, seed, policy: policyName(record), ...(isRaw(record) ? { raw: true } : {}), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
     stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel: await localModelNote(values),
     episodes: record.episodes.map((e) => ({
@@ -158,6 +171,12 @@ export async function sessionCommand(argv: string[]): Promise<number> {
 }
 
 function policyName(record: SessionRecord): string {
-  const p = record.config.policy;
+  return policyNameOf(record.config.policy);
+}
+
+function policyNameOf(p: SessionRecord['config']['policy']): string {
   return p.kind === 'meta' ? p.name : p.kind;
 }
+
+/** The session's meta-agent system message is a raw file's text (--raw-meta-prompt). */
+const isRaw = (record: SessionRecord): boolean => record.config.policy.kind === 'meta' && record.config.policy.raw === true;

@@ -105,6 +105,9 @@ export interface PolicySetSummary extends MetricSummary {
   beatsBaseline: boolean;
   /** "the evaluated meta-prompt was selected on these games: …" when a test game leaks. */
   leakWarning: string | null;
+  /** The policy's meta-agent system message was its meta-prompt's text alone, byte for byte (no
+   * header, no footer: policy.ts `raw`); absent otherwise. */
+  rawMetaPrompt?: true;
   /** Mean final score per episode index with a CI band (hierarchical over games), raw points. */
   curve: Interval[];
   /** The same normalised per game: final score ÷ the game's max score, so every game weighs the

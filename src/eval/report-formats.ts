@@ -80,7 +80,8 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const p of report.policies) {
-    const name = p.beatsBaseline ? `**${p.policyId}** Δ > 0 (Holm)` : p.policyId;
+    const id = p.rawMetaPrompt ? `${p.policyId} (raw)` : p.policyId;
+    const name = p.beatsBaseline ? `**${id}** Δ > 0 (Holm)` : id;
     out.push(`| ${name} | ${p.taskSet} | ${p.sessions} | ${p.games} | ${ci(p.wAuc)} | ${ci(p.averageScore, 1)} | ${ci(p.bestScore, 1)} | ${p.diffVsBaseline ? ci(p.diffVsBaseline) : '—'} | ${usd(p.costUsd)} |`);
   }
   const warnings = report.policies.filter((p) => p.leakWarning);

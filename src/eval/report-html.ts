@@ -91,7 +91,7 @@ const row = (cells: string[]) => `<tr>${cells.map((c) => `<td>${c}</td>`).join('
 const head = (cells: string[]) => `<tr>${cells.map((c) => `<th scope="col">${escapeHtml(c)}</th>`).join('')}</tr>`;
 
 function policyCell(p: PolicySetSummary): string {
-  return `${escapeHtml(p.policyId)}${p.beatsBaseline ? ' <strong class="best">Δ &gt; 0 (Holm)</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
+  return `${escapeHtml(p.policyId)}${p.rawMetaPrompt ? ' <span class="raw" title="The meta-prompt\'s text was the whole system prompt, byte for byte (no header, no footer)">(raw)</span>' : ''}${p.beatsBaseline ? ' <strong class="best">Δ &gt; 0 (Holm)</strong>' : ''}${p.leakWarning ? ' <span class="leak" title="' + escapeHtml(p.leakWarning) + '">leak</span>' : ''}`;
 }
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#1e1e1e;background:#fff;max-width:70rem}table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}th,td{border:1px solid #cfcac0;padding:.3rem .6rem;text-align:left}th{background:#f0ede6}.best{color:#0b6b2f}.leak{background:#fff3cd;color:#5c4400;padding:0 .3rem;border-radius:3px}.warn{background:#fff3cd;color:#5c4400;padding:.5rem .75rem;border-radius:6px}svg{max-width:100%;height:auto}.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1rem;padding:0}.swatch{display:inline-block;width:1rem;height:.6rem;margin-right:.35rem;vertical-align:middle}`;

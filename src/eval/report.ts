@@ -86,7 +86,7 @@ export function buildReport(state: EvaluationState, options: { powerDelta?: numb
       policies.push({
         policyId: policy.id, policyName: policy.name ?? policy.id, taskSet: set.name, sessions: results.length, games: new Set(results.map((r) => r.storyId)).size,
         ...summarise(results, boot), diffVsBaseline: diff, beatsBaseline: flag?.positive ?? false,
-        leakWarning: leakWarning(policy.selectedOn, results), curve: curve(results, config.episodes, boot),
+        leakWarning: leakWarning(policy.selectedOn, results), ...(policy.spec.kind === 'meta' && policy.spec.raw ? { rawMetaPrompt: true as const } : {}), curve: curve(results, config.episodes, boot),
         normalisedCurve: normalisedCurve(results, config.episodes, maxScoreOf, boot), costUsd: totalCostUsd(results),
       });
       for (const storyId of new Set(results.map((r) => r.storyId))) {

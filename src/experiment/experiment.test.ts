@@ -150,3 +150,64 @@ describe('experiment runner and report', () => {
     expect(csv).toHaveLength(1 + 6);
   });
 });
+
+describe('raw arms', () => {
+  const base = { name: 'raw', episodes: 2, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, baseline: 'naive', evaluateOn: ['T'], evolutions: [{ id: 'e', train: 'T', val: 'T', budget: 4 }] };
+  it('"raw": true on a policy arm is kept into the plan; on a baseline, naive or an evolution, or not a boolean, it is named', () => {
+    const spec = validateExperiment({ ...base, arms: [{ id: 'naive', policy: 'naive' }, { id: 'paper', policy: 'prompts/paper.txt', raw: true }, { id: 'plain', policy: 'fact-bank', raw: false }] });
+    expect(spec.arms).toEqual([{ id: 'naive', policy: 'naive' }, { id: 'paper', policy: 'prompts/paper.txt', raw: true }, { id: 'plain', policy: 'fact-bank' }]);
+    const step = planExperiment(spec).steps.find((s) => s.kind === 'evaluation')!;
+    expect(step.kind === 'evaluation' && step.arms).toEqual([{ id: 'naive', policy: 'naive' }, { id: 'paper', policy: 'prompts/paper.txt', raw: true }, { id: 'plain', policy: 'fact-bank' }]);
+    let error: ExperimentSpecError | null = null;
+    try {
+      validateExperiment({ ...base, arms: [{ id: 'naive', policy: 'naive', raw: true }, { id: 's', policy: 'static', raw: true }, { id: 'ev', evolution: 'e', raw: true }, { id: 'x', policy: 'a.txt', raw: 'yes' }] });
+    } catch (e) {
+      error = e as ExperimentSpecError;
+    }
+    expect(error?.problems).toEqual([
+      'arms[0].raw must be left out for policy "naive" (raw takes a meta-prompt: its text becomes the whole system prompt), got true',
+      'arms[1].raw must be left out for policy "static" (raw takes a meta-prompt: its text becomes the whole system prompt), got true',
+      'arms[2].raw must be left out for an evolution arm (raw takes a meta-prompt file), got true',
+      'arms[3].raw must be true or false, got "yes"',
+    ]);
+  });
+});
+
+describe("the paper's numbers stand only beside the paper's games", () => {
+  /** The report of `spec` when every evaluation gives naive 0.1 and evolved 0.2. */
+  async function reportOf(spec: Parameters<typeof planExperiment>[0]) {
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z',
+      save: async () => {},
+      evolution: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: 0.3, candidates: 2 } }),
+      evaluation: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null], evolved: [0.2, 0.1] }) } }),
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    return { report, paper: (taskSet: string, arm: string) => report.rows.find((r) => r.taskSet === taskSet && r.arm === arm)!.paper?.wAuc ?? null };
+  }
+  const jericho = { ...BUILTIN_EXPERIMENTS['random-control']!, arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], contrasts: undefined };
+
+  it('the paper\'s ID and OOD games (any seeds, any order) get 0.18 → 0.41 and 0.23 → 0.28', async () => {
+    const { paper, report } = await reportOf({ ...jericho, taskSets: { ID: ['temple:1', 'detective:0', 'zork1:3'], OOD: ['zork3', 'library', 'balances'] } });
+    expect([paper('ID', 'naive'), paper('ID', 'evolved'), paper('OOD', 'naive'), paper('OOD', 'evolved')]).toEqual([0.18, 0.41, 0.23, 0.28]);
+    expect(experimentReportToMarkdown(report)).toContain("ID W-AUC naive 0.18 → Meta-TTL 0.41, OOD W-AUC naive 0.23 → Meta-TTL 0.28 — shown beside a task set only when its games are exactly the paper's (ID = detective, zork1, temple; OOD = balances, library, zork3).");
+  });
+
+  it('a subset, a superset or other games under the paper\'s set names get none; the games decide, not the name', async () => {
+    const { paper } = await reportOf({ ...jericho, taskSets: { ID: ['detective', 'zork1', 'temple', 'zork2'], OOD: ['balances', 'library'] } });
+    expect([paper('ID', 'naive'), paper('ID', 'evolved'), paper('OOD', 'naive'), paper('OOD', 'evolved')]).toEqual([null, null, null, null]);
+    const renamed = await reportOf({ ...jericho, taskSets: { ID: ['lever-room', 'vault', 'zork2'], OOD: ['detective', 'zork1', 'temple'] } });
+    expect([renamed.paper('ID', 'evolved'), renamed.paper('OOD', 'naive'), renamed.paper('OOD', 'evolved')]).toEqual([null, 0.18, 0.41]);
+  });
+
+  it('our web tasks are not WebArena-Lite: its 0.55 → 0.63 is in the header only', async () => {
+    const web = BUILTIN_EXPERIMENTS['web-lite']!;
+    const { paper, report } = await reportOf({ ...web, arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], taskSets: { train: ['web:shop/t1:1'], val: ['web:shop/t1:3'], ID: ['web:shop/t1:4'], OOD: ['web:shop-admin/t13:1'] } });
+    expect([paper('ID', 'naive'), paper('ID', 'evolved')]).toEqual([null, null]);
+    const md = experimentReportToMarkdown(report);
+    expect(md).toContain("ID W-AUC naive 0.55 → Meta-TTL 0.63 — not shown beside ours: none of our task sets is the paper's.");
+    expect(experimentReportToCsv(report).split('\n').slice(1).filter(Boolean).every((line) => line.endsWith(',,,false'))).toBe(true);
+  });
+});

@@ -35,8 +35,10 @@ export interface EvolutionSpec {
 }
 
 /** An arm: a policy by name (static, reflexion, memory, naive, … or a meta-prompt file), or the
- * strategy an evolution of this experiment chose (its best by mean validation W-AUC). */
-export type ArmSpec = { id: string; policy: string } | { id: string; evolution: string };
+ * strategy an evolution of this experiment chose (its best by mean validation W-AUC). `raw: true`
+ * (a meta-prompt only): its text is the meta-agent's whole system message, byte for byte, without
+ * our header and footer (`metattl eval --raw-meta-prompt FILE`; a paper's prompt run verbatim). */
+export type ArmSpec = { id: string; policy: string; raw?: true } | { id: string; evolution: string };
 
 /** Which of the paper's reported numbers the report sets beside ours. */
 export type PaperReference = 'jericho' | 'webarena-lite' | null;
@@ -96,7 +98,7 @@ export interface EvaluationStep {
   taskSet: string;
   tasks: string[];
   /** Arms with an evolution resolved to its step id in the same model set and fold. */
-  arms: { id: string; policy?: string; evolutionStep?: string }[];
+  arms: { id: string; policy?: string; raw?: true; evolutionStep?: string }[];
   baseline: string;
   repeats: number;
 }
@@ -169,6 +171,8 @@ export interface ExperimentRow {
   /** The curve normalised per game (score ÷ the game's max score); absent or [] when unknown. */
   normalisedCurve?: Interval[];
   paper: { wAuc: number; averageScore: number | null } | null;
+  /** The arm ran its meta-prompt raw (the whole system message, byte for byte); absent otherwise. */
+  rawMetaPrompt?: true;
 }
 
 /** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
@@ -199,8 +203,10 @@ export interface ExperimentReport {
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];
   foldResults: FoldResult[];
-  /** The paper's numbers this report compares with, and their setting. */
-  paperReference: { source: string; setting: string; numbers: { taskSet: string; arm: string; wAuc: number; averageScore: number | null }[] } | null;
+  /** The paper's numbers this report compares with, and their setting. `games`: the games each of
+   * the paper's task sets consists of; a row shows a paper number only when its evaluated games are
+   * exactly that task set's games (a task set not listed, e.g. WebArena-Lite's, is none of ours). */
+  paperReference: { source: string; setting: string; games: Record<string, string[]>; numbers: { taskSet: string; arm: string; wAuc: number; averageScore: number | null }[] } | null;
   /** Steps not finished yet (their numbers are missing). */
   pendingSteps: string[];
   /** The declared contrasts on every evaluation step (each arm against the baseline, then the

@@ -58,7 +58,7 @@ export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
       const evaluations: EvaluationStep[] = spec.evaluateOn.map((taskSet) => ({
         kind: 'evaluation', id: `${prefix}eval-${taskSet}`, modelSet: m, fold: fold?.id ?? null, taskSet,
         tasks: fold ? fold.test : spec.taskSets[taskSet] ?? [],
-        arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
+        arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy, ...(a.raw ? { raw: true as const } : {}) } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
         baseline: spec.baseline, repeats: spec.repeats,
       }));
       steps.push(...evolutions, ...evaluations);

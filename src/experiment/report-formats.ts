@@ -9,6 +9,7 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { ExperimentReport, ExperimentRow } from './interface.ts';
+import { paperReferenceText } from './report.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
 const num = (x: number | null, digits = 3) => (x === null ? '—' : formatNumber(x, digits));
@@ -20,7 +21,7 @@ function headerLines(r: ExperimentReport): string[] {
     `Status: ${r.status}${r.pendingSteps.length ? ` — not finished: ${r.pendingSteps.join(', ')}` : ''}.`,
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
     `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
-    ...(r.paperReference ? [`Paper: ${r.paperReference.source}; ${r.paperReference.setting}.`] : []),
+    ...(r.paperReference ? [paperReferenceText(r.paperReference)] : []),
   ];
 }
 
@@ -38,7 +39,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     out.push('');
   }
   out.push('## Results', '', '| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |', '|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |`);
+  for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |`);
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
   out.push(...comparisonsMarkdown([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])]));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
@@ -54,14 +55,14 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
 /** One row per arm and evaluated task set. */
 export const EXPERIMENT_CSV_HEADER = [
   'step', 'model_set', 'fold', 'task_set', 'split', 'games', 'arm', 'sessions', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
-  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score',
+  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt',
 ];
 
 export function experimentReportToCsv(r: ExperimentReport): string {
   const rows = r.rows.map((row) => [
     row.step, row.modelSet, row.fold, row.taskSet, row.split.role, row.split.games.join(' '), row.arm, row.sessions, row.wAuc.estimate, row.wAuc.low, row.wAuc.high,
     row.averageScore.estimate, row.averageScore.low, row.averageScore.high, row.bestScore.estimate, row.bestScore.low, row.bestScore.high,
-    row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null,
+    row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true,
   ]);
   return toCsv({ header: EXPERIMENT_CSV_HEADER, rows });
 }
@@ -75,7 +76,7 @@ export function experimentReportToHtml(r: ExperimentReport): string {
   const e = escapeHtml;
   const folds = r.foldResults.map((f) => [e(f.fold), e(f.train.join(', ')), e(f.val.join(', ')), e(f.test.join(', ')), iv(f.heldOutWAuc), iv(f.heldOutGap), num(f.validationWAuc), num(f.selectionInflation)]);
   const evolutions = r.evolutions.map((x) => [e(x.step), e(x.proposer), e(x.train.join(', ')), e(x.val.join(', ')), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), e(x.bestCandidateId ?? '—'), num(x.bestValWAuc)]);
-  const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row)]);
+  const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.rawMetaPrompt ? ' (raw)' : ''}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row)]);
   const steps = [...new Set(r.rows.map((row) => row.step))];
   const arms = [...new Set(r.rows.map((row) => row.arm))];
   const charts = steps.map((step) => {

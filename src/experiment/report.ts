@@ -7,7 +7,8 @@
  * and the game-level test, the warnings (few games, identical repeats), each fold's held-out gap and selection inflation, the models, and the
  * paper's numbers beside ours where it gives them (Lou et al. 2026, abstract: Jericho, GPT-5
  * meta-agent, W-AUC naive 0.18 → Meta-TTL 0.41 on ID, average score 50.4 → 110.8, 0.23 → 0.28 on
- * OOD; WebArena-Lite ID 0.55 → 0.63). No UI, DOM or Node imports.
+ * OOD; WebArena-Lite ID 0.55 → 0.63) — beside a row only when its games are exactly the paper's
+ * task set's (`paperTaskSetOf`; never for our web tasks, which are not WebArena-Lite). No UI, DOM or Node imports.
  */
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
@@ -20,6 +21,7 @@ type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
 export const PAPER_NUMBERS: Record<Exclude<PaperReference, null>, PaperNumbers> = {
   jericho: {
     source: 'Lou et al., "Learning to Learn-at-Test-Time", arXiv 2604.00830 (2026), abstract', setting: 'Jericho, GPT-5 meta-agent, K = 6, S = 50; ID = detective, zork1, temple; OOD = balances, library, zork3',
+    games: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances', 'library', 'zork3'] },
     numbers: [
       { taskSet: 'ID', arm: 'naive', wAuc: 0.18, averageScore: 50.4 }, { taskSet: 'ID', arm: 'evolved', wAuc: 0.41, averageScore: 110.8 },
       { taskSet: 'OOD', arm: 'naive', wAuc: 0.23, averageScore: null }, { taskSet: 'OOD', arm: 'evolved', wAuc: 0.28, averageScore: null },
@@ -27,9 +29,35 @@ export const PAPER_NUMBERS: Record<Exclude<PaperReference, null>, PaperNumbers> 
   },
   'webarena-lite': {
     source: 'Lou et al., "Learning to Learn-at-Test-Time", arXiv 2604.00830 (2026), abstract', setting: 'WebArena-Lite, in-distribution, success-weighted W-AUC (our web tasks are WebArena-Lite-style, not WebArena-Lite)',
+    // None of our task sets is WebArena-Lite: its numbers stay in the header, never beside a row.
+    games: {},
     numbers: [{ taskSet: 'ID', arm: 'naive', wAuc: 0.55, averageScore: null }, { taskSet: 'ID', arm: 'evolved', wAuc: 0.63, averageScore: null }],
   },
 };
+
+/**
+ * The paper's task set whose games are exactly `games` (order and seeds aside), or null: its numbers
+ * may stand beside ours only then (a subset, a superset or other games measure something else).
+ */
+export function paperTaskSetOf(paper: PaperNumbers, games: readonly string[]): string | null {
+  const wanted = [...new Set(games)].sort().join('|');
+  return Object.entries(paper.games ?? {}).find(([, list]) => [...new Set(list)].sort().join('|') === wanted)?.[0] ?? null;
+}
+
+/** The header line of the paper's numbers: source, setting, the numbers, and when they are set
+ * beside ours (only on a task set of exactly the paper's games). */
+export function paperReferenceText(paper: PaperNumbers): string {
+  const numbers = [...new Set(paper.numbers.map((n) => n.taskSet))].map((set) => {
+    const of = (arm: string) => paper.numbers.find((n) => n.taskSet === set && n.arm === arm)?.wAuc;
+    return `${set} W-AUC naive ${of('naive')?.toFixed(2) ?? '—'} → Meta-TTL ${of('evolved')?.toFixed(2) ?? '—'}`;
+  }).join(', ');
+  // A report saved before `games` existed has none: say nothing about where they are shown.
+  if (paper.games === undefined) return `Paper: ${paper.source}; ${paper.setting}; ${numbers}.`;
+  const where = Object.keys(paper.games).length
+    ? `shown beside a task set only when its games are exactly the paper's (${Object.entries(paper.games).map(([set, games]) => `${set} = ${games.join(', ')}`).join('; ')})`
+    : 'not shown beside ours: none of our task sets is the paper\'s';
+  return `Paper: ${paper.source}; ${paper.setting}; ${numbers} — ${where}.`;
+}
 
 function rowsOf(plan: ExperimentPlan, state: ExperimentState, paper: PaperNumbers | null): ExperimentRow[] {
   const rows: ExperimentRow[] = [];
@@ -42,11 +70,12 @@ function rowsOf(plan: ExperimentPlan, state: ExperimentState, paper: PaperNumber
       const selectedOn = selectedOnOf(plan, arm?.evolutionStep);
       const games = gamesOf(step.tasks);
       const role = !arm?.evolutionStep ? 'not-selected' : games.some((g) => selectedOn.includes(g)) ? 'selected-on' : 'held-out';
-      const reference = paper?.numbers.find((n) => n.taskSet === step.taskSet && n.arm === p.policyId);
+      const paperSet = paper ? paperTaskSetOf(paper, games) : null;
+      const reference = paperSet === null ? undefined : paper!.numbers.find((n) => n.taskSet === paperSet && n.arm === p.policyId);
       rows.push({
         step: step.id, modelSet: step.modelSet, fold: step.fold, taskSet: step.taskSet, split: { games, role }, arm: p.policyId, sessions: p.sessions, games: p.games,
         wAuc: p.wAuc, averageScore: p.averageScore, bestScore: p.bestScore, diffVsBaseline: p.diffVsBaseline, leakWarning: p.leakWarning, curve: p.curve, ...(p.normalisedCurve ? { normalisedCurve: p.normalisedCurve } : {}),
-        paper: reference ? { wAuc: reference.wAuc, averageScore: reference.averageScore } : null,
+        paper: reference ? { wAuc: reference.wAuc, averageScore: reference.averageScore } : null, ...(p.rawMetaPrompt ? { rawMetaPrompt: true as const } : {}),
       });
     }
   }

@@ -17,6 +17,8 @@ export class ExperimentSpecError extends Error {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+/** Policies that have no meta-prompt text to run raw. */
+const NOT_A_META_PROMPT = ['static', 'reflexion', 'memory', 'textgrad', 'human', 'naive'];
 
 class Checker {
   problems: string[] = [];
@@ -80,7 +82,15 @@ function armOf(c: Checker, v: unknown, i: number, evolutions: readonly Evolution
     c.bad(`arms[${i}]`, 'an object with exactly one of "policy" and "evolution"', v);
     return { id, policy: '' };
   }
-  if (v.policy !== undefined) return { id, policy: c.str(v, 'policy', path) };
+  if (v.raw !== undefined && typeof v.raw !== 'boolean') c.bad(`${path}raw`, 'true or false', v.raw);
+  if (v.policy !== undefined) {
+    const policy = c.str(v, 'policy', path);
+    if (v.raw !== true) return { id, policy };
+    // Raw: the meta-prompt's text is the meta-agent's whole system message (a file, or a meta-prompt of the page's library).
+    if (NOT_A_META_PROMPT.includes(policy)) c.bad(`${path}raw`, `left out for policy "${policy}" (raw takes a meta-prompt: its text becomes the whole system prompt)`, v.raw);
+    return { id, policy, raw: true };
+  }
+  if (v.raw === true) c.bad(`${path}raw`, 'left out for an evolution arm (raw takes a meta-prompt file)', v.raw);
   const evolution = c.str(v, 'evolution', path);
   if (!evolutions.some((e) => e.id === evolution)) c.bad(`${path}evolution`, `the id of one of the evolutions (${evolutions.map((e) => e.id).join(', ') || 'none declared'})`, v.evolution);
   return { id, evolution };

@@ -20,7 +20,7 @@ const policySchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reflexion') }),
   z.object({ kind: z.literal('memory') }),
   z.object({ kind: z.literal('textgrad') }),
-  z.object({ kind: z.literal('meta'), name: z.string().max(200), strategy: z.string().max(20_000) }),
+  z.object({ kind: z.literal('meta'), name: z.string().max(200), strategy: z.string().max(20_000), raw: z.literal(true).optional() }),
   z.object({ kind: z.literal('human') }),
 ]);
 

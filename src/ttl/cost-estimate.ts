@@ -9,7 +9,7 @@
  */
 import { buildActorMessages, DEFAULT_HISTORY_LENGTH } from '../agents/actor-prompt.ts';
 import { formatEpisodeLog } from '../agents/episode-log.ts';
-import { buildMetaPrompt } from '../agents/meta-prompt.ts';
+import { metaPromptOf } from '../agents/meta-prompt.ts';
 import type { ChatMessage, LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
 import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
 import { fitChat, type ChatTurn } from './chat-budget.ts';
@@ -170,7 +170,7 @@ export function policyUsage(policy: PolicySpec, shape: SessionShape, completionT
     }
     return { calls: 2 * calls, promptTokens, completionTokens: 2 * calls * completionTokens };
   }
-  const system = buildMetaPrompt(policy.strategy);
+  const system = metaPromptOf(policy);
   const reply = scenario === 'low' ? s.metaReply : textOfTokens(completionTokens, count);
   const turns: ChatTurn[] = [];
   for (let e = 1; e <= calls; e++) {

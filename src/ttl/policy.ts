@@ -16,7 +16,9 @@ export type PolicySpec =
   | { kind: 'memory' }
   /** TextGrad (Yuksekgonul et al.): a textual-gradient critique, then an update step, per episode. */
   | { kind: 'textgrad' }
-  | { kind: 'meta'; name: string; strategy: string }
+  /** `raw: true`: `strategy` is the meta-agent's whole system message, byte for byte — no header,
+   * no footer, not trimmed (a published prompt run verbatim; meta-prompt.ts `metaPromptOf`). */
+  | { kind: 'meta'; name: string; strategy: string; raw?: true }
   /** "You are the meta-agent": a person reads each episode log and writes the next guiding prompt. */
   | { kind: 'human' };
 

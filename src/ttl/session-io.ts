@@ -25,7 +25,7 @@ const policySpec = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('reflexion') }),
   z.object({ kind: z.literal('memory') }),
   z.object({ kind: z.literal('textgrad') }),
-  z.object({ kind: z.literal('meta'), name: z.string(), strategy: z.string() }),
+  z.object({ kind: z.literal('meta'), name: z.string(), strategy: z.string(), raw: z.literal(true).optional() }),
   z.object({ kind: z.literal('human') }),
 ]);
 

@@ -5,7 +5,7 @@
  * (method.md, "Where we do better").
  */
 import { Actor } from '../agents/actor.ts';
-import { buildMetaPrompt, textHash } from '../agents/meta-prompt.ts';
+import { metaPromptOf, textHash } from '../agents/meta-prompt.ts';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { AdaptationPolicy, PolicySpec } from './policy.ts';
@@ -47,7 +47,7 @@ export function buildSession(
 ): SessionParts {
   if (!(plan.episodes >= 1) || !(plan.maxSteps >= 1)) throw new RangeError(`K and S must be ≥ 1 (got K=${plan.episodes}, S=${plan.maxSteps})`);
   const logHeader = textsOfKind(plan.task?.kind ?? 'zmachine').logHeader;
-  const metaPromptText = plan.policy.kind === 'meta' ? buildMetaPrompt(plan.policy.strategy, logHeader) : null;
+  const metaPromptText = plan.policy.kind === 'meta' ? metaPromptOf(plan.policy, logHeader) : null;
   const reflects = plan.policy.kind !== 'static' && plan.policy.kind !== 'human';
   const config: SessionConfig = {
     story: plan.story, ...(plan.task ? { task: plan.task } : {}), seed: plan.seed, policy: plan.policy,

@@ -35,6 +35,6 @@ export function createPolicy(spec: PolicySpec, deps: PolicyDeps): AdaptationPoli
       if (!deps.askHuman) throw new Error('the "you are the meta-agent" policy needs a way to ask a person');
       return new HumanPolicy(deps.askHuman);
     case 'meta':
-      return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, logHeader: deps.logHeader, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
+      return new MetaAgentPolicy(deps.reflectionModel, { strategy: spec.strategy, raw: spec.raw === true, logHeader: deps.logHeader, countTokens: deps.countTokens, contextWindow: deps.contextWindow });
   }
 }

@@ -5,7 +5,7 @@
  * naive meta-agent is this policy with an empty strategy section.
  */
 import { formatEpisodeLog } from '../../agents/episode-log.ts';
-import { buildMetaPrompt } from '../../agents/meta-prompt.ts';
+import { metaPromptOf } from '../../agents/meta-prompt.ts';
 import type { Trajectory } from '../../agents/trajectory.ts';
 import type { ChatModel } from '../../llm/interface.ts';
 import type { TokenCounter } from '../../llm/token-count.ts';
@@ -15,6 +15,8 @@ import { guardedCall } from './call.ts';
 
 export interface MetaAgentOptions {
   strategy: string;
+  /** The strategy is the whole system message, byte for byte (meta-prompt.ts `metaPromptOf`). */
+  raw?: boolean;
   /** The meta-prompt's fixed header: what the logs describe (default: the Z-machine's). */
   logHeader?: string;
   countTokens: TokenCounter;
@@ -31,7 +33,7 @@ export class MetaAgentPolicy implements AdaptationPolicy {
     private readonly model: ChatModel,
     private readonly options: MetaAgentOptions,
   ) {
-    this.metaPrompt = buildMetaPrompt(options.strategy, options.logHeader);
+    this.metaPrompt = metaPromptOf(options, options.logHeader);
   }
 
   async update(episodeIndex: number, trajectory: Trajectory, current: string, signal?: AbortSignal): Promise<PolicyUpdate> {

@@ -39,6 +39,8 @@ export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as co
 /** The Evaluate form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
 export interface EvaluateFormFields {
   chosen: string[];
+  /** Chosen library meta-prompts run raw: their text is the meta-agent's whole system message. */
+  raw: string[];
   baseline: string;
   useId: boolean;
   useOod: boolean;
@@ -52,12 +54,14 @@ export interface EvaluateFormFields {
 
 /** The fields of a fresh form. */
 export const EVALUATE_FORM_FIELDS: EvaluateFormFields = {
-  chosen: ['static', 'naive'], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null,
+  chosen: ['static', 'naive'], raw: [], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null,
 };
 
 export class EvaluateForm {
   options = $state.raw<PolicyOption[]>([]);
   chosen = $state.raw<string[]>(['static', 'naive']);
+  /** Ids of meta-prompts to run raw ("use the text as the whole system prompt"). */
+  raw = $state.raw<string[]>([]);
   baseline = $state('naive');
   useId = $state(false);
   useOod = $state(false);
@@ -142,7 +146,7 @@ export class EvaluateForm {
   /** The fields a reload keeps (form-memory.svelte.ts; K and S only when typed). */
   snapshot(): EvaluateFormFields {
     return {
-      chosen: this.chosen, baseline: this.baseline, useId: this.useId, useOod: this.useOod, custom: this.custom, webText: this.webText,
+      chosen: this.chosen, raw: this.raw, baseline: this.baseline, useId: this.useId, useOod: this.useOod, custom: this.custom, webText: this.webText,
       repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow,
     };
   }
@@ -150,6 +154,7 @@ export class EvaluateForm {
   /** Fill the form with fields `snapshot` gave (already merged over `EVALUATE_FORM_FIELDS`). */
   restore(saved: EvaluateFormFields): void {
     this.chosen = saved.chosen;
+    this.raw = saved.raw;
     this.baseline = saved.baseline;
     this.useId = saved.useId;
     this.useOod = saved.useOod;
@@ -169,6 +174,11 @@ export class EvaluateForm {
   toggle(id: string, on: boolean): void {
     this.chosen = on ? [...this.chosen.filter((x) => x !== id), id] : this.chosen.filter((x) => x !== id);
     if (on && !this.chosen.includes(this.baseline)) this.baseline = id;
+  }
+
+  /** Run meta-prompt `id` raw (its text the whole system prompt) or wrapped in our header and footer. */
+  setRaw(id: string, on: boolean): void {
+    this.raw = on ? [...this.raw.filter((x) => x !== id), id] : this.raw.filter((x) => x !== id);
   }
 
   setCustom(storyId: string, seeds: string | null): void {

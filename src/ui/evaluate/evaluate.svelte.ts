@@ -105,7 +105,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     const models = estimateModelsOf(this.deps.settings);
     return estimateEvaluation({
       shape: { episodes: f.episodes, maxSteps: f.maxSteps, initialGuidingPrompt: this.guidingPrompt(), contextWindow: f.contextWindow ?? contextWindowFor(models.roles.metaAgent.model) },
-      policies: f.chosenOptions.map((o) => o.spec), tasks: f.taskCount, repeats: f.repeats,
+      policies: evaluatedPolicies(f.options, f.chosen, f.raw).map((p) => p.spec), tasks: f.taskCount, repeats: f.repeats,
     }, models, count);
   }
 
@@ -128,7 +128,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     const window = await this.deps.runs.contextWindow(settings, f.contextWindow);
     this.notice = window.note;
     return {
-      policies: evaluatedPolicies(f.options, f.chosen), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
+      policies: evaluatedPolicies(f.options, f.chosen, f.raw), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: this.guidingPrompt(), baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
     };

@@ -65,6 +65,11 @@ describe('step → run config', () => {
     expect(config).toMatchObject({ taskSets: [{ name: 'OOD' }], repeats: 1, episodes: 2, maxSteps: 3, baselinePolicyId: 'naive', bootstrapSeed: 0, models: { actor: 'a', metaAgent: 'm' } });
     expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
     expect(() => armPolicies(plan, evaluationStep(2), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
+    // "raw": true on a meta-prompt arm runs its text as the whole system prompt; on a baseline it is refused.
+    const raw = armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'paper', policy: 'fact-bank', raw: true }] }, evolved, options);
+    const fact = options.find((o) => o.id === 'fact-bank')!;
+    expect(raw).toEqual([{ id: 'paper', name: 'Fact bank (raw)', spec: { ...fact.spec, raw: true }, selectedOn: [] }]);
+    expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 's', policy: 'static', raw: true }] }, evolved, options)).toThrow(/“raw” takes a meta-prompt, and “static” is the Static baseline/);
   });
 
   it('an evolution’s outcome: the candidate chosen by mean, its strategy and mean validation W-AUC ((0.5 + 0.3) / 2)', () => {

@@ -43,7 +43,8 @@ export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, tra
 }
 
 /** The evaluated policies of `step`'s arms: a named policy from `options` (static, reflexion,
- * memory, naive, a built-in or library meta-prompt) under the arm's id, or an evolved arm's chosen
+ * memory, naive, a built-in or library meta-prompt; with the arm's `raw`, its text as the whole
+ * system prompt) under the arm's id, or an evolved arm's chosen
  * strategy with `selectedOn` = its evolution's train + validation games (the leak warning).
  * @throws Error naming an arm whose policy is not among `options` */
 export function armPolicies(plan: ExperimentPlan, step: EvaluationStep, evolved: Record<string, EvolutionOutcome>, options: readonly PolicyOption[]): EvaluatedPolicy[] {
@@ -55,7 +56,10 @@ export function armPolicies(plan: ExperimentPlan, step: EvaluationStep, evolved:
     }
     const option = options.find((o) => o.id === arm.policy);
     if (!option) throw new Error(`Arm “${arm.id}”: the page has no policy “${arm.policy}” (it has ${options.map((o) => o.id).join(', ')}).`);
-    return { id: arm.id, name: option.label, spec: option.spec, selectedOn: [...option.selectedOn] };
+    if (!arm.raw) return { id: arm.id, name: option.label, spec: option.spec, selectedOn: [...option.selectedOn] };
+    // Raw: the meta-prompt's text is the meta-agent's whole system message (no header, no footer).
+    if (option.spec.kind !== 'meta') throw new Error(`Arm “${arm.id}”: “raw” takes a meta-prompt, and “${arm.policy}” is the ${option.label} baseline.`);
+    return { id: arm.id, name: `${option.label} (raw)`, spec: { ...option.spec, raw: true }, selectedOn: [...option.selectedOn] };
   });
 }
 

@@ -26,8 +26,11 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/stores/run-services.ts';
-import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
+import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
+
+/** The policy's meta-prompt is run raw (its text the whole system message). */
+const isRaw = (policy: PolicySpec): boolean => policy.kind === 'meta' && policy.raw === true;
 
 /** Writes text to the clipboard. @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;
@@ -40,6 +43,8 @@ export class LearnSetup {
   sharedPolicies = $state.raw<PolicyOption[]>([]);
   readonly options = $derived.by(() => [...policyOptions(this.catalog.entries, this.sharedPolicies), HUMAN_OPTION]);
   readonly selectedPolicy = $derived(this.options.find((o) => o.id === this.form.policyId) ?? null);
+  /** The policy the next session runs: the selected option's, raw when the form says so (`formPolicy`). */
+  readonly policy = $derived(formPolicy(this.selectedPolicy, this.form));
   /** The models of the next session, from Settings. */
   readonly models = $derived.by(() => ({ actor: roleModelOf(this.settings.form.roles, 'actor'), metaAgent: roleModelOf(this.settings.form.roles, 'metaAgent') }));
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */
@@ -60,7 +65,7 @@ export class LearnSetup {
   /** The next session's cost (null until the counter is loaded or without a policy). */
   readonly estimate: SessionEstimate | null = $derived.by(() => {
     const count = this.countTokens;
-    const policy = this.selectedPolicy?.spec;
+    const policy = this.policy;
     if (!count || !policy) return null;
     // The models a run would call (an empty meta-agent model is the actor's) at the prices that hold at this provider.
     const { roles, prices } = llmSettingsOf(this.settings.form, '');
@@ -171,7 +176,7 @@ export class LearnSetup {
 
   /** The chosen policy, or why the form cannot start a session. */
   validate(): { problem: string | null; policy: PolicySpec | null } {
-    const policy = this.selectedPolicy?.spec ?? null;
+    const policy = this.policy;
     return { problem: formProblem(this.form, this.form.kind === 'web' || this.library.find(this.form.storyId) !== undefined, policy !== null), policy };
   }
 
@@ -185,7 +190,7 @@ export class LearnSetup {
     if (!story) notes.push(`The story “${setup.storyTitle}” is not in your library: add its file (md5 ${setup.storyMd5}), then choose it.`);
     const option = this.sharedOption(setup.policy);
     notes.push(...this.modelNotes(setup));
-    this.change({ kind: 'story', storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.change({ kind: 'story', storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, rawMetaPrompt: isRaw(setup.policy), episodes: setup.episodes, maxSteps: setup.maxSteps });
     this.notice = `Loaded a shared setup. ${notes.join(' ')}`.trim();
   }
 
@@ -199,7 +204,7 @@ export class LearnSetup {
     }
     const option = this.sharedOption(setup.policy);
     const notes = this.modelNotes(setup);
-    this.change({ kind: 'web', webTaskId: id, seedRandom: false, policyId: option.id, episodes: setup.episodes, maxSteps: setup.maxSteps });
+    this.change({ kind: 'web', webTaskId: id, seedRandom: false, policyId: option.id, rawMetaPrompt: isRaw(setup.policy), episodes: setup.episodes, maxSteps: setup.maxSteps });
     this.notice = `Loaded a shared setup (web task ${id}). ${notes.join(' ')}`.trim();
   }
 
@@ -207,7 +212,7 @@ export class LearnSetup {
   private sharedOption(policy: SharedSetup['policy']): PolicyOption {
     let option = optionForSpec(policy, this.options);
     if (!option) {
-      option = { id: `shared:${this.sharedPolicies.length + 1}`, label: `Shared: ${policyLabel(policy)}`, group: 'From a shared link', spec: policy };
+      option = { id: `shared:${this.sharedPolicies.length + 1}`, label: `Shared: ${policyLabel(withoutRaw(policy))}`, group: 'From a shared link', spec: withoutRaw(policy) };
       this.sharedPolicies = [...this.sharedPolicies, option];
     }
     return option;
@@ -230,12 +235,12 @@ export class LearnSetup {
     const story = entries.find((e) => e.id === config.story.id) ?? entries.find((e) => e.id === `user:${config.story.md5}` || e.catalog?.md5 === config.story.md5);
     let option = optionForSpec(config.policy, this.options);
     if (!option) {
-      option = { id: `session:${this.sharedPolicies.length + 1}`, label: policyLabel(config.policy), group: 'From a stored session', spec: config.policy };
+      option = { id: `session:${this.sharedPolicies.length + 1}`, label: policyLabel(withoutRaw(config.policy)), group: 'From a stored session', spec: withoutRaw(config.policy) };
       this.sharedPolicies = [...this.sharedPolicies, option];
     }
     const web = config.task?.kind === 'web' ? { kind: 'web' as const, webTaskId: config.task.id } : { kind: 'story' as const };
     this.change({
-      ...web, storyId: story?.id ?? this.form.storyId, seed: config.seed, seedRandom: false, policyId: option.id, episodes: config.episodes,
+      ...web, storyId: story?.id ?? this.form.storyId, seed: config.seed, seedRandom: false, policyId: option.id, rawMetaPrompt: isRaw(config.policy), episodes: config.episodes,
       maxSteps: config.maxSteps, guidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,
     });
   }

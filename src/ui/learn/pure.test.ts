@@ -6,7 +6,8 @@ import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { captionOfRecord, curveOfItems, curveOfRecord } from './curves.ts';
 import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
-import { defaultLearnForm, formProblem, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
+import { BASELINE_OPTIONS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
+import { decodeShare, shareUrl } from '../../share/share-link.ts';
 import { escapeHtml, markdownToHtml, renderMarkdown } from '../shared/format/markdown.ts';
 import { EtaClock, etaMs, formatDuration, sessionProgress } from './progress.ts';
 import { formatTokens } from './session-estimate.ts';
@@ -143,6 +144,25 @@ describe('setup form', () => {
     expect(formProblem({ ...form, contextWindow: 10 }, true, true)).toMatch(/context window/);
   });
 
+  it('"use the text as the whole system prompt (raw)": a meta-prompt option becomes a raw policy; baselines and "you" ignore the box', () => {
+    const fact = options.find((o) => o.id === 'meta:fact-bank')!;
+    expect(defaultLearnForm().rawMetaPrompt).toBe(false);
+    expect(formPolicy(fact, { rawMetaPrompt: false })).toEqual({ kind: 'meta', name: 'Fact bank', strategy: BUILT_IN_META_PROMPTS[1]!.strategy });
+    expect(formPolicy(fact, { rawMetaPrompt: true })).toEqual({ kind: 'meta', name: 'Fact bank', strategy: BUILT_IN_META_PROMPTS[1]!.strategy, raw: true });
+    for (const o of [...BASELINE_OPTIONS, HUMAN_OPTION]) expect(formPolicy(o, { rawMetaPrompt: true })).toEqual(o.spec);
+    expect(formPolicy(null, { rawMetaPrompt: true })).toBeNull();
+    expect(policyLabel({ kind: 'meta', name: 'paper naive', strategy: 'x', raw: true })).toBe('meta (raw): paper naive');
+    // A raw session is matched to an option only by its exact text (every byte was sent).
+    const text = fact.spec.kind === 'meta' ? fact.spec.strategy : '';
+    expect(optionForSpec({ kind: 'meta', name: 'Fact bank', strategy: text, raw: true }, options)?.id).toBe('meta:fact-bank');
+    expect(optionForSpec({ kind: 'meta', name: 'Fact bank', strategy: `${text}\n`, raw: true }, options)).toBeNull();
+    // A setup link carries the raw mark and decodes with it.
+    const raw = formPolicy(fact, { rawMetaPrompt: true })!;
+    const setup = setupOf({ ...defaultLearnForm(), rawMetaPrompt: true }, { id: 'advent', md5: 'a'.repeat(32), title: 'Adventure' }, sharablePolicy(raw)!, { actor: 'm1', metaAgent: 'm2' });
+    const decoded = decodeShare(new URL(shareUrl('https://example.org/', { kind: 'setup', setup })).hash);
+    expect(decoded.kind === 'setup' && decoded.setup.policy).toEqual(raw);
+  });
+
   it('builds a setup payload with model names only', () => {
     const form = { ...defaultLearnForm(), storyId: 'advent', seed: 2, episodes: 3, maxSteps: 9 };
     const setup = setupOf(form, { id: 'advent', md5: 'a'.repeat(32), title: 'Adventure' }, sharablePolicy({ kind: 'reflexion' })!, { actor: 'm1', metaAgent: 'm2' });
@@ -154,6 +174,9 @@ describe('session plans and curves', () => {
   it('rebuilds a stored session with its own models and context window', () => {
     const { config } = fakeRecord();
     expect(planOfConfig(config, 8000)).toMatchObject({ seed: 0, episodes: 2, maxSteps: 3, contextWindow: 16000, initialGuidingPrompt: 'explore' });
+    // A raw session resumes raw: the plan takes the recorded policy as it is.
+    const raw = { kind: 'meta' as const, name: 'paper', strategy: ' exact\r\n', raw: true as const };
+    expect(planOfConfig({ ...config, policy: raw }, 8000).policy).toEqual(raw);
     expect(roleOverridesOf(config)).toEqual({ actor: config.models.actor, metaAgent: config.models.reflection });
     expect(rolesFor({ kind: 'static' })).toEqual(['actor']);
     expect(rolesFor({ kind: 'meta', name: 'n', strategy: '' })).toEqual(['actor', 'metaAgent']);

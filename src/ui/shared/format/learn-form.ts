@@ -37,11 +37,14 @@ export interface LearnForm {
   guidingPrompt: string;
   /** Context window of the meta-agent / reflection model, tokens; null = `contextWindowFor(model)`. */
   contextWindow: number | null;
+  /** "Use the text as the whole system prompt (raw)": a meta-prompt's text is the meta-agent's
+   * system message as it is, without our header and footer (policy.ts `raw`). Meta-prompts only. */
+  rawMetaPrompt: boolean;
 }
 
 export const defaultLearnForm = (): LearnForm => ({
   kind: 'story', storyId: '', webTaskId: '', seed: 0, seedRandom: false, policyId: 'meta:naive', episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS,
-  guidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: null,
+  guidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: null, rawMetaPrompt: false,
 });
 
 export interface PolicyOption {
@@ -76,16 +79,37 @@ export function policyOptions(entries: readonly MetaPromptEntry[], extra: readon
   ];
 }
 
-/** The option whose policy is `spec` (meta-prompts matched by strategy text, then name); null when none. */
+/** The option whose policy is `spec` (meta-prompts matched by strategy text, then name; a raw one
+ * by its exact text, since every byte of it is sent); null when none. The option's own spec never
+ * carries `raw`: the form's `rawMetaPrompt` does (`formPolicy`). */
 export function optionForSpec(spec: PolicySpec, options: readonly PolicyOption[]): PolicyOption | null {
   if (spec.kind !== 'meta') return options.find((o) => o.spec.kind === spec.kind) ?? null;
   const metas = options.filter((o) => o.spec.kind === 'meta');
-  const same = metas.filter((o) => o.spec.kind === 'meta' && o.spec.strategy.trim() === spec.strategy.trim());
+  const sameText = (strategy: string) => (spec.raw ? strategy === spec.strategy : strategy.trim() === spec.strategy.trim());
+  const same = metas.filter((o) => o.spec.kind === 'meta' && sameText(o.spec.strategy));
   return same.find((o) => o.spec.kind === 'meta' && o.spec.name === spec.name) ?? same[0] ?? null;
+}
+
+/** `spec` without the raw mark (what a policy option holds). */
+export function withoutRaw(spec: PolicySpec): PolicySpec {
+  if (spec.kind !== 'meta' || !spec.raw) return spec;
+  return { kind: 'meta', name: spec.name, strategy: spec.strategy };
+}
+
+/**
+ * The policy a form runs: the chosen option's, and with `rawMetaPrompt` on a meta-prompt, that
+ * prompt's text as the meta-agent's whole system message (`raw: true`). The raw box means nothing
+ * for a baseline or "you": their policy is returned unchanged. Null without an option.
+ */
+export function formPolicy(option: PolicyOption | null, form: Pick<LearnForm, 'rawMetaPrompt'>): PolicySpec | null {
+  if (!option) return null;
+  const spec = withoutRaw(option.spec);
+  return form.rawMetaPrompt && spec.kind === 'meta' ? { ...spec, raw: true } : spec;
 }
 
 /** A short name of a policy for lists and legends. */
 export function policyLabel(spec: PolicySpec): string {
+  if (spec.kind === 'meta' && spec.raw) return `meta (raw): ${spec.name}`;
   if (spec.kind === 'meta') return spec.strategy.trim() === '' ? 'naive meta-agent' : `meta: ${spec.name}`;
   if (spec.kind === 'human') return 'you (human meta-agent)';
   return spec.kind === 'memory' ? 'memory agent' : spec.kind;
@@ -128,7 +152,7 @@ export function sharablePolicy(spec: PolicySpec): SharedSetup['policy'] | null {
     case 'human':
       return { kind: spec.kind };
     case 'meta':
-      return { kind: 'meta', name: spec.name, strategy: spec.strategy };
+      return { kind: 'meta', name: spec.name, strategy: spec.strategy, ...(spec.raw ? { raw: true as const } : {}) };
     default:
       return null;
   }

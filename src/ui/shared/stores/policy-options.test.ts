@@ -37,6 +37,17 @@ describe('policy names in an evaluation', () => {
     expect(report.policies.map((p) => p.policyName)).toEqual(ids.map((id) => options.find((o) => o.id === id)!.label));
   });
 
+  it('a chosen library meta-prompt marked raw is evaluated raw, named so in the report; raw means nothing for a baseline', () => {
+    const policies = evaluatedPolicies(options, ids, ['user-c7e3aa', 'static']);
+    expect(policies.map((p) => [p.id, p.name, p.spec])).toEqual([
+      ['static', 'Static', { kind: 'static' }],
+      ['evolved-evo-abc-c1', 'Evolved c1 (run evo-abc)', { kind: 'meta', name: 'evolved-evo-abc-c1', strategy: 'Keep facts.' }],
+      ['user-c7e3aa', 'My route notes (raw)', { kind: 'meta', name: 'user-c7e3aa', strategy: 'Keep facts.', raw: true }],
+    ]);
+    const report = buildReport(stateOf(policies));
+    expect(report.policies.map((p) => [p.policyId, p.rawMetaPrompt ?? false])).toEqual([['static', false], ['evolved-evo-abc-c1', false], ['user-c7e3aa', true]]);
+  });
+
   it('a state stored without names gets them from the options; an unknown id stays its own name', () => {
     const old = stateOf([...evaluatedPolicies(options, ids), { id: 'gone', spec: { kind: 'static' as const }, selectedOn: [] as string[] }].map(({ name: _name, ...p }) => p));
     const named = withPolicyNames(old, options);

@@ -38,9 +38,13 @@ export function policyOptions(library: readonly LibraryMetaPrompt[]): PolicyOpti
   return [...BASELINES, ...builtIn, ...user];
 }
 
-/** The evaluated policies of the chosen ids, in option order. */
-export function evaluatedPolicies(options: readonly PolicyOption[], chosen: readonly string[]): EvaluatedPolicy[] {
-  return options.filter((o) => chosen.includes(o.id)).map((o) => ({ id: o.id, name: o.label, spec: o.spec, selectedOn: o.selectedOn }));
+/** The evaluated policies of the chosen ids, in option order; a meta-prompt whose id is in `raw`
+ * runs its text as the meta-agent's whole system message (`spec.raw`, named "… (raw)"); `raw`
+ * means nothing for a baseline. */
+export function evaluatedPolicies(options: readonly PolicyOption[], chosen: readonly string[], raw: readonly string[] = []): EvaluatedPolicy[] {
+  return options.filter((o) => chosen.includes(o.id)).map((o) => (o.spec.kind === 'meta' && raw.includes(o.id)
+    ? { id: o.id, name: `${o.label} (raw)`, spec: { ...o.spec, raw: true }, selectedOn: o.selectedOn }
+    : { id: o.id, name: o.label, spec: o.spec, selectedOn: o.selectedOn }));
 }
 
 /** `state` with a name on every policy that has none (states stored before names were kept): the
