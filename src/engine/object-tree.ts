@@ -149,11 +149,14 @@ function decode(mem: ZMemory, version: number, addr: number, maxWords: number, o
 /**
  * The short name of object `obj` (§12.4: the property table's header text).
  * @returns the name ('' for an object whose name is empty), or null when `obj` is not in memory
+ *   (with `jericho`, also when Jericho reports no object: a name of 0 or more than 64 words)
  */
 export function objectShortName(mem: ZMemory, version: number, obj: number, options: DecodeOptions = {}): string | null {
   const table = propertyTable(mem, version, obj);
   if (table === null) return null;
   const words = mem.uint8(table);
+  // Jericho's get_object() refuses an object whose name is 0 or more than 64 words long.
+  if (options.jericho && (words === 0 || words > 64)) return null;
   return words === 0 ? '' : decodeZString(mem, version, table + 1, words, options);
 }
 
