@@ -3,8 +3,9 @@
 // (SHARED_DIR overrides ../shared), so a user who loads one of them gets its max score, seed, score
 // and moves reads (bytes, signedness, offsets, or Jericho's status-line parse) and end texts (" OR "
 // alternatives split, C-source escapes removed) automatically (matched by md5); then our teaching games (games/, compiled
-// by scripts/build-games.sh into public/stories/), whose md5 and score/turns addresses are read from
-// the compiled files. Run scripts/build-games.sh first.
+// by scripts/build-games.sh into public/stories/), whose md5, score/turns addresses and player object
+// are read from the compiled files. Every entry carries the player's object number (`playerObject`:
+// Jericho's, src/stories/jericho-player-objects.json; ours, the Inform library's selfobj). Run scripts/build-games.sh first.
 // Usage: node scripts/build-catalog.mjs
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,8 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const shared = resolve(root, process.env.SHARED_DIR ?? '../shared');
 const games = JSON.parse(readFileSync(resolve(shared, 'jericho/games.json'), 'utf8'));
+// Jericho's player object per game (frotz/src/games/<game>.c, get_self_object_num).
+const { playerObjects } = JSON.parse(readFileSync(resolve(root, 'src/stories/jericho-player-objects.json'), 'utf8'));
 
 const known = {
   advent: { title: 'Adventure', author: 'Will Crowther, Don Woods; Inform version by Graham Nelson', licence: 'Free non-commercial distribution (Inform example game terms)' },
@@ -67,6 +70,7 @@ const stories = games.map((g) => {
     gameOverText: endTexts(g.game_over_detection),
     victoryScore: g.score_read || statusLineScore(g) ? null : 1,
     introActions: g.intro_actions,
+    playerObject: playerObjects[g.name] ?? null,
   };
 });
 
@@ -79,7 +83,8 @@ const teaching = [
 for (const game of teaching) {
   const file = `${game.id}.z5`;
   const bytes = readFileSync(resolve(root, 'public/stories', file));
-  // Byte addresses of the library globals `score` and `turns` (written by scripts/build-games.sh).
+  // Byte addresses of the library globals `score` and `turns` and the object number of `selfobj`,
+  // the player (written by scripts/build-games.sh).
   const globals = JSON.parse(readFileSync(resolve(root, 'games', game.id, `${game.id}.globals.json`), 'utf8'));
   stories.push({
     id: game.id,
@@ -100,6 +105,7 @@ for (const game of teaching) {
     gameOverText: [game.gameOverText],
     victoryScore: null,
     introActions: [],
+    playerObject: globals.player,
   });
 }
 

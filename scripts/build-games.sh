@@ -1,8 +1,8 @@
 #!/bin/sh
 # Compile the teaching games games/<id>/<id>.inf (Inform 6 + standard library 6.12.6) to
-# public/stories/<id>.z5, and record the addresses of the library's `score` and `turns` globals in
-# games/<id>/<id>.globals.json (read by scripts/build-catalog.mjs for the catalog's scoreRead /
-# movesRead). Needs the Debian package inform6-compiler (binary `inform6`, Inform 6.41) and its
+# public/stories/<id>.z5, and record the addresses of the library's `score` and `turns` globals and
+# the object number of the player (`selfobj`) in games/<id>/<id>.globals.json (read by
+# scripts/build-catalog.mjs for the catalog's scoreRead / movesRead / playerObject). Needs the Debian package inform6-compiler (binary `inform6`, Inform 6.41) and its
 # library (inform6-library, /usr/share/inform6/library). The sources set `Serial`, so rebuilds are
 # byte-identical; the .z5 files and the .globals.json files are committed.
 # Usage: scripts/build-games.sh   (from any directory; exits non-zero on a compile error)
@@ -26,6 +26,12 @@ global_address() {
     | sed 's/.*<address> *//' | head -n 1
 }
 
+# Object number of the object named $2 in the Inform debug file $1.
+object_number() {
+  grep -o "<object><identifier>$2</identifier><value> *[0-9]*" "$1" \
+    | sed 's/.*<value> *//' | head -n 1
+}
+
 count=0
 for source in "$root"/games/*/*.inf; do
   [ -e "$source" ] || continue
@@ -39,12 +45,13 @@ for source in "$root"/games/*/*.inf; do
   cp "$work/$name.z5" "$target"
   score="$(global_address "$work/gameinfo.dbg" score)"
   turns="$(global_address "$work/gameinfo.dbg" turns)"
-  if [ -z "$score" ] || [ -z "$turns" ]; then
-    echo "build-games: no score/turns global in the debug file of $name" >&2
+  player="$(object_number "$work/gameinfo.dbg" selfobj)"
+  if [ -z "$score" ] || [ -z "$turns" ] || [ -z "$player" ]; then
+    echo "build-games: no score/turns global or selfobj object in the debug file of $name" >&2
     exit 1
   fi
-  printf '{\n "about": "Byte addresses of the Inform library globals score and turns in public/stories/%s.z5 (from the compiler debug file; written by scripts/build-games.sh).",\n "score": %s,\n "turns": %s\n}\n' \
-    "$name" "$score" "$turns" >"$(dirname "$source")/$name.globals.json"
+  printf '{\n "about": "Byte addresses of the Inform library globals score and turns, and the object number of the player (selfobj), in public/stories/%s.z5 (from the compiler debug file; written by scripts/build-games.sh).",\n "score": %s,\n "turns": %s,\n "player": %s\n}\n' \
+    "$name" "$score" "$turns" "$player" >"$(dirname "$source")/$name.globals.json"
   rm -f "$work/gameinfo.dbg"
   count=$((count + 1))
 done

@@ -34,6 +34,20 @@ describe('catalog fields from games.json', () => {
     expect(entry('905').movesRead).toEqual({ addr: 4295, bytes: 2, offset: -545 });
   });
 
+  it('every story has its player object: Jericho\'s for each of its 57 games, selfobj for the teaching games', () => {
+    const jericho = readSharedJson<Game[]>('jericho/games.json');
+    expect(jericho).toHaveLength(57);
+    for (const g of jericho) expect(Number.isInteger(entry(g.name).playerObject) && entry(g.name).playerObject! > 0, g.name).toBe(true);
+    // Jericho's numbers (frotz/src/games/*.c get_self_object_num): the same as locations.json's
+    // player_obj for the games we have files for (walkthroughs.test.ts), and a few others.
+    expect(['905', 'zork1', 'zork3', 'curses', 'planetfall', 'ballyhoo'].map((id) => entry(id).playerObject)).toEqual([28, 4, 202, 15, 236, 211]);
+    for (const id of ['lever-room', 'vault']) {
+      const globals = JSON.parse(readFileSync(resolve(REPO_ROOT, 'games', id, `${id}.globals.json`), 'utf8')) as { player: number };
+      expect(entry(id).playerObject).toBe(globals.player);
+    }
+    expect(catalog.stories.filter((s) => !s.playerObject).map((s) => s.id)).toEqual([]);
+  });
+
   it('afflicted: no RAM score, the status line\'s last number negated', () => {
     expect(entry('afflicted')).toMatchObject({ scoreRead: null, statusLineScore: { negate: true }, victoryScore: null });
     expect(entry('905')).toMatchObject({ scoreRead: null, statusLineScore: null, victoryScore: 1 });

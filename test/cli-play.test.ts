@@ -30,8 +30,11 @@ describe('metattl play', () => {
       { cwd: REPO_ROOT, env: { ...process.env, OPENAI_API_KEY: KEY } },
     );
     const result = JSON.parse(stdout);
-    const replay = loadStory(new Uint8Array(readFileSync(resolve(REPO_ROOT, 'node_modules/glkote-term/tests/advent.z5'))), { seed: 0 });
-    const scores = SCRIPT.map((c) => replay.step(c).score);
+    // The catalog's advent entry gives its player object (Jericho's 20): steps say where it is.
+    const replay = loadStory(new Uint8Array(readFileSync(resolve(REPO_ROOT, 'node_modules/glkote-term/tests/advent.z5'))), { seed: 0, rules: { playerObject: 20 } });
+    const startLocation = replay.start.location;
+    const results = SCRIPT.map((c) => replay.step(c));
+    const scores = results.map((r) => r.score);
     expect(result).toMatchObject({ seed: 0, termination: 'step_limit', finalScore: scores.at(-1), maxScore: 350 });
     expect(result.story).toMatch(/advent\.z5$/);
     expect(result.steps).toHaveLength(5);
@@ -42,6 +45,15 @@ describe('metattl play', () => {
       expect(step.parseStatus).toBe('ok');
     }
     expect(result.steps[0].observation).toContain('At End Of Road');
+    // Where the player is after each step: `location` { id, name }, equal to the engine's, and in
+    // the --out export too.
+    expect(startLocation).toEqual({ id: 29, name: 'At End Of Road' });
+    expect(results[0]!.location).toEqual({ id: 37, name: 'Inside Building' });
+    expect(result.startLocation).toEqual(startLocation);
+    expect(result.steps.map((s: { location: unknown }) => s.location)).toEqual(results.map((r) => r.location));
+    const exported = JSON.parse(readFileSync(out, 'utf8'));
+    expect(exported.startLocation).toEqual(startLocation);
+    expect(exported.steps.map((s: { location: unknown }) => s.location)).toEqual(results.map((r) => r.location));
     expect(mock.requests.filter((r) => r.role === 'actor').every((r) => r.headers.authorization === `Bearer ${KEY}`)).toBe(true);
     expect(stdout + stderr).not.toContain(KEY);
     expect(readFileSync(out, 'utf8')).not.toContain(KEY);
@@ -102,5 +114,10 @@ describe('metattl play', () => {
     expect(before(replayed.steps)[0]).toBe(replayed.start.observation);
     expect(after(played.steps)[0]).toContain('Inside Building');
     expect(played.finalObservation).toBe(after(played.steps).at(-1));
+    // The same locations step by step, and at the start.
+    const where = (steps: { location: unknown }[]) => steps.map((s) => s.location);
+    expect(where(played.steps)).toEqual(where(replayed.steps));
+    expect(played.startLocation).toEqual(replayed.start.location);
+    expect(where(played.steps)).toContainEqual({ id: 37, name: 'Inside Building' });
   });
 });

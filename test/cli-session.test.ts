@@ -57,6 +57,15 @@ describe('metattl session', () => {
       expect(e.steps.at(-1).score).toBe(e.finalScore);
     }
     expect(out.episodes[1].guidingPrompt).toContain('PLAN:');
+    // Every episode starts in the Chief's office (Jericho's object 34) and every step says where
+    // the player is: the engine's own locations for the same actions.
+    const bytes = new Uint8Array(readShared('stories/detective.z5'));
+    const catalog = parseCatalog(JSON.parse((await import('node:fs')).readFileSync(`${REPO_ROOT}/public/stories/catalog.json`, 'utf8')));
+    for (const e of out.episodes as { startLocation: unknown; steps: { action: string; location: unknown }[] }[]) {
+      const engine = loadStory(bytes, { seed: 0, rules: rulesFor(findByMd5(catalog, md5Hex(bytes))!) });
+      expect(e.startLocation).toEqual({ id: 34, name: "Chief's office" });
+      expect(e.steps.map((s) => s.location)).toEqual(e.steps.map((s) => engine.step(s.action).location));
+    }
   });
 
   it('--resume finishes a session stopped in episode 2 exactly like an uninterrupted one', async () => {
@@ -90,6 +99,10 @@ describe('metattl session', () => {
     expect(resumed.episodes.map((e: { steps: unknown[] }) => e.steps.length)).toEqual([5, 5, 5]);
     expect(resumed.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action))).toEqual(fresh.episodes.map((e: { steps: { action: string }[] }) => e.steps.map((x) => x.action)));
     expect(resumed.wAuc).toBe(fresh.wAuc);
+    // Locations survive the store and the resume.
+    const where = (o: { episodes: { steps: { location: unknown }[] }[] }) => o.episodes.map((e) => e.steps.map((x) => x.location));
+    expect(where(resumed)).toEqual(where(fresh));
+    expect(where(fresh).flat().every((l) => (l as { id: number } | null)?.id !== undefined)).toBe(true);
     const reloaded = await loadSession(await openNodeStore(dir), 'run-1');
     expect(reloaded?.status).toBe('complete');
     expect(reloaded?.episodes.flatMap((e) => e.steps.map((x) => `${e.index}.${x.index}`))).toEqual(['1.1', '1.2', '1.3', '1.4', '1.5', '2.1', '2.2', '2.3', '2.4', '2.5', '3.1', '3.2', '3.3', '3.4', '3.5']);

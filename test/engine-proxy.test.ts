@@ -23,6 +23,22 @@ describe('EngineProxy (Node worker_threads)', () => {
     expect(proxy.start).toEqual(local.start);
     expect(proxy.info.md5).toBe('ee2242e155fd8910921b0f8e04019a3a');
     for (const c of ['east', 'get lamp', 'west', 'south']) expect(await proxy.step(c)).toEqual(local.step(c));
+    // With no player object (a story outside the catalog) there is no location.
+    expect(local.start.location).toBeNull();
+  });
+
+  it('carries the player\'s location across the worker boundary, as the in-thread engine reads it', async () => {
+    const rules = { playerObject: 20 };
+    const proxy = await EngineProxy.load(createNodeWorker, advent, { seed: 2, rules });
+    proxies.push(proxy);
+    const local = loadStory(advent, { seed: 2, rules });
+    expect(proxy.start.location).toEqual({ id: 29, name: 'At End Of Road' });
+    const commands = ['east', 'west', 'south'];
+    const batch: unknown[] = [];
+    await proxy.stepBatch(commands, (r) => batch.push(r.location));
+    const expected = commands.map((c) => local.step(c).location);
+    expect(batch).toEqual(expected);
+    expect(expected[0]).toEqual({ id: 37, name: 'Inside Building' });
   });
 
   it('rethrows StoryFileError with its code', async () => {

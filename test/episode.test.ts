@@ -22,6 +22,8 @@ const require = createRequire(import.meta.url);
 const advent = new Uint8Array(readFileSync(require.resolve('glkote-term/tests/advent.z5')));
 const SCRIPT = ['east', 'get all', 'west', 'south', 'south', 'south', 'unlock grate with keys', 'open grate', 'down', 'west'];
 const KEY = 'test-key-abcdef123456';
+/** advent's player object (Jericho's, the catalog's `playerObject`). */
+const ADVENT_PLAYER = 20;
 
 let mock: MockLlm;
 beforeAll(async () => {
@@ -39,7 +41,7 @@ function settings(overrides: Partial<LlmSettings> = {}): LlmSettings {
 async function play(s: LlmSettings, options: { signal?: AbortSignal; onStep?: (n: number) => void } = {}) {
   const meter = new UsageMeter(s.caps, s.prices);
   const { actor } = createChatModels(s, meter);
-  const engine = syncEngine(loadStory(advent, { seed: 0 }));
+  const engine = syncEngine(loadStory(advent, { seed: 0, rules: { playerObject: ADVENT_PLAYER } }));
   const trajectory = await runEpisode({
     engine, actor: new Actor(actor), story: { title: 'Adventure', maxScore: 350 }, guidingPrompt: 'Follow the script.',
     maxSteps: 10, signal: options.signal, onStep: (step) => options.onStep?.(step.index),
@@ -54,10 +56,16 @@ describe('episodes against the mock provider', () => {
     mock.setOptions({ script: SCRIPT, faults: [] });
     const before = actorRequests().length;
     const { trajectory, meter } = await play(settings());
-    const replay = loadStory(advent, { seed: 0 });
-    const scores = SCRIPT.map((c) => replay.step(c).score);
+    const replay = loadStory(advent, { seed: 0, rules: { playerObject: ADVENT_PLAYER } });
+    const results = SCRIPT.map((c) => replay.step(c));
+    const scores = results.map((r) => r.score);
     expect(trajectory.steps.map((s) => s.action)).toEqual(SCRIPT);
     expect(trajectory.steps.map((s) => s.score)).toEqual(scores);
+    // Every step records where the player is after it; the start too.
+    expect(trajectory.startLocation).toEqual({ id: 29, name: 'At End Of Road' });
+    expect(trajectory.steps.map((s) => s.location)).toEqual(results.map((r) => r.location));
+    expect(trajectory.steps.at(-1)!.location).toMatchObject({ name: expect.any(String) });
+    expect(trajectory.steps.map((s) => s.location?.name)).toContain('Below the Grate');
     expect(trajectory.finalScore).toBe(scores.at(-1));
     expect(trajectory.termination).toBe('step_limit');
     expect(trajectory.steps.every((s) => s.parseStatus === 'ok' && s.promptTokens > 0 && s.completionTokens > 0)).toBe(true);
@@ -68,6 +76,10 @@ describe('episodes against the mock provider', () => {
     const text = exportTrajectory(trajectory);
     expect(text).not.toContain(KEY);
     expect(importTrajectory(text)).toEqual(trajectory);
+    // A damaged location is refused with the field named; nothing is half-imported.
+    const bad = JSON.parse(text) as { steps: { location: unknown }[] };
+    bad.steps[2]!.location = { id: 0, name: 'Nowhere' };
+    expect(() => importTrajectory(JSON.stringify(bad))).toThrow(/steps\.2\.location\.id|steps\[2\]\.location\.id/);
   });
 
   it('with 20% injected 429s all 10 steps complete once each', async () => {

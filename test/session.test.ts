@@ -20,6 +20,7 @@ import type { AskHuman } from '../src/ttl/policies/human-policy.ts';
 import type { PolicySpec } from '../src/ttl/policy.ts';
 import type { SessionRecord } from '../src/ttl/session-record.ts';
 import { runSession } from '../src/ttl/session-runner.ts';
+import { exportSession, importSession } from '../src/ttl/session-io.ts';
 import { buildSession } from '../src/ttl/session-setup.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { readShared, REPO_ROOT } from './support/shared.ts';
@@ -95,6 +96,20 @@ describe('sessions', () => {
       expect(record.config.metaPrompt === null).toBe(policy.kind !== 'meta');
     });
   }
+
+  it('every episode\'s steps and trajectory carry the player\'s location, kept by the session export', async () => {
+    mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });
+    const record = await session({ policy: POLICIES.naive! });
+    const replay = loadStory(detective, { seed: 0, rules: rulesFor(entry) });
+    for (const e of record.episodes) {
+      expect(e.trajectory?.startLocation).toEqual({ id: 34, name: "Chief's office" });
+      replay.reset();
+      expect(e.steps.map((s) => s.location)).toEqual(e.steps.map((s) => replay.step(s.action!).location));
+    }
+    const back = importSession(exportSession(record));
+    expect(back.episodes.map((e) => e.steps.map((s) => s.location))).toEqual(record.episodes.map((e) => e.steps.map((s) => s.location)));
+    expect(back.episodes.map((e) => e.trajectory?.startLocation)).toEqual(record.episodes.map((e) => e.trajectory?.startLocation));
+  });
 
   it("the meta-agent's <learn> text is in the actor's system prompt of the next episode, verbatim", async () => {
     mock.setOptions({ metaAgentReply: 'build', exploreCommands: EXPLORE });

@@ -100,6 +100,13 @@ describe('The Lever Room', () => {
     learned = SEEDS.map((seed) => ({ seed, ...learnLeverOrder(start('lever-room', seed)) }));
   });
 
+  it('steps report the Lever Room (object 27 in the compiler\'s debug file) as the player\'s location', () => {
+    expect(teachingEntry('lever-room').entry.playerObject).toBe(21);
+    const engine = start('lever-room', 1);
+    expect(engine.start.location).toEqual({ id: 27, name: 'Lever Room' });
+    expect(engine.step('pull yellow lever').location).toEqual({ id: 27, name: 'Lever Room' });
+  });
+
   it('is in the catalog as a shipped teaching game with max score 5', () => {
     const { entry } = teachingEntry('lever-room');
     expect(entry).toMatchObject({
@@ -162,6 +169,23 @@ describe('The Vault', () => {
     expect(moves).toBeLessThanOrEqual(MAX_MOVES);
     expect(last).toMatchObject({ done: true, endReason: 'victory', score: 5, moves: 5 });
     expect(last.text).toContain('*** You have won ***');
+  });
+
+  it('steps report the room the player is in (the catalog\'s player object, selfobj, whose parent is the room)', () => {
+    expect(teachingEntry('vault').entry.playerObject).toBe(21);
+    const engine = start('vault', 1);
+    const lobby = engine.start.location;
+    expect(lobby).toMatchObject({ name: 'Lobby' });
+    const rooms = ['take card', 'east', codes[1]!, 'east', 'take gem'].map((c) => engine.step(c).location);
+    expect(rooms.map((r) => r?.name)).toEqual(['Lobby', 'Vault Door', 'Vault Door', 'Vault', 'Vault']);
+    expect(new Set(rooms.map((r) => r!.id)).size).toBe(3);
+    // reset() and restore() report the location too.
+    expect(engine.reset().location).toEqual(lobby);
+    engine.step('take card');
+    engine.step('east');
+    const snap = engine.snapshot();
+    engine.reset();
+    expect(engine.restore(snap).location).toEqual(rooms[1]);
   });
 
   it.each(SEEDS)('seed %i: a first attempt without the code is caught below the max score', (seed) => {

@@ -87,6 +87,9 @@ describe('runEpisode on a web task', () => {
     expect(clicked!.page!.targetBid).toBeNull();
     expect(clicked!.page!.url).toMatch(/^http:\/\/shop\.test\/search\?.*Aurora/);
     expect(clicked!.page!.title).not.toBe('');
+    // A web task's steps carry the page, never a Z-machine location.
+    expect(trajectory.steps.map((s) => 'location' in s)).toEqual([false, false]);
+    expect('startLocation' in trajectory).toBe(false);
     // The actor reads the accessibility tree, never the HTML.
     for (const prompt of model.prompts) for (const message of prompt) expect(message.content).not.toContain('bid="');
     // A trajectory export keeps the pages (replays draw them).

@@ -14,6 +14,9 @@ import { TERMINATIONS, type Trajectory } from './trajectory.ts';
 /** A web page as a step showed it (`PageSnapshot`): drawn in a sandboxed frame, never run. */
 export const pageSnapshotSchema = z.object({ url: z.string(), title: z.string(), html: z.string(), targetBid: z.string().nullable() });
 
+/** Where the player is (`PlayerLocation`): an object number and the name the game gives it. */
+export const locationSchema = z.object({ id: z.number().int().positive(), name: z.string() });
+
 export const stepSchema = z.object({
   index: z.number().int().positive(),
   observation: z.string(),
@@ -33,6 +36,7 @@ export const stepSchema = z.object({
   costUsd: usdNumber(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
   page: pageSnapshotSchema.optional(),
+  location: locationSchema.nullable().optional(),
 });
 
 /** The optional task descriptor of a trajectory or session (`{ kind, id }`). */
@@ -49,6 +53,7 @@ export const trajectorySchema = z.object({
   startObservation: z.string(),
   startScore: scoreNumber().nullable(),
   startPage: pageSnapshotSchema.optional(),
+  startLocation: locationSchema.nullable().optional(),
   steps: z.array(stepSchema),
   finalObservation: z.string(),
   termination: z.enum(TERMINATIONS as [string, ...string[]]),

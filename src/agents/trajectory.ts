@@ -3,7 +3,7 @@
  * status, reward, score, tokens, latency and error, plus the episode's termination (method.md,
  * "Termination and outcomes"). Plain data, JSON-serialisable; never holds a key.
  */
-import type { EndReason } from '../engine/interface.ts';
+import type { EndReason, PlayerLocation } from '../engine/interface.ts';
 import type { LlmErrorKind } from '../llm/interface.ts';
 import type { PageSnapshot } from '../web/interface.ts';
 import type { TaskDescriptor } from './kind-texts.ts';
@@ -45,6 +45,10 @@ export interface TrajectoryStep {
   error: { kind: LlmErrorKind | 'budget' | 'interpreter'; message: string } | null;
   /** Web tasks: the page after this step (drawn by replays; never sent to a model). */
   page?: PageSnapshot;
+  /** Z-machine: where the player is after this step (the engine's `location`: the player
+   * object's parent and its short name); null when the story's player object is unknown. Absent
+   * in records made before locations were reported, and for web tasks. */
+  location?: PlayerLocation | null;
 }
 
 export interface Trajectory {
@@ -61,6 +65,8 @@ export interface Trajectory {
   startScore: number | null;
   /** Web tasks: the page at the episode's start (drawn by replays; never sent to a model). */
   startPage?: PageSnapshot;
+  /** Z-machine: where the player is at the start (see `TrajectoryStep.location`). */
+  startLocation?: PlayerLocation | null;
   steps: TrajectoryStep[];
   /** What the game showed after the last step (the start text when there was no step); while
    * the episode runs, the answer to the newest step so far. */

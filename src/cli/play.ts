@@ -5,7 +5,9 @@
  * observation, reply, action, parseStatus, score, promptTokens, completionTokens, latencyMs }] }`
  * — `observation` (= `observationBefore`) is the text the actor read before its command,
  * `observationAfter` the game's answer to it (null when no command was sent); `finalObservation`
- * the text the episode ended on.
+ * the text the episode ended on; Z-machine stories add `location` to each step and `startLocation`
+ * (`{ id, name }`: the player object's parent after the step, or null when the story's player
+ * object is not in the catalog).
  * plus extra fields (maxScore, stopReason — provider, budget, user or null — with its stopMessage, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
@@ -83,11 +85,13 @@ export async function playCommand(argv: string[]): Promise<number> {
       const steps = trajectory.steps.map((s, i) => ({
         observation: s.observation, observationBefore: s.observation, observationAfter: answers[i] ?? null, reply: s.reply, action: s.action, parseStatus: s.parseStatus, score: s.score,
         promptTokens: s.promptTokens, completionTokens: s.completionTokens, latencyMs: s.latencyMs, reward: s.reward, error: s.error,
+        ...(s.location !== undefined ? { location: s.location } : {}),
       }));
       const { stopReason, stopMessage } = playStop(trajectory);
       process.stdout.write(JSON.stringify({
         story: story?.path ?? storySpec, seed, termination: trajectory.termination, finalScore: trajectory.finalScore,
         maxScore: trajectory.story.maxScore, stopReason, stopMessage, endReason: trajectory.endReason, steps,
+        ...(trajectory.startLocation !== undefined ? { startLocation: trajectory.startLocation } : {}),
         finalObservation: trajectory.finalObservation, usage, costUsd: cost, ...notes, localModel: await localModelNote(values),
       }) + '\n');
       const fault = trajectory.termination === 'error' ? trajectory.steps.at(-1)?.error : null;

@@ -8,13 +8,14 @@
  * termination, steps } }` — termination uses method.md's vocabulary; `observation` is the game's
  * text after the command (echo excluded), so a replay can be read and diffed against another
  * interpreter; every step also carries `observationBefore` (the text before the command) and
- * `observationAfter` (= `observation`), as `play --json` does. Exit code 0 when the
+ * `observationAfter` (= `observation`), as `play --json` does, and `location` (start too): `{ id,
+ * name }`, the player object's parent after the step, or null for a story not in the catalog. Exit code 0 when the
  * commands ran (step_limit or game_over), 1 when the interpreter failed (interpreter_error or
  * interpreter_hang; the JSON is still printed and the fault goes to stderr).
  */
 import { parseArgs } from 'node:util';
 import { EngineProxy } from '../engine/engine-proxy.ts';
-import type { StepResult } from '../engine/interface.ts';
+import type { PlayerLocation, StepResult } from '../engine/interface.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { intOption } from './numbers.ts';
 import { readInputText } from './output-paths.ts';
@@ -49,15 +50,15 @@ export async function replayCommand(argv: string[]): Promise<number> {
   const commands = parseCommandsFile(await readInputText(values.commands, 'commands file'));
 
   const engine = await EngineProxy.load(createNodeWorker, story.bytes, { seed, rules: story.rules }, { stepTimeoutMs: intOption(values['step-timeout-ms'], 'step-timeout-ms', 5000, 100, 600_000) });
-  const steps: { command: string; score: number | null; moves: number | null; done: boolean; observation: string; observationBefore: string; observationAfter: string; statusLine: string }[] = [];
-  const start = { observation: engine.start.text, statusLine: engine.start.statusLine, score: engine.start.score, moves: engine.start.moves };
+  const steps: { command: string; score: number | null; moves: number | null; done: boolean; observation: string; observationBefore: string; observationAfter: string; statusLine: string; location: PlayerLocation | null }[] = [];
+  const start = { observation: engine.start.text, statusLine: engine.start.statusLine, score: engine.start.score, moves: engine.start.moves, location: engine.start.location ?? null };
   let last: StepResult = engine.start;
   try {
     // One batch request: the worker streams the results, no round trip per step (engine-proxy.ts).
     if (!last.done) await engine.stepBatch(commands, (result) => {
       const before = last.text;
       last = result;
-      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, observationBefore: before, observationAfter: last.text, statusLine: last.statusLine });
+      steps.push({ command: last.command, score: last.score, moves: last.moves, done: last.done, observation: last.text, observationBefore: before, observationAfter: last.text, statusLine: last.statusLine, location: last.location ?? null });
       if (!values.json) process.stdout.write(`${String(steps.length).padStart(4)}  ${String(last.score ?? '-').padStart(5)}  ${last.command}\n`);
     });
   } finally {

@@ -6,6 +6,7 @@
  * naming the file and the first bad record; `--from-last-good-episode` keeps the intact episodes
  * and runs the rest again). Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
+ * (Z-machine stories: each step also has `location` { id, name } or null, each episode `startLocation`)
  * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
  * totalTokens, adaptations, usageEstimated, estimatedCalls).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
@@ -155,7 +156,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel: await localModelNote(values),
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
-      steps: e.steps.map((s) => ({ action: s.action, score: s.score })),
+      ...(e.trajectory?.startLocation !== undefined ? { startLocation: e.trajectory.startLocation } : {}),
+      steps: e.steps.map((s) => ({ action: s.action, score: s.score, ...(s.location !== undefined ? { location: s.location } : {}) })),
     })),
   };
   if (values.json) {

@@ -31,6 +31,9 @@ export interface CatalogEntry {
   gameOverText: string | string[] | null;
   victoryScore: number | null;
   introActions: string[];
+  /** The player's object number (Jericho's `get_self_object_num`; teaching games: the Inform
+   * library's `selfobj`): steps report its parent as their `location`. Null/absent: unknown. */
+  playerObject?: number | null;
 }
 
 export interface Catalog {
@@ -48,6 +51,7 @@ export function rulesFor(entry: CatalogEntry): StoryRules {
     gameOverText: entry.gameOverText,
     victoryScore: entry.victoryScore,
     introActions: entry.introActions,
+    playerObject: entry.playerObject ?? null,
   };
 }
 

@@ -46,6 +46,19 @@ export interface StepResult {
   /** Set when the step ended in an interpreter fault; `done` is then true and `score` is the
    * last good score. */
   fault: EngineFault | null;
+  /** Where the player is after this step: the player object's parent in the object tree (a room,
+   * or a chair, vehicle, … the player is in or on), read from the VM's memory after the step —
+   * Jericho's `get_player_location()`. Null when the story's player object is unknown (not in the
+   * catalog) or has no parent. */
+  location: PlayerLocation | null;
+}
+
+/** An object of the story's object tree: its number and its short name as the game prints it
+ * (abbreviations expanded; may be '' for an object with no name). */
+export interface PlayerLocation {
+  /** Object number (1-based, Z-Machine Standard §12). */
+  id: number;
+  name: string;
 }
 
 /** Where the score/moves come from, decided once per story at load (reads: see scoring.ts). */
@@ -87,6 +100,10 @@ export interface StoryRules {
   victoryScore?: number | null;
   /** Inputs sent before the first command (e.g. '\n' for a "press any key" title page). */
   introActions?: string[];
+  /** Object number of the player (Jericho's per-game `get_self_object_num`; for our teaching
+   * games the Inform library's `selfobj`); the step's `location` is its parent. Null/absent: no
+   * location is reported. */
+  playerObject?: number | null;
 }
 
 /** Facts about a loaded story file. */

@@ -13,8 +13,9 @@ import { createRngState, restartRng, zRandom } from './frotz-rng.ts';
 import { HeadlessGlkOte } from './glkote.ts';
 import { keypressFor, normaliseCommand } from './input.ts';
 import { keepTextAcrossClears, unicodeTableHas, writeInterpreterHeader } from './interpreter-header.ts';
-import type { Engine, EngineSnapshot, LoadOptions, StepResult, StoryInfo, StoryRules, TrackingState } from './interface.ts';
+import type { Engine, EngineSnapshot, LoadOptions, PlayerLocation, StepResult, StoryInfo, StoryRules, TrackingState } from './interface.ts';
 import { MemoryDialog } from './memory-dialog.ts';
+import { playerLocation, type ZMemory } from './object-tree.ts';
 import { chooseScoreSource, readScore, type MemoryReader } from './scoring.ts';
 import { shareStoryWork } from './story-cache.ts';
 import { identifyStory, type IdentifiedStory } from './story-file.ts';
@@ -159,7 +160,7 @@ class ZvmEngine implements Engine {
     return {
       command: '', text: '', statusLine: this.glkote.statusLine(), score: this.tracking.lastScore,
       moves: this.tracking.lastMoves, done: this.tracking.done, endReason: this.tracking.endReason,
-      inputKind: this.glkote.input?.type ?? null, fault: null,
+      inputKind: this.glkote.input?.type ?? null, fault: null, location: this.location(),
     };
   }
 
@@ -255,8 +256,18 @@ class ZvmEngine implements Engine {
     }
     return {
       command, text, statusLine, score: t.lastScore, moves: t.lastMoves, done: t.done,
-      endReason: t.endReason, inputKind: this.glkote.input?.type ?? null, fault,
+      endReason: t.endReason, inputKind: this.glkote.input?.type ?? null, fault, location: this.location(),
     };
+  }
+
+  /** The player's location read from the VM's memory now (object-tree.ts); null without a
+   * catalog player object. */
+  private location(): PlayerLocation | null {
+    const player = this.rules?.playerObject;
+    if (!player) return null;
+    const m = this.vm.m;
+    const mem: ZMemory = { uint8: (addr) => m.getUint8(addr), size: m.byteLength };
+    return playerLocation(mem, this.info?.zcodeVersion ?? this.vm.version, player);
   }
 
   private memory(): MemoryReader {

@@ -69,12 +69,15 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   const now = options.now ?? (() => new Date());
   const start = await engine.reset();
   const texts = engine.texts ?? ZMACHINE_TEXTS;
+  // Z-machine steps carry the player's location; a web task's carry its page instead.
+  const zmachine = (engine.task?.kind ?? 'zmachine') === 'zmachine';
   const trajectory: Trajectory = {
     format: 'metattl-trajectory-1',
     story: { title: options.story.title, md5: engine.info.md5, maxScore: options.story.maxScore },
     ...(engine.task ? { task: engine.task } : {}),
     seed: engine.seed, maxSteps, guidingPrompt: options.guidingPrompt, actorModel: actor.model.settings.model,
-    startObservation: start.text, startScore: start.score, ...(start.page ? { startPage: start.page } : {}), steps: [], finalObservation: start.text,
+    startObservation: start.text, startScore: start.score, ...(start.page ? { startPage: start.page } : {}),
+    ...(zmachine ? { startLocation: start.location ?? null } : {}), steps: [], finalObservation: start.text,
     termination: 'step_limit', stopReason: null, finalScore: start.score, endReason: null,
     startedAt: options.startedAt ?? now().toISOString(), finishedAt: '',
   };
@@ -118,6 +121,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     const base = {
       index, observation, reply: '', finishReason: null, action: null, extraActions: [] as string[], reward: 0,
       score: last.score, moves: last.moves, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0, error: null,
+      // A step that sent nothing leaves the player where the last one did.
+      ...(zmachine ? { location: last.location ?? null } : {}),
     };
     let decision;
     try {
@@ -149,6 +154,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
       ...(completion.usage.cachedPromptTokens ? { cachedPromptTokens: completion.usage.cachedPromptTokens } : {}),
       error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
       ...(result.page ? { page: result.page } : {}),
+      ...(zmachine ? { location: result.location ?? null } : {}),
     });
     history.push({ observation, reply: completion.content });
     last = result;

@@ -30,7 +30,7 @@ export interface WebEpisodeEngine extends EpisodeEngine {
 export function webEpisodeEngine(env: Environment, taskId: string, seed: number): WebEpisodeEngine {
   let moves = 0;
   const result = (observation: EnvironmentObservation, command: string, score: number, done: boolean): EpisodeStepResult => ({
-    command, text: observation.text, statusLine: '', score, moves, done, endReason: null, inputKind: done ? null : 'line', fault: null,
+    command, text: observation.text, statusLine: '', score, moves, done, endReason: null, inputKind: done ? null : 'line', fault: null, location: null,
     ...(observation.page ? { page: observation.page } : {}),
   });
   return {
