@@ -71,7 +71,7 @@ function expectReportFields(report: Record<string, unknown>, rows: number): void
 describe('metattl experiment', () => {
   it('list and plan --json: every step, fold, metric call, LLM call and the estimate beside the paper, before any call', async () => {
     const list = await runCli(['experiment', 'list', '--json'], env);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'optimizer-baselines', 'web-lite']);
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'optimizer-baselines', 'web-lite', 'vocab-ood']);
     const plan = await runCli(['experiment', 'plan', 'paper-jericho', '--json'], env);
     expect(plan.code).toBe(0);
     const out = JSON.parse(plan.stdout);

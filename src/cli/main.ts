@@ -83,7 +83,8 @@ Commands:
        [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
        [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
       (report also takes an experiment directory: experiment report DIR.)
-      Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite, or
+      Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite,
+      vocab-ood (ID, OOD and the least-overlapping games, see stories overlap), or
       a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,
       tokens and cost and the repeats needed for 80 % power at Δ = X before any call; run stores it in DIR/experiments/<name>/ (resume continues
       it); report writes report.md, .html, .csv, .json. A missing game names "stories get" (exit 1).

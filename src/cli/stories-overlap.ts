@@ -109,7 +109,7 @@ export async function storiesOverlapCommand(argv: string[]): Promise<number> {
   const rows = overlapTable(games, training);
   const byGame = new Map(games.map((g) => [g.game, g]));
   const trainingOut = training.map((t) => ({ game: t.game, file: t.file, version: t.version, words: new Set(t.dictionary).size }));
-  const gamesOut = rows.map((r) => ({ game: r.game, file: byGame.get(r.game)!.file, version: byGame.get(r.game)!.version, ...r }));
+  const gamesOut = rows.map((r) => ({ file: byGame.get(r.game)!.file, version: byGame.get(r.game)!.version, ...r }));
   if (values.json) {
     process.stdout.write(JSON.stringify({ formula: OVERLAP_FORMULA, training: trainingOut, games: gamesOut }) + '\n');
     return 0;
