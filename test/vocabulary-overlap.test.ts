@@ -12,7 +12,13 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readStoryDictionary } from '../src/engine/story-dictionary.ts';
 import { overlapTable, overlapWithTraining, vocabularyWords, walkthroughTokens, type GameVocabulary } from '../src/eval/vocabulary-overlap.ts';
+import type { EvaluationReport } from '../src/eval/interface.ts';
 import { BUILTIN_EXPERIMENTS, VOCAB_OOD_GAMES } from '../src/experiment/builtins.ts';
+import { freshExperimentState, runExperiment, type ExperimentExecutor } from '../src/experiment/experiment-runner.ts';
+import { planExperiment } from '../src/experiment/plan.ts';
+import { buildExperimentReport } from '../src/experiment/report.ts';
+import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../src/experiment/report-formats.ts';
+import type { Interval } from '../src/ttl/metrics.ts';
 import { runCli } from './support/cli.ts';
 import { REPO_ROOT, readSharedJson, sharedDir } from './support/shared.ts';
 
@@ -194,5 +200,73 @@ describe('metattl stories overlap on the real story files', () => {
     const badWalk = await runCli(['stories', 'overlap', '--train', 'zork1', 'balances', '--walkthroughs', resolve(REPO_ROOT, 'README.md')]);
     expect(badWalk.code).toBe(2);
     expect(badWalk.stderr).toMatch(/--walkthroughs .*README\.md: cannot read it as JSON/);
+  });
+});
+
+/** An evaluation report with one row per arm at W-AUC w (the report's shape, no sessions behind it). */
+function evalReport(arms: Record<string, number>): EvaluationReport {
+  const iv = (estimate: number): Interval => ({ estimate, low: estimate, high: estimate, n: 1, resamples: 2000 });
+  return {
+    id: 'r', status: 'complete', stopReason: null, stopMessage: null, plannedSessions: 2, faultedEpisodes: 0, baselinePolicyId: 'naive', bootstrap: { resamples: 2000, seed: 0, level: 0.95 }, games: [], totalSessions: 2,
+    policies: Object.entries(arms).map(([policyId, w]) => ({
+      policyId, taskSet: 'custom', sessions: 1, games: 1, wAuc: iv(w), averageScore: iv(10), bestScore: iv(12), diffVsBaseline: policyId === 'naive' ? null : iv(0.1),
+      beatsBaseline: false, leakWarning: null, curve: [iv(1), iv(2)], costUsd: null,
+    })),
+  };
+}
+
+describe('the experiment report\'s vocabulary overlap', () => {
+  it('vocab-ood: each task set\'s pooled dictionary overlap with the evolution\'s games, in JSON, Markdown, HTML and CSV', async () => {
+    const base = BUILTIN_EXPERIMENTS['vocab-ood']!;
+    const spec = { ...base, taskSets: Object.fromEntries(Object.entries(base.taskSets).map(([name, games]) => [name, games.map((g) => `${g}:0`)])) };
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z',
+      save: async () => undefined,
+      evolution: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: 0.3, candidates: 2 } }),
+      evaluation: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: 0.1, evolved: 0.2 }) } }),
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    // Every game but murdac has a vocabulary: VOCAB-OOD's pooled share is unknown, its other games are still listed.
+    const vocabularies: Record<string, GameVocabulary> = {};
+    for (const game of [...ID, ...OOD, 'trinity', 'anchor']) {
+      const d = readStoryDictionary(new Uint8Array(readFileSync(files.get(game)!)));
+      vocabularies[game] = { game, resolution: d.resolution, dictionary: d.words, walkthrough: null };
+    }
+    const report = buildExperimentReport(plan, state, { vocabularies });
+    const pooled = (games: string[]) => ({ words: games.flatMap((g) => independent.get(g)!.words), resolution: Math.min(...games.map((g) => independent.get(g)!.resolution)) });
+    const training = ID.map((t) => independent.get(t)!);
+    expect(report.vocabulary!.map((v) => [v.step, v.taskSet, v.training, v.missing])).toEqual([
+      ['eval-ID', 'ID', ID, []], ['eval-OOD', 'OOD', ID, []], ['eval-VOCAB-OOD', 'VOCAB-OOD', ID, ['murdac']],
+    ]);
+    const oodShare = independentOverlap(pooled(OOD), training);
+    expect(report.vocabulary![0]!.dictionary!.share).toBe(1);
+    expect(report.vocabulary![1]!.dictionary!.share).toBeCloseTo(oodShare, 12);
+    expect(report.vocabulary![1]!.perGame.map((g) => g.game)).toEqual(OOD);
+    expect(report.vocabulary![1]!.perGame.map((g) => g.dictionary.share)).toEqual(OOD.map((g) => expect.closeTo(independentOverlap(independent.get(g)!, training), 12)));
+    expect(report.vocabulary![2]!.dictionary).toBeNull();
+    expect(report.vocabulary![2]!.perGame.map((g) => g.game)).toEqual(['trinity', 'anchor']);
+    expect(report.rows.map((r) => [r.taskSet, r.arm, r.dictionaryOverlap])).toEqual([
+      ['ID', 'naive', 1], ['ID', 'evolved', 1], ['OOD', 'naive', report.vocabulary![1]!.dictionary!.share], ['OOD', 'evolved', report.vocabulary![1]!.dictionary!.share], ['VOCAB-OOD', 'naive', null], ['VOCAB-OOD', 'evolved', null],
+    ]);
+
+    const percent = `${(100 * oodShare).toFixed(1)} %`;
+    const md = experimentReportToMarkdown(report);
+    expect(md).toContain('| paper W-AUC | dictionary overlap with training |');
+    expect(md).toContain('## Vocabulary overlap with the training games');
+    expect(md).toMatch(new RegExp(`\\| eval-OOD \\| OOD \\| detective, zork1, temple \\| ${percent.replace('.', '\\.')} \\(\\d+/\\d+\\) \\| — \\| balances 77\\.5 %, library 71\\.3 %, zork3 77\\.9 % \\| — \\|`));
+    expect(md).toContain('| eval-VOCAB-OOD | VOCAB-OOD | detective, zork1, temple | — | — | trinity 31.1 %, anchor 31.6 % | murdac |');
+    const html = experimentReportToHtml(report);
+    expect(html).toContain('<table id="vocabulary">');
+    expect(html).toContain(`<td>${percent}</td>`);
+    const csv = experimentReportToCsv(report).trim().split('\n');
+    expect(csv[0]!.split(',').at(-1)).toBe('dictionary_overlap');
+    expect(Number(csv[3]!.split(',').at(-1))).toBeCloseTo(oodShare, 12);
+    expect(csv[5]!.split(',').at(-1)).toBe('');
+
+    // Built without story files (the page): no column, no section.
+    const bare = buildExperimentReport(plan, state);
+    expect(bare.vocabulary).toBeUndefined();
+    expect(experimentReportToMarkdown(bare)).not.toContain('dictionary overlap');
   });
 });
