@@ -19,7 +19,7 @@ import type { Comparison } from '../eval/interface.ts';
 import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
-import { loadVocabulary, loadWalkthroughs } from './stories-overlap.ts';
+import { vocabulariesFor } from './stories-overlap.ts';
 import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
@@ -113,16 +113,7 @@ async function missingGames(plan: ExperimentPlan): Promise<string[]> {
 async function planVocabularies(plan: ExperimentPlan): Promise<Record<string, GameVocabulary> | undefined> {
   const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
   if (!games.length) return undefined;
-  const walkthroughs = await loadWalkthroughs().catch(() => new Map<string, string[]>());
-  const out: Record<string, GameVocabulary> = {};
-  for (const game of games) {
-    try {
-      out[game] = { ...(await loadVocabulary(game, walkthroughs)), game };
-    } catch {
-      // missing or not a story: listed as missing in the report
-    }
-  }
-  return out;
+  return vocabulariesFor(games);
 }
 
 /** What to do about missing games: `stories get` for the ones it can download. */

@@ -75,6 +75,25 @@ export async function loadVocabulary(spec: string, walkthroughs: ReadonlyMap<str
   };
 }
 
+/**
+ * The vocabularies of `games` (ids or files as the CLI names them; web tasks skipped), keyed by the
+ * name given; a game whose story file is missing or unreadable is left out (reports list it as
+ * missing). Walkthroughs from ../shared/jericho/games.json when present.
+ */
+export async function vocabulariesFor(games: readonly string[]): Promise<Record<string, GameVocabulary>> {
+  const walkthroughs = await loadWalkthroughs().catch(() => new Map<string, string[]>());
+  const out: Record<string, GameVocabulary> = {};
+  for (const game of new Set(games)) {
+    if (game.startsWith('web:')) continue;
+    try {
+      out[game] = { ...(await loadVocabulary(game, walkthroughs)), game };
+    } catch {
+      // missing or not a story
+    }
+  }
+  return out;
+}
+
 /** Expand directories to their story files (sorted); other specs as they are. */
 async function expand(specs: readonly string[]): Promise<string[]> {
   const out: string[] = [];

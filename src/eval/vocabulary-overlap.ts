@@ -97,3 +97,64 @@ export function overlapTable(games: readonly GameVocabulary[], training: readonl
     .map((g) => overlapWithTraining(g.game, [g], training))
     .sort((a, b) => (a.dictionary.share ?? 1) - (b.dictionary.share ?? 1) || a.game.localeCompare(b.game));
 }
+
+/** A task set's overlap with a list of training games, pooled and per game, for the reports. */
+export interface TaskSetOverlap {
+  taskSet: string;
+  training: string[];
+  games: string[];
+  /** Pooled over the task set's games; null when a game's or a training game's vocabulary is missing. */
+  dictionary: OverlapShare | null;
+  walkthrough: OverlapShare | null;
+  /** Each game with a vocabulary (empty when a training game's is missing). */
+  perGame: OverlapRow[];
+  /** Games (of the task set or the training) without a vocabulary (no story file). */
+  missing: string[];
+}
+
+/**
+ * overlap(S, T) for a task set S = `games` and training games T, from `vocabularies` (game id →
+ * vocabulary); see the module's formula. Games without a vocabulary are listed in `missing`.
+ * @throws Error when `training` is empty
+ */
+export function taskSetOverlap(taskSet: string, games: readonly string[], training: readonly string[], vocabularies: Readonly<Record<string, GameVocabulary>>): TaskSetOverlap {
+  if (!training.length) throw new Error('vocabulary overlap needs at least one training game');
+  const missing = [...new Set([...games, ...training])].filter((g) => !vocabularies[g]);
+  const have = (list: readonly string[]) => list.filter((g) => vocabularies[g]).map((g) => vocabularies[g]!);
+  const trainingVocabulary = have(training);
+  const trainingComplete = trainingVocabulary.length === training.length;
+  const pooled = trainingComplete && have(games).length === games.length ? overlapWithTraining(taskSet, have(games), trainingVocabulary) : null;
+  return {
+    taskSet, training: [...training], games: [...games], dictionary: pooled?.dictionary ?? null, walkthrough: pooled?.walkthrough ?? null,
+    perGame: trainingComplete ? have(games).map((g) => overlapWithTraining(g.game, [g], trainingVocabulary)) : [], missing,
+  };
+}
+
+/** What the vocabulary overlap means, under its table in every report. */
+export const VOCABULARY_FOOTNOTE = 'Dictionary overlap = the share of the distinct words in the task set\'s Z-machine dictionaries (pooled over its games; walkthrough: the words of its Jericho walkthroughs against the training games\' walkthroughs) that the training games (the games the meta-prompt was evolved and selected on) also have, words cut to the shortest resolution compared (6 characters when a version 1–3 file is involved, else 9). A shared word need not mean the same thing in both games, and a low overlap does not rule out that the actor knows the game from pre-training.';
+
+const pct = (x: number | null | undefined): string => (x === null || x === undefined ? '—' : `${(100 * x).toFixed(1)} %`);
+const shareCell = (x: OverlapShare | null): string => (x ? `${pct(x.share)} (${x.shared}/${x.total})` : '—');
+
+/** The columns of the vocabulary table (`first` names the first column: step or policy). */
+export function vocabularyHeader(first: string): string[] {
+  return [first, 'task set', 'training games', 'dictionary overlap', 'walkthrough overlap', 'per game (dictionary)', 'no story file'];
+}
+
+/** One table row per entry, as plain text cells (escape them for HTML). */
+export function vocabularyCells(entries: readonly (TaskSetOverlap & { label: string })[]): string[][] {
+  return entries.map((v) => [
+    v.label, v.taskSet, v.training.join(', '), shareCell(v.dictionary), shareCell(v.walkthrough),
+    v.perGame.map((g) => `${g.game} ${pct(g.dictionary.share)}`).join(', ') || '—', v.missing.join(', ') || '—',
+  ]);
+}
+
+/** The share as the reports print it ("77.5 %", "—" for null). */
+export const overlapPercent = pct;
+
+/** A Markdown section "Vocabulary overlap with the training games" (no lines when there are no entries). */
+export function vocabularyMarkdown(first: string, entries: readonly (TaskSetOverlap & { label: string })[]): string[] {
+  if (!entries.length) return [];
+  const header = vocabularyHeader(first);
+  return ['', '## Vocabulary overlap with the training games', '', `| ${header.join(' | ')} |`, `|${header.map(() => '---|').join('')}`, ...vocabularyCells(entries).map((c) => `| ${c.join(' | ')} |`), '', VOCABULARY_FOOTNOTE];
+}

@@ -4,7 +4,7 @@
  * evolution and evaluation steps that are each an ordinary resumable run (src/evolve, src/eval).
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
-import type { OverlapRow, OverlapShare } from '../eval/vocabulary-overlap.ts';
+import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 
@@ -181,18 +181,7 @@ export interface ExperimentRow {
  * overlap(S, T) = |V_r(S) ∩ V_r(T)| / |V_r(S)|, S = the step's games pooled, T = the train and
  * validation games of the evolutions its arms use), pooled and per game.
  */
-export interface VocabularyOverlapEntry {
-  step: string;
-  taskSet: string;
-  training: string[];
-  games: string[];
-  /** Pooled over the task set's games; null when a game's story file was missing. */
-  dictionary: OverlapShare | null;
-  walkthrough: OverlapShare | null;
-  perGame: OverlapRow[];
-  /** Games (of the task set or the training) whose story file could not be read. */
-  missing: string[];
-}
+export type VocabularyOverlapEntry = TaskSetOverlap & { step: string };
 
 /** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
 export interface FoldResult {

@@ -8,21 +8,12 @@ import { toCsv } from '../eval/csv.ts';
 import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.ts';
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
-import type { OverlapShare } from '../eval/vocabulary-overlap.ts';
+import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
 import type { ExperimentReport, ExperimentRow } from './interface.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
 const num = (x: number | null, digits = 3) => (x === null ? '—' : formatNumber(x, digits));
 const SPLIT_TEXT = { 'held-out': 'held out', 'selected-on': 'selected on these games', 'not-selected': 'no selection' } as const;
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${formatNumber(100 * x, 1)} %`);
-const shareCell = (x: OverlapShare | null) => (x ? `${pct(x.share)} (${x.shared}/${x.total})` : '—');
-/** What the vocabulary overlap means, under its table. */
-export const VOCABULARY_FOOTNOTE = 'Dictionary overlap = the share of the distinct words in the task set\'s Z-machine dictionaries (pooled over its games; walkthrough: the words of its Jericho walkthroughs) that the training games (the evolution\'s train and validation games) also have, words cut to the shortest resolution compared (6 characters when a version 1–3 file is involved, else 9). A shared word need not mean the same thing in both games, and a low overlap does not rule out that the actor knows the game from pre-training.';
-const vocabularyRows = (r: ExperimentReport) => (r.vocabulary ?? []).map((v) => [
-  v.step, v.taskSet, v.training.join(', '), shareCell(v.dictionary), shareCell(v.walkthrough),
-  v.perGame.map((g) => `${g.game} ${pct(g.dictionary.share)}`).join(', ') || '—', v.missing.join(', ') || '—',
-]);
-const VOCABULARY_HEADER = ['step', 'task set', 'training games', 'dictionary overlap', 'walkthrough overlap', 'per game (dictionary)', 'no story file'];
 const paperCell = (r: ExperimentRow) => (r.paper ? `${formatNumber(r.paper.wAuc, 2)}${r.paper.averageScore !== null ? ` (avg ${formatNumber(r.paper.averageScore, 1)})` : ''}` : '—');
 
 function headerLines(r: ExperimentReport): string[] {
@@ -50,11 +41,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
   const vocab = r.vocabulary !== undefined;
   out.push('## Results', '', `| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |${vocab ? ' dictionary overlap with training |' : ''}`, `|---|---|---|---|---|---|---|---|---|---|---|${vocab ? '---|' : ''}`);
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |${vocab ? ` ${pct(row.dictionaryOverlap)} |` : ''}`);
-  if (r.vocabulary?.length) {
-    out.push('', '## Vocabulary overlap with the training games', '', `| ${VOCABULARY_HEADER.join(' | ')} |`, `|${VOCABULARY_HEADER.map(() => '---|').join('')}`);
-    for (const cells of vocabularyRows(r)) out.push(`| ${cells.join(' | ')} |`);
-    out.push('', VOCABULARY_FOOTNOTE);
-  }
+  out.push(...vocabularyMarkdown('step', (r.vocabulary ?? []).map((v) => ({ ...v, label: v.step }))));
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
   out.push(...comparisonsMarkdown([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])]));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
@@ -110,7 +97,7 @@ ${folds.length ? `<h2>Folds (train / validation / test are disjoint)</h2>${table
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
-${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', VOCABULARY_HEADER, vocabularyRows(r).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}
+${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', vocabularyHeader('step'), vocabularyCells(r.vocabulary.map((v) => ({ ...v, label: v.step }))).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}
 ${r.warnings?.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${r.warnings.map((w) => `<li data-code="${e(w.code)}"><strong>${e(w.code)}</strong>: ${e(w.message)}</li>`).join('')}</ul>` : ''}
 ${comparisonsHtml([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])])}
 <h2>Per game</h2>

@@ -11,7 +11,7 @@
  */
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
-import { overlapWithTraining, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
+import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference, VocabularyOverlapEntry } from './interface.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
 
@@ -129,15 +129,7 @@ export function vocabularyOverlapOf(plan: ExperimentPlan, vocabularies: Readonly
     if (!training.length) continue;
     const games = gamesOf(step.tasks);
     if ([...games, ...training].some((g) => g.startsWith('web:'))) continue; // web tasks have no dictionary
-    const missing = [...games, ...training].filter((g, i, all) => !vocabularies[g] && all.indexOf(g) === i);
-    const have = (list: string[]) => list.filter((g) => vocabularies[g]).map((g) => vocabularies[g]!);
-    const trainingVocabulary = have(training);
-    const trainingComplete = trainingVocabulary.length === training.length;
-    const pooled = trainingComplete && have(games).length === games.length ? overlapWithTraining(step.taskSet, have(games), trainingVocabulary) : null;
-    out.push({
-      step: step.id, taskSet: step.taskSet, training, games, dictionary: pooled?.dictionary ?? null, walkthrough: pooled?.walkthrough ?? null,
-      perGame: trainingComplete ? have(games).map((g) => overlapWithTraining(g.game, [g], trainingVocabulary)) : [], missing,
-    });
+    out.push({ step: step.id, ...taskSetOverlap(step.taskSet, games, training, vocabularies) });
   }
   return out;
 }
