@@ -71,6 +71,15 @@ describe('metattl eval', () => {
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('| policy | task set | sessions | games | W-AUC |');
     expect(md).toContain('selected on these games: detective');
+    // The evolved policy's vocabulary overlap with the games it was selected on, as `stories overlap` measures it.
+    const overlap = JSON.parse((await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'stories', 'overlap', '--train', 'detective,zork1', 'detective', 'temple', '--json'], { cwd: REPO_ROOT })).stdout);
+    expect(results.vocabulary).toHaveLength(1);
+    expect(results.vocabulary[0]).toMatchObject({ policy: 'evolved', taskSet: 'custom', training: ['detective', 'zork1'], games: ['detective', 'temple'], missing: [] });
+    expect(results.vocabulary[0].perGame).toEqual(['detective', 'temple'].map((g) => { const { file: _f, version: _v, ...row } = overlap.games.find((x: { game: string }) => x.game === g); return row; }));
+    expect(results.vocabulary[0].perGame[0].dictionary.share).toBe(1);
+    expect(results.vocabulary[0].dictionary.share).toBeGreaterThan(results.vocabulary[0].perGame[1].dictionary.share);
+    expect(md).toContain('## Vocabulary overlap with the training games');
+    expect(md).toContain(`| evolved | custom | detective, zork1 | ${(100 * results.vocabulary[0].dictionary.share).toFixed(1)} % (`);
     expect(stdout).toContain('W-AUC (95% CI)');
     for (const file of ['results.json', 'summary.csv', 'report.md']) expect(readFileSync(join(out, file), 'utf8')).not.toContain('eval-secret-key-123');
   }, 60_000);

@@ -52,7 +52,8 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
-  expect(Object.keys(report).sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings'].sort());
+  // `vocabulary` is there when the experiment's games are story files (not web tasks).
+  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings'].sort());
   for (const c of report.comparisons as Record<string, unknown>[]) {
     expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
     expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));
@@ -62,7 +63,8 @@ function expectReportFields(report: Record<string, unknown>, rows: number): void
   const list = report.rows as Record<string, unknown>[];
   expect(list).toHaveLength(rows);
   for (const row of list) {
-    expect(Object.keys(row).sort()).toEqual(['arm', 'averageScore', 'bestScore', 'curve', 'diffVsBaseline', 'fold', 'games', 'leakWarning', 'modelSet', 'normalisedCurve', 'paper', 'sessions', 'split', 'step', 'taskSet', 'wAuc'].sort());
+    expect(Object.keys(row).filter((k) => k !== 'dictionaryOverlap').sort()).toEqual(['arm', 'averageScore', 'bestScore', 'curve', 'diffVsBaseline', 'fold', 'games', 'leakWarning', 'modelSet', 'normalisedCurve', 'paper', 'sessions', 'split', 'step', 'taskSet', 'wAuc'].sort());
+    if ('vocabulary' in report) expect(row.dictionaryOverlap === null || typeof row.dictionaryOverlap === 'number').toBe(true);
     expect(row.wAuc).toMatchObject({ n: expect.any(Number), estimate: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
     expect(row.curve).toHaveLength(2);
   }
@@ -71,7 +73,7 @@ function expectReportFields(report: Record<string, unknown>, rows: number): void
 describe('metattl experiment', () => {
   it('list and plan --json: every step, fold, metric call, LLM call and the estimate beside the paper, before any call', async () => {
     const list = await runCli(['experiment', 'list', '--json'], env);
-    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'optimizer-baselines', 'web-lite']);
+    expect(JSON.parse(list.stdout).map((e: { name: string }) => e.name)).toEqual(['paper-jericho', 'skeptic-holdout', 'random-control', 'optimizer-baselines', 'web-lite', 'vocab-ood']);
     const plan = await runCli(['experiment', 'plan', 'paper-jericho', '--json'], env);
     expect(plan.code).toBe(0);
     const out = JSON.parse(plan.stdout);
@@ -121,6 +123,13 @@ describe('metattl experiment', () => {
     expect(report.perGame).toHaveLength(25);
     expect(report.perGame[0]).toMatchObject({ step: 'eval-ID', taskSet: 'ID', arm: 'static', game: 'detective', sessions: 1, wAuc: { n: 1 } });
     expect(report.evolutions[0]).toMatchObject({ step: 'evolve-meta-ttl', budget: 8, proposer: 'llm', train: ['detective', 'zork1', 'temple'] });
+    // Each task set's vocabulary overlap with the evolution's games, as `stories overlap` measures it.
+    const overlap = JSON.parse((await runCli(['stories', 'overlap', '--train', 'detective,zork1,temple', 'library', 'balances', '--json'], env)).stdout);
+    expect(report.vocabulary.map((v: { step: string; training: string[]; missing: string[] }) => [v.step, v.training, v.missing])).toEqual([['eval-ID', ['detective', 'zork1', 'temple'], []], ['eval-OOD', ['detective', 'zork1', 'temple'], []]]);
+    expect(report.vocabulary[0].dictionary.share).toBe(1);
+    expect(report.vocabulary[1].perGame).toEqual(['balances', 'library'].map((g) => { const { file: _f, version: _v, ...row } = overlap.games.find((x: { game: string }) => x.game === g); return row; }));
+    expect(report.rows.find((r: { taskSet: string }) => r.taskSet === 'OOD').dictionaryOverlap).toBe(report.vocabulary[1].dictionary.share);
+    expect(done.stdout).not.toContain('dictionary overlap'); // --json: the overlap is in the report
     for (const file of ['report.md', 'report.html', 'report.csv']) expect(readFileSync(join(full, 'experiments', 'paper-jericho', 'report', file), 'utf8')).toContain('evolved');
 
     const killed = store();

@@ -32,6 +32,8 @@ import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSetting
 import { policyFromOption, rawMetaPromptFromFile, selectedOnFromOption } from './policy-option.ts';
 import { contrastOption, intOption, LIMITS, powerDeltaOption } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
+import { vocabulariesFor } from './stories-overlap.ts';
+import { taskSetOverlap, vocabularyMarkdown, type TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
@@ -57,6 +59,20 @@ async function taskSets(spec: string): Promise<{ sets: TaskSet[]; tasks: CliTask
     sets.push({ name: 'custom', tasks: tasks.map(({ story: _s, ...t }) => t) });
   }
   return { sets, tasks: all };
+}
+
+/**
+ * Each evolved policy's (one whose meta-prompt file names the games it was selected on) vocabulary
+ * overlap with each story task set (src/eval/vocabulary-overlap.ts's formula: the share of the
+ * task set's dictionary words the selection games also have); [] when no policy names its games.
+ */
+async function evaluationVocabulary(config: EvaluationConfig): Promise<(TaskSetOverlap & { policy: string })[]> {
+  const game = (id: string) => id.replace(/:\d+$/, '');
+  const evolved = config.policies.filter((p) => p.selectedOn.length);
+  const sets = config.taskSets.map((s) => ({ name: s.name, games: [...new Set(s.tasks.map((t) => game(t.id)))] })).filter((s) => !s.games.some((g) => g.startsWith('web:')));
+  if (!evolved.length || !sets.length) return [];
+  const vocabularies = await vocabulariesFor([...sets.flatMap((s) => s.games), ...evolved.flatMap((p) => p.selectedOn.map(game))]);
+  return evolved.flatMap((p) => sets.map((s) => ({ policy: p.id, ...taskSetOverlap(s.name, s.games, [...new Set(p.selectedOn.map(game))], vocabularies) })));
 }
 
 export async function evalCommand(argv: string[]): Promise<number> {
@@ -146,6 +162,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     pool.disposeAll();
   }
   const report = buildReport(state, { powerDelta });
+  const vocabulary = await evaluationVocabulary(config);
   // This invocation's spend; null when a model called has no known price at this provider.
   const costUsd = knownCostUsd(settings, meter);
   const sessions = await loadEvaluationSessions(store, id);
@@ -153,11 +170,11 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const results = {
     format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
-    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));
-  await writeFile(join(values.out, 'report.md'), scrubText(reportToMarkdown(report)));
+  await writeFile(join(values.out, 'report.md'), scrubText([reportToMarkdown(report), ...vocabularyMarkdown('policy', vocabulary.map((v) => ({ ...v, label: v.policy })))].join('\n')));
   if (values.json) {
     process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report, comparisons: report.comparisons, warnings: report.warnings }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);

@@ -18,6 +18,8 @@ import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState 
 import type { Comparison } from '../eval/interface.ts';
 import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
+import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
+import { vocabulariesFor } from './stories-overlap.ts';
 import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
@@ -102,6 +104,17 @@ async function missingGames(plan: ExperimentPlan): Promise<string[]> {
   const missing: string[] = [];
   for (const game of games) await resolveStory(game).catch(() => missing.push(game));
   return missing;
+}
+
+/**
+ * The vocabularies (dictionary, walkthrough) of the plan's games whose story files are found, for
+ * the report's vocabulary-overlap column; undefined when the plan has no story games (web tasks).
+ * A game whose file is missing or unreadable is left out (the report lists it as missing).
+ */
+async function planVocabularies(plan: ExperimentPlan): Promise<Record<string, GameVocabulary> | undefined> {
+  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
+  if (!games.length) return undefined;
+  return vocabulariesFor(games);
 }
 
 /** What to do about missing games: `stories get` for the ones it can download. */
@@ -207,7 +220,8 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
   const n3 = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const comparisons = (report.comparisons ?? []).map((c) => `${c.step} ${c.a} − ${c.b}: Δ ${n3(c.delta.mean)} [${n3(c.delta.low)}, ${n3(c.delta.high)}], game-level t [${n3(c.gameLevel.tLow)}, ${n3(c.gameLevel.tHigh)}], sign-flip p ${n3(c.gameLevel.signFlipP)} (min ${n3(c.gameLevel.minP)}), Holm p ${n3(c.holmP)}${c.positive ? ' Δ > 0 (Holm)' : ''}; repeats for Δ = ${c.power.delta}: ${c.power.repeatsNeeded ?? `— (${c.power.reason})`}`);
   const warnings = (report.warnings ?? []).map((w) => `warning (${w.code}): ${w.message}`);
-  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
+  const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
+  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {
@@ -249,7 +263,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);
-  const report = buildExperimentReport(plan, result.state, { powerDelta: powerDeltaOption(v['power-delta']) });
+  const report = buildExperimentReport(plan, result.state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan) });
   const out = v.out ?? join(dir, 'report');
   await writeReport(report, out);
   printReport(report, out, v, result.exitCode);
@@ -275,7 +289,8 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     const dir = direct ? ref : join(v.store!, 'experiments', name);
     if (!existsSync(join(dir, 'experiment.json'))) throw new UsageError(`experiment report: no experiment "${name}" in ${v.store}`);
     const state = JSON.parse(await readFile(join(dir, 'experiment.json'), 'utf8')) as ExperimentState;
-    const report = buildExperimentReport(planExperiment(state.spec), state, { powerDelta: powerDeltaOption(v['power-delta']) });
+    const plan = planExperiment(state.spec);
+    const report = buildExperimentReport(plan, state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan) });
     const out = v.out ?? join(dir, 'report');
     await writeReport(report, out);
     printReport(report, out, v, 0);

@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get, experiment. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get, stories overlap, experiment. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -77,13 +77,18 @@ Commands:
       Downloads Jericho's story files from their public addresses (or BASE/<file name>),
       keeps each only if its md5 is Jericho's, into DIR (default $METATTL_STORIES_DIR, else
       ~/.cache/metattl-stories, where the CLI finds stories); one line per game; exit 1 if any failed.
+  stories overlap --train GAME,… <game|file|dir…> [--walkthroughs GAMES.json] [--json]
+      Each game's vocabulary overlap with the training games: the share of its Z-machine
+      dictionary words (and of its walkthrough words, from Jericho's games.json) that the
+      training games also have; least overlap first.
 
   experiment list|plan|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
        [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
        [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
        [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
       (report also takes an experiment directory: experiment report DIR.)
-      Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite, or
+      Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite,
+      vocab-ood (ID, OOD and the least-overlapping games, see stories overlap), or
       a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,
       tokens and cost and the repeats needed for 80 % power at Δ = X before any call; run stores it in DIR/experiments/<name>/ (resume continues
       it); report writes report.md, .html, .csv, .json. A missing game names "stories get" (exit 1).

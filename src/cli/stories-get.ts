@@ -17,7 +17,8 @@ const line = (r: StoryGetResult): string => `${r.id.padEnd(12)} ${r.status.padEn
 
 export async function storiesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
-  if (sub !== 'get') throw new UsageError(sub === undefined ? 'stories: expected "get"' : `stories: unknown subcommand "${sub}" (expected get)`);
+  if (sub === 'overlap') return (await import('./stories-overlap.ts')).storiesOverlapCommand(rest);
+  if (sub !== 'get') throw new UsageError(sub === undefined ? 'stories: expected "get" or "overlap"' : `stories: unknown subcommand "${sub}" (expected get or overlap)`);
   const { values, positionals } = parseArgs({
     args: rest, allowPositionals: true,
     options: { suite: { type: 'string' }, mirror: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false }, 'timeout-ms': { type: 'string' } },

@@ -4,6 +4,7 @@
  * evolution and evaluation steps that are each an ordinary resumable run (src/evolve, src/eval).
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
+import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 
@@ -173,7 +174,18 @@ export interface ExperimentRow {
   paper: { wAuc: number; averageScore: number | null } | null;
   /** The arm ran its meta-prompt raw (the whole system message, byte for byte); absent otherwise. */
   rawMetaPrompt?: true;
+  /** The task set's dictionary overlap with the games the step's evolutions trained and validated
+   * on (ExperimentReport.vocabulary's `dictionary.share`); null when not computed (no story files,
+   * web tasks, no evolution). */
+  dictionaryOverlap?: number | null;
 }
+
+/**
+ * One evaluation step's vocabulary overlap with its training games (src/eval/vocabulary-overlap.ts:
+ * overlap(S, T) = |V_r(S) ∩ V_r(T)| / |V_r(S)|, S = the step's games pooled, T = the train and
+ * validation games of the evolutions its arms use), pooled and per game.
+ */
+export type VocabularyOverlapEntry = TaskSetOverlap & { step: string };
 
 /** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
 export interface FoldResult {
@@ -218,4 +230,7 @@ export interface ExperimentReport {
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */
   powerDelta?: number;
+  /** Each evaluation step's vocabulary overlap with its training games (absent when the report
+   * was built without the story files, e.g. on the page). */
+  vocabulary?: VocabularyOverlapEntry[];
 }

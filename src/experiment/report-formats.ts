@@ -8,6 +8,7 @@ import { toCsv } from '../eval/csv.ts';
 import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.ts';
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
+import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
 import type { ExperimentReport, ExperimentRow } from './interface.ts';
 import { paperReferenceText } from './report.ts';
 
@@ -38,8 +39,10 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     for (const e of r.evolutions) out.push(`| ${e.step} | ${e.proposer} | ${e.train.join(', ')} | ${e.val.join(', ')} | ${e.metricCallsUsed}/${e.budget} | ${e.sessionsPlayed} | ${e.bestCandidateId ?? '—'} | ${num(e.bestValWAuc)} |`);
     out.push('');
   }
-  out.push('## Results', '', '| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |', '|---|---|---|---|---|---|---|---|---|---|---|');
-  for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |`);
+  const vocab = r.vocabulary !== undefined;
+  out.push('## Results', '', `| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |${vocab ? ' dictionary overlap with training |' : ''}`, `|---|---|---|---|---|---|---|---|---|---|---|${vocab ? '---|' : ''}`);
+  for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |${vocab ? ` ${pct(row.dictionaryOverlap)} |` : ''}`);
+  out.push(...vocabularyMarkdown('step', (r.vocabulary ?? []).map((v) => ({ ...v, label: v.step }))));
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
   out.push(...comparisonsMarkdown([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])]));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
@@ -55,14 +58,14 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
 /** One row per arm and evaluated task set. */
 export const EXPERIMENT_CSV_HEADER = [
   'step', 'model_set', 'fold', 'task_set', 'split', 'games', 'arm', 'sessions', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
-  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt',
+  'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt', 'dictionary_overlap',
 ];
 
 export function experimentReportToCsv(r: ExperimentReport): string {
   const rows = r.rows.map((row) => [
     row.step, row.modelSet, row.fold, row.taskSet, row.split.role, row.split.games.join(' '), row.arm, row.sessions, row.wAuc.estimate, row.wAuc.low, row.wAuc.high,
     row.averageScore.estimate, row.averageScore.low, row.averageScore.high, row.bestScore.estimate, row.bestScore.low, row.bestScore.high,
-    row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true,
+    row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true, row.dictionaryOverlap ?? null,
   ]);
   return toCsv({ header: EXPERIMENT_CSV_HEADER, rows });
 }
@@ -76,7 +79,7 @@ export function experimentReportToHtml(r: ExperimentReport): string {
   const e = escapeHtml;
   const folds = r.foldResults.map((f) => [e(f.fold), e(f.train.join(', ')), e(f.val.join(', ')), e(f.test.join(', ')), iv(f.heldOutWAuc), iv(f.heldOutGap), num(f.validationWAuc), num(f.selectionInflation)]);
   const evolutions = r.evolutions.map((x) => [e(x.step), e(x.proposer), e(x.train.join(', ')), e(x.val.join(', ')), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), e(x.bestCandidateId ?? '—'), num(x.bestValWAuc)]);
-  const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.rawMetaPrompt ? ' (raw)' : ''}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row)]);
+  const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.rawMetaPrompt ? ' (raw)' : ''}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row), ...(r.vocabulary !== undefined ? [pct(row.dictionaryOverlap)] : [])]);
   const steps = [...new Set(r.rows.map((row) => row.step))];
   const arms = [...new Set(r.rows.map((row) => row.arm))];
   const charts = steps.map((step) => {
@@ -94,7 +97,8 @@ export function experimentReportToHtml(r: ExperimentReport): string {
 ${folds.length ? `<h2>Folds (train / validation / test are disjoint)</h2>${table('folds', ['fold', 'train', 'validation', 'test', 'held-out W-AUC', 'gap evolved − baseline', 'validation W-AUC', 'selection inflation'], folds)}<p>Selection inflation = the chosen candidate's validation W-AUC − its held-out W-AUC.</p>` : ''}
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
 <h2>Results</h2>
-${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC'], rows)}
+${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
+${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', vocabularyHeader('step'), vocabularyCells(r.vocabulary.map((v) => ({ ...v, label: v.step }))).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}
 ${r.warnings?.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${r.warnings.map((w) => `<li data-code="${e(w.code)}"><strong>${e(w.code)}</strong>: ${e(w.message)}</li>`).join('')}</ul>` : ''}
 ${comparisonsHtml([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])])}
 <h2>Per game</h2>

@@ -12,7 +12,8 @@
  */
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
-import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference } from './interface.ts';
+import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
+import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference, VocabularyOverlapEntry } from './interface.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
@@ -139,14 +140,40 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
   return { declared, exploratory, warnings };
 }
 
+/**
+ * Each evaluation step's vocabulary overlap with its training games: T = the train and validation
+ * games of the evolutions the step's arms use (else of every evolution in the same fold and model
+ * set); a step with no evolution behind it gets no entry. Games without a vocabulary are listed in
+ * `missing` and make the pooled share null (per-game rows are kept for the others).
+ */
+export function vocabularyOverlapOf(plan: ExperimentPlan, vocabularies: Readonly<Record<string, GameVocabulary>>): VocabularyOverlapEntry[] {
+  const out: VocabularyOverlapEntry[] = [];
+  for (const step of plan.steps) {
+    if (step.kind !== 'evaluation') continue;
+    let training = [...new Set(step.arms.flatMap((a) => selectedOnOf(plan, a.evolutionStep)))];
+    if (!training.length) {
+      const evolutions = plan.steps.filter((s) => s.kind === 'evolution' && s.fold === step.fold && s.modelSet === step.modelSet);
+      training = [...new Set(evolutions.flatMap((s) => selectedOnOf(plan, s.id)))];
+    }
+    if (!training.length) continue;
+    const games = gamesOf(step.tasks);
+    if ([...games, ...training].some((g) => g.startsWith('web:'))) continue; // web tasks have no dictionary
+    out.push({ step: step.id, ...taskSetOverlap(step.taskSet, games, training, vocabularies) });
+  }
+  return out;
+}
+
 /** The report of an experiment in any state (steps not finished are listed in `pendingSteps`).
- * @param options.powerDelta the Δ (W-AUC) the repeats-needed estimates are for (default 0.05) */
-export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number } = {}): ExperimentReport {
+ * @param options.powerDelta the Δ (W-AUC) the repeats-needed estimates are for (default 0.05)
+ * @param options.vocabularies game id (as the plan names it) → its vocabularies, for the
+ *   vocabulary-overlap column and section (absent: neither is shown) */
+export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number; vocabularies?: Readonly<Record<string, GameVocabulary>> } = {}): ExperimentReport {
   const powerDelta = options.powerDelta ?? DEFAULT_POWER_DELTA;
   const compared = comparisonsOf(plan, state, powerDelta);
   const { spec } = plan;
   const paper = spec.paper ? PAPER_NUMBERS[spec.paper] : null;
-  const rows = rowsOf(plan, state, paper);
+  const vocabulary = options.vocabularies ? vocabularyOverlapOf(plan, options.vocabularies) : undefined;
+  const rows = rowsOf(plan, state, paper).map((row) => (vocabulary ? { ...row, dictionaryOverlap: vocabulary.find((v) => v.step === row.step)?.dictionary?.share ?? null } : row));
   const evolutions = plan.steps.flatMap((s) => {
     const outcome = s.kind === 'evolution' ? state.steps[s.id]?.evolution : undefined;
     return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer, optimizer: s.evolution.optimizer ?? 'gepa' }] : [];
@@ -158,6 +185,6 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
-    comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta,
+    comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
   };
 }
