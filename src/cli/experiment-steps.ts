@@ -14,6 +14,7 @@ import { openNodeStore } from '../store/node-store.ts';
 import type { ExperimentExecutor, StepResult } from '../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
 import { selectedOnOf } from '../experiment/plan.ts';
+import type { SessionWAuc } from '../experiment/selection.ts';
 
 /** Run `fn` with process.stdout's writes sent to stderr instead. */
 async function stdoutToStderr<T>(fn: () => Promise<T>): Promise<T> {
@@ -56,6 +57,7 @@ async function evolutionOutcome(storeDir: string, id: string): Promise<Evolution
   return {
     runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
   };
 }
 
@@ -104,8 +106,9 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
         ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
       ];
       const exitCode = await stdoutToStderr(() => evalCommand(args));
-      const results = await readFile(join(outDir, 'results.json'), 'utf8').then((t) => JSON.parse(t) as { id: string; status: string; report: EvaluationOutcome['report'] }, () => null);
-      return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report } : null };
+      const results = await readFile(join(outDir, 'results.json'), 'utf8').then((t) => JSON.parse(t) as { id: string; status: string; report: EvaluationOutcome['report']; sessions?: SessionWAuc[] }, () => null);
+      const sessions = (results?.sessions ?? []).map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc }));
+      return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report, sessions } : null };
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
+import type { SelectionInterval, SessionWAuc } from './selection.ts';
 
 /** One set of role models; a role left out takes the CLI's flag (or the page's setting). */
 export interface ModelSet {
@@ -99,6 +100,9 @@ export interface EvaluationStep {
   arms: { id: string; policy?: string; evolutionStep?: string }[];
   baseline: string;
   repeats: number;
+  /** `fresh-validation`: a fold's arms played afresh on its validation games (the selection test);
+   * its comparisons are exploratory (the games were selected on). Absent = an ordinary evaluation. */
+  purpose?: 'fresh-validation';
 }
 
 export type PlanStep = EvolutionStep | EvaluationStep;
@@ -123,12 +127,19 @@ export interface EvolutionOutcome {
   /** The chosen candidate's mean W-AUC over its validation tasks. */
   bestValWAuc: number | null;
   candidates: number;
+  /** Whether the chosen candidate is the seed (no proposal beat it: no selection happened);
+   * absent in outcomes recorded before it was. */
+  bestIsSeed?: boolean;
+  /** The chosen candidate's recorded mean W-AUC per validation task (what selection saw). */
+  bestValScores?: Record<string, number>;
 }
 
 export interface EvaluationOutcome {
   runId: string;
   status: string;
   report: EvaluationReport;
+  /** Every session's W-AUC (the selection test pairs them); absent in outcomes recorded before. */
+  sessions?: SessionWAuc[];
 }
 
 export interface StepRecord {
@@ -171,7 +182,7 @@ export interface ExperimentRow {
   paper: { wAuc: number; averageScore: number | null } | null;
 }
 
-/** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
+/** A skeptic-holdout fold's result: the held-out gap and the selection test (src/experiment/selection.ts). */
 export interface FoldResult {
   fold: string;
   modelSet: number;
@@ -181,9 +192,32 @@ export interface FoldResult {
   /** Evolved − baseline W-AUC on the held-out game, paired, 95% CI. */
   heldOutGap: Interval | null;
   heldOutWAuc: Interval | null;
+  /** The chosen candidate's recorded validation W-AUC (mean over its validation tasks). */
   validationWAuc: number | null;
-  /** The chosen candidate's validation W-AUC − its held-out W-AUC (positive = selection flattered it). */
-  selectionInflation: number | null;
+  /** The chosen candidate's W-AUC in fresh sessions on the same validation games. */
+  freshValidationWAuc: Interval | null;
+  /** The chosen candidate (null when the evolution has not finished). */
+  chosenCandidate: string | null;
+  /** The chosen prompt is the seed: no selection happened in this fold (null = unknown). */
+  chosenIsSeed: boolean | null;
+  /** Recorded − fresh validation W-AUC of the chosen candidate (the winner's curse); Welch
+   * t-interval over the fresh sessions, the recorded number held fixed. */
+  selectionOptimism: SelectionInterval | null;
+  /** (chosen − naive) on the validation games, fresh, − (chosen − naive) on the held-out game;
+   * Welch t-interval over the two sets of paired (task, repeat) differences. */
+  transferGap: SelectionInterval | null;
+}
+
+/** The selection test pooled over folds: each fold weighs 1/F; `selectionOptimism` and
+ * `transferGap` are Welch intervals over every fold's sessions (folds fixed), `acrossFolds` the
+ * t-interval over the F fold estimates (F − 1 df: the folds as the unit). */
+export interface FoldsPooled {
+  modelSet: number;
+  folds: number;
+  seedFolds: number;
+  selectionOptimism: SelectionInterval | null;
+  transferGap: SelectionInterval | null;
+  acrossFolds: { selectionOptimism: { mean: number; low: number | null; high: number | null } | null; transferGap: { mean: number; low: number | null; high: number | null } | null };
 }
 
 export interface ExperimentReport {
@@ -199,6 +233,10 @@ export interface ExperimentReport {
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];
   foldResults: FoldResult[];
+  /** The selection test pooled over folds, one row per model set (absent without folds). */
+  foldsPooled?: FoldsPooled[];
+  /** The fold regime in words (games per split, against the paper's), absent without folds. */
+  foldRegime?: string;
   /** The paper's numbers this report compares with, and their setting. */
   paperReference: { source: string; setting: string; numbers: { taskSet: string; arm: string; wAuc: number; averageScore: number | null }[] } | null;
   /** Steps not finished yet (their numbers are missing). */

@@ -76,12 +76,13 @@ export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
   return {
     runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
   };
 }
 
 /** An evaluation run as the experiment's outcome (its report, src/eval/report.ts). */
 export function evaluationOutcomeOf(state: EvaluationState): EvaluationOutcome {
-  return { runId: state.id, status: state.status, report: buildReport(state) };
+  return { runId: state.id, status: state.status, report: buildReport(state), sessions: state.results.map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc })) };
 }
 
 /** A run driver as the executor uses it (EvolutionDriver / EvaluationDriver): `run` starts or
