@@ -184,6 +184,14 @@ describe('metattl experiment', () => {
     ]);
     expect(report.comparisons[2].perGame.map((g: { game: string }) => g.game)).toEqual(['detective', 'zork1', 'temple']);
     expect(report.comparisons[2].gameLevel).toMatchObject({ games: 3, minP: 0.25 });
+    // Each step's own results.json declares the same contrasts, with the same numbers (its Holm
+    // family is the step; the report's is every step).
+    for (const step of ['eval-ID', 'eval-OOD']) {
+      const results = JSON.parse(readFileSync(join(dir, 'experiments', 'random-control', step, 'out', 'results.json'), 'utf8'));
+      const own = report.comparisons.filter((c: { step: string }) => c.step === step);
+      expect(results.comparisons.map((c: { a: string; b: string }) => `${c.a}-${c.b}`)).toEqual(own.map((c: { a: string; b: string }) => `${c.a}-${c.b}`));
+      for (const [i, c] of results.comparisons.entries()) expect({ delta: c.delta, perGame: c.perGame, gameLevel: c.gameLevel, sessions: c.sessions }).toEqual({ delta: own[i].delta, perGame: own[i].perGame, gameLevel: own[i].gameLevel, sessions: own[i].sessions });
+    }
     expect(report.comparisons.some((c: { positive: boolean }) => c.positive)).toBe(false);
     expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message.split(':')[0]])).toEqual([['few_games', 'eval-ID'], ['few_games', 'eval-OOD']]);
     expect(report.warnings[0].message).toContain('3 games (task set ID) cannot support a claim about games in general; this is a claim about these games');

@@ -82,3 +82,11 @@ export function selectedOnOf(plan: ExperimentPlan, evolutionStepId: string | und
   const step = plan.steps.find((s): s is EvolutionStep => s.kind === 'evolution' && s.id === evolutionStepId);
   return step ? gamesOf([...step.train, ...step.val]) : [];
 }
+
+/** The experiment's declared key contrasts (`spec.contrasts`) between two arms of `step`: each
+ * step's own evaluation declares them beside each arm against the baseline, as the experiment's
+ * report does (the step Holm-corrects within itself, the report over all its steps). */
+export function stepContrasts(plan: ExperimentPlan, step: EvaluationStep): { a: string; b: string }[] {
+  const ids = new Set(step.arms.map((a) => a.id));
+  return (plan.spec.contrasts ?? []).filter((c) => ids.has(c.a) && ids.has(c.b));
+}

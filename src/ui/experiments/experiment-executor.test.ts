@@ -63,6 +63,8 @@ describe('step → run config', () => {
     expect(policies[1]).toMatchObject({ name: 'evolved (c1 of evolve-meta-ttl)', spec: { strategy: 'Map the rooms first.' } });
     const config = evaluationConfigOf(plan, evaluationStep(3), policies, [task('advent:1')], SHAPE);
     expect(config).toMatchObject({ taskSets: [{ name: 'OOD' }], repeats: 1, episodes: 2, maxSteps: 3, baselinePolicyId: 'naive', bootstrapSeed: 0, models: { actor: 'a', metaAgent: 'm' } });
+    // The experiment's key contrast is declared in the step's own report too.
+    expect(config.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }]);
     expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
     expect(() => armPolicies(plan, evaluationStep(2), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
   });

@@ -13,7 +13,7 @@ import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
 import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
-import { selectedOnOf } from '../../experiment/plan.ts';
+import { selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import type { PolicyOption } from '../evaluate/policy-options.ts';
 
@@ -65,6 +65,7 @@ export function evaluationConfigOf(plan: ExperimentPlan, step: EvaluationStep, p
     policies, taskSets: [{ name: step.taskSet, tasks }], repeats: step.repeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
     initialGuidingPrompt: guideFor(tasks), baselinePolicyId: step.baseline, bootstrapSeed: plan.spec.bootstrapSeed, concurrency: shape.concurrency,
     models: { actor: shape.models.actor, metaAgent: shape.models.metaAgent }, contextWindow: shape.contextWindow,
+    ...(stepContrasts(plan, step).length ? { contrasts: stepContrasts(plan, step) } : {}),
   };
 }
 
