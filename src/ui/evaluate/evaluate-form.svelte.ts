@@ -35,6 +35,9 @@ export function tagSet(name: string, tag: string, entries: readonly LibraryEntry
   return { name, picks, missing };
 }
 
+/** Separates a contrast's two policy ids in the saved form. */
+const PAIR = '\u001f';
+
 export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as const;
 
 /** The Evaluate form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
@@ -49,8 +52,9 @@ export interface EvaluateFormFields {
   episodes: number | null;
   maxSteps: number | null;
   contextWindow: number | null;
-  /** Pairs a − b (policy ids) declared beside each policy against the baseline; absent in forms saved before. */
-  contrasts?: { a: string; b: string }[];
+  /** Pairs a − b declared beside each policy against the baseline, each as `a` U+001F `b` (the
+   * form memory keeps string lists only); absent in forms saved before. */
+  contrasts?: string[];
 }
 
 /** The fields of a fresh form. */
@@ -173,7 +177,7 @@ export class EvaluateForm {
   snapshot(): EvaluateFormFields {
     return {
       chosen: this.chosen, baseline: this.baseline, useId: this.useId, useOod: this.useOod, custom: this.custom, webText: this.webText,
-      repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow, contrasts: this.contrasts,
+      repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow, contrasts: this.contrasts.map((c) => `${c.a}${PAIR}${c.b}`),
     };
   }
 
@@ -189,7 +193,10 @@ export class EvaluateForm {
     this.episodesTyped = saved.episodes;
     this.maxStepsTyped = saved.maxSteps;
     this.contextWindow = saved.contextWindow;
-    this.contrasts = Array.isArray(saved.contrasts) ? saved.contrasts.filter((c) => typeof c?.a === 'string' && typeof c?.b === 'string' && c.a !== c.b) : [];
+    this.contrasts = (Array.isArray(saved.contrasts) ? saved.contrasts : []).flatMap((text) => {
+      const [a, b, ...rest] = typeof text === 'string' ? text.split(PAIR) : [];
+      return a && b && a !== b && !rest.length ? [{ a, b }] : [];
+    });
   }
 
   /** A pick for people: its game and seed ("detective:0"). */

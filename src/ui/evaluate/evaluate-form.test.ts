@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { LibraryEntry } from '../shared/stores/library.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { webTaskSet } from '../../web/tasks/catalog.ts';
-import { EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
+import { mergeSavedForm } from '../shared/stores/form-memory.svelte.ts';
+import { EVALUATE_FORM_FIELDS, EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
 import { policyOptions } from './policy-options.ts';
 
 const entry = (id: string, game: string | null, defaultSeed = 0): LibraryEntry => ({
@@ -82,7 +83,10 @@ describe('EvaluateForm', () => {
     const { contrasts: _old, ...before } = f.snapshot();
     g.restore(before);
     expect(g.contrasts).toEqual([]);
-    g.restore({ ...before, contrasts: [{ a: 'x', b: 'x' }, { a: 'static', b: 'naive' }, null as unknown as { a: string; b: string }] });
+    expect(f.snapshot().contrasts).toEqual(['reflexion\u001fstatic']);
+    // Through the form memory's merge (string lists only), as a reload does.
+    expect(mergeSavedForm(EVALUATE_FORM_FIELDS, JSON.parse(JSON.stringify(f.snapshot()))).contrasts).toEqual(['reflexion\u001fstatic']);
+    g.restore({ ...before, contrasts: ['x\u001fx', 'static\u001fnaive', 'a\u001fb\u001fc', 'lonely'] });
     expect(g.contrasts).toEqual([{ a: 'static', b: 'naive' }]);
   });
 
