@@ -2,10 +2,12 @@
  * The Evaluate setup's contrast picker against the mock LLM: with static, reflexion and naive
  * (baseline) chosen, the pair reflexion − static is declared in the form, refused when asked again
  * either way round, kept across a reload, and the finished report lists it as a declared, Holm-
- * corrected comparison beside each policy against the baseline. Screenshot of the form at 1280×800.
+ * corrected comparison beside each policy against the baseline. axe finds no serious violation in
+ * the form; screenshot of it at 1280×800.
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 let mock: MockLlm;
@@ -38,6 +40,7 @@ test('a contrast picked in the setup form is declared in the run and shown in it
   await expect(page.getByTestId('evaluate-contrast-refusal')).toHaveText('static against the baseline is always compared.');
   await page.getByTestId('evaluate-contrasts').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('evaluate-contrast-form.png') });
+  await expectNoSeriousViolations(page, 'Evaluate setup with a declared contrast and a refusal');
 
   // Kept across a reload (the form's memory).
   await page.reload();
