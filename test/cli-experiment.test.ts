@@ -1,7 +1,7 @@
 /**
  * `npx metattl experiment` against the mock, at a tiny scale (K, S, repeats and budget shrunk by
  * overrides): plan --json before any call, each built-in experiment end to end with every report
- * field, a run killed twice (mid-evolution, mid-evaluation) and resumed ending equal to an
+ * field (skeptic-holdout's selection test on a run where every fold kept the seed), a run killed twice (mid-evolution, mid-evaluation) and resumed ending equal to an
  * uninterrupted run, and a missing game naming `stories get`.
  */
 import { spawn } from 'node:child_process';
@@ -51,15 +51,15 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 }
 
 /** Every field the issue asks of a report row and of the report. */
-function expectReportFields(report: Record<string, unknown>, rows: number): void {
+function expectReportFields(report: Record<string, unknown>, rows: number, extra: string[] = [], repeats = 1): void {
   // `vocabulary` is there when the experiment's games are story files (not web tasks).
-  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings'].sort());
+  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings', ...extra].sort());
   for (const c of report.comparisons as Record<string, unknown>[]) {
     expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
     expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));
     expect(typeof c.holmP).toBe('number');
   }
-  expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats: 1, bootstrapSeed: 0 } });
+  expect(report).toMatchObject({ status: 'complete', pendingSteps: [], models: [{ actor: 'mock-model', metaAgent: 'mock-model', proposer: 'mock-model' }], settings: { episodes: 2, steps: 3, repeats, bootstrapSeed: 0 } });
   const list = report.rows as Record<string, unknown>[];
   expect(list).toHaveLength(rows);
   for (const row of list) {
@@ -145,22 +145,39 @@ describe('metattl experiment', () => {
     expect(again.stderr).toMatch(/already in .*experiment resume/);
   }, 60_000);
 
-  it('skeptic-holdout: three folds, each with its held-out gap and selection inflation; killed and resumed, the same report', async () => {
-    // Budget 4 = the seed's validation (1) + one iteration (2 × 1 + 1).
+  it('skeptic-holdout: three folds, each with its held-out gap and selection test; every fold kept the seed on deterministic mock replies, so selection optimism is 0; killed and resumed, the same report', async () => {
+    // Budget 4 = the seed's validation (1) + one iteration (2 × 1 + 1); the mock's proposal does not
+    // beat the seed, so every fold chooses the seed: no selection happened.
     const dir = store();
-    const run = await runCli(['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider(), '--store', dir], env);
+    const args = ['experiment', 'run', 'skeptic-holdout', ...tiny, '--repeats', '2', '--budget', '4', ...provider()];
+    const run = await runCli([...args, '--store', dir], env);
     expect(run.code, run.stderr).toBe(0);
     const report = reportOf(dir, 'skeptic-holdout');
-    expectReportFields(report, 6);
+    expectReportFields(report, 12, ['foldRegime', 'foldsPooled'], 2);
     expect(report.foldResults).toHaveLength(3);
     for (const f of report.foldResults) {
       expect(new Set([...f.train, ...f.val, ...f.test]).size).toBe(3);
       expect(f.heldOutGap).toMatchObject({ estimate: expect.any(Number), low: expect.any(Number), high: expect.any(Number) });
-      expect(f.selectionInflation).toBeCloseTo(f.validationWAuc - f.heldOutWAuc.estimate, 12);
+      expect(f).toMatchObject({ chosenCandidate: 'c0', chosenIsSeed: true });
+      // Recorded validation W-AUC = the fresh sessions' (deterministic replies): optimism 0, zero width, n = 2 fresh sessions.
+      expect(f.freshValidationWAuc.estimate).toBeCloseTo(f.validationWAuc, 12);
+      expect(f.selectionOptimism).toEqual({ mean: 0, low: 0, high: 0, n: 2, df: null });
+      expect(f.transferGap).toMatchObject({ mean: 0, n: 4 });
     }
-    expect(report.rows.filter((r: { arm: string }) => r.arm === 'evolved').map((r: { split: { role: string }; leakWarning: string | null }) => [r.split.role, r.leakWarning])).toEqual([['held-out', null], ['held-out', null], ['held-out', null]]);
-    expect(run.stdout).toMatch(/fold-temple: held-out gap .*selection inflation/);
-    await killedThenResumed('skeptic-holdout', ['experiment', 'run', 'skeptic-holdout', ...tiny, '--budget', '4', ...provider()], '[2/4]', report);
+    // The games differ in difficulty (the old "validation − held-out W-AUC" was not 0 everywhere).
+    expect(new Set(report.foldResults.map((f: { validationWAuc: number }) => f.validationWAuc)).size).toBeGreaterThan(1);
+    expect(report.foldsPooled).toEqual([expect.objectContaining({ folds: 3, seedFolds: 3, selectionOptimism: { mean: 0, low: 0, high: 0, n: 6, df: null } })]);
+    expect(report.foldRegime).toContain('1 training + 1 validation game');
+    expect(report.rows.filter((r: { arm: string; taskSet: string }) => r.arm === 'evolved').map((r: { taskSet: string; split: { role: string }; leakWarning: string | null }) => [r.taskSet, r.split.role, r.leakWarning === null])).toEqual([
+      ['test', 'held-out', true], ['validation', 'selected-on', false], ['test', 'held-out', true], ['validation', 'selected-on', false], ['test', 'held-out', true], ['validation', 'selected-on', false],
+    ]);
+    // Only the held-out evaluations carry declared contrasts.
+    expect(report.comparisons.map((c: { step: string }) => c.step)).toEqual(['fold-detective.eval-test', 'fold-zork1.eval-test', 'fold-temple.eval-test']);
+    expect(run.stdout).toMatch(/fold-temple: chosen c0 \(seed: no selection happened\); held-out gap .*; selection optimism 0\.000 \[0\.000, 0\.000\] \(n 2\); transfer gap/);
+    expect(run.stdout).toMatch(/pooled over 3 folds \(3 chose the seed\)/);
+    const folds = readFileSync(join(dir, 'experiments', 'skeptic-holdout', 'report', 'folds.csv'), 'utf8').trim().split('\n');
+    expect(folds.map((l) => l.split(',')[1])).toEqual(['fold', 'fold-detective', 'fold-zork1', 'fold-temple', 'pooled']);
+    await killedThenResumed('skeptic-holdout', args, '[2/4]', report);
   }, 60_000);
 
   it('random-control runs both proposers at equal budget; killed and resumed, the same report', async () => {
@@ -177,6 +194,14 @@ describe('metattl experiment', () => {
     ]);
     expect(report.comparisons[2].perGame.map((g: { game: string }) => g.game)).toEqual(['detective', 'zork1', 'temple']);
     expect(report.comparisons[2].gameLevel).toMatchObject({ games: 3, minP: 0.25 });
+    // Each step's own results.json declares the same contrasts, with the same numbers (its Holm
+    // family is the step; the report's is every step).
+    for (const step of ['eval-ID', 'eval-OOD']) {
+      const results = JSON.parse(readFileSync(join(dir, 'experiments', 'random-control', step, 'out', 'results.json'), 'utf8'));
+      const own = report.comparisons.filter((c: { step: string }) => c.step === step);
+      expect(results.comparisons.map((c: { a: string; b: string }) => `${c.a}-${c.b}`)).toEqual(own.map((c: { a: string; b: string }) => `${c.a}-${c.b}`));
+      for (const [i, c] of results.comparisons.entries()) expect({ delta: c.delta, perGame: c.perGame, gameLevel: c.gameLevel, sessions: c.sessions }).toEqual({ delta: own[i].delta, perGame: own[i].perGame, gameLevel: own[i].gameLevel, sessions: own[i].sessions });
+    }
     expect(report.comparisons.some((c: { positive: boolean }) => c.positive)).toBe(false);
     expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message.split(':')[0]])).toEqual([['few_games', 'eval-ID'], ['few_games', 'eval-OOD']]);
     expect(report.warnings[0].message).toContain('3 games (task set ID) cannot support a claim about games in general; this is a claim about these games');

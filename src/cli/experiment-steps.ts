@@ -3,6 +3,9 @@
  * evaluation step `metattl eval`, run in this process with their own store under the experiment's
  * folder (`<store>/experiments/<name>/<step>/`), so each is resumed by its own --resume. Their
  * stdout goes to stderr (the experiment's stdout is its own); their progress lines stay on stderr.
+ * Each eval is given the experiment's declared contrasts (`--contrast A:B`), so a step's results.json
+ * carries the same declared `comparisons[]` as the experiment's report (Holm within the step there,
+ * over the whole report in the report).
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
@@ -13,7 +16,8 @@ import { loadEvolutionState } from '../evolve/evolution-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { ExperimentExecutor, StepResult } from '../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
-import { selectedOnOf } from '../experiment/plan.ts';
+import { selectedOnOf, stepContrasts } from '../experiment/plan.ts';
+import type { SessionWAuc } from '../experiment/selection.ts';
 
 /** Run `fn` with process.stdout's writes sent to stderr instead. */
 async function stdoutToStderr<T>(fn: () => Promise<T>): Promise<T> {
@@ -56,6 +60,7 @@ async function evolutionOutcome(storeDir: string, id: string): Promise<Evolution
   return {
     runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
   };
 }
 
@@ -105,13 +110,15 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       }
       const resume = await hasRun(storeDir, step.id);
       const args = [
+        ...stepContrasts(plan, step).flatMap((c) => ['--contrast', `${c.a}:${c.b}`]),
         '--policies', policies.join(','), ...raw.flatMap((f) => ['--raw-meta-prompt', f]), '--tasks', step.tasks.join(','), '--repeats', String(step.repeats), ...shape, '--baseline', step.baseline,
         '--bootstrap-seed', String(spec.bootstrapSeed), '--store', storeDir, '--out', outDir, ...(resume ? ['--resume', step.id] : ['--id', step.id]),
         ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
       ];
       const exitCode = await stdoutToStderr(() => evalCommand(args));
-      const results = await readFile(join(outDir, 'results.json'), 'utf8').then((t) => JSON.parse(t) as { id: string; status: string; report: EvaluationOutcome['report'] }, () => null);
-      return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report } : null };
+      const results = await readFile(join(outDir, 'results.json'), 'utf8').then((t) => JSON.parse(t) as { id: string; status: string; report: EvaluationOutcome['report']; sessions?: SessionWAuc[] }, () => null);
+      const sessions = (results?.sessions ?? []).map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc }));
+      return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report, sessions } : null };
     },
   };
 }

@@ -20,7 +20,7 @@ import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../experiment/report-formats.ts';
+import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
@@ -32,7 +32,6 @@ import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
 import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
-import { experimentComparisonsToCsv } from '../experiment/report-formats.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
@@ -207,6 +206,7 @@ async function writeReport(report: ExperimentReport, dir: string): Promise<void>
   await writeFile(join(dir, 'report.html'), scrubText(experimentReportToHtml(report)));
   await writeFile(join(dir, 'report.csv'), scrubText(experimentReportToCsv(report)));
   await writeFile(join(dir, 'comparisons.csv'), scrubText(experimentComparisonsToCsv(report)));
+  if (report.foldResults.length) await writeFile(join(dir, 'folds.csv'), scrubText(experimentFoldsToCsv(report)));
 }
 
 function printReport(report: ExperimentReport, dir: string, v: Values, exitCode: number): void {
@@ -215,13 +215,17 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
     return;
   }
   const rows = report.rows.map((r) => `${r.step} ${r.arm}: W-AUC ${r.wAuc.estimate.toFixed(3)} [${r.wAuc.low.toFixed(3)}, ${r.wAuc.high.toFixed(3)}] n=${r.sessions}${r.paper ? ` (paper ${r.paper.wAuc})` : ''}${r.leakWarning ? ' (leak)' : ''}`);
-  const folds = report.foldResults.map((f) => `${f.fold}: held-out gap ${f.heldOutGap ? `${f.heldOutGap.estimate.toFixed(3)} [${f.heldOutGap.low.toFixed(3)}, ${f.heldOutGap.high.toFixed(3)}]` : '—'}, selection inflation ${f.selectionInflation?.toFixed(3) ?? '—'}`);
+  const folds = [
+    ...report.foldResults.map((f) => `${f.fold}: chosen ${chosenText(f)}; held-out gap ${f.heldOutGap ? `${f.heldOutGap.estimate.toFixed(3)} [${f.heldOutGap.low.toFixed(3)}, ${f.heldOutGap.high.toFixed(3)}]` : '—'}; selection optimism ${formatSelection(f.selectionOptimism)}; transfer gap ${formatSelection(f.transferGap)}`),
+    ...(report.foldsPooled ?? []).map((p) => `pooled over ${p.folds} folds${(report.foldsPooled?.length ?? 0) > 1 ? ` (model set ${p.modelSet})` : ''} (${p.seedFolds} chose the seed): selection optimism ${formatSelection(p.selectionOptimism)}; transfer gap ${formatSelection(p.transferGap)}`),
+    ...(report.foldRegime ? [`regime: ${report.foldRegime}`] : []),
+  ];
   // Numbers read back from JSON: NaN (a one-game t-interval) arrives as null.
   const n3 = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const comparisons = (report.comparisons ?? []).map((c) => `${c.step} ${c.a} − ${c.b}: Δ ${n3(c.delta.mean)} [${n3(c.delta.low)}, ${n3(c.delta.high)}], game-level t [${n3(c.gameLevel.tLow)}, ${n3(c.gameLevel.tHigh)}], sign-flip p ${n3(c.gameLevel.signFlipP)} (min ${n3(c.gameLevel.minP)}), Holm p ${n3(c.holmP)}${c.positive ? ' Δ > 0 (Holm)' : ''}; repeats for Δ = ${c.power.delta}: ${c.power.repeatsNeeded ?? `— (${c.power.reason})`}`);
   const warnings = (report.warnings ?? []).map((w) => `warning (${w.code}): ${w.message}`);
   const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
-  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, report.json to ${dir}\n`);
+  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {

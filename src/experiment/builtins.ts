@@ -27,7 +27,7 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
     arms: [...BASELINES, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
   },
   'skeptic-holdout': {
-    ...common, name: 'skeptic-holdout', description: 'The reviews\' test: leave one ID game out, evolve on the other two (train / validation), test the chosen meta-prompt and naive on the held-out game; rotate over the three.',
+    ...common, name: 'skeptic-holdout', description: 'The reviews\' test: leave one ID game out, evolve on the other two (train / validation), test the chosen meta-prompt and naive on the held-out game and again, fresh, on the validation game (selection optimism = recorded − fresh validation W-AUC; transfer gap = (chosen − naive) on validation − on held-out); rotate over the three.',
     episodes: 6, steps: 50, repeats: 15, taskSets: { ID: JERICHO_SETS.ID }, folds: { leaveOneOut: 'ID' },
     evolutions: [{ ...PAPER_EVOLUTION, train: undefined, val: undefined }], arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['test'], paper: null,
   },

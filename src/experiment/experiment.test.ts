@@ -1,7 +1,8 @@
 /**
  * The experiment core without a model: the schema names every bad field, the built-ins carry the
  * paper's values, overrides shrink them, skeptic-holdout's folds are disjoint by construction, the
- * runner skips finished steps on resume, and the report's fold numbers are the hand-computed ones.
+ * runner skips finished steps on resume, and the selection test's numbers (selection optimism,
+ * transfer gap, pooled) are the hand-computed ones, t quantiles from scipy.
  */
 import { describe, expect, it } from 'vitest';
 import type { EvaluationReport } from '../eval/interface.ts';
@@ -11,7 +12,7 @@ import { freshExperimentState, runExperiment, type ExperimentExecutor } from './
 import type { ExperimentState } from './interface.ts';
 import { checkFoldDisjoint, gamesOf, leaveOneOutFolds, planExperiment } from './plan.ts';
 import { buildExperimentReport } from './report.ts';
-import { EXPERIMENT_CSV_HEADER, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from './report-formats.ts';
+import { EXPERIMENT_CSV_HEADER, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, FOLDS_CSV_HEADER } from './report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from './schema.ts';
 
 const iv = (estimate: number, low = estimate, high = estimate): Interval => ({ estimate, low, high, n: 1, resamples: 2000 });
@@ -77,7 +78,12 @@ describe('built-in experiments', () => {
       const all = [...gamesOf(f.train), ...gamesOf(f.val), ...gamesOf(f.test)];
       expect(new Set(all).size).toBe(all.length);
     }
-    expect(plan.steps.map((s) => s.id)).toEqual(['fold-detective.evolve-meta-ttl', 'fold-detective.eval-test', 'fold-zork1.evolve-meta-ttl', 'fold-zork1.eval-test', 'fold-temple.evolve-meta-ttl', 'fold-temple.eval-test']);
+    expect(plan.steps.map((s) => s.id)).toEqual([
+      'fold-detective.evolve-meta-ttl', 'fold-detective.eval-test', 'fold-detective.eval-validation', 'fold-zork1.evolve-meta-ttl', 'fold-zork1.eval-test', 'fold-zork1.eval-validation',
+      'fold-temple.evolve-meta-ttl', 'fold-temple.eval-test', 'fold-temple.eval-validation',
+    ]);
+    // The selection test plays both arms afresh on the fold's validation games.
+    expect(plan.steps[2]).toMatchObject({ kind: 'evaluation', taskSet: 'validation', tasks: ['temple:0'], purpose: 'fresh-validation', arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolutionStep: 'fold-detective.evolve-meta-ttl' }] });
     // Two seeds of one game stay on one side of every split.
     for (const f of leaveOneOutFolds(['a:1', 'a:2', 'b:1', 'c:1', 'd:1'])) checkFoldDisjoint(f);
     expect(leaveOneOutFolds(['a:1', 'a:2', 'b:1', 'c:1'])[0]).toEqual({ id: 'fold-a', train: ['b:1'], val: ['c:1'], test: ['a:1', 'a:2'] });
@@ -105,49 +111,124 @@ function evalReport(arms: Record<string, [number, number | null]>): EvaluationRe
   };
 }
 
+/** Fresh sessions of one evaluation: arm → W-AUC per repeat, all on `task`. */
+const sessionsOf = (task: string, arms: Record<string, number[]>) => Object.entries(arms).flatMap(([policyId, ws]) => ws.map((wAuc, repeat) => ({ policyId, taskId: task, repeat, wAuc })));
+
 describe('experiment runner and report', () => {
-  it('runs steps in order, stops on a stopped step, skips finished steps on resume; fold numbers as computed by hand', async () => {
-    const spec = { ...BUILTIN_EXPERIMENTS['skeptic-holdout']!, taskSets: { ID: ['detective:0', 'zork1:0', 'temple:0'] } };
+  // scipy.stats.t.ppf(0.975, df) for the integer df these data give.
+  const T975 = { 2: 4.302652729911275, 4: 2.7764451051977987, 6: 2.4469118511449692 } as const;
+  const recordedByFold: Record<string, number> = { 'fold-detective': 0.5, 'fold-zork1': 0.3, 'fold-temple': 0.4 };
+
+  it('runs steps in order, stops on a stopped step, skips finished steps on resume; the selection test as computed by hand', async () => {
+    const spec = { ...BUILTIN_EXPERIMENTS['skeptic-holdout']!, repeats: 3, taskSets: { ID: ['detective:0', 'zork1:0', 'temple:0'] } };
     const plan = planExperiment(spec);
     const calls: string[] = [];
     let stopAt: string | null = 'fold-zork1.eval-test';
-    const val: Record<string, number> = { 'fold-detective.evolve-meta-ttl': 0.5, 'fold-zork1.evolve-meta-ttl': 0.3, 'fold-temple.evolve-meta-ttl': 0.2 };
     const saved: string[] = [];
     const exec: ExperimentExecutor = {
       now: () => '2026-01-01T00:00:00.000Z',
       save: async (s) => void saved.push(s.status),
-      evolution: async (step) => (calls.push(step.id), { exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: val[step.id]!, candidates: 2 } }),
+      evolution: async (step) => {
+        calls.push(step.id);
+        const recorded = recordedByFold[step.fold!]!;
+        return { exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: recorded, candidates: 2, bestIsSeed: step.fold === 'fold-temple', bestValScores: { [step.val[0]!]: recorded } } };
+      },
       evaluation: async (step, evolved) => {
         calls.push(step.id);
         expect(Object.keys(evolved)).toEqual([step.arms[1]!.evolutionStep]);
         if (step.id === stopAt) return { exitCode: 130, outcome: null };
-        return { exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null], evolved: [0.2, 0.1] }) } };
+        // Fresh validation: evolved 0.4, 0.45, 0.35 vs naive 0.1, 0.2, 0.15 (Δ 0.3, 0.25, 0.2); held out: Δ 0.1, 0.2, 0.15.
+        const sessions = step.purpose === 'fresh-validation'
+          ? sessionsOf(step.tasks[0]!, { naive: [0.1, 0.2, 0.15], evolved: [0.4, 0.45, 0.35] })
+          : sessionsOf(step.tasks[0]!, { naive: [0.1, 0.1, 0.1], evolved: [0.2, 0.3, 0.25] });
+        return { exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null], evolved: [0.2, 0.1] }), sessions } };
       },
     };
     const state: ExperimentState = freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now());
     const first = await runExperiment(plan, state, exec);
     expect(first).toMatchObject({ exitCode: 130, state: { status: 'stopped' } });
-    expect(calls).toEqual(['fold-detective.evolve-meta-ttl', 'fold-detective.eval-test', 'fold-zork1.evolve-meta-ttl', 'fold-zork1.eval-test']);
+    expect(calls).toEqual(['fold-detective.evolve-meta-ttl', 'fold-detective.eval-test', 'fold-detective.eval-validation', 'fold-zork1.evolve-meta-ttl', 'fold-zork1.eval-test']);
     stopAt = null;
     calls.length = 0;
     const second = await runExperiment(plan, first.state, exec);
     expect(second.exitCode).toBe(0);
-    expect(calls).toEqual(['fold-zork1.eval-test', 'fold-temple.evolve-meta-ttl', 'fold-temple.eval-test']);
+    expect(calls).toEqual(['fold-zork1.eval-test', 'fold-zork1.eval-validation', 'fold-temple.evolve-meta-ttl', 'fold-temple.eval-test', 'fold-temple.eval-validation']);
     const report = buildExperimentReport(plan, second.state);
     expect(report.pendingSteps).toEqual([]);
-    // Inflation = validation W-AUC − held-out W-AUC: 0.5 − 0.2, 0.3 − 0.2, 0.2 − 0.2.
-    expect(report.foldResults.map((f) => [f.fold, f.heldOutGap?.estimate, f.heldOutWAuc?.estimate, f.validationWAuc, Number(f.selectionInflation!.toFixed(6))])).toEqual([
-      ['fold-detective', 0.1, 0.2, 0.5, 0.3], ['fold-zork1', 0.1, 0.2, 0.3, 0.1], ['fold-temple', 0.1, 0.2, 0.2, 0],
+
+    // Independent arithmetic. Optimism values = recorded − fresh (0.4, 0.45, 0.35): mean recorded − 0.4, SD 0.05, n 3, 2 df.
+    const optimismHalf = T975[2] * 0.05 / Math.sqrt(3);
+    // Transfer gap: mean(0.3, 0.25, 0.2) − mean(0.1, 0.2, 0.15) = 0.1; both variances 0.0025, n 3 → Welch df 4.
+    const gapHalf = T975[4] * Math.sqrt(0.0025 / 3 + 0.0025 / 3);
+    for (const f of report.foldResults) {
+      const optimism = recordedByFold[f.fold]! - 0.4;
+      expect(f.selectionOptimism!.mean).toBeCloseTo(optimism, 12);
+      expect(f.selectionOptimism!.low).toBeCloseTo(optimism - optimismHalf, 9);
+      expect(f.selectionOptimism!.high).toBeCloseTo(optimism + optimismHalf, 9);
+      expect(f.selectionOptimism).toMatchObject({ n: 3, df: expect.closeTo(2, 9) });
+      expect(f.transferGap!.mean).toBeCloseTo(0.1, 12);
+      expect([f.transferGap!.low, f.transferGap!.high, f.transferGap!.n]).toEqual([expect.closeTo(0.1 - gapHalf, 9), expect.closeTo(0.1 + gapHalf, 9), 6]);
+      expect(f.transferGap!.df).toBeCloseTo(4, 9);
+    }
+    expect(report.foldResults.map((f) => [f.fold, f.chosenCandidate, f.chosenIsSeed, f.heldOutGap?.estimate, f.validationWAuc, f.freshValidationWAuc?.estimate])).toEqual([
+      ['fold-detective', 'c1', false, 0.1, 0.5, 0.2], ['fold-zork1', 'c1', false, 0.1, 0.3, 0.2], ['fold-temple', 'c1', true, 0.1, 0.4, 0.2],
     ]);
+    // Pooled: fold optimisms 0.1, −0.1, 0 → mean 0; each fold weighs 1/3 → SE² = 3 · (1/9) · 0.0025/3, Welch df 6.
+    const [pooled] = report.foldsPooled!;
+    expect(pooled).toMatchObject({ modelSet: 0, folds: 3, seedFolds: 1 });
+    expect(pooled!.selectionOptimism!.mean).toBeCloseTo(0, 12);
+    expect(pooled!.selectionOptimism!.high).toBeCloseTo(T975[6] * Math.sqrt(0.0025 / 9), 9);
+    expect(pooled!.selectionOptimism!.df).toBeCloseTo(6, 9);
+    // Across folds: t over (0.1, −0.1, 0): SD 0.1, 2 df.
+    expect(pooled!.acrossFolds.selectionOptimism!.high).toBeCloseTo(T975[2] * 0.1 / Math.sqrt(3), 9);
+    // Transfer gap pooled: six terms ±1/3, each variance 0.0025 with n 3 → SE² = 6 · (1/9) · 0.0025/3, df 12; across folds zero spread.
+    expect(pooled!.transferGap!.mean).toBeCloseTo(0.1, 12);
+    expect(pooled!.transferGap!.df).toBeCloseTo(12, 9);
+    expect(pooled!.acrossFolds.transferGap).toEqual({ mean: expect.closeTo(0.1, 12), low: expect.closeTo(0.1, 12), high: expect.closeTo(0.1, 12) });
+    expect(report.foldRegime).toMatch(/1 training \+ 1 validation game and tests on 1 held-out game; the paper's protocol trains and validates on the same 3 games \(3 = 3\)/);
+
     expect(report.rows.find((r) => r.step === 'fold-detective.eval-test' && r.arm === 'evolved')!.split).toEqual({ games: ['detective'], role: 'held-out' });
+    expect(report.rows.find((r) => r.step === 'fold-detective.eval-validation' && r.arm === 'evolved')!.split).toEqual({ games: ['temple'], role: 'selected-on' });
     const md = experimentReportToMarkdown(report);
-    for (const text of ['## Folds', 'selection inflation', '0.300', 'fold-temple', 'Models: set 0: actor a, meta-agent m, proposer p', '## Learning curves']) expect(md).toContain(text);
+    for (const text of ['## Folds', 'selection optimism', 'transfer gap', '0.100 [', '(n 3)', 'c1 (seed: no selection happened)', '1 of 3 folds chose the seed', 'Regime: Each fold selects on 1 training + 1 validation game', 'unit: one fresh session', 'cannot show', 'fold-temple', 'Models: set 0: actor a, meta-agent m, proposer p', '## Learning curves']) expect(md).toContain(text);
+    expect(md).not.toContain('selection inflation');
     const html = experimentReportToHtml(report);
     expect(html).toContain('<table id="folds">');
-    expect(html.match(/<svg/g)).toHaveLength(3);
+    expect(html).toContain('<p id="fold-regime">');
+    expect(html.match(/<svg/g)).toHaveLength(6);
     const csv = experimentReportToCsv(report).trim().split('\n');
     expect(csv[0]).toBe(EXPERIMENT_CSV_HEADER.join(','));
-    expect(csv).toHaveLength(1 + 6);
+    expect(csv).toHaveLength(1 + 12);
+    const folds = experimentFoldsToCsv(report).trim().split('\n').map((l) => l.split(','));
+    expect(folds[0]).toEqual(FOLDS_CSV_HEADER);
+    expect(folds.map((r) => r[1])).toEqual(['fold', 'fold-detective', 'fold-zork1', 'fold-temple', 'pooled']);
+    expect(Number(folds[1]![FOLDS_CSV_HEADER.indexOf('selection_optimism_low')])).toBeCloseTo(0.1 - optimismHalf, 9);
+    expect(folds[3]![FOLDS_CSV_HEADER.indexOf('chosen_is_seed')]).toBe('true');
+    // The fresh-validation steps were selected on: their comparisons are never declared.
+    expect(report.comparisons!.every((c) => !c.step.endsWith('eval-validation'))).toBe(true);
+  });
+
+  it('every fold chose the seed on deterministic replies: chosenIsSeed everywhere, selection optimism 0 with a zero-width interval', async () => {
+    const spec = { ...BUILTIN_EXPERIMENTS['skeptic-holdout']!, repeats: 2, taskSets: { ID: ['detective:0', 'zork1:0', 'temple:0'] } };
+    const plan = planExperiment(spec);
+    // A deterministic game per task: every session of the same prompt on it scores the same.
+    const wAucOf: Record<string, number> = { 'detective:0': 0.2, 'zork1:0': 0.05, 'temple:0': 0.6 };
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z',
+      save: async () => undefined,
+      evolution: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 1, budget: 1, sessionsPlayed: 1, bestCandidateId: 'c0', bestStrategy: 'seed', bestValWAuc: wAucOf[step.val[0]!]!, candidates: 1, bestIsSeed: true, bestValScores: { [step.val[0]!]: wAucOf[step.val[0]!]! } } }),
+      evaluation: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null], evolved: [0.1, 0] }), sessions: sessionsOf(step.tasks[0]!, { naive: [wAucOf[step.tasks[0]!]!, wAucOf[step.tasks[0]!]!], evolved: [wAucOf[step.tasks[0]!]!, wAucOf[step.tasks[0]!]!] }) } }),
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.foldResults.map((f) => f.chosenIsSeed)).toEqual([true, true, true]);
+    for (const f of report.foldResults) {
+      expect(f.selectionOptimism).toEqual({ mean: 0, low: 0, high: 0, n: 2, df: null });
+      expect(f.transferGap).toEqual({ mean: 0, low: 0, high: 0, n: 4, df: null });
+    }
+    // The old "validation − held-out W-AUC" would have printed game difficulty here: 0.6 − 0.2, 0.2 − 0.05, 0.05 − 0.6.
+    expect(report.foldsPooled).toEqual([{ modelSet: 0, folds: 3, seedFolds: 3, selectionOptimism: { mean: 0, low: 0, high: 0, n: 6, df: null }, transferGap: { mean: 0, low: 0, high: 0, n: 12, df: null }, acrossFolds: { selectionOptimism: { mean: 0, low: 0, high: 0 }, transferGap: { mean: 0, low: 0, high: 0 } } }]);
+    expect(experimentReportToMarkdown(report)).toContain('3 of 3 folds chose the seed');
   });
 });
 

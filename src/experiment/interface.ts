@@ -7,6 +7,7 @@
 import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
+import type { SelectionInterval, SessionWAuc } from './selection.ts';
 
 /** One set of role models; a role left out takes the CLI's flag (or the page's setting). */
 export interface ModelSet {
@@ -102,6 +103,9 @@ export interface EvaluationStep {
   arms: { id: string; policy?: string; raw?: true; evolutionStep?: string }[];
   baseline: string;
   repeats: number;
+  /** `fresh-validation`: a fold's arms played afresh on its validation games (the selection test);
+   * its comparisons are exploratory (the games were selected on). Absent = an ordinary evaluation. */
+  purpose?: 'fresh-validation';
 }
 
 export type PlanStep = EvolutionStep | EvaluationStep;
@@ -126,12 +130,19 @@ export interface EvolutionOutcome {
   /** The chosen candidate's mean W-AUC over its validation tasks. */
   bestValWAuc: number | null;
   candidates: number;
+  /** Whether the chosen candidate is the seed (no proposal beat it: no selection happened);
+   * absent in outcomes recorded before it was. */
+  bestIsSeed?: boolean;
+  /** The chosen candidate's recorded mean W-AUC per validation task (what selection saw). */
+  bestValScores?: Record<string, number>;
 }
 
 export interface EvaluationOutcome {
   runId: string;
   status: string;
   report: EvaluationReport;
+  /** Every session's W-AUC (the selection test pairs them); absent in outcomes recorded before. */
+  sessions?: SessionWAuc[];
 }
 
 export interface StepRecord {
@@ -187,7 +198,7 @@ export interface ExperimentRow {
  */
 export type VocabularyOverlapEntry = TaskSetOverlap & { step: string };
 
-/** A skeptic-holdout fold's result: the held-out gap and the selection inflation. */
+/** A skeptic-holdout fold's result: the held-out gap and the selection test (src/experiment/selection.ts). */
 export interface FoldResult {
   fold: string;
   modelSet: number;
@@ -197,9 +208,32 @@ export interface FoldResult {
   /** Evolved − baseline W-AUC on the held-out game, paired, 95% CI. */
   heldOutGap: Interval | null;
   heldOutWAuc: Interval | null;
+  /** The chosen candidate's recorded validation W-AUC (mean over its validation tasks). */
   validationWAuc: number | null;
-  /** The chosen candidate's validation W-AUC − its held-out W-AUC (positive = selection flattered it). */
-  selectionInflation: number | null;
+  /** The chosen candidate's W-AUC in fresh sessions on the same validation games. */
+  freshValidationWAuc: Interval | null;
+  /** The chosen candidate (null when the evolution has not finished). */
+  chosenCandidate: string | null;
+  /** The chosen prompt is the seed: no selection happened in this fold (null = unknown). */
+  chosenIsSeed: boolean | null;
+  /** Recorded − fresh validation W-AUC of the chosen candidate (the winner's curse); Welch
+   * t-interval over the fresh sessions, the recorded number held fixed. */
+  selectionOptimism: SelectionInterval | null;
+  /** (chosen − naive) on the validation games, fresh, − (chosen − naive) on the held-out game;
+   * Welch t-interval over the two sets of paired (task, repeat) differences. */
+  transferGap: SelectionInterval | null;
+}
+
+/** The selection test pooled over folds: each fold weighs 1/F; `selectionOptimism` and
+ * `transferGap` are Welch intervals over every fold's sessions (folds fixed), `acrossFolds` the
+ * t-interval over the F fold estimates (F − 1 df: the folds as the unit). */
+export interface FoldsPooled {
+  modelSet: number;
+  folds: number;
+  seedFolds: number;
+  selectionOptimism: SelectionInterval | null;
+  transferGap: SelectionInterval | null;
+  acrossFolds: { selectionOptimism: { mean: number; low: number | null; high: number | null } | null; transferGap: { mean: number; low: number | null; high: number | null } | null };
 }
 
 export interface ExperimentReport {
@@ -215,6 +249,10 @@ export interface ExperimentReport {
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];
   foldResults: FoldResult[];
+  /** The selection test pooled over folds, one row per model set (absent without folds). */
+  foldsPooled?: FoldsPooled[];
+  /** The fold regime in words (games per split, against the paper's), absent without folds. */
+  foldRegime?: string;
   /** The paper's numbers this report compares with, and their setting. `games`: the games each of
    * the paper's task sets consists of; a row shows a paper number only when its evaluated games are
    * exactly that task set's games (a task set not listed, e.g. WebArena-Lite's, is none of ours). */

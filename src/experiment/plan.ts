@@ -43,7 +43,8 @@ export function leaveOneOutFolds(taskIds: readonly string[]): Fold[] {
 }
 
 /** The experiment's folds and steps (one model set = one copy of every step; ids `m<i>.` prefixed
- * when there are several, `fold-<game>.` in a fold experiment). */
+ * when there are several, `fold-<game>.` in a fold experiment, where each fold ends with
+ * `eval-validation`: the arms played afresh on the fold's validation games). */
 export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
   const folds = spec.folds ? leaveOneOutFolds(spec.taskSets[spec.folds.leaveOneOut] ?? []) : [];
   const steps: PlanStep[] = [];
@@ -61,6 +62,15 @@ export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
         arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy, ...(a.raw ? { raw: true as const } : {}) } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
         baseline: spec.baseline, repeats: spec.repeats,
       }));
+      // A fold also plays its arms afresh on its validation games: the selection test's
+      // "recorded vs fresh" and "validation vs held-out" need the same arms there.
+      if (fold) {
+        evaluations.push({
+          kind: 'evaluation', id: `${prefix}eval-validation`, modelSet: m, fold: fold.id, taskSet: 'validation', tasks: fold.val,
+          arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
+          baseline: spec.baseline, repeats: spec.repeats, purpose: 'fresh-validation',
+        });
+      }
       steps.push(...evolutions, ...evaluations);
     }
   }
@@ -71,4 +81,12 @@ export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
 export function selectedOnOf(plan: ExperimentPlan, evolutionStepId: string | undefined): string[] {
   const step = plan.steps.find((s): s is EvolutionStep => s.kind === 'evolution' && s.id === evolutionStepId);
   return step ? gamesOf([...step.train, ...step.val]) : [];
+}
+
+/** The experiment's declared key contrasts (`spec.contrasts`) between two arms of `step`: each
+ * step's own evaluation declares them beside each arm against the baseline, as the experiment's
+ * report does (the step Holm-corrects within itself, the report over all its steps). */
+export function stepContrasts(plan: ExperimentPlan, step: EvaluationStep): { a: string; b: string }[] {
+  const ids = new Set(step.arms.map((a) => a.id));
+  return (plan.spec.contrasts ?? []).filter((c) => ids.has(c.a) && ids.has(c.b));
 }

@@ -9,13 +9,50 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
-import type { ExperimentReport, ExperimentRow } from './interface.ts';
+import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled } from './interface.ts';
 import { paperReferenceText } from './report.ts';
+import type { SelectionInterval } from './selection.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
 const num = (x: number | null, digits = 3) => (x === null ? '—' : formatNumber(x, digits));
 const SPLIT_TEXT = { 'held-out': 'held out', 'selected-on': 'selected on these games', 'not-selected': 'no selection' } as const;
 const paperCell = (r: ExperimentRow) => (r.paper ? `${formatNumber(r.paper.wAuc, 2)}${r.paper.averageScore !== null ? ` (avg ${formatNumber(r.paper.averageScore, 1)})` : ''}` : '—');
+
+/** A selection interval as text: `mean [low, high] (n N)`, or `mean (n N: no interval)` when it has none. */
+export function formatSelection(x: SelectionInterval | null | undefined, digits = 3): string {
+  if (!x) return '—';
+  const f = (v: number) => formatNumber(v, digits);
+  return x.low === null || x.high === null ? `${f(x.mean)} (n ${x.n}: no interval)` : `${f(x.mean)} [${f(x.low)}, ${f(x.high)}] (n ${x.n})`;
+}
+
+const acrossText = (x: { mean: number; low: number | null; high: number | null } | null, folds: number) =>
+  !x ? '—' : x.low === null || x.high === null ? `${formatNumber(x.mean, 3)} (${folds} fold${folds === 1 ? '' : 's'}: no interval)` : `${formatNumber(x.mean, 3)} [${formatNumber(x.low, 3)}, ${formatNumber(x.high, 3)}]`;
+
+/** The chosen candidate of a fold, with the flag when it is the seed. */
+export const chosenText = (f: FoldResult): string => `${f.chosenCandidate ?? '—'}${f.chosenIsSeed ? ' (seed: no selection happened)' : ''}`;
+
+/** The folds table's header and one row per fold, then one pooled row per model set (plain text
+ * cells; the selection test first, so it is in sight on a narrow page). */
+export const FOLD_HEADER = ['fold', 'chosen', 'selection optimism', 'transfer gap', 'recorded validation W-AUC', 'fresh validation W-AUC', 'gap evolved − baseline (held out)', 'held-out W-AUC', 'train / validation / test'];
+export function foldCells(r: ExperimentReport): string[][] {
+  const rows = r.foldResults.map((f) => [
+    f.fold, chosenText(f), formatSelection(f.selectionOptimism), formatSelection(f.transferGap), num(f.validationWAuc), iv(f.freshValidationWAuc), iv(f.heldOutGap), iv(f.heldOutWAuc),
+    `${f.train.join(', ')} / ${f.val.join(', ')} / ${f.test.join(', ')}`,
+  ]);
+  const pooled = (r.foldsPooled ?? []).map((p: FoldsPooled) => [
+    `pooled${(r.foldsPooled?.length ?? 0) > 1 ? ` (model set ${p.modelSet})` : ''}`, `${p.seedFolds} of ${p.folds} fold${p.folds === 1 ? '' : 's'} chose the seed`,
+    `${formatSelection(p.selectionOptimism)}; across folds ${acrossText(p.acrossFolds.selectionOptimism, p.folds)}`, `${formatSelection(p.transferGap)}; across folds ${acrossText(p.acrossFolds.transferGap, p.folds)}`, '', '', '', '', '',
+  ]);
+  return [...rows, ...pooled];
+}
+
+/** What the selection test's numbers mean, their units and what they cannot show (every format says it). */
+export const SELECTION_FOOTNOTE = [
+  'Selection optimism = the chosen candidate\'s recorded validation W-AUC (the number the evolution chose it by) − its W-AUC in fresh sessions on the same validation tasks; > 0 = selection flattered it (the winner\'s curse). Interval: 95% Welch t-interval over the fresh sessions (unit: one fresh session of the chosen prompt; n = validation tasks × repeats); the recorded number is held fixed, so its own noise (the evolution\'s validation repeats) is not in the interval.',
+  'Transfer gap = (chosen − naive) on the validation games, fresh − (chosen − naive) on the held-out game: a difference of paired differences, so each game\'s difficulty cancels; > 0 = the advantage seen where the prompt was selected does not carry to the held-out game. Interval: 95% Welch t-interval over the paired differences (unit: one (task, repeat) pair of the two arms; n = pairs on the validation games + pairs on the held-out game).',
+  'Both intervals hold the fold\'s games fixed: they cannot show how the numbers vary over other games, and with one validation and one held-out game a transfer gap also carries whatever is particular to those two games. n 1 = no interval (one session cannot show spread); a zero-width interval = identical sessions (e.g. deterministic replies).',
+  'Pooled: each fold weighs 1/F; the first interval is over every fold\'s sessions (folds fixed), "across folds" is a t-interval over the F fold estimates with F − 1 df (3 folds: 2 df). A fold whose chosen prompt is the seed had no selection: its optimism should be ≈ 0 and its transfer gap is the seed\'s own.',
+];
 
 function headerLines(r: ExperimentReport): string[] {
   return [
@@ -30,9 +67,9 @@ function headerLines(r: ExperimentReport): string[] {
 export function experimentReportToMarkdown(r: ExperimentReport): string {
   const out = [`# Experiment ${r.name}`, '', r.description, '', ...headerLines(r).map((l) => `- ${l}`), ''];
   if (r.folds.length) {
-    out.push('## Folds (train / validation / test are disjoint)', '', '| fold | train | validation | test | held-out W-AUC | gap evolved − baseline | validation W-AUC | selection inflation |', '|---|---|---|---|---|---|---|---|');
-    for (const f of r.foldResults) out.push(`| ${f.fold} | ${f.train.join(', ')} | ${f.val.join(', ')} | ${f.test.join(', ')} | ${iv(f.heldOutWAuc)} | ${iv(f.heldOutGap)} | ${num(f.validationWAuc)} | ${num(f.selectionInflation)} |`);
-    out.push('', 'Selection inflation = the chosen candidate\'s validation W-AUC − its held-out W-AUC.', '');
+    out.push('## Folds (train / validation / test are disjoint): the selection test', '', `| ${FOLD_HEADER.join(' | ')} |`, `|${FOLD_HEADER.map(() => '---').join('|')}|`);
+    for (const cells of foldCells(r)) out.push(`| ${cells.join(' | ')} |`);
+    out.push('', ...(r.foldRegime ? [`Regime: ${r.foldRegime}`, ''] : []), ...SELECTION_FOOTNOTE.flatMap((l) => [l, '']));
   }
   if (r.evolutions.length) {
     out.push('## Evolutions', '', '| step | proposer | train | validation | metric calls | sessions | chosen | validation W-AUC |', '|---|---|---|---|---|---|---|---|');
@@ -77,7 +114,7 @@ const table = (id: string, header: string[], rows: string[][]) =>
 /** A standalone HTML document of the report. */
 export function experimentReportToHtml(r: ExperimentReport): string {
   const e = escapeHtml;
-  const folds = r.foldResults.map((f) => [e(f.fold), e(f.train.join(', ')), e(f.val.join(', ')), e(f.test.join(', ')), iv(f.heldOutWAuc), iv(f.heldOutGap), num(f.validationWAuc), num(f.selectionInflation)]);
+  const folds = foldCells(r).map((cells) => cells.map(e));
   const evolutions = r.evolutions.map((x) => [e(x.step), e(x.proposer), e(x.train.join(', ')), e(x.val.join(', ')), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), e(x.bestCandidateId ?? '—'), num(x.bestValWAuc)]);
   const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.rawMetaPrompt ? ' (raw)' : ''}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row), ...(r.vocabulary !== undefined ? [pct(row.dictionaryOverlap)] : [])]);
   const steps = [...new Set(r.rows.map((row) => row.step))];
@@ -94,7 +131,7 @@ export function experimentReportToHtml(r: ExperimentReport): string {
 <h1>Experiment ${e(r.name)}</h1>
 <p>${e(r.description)}</p>
 <ul>${headerLines(r).map((l) => `<li>${e(l)}</li>`).join('')}</ul>
-${folds.length ? `<h2>Folds (train / validation / test are disjoint)</h2>${table('folds', ['fold', 'train', 'validation', 'test', 'held-out W-AUC', 'gap evolved − baseline', 'validation W-AUC', 'selection inflation'], folds)}<p>Selection inflation = the chosen candidate's validation W-AUC − its held-out W-AUC.</p>` : ''}
+${folds.length ? `<h2>Folds (train / validation / test are disjoint): the selection test</h2>${table('folds', FOLD_HEADER, folds)}${r.foldRegime ? `<p id="fold-regime">Regime: ${e(r.foldRegime)}</p>` : ''}${SELECTION_FOOTNOTE.map((l) => `<p>${e(l)}</p>`).join('')}` : ''}
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
@@ -108,6 +145,26 @@ ${charts.join('\n')}
 <p>${e(BOOTSTRAP_FOOTNOTE)}</p>
 </body></html>
 `;
+}
+
+/** The selection test as CSV: one row per fold, then one pooled row per model set (`fold` =
+ * `pooled`); intervals as mean/low/high/n columns (empty = none). */
+export const FOLDS_CSV_HEADER = [
+  'model_set', 'fold', 'train', 'validation', 'test', 'chosen', 'chosen_is_seed', 'held_out_gap', 'held_out_gap_low', 'held_out_gap_high', 'recorded_validation_wauc', 'fresh_validation_wauc',
+  'selection_optimism', 'selection_optimism_low', 'selection_optimism_high', 'selection_optimism_n', 'transfer_gap', 'transfer_gap_low', 'transfer_gap_high', 'transfer_gap_n',
+  'across_folds_optimism_low', 'across_folds_optimism_high', 'across_folds_gap_low', 'across_folds_gap_high',
+];
+export function experimentFoldsToCsv(r: ExperimentReport): string {
+  const sel = (x: SelectionInterval | null) => [x?.mean ?? null, x?.low ?? null, x?.high ?? null, x?.n ?? null];
+  const rows = r.foldResults.map((f) => [
+    f.modelSet, f.fold, f.train.join(' '), f.val.join(' '), f.test.join(' '), f.chosenCandidate, f.chosenIsSeed, f.heldOutGap?.estimate ?? null, f.heldOutGap?.low ?? null, f.heldOutGap?.high ?? null,
+    f.validationWAuc, f.freshValidationWAuc?.estimate ?? null, ...sel(f.selectionOptimism), ...sel(f.transferGap), null, null, null, null,
+  ]);
+  const pooled = (r.foldsPooled ?? []).map((p) => [
+    p.modelSet, 'pooled', '', '', '', `${p.seedFolds}/${p.folds} seed`, p.seedFolds === p.folds, null, null, null, null, null, ...sel(p.selectionOptimism), ...sel(p.transferGap),
+    p.acrossFolds.selectionOptimism?.low ?? null, p.acrossFolds.selectionOptimism?.high ?? null, p.acrossFolds.transferGap?.low ?? null, p.acrossFolds.transferGap?.high ?? null,
+  ]);
+  return toCsv({ header: FOLDS_CSV_HEADER, rows: [...rows, ...pooled] });
 }
 
 export { comparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';

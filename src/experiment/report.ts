@@ -4,7 +4,8 @@
  * split behind each number (held-out or the games the meta-prompt was selected on, with the leak
  * warning), learning curves, the comparisons (each arm against the baseline and the experiment's
  * key contrasts, Holm-corrected over the report; every other pair exploratory) with per-game Δ
- * and the game-level test, the warnings (few games, identical repeats), each fold's held-out gap and selection inflation, the models, and the
+ * and the game-level test, the warnings (few games, identical repeats), each fold's held-out gap and selection test (selection optimism, transfer gap, whether
+ * the seed was chosen; pooled over folds), the models, and the
  * paper's numbers beside ours where it gives them (Lou et al. 2026, abstract: Jericho, GPT-5
  * meta-agent, W-AUC naive 0.18 → Meta-TTL 0.41 on ID, average score 50.4 → 110.8, 0.23 → 0.28 on
  * OOD; WebArena-Lite ID 0.55 → 0.63) — beside a row only when its games are exactly the paper's
@@ -13,7 +14,8 @@
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
 import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
-import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference, VocabularyOverlapEntry } from './interface.ts';
+import type { EvaluationStep, ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, FoldsPooled, PaperReference, VocabularyOverlapEntry } from './interface.ts';
+import { foldSelection, optimismValues, pairedDiffs, pooledSelection, type FoldSelectionInput } from './selection.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
@@ -83,21 +85,43 @@ function rowsOf(plan: ExperimentPlan, state: ExperimentState, paper: PaperNumber
   return rows;
 }
 
-/** Each fold's held-out gap (the first evolved arm − the baseline) and its selection inflation. */
-function foldResultsOf(plan: ExperimentPlan, state: ExperimentState, rows: readonly ExperimentRow[]): FoldResult[] {
+/** Each fold's held-out gap (the first evolved arm − the baseline) and its selection test
+ * (selection optimism and transfer gap, src/experiment/selection.ts), and the pooled rows. */
+function foldResultsOf(plan: ExperimentPlan, state: ExperimentState, rows: readonly ExperimentRow[]): { folds: FoldResult[]; pooled: FoldsPooled[] } {
   const out: FoldResult[] = [];
+  const inputs = new Map<number, FoldSelectionInput[]>();
   for (const step of plan.steps) {
-    if (step.kind !== 'evaluation' || !step.fold) continue;
+    if (step.kind !== 'evaluation' || !step.fold || step.purpose) continue;
     const fold = plan.folds.find((f) => f.id === step.fold)!;
     const arm = step.arms.find((a) => a.evolutionStep);
     const row = rows.find((r) => r.step === step.id && r.arm === arm?.id);
-    const validationWAuc = arm ? state.steps[arm.evolutionStep!]?.evolution?.bestValWAuc ?? null : null;
+    const evolution = arm ? state.steps[arm.evolutionStep!]?.evolution : undefined;
+    const validationWAuc = evolution?.bestValWAuc ?? null;
+    const fresh = plan.steps.find((s): s is EvaluationStep => s.kind === 'evaluation' && s.purpose === 'fresh-validation' && s.fold === step.fold && s.modelSet === step.modelSet);
+    const freshSessions = fresh ? state.steps[fresh.id]?.evaluation?.sessions ?? [] : [];
+    const testSessions = state.steps[step.id]?.evaluation?.sessions ?? [];
+    const recorded = evolution?.bestValScores ?? (validationWAuc !== null ? Object.fromEntries(fold.val.map((t) => [t, validationWAuc])) : {});
+    const input: FoldSelectionInput = arm
+      ? { optimism: optimismValues(freshSessions, arm.id, recorded), validationDiffs: pairedDiffs(freshSessions, arm.id, step.baseline), testDiffs: pairedDiffs(testSessions, arm.id, step.baseline) }
+      : { optimism: [], validationDiffs: [], testDiffs: [] };
+    const chosenIsSeed = evolution?.bestIsSeed ?? null;
+    inputs.set(step.modelSet, [...(inputs.get(step.modelSet) ?? []), input]);
     out.push({
       fold: fold.id, modelSet: step.modelSet, train: fold.train, val: fold.val, test: fold.test, heldOutGap: row?.diffVsBaseline ?? null, heldOutWAuc: row?.wAuc ?? null,
-      validationWAuc, selectionInflation: validationWAuc !== null && row ? validationWAuc - row.wAuc.estimate : null,
+      validationWAuc, freshValidationWAuc: (fresh && rows.find((r) => r.step === fresh.id && r.arm === arm?.id)?.wAuc) ?? null,
+      chosenCandidate: evolution?.bestCandidateId ?? null, chosenIsSeed, ...foldSelection(input),
     });
   }
-  return out;
+  const pooled = [...inputs].map(([modelSet, folds]) => ({ modelSet, ...pooledSelection(folds), seedFolds: out.filter((f) => f.modelSet === modelSet && f.chosenIsSeed === true).length }));
+  return { folds: out, pooled };
+}
+
+/** The fold regime in words: games per split of the first fold, against the paper's protocol. */
+function foldRegimeOf(plan: ExperimentPlan): string | undefined {
+  const f = plan.folds[0];
+  if (!f) return undefined;
+  const n = (ids: string[]) => gamesOf(ids).length;
+  return `Each fold selects on ${n(f.train)} training + ${n(f.val)} validation game${n(f.val) === 1 ? '' : 's'} and tests on ${n(f.test)} held-out game; the paper's protocol trains and validates on the same 3 games (3 = 3) and has no held-out game. With one validation game, the chosen prompt is selected on a single game's sessions.`;
 }
 
 type StepComparison = Comparison & { step: string };
@@ -120,7 +144,8 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
     const pool = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])];
     const used = new Set<Comparison>();
     const seen = new Set<string>();
-    for (const w of wanted) {
+    // A fresh-validation step is on games the prompt was selected on: nothing there is declared.
+    for (const w of step.purpose === 'fresh-validation' ? [] : wanted) {
       for (const c of pool) {
         if (used.has(c) || seen.has(`${c.taskSet}|${[w.a, w.b].sort().join('|')}`)) continue;
         const oriented = c.a === w.a && c.b === w.b ? { ...c } : c.a === w.b && c.b === w.a ? reverseComparison(c) : null;
@@ -181,10 +206,11 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const perGame = plan.steps.flatMap((step) => (step.kind !== 'evaluation' ? [] : (state.steps[step.id]?.evaluation?.report.games ?? []).map((g) => ({
     step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,
   }))));
+  const folded = foldResultsOf(plan, state, rows);
   return {
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
-    evolutions, rows, perGame, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
+    evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
   };
 }

@@ -3,7 +3,8 @@
  * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories in the library),
  * custom story:seed picks, and web tasks typed as ids and named sets (WEB-ID-test…; each named set
  * is a task set, single ids join "custom") —, repeats, K and S (defaults 3 × 10 when every task is
- * a web task, as the CLI; a value typed by hand stays). Derived: the task sets as picks, the games a
+ * a web task, as the CLI; a value typed by hand stays), and contrasts: any pair of chosen policies
+ * a − b declared beside each policy against the baseline (tested and Holm-corrected). Derived: the task sets as picks, the games a
  * set is missing, the planned leak warnings and what keeps the form from starting. No I/O.
  */
 import type { LibraryEntry } from '../shared/stores/library.ts';
@@ -34,6 +35,9 @@ export function tagSet(name: string, tag: string, entries: readonly LibraryEntry
   return { name, picks, missing };
 }
 
+/** Separates a contrast's two policy ids in the saved form. */
+const PAIR = '\u001f';
+
 export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as const;
 
 /** The Evaluate form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
@@ -50,11 +54,14 @@ export interface EvaluateFormFields {
   episodes: number | null;
   maxSteps: number | null;
   contextWindow: number | null;
+  /** Pairs a − b declared beside each policy against the baseline, each as `a` U+001F `b` (the
+   * form memory keeps string lists only); absent in forms saved before. */
+  contrasts?: string[];
 }
 
 /** The fields of a fresh form. */
 export const EVALUATE_FORM_FIELDS: EvaluateFormFields = {
-  chosen: ['static', 'naive'], raw: [], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null,
+  chosen: ['static', 'naive'], raw: [], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null, contrasts: [],
 };
 
 export class EvaluateForm {
@@ -94,7 +101,14 @@ export class EvaluateForm {
    * else 32,000 with a note. */
   contextWindow = $state<number | null>(null);
 
+  /** Contrasts a − b the user declared (any pair of policies; each policy against the baseline is
+   * always declared). A pair with a policy no longer chosen is kept but not run (`activeContrasts`). */
+  contrasts = $state.raw<{ a: string; b: string }[]>([]);
+
   readonly chosenOptions = $derived.by(() => this.options.filter((o) => this.chosen.includes(o.id)));
+  /** The declared contrasts between two chosen policies that are not already a policy against the
+   * baseline (what the evaluation's config carries). */
+  readonly activeContrasts = $derived.by(() => this.contrasts.filter((c) => this.chosen.includes(c.a) && this.chosen.includes(c.b) && !this.isBaselinePair(c.a, c.b)));
   /** The typed web tasks parsed (null: none typed, or the catalog is still loading). */
   readonly web = $derived.by((): WebTaskList | { error: string } | null =>
     this.webText.trim() && this.webCatalog ? parseWebTaskList(this.webText, this.webCatalog) : null);
@@ -143,11 +157,31 @@ export class EvaluateForm {
 
   constructor(private readonly gameOf: (storyId: string) => string) {}
 
+  /** Whether a − b is already declared as a policy against the baseline (either way round). */
+  isBaselinePair(a: string, b: string): boolean {
+    return a === this.baseline || b === this.baseline;
+  }
+
+  /** Declare a − b. @returns null when added, else why not (the same policy twice, a policy not
+   * chosen, already declared either way round, or already a policy against the baseline). */
+  addContrast(a: string, b: string): string | null {
+    if (!a || !b || a === b) return 'Choose two different policies.';
+    if (!this.chosen.includes(a) || !this.chosen.includes(b)) return 'Choose both policies above first.';
+    if (this.isBaselinePair(a, b)) return `${a === this.baseline ? b : a} against the baseline is always compared.`;
+    if (this.contrasts.some((c) => (c.a === a && c.b === b) || (c.a === b && c.b === a))) return `${a} − ${b} is already declared.`;
+    this.contrasts = [...this.contrasts, { a, b }];
+    return null;
+  }
+
+  removeContrast(index: number): void {
+    this.contrasts = this.contrasts.filter((_, i) => i !== index);
+  }
+
   /** The fields a reload keeps (form-memory.svelte.ts; K and S only when typed). */
   snapshot(): EvaluateFormFields {
     return {
       chosen: this.chosen, raw: this.raw, baseline: this.baseline, useId: this.useId, useOod: this.useOod, custom: this.custom, webText: this.webText,
-      repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow,
+      repeats: this.repeats, episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, contextWindow: this.contextWindow, contrasts: this.contrasts.map((c) => `${c.a}${PAIR}${c.b}`),
     };
   }
 
@@ -164,6 +198,10 @@ export class EvaluateForm {
     this.episodesTyped = saved.episodes;
     this.maxStepsTyped = saved.maxSteps;
     this.contextWindow = saved.contextWindow;
+    this.contrasts = (Array.isArray(saved.contrasts) ? saved.contrasts : []).flatMap((text) => {
+      const [a, b, ...rest] = typeof text === 'string' ? text.split(PAIR) : [];
+      return a && b && a !== b && !rest.length ? [{ a, b }] : [];
+    });
   }
 
   /** A pick for people: its game and seed ("detective:0"). */

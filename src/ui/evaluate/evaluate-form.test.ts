@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import type { LibraryEntry } from '../shared/stores/library.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { webTaskSet } from '../../web/tasks/catalog.ts';
-import { EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
+import { mergeSavedForm } from '../shared/stores/form-memory.svelte.ts';
+import { EVALUATE_FORM_FIELDS, EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
 import { policyOptions } from '../shared/stores/policy-options.ts';
 
 const entry = (id: string, game: string | null, defaultSeed = 0): LibraryEntry => ({
@@ -51,6 +52,42 @@ describe('EvaluateForm', () => {
     expect(f.leaks).toEqual([]);
     f.setCustom('advent', null);
     expect(f.sets.map((s) => s.picks.length)).toEqual([1]);
+  });
+
+  it('declares any pair of chosen policies as a contrast a − b; refuses the same policy, a pair with the baseline and a repeat; keeps a pair whose policy was dropped out of the run', () => {
+    const f = new EvaluateForm((id) => id);
+    f.options = policyOptions([]);
+    f.toggle('reflexion', true);
+    f.toggle('memory', true);
+    expect(f.chosen).toEqual(['static', 'naive', 'reflexion', 'memory']);
+    expect(f.addContrast('reflexion', 'reflexion')).toBe('Choose two different policies.');
+    expect(f.addContrast('reflexion', 'naive')).toBe('reflexion against the baseline is always compared.');
+    expect(f.addContrast('reflexion', 'fact-bank')).toBe('Choose both policies above first.');
+    expect(f.addContrast('reflexion', 'static')).toBeNull();
+    expect(f.addContrast('static', 'reflexion')).toBe('static − reflexion is already declared.');
+    expect(f.addContrast('memory', 'reflexion')).toBeNull();
+    expect(f.activeContrasts).toEqual([{ a: 'reflexion', b: 'static' }, { a: 'memory', b: 'reflexion' }]);
+    f.toggle('memory', false);
+    expect(f.activeContrasts).toEqual([{ a: 'reflexion', b: 'static' }]);
+    expect(f.contrasts).toHaveLength(2);
+    // The baseline moved onto one side of a pair: it is a policy-vs-baseline comparison now.
+    f.baseline = 'static';
+    expect(f.activeContrasts).toEqual([]);
+    f.baseline = 'naive';
+    f.removeContrast(1);
+    expect(f.contrasts).toEqual([{ a: 'reflexion', b: 'static' }]);
+    // Kept across reloads; a form saved before contrasts existed (or with bad entries) restores none / the good ones.
+    const g = new EvaluateForm((id) => id);
+    g.restore({ ...f.snapshot() });
+    expect(g.contrasts).toEqual([{ a: 'reflexion', b: 'static' }]);
+    const { contrasts: _old, ...before } = f.snapshot();
+    g.restore(before);
+    expect(g.contrasts).toEqual([]);
+    expect(f.snapshot().contrasts).toEqual(['reflexion\u001fstatic']);
+    // Through the form memory's merge (string lists only), as a reload does.
+    expect(mergeSavedForm(EVALUATE_FORM_FIELDS, JSON.parse(JSON.stringify(f.snapshot()))).contrasts).toEqual(['reflexion\u001fstatic']);
+    g.restore({ ...before, contrasts: ['x\u001fx', 'static\u001fnaive', 'a\u001fb\u001fc', 'lonely'] });
+    expect(g.contrasts).toEqual([{ a: 'static', b: 'naive' }]);
   });
 
   it('takes web tasks as named sets and ids (sets as task sets, ids in custom), defaults 3 × 10 for all-web, and names a bad id', async () => {

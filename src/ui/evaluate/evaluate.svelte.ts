@@ -131,6 +131,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       policies: evaluatedPolicies(f.options, f.chosen, f.raw), taskSets, repeats: f.repeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: this.guidingPrompt(), baselinePolicyId: f.baseline, bootstrapSeed: 0, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: window.tokens,
+      ...(f.activeContrasts.length ? { contrasts: f.activeContrasts.map((c) => ({ ...c })) } : {}),
     };
   }
 

@@ -46,6 +46,19 @@ describe('EvaluateState', () => {
     expect(state.form.problems).toEqual([]);
   });
 
+  it('a contrast picked in the form (any pair, here evolved − static) is declared in the run and its report', async () => {
+    const { state } = await evaluation('eval-contrast');
+    state.form.toggle('static', true);
+    state.form.setCustom('advent', '0');
+    expect(state.form.addContrast('evolved-r1-c2', 'static')).toBeNull();
+    await state.start();
+    expect(state.error).toBeNull();
+    expect(state.driver.state!.config.contrasts).toEqual([{ a: 'evolved-r1-c2', b: 'static' }]);
+    const declared = state.report!.comparisons!.filter((c) => c.declared).map((c) => `${c.a} − ${c.b}`);
+    expect(declared).toEqual(['static − naive', 'evolved-r1-c2 − naive', 'evolved-r1-c2 − static']);
+    expect(state.report!.comparisons!.find((c) => c.a === 'evolved-r1-c2' && c.b === 'static')!.holmP).toEqual(expect.any(Number));
+  });
+
   it('runs, persists, reports with the leak, and exports the same numbers in four formats', async () => {
     const { state, tab, store } = await evaluation();
     await state.start();

@@ -63,6 +63,8 @@ describe('step → run config', () => {
     expect(policies[1]).toMatchObject({ name: 'evolved (c1 of evolve-meta-ttl)', spec: { strategy: 'Map the rooms first.' } });
     const config = evaluationConfigOf(plan, evaluationStep(3), policies, [task('advent:1')], SHAPE);
     expect(config).toMatchObject({ taskSets: [{ name: 'OOD' }], repeats: 1, episodes: 2, maxSteps: 3, baselinePolicyId: 'naive', bootstrapSeed: 0, models: { actor: 'a', metaAgent: 'm' } });
+    // The experiment's key contrast is declared in the step's own report too.
+    expect(config.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }]);
     expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
     expect(() => armPolicies(plan, evaluationStep(2), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
     // "raw": true on a meta-prompt arm runs its text as the whole system prompt; on a baseline it is refused.
@@ -72,9 +74,9 @@ describe('step → run config', () => {
     expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 's', policy: 'static', raw: true }] }, evolved, options)).toThrow(/“raw” takes a meta-prompt, and “static” is the Static baseline/);
   });
 
-  it('an evolution’s outcome: the candidate chosen by mean, its strategy and mean validation W-AUC ((0.5 + 0.3) / 2)', () => {
+  it('an evolution’s outcome: the candidate chosen by mean, its strategy, mean validation W-AUC ((0.5 + 0.3) / 2), its per-task scores and whether it is the seed', () => {
     const o = evolutionOutcomeOf(evolutionState('r', evolutionConfigOf(plan, evolutionStep(0), [], [], SHAPE)));
-    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2 });
+    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2, bestIsSeed: false, bestValScores: { 'advent:0': 0.5, 'advent:1': 0.3 } });
   });
 });
 
@@ -105,6 +107,10 @@ describe('the executor', () => {
     ]);
     expect(report.rows.map((r) => r.wAuc.estimate)).toEqual([0.1, 0.2, 0.1 * 3, 0.1, 0.2, 0.1 * 3]);
     expect(report.pendingSteps).toEqual([]);
+    // Each evaluation keeps every session's W-AUC for the selection test.
+    expect(state.steps['eval-OOD']!.evaluation!.sessions).toEqual([
+      { policyId: 'naive', taskId: 'advent:1', repeat: 0, wAuc: 0.1 }, { policyId: 'evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.2 }, { policyId: 'random-evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.1 * 3 },
+    ]);
   });
 
   it('a stored run resumes with its own config; a run that did not start stops the experiment (exit 1), resumable', async () => {

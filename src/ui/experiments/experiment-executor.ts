@@ -13,7 +13,7 @@ import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
 import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
-import { selectedOnOf } from '../../experiment/plan.ts';
+import { selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import type { PolicyOption } from '../shared/stores/policy-options.ts';
 
@@ -69,6 +69,7 @@ export function evaluationConfigOf(plan: ExperimentPlan, step: EvaluationStep, p
     policies, taskSets: [{ name: step.taskSet, tasks }], repeats: step.repeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
     initialGuidingPrompt: guideFor(tasks), baselinePolicyId: step.baseline, bootstrapSeed: plan.spec.bootstrapSeed, concurrency: shape.concurrency,
     models: { actor: shape.models.actor, metaAgent: shape.models.metaAgent }, contextWindow: shape.contextWindow,
+    ...(stepContrasts(plan, step).length ? { contrasts: stepContrasts(plan, step) } : {}),
   };
 }
 
@@ -80,12 +81,13 @@ export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
   return {
     runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
   };
 }
 
 /** An evaluation run as the experiment's outcome (its report, src/eval/report.ts). */
 export function evaluationOutcomeOf(state: EvaluationState): EvaluationOutcome {
-  return { runId: state.id, status: state.status, report: buildReport(state) };
+  return { runId: state.id, status: state.status, report: buildReport(state), sessions: state.results.map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc })) };
 }
 
 /** A run driver as the executor uses it (EvolutionDriver / EvaluationDriver): `run` starts or
