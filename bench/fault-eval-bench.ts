@@ -6,9 +6,13 @@
  * a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a hang past `--timeout-ms`,
  * malformed JSON or a body cut mid-way) with the default retries, resumed until it completes (at
  * most MAX_INVOCATIONS). Prints `invocations`, `requests ÷ clean` (chat requests that reached the
- * proxy, faulted or not) and `equal to clean: yes/no` (every session's key, scores, W-AUC and
- * actions; for the evolution its budget, candidates and fronts). Goal: ≤ 3 invocations, ≤ 1.6×
- * the requests, equal. `FAULT_BENCH_SEED` sets the seed.
+ * proxy, faulted or not), `wall ÷ clean` (the faulted run's wall time, every invocation, over the
+ * clean run's; each run's seconds with no chat request in flight are printed beside it: recovery
+ * that overlaps other work adds little of that) and `equal to clean: yes/no` (every session's
+ * key, scores, W-AUC and actions; for the evolution its budget, candidates and fronts). Goal: ≤ 3
+ * invocations, ≤ 1.6× the requests, ≤ 3× the wall time, equal. `FAULT_BENCH_SEED` sets the seed.
+ * Wall times are of a quiet machine: on a loaded one both runs slow down unevenly and the ratio
+ * moves with the load.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -54,15 +58,18 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   proxy.setRate(0);
   let from = proxy.requests;
   let started = performance.now();
+  proxy.idleFrom();
   const clean = await runCli(c.clean(dir), env);
   if (clean.code !== 0) throw new Error(`the clean run failed (exit ${clean.code}): ${clean.stderr}`);
   const cleanRequests = proxy.requests - from;
   const cleanMs = performance.now() - started;
+  const cleanIdleMs = proxy.idleMs();
 
   proxy.setRate(0.2);
   const faultsFrom = { ...proxy.faults };
   from = proxy.requests;
   started = performance.now();
+  proxy.idleFrom();
   let invocations = 1;
   let r = await runCli(c.faulted(dir, 1, ''), env);
   const firstStdout = r.stdout;
@@ -73,15 +80,18 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   }
   const requests = proxy.requests - from;
   const faultedMs = performance.now() - started;
+  const faultedIdleMs = proxy.idleMs();
   proxy.setRate(0);
   const injected = Object.fromEntries(Object.entries(proxy.faults).map(([k, v]) => [k, v - faultsFrom[k as keyof typeof faultsFrom]]));
   const done = JSON.parse(r.stdout) as { status: string; faultedEpisodes: number };
   const equal = r.code === 0 && c.equal(dir, clean.stdout, r.stdout, invocations);
   console.log(c.title);
-  console.log(`clean run: ${cleanRequests} requests, ${(cleanMs / 1000).toFixed(1)} s`);
-  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${(faultedMs / 1000).toFixed(1)} s; faults injected ${JSON.stringify(injected)}`);
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  console.log(`clean run: ${cleanRequests} requests, ${s(cleanMs)} s (${s(cleanIdleMs)} s with no request in flight)`);
+  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${s(faultedMs)} s (${s(faultedIdleMs)} s with no request in flight); faults injected ${JSON.stringify(injected)}`);
   console.log(`invocations: ${invocations} (goal ≤ 3)`);
   console.log(`requests ÷ clean: ${(requests / cleanRequests).toFixed(2)} (goal ≤ 1.6)`);
+  console.log(`wall ÷ clean: ${(faultedMs / cleanMs).toFixed(2)} (goal ≤ 3)`);
   console.log(`equal to clean: ${equal ? 'yes' : 'no'}`);
 }
 

@@ -23,6 +23,12 @@ export interface FaultProxy {
   readonly requests: number;
   /** Faults injected, by kind. */
   readonly faults: Record<ProxyFault, number>;
+  /** Chat requests in flight now (arrived, not yet answered or cut; a hang counts until the client gives up). */
+  readonly inFlight: number;
+  /** Total time, ms, during which no chat request was in flight, since `idleFrom` (or the start). */
+  idleMs(): number;
+  /** Start counting `idleMs` from now (the bench calls it before each run). */
+  idleFrom(): void;
   /** Set the fault rate (0…1) from now on. */
   setRate(rate: number): void;
   close(): Promise<void>;
@@ -53,6 +59,16 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
   let requests = 0;
   const faults = Object.fromEntries(PROXY_FAULTS.map((k) => [k, 0])) as Record<ProxyFault, number>;
   const open = new Set<ServerResponse>();
+  let inFlight = 0;
+  let idleSince: number | null = performance.now();
+  let idleTotal = 0;
+  const began = () => {
+    if (inFlight++ === 0 && idleSince !== null) idleTotal += performance.now() - idleSince;
+    idleSince = null;
+  };
+  const ended = () => {
+    if (--inFlight === 0) idleSince = performance.now();
+  };
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -70,6 +86,8 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       const chat = req.method === 'POST' && /\/chat\/completions$/.test(req.url ?? '');
       let fault: ProxyFault | null = null;
       if (chat) {
+        began();
+        res.once('close', ended);
         requests++;
         const key = createHash('sha256').update(body).digest('hex');
         const nth = arrivals.get(key) ?? 0;
@@ -107,6 +125,14 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       return requests;
     },
     faults,
+    get inFlight() {
+      return inFlight;
+    },
+    idleMs: () => idleTotal + (idleSince === null ? 0 : performance.now() - idleSince),
+    idleFrom() {
+      idleTotal = 0;
+      if (idleSince !== null) idleSince = performance.now();
+    },
     setRate(r: number) {
       rate = r;
     },
