@@ -2,7 +2,7 @@
  * Evaluation and evolution under provider faults (`npm run bench`; not a test; at full size). `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at
  * `--concurrency 16`, then `metattl evolve` (3 train + 2 validation tasks × 2 repeats, budget 14,
  * random proposer, `--concurrency 8`), each run once through the mock LLM with no faults, then
- * through a fault proxy (test/support/fault-proxy.ts:
+ * through a fault proxy (test/support/fault-proxy.ts, every reply after LATENCY_MS:
  * a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a hang past `--timeout-ms`,
  * malformed JSON or a body cut mid-way) with the default retries, resumed until it completes (at
  * most MAX_INVOCATIONS). Prints `invocations`, `requests ÷ clean` (chat requests that reached the
@@ -24,6 +24,14 @@ import { REPO_ROOT } from '../test/support/shared.ts';
 import { sized } from './bench-size.ts';
 
 const MAX_INVOCATIONS = 10;
+/**
+ * Every chat request is answered (or cut) after this many ms, clean or faulted: a provider's own
+ * latency, in the ratio the defaults have to a typical reply (a 60 s request timeout against replies
+ * of about 3 s, here `--timeout-ms 1000` against 50 ms). Without it the mock answers in about a
+ * millisecond and the clean run's wall time is the CLI's CPU alone, so any fault's real-time wait
+ * (a hang lasts the whole request timeout) is many times it whatever the scheduling does.
+ */
+const LATENCY_MS = 50;
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
 
 /** Every session of a results.json: what a faulted evaluation must reproduce. */
@@ -51,7 +59,7 @@ interface FaultCase {
   equal(dir: string, clean: string, last: string, invocation: number): boolean;
 }
 
-const proxyOf = (upstream: string) => startFaultProxy(upstream, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24) });
+const proxyOf = (upstream: string) => startFaultProxy(upstream, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24), latencyMs: LATENCY_MS });
 
 async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'metattl-fault-bench-'));
@@ -104,7 +112,7 @@ const evaluation = (baseUrl: string): FaultCase => {
     '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', sized('16', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
   ];
   return {
-    title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries)`,
+    title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--out', join(dir, 'clean')],
     faulted: (dir, invocation, firstStdout) => [
       ...base, '--store', join(dir, 'store'), '--out', join(dir, `f${invocation}`),
@@ -121,7 +129,7 @@ const evolution = (baseUrl: string): FaultCase => {
     '--proposer', 'random', '--rng-seed', '5', '--concurrency', sized('8', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
   ];
   return {
-    title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries)`,
+    title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--store', join(dir, 'clean')],
     faulted: (dir, invocation) => [...base, '--store', join(dir, 'store'), '--id', 'evo', ...(invocation > 1 ? ['--resume'] : [])],
     equal: (_dir, clean, last) => evolved(last) === evolved(clean),

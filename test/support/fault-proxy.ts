@@ -50,8 +50,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
  * Start a proxy to `upstream` (a base URL such as the mock's `http://127.0.0.1:P/v1`).
  * @param options.rate fault probability per chat request (default 0.2)
  * @param options.seed the generator's seed (default 1)
+ * @param options.latencyMs delay before every chat request is answered or cut, ms (default 0): a
+ *   provider's own latency, for the bench's wall-time figures
  */
-export async function startFaultProxy(upstream: string, options: { rate?: number; seed?: number } = {}): Promise<FaultProxy> {
+export async function startFaultProxy(upstream: string, options: { rate?: number; seed?: number; latencyMs?: number } = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
   const seed = options.seed ?? 1;
   const arrivals = new Map<string, number>();
@@ -97,6 +99,7 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
         if (hit < rate) fault = pick;
       }
       if (fault) faults[fault]++;
+      if (chat && options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
       if (fault === 'rate_limit') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"error":{"message":"Rate limit reached","type":"rate_limit"}}');
       if (fault === 'server_error') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"Internal error","type":"server_error"}}');
       if (fault === 'hang') {
