@@ -2,13 +2,17 @@
  * Evaluation and evolution under provider faults (`npm run bench`; not a test; at full size). `metattl eval` of 4 policies × 4 tasks × 3 repeats (48 sessions) at
  * `--concurrency 16`, then `metattl evolve` (3 train + 2 validation tasks × 2 repeats, budget 14,
  * random proposer, `--concurrency 8`), each run once through the mock LLM with no faults, then
- * through a fault proxy (test/support/fault-proxy.ts:
+ * through a fault proxy (test/support/fault-proxy.ts, every reply after LATENCY_MS:
  * a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a hang past `--timeout-ms`,
  * malformed JSON or a body cut mid-way) with the default retries, resumed until it completes (at
  * most MAX_INVOCATIONS). Prints `invocations`, `requests ÷ clean` (chat requests that reached the
- * proxy, faulted or not) and `equal to clean: yes/no` (every session's key, scores, W-AUC and
- * actions; for the evolution its budget, candidates and fronts). Goal: ≤ 3 invocations, ≤ 1.6×
- * the requests, equal. `FAULT_BENCH_SEED` sets the seed.
+ * proxy, faulted or not), `wall ÷ clean` (the faulted run's wall time, every invocation, over the
+ * clean run's; each run's seconds with no chat request in flight are printed beside it: recovery
+ * that overlaps other work adds little of that) and `equal to clean: yes/no` (every session's
+ * key, scores, W-AUC and actions; for the evolution its budget, candidates and fronts). Goal: ≤ 3
+ * invocations, ≤ 1.6× the requests, ≤ 3× the wall time, equal. `FAULT_BENCH_SEED` sets the seed.
+ * Wall times are of a quiet machine: on a loaded one both runs slow down unevenly and the ratio
+ * moves with the load.
  */
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,6 +24,14 @@ import { REPO_ROOT } from '../test/support/shared.ts';
 import { sized } from './bench-size.ts';
 
 const MAX_INVOCATIONS = 10;
+/**
+ * Every chat request is answered (or cut) after this many ms, clean or faulted: a provider's own
+ * latency, in the ratio the defaults have to a typical reply (a 60 s request timeout against replies
+ * of about 3 s, here `--timeout-ms 1000` against 50 ms). Without it the mock answers in about a
+ * millisecond and the clean run's wall time is the CLI's CPU alone, so any fault's real-time wait
+ * (a hang lasts the whole request timeout) is many times it whatever the scheduling does.
+ */
+const LATENCY_MS = 50;
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
 
 /** Every session of a results.json: what a faulted evaluation must reproduce. */
@@ -47,22 +59,25 @@ interface FaultCase {
   equal(dir: string, clean: string, last: string, invocation: number): boolean;
 }
 
-const proxyOf = (upstream: string) => startFaultProxy(upstream, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24) });
+const proxyOf = (upstream: string) => startFaultProxy(upstream, { rate: 0, seed: Number(process.env.FAULT_BENCH_SEED ?? 24), latencyMs: LATENCY_MS });
 
 async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'metattl-fault-bench-'));
   proxy.setRate(0);
   let from = proxy.requests;
   let started = performance.now();
+  proxy.idleFrom();
   const clean = await runCli(c.clean(dir), env);
   if (clean.code !== 0) throw new Error(`the clean run failed (exit ${clean.code}): ${clean.stderr}`);
   const cleanRequests = proxy.requests - from;
   const cleanMs = performance.now() - started;
+  const cleanIdleMs = proxy.idleMs();
 
   proxy.setRate(0.2);
   const faultsFrom = { ...proxy.faults };
   from = proxy.requests;
   started = performance.now();
+  proxy.idleFrom();
   let invocations = 1;
   let r = await runCli(c.faulted(dir, 1, ''), env);
   const firstStdout = r.stdout;
@@ -73,15 +88,18 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   }
   const requests = proxy.requests - from;
   const faultedMs = performance.now() - started;
+  const faultedIdleMs = proxy.idleMs();
   proxy.setRate(0);
   const injected = Object.fromEntries(Object.entries(proxy.faults).map(([k, v]) => [k, v - faultsFrom[k as keyof typeof faultsFrom]]));
   const done = JSON.parse(r.stdout) as { status: string; faultedEpisodes: number };
   const equal = r.code === 0 && c.equal(dir, clean.stdout, r.stdout, invocations);
   console.log(c.title);
-  console.log(`clean run: ${cleanRequests} requests, ${(cleanMs / 1000).toFixed(1)} s`);
-  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${(faultedMs / 1000).toFixed(1)} s; faults injected ${JSON.stringify(injected)}`);
+  const s = (ms: number) => (ms / 1000).toFixed(1);
+  console.log(`clean run: ${cleanRequests} requests, ${s(cleanMs)} s (${s(cleanIdleMs)} s with no request in flight)`);
+  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${s(faultedMs)} s (${s(faultedIdleMs)} s with no request in flight); faults injected ${JSON.stringify(injected)}`);
   console.log(`invocations: ${invocations} (goal ≤ 3)`);
   console.log(`requests ÷ clean: ${(requests / cleanRequests).toFixed(2)} (goal ≤ 1.6)`);
+  console.log(`wall ÷ clean: ${(faultedMs / cleanMs).toFixed(2)} (goal ≤ 3)`);
   console.log(`equal to clean: ${equal ? 'yes' : 'no'}`);
 }
 
@@ -94,7 +112,7 @@ const evaluation = (baseUrl: string): FaultCase => {
     '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', sized('16', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
   ];
   return {
-    title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries)`,
+    title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--out', join(dir, 'clean')],
     faulted: (dir, invocation, firstStdout) => [
       ...base, '--store', join(dir, 'store'), '--out', join(dir, `f${invocation}`),
@@ -111,7 +129,7 @@ const evolution = (baseUrl: string): FaultCase => {
     '--proposer', 'random', '--rng-seed', '5', '--concurrency', sized('8', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
   ];
   return {
-    title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries)`,
+    title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--store', join(dir, 'clean')],
     faulted: (dir, invocation) => [...base, '--store', join(dir, 'store'), '--id', 'evo', ...(invocation > 1 ? ['--resume'] : [])],
     equal: (_dir, clean, last) => evolved(last) === evolved(clean),

@@ -45,8 +45,8 @@ EXPECTED['bench/rate-limit-bench.ts'] = [
 ];
 // Its evaluation, then its evolution: each prints the three figures.
 EXPECTED['bench/fault-eval-bench.ts'] = [
-  /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
-  /^Evolution under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^equal to clean: yes$/m,
+  /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^wall ÷ clean: \d+\.\d{2} \(goal ≤ 3\)\n^equal to clean: yes$/m,
+  /^Evolution under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^wall ÷ clean: \d+\.\d{2} \(goal ≤ 3\)\n^equal to clean: yes$/m,
 ];
 // Node (node-llama-cpp) then Chromium (wllama), each a header and a one-thread row.
 EXPECTED['bench/local-model-bench.ts'] = [

@@ -106,4 +106,22 @@ describe('metattl eval', () => {
     const wAucs = (dirName: string) => JSON.parse(readFileSync(join(dir, dirName, 'results.json'), 'utf8')).sessions.map((x: { wAuc: number; scores: number[] }) => [x.wAuc, x.scores]);
     expect(wAucs('c')).toEqual(wAucs('a'));
   });
+
+  it('--resume of a store whose last line a kill tore mid-write (past the saved mark) drops that line, says so, and finishes with the same results, no --from-last-good needed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-eval-'));
+    const store = join(dir, 'store');
+    const args = (out: string) => [resolve(REPO_ROOT, 'bin/metattl.js'), 'eval', '--policies', 'static', '--tasks', 'detective:0', '--repeats', '2', '--episodes', '1', '--steps', '3',
+      '--base-url', mock.baseUrl, '--actor-model', 'mock-model', '--meta-model', 'mock-model', '--out', join(dir, out), '--store', store, '--json'];
+    const env = { ...process.env, OPENAI_API_KEY: 'k' };
+    const first = JSON.parse((await run(process.execPath, args('a'), { cwd: REPO_ROOT, env })).stdout);
+    const { openNodeStore } = await import('../src/store/node-store.ts');
+    const where = (await (await openNodeStore(store, { onNotice: () => {} })).getRun(first.id))!.where;
+    const lines = readFileSync(where, 'utf8').split('\n');
+    writeFileSync(where, `${lines.join('\n')}${lines[0]!.slice(0, 50)}`); // half of one more record, no newline
+    const resumed = await run(process.execPath, [...args('b'), '--resume', first.id], { cwd: REPO_ROOT, env });
+    expect(JSON.parse(resumed.stdout).status).toBe('complete');
+    expect(resumed.stderr).toContain(`metattl: ${where}, line ${lines.length}: the last line was cut short (50 bytes, no newline)`);
+    const wAucs = (dirName: string) => JSON.parse(readFileSync(join(dir, dirName, 'results.json'), 'utf8')).sessions.map((x: { wAuc: number; scores: number[] }) => [x.wAuc, x.scores]);
+    expect(wAucs('b')).toEqual(wAucs('a'));
+  });
 });

@@ -133,13 +133,15 @@ export interface LocalModelOptions {
  * The three role models of a run on one loaded local model: calls run one at a time (one
  * context), each within `settings.requestTimeoutMs`; cost is always 0.
  * Each grammar-bound call gets the grammar of its role's max tokens, whose longest reply fits them
- * (reply-grammars.ts).
+ * (reply-grammars.ts). A reply that spent the whole budget on reasoning raises the role's budget
+ * once, then stops the run (serial-role-models.ts).
  * @throws nothing; each `complete` throws LlmError ('aborted', 'timeout', 'bad_response' for an
- *   empty reply, 'bad_request' when a role's max tokens cannot hold its reply grammar, 'server'
- *   for a llama.cpp failure) or BudgetReachedError.
+ *   empty reply, 'bad_request' when a role's max tokens cannot hold its reply grammar or its
+ *   raised budget too went on reasoning, 'server' for a llama.cpp failure) or BudgetReachedError.
  */
 export function createLocalChatModels(host: LocalModelHost, settings: LlmSettings, meter: UsageMeter, options: LocalModelOptions = {}): Record<Role, ChatModel> {
-  return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeLocal(host, settings, role, settings.roles[role], messages, callOptions, meter, grammar), options.grammar ?? true);
+  const room = () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens);
+  return serialRoleModels(settings, (role, messages, callOptions, grammar, maxTokens) => completeLocal(host, settings, role, { ...settings.roles[role], maxTokens }, messages, callOptions, meter, grammar), options.grammar ?? true, room);
 }
 
 /** A role's max tokens too small for its reply grammar: a request the run cannot make (bad_request, not retried). */

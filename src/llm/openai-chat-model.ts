@@ -20,6 +20,7 @@ import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, Unusab
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
 import { retryAfterHeaderMs, sharedRateSchedulers, type RateScheduler, type RateSchedulers } from './rate-scheduler.ts';
 import { withRetries } from './retry-policy.ts';
+import { BUDGET_SETTING, raisedBudget, spentOnReasoning } from './reasoning-budget.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
 import { trustedUsage } from './usage-check.ts';
@@ -294,34 +295,14 @@ async function sendAdapting(
   }
 }
 
+export { MAX_RAISED_BUDGET, spentOnReasoning } from './reasoning-budget.ts';
+
 /** What a call needs to raise a reasoning model's budget within the run's token cap. */
 interface ReasoningBudget {
   role: Role;
   /** Tokens the run's cap leaves for this call's reply (null: no token cap). */
   room: () => number | null;
 }
-
-/** The most completion tokens a raised budget asks for (a reply this long is minutes of output). */
-export const MAX_RAISED_BUDGET = 32_768;
-
-/**
- * True when the provider ended the reply at the token limit (finish_reason "length", or
- * "max_tokens" as some compatible endpoints name it) before any answer: no content, null content,
- * or only reasoning text inside `<think>` / `<thought>` tags (closed or not). Every shape reads to
- * content '' or tagged text (reply-body.ts: JSON, streams, and Gemini's thinking shape, a message
- * with no `content` key).
- */
-export function spentOnReasoning(raw: RawCompletion): boolean {
-  if (!/^(length|max_tokens)$/i.test(raw.finishReason ?? '')) return false;
-  return raw.content.replace(/<(think|thought)>[\s\S]*?(?:<\/\1>|$)/gi, '').trim() === '';
-}
-
-/** The CLI flag and the page's setting of each role's completion budget. */
-const BUDGET_SETTING: Record<Role, string> = {
-  actor: "--actor-max-tokens (the page: Settings → the actor's max tokens)",
-  metaAgent: "--meta-max-tokens (the page: Settings → the meta-agent's max tokens)",
-  proposer: "--proposer-max-tokens (the page: Settings → the proposer's max tokens)",
-};
 
 /**
  * Adapt (baseUrl, model) after a reply that spent its whole budget on reasoning: first raise the
@@ -334,7 +315,7 @@ const BUDGET_SETTING: Record<Role, string> = {
 function raiseReasoningBudget(memory: AdaptationMemory, baseUrl: string, body: RequestBody, reasoning: ReasoningBudget, spent: RawCompletion) {
   const tokens = budgetOf(body)?.tokens ?? 0;
   const room = reasoning.room();
-  const raised = Math.min(Math.max(4 * tokens, 4096), MAX_RAISED_BUDGET, room ?? Infinity);
+  const raised = raisedBudget(tokens, room);
   const thought = spent.usage?.reasoningTokens ? ` (${spent.usage.reasoningTokens} reported as reasoning)` : '';
   const reason = `finish_reason "${spent.finishReason}" with no answer after the whole budget of ${tokens} tokens${thought}`;
   const learnt = (raised > tokens ? memory.raiseBudget(baseUrl, body, raised, reason) : null) ?? memory.lowerEffort(baseUrl, body, reason);

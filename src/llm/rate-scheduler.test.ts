@@ -193,3 +193,75 @@ describe('RateScheduler retries', () => {
     expect(order).toEqual(['retry', 'new']);
   });
 });
+
+describe('RateScheduler: recovery holds only what it must', () => {
+  it('a 429 with Retry-After delays a concurrent call on the same (base URL, model) by exactly its Retry-After, and calls of other models or providers not at all', async () => {
+    const clock = new FakeClock();
+    const all = new RateSchedulers({ clock });
+    const same = all.for('http://x/v1', 'm');
+    (await same.acquire()).release({ status: 429, headers: headers({ 'retry-after-ms': '700' }) });
+    const admitted: Record<string, number> = {};
+    const wait = (name: string, s: RateScheduler) => void s.acquire().then((p) => ((admitted[name] = clock.t), p.release({ status: 200 })));
+    wait('same', same);
+    wait('other model', all.for('http://x/v1', 'other'));
+    wait('other provider', all.for('http://y/v1', 'm'));
+    await flush();
+    expect(admitted).toEqual({ 'other model': 0, 'other provider': 0 });
+    clock.advance(699);
+    await flush();
+    expect(admitted.same).toBeUndefined();
+    clock.advance(1);
+    await flush();
+    expect(admitted.same).toBe(700);
+  });
+
+  it('a hung attempt holds only itself: past twice the slowest recent success (at least 1 s) it stops counting against the window', async () => {
+    const clock = new FakeClock();
+    const s = new RateScheduler({ ceiling: 1, clock });
+    const timedOk = await s.acquire();
+    clock.advance(300);
+    timedOk.release({ status: 200 }); // the slowest success took 300 ms: stall time 600, raised to 1000
+    const hung = await s.acquire();
+    const { granted } = ask(s, 1);
+    clock.advance(999);
+    await flush();
+    expect([granted.length, s.state().stalled]).toEqual([0, 0]);
+    clock.advance(1);
+    await flush();
+    expect([granted.length, s.state().stalled, s.state().inFlight]).toEqual([1, 1, 2]);
+    hung.release({ status: null }); // its request timeout ends it
+    expect([s.state().stalled, s.state().inFlight]).toEqual([0, 1]);
+    granted[0]!.release({ status: 200 });
+    // Slow successes raise the stall time: 2 × 1500 ms.
+    const slow = await s.acquire();
+    clock.advance(1500);
+    slow.release({ status: 200 });
+    await s.acquire();
+    const next = ask(s, 1);
+    clock.advance(2999);
+    await flush();
+    expect(next.granted.length).toBe(0);
+    clock.advance(1);
+    await flush();
+    expect(next.granted.length).toBe(1);
+  });
+
+  it('before any success is timed nothing counts as hung; hung attempts are not counted as load when a 429 halves the window', async () => {
+    const clock = new FakeClock();
+    const s = new RateScheduler({ ceiling: 1, clock });
+    await s.acquire();
+    const { granted } = ask(s, 1);
+    clock.advance(60_000);
+    await flush();
+    expect(granted.length).toBe(0);
+    const t = new RateScheduler({ ceiling: 4, clock });
+    const first = await t.acquire();
+    clock.advance(10);
+    first.release({ status: 200 });
+    const burst = ask(t, 4);
+    await flush();
+    clock.advance(1000); // three of the four hang past the stall time
+    burst.granted[0]!.release({ status: 429, headers: headers({ 'retry-after-ms': '0' }) });
+    expect(t.state().window).toBe(1); // ⌊(0 counted + 1) / 2⌋, at least 1: hung attempts are not load
+  });
+});

@@ -19,9 +19,18 @@
  *   against each attempt's token estimate) are a budget until the reset: attempts admitted after
  *   the one that reported it count against it, and none is sent while it is spent, until the reset.
  *   Reset values are OpenAI's durations ("1s", "6m0s", "20ms", "1m30.5s") or seconds.
- * So a run never floods a provider with retries: while it is paused, every retry waits too.
+ * - An attempt in flight longer than the stall time — twice the slowest of the last successes,
+ *   at least `minStallMs` (1 s) — is taken as hung and stops counting against the window (it still
+ *   counts as in flight), so a hang holds only its own call, never every call behind a small
+ *   window; its request timeout ends it. Until a success has been timed nothing counts as hung.
+ * So a run never floods a provider with retries: while it is paused, every retry waits too. A
+ * pause lasts exactly the provider's Retry-After (or the backoff) and only on that (base URL,
+ * model): other models and providers, and retries of other faults, are never held by it.
  */
 import { LlmError } from './errors.ts';
+
+/** Successes whose durations set the stall time. */
+const RECENT_SUCCESSES = 16;
 
 /** The scheduler's clock: monotonic ms and a cancellable timer. */
 export interface SchedulerClock {
@@ -60,6 +69,8 @@ export interface RateSchedulerOptions {
   backoffBaseMs?: number;
   /** Longest pause, ms (default 60 000). */
   maxPauseMs?: number;
+  /** Least time in flight after which an attempt counts as hung, ms (default 1000). */
+  minStallMs?: number;
 }
 
 /** What the scheduler holds now (for tests, the bench and diagnostics). */
@@ -67,6 +78,8 @@ export interface SchedulerState {
   window: number;
   ceiling: number;
   inFlight: number;
+  /** Attempts in flight past the stall time (taken as hung: not counted against the window). */
+  stalled: number;
   waiting: number;
   /** Clock time until which nothing is sent, ms (≤ now when not paused). */
   pausedUntilMs: number;
@@ -116,12 +129,18 @@ export class RateScheduler {
   private timerAtMs = Infinity;
   private rateLimitedCount = 0;
   private decreaseCount = 0;
+  private readonly minStallMs: number;
+  /** Send time of each attempt in flight, by admission number. */
+  private readonly sentAt = new Map<number, number>();
+  /** Durations of the last successes, ms (newest last). */
+  private readonly recentSuccessMs: number[] = [];
 
   constructor(options: RateSchedulerOptions = {}) {
     this.clock = options.clock ?? systemClock;
     this.backoffBaseMs = options.backoffBaseMs ?? 500;
     this.maxPauseMs = options.maxPauseMs ?? 60_000;
     this.ceilingValue = Math.max(1, options.ceiling ?? Infinity);
+    this.minStallMs = options.minStallMs ?? 1000;
     this.windowValue = this.ceilingValue;
   }
 
@@ -154,7 +173,7 @@ export class RateScheduler {
     const now = this.clock.now();
     const live = (b: Budget | null) => (b && now < b.resetAtMs ? b.remaining : null);
     return {
-      window: this.windowValue, ceiling: this.ceilingValue, inFlight: this.inFlightCount, waiting: this.queue.length,
+      window: this.windowValue, ceiling: this.ceilingValue, inFlight: this.inFlightCount, stalled: this.inFlightCount - this.counted(now).count, waiting: this.queue.length,
       pausedUntilMs: this.pausedUntil, remainingRequests: live(this.requestBudget), remainingTokens: live(this.tokenBudget),
       rateLimited: this.rateLimitedCount, decreases: this.decreaseCount,
     };
@@ -166,7 +185,11 @@ export class RateScheduler {
     let wakeAt = Infinity;
     while (this.queue.length > 0) {
       const next = this.queue[0]!;
-      if (this.inFlightCount >= Math.floor(this.windowValue)) break; // a release pumps again
+      const { count, nextStallAt } = this.counted(now);
+      if (count >= Math.floor(this.windowValue)) {
+        wakeAt = nextStallAt; // a release pumps again, and so does an attempt turning hung
+        break;
+      }
       if (now < this.pausedUntil) {
         wakeAt = this.pausedUntil;
         break;
@@ -181,6 +204,25 @@ export class RateScheduler {
       next.resolve(this.admit(next.tokens));
     }
     this.wakeAt(wakeAt);
+  }
+
+  /** Stall time, ms: twice the slowest recent success, at least minStallMs; Infinity before any. */
+  private stallMs(): number {
+    return this.recentSuccessMs.length === 0 ? Infinity : Math.max(this.minStallMs, 2 * Math.max(...this.recentSuccessMs));
+  }
+
+  /** Attempts in flight that count against the window (not hung), and when the next turns hung. */
+  private counted(now: number): { count: number; nextStallAt: number } {
+    const stall = this.stallMs();
+    let count = 0;
+    let nextStallAt = Infinity;
+    for (const at of this.sentAt.values()) {
+      if (now - at < stall) {
+        count++;
+        nextStallAt = Math.min(nextStallAt, at + stall);
+      }
+    }
+    return { count, nextStallAt };
   }
 
   /** The reset time that holds an attempt of `tokens` back, or null when the budgets allow it. */
@@ -200,6 +242,7 @@ export class RateScheduler {
     const index = this.admitted++;
     this.admittedTokens.set(index, tokens);
     this.inFlightCount++;
+    this.sentAt.set(index, this.clock.now());
     if (this.requestBudget) this.requestBudget.remaining -= 1;
     if (this.tokenBudget) this.tokenBudget.remaining -= tokens;
     let released = false;
@@ -207,8 +250,15 @@ export class RateScheduler {
       release: (outcome) => {
         if (released) return;
         released = true;
-        const limited = this.queue.length > 0 || this.inFlightCount >= Math.floor(this.windowValue);
+        const now = this.clock.now();
+        const limited = this.queue.length > 0 || this.counted(now).count >= Math.floor(this.windowValue);
+        const tookMs = now - (this.sentAt.get(index) ?? now);
+        this.sentAt.delete(index);
         this.inFlightCount--;
+        if (outcome.status !== null && outcome.status < 400) {
+          this.recentSuccessMs.push(tookMs);
+          if (this.recentSuccessMs.length > RECENT_SUCCESSES) this.recentSuccessMs.shift();
+        }
         this.settle(index, outcome, limited);
         if (this.reportedBy < 0) this.admittedTokens.delete(index); // no budget to count it against
         this.pump();
@@ -223,7 +273,7 @@ export class RateScheduler {
       this.rateLimitedCount++;
       if (index > this.decreasedAt) {
         this.decreasedAt = this.admitted - 1;
-        this.windowValue = Math.max(1, Math.floor(Math.min(this.windowValue, this.inFlightCount + 1) / 2));
+        this.windowValue = Math.max(1, Math.floor(Math.min(this.windowValue, this.counted(now).count + 1) / 2));
         this.decreaseCount++;
         this.consecutive429++;
       }

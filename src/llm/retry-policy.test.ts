@@ -78,3 +78,67 @@ describe('withRetries: a budget for faults and one for rate limits', () => {
     expect(retries).toEqual([0]);
   });
 });
+
+/** An attempt that takes `tookMs` of (fake) time per try, failing with each of `faults` in turn, then answers. */
+function timed(faults: { kind: LlmErrorKind; tookMs: number; retryAfterMs?: number }[]): { attempt: () => Promise<string>; sent: number[] } {
+  const sent: number[] = [];
+  return {
+    sent,
+    attempt: async () => {
+      const fault = faults[sent.length];
+      sent.push(Date.now());
+      if (!fault) return 'ok';
+      await new Promise((r) => setTimeout(r, fault.tookMs));
+      throw new LlmError(fault.kind, `fault ${fault.kind}`, null, fault.retryAfterMs ?? null);
+    },
+  };
+}
+
+describe('withRetries: recovery overlaps, waits hold only their own call', () => {
+  const policy = (waits: number[]): RetryPolicy => ({ maxRetries: 3, maxRetryWaitMs: 60_000, onRetryWait: (ms) => waits.push(ms), now: () => Date.now() });
+
+  it('the backoff counts from when the failed attempt was sent: a hang cut by the timeout is retried at once, a slow 5xx waits the rest', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const waits: number[] = [];
+    const { attempt, sent } = timed([{ kind: 'timeout', tookMs: 1000 }, { kind: 'server', tookMs: 200 }, { kind: 'server', tookMs: 100 }]);
+    const outcome = withRetries(attempt, policy(waits));
+    await vi.runAllTimersAsync();
+    expect(await outcome).toBe('ok');
+    // Retry 1 is due 500 ms after attempt 1 was sent (it took 1000: at once); retry 2 1000 ms after
+    // attempt 2 (took 200: 800 more); retry 3 2000 ms after attempt 3 (took 100: 1900 more).
+    expect(waits).toEqual([800, 1900]);
+    expect(sent).toEqual([0, 1000, 2000, 4000]);
+  });
+
+  it('an unusable reply (bad_response) is retried at once the first time, then backs off from 500 ms', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const waits: number[] = [];
+    const { attempt } = timed([{ kind: 'bad_response', tookMs: 0 }, { kind: 'bad_response', tookMs: 0 }, { kind: 'bad_response', tookMs: 0 }]);
+    const outcome = withRetries(attempt, policy(waits));
+    await vi.runAllTimersAsync();
+    expect(await outcome).toBe('ok');
+    expect(waits).toEqual([500, 1000]);
+  });
+
+  it("a provider's Retry-After is counted from the refusal, not credited with the attempt's time", async () => {
+    vi.useFakeTimers({ now: 0 });
+    const waits: number[] = [];
+    const { attempt, sent } = timed([{ kind: 'rate_limit', tookMs: 1500, retryAfterMs: 2000 }]);
+    const outcome = withRetries(attempt, policy(waits));
+    await vi.runAllTimersAsync();
+    expect(await outcome).toBe('ok');
+    expect([waits, sent]).toEqual([[2000], [0, 3500]]);
+  });
+
+  it('a call waiting out a 429 delays no concurrent call: the other answers at its own time', async () => {
+    vi.useFakeTimers({ now: 0 });
+    const refused = timed([{ kind: 'rate_limit', tookMs: 10, retryAfterMs: 5000 }]);
+    const other = timed([{ kind: 'server', tookMs: 10 }]);
+    const done: Record<string, number> = {};
+    const a = withRetries(refused.attempt, policy([])).then(() => (done.refused = Date.now()));
+    const b = withRetries(other.attempt, policy([])).then(() => (done.other = Date.now()));
+    await vi.runAllTimersAsync();
+    await Promise.all([a, b]);
+    expect(done).toEqual({ other: 500, refused: 5010 });
+  });
+});

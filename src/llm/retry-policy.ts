@@ -2,8 +2,14 @@
  * The one retry policy of the LLM layer (the SDK's own retries are off), over p-retry — the only
  * module that imports it. An attempt that fails with a retryable `LlmError` (errors.ts
  * RETRYABLE_KINDS) is repeated; before each retry we wait the provider's Retry-After when it sent
- * one, else 500 ms · 2^(retry − 1), both capped to `maxRetryWaitMs`. Stop (the signal) ends a
- * wait at once.
+ * one (counted from the refusal), else a backoff counted from when the failed attempt was SENT:
+ * retry n is sent no sooner than 500 ms · 2^(n − 1) after attempt n — so an attempt that already
+ * waited that long (a hang cut by the request timeout) is retried at once, its wait was the
+ * backoff. A reply that arrived but could not be used (`bad_response`: malformed or cut-off body,
+ * an error inside a 200) says nothing about load: its first retry is sent at once, later ones back
+ * off from 500 ms. Waits are capped to `maxRetryWaitMs`. Stop (the signal) ends a wait at once.
+ * A wait holds only its own call: other calls (other sessions of the run) go on meanwhile, and the
+ * rate scheduler is not paused by it (only a 429 pauses that (base URL, model)).
  *
  * Two budgets: faults (timeouts, 5xx, unusable replies) get `maxRetries` retries; rate-limit
  * refusals (HTTP 429, `rate_limit`) get their own, `rateLimitRetries(maxRetries)` (at least
@@ -27,6 +33,8 @@ export interface RetryPolicy {
   signal?: AbortSignal;
   /** Told each wait before it starts, ms. */
   onRetryWait?: (waitMs: number) => void;
+  /** Monotonic clock, ms (default performance.now): how long the failed attempt took. */
+  now?: () => number;
 }
 
 /** First backoff step, ms, when the provider gave no Retry-After. */
@@ -40,9 +48,15 @@ export function rateLimitRetries(maxRetries: number): number {
   return maxRetries <= 0 ? 0 : Math.max(maxRetries, RATE_LIMIT_RETRIES);
 }
 
-/** The wait before retry number `retry` (1-based) after `error`, ms. */
-export function retryWaitMs(error: LlmError, retry: number, maxRetryWaitMs: number): number {
-  const wanted = error.retryAfterMs ?? BACKOFF_BASE_MS * 2 ** (retry - 1);
+/**
+ * The wait before retry number `retry` (1-based within its budget) after `error`, ms: the
+ * provider's Retry-After when it sent one; else the backoff 500 ms · 2^(retry − 1) (for
+ * `bad_response`: 0 for the first retry, then 500 ms · 2^(retry − 2)) less `elapsedMs`, the time
+ * the failed attempt took from send to failure; never below 0 nor above `maxRetryWaitMs`.
+ */
+export function retryWaitMs(error: LlmError, retry: number, maxRetryWaitMs: number, elapsedMs = 0): number {
+  const steps = error.kind === 'bad_response' ? retry - 1 : retry;
+  const wanted = error.retryAfterMs ?? (steps <= 0 ? 0 : BACKOFF_BASE_MS * 2 ** (steps - 1) - Math.max(0, elapsedMs));
   return Math.max(0, Math.min(wanted, maxRetryWaitMs));
 }
 
@@ -58,11 +72,14 @@ export async function withRetries<T>(attempt: (retry: number) => Promise<T>, pol
   const budgets = { fault: Math.max(0, policy.maxRetries), rateLimit: Math.max(0, policy.maxRateLimitRetries ?? rateLimitRetries(policy.maxRetries)) };
   const used = { fault: 0, rateLimit: 0 };
   let attempts = 0;
+  const now = policy.now ?? (() => performance.now());
+  let sentAt = now();
   // Decided once per failed attempt (onFailedAttempt runs before shouldRetry), from its budget.
   let retryNext = false;
   try {
     return await pRetry((attemptNumber) => {
       attempts = attemptNumber;
+      sentAt = now();
       return attempt(attemptNumber - 1);
     }, {
       retries: budgets.fault + budgets.rateLimit,
@@ -77,7 +94,7 @@ export async function withRetries<T>(attempt: (retry: number) => Promise<T>, pol
         used[budget]++;
         retryNext = true;
         // Backoff steps count within the budget: a fault after three 429s waits as a first fault does.
-        const waitMs = retryWaitMs(error, used[budget], policy.maxRetryWaitMs);
+        const waitMs = retryWaitMs(error, used[budget], policy.maxRetryWaitMs, now() - sentAt);
         if (waitMs <= 0) return;
         policy.onRetryWait?.(waitMs);
         await sleep(waitMs, policy.signal);

@@ -200,13 +200,15 @@ export interface WllamaModelOptions {
  * each within `settings.requestTimeoutMs`; cost is always 0.
  * @throws nothing; each `complete` throws LlmError ('aborted' on Stop, 'timeout', 'bad_request'
  *   when the prompt does not fit the context or a role's max tokens cannot hold its reply grammar,
- *   'bad_response' for an empty reply, 'server' for a llama.cpp failure) or BudgetReachedError.
+ *   'bad_response' for an empty reply, 'server' for a llama.cpp failure; 'bad_request' too when a
+ *   role's raised budget went on reasoning: serial-role-models.ts) or BudgetReachedError.
  */
 export function createWllamaChatModels(host: BrowserModelHost, settings: LlmSettings, meter: UsageMeter, options: WllamaModelOptions = {}): Record<Role, ChatModel> {
-  return serialRoleModels(settings, (role, messages, callOptions, grammar) => completeInPage(host, settings, role, messages, callOptions, meter, grammar), options.grammar ?? true);
+  const room = () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens);
+  return serialRoleModels(settings, (role, messages, callOptions, grammar, maxTokens) => completeInPage(host, settings, role, maxTokens, messages, callOptions, meter, grammar), options.grammar ?? true, room);
 }
 
-async function completeInPage(host: BrowserModelHost, settings: LlmSettings, role: Role, messages: ChatMessage[], options: CompleteOptions, meter: UsageMeter, useGrammar: boolean): Promise<Completion> {
+async function completeInPage(host: BrowserModelHost, settings: LlmSettings, role: Role, maxTokens: number, messages: ChatMessage[], options: CompleteOptions, meter: UsageMeter, useGrammar: boolean): Promise<Completion> {
   meter.assertWithinCaps();
   if (options.signal?.aborted) throw new LlmError('aborted', 'The request was stopped before it was sent.');
   const roleSettings = settings.roles[role];
@@ -214,7 +216,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
   let grammar: string | null = null;
   try {
     // The grammar of this call's max tokens: its longest reply fits them (reply-grammars.ts).
-    grammar = contract ? grammarText(contract, roleSettings.maxTokens) : null;
+    grammar = contract ? grammarText(contract, maxTokens) : null;
   } catch (error) {
     if (error instanceof ReplyBudgetError) throw new LlmError('bad_request', error.message);
     throw error;
@@ -238,7 +240,7 @@ async function completeInPage(host: BrowserModelHost, settings: LlmSettings, rol
     const stream = await host.wllama.createChatCompletion({
       messages: messages.map((m) => ({ role: m.role, content: m.content })),
       stream: true,
-      max_tokens: roleSettings.maxTokens,
+      max_tokens: maxTokens,
       ...(roleSettings.temperature === null ? {} : { temperature: roleSettings.temperature }),
       ...(grammar === null ? {} : { grammar }),
       seed: requestSeed(messages, options.sampleSalt ?? 0),

@@ -68,3 +68,55 @@ describe('NodeStore on a full disk', () => {
     expect(await store.getSetting('k')).toBe('v2');
   });
 });
+
+describe('NodeStore: a torn last line (a kill or a full disk mid-append)', () => {
+  const header = (updatedAt: number) => ({ id: 'r', kind: 'evaluation' as const, updatedAt, summary: null, data: { v: updatedAt } });
+  const events = (seqs: number[]) => seqs.map((seq) => ({ seq, data: { seq, text: 'x'.repeat(40) } }));
+
+  /** A store with events 1–2 under the header's mark, then 3 appended after it, then `torn` (no newline). */
+  async function tornStore(torn: (line: string) => string) {
+    const dir = await freshDir();
+    const store = await openNodeStore(dir, { onNotice: () => {} });
+    await store.appendRunEvents('r', events([1, 2]), header(1));
+    await store.appendRunEvents('r', events([3]));
+    const where = (await store.getRun('r'))!.where;
+    const { readFile, appendFile } = await import('node:fs/promises');
+    const full = await readFile(where, 'utf8');
+    await appendFile(where, torn(full.split('\n')[2]!));
+    return { dir, where };
+  }
+
+  it.each([
+    ['half a line', (line: string) => line.slice(0, 30)],
+    ['a whole line but its newline', (line: string) => line.replace('"seq":3', '"seq":4')],
+    ['one byte', () => '{'],
+  ])('%s past the mark is no committed event: dropped without damage, said once, cut off before the next append', async (_name, torn) => {
+    const { dir, where } = await tornStore(torn);
+    const notices: string[] = [];
+    const store = await openNodeStore(dir, { onNotice: (m) => notices.push(m) });
+    const run = (await store.getRun('r'))!;
+    expect([run.damage, run.events.map((e) => e.seq)]).toEqual([null, [1, 2, 3]]);
+    await store.getRun('r');
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(new RegExp(`^${where.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}, line 4: the last line was cut short \\(\\d+ bytes, no newline\\).*it is not a committed event, so it was dropped and that work is done again\\.$`));
+    await store.appendRunEvents('r', events([4, 5]), header(2));
+    const reopened = await openNodeStore(dir, { onNotice: (m) => notices.push(m) });
+    const after = (await reopened.getRun('r'))!;
+    expect([after.damage, after.events.map((e) => e.seq), notices.length]).toEqual([null, [1, 2, 3, 4, 5], 1]);
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(where, 'utf8')).split('\n')).toHaveLength(6); // five whole lines, nothing of the torn one
+  });
+
+  it('a torn line the header counted was committed: it is damage, as a cut-short record always was', async () => {
+    const dir = await freshDir();
+    const store = await openNodeStore(dir, { onNotice: () => {} });
+    await store.appendRunEvents('r', events([1, 2, 3]), header(1));
+    const where = (await store.getRun('r'))!.where;
+    const { readFile, writeFile } = await import('node:fs/promises');
+    const lines = (await readFile(where, 'utf8')).split('\n');
+    await writeFile(where, [lines[0], lines[1], lines[2]!.slice(0, 30)].join('\n'));
+    const notices: string[] = [];
+    const run = (await (await openNodeStore(dir, { onNotice: (m) => notices.push(m) })).getRun('r'))!;
+    expect([run.damage?.record, run.events.map((e) => e.seq), notices]).toEqual(['line 3', [1, 2], []]);
+  });
+});

@@ -16,9 +16,14 @@
  * appended after the last header write and then lost cannot be told from a crash before they were
  * written (the run simply redoes that work). Files written before checksums (no `sum`) are read
  * as they are.
+ *
+ * A torn last line — the file does not end with a newline, because a kill or a full disk cut an
+ * append short — that the header's mark does not count is not a committed event: it is dropped
+ * (not damage; the run redoes that work), said once through `onNotice`, and cut off the file
+ * before the next append. A torn line the mark counts was committed and is damage as before.
  */
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, readdir, readFile, rename, rm, truncate, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { chainSum } from './checksum.ts';
 import { scrubSecrets } from '../common/secrets.ts';
@@ -35,11 +40,20 @@ const isMd5 = (md5: string): boolean => /^[0-9a-f]{32}$/.test(md5);
 const errorCode = (error: unknown): string | undefined => (error as { code?: string } | null)?.code;
 
 /** How far a run's event file went: its lines and the last line's checksum (the run id when
- * none); `torn` when the file does not end with a newline. Stored in header files as `$events`. */
+ * none); `torn` when the file does not end with a newline (the torn line is counted in `lines`
+ * only when it is damage); `keepBytes`: the file's bytes before a dropped torn line. Stored in
+ * header files as `$events` (lines and sum only). */
 interface EventsMark {
   lines: number;
   sum: string;
   torn?: boolean;
+  keepBytes?: number;
+}
+
+/** A torn last line that was dropped: where it was and how many bytes of it there were. */
+export interface DroppedTornLine {
+  record: string;
+  bytes: number;
 }
 
 /** A header file: the run's header plus the events mark at the time it was written. */
@@ -60,6 +74,8 @@ interface EventScan {
   events: RunEvent[];
   damage: Omit<RunDamage, 'where'> | null;
   mark: EventsMark;
+  /** The torn last line dropped as no committed event, else null. */
+  dropped: DroppedTornLine | null;
 }
 
 /**
@@ -69,7 +85,13 @@ interface EventScan {
 export function scanEventLines(runId: string, text: string, expected: EventsMark | undefined): EventScan {
   const lines = text.split('\n');
   const torn = lines.at(-1) !== '';
+  // The torn last line is dropped unless the header's mark counts it (then it was committed).
+  let dropped: DroppedTornLine | null = null;
   if (!torn) lines.pop();
+  else if (!expected || expected.lines < lines.length) {
+    const partial = lines.pop()!;
+    dropped = { record: `line ${lines.length + 1}`, bytes: Buffer.byteLength(partial) };
+  }
   const bySeq = new Map<number, RunEvent>();
   let damage: EventScan['damage'] = null;
   let previous = runId;
@@ -111,11 +133,21 @@ export function scanEventLines(runId: string, text: string, expected: EventsMark
       problem: `${count === 0 ? 'it is empty or missing' : `it holds ${count} event records`} but the run had ${expected.lines} when it was last saved: records were lost`,
     };
   }
-  return { events: [...bySeq.values()].sort((a, b) => a.seq - b.seq), damage, mark: { lines: count, sum: previous, torn: torn && count > 0 } };
+  const keepBytes = dropped ? Buffer.byteLength(text) - dropped.bytes : undefined;
+  return {
+    events: [...bySeq.values()].sort((a, b) => a.seq - b.seq), damage, dropped,
+    mark: { lines: count, sum: previous, torn: torn && (count > 0 || dropped !== null), ...(keepBytes === undefined ? {} : { keepBytes }) },
+  };
+}
+
+/** Options of a file store. */
+export interface NodeStoreOptions {
+  /** Told (once per run) of a repair made without asking: a dropped torn last line (default: a line on stderr). */
+  onNotice?: (message: string) => void;
 }
 
 /** Open (creating if needed) a file store in `dir`. @throws StorageError if `dir` cannot be created */
-export async function openNodeStore(dir: string): Promise<NodeStore> {
+export async function openNodeStore(dir: string, options: NodeStoreOptions = {}): Promise<NodeStore> {
   try {
     await mkdir(join(dir, 'stories'), { recursive: true });
     await mkdir(join(dir, 'saves'), { recursive: true });
@@ -124,7 +156,7 @@ export async function openNodeStore(dir: string): Promise<NodeStore> {
   } catch (error) {
     throw new StorageError(`Cannot use the store directory ${dir}: ${(error as Error).message}`, { cause: error });
   }
-  return new NodeStore(dir);
+  return new NodeStore(dir, options.onNotice);
 }
 
 export class NodeStore implements Store {
@@ -139,7 +171,13 @@ export class NodeStore implements Store {
    * needs no read of its header file first (one file read less per step). */
   private readonly knownRuns = new Set<string>();
 
-  constructor(private readonly dir: string) {}
+  /** Runs whose dropped torn line was already told. */
+  private readonly noticed = new Set<string>();
+
+  constructor(
+    private readonly dir: string,
+    private readonly onNotice: (message: string) => void = (message) => void process.stderr.write(`metattl: ${message}\n`),
+  ) {}
 
   async listStories(): Promise<StorySummary[]> {
     const stories = await this.readAll<StoredStory>(join(this.dir, 'stories'));
@@ -219,6 +257,13 @@ export class NodeStore implements Store {
     const { $events: expected, ...header } = file;
     const where = this.eventsPath(id);
     const scan = scanEventLines(id, await this.readEvents(id), expected);
+    if (scan.dropped && !this.noticed.has(id)) {
+      this.noticed.add(id);
+      this.onNotice(
+        `${where}, ${scan.dropped.record}: the last line was cut short (${scan.dropped.bytes} bytes, no newline), as a kill or a full disk during a write leaves it; ` +
+          'it is not a committed event, so it was dropped and that work is done again.',
+      );
+    }
     return { header, events: scan.events, damage: scan.damage && { where, ...scan.damage }, where };
   }
 
@@ -242,8 +287,9 @@ export class NodeStore implements Store {
         return next.line + '\n';
       });
       try {
-        // After a torn last line, start on a fresh line (the torn one stays reported as damage).
-        await appendFile(this.eventsPath(runId), (mark.torn ? '\n' : '') + lines.join(''));
+        // A dropped torn line is cut off first; a torn line that is damage stays, and we start on a fresh line.
+        if (mark.keepBytes !== undefined) await truncate(this.eventsPath(runId), mark.keepBytes);
+        await appendFile(this.eventsPath(runId), (mark.torn && mark.keepBytes === undefined ? '\n' : '') + lines.join(''));
       } catch (error) {
         this.marks.delete(runId);
         const code = errorCode(error);
@@ -315,7 +361,8 @@ export class NodeStore implements Store {
   private async markOf(id: string): Promise<EventsMark> {
     const known = this.marks.get(id);
     if (known) return known;
-    const mark = scanEventLines(id, await this.readEvents(id), undefined).mark;
+    const header = await this.read<HeaderFile>(this.runPath(id));
+    const mark = scanEventLines(id, await this.readEvents(id), header?.$events).mark;
     this.marks.set(id, mark);
     return mark;
   }

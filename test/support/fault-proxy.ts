@@ -23,6 +23,12 @@ export interface FaultProxy {
   readonly requests: number;
   /** Faults injected, by kind. */
   readonly faults: Record<ProxyFault, number>;
+  /** Chat requests in flight now (arrived, not yet answered or cut; a hang counts until the client gives up). */
+  readonly inFlight: number;
+  /** Total time, ms, during which no chat request was in flight, since `idleFrom` (or the start). */
+  idleMs(): number;
+  /** Start counting `idleMs` from now (the bench calls it before each run). */
+  idleFrom(): void;
   /** Set the fault rate (0…1) from now on. */
   setRate(rate: number): void;
   close(): Promise<void>;
@@ -44,8 +50,10 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
  * Start a proxy to `upstream` (a base URL such as the mock's `http://127.0.0.1:P/v1`).
  * @param options.rate fault probability per chat request (default 0.2)
  * @param options.seed the generator's seed (default 1)
+ * @param options.latencyMs delay before every chat request is answered or cut, ms (default 0): a
+ *   provider's own latency, for the bench's wall-time figures
  */
-export async function startFaultProxy(upstream: string, options: { rate?: number; seed?: number } = {}): Promise<FaultProxy> {
+export async function startFaultProxy(upstream: string, options: { rate?: number; seed?: number; latencyMs?: number } = {}): Promise<FaultProxy> {
   const target = new URL(upstream);
   const seed = options.seed ?? 1;
   const arrivals = new Map<string, number>();
@@ -53,6 +61,16 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
   let requests = 0;
   const faults = Object.fromEntries(PROXY_FAULTS.map((k) => [k, 0])) as Record<ProxyFault, number>;
   const open = new Set<ServerResponse>();
+  let inFlight = 0;
+  let idleSince: number | null = performance.now();
+  let idleTotal = 0;
+  const began = () => {
+    if (inFlight++ === 0 && idleSince !== null) idleTotal += performance.now() - idleSince;
+    idleSince = null;
+  };
+  const ended = () => {
+    if (--inFlight === 0) idleSince = performance.now();
+  };
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -70,6 +88,8 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       const chat = req.method === 'POST' && /\/chat\/completions$/.test(req.url ?? '');
       let fault: ProxyFault | null = null;
       if (chat) {
+        began();
+        res.once('close', ended);
         requests++;
         const key = createHash('sha256').update(body).digest('hex');
         const nth = arrivals.get(key) ?? 0;
@@ -79,6 +99,7 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
         if (hit < rate) fault = pick;
       }
       if (fault) faults[fault]++;
+      if (chat && options.latencyMs) await new Promise((r) => setTimeout(r, options.latencyMs));
       if (fault === 'rate_limit') return void res.writeHead(429, { 'content-type': 'application/json', 'retry-after': '0' }).end('{"error":{"message":"Rate limit reached","type":"rate_limit"}}');
       if (fault === 'server_error') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"Internal error","type":"server_error"}}');
       if (fault === 'hang') {
@@ -107,6 +128,14 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       return requests;
     },
     faults,
+    get inFlight() {
+      return inFlight;
+    },
+    idleMs: () => idleTotal + (idleSince === null ? 0 : performance.now() - idleSince),
+    idleFrom() {
+      idleTotal = 0;
+      if (idleSince !== null) idleSince = performance.now();
+    },
     setRate(r: number) {
       rate = r;
     },
