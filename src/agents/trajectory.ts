@@ -45,6 +45,11 @@ export interface TrajectoryStep {
   error: { kind: LlmErrorKind | 'budget' | 'interpreter'; message: string } | null;
   /** Web tasks: the page after this step (drawn by replays; never sent to a model). */
   page?: PageSnapshot;
+  /** The model the provider says answered this step's actor call (the reply's `model`, which may
+   * be a dated snapshot of the model asked for); absent when the provider named none. */
+  providerModel?: string;
+  /** The reply's `system_fingerprint`, where the provider sent one. */
+  systemFingerprint?: string;
 }
 
 export interface Trajectory {

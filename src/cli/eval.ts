@@ -6,6 +6,7 @@
  * the baseline; `--power-delta X` names the Δ the repeats-needed estimate is for, default 0.05), and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
+import { codeVersion } from '../store/code-version.ts';
 import { scrubText } from '../store/secrets.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
@@ -141,7 +142,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
   const results = {
-    format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    format: 'metattl-evaluation-results-1', id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
     comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));

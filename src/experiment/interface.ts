@@ -147,6 +147,11 @@ export interface ExperimentState {
   steps: Record<string, StepRecord>;
   startedAt: string;
   finishedAt: string | null;
+  /** The code that started the experiment (src/store/code-version.ts); absent in older states. */
+  codeVersion?: string;
+  /** Every resume that was allowed to change the models or settings (`--allow-changed-settings`):
+   * when, by which code, and each change ("actor model: a → b"). Absent when none. */
+  changes?: { at: string; codeVersion: string; changes: string[] }[];
 }
 
 /** One arm on one task set of one evaluation step, with the paper's number where it gives one. */

@@ -149,6 +149,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
       ...(completion.usage.cachedPromptTokens ? { cachedPromptTokens: completion.usage.cachedPromptTokens } : {}),
       error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
       ...(result.page ? { page: result.page } : {}),
+      ...(completion.providerModel ? { providerModel: completion.providerModel } : {}),
+      ...(completion.systemFingerprint ? { systemFingerprint: completion.systemFingerprint } : {}),
     });
     history.push({ observation, reply: completion.content });
     last = result;

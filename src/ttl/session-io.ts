@@ -85,6 +85,7 @@ export const sessionSchema = z.object({
   finishedAt: z.string().nullable(),
   wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
+  codeVersion: z.string().max(200).optional(),
 }).superRefine((record, ctx) => addInconsistency(ctx, sessionInconsistency(record as SessionRecord)));
 
 /**
