@@ -149,7 +149,8 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
   const powerDelta = powerDeltaOption(v['power-delta']);
   const variance = await varianceFor(v);
   const power = planPower(plan, powerDelta, variance);
-  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing, power: { delta: powerDelta, ...variance, steps: power } };
+  const pricesUsed = pricesOfPlan(spec, modelsOf);
+  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, pricesUsed, missingGames: missing, power: { delta: powerDelta, ...variance, steps: power } };
   if (v.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
     const k = (n: number) => `${Math.round(n / 1000)}K`;
@@ -160,7 +161,7 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     });
     const t = estimate.total;
     const p = estimate.perSessionTokens;
-    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}${planPowerLines(power, powerDelta, variance).join('\n')}\n`);
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)} at ${pricesText(pricesUsed)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}${planPowerLines(power, powerDelta, variance).join('\n')}\n`);
   }
   return 0;
 }
@@ -279,6 +280,36 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     return 0;
   }
   throw new UsageError(`experiment: unknown action "${action}" (list, plan, run, resume, report)`);
+}
+
+/** One model the plan's estimate priced: its roles and its price (USD per million tokens), or null when the provider's list has none. */
+interface PriceUsed {
+  model: string;
+  roles: string[];
+  price: { inputPerMTokUsd: number; outputPerMTokUsd: number; cachedInputPerMTokUsd?: number } | null;
+}
+
+/** The models of every model set of `spec`, each with the roles it plays and the price the estimate used. */
+function pricesOfPlan(spec: ExperimentSpec, modelsOf: (i: number) => { roles: LlmSettings['roles']; prices: LlmSettings['prices'] }): PriceUsed[] {
+  const byModel = new Map<string, PriceUsed>();
+  const names = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' } as const;
+  for (let i = 0; i < Math.max(1, spec.models.length); i++) {
+    const { roles, prices } = modelsOf(i);
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) {
+      const model = roles[role].model;
+      const entry = byModel.get(model) ?? { model, roles: [], price: prices[model] ? { ...prices[model] } : null };
+      if (!entry.roles.includes(names[role])) entry.roles.push(names[role]);
+      byModel.set(model, entry);
+    }
+  }
+  return [...byModel.values()];
+}
+
+/** "gpt-4o-mini $0.15/$0.60 per M tokens (actor, meta-agent, proposer)", one clause per model; "no price" for an unpriced one. */
+function pricesText(list: readonly PriceUsed[]): string {
+  // Two decimals unless that would round the price (gpt-5's cached input: $0.125).
+  const usd = (n: number) => `$${Number(n.toFixed(2)) === n ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`;
+  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : 'no price'} (${p.roles.join(', ')})`).join('; ');
 }
 
 /** "$0.12–3.40", or "—" when the price of a model called is unknown (no invented cost). */
