@@ -52,7 +52,7 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number): void {
-  expect(Object.keys(report).sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings'].sort());
+  expect(Object.keys(report).sort()).toEqual(['codeVersion', 'comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'registration', 'rows', 'settings', 'status', 'warnings'].sort());
   for (const c of report.comparisons as Record<string, unknown>[]) {
     expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
     expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));

@@ -74,11 +74,18 @@ Commands:
       keeps each only if its md5 is Jericho's, into DIR (default $METATTL_STORIES_DIR, else
       ~/.cache/metattl-stories, where the CLI finds stories); one line per game; exit 1 if any failed.
 
-  experiment list|plan|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
+  experiment list|plan|register|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
        [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
        [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
        [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
+       [register: --primary A:B [--primary-task-set SET] [--alpha A]] [run: --registration FILE]
+       [resume: --allow-changed-settings]
       (report also takes an experiment directory: experiment report DIR.)
+      register writes registration.json (spec, its sha-256, code version, primary contrast, α) to
+      --out DIR or the experiment's directory under --store, before any call; run checks its spec
+      against it; report says whether the run matches it (else every comparison is exploratory).
+      A resume that would change models or settings is refused unless --allow-changed-settings
+      (the change is then recorded in experiment.json).
       Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite, or
       a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,
       tokens and cost and the repeats needed for 80 % power at Δ = X before any call; run stores it in DIR/experiments/<name>/ (resume continues

@@ -4,6 +4,7 @@
  * evolution and evaluation steps that are each an ordinary resumable run (src/evolve, src/eval).
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
+import type { RegistrationCheck } from './registration.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 
@@ -152,6 +153,9 @@ export interface ExperimentState {
   /** Every resume that was allowed to change the models or settings (`--allow-changed-settings`):
    * when, by which code, and each change ("actor model: a → b"). Absent when none. */
   changes?: { at: string; codeVersion: string; changes: string[] }[];
+  /** The provider's base URL and each role's temperature and completion limit the run uses
+   * (checked on resume); absent in older states. */
+  llm?: { baseUrl: string; roles: Record<'actor' | 'metaAgent' | 'proposer', { temperature: number | null; maxTokens: number }> };
 }
 
 /** One arm on one task set of one evaluation step, with the paper's number where it gives one. */
@@ -191,6 +195,10 @@ export interface FoldResult {
   selectionInflation: number | null;
 }
 
+/** With a registration: the registered primary contrast, another declared one, or exploratory
+ * (an undeclared pair, or anything of a run that does not match its registration). */
+export type RegisteredAs = 'primary' | 'secondary' | 'exploratory';
+
 export interface ExperimentReport {
   format: 'metattl-experiment-report-1';
   name: string;
@@ -210,9 +218,13 @@ export interface ExperimentReport {
   pendingSteps: string[];
   /** The declared contrasts on every evaluation step (each arm against the baseline, then the
    * spec's `contrasts`), Holm-corrected over the whole report; `step` names the evaluation. */
-  comparisons?: (Comparison & { step: string })[];
+  comparisons?: (Comparison & { step: string; registered?: RegisteredAs })[];
   /** Every other pair of arms, uncorrected (the page's "any pair" picker). */
-  exploratoryComparisons?: (Comparison & { step: string })[];
+  exploratoryComparisons?: (Comparison & { step: string; registered?: RegisteredAs })[];
+  /** The code that started the run (experiment.json's codeVersion; null for older runs). */
+  codeVersion?: string | null;
+  /** How the run stands to its registration (registration.ts); null when it has none. */
+  registration?: RegistrationCheck | null;
   /** `few_games`, `identical_repeats` (from each evaluation, naming its step). */
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */

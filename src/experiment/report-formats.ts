@@ -9,11 +9,17 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { ExperimentReport, ExperimentRow } from './interface.ts';
+import { registrationLines } from './registration.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
 const num = (x: number | null, digits = 3) => (x === null ? '—' : formatNumber(x, digits));
 const SPLIT_TEXT = { 'held-out': 'held out', 'selected-on': 'selected on these games', 'not-selected': 'no selection' } as const;
 const paperCell = (r: ExperimentRow) => (r.paper ? `${formatNumber(r.paper.wAuc, 2)}${r.paper.averageScore !== null ? ` (avg ${formatNumber(r.paper.averageScore, 1)})` : ''}` : '—');
+
+/** Every comparison; with a registration, its step cell says how it stands ("eval-OOD · primary"). */
+function labelledComparisons(r: ExperimentReport): NonNullable<ExperimentReport['comparisons']> {
+  return [...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])].map((c) => (c.registered ? { ...c, step: `${c.step} · ${c.registered}` } : c));
+}
 
 function headerLines(r: ExperimentReport): string[] {
   return [
@@ -21,6 +27,8 @@ function headerLines(r: ExperimentReport): string[] {
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
     `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
     ...(r.paperReference ? [`Paper: ${r.paperReference.source}; ${r.paperReference.setting}.`] : []),
+    `Code version: ${r.codeVersion ?? 'unknown (run before it was recorded)'}.`,
+    ...registrationLines(r.registration),
   ];
 }
 
@@ -40,7 +48,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
   out.push('## Results', '', '| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |', '|---|---|---|---|---|---|---|---|---|---|---|');
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |`);
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
-  out.push(...comparisonsMarkdown([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])]));
+  out.push(...comparisonsMarkdown(labelledComparisons(r)));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
   for (const g of r.perGame) out.push(`| ${g.step} | ${g.taskSet} | ${g.arm} | ${g.game} | ${g.sessions} | ${iv(g.wAuc)} | ${iv(g.averageScore, 1)} | ${iv(g.bestScore, 1)} |`);
   const leaks = r.rows.filter((row) => row.leakWarning);
@@ -95,7 +103,7 @@ ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'propos
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC'], rows)}
 ${r.warnings?.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${r.warnings.map((w) => `<li data-code="${e(w.code)}"><strong>${e(w.code)}</strong>: ${e(w.message)}</li>`).join('')}</ul>` : ''}
-${comparisonsHtml([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])])}
+${comparisonsHtml(labelledComparisons(r))}
 <h2>Per game</h2>
 ${table('games', ['step', 'task set', 'arm', 'game', 'n', 'W-AUC', 'average score', 'best score'], r.perGame.map((g) => [e(g.step), e(g.taskSet), e(g.arm), e(g.game), String(g.sessions), iv(g.wAuc), iv(g.averageScore, 1), iv(g.bestScore, 1)]))}
 <h2>Learning curves</h2>

@@ -9,6 +9,7 @@
  * meta-agent, W-AUC naive 0.18 → Meta-TTL 0.41 on ID, average score 50.4 → 110.8, 0.23 → 0.28 on
  * OOD; WebArena-Lite ID 0.55 → 0.63). No UI, DOM or Node imports.
  */
+import { checkRegistration, type Registration } from './registration.ts';
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference } from './interface.ts';
@@ -111,10 +112,14 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
 }
 
 /** The report of an experiment in any state (steps not finished are listed in `pendingSteps`).
- * @param options.powerDelta the Δ (W-AUC) the repeats-needed estimates are for (default 0.05) */
-export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number } = {}): ExperimentReport {
+ * @param options.powerDelta the Δ (W-AUC) the repeats-needed estimates are for (default 0.05)
+ * @param options.registration the run's registration.json (registration.ts): the report then says
+ *   whether the run matches it and labels every comparison primary, secondary or exploratory */
+export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number; registration?: Registration | null } = {}): ExperimentReport {
   const powerDelta = options.powerDelta ?? DEFAULT_POWER_DELTA;
-  const compared = comparisonsOf(plan, state, powerDelta);
+  const raw = comparisonsOf(plan, state, powerDelta);
+  const registered = options.registration ? checkRegistration(options.registration, state, raw.declared, raw.exploratory) : null;
+  const compared = registered ? { ...raw, declared: registered.declared, exploratory: registered.exploratory } : raw;
   const { spec } = plan;
   const paper = spec.paper ? PAPER_NUMBERS[spec.paper] : null;
   const rows = rowsOf(plan, state, paper);
@@ -130,5 +135,6 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta,
+    codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null,
   };
 }
