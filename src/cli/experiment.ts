@@ -267,7 +267,8 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   state ??= { ...freshExperimentState(plan, modelsNow, new Date().toISOString()), llm: llmNow };
   await mkdir(dir, { recursive: true });
   const save = (text: string) => writeFile(file, scrubText(text));
-  const executor = cliExecutor(plan, dir, providerArgs(v), save);
+  // Steps resumed under allowed changes pass the permission on (the change is recorded in experiment.json).
+  const executor = cliExecutor(plan, dir, [...providerArgs(v), ...(v['allow-changed-settings'] ? ['--allow-changed-settings'] : [])], save);
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);

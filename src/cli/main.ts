@@ -37,7 +37,7 @@ Commands:
        --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
-       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
+       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good] [--allow-changed-settings]] [--json]
        [--selection pareto|current_best|epsilon_greedy|top_k_pareto [--epsilon E] [--top-k K]]
        [--accept strict_improvement|improvement_or_equal] [--stop-no-improvement N]
        [--stop-score X] [--stop-minutes M] [--max-proposer-usd X]
@@ -58,7 +58,7 @@ Commands:
       --feedback-file: the proposer writes the strategy from your feedback.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
-       [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]
+       [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good] [--allow-changed-settings]]] [--json]
        [--contrast A:B ...] [--power-delta X]
       Compares policies with 95% hierarchical-bootstrap intervals, per-game Δ and the game-level
       test (t-interval, exact sign-flip p, Holm over each policy vs the baseline and --contrast
