@@ -171,6 +171,9 @@ describe('provenance in every record', () => {
       expect(steps.length).toBeGreaterThan(0);
       // Asked for mock-model; the provider said it used the snapshot, with its fingerprint.
       for (const step of steps) expect(step).toMatchObject({ providerModel: 'mock-model-2024-07-18', systemFingerprint: 'fp_mock' });
+      // The meta-agent's calls too (naive adapts after every episode but the last; static calls none).
+      expect(s.session.exchanges).toHaveLength(s.policyId === 'naive' ? 1 : 0);
+      for (const x of s.session.exchanges) expect(x).toMatchObject({ kind: 'meta_agent', providerModel: 'mock-model-2024-07-18', systemFingerprint: 'fp_mock' });
     }
     expect(json(join(expDir, 'report', 'report.json')).registration).toBeNull();
     expect(readFileSync(join(expDir, 'report', 'report.md'), 'utf8')).toContain('Not registered');

@@ -41,6 +41,8 @@ const exchangeSchema = z.object({
   droppedEpisodes: z.array(z.number().int()),
   notice: z.string().nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  providerModel: z.string().max(200).optional(),
+  systemFingerprint: z.string().max(200).optional(),
 });
 
 export const sessionSchema = z.object({
