@@ -4,6 +4,7 @@ import { resolve } from 'node:path';
 import { svelte } from '@sveltejs/vite-plugin-svelte';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { buildCodeVersion } from './scripts/code-version.mjs';
 
 const require = createRequire(import.meta.url);
 
@@ -98,6 +99,8 @@ const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-
 
 export default defineConfig({
   base: './',
+  // The code version every record carries (src/store/code-version.ts).
+  define: { __METATTL_CODE_VERSION__: JSON.stringify(buildCodeVersion(import.meta.dirname)) },
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },
   // VITE_CACHE_DIR: where the dev server keeps its pre-bundled dependencies (a temp dir gives a cold start).

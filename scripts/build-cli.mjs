@@ -10,6 +10,7 @@ import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path';
 import { build } from 'esbuild';
 import { BUILD_DIR, ROOT } from './cli-build-state.mjs';
+import { buildCodeVersion } from './code-version.mjs';
 
 /** Build the CLI into build/cli/. @returns the build directory */
 export async function buildCli() {
@@ -27,6 +28,7 @@ export async function buildCli() {
     target: 'node20',
     packages: 'external',
     metafile: true,
+    define: { __METATTL_CODE_VERSION__: JSON.stringify(buildCodeVersion(ROOT)) },
     logLevel: 'warning',
   });
   const inputs = Object.keys(result.metafile.inputs).map((path) => {

@@ -53,7 +53,7 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number, extra: string[] = [], repeats = 1): void {
   // `vocabulary` is there when the experiment's games are story files (not web tasks).
-  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'rows', 'settings', 'status', 'warnings', ...extra].sort());
+  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['codeVersion', 'comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'registration', 'rows', 'settings', 'status', 'warnings', ...extra].sort());
   for (const c of report.comparisons as Record<string, unknown>[]) {
     expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
     expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));

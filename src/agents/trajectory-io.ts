@@ -37,6 +37,8 @@ export const stepSchema = z.object({
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
   page: pageSnapshotSchema.optional(),
   location: locationSchema.nullable().optional(),
+  providerModel: z.string().max(200).optional(),
+  systemFingerprint: z.string().max(200).optional(),
 });
 
 /** The optional task descriptor of a trajectory or session (`{ kind, id }`). */

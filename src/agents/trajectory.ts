@@ -49,6 +49,11 @@ export interface TrajectoryStep {
    * object's parent and its short name); null when the story's player object is unknown. Absent
    * in records made before locations were reported, and for web tasks. */
   location?: PlayerLocation | null;
+  /** The model the provider says answered this step's actor call (the reply's `model`, which may
+   * be a dated snapshot of the model asked for); absent when the provider named none. */
+  providerModel?: string;
+  /** The reply's `system_fingerprint`, where the provider sent one. */
+  systemFingerprint?: string;
 }
 
 export interface Trajectory {

@@ -9,6 +9,7 @@
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
 import { scrubText } from '../common/secrets.ts';
+import { codeVersion } from '../store/code-version.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
@@ -17,7 +18,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
 import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
-import { resumeCheck } from './resume-check.ts';
+import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
 import { comparisonsToCsv, reportToCsv } from '../eval/report-csv.ts';
@@ -83,7 +84,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
       policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
       steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
       guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
-      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true },
+      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true }, 'allow-changed-settings': { type: 'boolean', default: false },
     },
   });
   if (!values.out) throw new UsageError('eval needs --out DIR');
@@ -96,6 +97,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const previous = values.resume ? await loadEvaluationState(store, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no evaluation "${values.resume}" in ${values.store}`);
   if (values.resume) await resumeCheck(store, values.resume, 'evaluation', evaluationEventProblem, values['from-last-good'], `metattl eval --store ${values.store} --resume ${values.resume} --out ${values.out} --from-last-good`);
+  const settingsChanges = previous ? changedModelsCheck('eval', modelChanges(previous.config.models, { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }), values['allow-changed-settings']) : [];
   const taskSpec = values.tasks ?? previous?.config.taskSets.flatMap((s) => s.tasks.map((t) => t.id)).join(',');
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
@@ -168,9 +170,9 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const sessions = await loadEvaluationSessions(store, id);
   store.close();
   const results = {
-    format: 'metattl-evaluation-results-1', id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
+    format: 'metattl-evaluation-results-1', id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
-    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));

@@ -20,7 +20,7 @@ import { BranchError, createBranch, type BranchChanges } from '../evolve/branch.
 import { budgetRefusal } from '../evolve/strategies/budget.ts';
 import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
-import { resumeCheck } from './resume-check.ts';
+import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { replyGrammarOf } from './models.ts';
 import { runStoredEvolution } from './evolve-run.ts';
@@ -56,6 +56,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
       'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
       merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
+      'allow-changed-settings': { type: 'boolean', default: false },
     },
   });
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
@@ -69,6 +70,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     previous = await loadEvolutionState(store, id);
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
     await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
+    changedModelsCheck('evolve', modelChanges(previous.config.models, { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }), values['allow-changed-settings']);
   }
   let source: EvolutionState | undefined;
   let fromIteration: number | undefined;

@@ -8,6 +8,7 @@
  * 1, naming `npx metattl stories get …`.
  */
 import { existsSync } from 'node:fs';
+import { copyFile } from 'node:fs/promises';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -30,8 +31,10 @@ import { scrubText } from '../common/secrets.ts';
 import { STORY_SOURCES } from '../stories/story-download.ts';
 import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
-import { intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
+import { contrastOption, intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
 import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
+import { codeVersion } from '../store/code-version.ts';
+import { makeRegistration, parseRegistration, RegistrationError, specDifferences, specHash, type Registration } from '../experiment/registration.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
@@ -43,6 +46,8 @@ const OPTIONS = {
   episodes: { type: 'string' }, steps: { type: 'string' }, repeats: { type: 'string' }, budget: { type: 'string' }, minibatch: { type: 'string' },
   'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, 'task-set': { type: 'string', multiple: true },
   'power-delta': { type: 'string' }, pilot: { type: 'string' }, 'session-sd': { type: 'string' }, tau: { type: 'string' },
+  primary: { type: 'string' }, 'primary-task-set': { type: 'string' }, alpha: { type: 'string' }, registration: { type: 'string' },
+  'allow-changed-settings': { type: 'boolean', default: false },
 } as const;
 type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
 
@@ -162,7 +167,8 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
   const powerDelta = powerDeltaOption(v['power-delta']);
   const variance = await varianceFor(v);
   const power = planPower(plan, powerDelta, variance);
-  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, missingGames: missing, power: { delta: powerDelta, ...variance, steps: power } };
+  const pricesUsed = pricesOfPlan(spec, modelsOf);
+  const out = { name: spec.name, spec, folds: plan.folds, steps: plan.steps, estimate, pricesUsed, missingGames: missing, power: { delta: powerDelta, ...variance, steps: power } };
   if (v.json) process.stdout.write(JSON.stringify(out) + '\n');
   else {
     const k = (n: number) => `${Math.round(n / 1000)}K`;
@@ -173,7 +179,7 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     });
     const t = estimate.total;
     const p = estimate.perSessionTokens;
-    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}${planPowerLines(power, powerDelta, variance).join('\n')}\n`);
+    process.stdout.write(`experiment ${spec.name}: ${plan.steps.length} steps\n${lines.join('\n')}\n${plan.folds.map((f) => `${f.id}: train ${f.train.join(', ')} | validation ${f.val.join(', ')} | test ${f.test.join(', ')}\n`).join('')}total: ${t.metricCalls} metric calls, ${t.llmCalls.low}–${t.llmCalls.high} LLM calls, ${k(t.tokens.low)}–${k(t.tokens.high)} tokens, ${usdRange(t.costUsd)} at ${pricesText(pricesUsed)}${estimate.unpricedModels.length ? ` (no price at this provider for ${estimate.unpricedModels.join(', ')}: no cost shown)` : ''}\none session (K=${spec.episodes}, S=${spec.steps}): Meta-TTL ${k(p.metaTtl.low)}–${k(p.metaTtl.high)} tokens, static ${k(p.static.low)}–${k(p.static.high)}; the paper (K=6 Jericho): ${k(p.paper.metaTtl)} and ${k(p.paper.static)}\n${missing.length ? `missing games: ${missing.join(', ')} — ${missingAdvice(missing)}\n` : ''}${planPowerLines(power, powerDelta, variance).join('\n')}\n`);
   }
   return 0;
 }
@@ -243,6 +249,10 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
     if (existsSync(file)) throw new UsageError(`experiment "${name}" is already in ${v.store}; continue it with experiment resume ${ref} --store ${v.store}`);
     spec = await specFor(ref, v);
   }
+  if (action === 'run') await registrationForRun(spec, dir, v);
+  if (action === 'resume' && Object.keys(overridesOf(v)).length) {
+    throw new UsageError(`experiment resume keeps the experiment's spec (${specDifferencesText(state!.spec, await specFor(ref, v)) || 'as stored'}); flags such as --repeats or --task-set cannot change a run half done. Start a new experiment (another --store) to run other settings.`);
+  }
   const plan = checked(() => planExperiment(spec), name);
   for (const step of plan.steps) {
     if (step.kind !== 'evolution') continue;
@@ -258,16 +268,31 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   }
   const settings = llmSettingsFromFlags(v);
   const models = Math.max(1, spec.models.length);
-  state ??= freshExperimentState(plan, Array.from({ length: models }, (_, i) => ({
+  const modelsNow = Array.from({ length: models }, (_, i) => ({
     actor: spec.models[i]?.actor ?? settings.roles.actor.model, metaAgent: spec.models[i]?.metaAgent ?? settings.roles.metaAgent.model, proposer: spec.models[i]?.proposer ?? settings.roles.proposer.model,
-  })), new Date().toISOString());
+  }));
+  const llmNow = llmRecordOf(settings);
+  if (state) {
+    const changes = settingsChanges(state, modelsNow, llmNow);
+    if (changes.length && !v['allow-changed-settings']) {
+      throw new UsageError(`experiment resume would change the run's settings: ${changes.join('; ')}. Resume with the flags it ran with, or add --allow-changed-settings to continue with these (the change is recorded in experiment.json and the report).`);
+    }
+    if (changes.length) {
+      state.changes = [...(state.changes ?? []), { at: new Date().toISOString(), codeVersion: codeVersion(), changes }];
+      process.stderr.write(`metattl: experiment ${name} continues with changed settings (recorded): ${changes.join('; ')}\n`);
+    }
+    state.models = modelsNow;
+    state.llm = llmNow;
+  }
+  state ??= { ...freshExperimentState(plan, modelsNow, new Date().toISOString()), llm: llmNow };
   await mkdir(dir, { recursive: true });
   const save = (text: string) => writeFile(file, scrubText(text));
-  const executor = cliExecutor(plan, dir, providerArgs(v), save);
+  // Steps resumed under allowed changes pass the permission on (the change is recorded in experiment.json).
+  const executor = cliExecutor(plan, dir, [...providerArgs(v), ...(v['allow-changed-settings'] ? ['--allow-changed-settings'] : [])], save);
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);
-  const report = buildExperimentReport(plan, result.state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan) });
+  const report = buildExperimentReport(plan, result.state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan), registration: await readRegistration(dir) });
   const out = v.out ?? join(dir, 'report');
   await writeReport(report, out);
   printReport(report, out, v, result.exitCode);
@@ -282,8 +307,9 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     process.stdout.write(v.json ? JSON.stringify(list) + '\n' : list.map((s) => `${s.name}: ${s.description}`).join('\n') + '\n');
     return 0;
   }
-  if (!ref) throw new UsageError('experiment needs list, or plan|run|resume|report and a built-in name or a JSON file');
+  if (!ref) throw new UsageError('experiment needs list, or plan|register|run|resume|report and a built-in name or a JSON file');
   if (action === 'plan') return planCommand(await specFor(ref, v), v);
+  if (action === 'register') return registerCommand(await specFor(ref, v), v);
   if (action === 'run' || action === 'resume') return runCommand(action, ref, v);
   if (action === 'report') {
     // `report DIR` (an experiment's directory holding experiment.json) or `report NAME --store DIR`.
@@ -294,16 +320,157 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     if (!existsSync(join(dir, 'experiment.json'))) throw new UsageError(`experiment report: no experiment "${name}" in ${v.store}`);
     const state = JSON.parse(await readFile(join(dir, 'experiment.json'), 'utf8')) as ExperimentState;
     const plan = planExperiment(state.spec);
-    const report = buildExperimentReport(plan, state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan) });
+    const report = buildExperimentReport(plan, state, { powerDelta: powerDeltaOption(v['power-delta']), vocabularies: await planVocabularies(plan), registration: await readRegistration(dir) });
     const out = v.out ?? join(dir, 'report');
     await writeReport(report, out);
     printReport(report, out, v, 0);
     return 0;
   }
-  throw new UsageError(`experiment: unknown action "${action}" (list, plan, run, resume, report)`);
+  throw new UsageError(`experiment: unknown action "${action}" (list, plan, register, run, resume, report)`);
+}
+
+/** One model the plan's estimate priced: its roles and its price (USD per million tokens), or null when the provider's list has none. */
+interface PriceUsed {
+  model: string;
+  roles: string[];
+  price: { inputPerMTokUsd: number; outputPerMTokUsd: number; cachedInputPerMTokUsd?: number } | null;
+}
+
+/** The models of every model set of `spec`, each with the roles it plays and the price the estimate used. */
+function pricesOfPlan(spec: ExperimentSpec, modelsOf: (i: number) => { roles: LlmSettings['roles']; prices: LlmSettings['prices'] }): PriceUsed[] {
+  const byModel = new Map<string, PriceUsed>();
+  const names = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' } as const;
+  for (let i = 0; i < Math.max(1, spec.models.length); i++) {
+    const { roles, prices } = modelsOf(i);
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) {
+      const model = roles[role].model;
+      const entry = byModel.get(model) ?? { model, roles: [], price: prices[model] ? { ...prices[model] } : null };
+      if (!entry.roles.includes(names[role])) entry.roles.push(names[role]);
+      byModel.set(model, entry);
+    }
+  }
+  return [...byModel.values()];
+}
+
+/** "gpt-4o-mini $0.15/$0.60 per M tokens (actor, meta-agent, proposer)", one clause per model; "no price" for an unpriced one. */
+function pricesText(list: readonly PriceUsed[]): string {
+  // Two decimals unless that would round the price (gpt-5's cached input: $0.125).
+  const usd = (n: number) => `$${Number(n.toFixed(2)) === n ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`;
+  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : 'no price'} (${p.roles.join(', ')})`).join('; ');
 }
 
 /** "$0.12–3.40", or "—" when the price of a model called is unknown (no invented cost). */
 function usdRange(range: { low: number; high: number } | null): string {
   return range === null ? '—' : `$${range.low.toFixed(2)}–${range.high.toFixed(2)}`;
+}
+
+/** `--primary A:B` (the difference A − B). @throws UsageError for another shape */
+function primaryOption(value: string): { a: string; b: string } {
+  try {
+    return contrastOption(value);
+  } catch {
+    throw new UsageError(`--primary must be two different arm ids as A:B (the difference A − B), got "${value}"`);
+  }
+}
+
+/** What a registration is written from and checked against: the provider and each role's sampling settings. */
+function llmRecordOf(settings: LlmSettings): NonNullable<ExperimentState['llm']> {
+  const role = (r: keyof LlmSettings['roles']) => ({ temperature: settings.roles[r].temperature, maxTokens: settings.roles[r].maxTokens });
+  return { baseUrl: settings.provider.baseUrl, roles: { actor: role('actor'), metaAgent: role('metaAgent'), proposer: role('proposer') } };
+}
+
+/** Each way the resume's models and settings differ from the run's ("set 0 actor model: a → b"); [] when none. */
+function settingsChanges(state: ExperimentState, models: ExperimentState['models'], llm: NonNullable<ExperimentState['llm']>): string[] {
+  const out: string[] = [];
+  const names = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' } as const;
+  for (const [i, was] of state.models.entries()) {
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) if (models[i] && was[role] !== models[i]![role]) out.push(`set ${i} ${names[role]} model: ${was[role]} → ${models[i]![role]}`);
+  }
+  const before = state.llm;
+  if (before) {
+    if (before.baseUrl !== llm.baseUrl) out.push(`base URL: ${before.baseUrl} → ${llm.baseUrl}`);
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) {
+      for (const key of ['temperature', 'maxTokens'] as const) if (before.roles[role][key] !== llm.roles[role][key]) out.push(`${names[role]} ${key === 'maxTokens' ? 'max tokens' : 'temperature'}: ${before.roles[role][key]} → ${llm.roles[role][key]}`);
+    }
+  }
+  return out;
+}
+
+/** "repeats, taskSets.OOD" (where `b` differs from `a`), or '' when equal. */
+function specDifferencesText(a: ExperimentSpec, b: ExperimentSpec): string {
+  const d = specDifferences(a, b);
+  return d.length ? `the flags would change ${d.join(', ')}` : '';
+}
+
+/** registration.json of an experiment directory, or null when it has none.
+ * @throws UsageError for one that cannot be read or was edited */
+async function readRegistration(dir: string): Promise<Registration | null> {
+  const file = join(dir, 'registration.json');
+  if (!existsSync(file)) return null;
+  try {
+    return parseRegistration(await readFile(file, 'utf8'));
+  } catch (error) {
+    throw new UsageError(`${file}: ${(error as Error).message}`);
+  }
+}
+
+/**
+ * Before `run`: the registration (`--registration FILE`, copied into the experiment's directory,
+ * or the one already there) must be of this very spec.
+ * @throws UsageError naming each differing field, or a second registration that differs
+ */
+async function registrationForRun(spec: ExperimentSpec, dir: string, v: Values): Promise<void> {
+  const inDir = await readRegistration(dir);
+  let registration = inDir;
+  if (v.registration) {
+    let given: Registration;
+    try {
+      given = parseRegistration(await readFile(v.registration, 'utf8'));
+    } catch (error) {
+      throw new UsageError(`--registration ${v.registration}: ${(error as Error).message}`);
+    }
+    if (inDir && inDir.specHash !== given.specHash) throw new UsageError(`--registration ${v.registration}: ${dir} already holds another registration (spec ${inDir.specHash.slice(0, 12)}…)`);
+    registration = given;
+  }
+  if (!registration) return;
+  if (specHash(spec) !== registration.specHash) {
+    throw new UsageError(`experiment run: the spec differs from its registration (${registration.registeredAt}) in ${specDifferences(registration.spec, spec).join(', ')}. Run it with the registered settings, or run it elsewhere unregistered (its comparisons are then exploratory).`);
+  }
+  if (v.registration && !inDir) {
+    await mkdir(dir, { recursive: true });
+    await copyFile(v.registration, join(dir, 'registration.json'));
+  }
+}
+
+/**
+ * `experiment register <name|FILE> (--out DIR | --store DIR)`: write registration.json (the spec
+ * after overrides, its sha-256, the code version, the primary contrast `--primary A:B` on
+ * `--primary-task-set SET` and `--alpha A`) before any call. DIR defaults to the experiment's own
+ * directory under --store, where `run` finds it. Refuses to overwrite a registration or to register
+ * a run already started.
+ */
+async function registerCommand(spec: ExperimentSpec, v: Values): Promise<number> {
+  if (!v.out && !v.store) throw new UsageError('experiment register needs --out DIR (or --store DIR: the experiment\'s own directory)');
+  checked(() => planExperiment(spec), spec.name);
+  const dir = v.out ?? join(v.store!, 'experiments', spec.name);
+  const file = join(dir, 'registration.json');
+  if (existsSync(file)) throw new UsageError(`${file} already exists: a registration is frozen (register into another directory)`);
+  if (existsSync(join(dir, 'experiment.json'))) throw new UsageError(`${dir} already holds a started run: a registration must come before the run`);
+  const alpha = numberOption(v.alpha, 'alpha');
+  let registration: Registration;
+  try {
+    registration = makeRegistration(spec, {
+      now: new Date().toISOString(), codeVersion: codeVersion(), taskSet: v['primary-task-set'] ?? null,
+      ...(alpha === undefined ? {} : { alpha }), ...(v.primary ? { primary: primaryOption(v.primary) } : {}),
+    });
+  } catch (error) {
+    if (error instanceof RegistrationError) throw new UsageError(error.message);
+    throw error;
+  }
+  await mkdir(dir, { recursive: true });
+  await writeFile(file, scrubText(JSON.stringify(registration, null, 1)));
+  const p = registration.primaryContrast;
+  if (v.json) process.stdout.write(JSON.stringify({ file, ...registration }) + '\n');
+  else process.stdout.write(`registered ${spec.name}: spec sha-256 ${registration.specHash}, code ${registration.codeVersion}, primary contrast ${p.a} − ${p.b}${p.taskSet ? ` on ${p.taskSet}` : ''}, α = ${registration.alpha}; wrote ${file}\n`);
+  return 0;
 }

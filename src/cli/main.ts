@@ -39,7 +39,7 @@ Commands:
        --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
        [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
-       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good]] [--json]
+       [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good] [--allow-changed-settings]] [--json]
        [--selection pareto|current_best|epsilon_greedy|top_k_pareto [--epsilon E] [--top-k K]]
        [--accept strict_improvement|improvement_or_equal] [--stop-no-improvement N]
        [--stop-score X] [--stop-minutes M] [--max-proposer-usd X]
@@ -60,7 +60,7 @@ Commands:
       --feedback-file: the proposer writes the strategy from your feedback.
   eval --policies P,P,... --tasks T --out DIR --base-url URL --actor-model M --meta-model M
        [--repeats R] [--episodes K] [--steps S] [--baseline P] [--bootstrap-seed N]
-       [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good]]] [--json]
+       [--guide TEXT] [--store DIR [--id RUN_ID | --resume RUN_ID [--from-last-good] [--allow-changed-settings]]] [--json]
        [--contrast A:B ...] [--power-delta X] [--raw-meta-prompt FILE ...]
       Compares policies with 95% hierarchical-bootstrap intervals, per-game Δ and the game-level
       test (t-interval, exact sign-flip p, Holm over each policy vs the baseline and --contrast
@@ -82,11 +82,18 @@ Commands:
       dictionary words (and of its walkthrough words, from Jericho's games.json) that the
       training games also have; least overlap first.
 
-  experiment list|plan|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
+  experiment list|plan|register|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
        [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
        [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
        [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
+       [register: --primary A:B [--primary-task-set SET] [--alpha A]] [run: --registration FILE]
+       [resume: --allow-changed-settings]
       (report also takes an experiment directory: experiment report DIR.)
+      register writes registration.json (spec, its sha-256, code version, primary contrast, α) to
+      --out DIR or the experiment's directory under --store, before any call; run checks its spec
+      against it; report says whether the run matches it (else every comparison is exploratory).
+      A resume that would change models or settings is refused unless --allow-changed-settings
+      (the change is then recorded in experiment.json).
       Experiments as runs: built-ins paper-jericho, skeptic-holdout, random-control, web-lite,
       vocab-ood (ID, OOD and the least-overlapping games, see stories overlap), or
       a JSON file. plan prints every evolution and evaluation, the folds, metric calls, LLM calls,

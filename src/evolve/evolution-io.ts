@@ -51,6 +51,7 @@ const metricCall = z.object({
 export const evolutionStateSchema = z.object({
   format: z.literal('metattl-evolution-1'),
   id: z.string().min(1),
+  codeVersion: z.string().max(200).optional(),
   config: z.lazy(() => configSchema),
   status: z.enum(['running', 'complete', 'stopped', 'paused']),
   stopReason: z.enum(STOP_REASONS).nullable(),

@@ -20,6 +20,7 @@
  * replays the loop to that sweep and continues each unfinished session the same way. A cap or
  * Stop still stops every session in flight.
  */
+import { codeVersion } from '../store/code-version.ts';
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
 import type { ChatModel } from '../llm/interface.ts';
@@ -125,7 +126,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const state: EvolutionState = {
     format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null,
     candidates: [], metricCalls: [], metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, failedProposals: 0, fronts: {}, iteration: 0,
-    rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null,
+    rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null, codeVersion: codeVersion(),
   };
   const rng = deps.rng ?? new SeededRng(config.rngSeed);
   const sampler = new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize);

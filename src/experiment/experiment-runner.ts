@@ -5,6 +5,7 @@
  * saved after every step through the injected `save`. A step that stops (interrupt, cap, provider
  * fault) stops the experiment, resumable. No UI, DOM or Node imports.
  */
+import { codeVersion } from '../store/code-version.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from './interface.ts';
 
 /** What an executor reports: the process-style exit code of the step's run (0 = done) and, when
@@ -29,7 +30,7 @@ export interface ExperimentExecutor {
 export function freshExperimentState(plan: ExperimentPlan, models: ExperimentState['models'], now: string): ExperimentState {
   return {
     format: 'metattl-experiment-state-1', spec: plan.spec, status: 'running', models,
-    steps: Object.fromEntries(plan.steps.map((s) => [s.id, { status: 'pending' as const }])), startedAt: now, finishedAt: null,
+    steps: Object.fromEntries(plan.steps.map((s) => [s.id, { status: 'pending' as const }])), startedAt: now, finishedAt: null, codeVersion: codeVersion(),
   };
 }
 

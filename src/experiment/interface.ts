@@ -5,6 +5,7 @@
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
 import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
+import type { RegistrationCheck } from './registration.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { SelectionInterval, SessionWAuc } from './selection.ts';
@@ -161,6 +162,14 @@ export interface ExperimentState {
   steps: Record<string, StepRecord>;
   startedAt: string;
   finishedAt: string | null;
+  /** The code that started the experiment (src/store/code-version.ts); absent in older states. */
+  codeVersion?: string;
+  /** Every resume that was allowed to change the models or settings (`--allow-changed-settings`):
+   * when, by which code, and each change ("actor model: a → b"). Absent when none. */
+  changes?: { at: string; codeVersion: string; changes: string[] }[];
+  /** The provider's base URL and each role's temperature and completion limit the run uses
+   * (checked on resume); absent in older states. */
+  llm?: { baseUrl: string; roles: Record<'actor' | 'metaAgent' | 'proposer', { temperature: number | null; maxTokens: number }> };
 }
 
 /** One arm on one task set of one evaluation step, with the paper's number where it gives one. */
@@ -236,6 +245,10 @@ export interface FoldsPooled {
   acrossFolds: { selectionOptimism: { mean: number; low: number | null; high: number | null } | null; transferGap: { mean: number; low: number | null; high: number | null } | null };
 }
 
+/** With a registration: the registered primary contrast, another declared one, or exploratory
+ * (an undeclared pair, or anything of a run that does not match its registration). */
+export type RegisteredAs = 'primary' | 'secondary' | 'exploratory';
+
 export interface ExperimentReport {
   format: 'metattl-experiment-report-1';
   name: string;
@@ -261,9 +274,13 @@ export interface ExperimentReport {
   pendingSteps: string[];
   /** The declared contrasts on every evaluation step (each arm against the baseline, then the
    * spec's `contrasts`), Holm-corrected over the whole report; `step` names the evaluation. */
-  comparisons?: (Comparison & { step: string })[];
+  comparisons?: (Comparison & { step: string; registered?: RegisteredAs })[];
   /** Every other pair of arms, uncorrected (the page's "any pair" picker). */
-  exploratoryComparisons?: (Comparison & { step: string })[];
+  exploratoryComparisons?: (Comparison & { step: string; registered?: RegisteredAs })[];
+  /** The code that started the run (experiment.json's codeVersion; null for older runs). */
+  codeVersion?: string | null;
+  /** How the run stands to its registration (registration.ts); null when it has none. */
+  registration?: RegistrationCheck | null;
   /** `few_games`, `identical_repeats` (from each evaluation, naming its step). */
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */

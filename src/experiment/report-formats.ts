@@ -12,6 +12,7 @@ import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabulary
 import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled } from './interface.ts';
 import { paperReferenceText } from './report.ts';
 import type { SelectionInterval } from './selection.ts';
+import { registrationLines } from './registration.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
 const num = (x: number | null, digits = 3) => (x === null ? '—' : formatNumber(x, digits));
@@ -54,12 +55,19 @@ export const SELECTION_FOOTNOTE = [
   'Pooled: each fold weighs 1/F; the first interval is over every fold\'s sessions (folds fixed), "across folds" is a t-interval over the F fold estimates with F − 1 df (3 folds: 2 df). A fold whose chosen prompt is the seed had no selection: its optimism should be ≈ 0 and its transfer gap is the seed\'s own.',
 ];
 
+/** Every comparison; with a registration, its step cell says how it stands ("eval-OOD · primary"). */
+function labelledComparisons(r: ExperimentReport): NonNullable<ExperimentReport['comparisons']> {
+  return [...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])].map((c) => (c.registered ? { ...c, step: `${c.step} · ${c.registered}` } : c));
+}
+
 function headerLines(r: ExperimentReport): string[] {
   return [
     `Status: ${r.status}${r.pendingSteps.length ? ` — not finished: ${r.pendingSteps.join(', ')}` : ''}.`,
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
     `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
     ...(r.paperReference ? [paperReferenceText(r.paperReference)] : []),
+    `Code version: ${r.codeVersion ?? 'unknown (run before it was recorded)'}.`,
+    ...registrationLines(r.registration),
   ];
 }
 
@@ -81,7 +89,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |${vocab ? ` ${pct(row.dictionaryOverlap)} |` : ''}`);
   out.push(...vocabularyMarkdown('step', (r.vocabulary ?? []).map((v) => ({ ...v, label: v.step }))));
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
-  out.push(...comparisonsMarkdown([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])]));
+  out.push(...comparisonsMarkdown(labelledComparisons(r)));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
   for (const g of r.perGame) out.push(`| ${g.step} | ${g.taskSet} | ${g.arm} | ${g.game} | ${g.sessions} | ${iv(g.wAuc)} | ${iv(g.averageScore, 1)} | ${iv(g.bestScore, 1)} |`);
   const leaks = r.rows.filter((row) => row.leakWarning);
@@ -137,7 +145,7 @@ ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'propos
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
 ${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', vocabularyHeader('step'), vocabularyCells(r.vocabulary.map((v) => ({ ...v, label: v.step }))).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}
 ${r.warnings?.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${r.warnings.map((w) => `<li data-code="${e(w.code)}"><strong>${e(w.code)}</strong>: ${e(w.message)}</li>`).join('')}</ul>` : ''}
-${comparisonsHtml([...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])])}
+${comparisonsHtml(labelledComparisons(r))}
 <h2>Per game</h2>
 ${table('games', ['step', 'task set', 'arm', 'game', 'n', 'W-AUC', 'average score', 'best score'], r.perGame.map((g) => [e(g.step), e(g.taskSet), e(g.arm), e(g.game), String(g.sessions), iv(g.wAuc), iv(g.averageScore, 1), iv(g.bestScore, 1)]))}
 <h2>Learning curves</h2>

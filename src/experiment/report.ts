@@ -11,6 +11,7 @@
  * OOD; WebArena-Lite ID 0.55 → 0.63) — beside a row only when its games are exactly the paper's
  * task set's (`paperTaskSetOf`; never for our web tasks, which are not WebArena-Lite). No UI, DOM or Node imports.
  */
+import { checkRegistration, type Registration } from './registration.ts';
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
 import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
@@ -191,10 +192,14 @@ export function vocabularyOverlapOf(plan: ExperimentPlan, vocabularies: Readonly
 /** The report of an experiment in any state (steps not finished are listed in `pendingSteps`).
  * @param options.powerDelta the Δ (W-AUC) the repeats-needed estimates are for (default 0.05)
  * @param options.vocabularies game id (as the plan names it) → its vocabularies, for the
- *   vocabulary-overlap column and section (absent: neither is shown) */
-export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number; vocabularies?: Readonly<Record<string, GameVocabulary>> } = {}): ExperimentReport {
+ *   vocabulary-overlap column and section (absent: neither is shown)
+ * @param options.registration the run's registration.json (registration.ts): the report then says
+ *   whether the run matches it and labels every comparison primary, secondary or exploratory */
+export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentState, options: { powerDelta?: number; vocabularies?: Readonly<Record<string, GameVocabulary>>; registration?: Registration | null } = {}): ExperimentReport {
   const powerDelta = options.powerDelta ?? DEFAULT_POWER_DELTA;
-  const compared = comparisonsOf(plan, state, powerDelta);
+  const raw = comparisonsOf(plan, state, powerDelta);
+  const registered = options.registration ? checkRegistration(options.registration, state, raw.declared, raw.exploratory) : null;
+  const compared = registered ? { ...raw, declared: registered.declared, exploratory: registered.exploratory } : raw;
   const { spec } = plan;
   const paper = spec.paper ? PAPER_NUMBERS[spec.paper] : null;
   const vocabulary = options.vocabularies ? vocabularyOverlapOf(plan, options.vocabularies) : undefined;
@@ -212,5 +217,6 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
+    codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null,
   };
 }

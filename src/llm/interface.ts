@@ -109,6 +109,11 @@ export interface Completion {
   finishReason: string | null;
   model: string;
   usage: CallUsage;
+  /** The model the provider says it used (the reply's `model`); absent when the reply named none
+   * (and for local models, which have no provider). */
+  providerModel?: string;
+  /** The reply's `system_fingerprint` (the provider's backend configuration); absent when not sent. */
+  systemFingerprint?: string;
 }
 
 /**

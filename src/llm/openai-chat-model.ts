@@ -245,6 +245,8 @@ async function complete(
       ...cachedOf(usage),
       ...(estimated ? { estimated: true } : {}),
     },
+    ...(raw.providerModel ? { providerModel: raw.providerModel } : {}),
+    ...(raw.systemFingerprint ? { systemFingerprint: raw.systemFingerprint } : {}),
   };
   meter.record(role, completion.usage);
   return completion;

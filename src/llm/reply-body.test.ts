@@ -10,8 +10,17 @@ describe('completionFromJson', () => {
   it('reads text, finish reason, model and usage', () => {
     const usage = { prompt_tokens: 12, completion_tokens: 3, completion_tokens_details: { reasoning_tokens: 2 } };
     expect(completionFromJson(reply({ role: 'assistant', content: 'ACTION: look' }, { usage }), 'fallback')).toEqual({
-      content: 'ACTION: look', finishReason: 'stop', model: 'm', usage: { promptTokens: 12, completionTokens: 3, reasoningTokens: 2 },
+      content: 'ACTION: look', finishReason: 'stop', model: 'm', providerModel: 'm', usage: { promptTokens: 12, completionTokens: 3, reasoningTokens: 2 },
     });
+  });
+
+  it('records the model the provider named and its system_fingerprint; a reply naming none falls back to the model asked for, recorded as not named', () => {
+    const named = completionFromJson(reply({ role: 'assistant', content: 'ACTION: look' }, { model: 'gpt-4o-mini-2024-07-18', system_fingerprint: 'fp_44709d6fcb' }), 'gpt-4o-mini');
+    expect(named).toMatchObject({ model: 'gpt-4o-mini-2024-07-18', providerModel: 'gpt-4o-mini-2024-07-18', systemFingerprint: 'fp_44709d6fcb' });
+    const bare = completionFromJson(JSON.stringify({ choices: [{ index: 0, message: { role: 'assistant', content: 'ACTION: look' }, finish_reason: 'stop' }] }), 'gpt-4o-mini');
+    expect(bare.model).toBe('gpt-4o-mini');
+    expect(bare).not.toHaveProperty('providerModel');
+    expect(bare).not.toHaveProperty('systemFingerprint');
   });
 
   it('joins content given as parts; no usage is null', () => {

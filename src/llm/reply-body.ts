@@ -41,6 +41,10 @@ export interface RawCompletion {
   finishReason: string | null;
   model: string;
   usage: RawUsage | null;
+  /** The `model` the provider's reply named (absent when it named none). */
+  providerModel?: string;
+  /** The reply's `system_fingerprint` (absent when not sent). */
+  systemFingerprint?: string;
 }
 
 type Json = Record<string, unknown>;
@@ -52,6 +56,8 @@ export class ReplyAccumulator {
   finishReason: string | null = null;
   model: string;
   usage: RawUsage | null = null;
+  providerModel: string | undefined;
+  systemFingerprint: string | undefined;
   private sawChoice = false;
   private sawMessage = false;
   private sawNullContent = false;
@@ -71,7 +77,8 @@ export class ReplyAccumulator {
     const error = providerErrorOf(body);
     if (error) throw errorInReply(error);
     if (!isObject(body)) throw new LlmError('bad_response', `The provider sent ${JSON.stringify(body)?.slice(0, 80)} where a completion object belongs.`);
-    if (typeof body.model === 'string' && body.model) this.model = body.model;
+    if (typeof body.model === 'string' && body.model) this.model = this.providerModel = body.model;
+    if (typeof body.system_fingerprint === 'string' && body.system_fingerprint) this.systemFingerprint = body.system_fingerprint;
     if (body.usage !== undefined && body.usage !== null) this.usage = usageOf(body.usage);
     const choices = Array.isArray(body.choices) ? body.choices : [];
     // Only choice 0 is read: another choice (n > 1, or a server that sends one unasked) is a
@@ -105,7 +112,10 @@ export class ReplyAccumulator {
    * @throws LlmError('bad_response') when it has no usable content
    */
   finish(): RawCompletion {
-    const done: RawCompletion = { content: this.content, finishReason: this.finishReason, model: this.model, usage: this.usage };
+    const done: RawCompletion = {
+      content: this.content, finishReason: this.finishReason, model: this.model, usage: this.usage,
+      ...(this.providerModel ? { providerModel: this.providerModel } : {}), ...(this.systemFingerprint ? { systemFingerprint: this.systemFingerprint } : {}),
+    };
     if (this.content.trim() !== '' || this.finishReason === 'length') return done;
     throw new UnusableReplyError(`The provider's reply had no usable content (${this.why()}); it is not used as the model's answer.`, this.usage);
   }

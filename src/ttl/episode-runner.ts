@@ -155,6 +155,8 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
       error: result.fault ? { kind: 'interpreter', message: result.fault.message } : null,
       ...(result.page ? { page: result.page } : {}),
       ...(zmachine ? { location: result.location ?? null } : {}),
+      ...(completion.providerModel ? { providerModel: completion.providerModel } : {}),
+      ...(completion.systemFingerprint ? { systemFingerprint: completion.systemFingerprint } : {}),
     });
     history.push({ observation, reply: completion.content });
     last = result;

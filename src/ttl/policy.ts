@@ -41,6 +41,10 @@ export interface PolicyExchange {
   notice: string | null;
   /** The call failed after retries: the previous guiding prompt is kept. */
   error: { kind: string; message: string } | null;
+  /** The model the provider says answered (the reply's `model`); absent when it named none. */
+  providerModel?: string;
+  /** The reply's `system_fingerprint`, where the provider sent one. */
+  systemFingerprint?: string;
 }
 
 export interface PolicyUpdate {

@@ -41,6 +41,8 @@ const exchangeSchema = z.object({
   droppedEpisodes: z.array(z.number().int()),
   notice: z.string().nullable(),
   error: z.object({ kind: z.string(), message: z.string() }).nullable(),
+  providerModel: z.string().max(200).optional(),
+  systemFingerprint: z.string().max(200).optional(),
 });
 
 export const sessionSchema = z.object({
@@ -85,6 +87,7 @@ export const sessionSchema = z.object({
   finishedAt: z.string().nullable(),
   wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
+  codeVersion: z.string().max(200).optional(),
 }).superRefine((record, ctx) => addInconsistency(ctx, sessionInconsistency(record as SessionRecord)));
 
 /**

@@ -11,6 +11,7 @@
  * update is made again on resume. A stop (user or cap) mid-episode keeps the steps played, and
  * Resume continues the same episode by replaying them.
  */
+import { codeVersion } from '../store/code-version.ts';
 import { Actor } from '../agents/actor.ts';
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
@@ -164,7 +165,7 @@ function newRecord(id: string, config: SessionConfig, at: Date): SessionRecord {
   return {
     format: 'metattl-session-1', id, config, status: 'running', stopReason: null, stopMessage: null,
     episodes: [], exchanges: [], faultedEpisodes: 0, faults: [], scores: [], wAuc: null, averageScore: null, bestScore: null,
-    startedAt: at.toISOString(), finishedAt: null, wallTimeMs: 0,
+    startedAt: at.toISOString(), finishedAt: null, wallTimeMs: 0, codeVersion: codeVersion(),
   };
 }
 

@@ -54,7 +54,8 @@ export function answerChat(ctx: ChatReplyContext): void {
   const fault = keyRefused(ctx) ? ({ kind: 'auth' } as const) : pickFault(options.faults ?? [], { role: choice.role, bodyHash, attempt: entry.attempt, body: checked, stream });
   entry.outcome.fault = fault?.kind ?? null;
   ctx.record(entry);
-  const model = typeof checked.model === 'string' ? checked.model : (options.models?.[0] ?? 'mock-model');
+  const asked = typeof checked.model === 'string' ? checked.model : (options.models?.[0] ?? 'mock-model');
+  const model = options.servedModels?.[asked] ?? asked;
   const prepared: Prepared = {
     ids: replyIds(bodyHash, model), text: choice.text, finishReason: choice.finishReason, stream,
     includeUsage: checked.stream_options?.include_usage === true, promptChars: totalMessageChars(checked),

@@ -173,6 +173,9 @@ export interface MockOptions {
   promptCache?: boolean;
   /** Model ids listed by GET /v1/models (default ['mock-model']). */
   models?: string[];
+  /** The `model` a reply names, by the model asked for (as OpenAI answers `gpt-4o-mini` with the
+   * dated snapshot `gpt-4o-mini-2024-07-18`); a model not listed is named as asked (the default). */
+  servedModels?: Record<string, string>;
   /** When set, requests whose Authorization is not `Bearer <apiKey>` get 401 (default: any key). */
   apiKey?: string;
   /** Where "unexpected request" warnings go (default console.error). */

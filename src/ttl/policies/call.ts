@@ -33,6 +33,8 @@ export async function guardedCall(
       exchange: {
         ...base, reply: completion.content, finishReason: completion.finishReason, learnStatus: learn.status,
         guidingPromptAfter: learn.guidingPrompt ?? current, usage: completion.usage, error: null,
+        ...(completion.providerModel ? { providerModel: completion.providerModel } : {}),
+        ...(completion.systemFingerprint ? { systemFingerprint: completion.systemFingerprint } : {}),
       },
     };
   } catch (error) {

@@ -8,6 +8,7 @@
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
+import { codeVersion } from '../../store/code-version.ts';
 import { parseCatalog } from '../../engine/catalog.ts';
 import { estimateEvaluation, type EvaluationEstimate } from '../../eval/cost-estimate.ts';
 import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
@@ -173,7 +174,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
       else {
         const sessions = await loadEvaluationSessions(this.deps.runs.store, state.id);
-        const results = { id: state.id, status: state.status, stopReason: state.stopReason, config: state.config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+        const results = { id: state.id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, config: state.config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
         download(`${name}.json`, stringifyWithoutSecrets(results), 'application/json');
       }
     });
