@@ -99,7 +99,7 @@ const ISOLATION_HEADERS = { 'Cross-Origin-Opener-Policy': 'same-origin', 'Cross-
 
 export default defineConfig({
   base: './',
-  // The code version every record carries (src/store/code-version.ts).
+  // The code version every record carries (src/common/code-version.ts).
   define: { __METATTL_CODE_VERSION__: JSON.stringify(buildCodeVersion(import.meta.dirname)) },
   server: { headers: ISOLATION_HEADERS },
   preview: { headers: ISOLATION_HEADERS },

@@ -1,5 +1,5 @@
 /**
- * The code version a build is stamped with (src/store/code-version.ts reads it): the package
+ * The code version a build is stamped with (src/common/code-version.ts reads it): the package
  * version and, when the repository is a git checkout, its commit at build time —
  * `<version>+<12 hex>`, with `.dirty` appended when tracked files differed from that commit, and
  * `<version>+nogit` when git or the repository is absent. Used by scripts/build-cli.mjs (esbuild

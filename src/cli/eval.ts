@@ -9,7 +9,7 @@
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
 import { scrubText } from '../common/secrets.ts';
-import { codeVersion } from '../store/code-version.ts';
+import { codeVersion } from '../common/code-version.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';

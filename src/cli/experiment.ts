@@ -33,7 +33,7 @@ import { cliExecutor } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { contrastOption, intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
 import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
-import { codeVersion } from '../store/code-version.ts';
+import { codeVersion } from '../common/code-version.ts';
 import { makeRegistration, parseRegistration, RegistrationError, specDifferences, specHash, type Registration } from '../experiment/registration.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';

@@ -20,7 +20,7 @@
  * replays the loop to that sweep and continues each unfinished session the same way. A cap or
  * Stop still stops every session in flight.
  */
-import { codeVersion } from '../store/code-version.ts';
+import { codeVersion } from '../common/code-version.ts';
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
 import type { ChatModel } from '../llm/interface.ts';

@@ -196,7 +196,7 @@ export const COMPLETING_STOP_REASONS: readonly StopReason[] = ['budget', 'failur
 export interface EvolutionState {
   format: 'metattl-evolution-1';
   id: string;
-  /** The code that started the run (src/store/code-version.ts); absent in older runs. */
+  /** The code that started the run (src/common/code-version.ts); absent in older runs. */
   codeVersion?: string;
   config: EvolutionConfig;
   /** 'paused': held at an iteration boundary on request (stopReason 'paused'); resumable as 'stopped' is. */

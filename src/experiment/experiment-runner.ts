@@ -5,7 +5,7 @@
  * saved after every step through the injected `save`. A step that stops (interrupt, cap, provider
  * fault) stops the experiment, resumable. No UI, DOM or Node imports.
  */
-import { codeVersion } from '../store/code-version.ts';
+import { codeVersion } from '../common/code-version.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from './interface.ts';
 
 /** What an executor reports: the process-style exit code of the step's run (0 = done) and, when

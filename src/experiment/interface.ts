@@ -5,7 +5,6 @@
  * Plain data, persisted as JSON. No UI, DOM or Node imports.
  */
 import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
-import type { RegistrationCheck } from './registration.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { SelectionInterval, SessionWAuc } from './selection.ts';
@@ -162,7 +161,7 @@ export interface ExperimentState {
   steps: Record<string, StepRecord>;
   startedAt: string;
   finishedAt: string | null;
-  /** The code that started the experiment (src/store/code-version.ts); absent in older states. */
+  /** The code that started the experiment (src/common/code-version.ts); absent in older states. */
   codeVersion?: string;
   /** Every resume that was allowed to change the models or settings (`--allow-changed-settings`):
    * when, by which code, and each change ("actor model: a → b"). Absent when none. */
@@ -206,6 +205,37 @@ export interface ExperimentRow {
  * validation games of the evolutions its arms use), pooled and per game.
  */
 export type VocabularyOverlapEntry = TaskSetOverlap & { step: string };
+
+/** The contrast a registration stakes its claim on: arm `a` − arm `b`, on one evaluated task set
+ * (`taskSet`) or on every one (null). */
+export interface PrimaryContrast {
+  a: string;
+  b: string;
+  taskSet: string | null;
+}
+
+/** How a report stands to its registration (report.json's `registration`; null without one). */
+export interface RegistrationCheck {
+  registeredAt: string;
+  codeVersion: string;
+  specHash: string;
+  primaryContrast: PrimaryContrast;
+  alpha: number;
+  /** The hash of the spec the run used, and the code that started the run. */
+  runSpecHash: string;
+  runCodeVersion: string | null;
+  /** The run's spec is the registered one and the registration came before the run began. */
+  matches: boolean;
+  registeredBeforeRun: boolean;
+  /** Top-level spec fields whose values differ ("repeats", "taskSets.OOD", …); [] when none. */
+  differences: string[];
+  /** 'confirmatory' when the run matches; else 'exploratory' (every comparison then is). */
+  standing: 'confirmatory' | 'exploratory';
+  /** The primary contrast on each evaluation step that measured it: Δ (bootstrap), the
+   * its Holm p (the game-level sign-flip p, Holm-adjusted over the report's declared contrasts)
+   * and `supported`: the run matches, Holm p ≤ α and Δ > 0 as registered. */
+  primary: { step: string; taskSet: string; delta: Comparison['delta']; holmP: number | null; supported: boolean }[];
+}
 
 /** A skeptic-holdout fold's result: the held-out gap and the selection test (src/experiment/selection.ts). */
 export interface FoldResult {

@@ -6,17 +6,11 @@
  */
 import { textHash } from '../agents/meta-prompt.ts';
 import type { Comparison } from '../eval/interface.ts';
-import type { ExperimentSpec, ExperimentState } from './interface.ts';
+import type { ExperimentSpec, ExperimentState, PrimaryContrast, RegistrationCheck } from './interface.ts';
+
+export type { PrimaryContrast, RegistrationCheck } from './interface.ts';
 
 export const REGISTRATION_FORMAT = 'metattl-registration-1';
-
-/** The contrast a registration stakes its claim on: arm `a` − arm `b`, on one evaluated task set
- * (`taskSet`) or on every one (null). */
-export interface PrimaryContrast {
-  a: string;
-  b: string;
-  taskSet: string | null;
-}
 
 /** `registration.json`. */
 export interface Registration {
@@ -24,7 +18,7 @@ export interface Registration {
   name: string;
   /** ISO time of registration. */
   registeredAt: string;
-  /** The code that registered (src/store/code-version.ts). */
+  /** The code that registered (src/common/code-version.ts). */
   codeVersion: string;
   /** Hex sha-256 of canonicalJson(spec) (specHash below). */
   specHash: string;
@@ -32,29 +26,6 @@ export interface Registration {
   /** The significance level the primary contrast is judged at (two-sided), in (0, 0.5]. */
   alpha: number;
   spec: ExperimentSpec;
-}
-
-/** How a report stands to its registration (report.json's `registration`; null without one). */
-export interface RegistrationCheck {
-  registeredAt: string;
-  codeVersion: string;
-  specHash: string;
-  primaryContrast: PrimaryContrast;
-  alpha: number;
-  /** The hash of the spec the run used, and the code that started the run. */
-  runSpecHash: string;
-  runCodeVersion: string | null;
-  /** The run's spec is the registered one and the registration came before the run began. */
-  matches: boolean;
-  registeredBeforeRun: boolean;
-  /** Top-level spec fields whose values differ ("repeats", "taskSets.OOD", …); [] when none. */
-  differences: string[];
-  /** 'confirmatory' when the run matches; else 'exploratory' (every comparison then is). */
-  standing: 'confirmatory' | 'exploratory';
-  /** The primary contrast on each evaluation step that measured it: Δ (bootstrap), the
-   * its Holm p (the game-level sign-flip p, Holm-adjusted over the report's declared contrasts)
-   * and `supported`: the run matches, Holm p ≤ α and Δ > 0 as registered. */
-  primary: { step: string; taskSet: string; delta: Comparison['delta']; holmP: number | null; supported: boolean }[];
 }
 
 /** A registration that cannot be written or read. */

@@ -95,7 +95,7 @@ export interface SessionRecord {
    * with it, never a result — exports leave it out, and a paced run's other fields equal an
    * unpaced one's. Absent: run without a pace (or before pace existed). */
   pace?: PaceSettings;
-  /** The code that made the record (src/store/code-version.ts: "<version>+<commit>", or
+  /** The code that made the record (src/common/code-version.ts: "<version>+<commit>", or
    * "unknown"); absent in records made before it was recorded. */
   codeVersion?: string;
 }

@@ -11,7 +11,7 @@
  * update is made again on resume. A stop (user or cap) mid-episode keeps the steps played, and
  * Resume continues the same episode by replaying them.
  */
-import { codeVersion } from '../store/code-version.ts';
+import { codeVersion } from '../common/code-version.ts';
 import { Actor } from '../agents/actor.ts';
 import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';

@@ -8,7 +8,7 @@
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
-import { codeVersion } from '../../store/code-version.ts';
+import { codeVersion } from '../../common/code-version.ts';
 import { parseCatalog } from '../../engine/catalog.ts';
 import { estimateEvaluation, type EvaluationEstimate } from '../../eval/cost-estimate.ts';
 import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
