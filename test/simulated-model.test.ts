@@ -8,6 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { DEFAULT_GUIDING_PROMPT } from '../src/agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS } from '../src/agents/meta-prompt-library.ts';
 import { buildMetaPrompt, parseLearn } from '../src/agents/meta-prompt.ts';
 import { parseActorReply } from '../src/agents/reply-parser.ts';
@@ -168,7 +169,7 @@ async function session(id: string, strategy: string, seed: number, episodes = 4)
   const { entry, bytes } = story(id);
   const s = simulatedSettings();
   const parts = buildSession(
-    { story: { id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed, policy: { kind: 'meta', name: 'x', strategy }, episodes, maxSteps: 15, initialGuidingPrompt: 'Explore.', contextWindow: 32_000 },
+    { story: { id, title: entry.title, md5: entry.md5, maxScore: entry.maxScore }, seed, policy: { kind: 'meta', name: 'x', strategy }, episodes, maxSteps: 15, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: 32_000 },
     s, createSimulatedChatModels(s, new UsageMeter(s.caps, s.prices)), approximateTokens,
   );
   return runSession({ id: 's', config: parts.config, engine: syncEngine(loadStory(bytes, { seed, rules: rulesFor(entry) })), actor: parts.actor, policy: parts.policy });
@@ -230,7 +231,7 @@ describe('the simulated model on the teaching games', () => {
     const models = createSimulatedChatModels(s, new UsageMeter(s.caps, s.prices));
     const pool = new EnginePool(async () => ({ ...syncEngine(loadStory(bytes, { seed: 1, rules: rulesFor(entry) })), dispose: () => undefined }));
     const cfg = {
-      train: [task], val: [task], repeats: 1, episodes: 4, maxSteps: 15, initialGuidingPrompt: 'Explore.', seedStrategy: '', minibatchSize: 1,
+      train: [task], val: [task], repeats: 1, episodes: 4, maxSteps: 15, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: '', minibatchSize: 1,
       budgetMetricCalls: 6, maxConsecutiveFailures: 3, proposer: 'llm' as const, rngSeed: 1, concurrency: 1,
       models: { actor: SIMULATED_MODEL, metaAgent: SIMULATED_MODEL, proposer: SIMULATED_MODEL }, contextWindow: 32_000,
     };
@@ -243,5 +244,22 @@ describe('the simulated model on the teaching games', () => {
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     expect(strategyInstructions(accepted[0]!.strategy).length).toBeGreaterThan(0);
     expect(mean(Object.values(accepted[0]!.valScores))).toBeGreaterThan(mean(Object.values(state.candidates[0]!.valScores)));
+  });
+});
+
+describe('--provider simulated', () => {
+  it('needs no key or base URL, names every role model "simulated" and refuses another model name', async () => {
+    const { llmSettingsFromFlags, contextWindowFromFlags } = await import('../src/cli/llm-options.ts');
+    const { chatModelsFromFlags } = await import('../src/cli/models.ts');
+    const s = llmSettingsFromFlags({ provider: 'simulated' }, {});
+    expect(s.provider).toEqual({ presetId: 'simulated', baseUrl: 'in-page:simulated', apiKey: '' });
+    expect(Object.values(s.roles).map((r) => r.model)).toEqual(['simulated', 'simulated', 'simulated']);
+    expect(() => llmSettingsFromFlags({ provider: 'simulated', 'actor-model': 'gpt-4o' }, {})).toThrow(/its model is "simulated"/);
+    expect(() => llmSettingsFromFlags({ provider: 'simulated', 'base-url': 'http://x' }, {})).toThrow(/--base-url/);
+    expect(await contextWindowFromFlags({ provider: 'simulated' }, s, () => {})).toBe(128_000);
+    const models = await chatModelsFromFlags({ provider: 'simulated' }, s, new UsageMeter(s.caps, s.prices));
+    const reply = await models.actor.complete([{ role: 'system', content: 'Follow this guide:\nPLAN:\n1. take card' }, { role: 'user', content: 'Lobby\nA lobby.\n\nReply in exactly two lines:' }]);
+    expect(reply.model).toBe('simulated');
+    expect(reply.usage.costUsd).toBe(0);
   });
 });

@@ -21,6 +21,9 @@ export const SIMULATED_MODEL = 'simulated';
 /** Its base URL: names it only (no server). */
 export const SIMULATED_BASE_URL = 'in-page:simulated';
 
+/** The context window it reports, tokens: large, so no episode log is ever dropped from its chat. */
+export const SIMULATED_CONTEXT_WINDOW = 128_000;
+
 /** Whether settings (or a run's recorded provider/model) are the simulated model's. */
 export function isSimulated(provider: { presetId: string } | null | undefined, model?: string | null): boolean {
   return provider?.presetId === SIMULATED_PROVIDER || model === SIMULATED_MODEL;

@@ -390,8 +390,8 @@ export function actorReply(view: ActorView, seed: string): string {
   // The room's description has left the window: look, as a player would.
   if (roomAt < 0 && !tried.has('look')) return reply('I no longer see the room described, so I look.', 'look', done);
   const room = roomAt >= 0 ? observations[roomAt]! : undefined;
-  const current = exploreGroups(view.observation, key);
-  const roomGroups = room === undefined || room === view.observation ? [] : exploreGroups(room, key);
+  const current = exploreGroups(view.observation, `${seed}|${view.guide}`);
+  const roomGroups = room === undefined || room === view.observation ? [] : exploreGroups(room, `${seed}|${view.guide}`);
   const groups = [...current, ...roomGroups]
     .map((g) => ({ ...g, commands: g.commands.filter((c) => !tried.has(c)) }))
     .filter((g) => g.commands.length > 0);
