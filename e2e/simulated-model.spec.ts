@@ -1,0 +1,34 @@
+/**
+ * The simulated model in the page: Settings offers "Simulated model (no key)", says it is not a
+ * language model, names every role's model `simulated`; a Learn session runs in the page with no
+ * server and no key, and a fact bank's guide keeps the levers the game named.
+ */
+import { expect, test } from '@playwright/test';
+import { importSession } from '../src/ttl/session-io.ts';
+import { downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
+import { openView } from './llm-helpers.ts';
+
+test('Settings offers the simulated model: no key, the notice, model "simulated"; Learn runs with it in the page', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openView(page, 'settings');
+  const preset = page.getByTestId('provider-preset');
+  await expect(preset.locator('option[value="simulated"]')).toHaveText('Simulated model (no key)');
+  await preset.selectOption('simulated');
+  await expect(page.getByTestId('simulated-notice')).toContainText('simulated model — not a language model; it shows how the loop works, not how real models behave');
+  await expect(page.getByTestId('api-key')).toHaveCount(0);
+  await expect(page.getByTestId('model-actor')).toHaveValue('simulated');
+  await expect(page.getByTestId('model-meta-agent')).toHaveValue('simulated');
+  await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+  const skipTour = page.getByRole('button', { name: 'Skip the tour' });
+  if (await skipTour.isVisible()) await skipTour.click();
+  await page.screenshot({ path: test.info().outputPath('settings-simulated.png') });
+  await goToLearn(page);
+  await startSession(page, { story: 'lever-room', seed: 1, policy: 'meta:fact-bank', episodes: 4, maxSteps: 15 });
+  await waitComplete(page, 90_000);
+  const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
+  expect(record.config.models.actor.model).toBe('simulated');
+  expect(record.config.provider.presetId).toBe('simulated');
+  // The scores of `metattl session lever-room --seed 1 --policy fact-bank --episodes 4 --steps 15 --provider simulated`.
+  expect(record.scores).toEqual([0, 3, 3, 4]);
+});
