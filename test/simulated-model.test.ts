@@ -263,3 +263,27 @@ describe('--provider simulated', () => {
     expect(reply.usage.costUsd).toBe(0);
   });
 });
+
+describe('the simulated model in the CLI', () => {
+  it('`eval --provider simulated` runs with no key, and its report, results and summary say it is a simulation', async () => {
+    const { runCli } = await import('./support/cli.ts');
+    const { mkdtempSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const out = mkdtempSync(join(tmpdir(), 'metattl-simulated-'));
+    try {
+      const r = await runCli(['eval', '--policies', 'naive,fact-bank', '--tasks', 'lever-room:1', '--repeats', '1', '--episodes', '3', '--steps', '15', '--provider', 'simulated', '--out', out], { ...process.env, OPENAI_API_KEY: '' });
+      expect(r.code, r.stderr).toBe(0);
+      const notice = 'simulated model — not a language model; it shows how the loop works, not how real models behave';
+      expect(readFileSync(join(out, 'report.md'), 'utf8').split('\n')[2]).toBe(`> **Model: simulated (${notice}).**`);
+      const results = JSON.parse(readFileSync(join(out, 'results.json'), 'utf8'));
+      expect(results.simulated).toBe(notice);
+      expect(results.report.simulated).toBe(notice);
+      expect(results.config.models).toEqual({ actor: 'simulated', metaAgent: 'simulated' });
+      // The rule table at work: the fact bank out-learns naive on the same game and seed.
+      const wAuc = (id: string) => results.sessions.find((s: { policyId: string }) => s.policyId === id).wAuc;
+      expect(wAuc('fact-bank')).toBeGreaterThan(wAuc('naive'));
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});

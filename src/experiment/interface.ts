@@ -212,4 +212,7 @@ export interface ExperimentReport {
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */
   powerDelta?: number;
+  /** Present when a model set is the simulated model (llm/simulated-model.ts): its notice; then
+   * `paperReference` is null — the paper's numbers are never printed beside a simulation's. */
+  simulated?: string;
 }

@@ -13,6 +13,7 @@ import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComp
 import type { Comparison, ReportWarning } from '../eval/interface.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, PaperReference } from './interface.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
+import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/simulated-model.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
 
@@ -116,7 +117,9 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const powerDelta = options.powerDelta ?? DEFAULT_POWER_DELTA;
   const compared = comparisonsOf(plan, state, powerDelta);
   const { spec } = plan;
-  const paper = spec.paper ? PAPER_NUMBERS[spec.paper] : null;
+  // A simulation's numbers are never set beside the paper's (they show the loop, not a model).
+  const simulated = state.models.some((m) => usesSimulatedModel([m.actor, m.metaAgent, m.proposer]));
+  const paper = spec.paper && !simulated ? PAPER_NUMBERS[spec.paper] : null;
   const rows = rowsOf(plan, state, paper);
   const evolutions = plan.steps.flatMap((s) => {
     const outcome = s.kind === 'evolution' ? state.steps[s.id]?.evolution : undefined;
@@ -130,5 +133,6 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: foldResultsOf(plan, state, rows), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta,
+    ...(simulated ? { simulated: SIMULATION_NOTICE } : {}),
   };
 }

@@ -29,6 +29,14 @@ export function isSimulated(provider: { presetId: string } | null | undefined, m
   return provider?.presetId === SIMULATED_PROVIDER || model === SIMULATED_MODEL;
 }
 
+/** Whether any of `models` (role model names of a run) is the simulated model. */
+export function usesSimulatedModel(models: readonly (string | null | undefined)[]): boolean {
+  return models.some((m) => m === SIMULATED_MODEL);
+}
+
+/** The line reports and exports print at the top when the simulated model played. */
+export const SIMULATION_HEADER = `Model: ${SIMULATED_MODEL} (${SIMULATION_NOTICE}).`;
+
 /** Options of the simulated models. */
 export interface SimulatedOptions {
   /** Mixed into every draw (default 0): another seed gives other slips, explorations and keypad codes. */
