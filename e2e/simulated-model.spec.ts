@@ -26,6 +26,9 @@ test('Settings offers the simulated model: no key, the notice, model "simulated"
   await goToLearn(page);
   await startSession(page, { story: 'lever-room', seed: 1, policy: 'meta:fact-bank', episodes: 4, maxSteps: 15 });
   await waitComplete(page, 90_000);
+  await expect(page.getByTestId('learn-simulated')).toHaveText('Played by the simulated model — not a language model; it shows how the loop works, not how real models behave.');
+  await expect(page.getByTestId('learn-curve')).toHaveAttribute('data-export-caption', /^Learning curve — The Lever Room \(simulated model\) \|.* · simulated model — not a language model/);
+  await page.screenshot({ path: test.info().outputPath('learn-simulated.png') });
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.config.models.actor.model).toBe('simulated');
   expect(record.config.provider.presetId).toBe('simulated');
