@@ -7,6 +7,7 @@ import { expect, test } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
 import { downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { openView } from './llm-helpers.ts';
+import { goToRunView, setNumber, setStoryRole } from './run-helpers.ts';
 
 test('Settings offers the simulated model: no key, the notice, model "simulated"; Learn runs with it in the page', async ({ page }) => {
   test.setTimeout(120_000);
@@ -34,4 +35,27 @@ test('Settings offers the simulated model: no key, the notice, model "simulated"
   expect(record.config.provider.presetId).toBe('simulated');
   // The scores of `metattl session lever-room --seed 1 --policy fact-bank --episodes 4 --steps 15 --provider simulated`.
   expect(record.scores).toEqual([0, 3, 3, 4]);
+});
+
+test('Evaluate with the simulated model: the run and its curves say so, and a fact bank beats naive on The Lever Room', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openView(page, 'settings');
+  await page.getByTestId('provider-preset').selectOption('simulated');
+  await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+  await goToRunView(page, 'evaluate');
+  await page.locator('[data-testid="evaluate-policy"][value="static"]').uncheck();
+  await page.locator('[data-testid="evaluate-policy"][value="fact-bank"]').check();
+  await setStoryRole(page, 'evaluate', 'lever-room', 'custom', '1');
+  await setNumber(page, 'evaluate-repeats', 1);
+  await setNumber(page, 'evaluate-episodes', 4);
+  await setNumber(page, 'evaluate-steps', 15);
+  await page.getByTestId('evaluate-start').click();
+  await expect(page.getByTestId('evaluate-run')).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  await expect(page.getByTestId('evaluate-simulated')).toContainText('simulated model — not a language model');
+  await expect(page.getByTestId('evaluate-curves-simulated')).toContainText('simulated model — not a language model');
+  // The same sessions as the CLI's (seed 1, K 4, S 15): naive 0, 2, 0, 1 and the fact bank 0, 3, 3, 4.
+  await expect(page.getByTestId('evaluate-curves')).toHaveAttribute('aria-label', /Naive: 0\.000, 0\.400, 0\.000, 0\.200; Fact bank: 0\.000, 0\.600, 0\.600, 0\.800/);
+  await page.getByTestId('evaluate-curves').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evaluate-simulated.png') });
 });
