@@ -17,6 +17,7 @@ import { loadStory } from '../src/engine/zvm-engine.ts';
 import { runEvolution } from '../src/evolve/evolution-runner.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { buildProposerMessages, parseProposal } from '../src/evolve/strategies/llm-proposer.ts';
+import { buildOproMessages } from '../src/evolve/strategies/opro-proposer.ts';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import type { LlmSettings } from '../src/llm/interface.ts';
 import { createSimulatedChatModels, simulatedReply, SIMULATED_MODEL } from '../src/llm/simulated-model.ts';
@@ -110,6 +111,9 @@ describe('the rule table', () => {
     expect(strategyInstructions(full)).toEqual(['all-hints', 'route', 'drop-useless']);
     // Every rule present: only sharpened, the behaviour unchanged.
     expect(strategyInstructions(propose(full, record).strategy)).toEqual(['all-hints', 'route', 'drop-useless']);
+    // OPRO's prompt: built on its best (last) solution.
+    const opro = parseProposal(simulatedReply('proposer', buildOproMessages([{ candidateId: 'c0', strategy: '', score: 0.1 }, { candidateId: 'c1', strategy: parsed.strategy!, score: 0.5 }], record)), 'stop', '');
+    expect(strategyInstructions(opro.strategy!)).toEqual(['all-hints', 'route']);
     // A sentence that names no rule is kept.
     expect(propose('Be brief.', record).strategy.startsWith('Be brief.')).toBe(true);
   });

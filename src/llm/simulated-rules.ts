@@ -402,9 +402,13 @@ export function actorReply(view: ActorView, seed: string): string {
 
 // ---------------------------------------------------------------- proposer
 
-/** The parent strategy in a proposer request (`<current_strategy>…</current_strategy>`). */
+/** The parent strategy in a proposer request: `<current_strategy>…</current_strategy>`, or the best (last) `<solution>` of an OPRO prompt; '' = naive. */
 export function currentStrategy(text: string): string {
-  return /<current_strategy>([\s\S]*?)<\/current_strategy>/i.exec(text)?.[1]?.trim() ?? '';
+  const current = /<current_strategy>([\s\S]*?)<\/current_strategy>/i.exec(text)?.[1];
+  if (current !== undefined) return current.trim();
+  // An OPRO prompt lists scored solutions, best last (evolve/strategies/opro-proposer.ts): build on the best.
+  const best = [...text.matchAll(/<solution[^>]*>([\s\S]*?)<\/solution>/gi)].at(-1)?.[1]?.trim() ?? '';
+  return best.startsWith('(empty:') ? '' : best;
 }
 
 /** The proposer's choice: the new strategy and why (its reasoning). */
