@@ -172,7 +172,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const results = {
     format: 'metattl-evaluation-results-1', id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
-    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), ...(report.simulated ? { simulated: report.simulated } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));

@@ -11,6 +11,7 @@ import { resolveContextWindow } from '../llm/token-count.ts';
 import type { LlmSettings, ParameterAdaptation, Role } from '../llm/interface.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 import { presetById } from '../llm/providers.ts';
+import { SIMULATED_BASE_URL, SIMULATED_CONTEXT_WINDOW, SIMULATED_MODEL, SIMULATED_PROVIDER } from '../llm/simulated-model.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
@@ -79,6 +80,7 @@ export const costText = (costUsd: number | null): string => (costUsd === null ? 
 export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | undefined> = process.env): LlmSettings {
   const s = defaultLlmSettings();
   if (flags.provider === LOCAL_PROVIDER) return localSettings(s, flags);
+  if (flags.provider === SIMULATED_PROVIDER) return simulatedSettings(s, flags);
   localFlags(flags);
   const preset = typeof flags.provider === 'string' ? presetById(flags.provider) : undefined;
   if (typeof flags.provider === 'string' && !preset) throw new UsageError(`unknown --provider "${flags.provider}"`);
@@ -114,6 +116,26 @@ export function llmSettingsFromFlags(flags: Flags, env: Record<string, string | 
     if (!match) throw new UsageError(`--price must look like MODEL=IN/OUT or MODEL=IN/OUT/CACHED (USD per million input/output/cached-input tokens), got "${spec}"`);
     s.prices[match[1]!] = { inputPerMTokUsd: Number(match[2]), outputPerMTokUsd: Number(match[3]), ...(match[4] === undefined ? {} : { cachedInputPerMTokUsd: Number(match[4]) }) };
   }
+  return s;
+}
+
+/**
+ * Settings of a `--provider simulated` run (llm/simulated-model.ts): no base URL, key or price;
+ * every role's model is `simulated` (another model name is refused: the name says what answered).
+ * @throws UsageError for --base-url or a role model other than `simulated`
+ */
+function simulatedSettings(s: LlmSettings, flags: Flags): LlmSettings {
+  localFlags(flags);
+  if (typeof flags['base-url'] === 'string') throw new UsageError('--base-url cannot be combined with --provider simulated');
+  for (const flag of ['actor-model', 'meta-model', 'proposer-model'] as const) {
+    if (typeof flags[flag] === 'string' && flags[flag] !== SIMULATED_MODEL) throw new UsageError(`--${flag} cannot be "${String(flags[flag])}" with --provider simulated: its model is "${SIMULATED_MODEL}"`);
+  }
+  s.provider = { presetId: SIMULATED_PROVIDER, baseUrl: SIMULATED_BASE_URL, apiKey: '' };
+  for (const role of ['actor', 'metaAgent', 'proposer'] as const) s.roles[role].model = SIMULATED_MODEL;
+  s.maxRetries = 0;
+  const maxTokens = text(flags, 'max-total-tokens');
+  s.caps = { maxUsd: null, maxTokens: maxTokens === undefined ? null : intOption(maxTokens, 'max-total-tokens', 0, 0) };
+  s.prices = {};
   return s;
 }
 
@@ -196,7 +218,9 @@ export async function contextWindowFromFlags(flags: Flags, settings: LlmSettings
   const raw = text(flags, 'context-window');
   const user = raw === undefined ? null : intOption(raw, 'context-window', 8000, 256, 10_000_000);
   const model = settings.roles.metaAgent.model;
-  const reported = user ? null : settings.provider.presetId === LOCAL_PROVIDER ? await localContextWindow(flags) : await reportedContextWindow(settings, model);
+  const reported = user ? null
+    : settings.provider.presetId === SIMULATED_PROVIDER ? SIMULATED_CONTEXT_WINDOW
+    : settings.provider.presetId === LOCAL_PROVIDER ? await localContextWindow(flags) : await reportedContextWindow(settings, model);
   const resolved = resolveContextWindow(model, { user, reported });
   if (resolved.note) log(`note: ${resolved.note.replace('Set the context window', 'Pass --context-window N')}`);
   return resolved.tokens;

@@ -9,6 +9,7 @@ import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
+import { createSimulatedChatModels, SIMULATED_PROVIDER } from '../llm/simulated-model.ts';
 import { createHttpFetch } from './http-fetch.ts';
 import type { LocalModelHost } from '../llm/local-chat-model.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
@@ -76,10 +77,11 @@ async function localHost(modelFile: string, threads: number): Promise<LocalModel
 }
 
 /**
- * The run's three role models, local or remote by the flags.
+ * The run's three role models, local, remote or (`--provider simulated`) the simulated model, by the flags.
  * @throws UsageError for bad local flags; LocalModelMissingError when node-llama-cpp is missing
  */
 export async function chatModelsFromFlags(flags: Flags, settings: LlmSettings, meter: UsageMeter): Promise<Record<Role, ChatModel>> {
+  if (settings.provider.presetId === SIMULATED_PROVIDER) return createSimulatedChatModels(settings, meter);
   const local = localFlags(flags);
   if (!local) return createChatModels(settings, meter, { fetch: (processFetch ??= createHttpFetch()) });
   const host = await localHost(local.modelFile, local.threads);

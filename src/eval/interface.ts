@@ -186,4 +186,6 @@ export interface EvaluationReport {
   /** Every other pair of policies, uncorrected (the page's "any pair" picker). */
   exploratoryComparisons?: Comparison[];
   warnings?: ReportWarning[];
+  /** Present when the simulated model played (llm/simulated-model.ts): its notice, printed at the top of every report format. */
+  simulated?: string;
 }

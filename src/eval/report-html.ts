@@ -112,6 +112,7 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
+${report.simulated ? `<p class="warn" data-simulated="true"><strong>Model: simulated (${escapeHtml(report.simulated)}).</strong></p>` : ''}
 ${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessLine(report))}</strong></p>` : ''}
 <p>${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>Δ &gt; 0 (Holm)</strong> marks a declared contrast that survives Holm's correction of its game-level sign-flip p (nothing is marked when none does).</p>
 <h2>Results</h2>

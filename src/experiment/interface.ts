@@ -318,4 +318,7 @@ export interface ExperimentReport {
   /** Each evaluation step's vocabulary overlap with its training games (absent when the report
    * was built without the story files, e.g. on the page). */
   vocabulary?: VocabularyOverlapEntry[];
+  /** Present when a model set is the simulated model (llm/simulated-model.ts): its notice; then
+   * `paperReference` is null — the paper's numbers are never printed beside a simulation's. */
+  simulated?: string;
 }

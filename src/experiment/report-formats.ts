@@ -65,6 +65,7 @@ function headerLines(r: ExperimentReport): string[] {
     `Status: ${r.status}${r.pendingSteps.length ? ` — not finished: ${r.pendingSteps.join(', ')}` : ''}.`,
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
     `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
+    ...(r.simulated ? [`Model: simulated (${r.simulated}); the paper's numbers are not printed beside a simulation's.`] : []),
     ...(r.paperReference ? [paperReferenceText(r.paperReference)] : []),
     `Code version: ${r.codeVersion ?? 'unknown (run before it was recorded)'}.`,
     ...registrationLines(r.registration),

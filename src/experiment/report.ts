@@ -18,6 +18,7 @@ import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.
 import type { EvaluationStep, ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, FoldsPooled, PaperReference, VocabularyOverlapEntry } from './interface.ts';
 import { foldSelection, optimismValues, pairedDiffs, pooledSelection, type FoldSelectionInput } from './selection.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
+import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/simulated-model.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
 
@@ -201,7 +202,9 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const registered = options.registration ? checkRegistration(options.registration, state, raw.declared, raw.exploratory) : null;
   const compared = registered ? { ...raw, declared: registered.declared, exploratory: registered.exploratory } : raw;
   const { spec } = plan;
-  const paper = spec.paper ? PAPER_NUMBERS[spec.paper] : null;
+  // A simulation's numbers are never set beside the paper's (they show the loop, not a model).
+  const simulated = state.models.some((m) => usesSimulatedModel([m.actor, m.metaAgent, m.proposer]));
+  const paper = spec.paper && !simulated ? PAPER_NUMBERS[spec.paper] : null;
   const vocabulary = options.vocabularies ? vocabularyOverlapOf(plan, options.vocabularies) : undefined;
   const rows = rowsOf(plan, state, paper).map((row) => (vocabulary ? { ...row, dictionaryOverlap: vocabulary.find((v) => v.step === row.step)?.dictionary?.share ?? null } : row));
   const evolutions = plan.steps.flatMap((s) => {
@@ -218,5 +221,6 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
     codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null,
+    ...(simulated ? { simulated: SIMULATION_NOTICE } : {}),
   };
 }

@@ -23,6 +23,8 @@ export const PROVIDER_PRESETS: readonly ProviderPreset[] = [
   { id: 'custom', label: 'Custom base URL', baseUrl: '', needsKey: false, listsModels: true },
   // A GGUF model run in the page by wllama (no server, no key); the base URL only names it.
   { id: 'browser-local', label: 'Local model (in this browser)', baseUrl: 'in-page:wllama', needsKey: false, listsModels: true },
+  // The simulated model (simulated-model.ts): answered in-process by fixed rules — not a language model.
+  { id: 'simulated', label: 'Simulated model (no key)', baseUrl: 'in-page:simulated', needsKey: false, listsModels: true },
 ];
 
 export function presetById(id: string): ProviderPreset | undefined {

@@ -14,6 +14,7 @@ import { freshExperimentState, runExperiment } from '../../experiment/experiment
 import type { EvaluationStep, EvolutionStep, ExperimentState } from '../../experiment/interface.ts';
 import { planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
+import { experimentReportToMarkdown } from '../../experiment/report-formats.ts';
 import { policyOptions } from '../shared/stores/policy-options.ts';
 import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, stepRunId, type RunShape } from './experiment-executor.ts';
 import { canonicalTasks, libraryTask } from './experiment-tasks.ts';
@@ -111,6 +112,22 @@ describe('the executor', () => {
     expect(state.steps['eval-OOD']!.evaluation!.sessions).toEqual([
       { policyId: 'naive', taskId: 'advent:1', repeat: 0, wAuc: 0.1 }, { policyId: 'evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.2 }, { policyId: 'random-evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.1 * 3 },
     ]);
+  });
+
+  it("a simulated model's report says so and refuses the paper's numbers beside it; a real model's keeps them", async () => {
+    const { exec } = fakes();
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [SHAPE.models], '2026-01-01T00:00:00.000Z'), exec);
+    const real = buildExperimentReport(plan, state);
+    expect(real.paperReference).not.toBeNull();
+    expect(real.simulated).toBeUndefined();
+    const simulatedModels = { actor: 'simulated', metaAgent: 'simulated', proposer: 'simulated' };
+    const simulated = buildExperimentReport(plan, { ...state, models: [simulatedModels] });
+    expect(simulated.paperReference).toBeNull();
+    expect(simulated.rows.every((r) => r.paper === null)).toBe(true);
+    expect(simulated.simulated).toBe('simulated model — not a language model; it shows how the loop works, not how real models behave');
+    const markdown = experimentReportToMarkdown(simulated);
+    expect(markdown).toContain("Model: simulated (simulated model — not a language model; it shows how the loop works, not how real models behave); the paper's numbers are not printed beside a simulation's.");
+    expect(markdown).not.toContain('Paper:');
   });
 
   it('a stored run resumes with its own config; a run that did not start stops the experiment (exit 1), resumable', async () => {

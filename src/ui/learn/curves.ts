@@ -8,6 +8,7 @@ import type { CsvTable } from '../../eval/csv.ts';
 import { SCORE_SERIES, type CurveCaption, type CurveData } from '../shared/charts/learning-chart.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
 import type { SessionListItem } from './session-runs.svelte.ts';
+import { isSimulated, SIMULATION_NOTICE } from '../../llm/simulated-model.ts';
 
 /** The curve of one session record (its ended episodes). */
 export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): CurveData {
@@ -19,21 +20,25 @@ export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): Curv
 /**
  * What an exported curve image says about its session (a slide needs no other caption): title
  * "Learning curve — <story>", then story, policy, seed (for a story), K and S, and W-AUC (3
- * decimals, "n/a" without a known max score; "so far" while episodes remain).
+ * decimals, "n/a" without a known max score; "so far" while episodes remain); a simulated model's
+ * session is named so in the title and carries its notice (llm/simulated-model.ts).
  */
 export function captionOfRecord(record: SessionRecord): CurveCaption {
   const c = record.config;
   const web = c.task?.kind === 'web';
   const ended = record.scores.length;
   const wAuc = record.wAuc == null ? 'n/a' : record.wAuc.toFixed(3);
+  // A simulation's picture says so wherever it is shown or pasted.
+  const simulated = isSimulated(c.provider, c.models.actor.model);
   return {
-    title: `Learning curve — ${c.story.title}`,
+    title: `Learning curve — ${c.story.title}${simulated ? ' (simulated model)' : ''}`,
     subtitle: [
       `${web ? 'Web task' : 'Story'}: ${c.story.title}`,
       `policy: ${policyLabel(c.policy)}`,
       ...(web ? [] : [`seed ${c.seed}`]),
       `K = ${c.episodes}, S = ${c.maxSteps}`,
       `W-AUC ${wAuc}${ended < c.episodes ? ` (${ended} of ${c.episodes} episodes)` : ''}`,
+      ...(simulated ? [SIMULATION_NOTICE] : []),
     ].join(' · '),
   };
 }

@@ -196,6 +196,12 @@ describe('session plans and curves', () => {
       title: 'Learning curve — Adventure',
       subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes)',
     });
+    const simulated = fakeRecord();
+    simulated.config = { ...simulated.config, provider: { presetId: 'simulated', baseUrl: 'in-page:simulated' }, models: { ...simulated.config.models, actor: { ...simulated.config.models.actor, model: 'simulated' } } };
+    expect(captionOfRecord(simulated)).toEqual({
+      title: 'Learning curve — Adventure (simulated model)',
+      subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes) · simulated model — not a language model; it shows how the loop works, not how real models behave',
+    });
     const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, faultedEpisodes: 0, startedAt: '', updatedAt: 0 };
     const data = curveOfItems([item, { ...item, id: 'x', maxScore: 10, episodes: 4 }, { ...item, id: 'y', maxScore: null }]);
     expect(data.episodes).toBe(4);

@@ -5,6 +5,7 @@
  */
 import { sharedAdaptations, type AdaptationMemory } from '../../../llm/adaptations.ts';
 import type { ChatModel, LlmSettings, Role } from '../../../llm/interface.ts';
+import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/simulated-model.ts';
 import type { UsageMeter } from '../../../llm/usage-meter.ts';
 import { BROWSER_LOCAL_PRESET, localModels } from './local-models.svelte.ts';
 
@@ -23,12 +24,17 @@ export interface LlmServices {
  * The page's services. With the preset "Local model (in this browser)" the models run in wllama's
  * worker (src/llm/wllama-chat-model.ts, the actor's model name naming the stored file; grammars on),
  * "Test connection" lists the stored models and the context window is the one the model file gives.
+ * With "Simulated model (no key)" the models are answered in the page by fixed rules
+ * (src/llm/simulated-model.ts, loaded on first use), and "Test connection" lists `simulated`.
  */
 export function createBrowserLlmServices(origin: string = location.origin): LlmServices {
   const sdk = () => import('../../../llm/openai-chat-model.ts');
   const inPage = (settings: LlmSettings): boolean => settings.provider.presetId === BROWSER_LOCAL_PRESET;
+  const simulated = (settings: LlmSettings): boolean => settings.provider.presetId === SIMULATED_PROVIDER;
+  const simulation = () => import('../../../llm/simulated-model.ts');
   return {
     createModels: async (settings, meter) => {
+      if (simulated(settings)) return (await simulation()).createSimulatedChatModels(settings, meter);
       if (!inPage(settings)) return (await sdk()).createChatModels(settings, meter, { origin, adaptations: sharedAdaptations });
       const [{ createWllamaChatModels }, host] = await Promise.all([import('../../../llm/wllama-chat-model.ts'), localModels.hostFor(settings.roles.actor.model)]);
       // A CPU model in a tab is slow: as the CLI's local provider, a call may take up to 10 minutes.
@@ -36,12 +42,14 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
       return withSpeed(createWllamaChatModels(host, local, meter, { grammar: true }));
     },
     listModels: async (settings, signal) => {
+      if (simulated(settings)) return [SIMULATED_MODEL];
       if (!inPage(settings)) return (await sdk()).listModels(settings, { origin }, signal);
       await localModels.refresh();
       return localModels.stored.map((m) => m.name);
     },
     adaptations: sharedAdaptations,
     reportedContextWindow: async (settings, model, signal) => {
+      if (simulated(settings)) return (await simulation()).SIMULATED_CONTEXT_WINDOW;
       if (!inPage(settings)) return (await sdk()).reportedContextWindow(settings, model, { origin }, signal);
       return (await localModels.hostFor(model).catch(() => null))?.contextSize ?? null;
     },

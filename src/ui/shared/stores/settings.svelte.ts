@@ -8,6 +8,7 @@ import { scrub } from '../../../llm/errors.ts';
 import { DEFAULT_PRICES, isOpenAiProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import { baseUrlProblem, presetById } from '../../../llm/providers.ts';
+import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/simulated-model.ts';
 import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
 import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../ttl/cost-estimate.ts';
@@ -121,6 +122,11 @@ export class SettingsState {
     }
     const named = preset !== undefined && preset.id !== 'custom' && preset.id !== 'openai';
     if (named) for (const role of ROLES) if (Object.hasOwn(DEFAULT_PRICES, roles[role].model)) roles[role] = { ...roles[role], model: '' };
+    // The simulated model has one model name, for every role; leaving it, the name goes too.
+    for (const role of ROLES) {
+      if (presetId === SIMULATED_PROVIDER) roles[role] = { ...roles[role], model: SIMULATED_MODEL };
+      else if (roles[role].model === SIMULATED_MODEL) roles[role] = { ...roles[role], model: '' };
+    }
     this.form = { ...this.form, roles };
     // "Custom base URL" chosen from another preset empties the field (the user's own URL goes
     // there; a placeholder shows one); a URL already typed by hand (already custom) stays.

@@ -42,6 +42,17 @@ describe('SettingsState', () => {
     expect(saved.llmSettings().roles.proposer.model).toBe('qwen');
   });
 
+  it('the simulated model names every role "simulated" and needs no key; leaving it clears that name', async () => {
+    const settings = new SettingsState(llm(), new ApiKeyHolder());
+    await settings.init(new MemoryStore());
+    settings.changeRole('actor', { model: 'gpt-4o' });
+    settings.selectPreset('simulated');
+    expect(settings.llmSettings().provider).toMatchObject({ presetId: 'simulated', baseUrl: 'in-page:simulated' });
+    expect(Object.values(settings.llmSettings().roles).map((r) => r.model)).toEqual(['simulated', 'simulated', 'simulated']);
+    settings.selectPreset('ollama');
+    expect(settings.form.roles.actor.model).toBe('');
+  });
+
   it('saves every change without the key unless it is remembered; un-ticking deletes it', async () => {
     const store = new MemoryStore();
     const settings = new SettingsState(llm(), new ApiKeyHolder());
