@@ -25,7 +25,7 @@ describe('metattl replay', () => {
     expect(out.story).toMatch(/detective\.z5$/);
     expect(out.steps).toHaveLength(51);
     expect(out.steps[0]).toEqual({
-      command: 'TAKE PAPER', score: 20, moves: 2, done: false,
+      command: 'TAKE PAPER', score: 20, moves: 2, done: false, location: { id: 34, name: "Chief's office" },
       observation: 'Taken.\n\n[Your score has just gone up by ten points.]\n\n>', statusLine: "<< Chief's office >>  Score: 20  Moves: 2",
       observationBefore: out.start.observation, observationAfter: 'Taken.\n\n[Your score has just gone up by ten points.]\n\n>',
     });
