@@ -125,20 +125,18 @@ describe('LearnState', () => {
     const id = learn.record!.id;
     expect(learn.record!.status).toBe('stopped');
     expect(learn.sessions.unfinished.map((i) => i.id)).toEqual([id]);
-    const recorded = learn.record!.episodes.reduce((n, e) => n + e.steps.length, 0);
-    expect(recorded).toBeGreaterThanOrEqual(4);
-    const actorRequests = () => mock.requests.filter((r) => r.role === 'actor');
-    const before = actorRequests().length;
     await learn.resume(id);
     const record = learn.record!;
     expect(record.status).toBe('complete');
     expect(record.episodes.map((e) => e.index)).toEqual([1, 2]);
     for (const e of record.episodes) expect(contiguous(e.steps) && e.steps.length === 3).toBe(true);
-    // The resume asked only for the steps not yet recorded, each once (the reply in flight at Stop,
-    // answered or not, was never recorded, so its step is asked again).
-    const asked = actorRequests().slice(before);
-    expect(asked).toHaveLength(6 - recorded);
-    expect(asked.every((r) => r.outcome.status === 200)).toBe(true);
+    // The resume asked only for the steps not yet recorded: each of the 6 steps' requests was
+    // answered, and only the one in flight at Stop (its reply, if it came, was never recorded) may
+    // have been answered twice.
+    const answered = mock.requests.filter((r) => r.role === 'actor' && r.outcome.status === 200 && !r.closedBeforeAnswer);
+    const distinct = new Set(answered.map((r) => JSON.stringify(r.body)));
+    expect(distinct.size).toBe(6);
+    expect(answered.length - distinct.size).toBeLessThanOrEqual(1);
     const stored = await loadSession(learn.setup.library.store, id);
     expect(stored?.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
   });
