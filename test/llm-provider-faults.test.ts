@@ -60,7 +60,9 @@ describe('a stalled response ends as timeout, retried per maxRetries', () => {
     ['after part of the JSON body', false, 'partial'],
     ['mid-stream', true, 'partial'],
   ] as const)('stall %s → timeout with maxRetries 0 (one request)', async (_name, stream, after) => {
-    const { result, requests } = await call([{ kind: 'stall', after }], settings({ requestTimeoutMs: 300, maxRetries: 0 }), { stream });
+    // The timeout leaves the request time to reach the mock and its headers to come back on a
+    // loaded machine (at 300 ms a busy CI machine once timed out before the mock read the body).
+    const { result, requests } = await call([{ kind: 'stall', after }], settings({ requestTimeoutMs: 1000, maxRetries: 0 }), { stream });
     expect(kindOf(result)).toBe('timeout');
     expect(requests).toHaveLength(1);
     expect(requests[0]!.outcome.status).toBe(200);
