@@ -76,17 +76,17 @@ async function evaluationVocabulary(config: EvaluationConfig): Promise<(TaskSetO
   return evolved.flatMap((p) => sets.map((s) => ({ policy: p.id, ...taskSetOverlap(s.name, s.games, [...new Set(p.selectedOn.map(game))], vocabularies) })));
 }
 
+/** `metattl eval`'s flags (the LLM flags of llm-options.ts and the evaluation's own). */
+const EVAL_OPTIONS = {
+  ...LLM_OPTIONS,
+  policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
+  steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
+  guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
+  contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true }, 'allow-changed-settings': { type: 'boolean', default: false },
+} as const;
+
 export async function evalCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...LLM_OPTIONS,
-      policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
-      steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
-      guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
-      contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true }, 'allow-changed-settings': { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseArgs({ args: argv, options: EVAL_OPTIONS });
   if (!values.out) throw new UsageError('eval needs --out DIR');
   const contrasts = (values.contrast ?? []).map(contrastOption);
   const powerDelta = powerDeltaOption(values['power-delta']);
@@ -102,25 +102,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
   const web = allWeb(tasks);
-  const policies: EvaluatedPolicy[] = [];
-  const rawFiles = values['raw-meta-prompt'] ?? [];
-  const names = values.policies.split(',').map((p) => p.trim()).filter(Boolean);
-  if (names.length === 0 && rawFiles.length === 0) throw new UsageError('--policies needs at least one policy');
-  if (new Set(names).size !== names.length) throw new UsageError(`--policies lists a policy twice: ${values.policies}`);
-  for (const name of names) {
-    const spec = await policyFromOption(name);
-    const id = name.includes('/') || name.includes('.') ? basename(name).replace(/\.\w+$/, '') : name;
-    // A meta-prompt file's own name ("Evolved c1 (run …)") is the policy's name for people; the id stays the file's.
-    const named = spec.kind === 'meta' && spec.name !== id && spec.name !== basename(name) ? { name: spec.name } : {};
-    policies.push({ id, ...named, spec, selectedOn: await selectedOnFromOption(name) });
-  }
-  // Raw meta-prompts: the file's text is the whole system message; the id is the file's name.
-  for (const file of rawFiles) {
-    const spec = await rawMetaPromptFromFile(file);
-    const id = basename(file).replace(/\.\w+$/, '');
-    if (policies.some((p) => p.id === id)) throw new UsageError(`--raw-meta-prompt ${file}: a policy "${id}" is already listed (rename the file)`);
-    policies.push({ id, name: `${id} (raw)`, spec, selectedOn: [] });
-  }
+  const policies = await policiesFromFlags(values.policies, values['raw-meta-prompt'] ?? []);
   const config: EvaluationConfig = previous?.config ?? {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
@@ -186,4 +168,31 @@ export async function evalCommand(argv: string[]): Promise<number> {
     process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, comparisons.csv, report.md to ${values.out}\n`);
   }
   return exitCode(interrupt.interrupted, state.stopReason === 'provider_error');
+}
+
+/**
+ * The evaluated policies of `--policies` (names or meta-prompt files, in order) then of each
+ * `--raw-meta-prompt` file (its text the whole system message; its id the file's name).
+ * @throws UsageError when none is given, one is listed twice, or a raw file's id is taken
+ */
+async function policiesFromFlags(policiesFlag: string, rawFiles: readonly string[]): Promise<EvaluatedPolicy[]> {
+  const policies: EvaluatedPolicy[] = [];
+  const names = policiesFlag.split(',').map((p) => p.trim()).filter(Boolean);
+  if (names.length === 0 && rawFiles.length === 0) throw new UsageError('--policies needs at least one policy');
+  if (new Set(names).size !== names.length) throw new UsageError(`--policies lists a policy twice: ${policiesFlag}`);
+  for (const name of names) {
+    const spec = await policyFromOption(name);
+    const id = name.includes('/') || name.includes('.') ? basename(name).replace(/\.\w+$/, '') : name;
+    // A meta-prompt file's own name ("Evolved c1 (run …)") is the policy's name for people; the id stays the file's.
+    const named = spec.kind === 'meta' && spec.name !== id && spec.name !== basename(name) ? { name: spec.name } : {};
+    policies.push({ id, ...named, spec, selectedOn: await selectedOnFromOption(name) });
+  }
+  // Raw meta-prompts: the file's text is the whole system message; the id is the file's name.
+  for (const file of rawFiles) {
+    const spec = await rawMetaPromptFromFile(file);
+    const id = basename(file).replace(/\.\w+$/, '');
+    if (policies.some((p) => p.id === id)) throw new UsageError(`--raw-meta-prompt ${file}: a policy "${id}" is already listed (rename the file)`);
+    policies.push({ id, name: `${id} (raw)`, spec, selectedOn: [] });
+  }
+  return policies;
 }

@@ -26,6 +26,8 @@ import { replyGrammarOf } from './models.ts';
 import { runStoredEvolution } from './evolve-run.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import type { LlmSettings } from '../llm/interface.ts';
+import type { UsageMeter } from '../llm/usage-meter.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
@@ -40,25 +42,25 @@ import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
 
+/** `metattl evolve`'s flags (the LLM flags of llm-options.ts and the outer loop's own). */
+const EVOLVE_OPTIONS = {
+  ...LLM_OPTIONS,
+  train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
+  budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
+  'from-last-good': { type: 'boolean', default: false },
+  id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
+  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
+  'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
+  optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
+  branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
+  'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
+  merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
+  'allow-changed-settings': { type: 'boolean', default: false },
+} as const;
+
 export async function evolveCommand(argv: string[]): Promise<number> {
   if (argv[0] === 'add-candidate') return (await import('./evolve-add-candidate.ts')).addCandidateCommand(argv.slice(1));
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...LLM_OPTIONS,
-      train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
-      budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
-      'from-last-good': { type: 'boolean', default: false },
-      id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
-      'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
-      'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
-      optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
-      branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
-      'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
-      merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
-      'allow-changed-settings': { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseArgs({ args: argv, options: EVOLVE_OPTIONS });
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
   const settings = llmSettingsFromFlags(values);
   const store = await openNodeStore(values.store);
@@ -139,7 +141,21 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     values, settings, store, storeDir: values.store, id, config, tasks, ...(previous ? { previous } : {}), json: values.json, fromLastGood: values['from-last-good'],
     ...(pauseAfter !== undefined ? { pauseRequested: (done: number) => done >= pauseAfter } : {}),
   });
-  const out = {
+  const out = evolutionJson(id, state, config, settings, meter);
+  if (values.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
+    const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+  }
+  return exitCode(interrupted, state.stopReason === 'provider_error');
+}
+
+/** The --json output contract of an evolution after this invocation (see the module's docstring). */
+function evolutionJson(id: string, state: EvolutionState, config: EvolutionConfig, settings: LlmSettings, meter: UsageMeter) {
+  return {
     id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
@@ -154,15 +170,6 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     // This invocation's spend; null when a model called has no known price at this provider.
     costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
   };
-  if (values.json) {
-    process.stdout.write(JSON.stringify(out) + '\n');
-    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
-  } else {
-    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
-    const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
-  }
-  return exitCode(interrupted, state.stopReason === 'provider_error');
 }
 
 /** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept, the

@@ -23,6 +23,7 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { chatModelsFromFlags, localModelNote } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { sharedAdaptations } from '../llm/adaptations.ts';
+import type { LlmSettings } from '../llm/interface.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
@@ -47,26 +48,25 @@ import { seedFromOption } from './seed-option.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
+/** `metattl session`'s flags (the LLM flags of llm-options.ts and the session's own). */
+const SESSION_OPTIONS = {
+  ...LLM_OPTIONS,
+  seed: { type: 'string' },
+  policy: { type: 'string' },
+  'raw-meta-prompt': { type: 'string' },
+  episodes: { type: 'string' },
+  steps: { type: 'string' },
+  guide: { type: 'string' },
+  store: { type: 'string' },
+  resume: { type: 'string' },
+  'from-last-good-episode': { type: 'boolean', default: false },
+  json: { type: 'boolean', default: false },
+  out: { type: 'string' },
+  'step-delay-ms': { type: 'string' },
+} as const;
+
 export async function sessionCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...LLM_OPTIONS,
-      seed: { type: 'string' },
-      policy: { type: 'string' },
-      'raw-meta-prompt': { type: 'string' },
-      episodes: { type: 'string' },
-      steps: { type: 'string' },
-      guide: { type: 'string' },
-      store: { type: 'string' },
-      resume: { type: 'string' },
-      'from-last-good-episode': { type: 'boolean', default: false },
-      json: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      'step-delay-ms': { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: SESSION_OPTIONS });
   const stepDelayMs = intOption(values['step-delay-ms'], 'step-delay-ms', 0, 0, 600_000);
   const settings = llmSettingsFromFlags(values);
   if (positionals.length > 1) throw new UsageError(`session takes one story, got: ${positionals.join(' ')}`);
@@ -86,14 +86,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
 
   if (values.policy !== undefined && values['raw-meta-prompt'] !== undefined) throw new UsageError('give --policy or --raw-meta-prompt, not both');
   const policy = previous?.config.policy ?? (values['raw-meta-prompt'] !== undefined ? await rawMetaPromptFromFile(values['raw-meta-prompt']) : await policyFromOption(values.policy ?? 'naive'));
-  if (previous && values['raw-meta-prompt'] !== undefined) {
-    // A resume keeps the session's own system prompt; a different one would be a different session.
-    const given = await rawMetaPromptFromFile(values['raw-meta-prompt']);
-    const kept = previous.config.policy;
-    if (kept.kind !== 'meta' || kept.raw !== true || kept.strategy !== given.strategy) {
-      throw new UsageError(`--raw-meta-prompt ${values['raw-meta-prompt']}: session ${previous.id} was started with ${kept.kind === 'meta' && kept.raw ? `another raw meta-prompt (${kept.name})` : `policy ${policyNameOf(kept)}`}; a resume keeps its own (leave the flag out)`);
-    }
-  }
+  if (previous && values['raw-meta-prompt'] !== undefined) await checkResumedRawPrompt(previous, values['raw-meta-prompt']);
   const countTokens = await loadTokenCounter();
   const contextWindow = previous?.config.contextWindow ?? (await contextWindowFromFlags(values, settings));
   const meter = new UsageMeter(settings.caps, settings.prices);
@@ -150,16 +143,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     store?.close();
   }
   if (values.out) await writeFile(values.out, exportSession(record));
-  const out = {
-    id, story: story?.path ?? storySpec, seed, policy: policyName(record), ...(isRaw(record) ? { raw: true } : {}), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
-    status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel: await localModelNote(values),
-    episodes: record.episodes.map((e) => ({
-      index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
-      ...(e.trajectory?.startLocation !== undefined ? { startLocation: e.trajectory.startLocation } : {}),
-      steps: e.steps.map((s) => ({ action: s.action, score: s.score, ...(s.location !== undefined ? { location: s.location } : {}) })),
-    })),
-  };
+  const out = sessionJson(record, { id, story: story?.path ?? storySpec, seed }, settings, meter, await localModelNote(values));
   if (values.json) {
     process.stdout.write(JSON.stringify(out) + '\n');
     if (record.stopReason === 'provider') process.stderr.write(`metattl: session stopped: ${record.stopMessage ?? 'provider fault'}\n`);
@@ -170,6 +154,30 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     process.stdout.write(`session ${id} on ${story?.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
   }
   return exitCode(interrupt.interrupted, record.stopReason === 'provider');
+}
+
+/** A resume keeps the session's own system prompt; a different one would be a different session.
+ * @throws UsageError when `file`'s text is not the raw meta-prompt `previous` was started with */
+async function checkResumedRawPrompt(previous: SessionRecord, file: string): Promise<void> {
+  const given = await rawMetaPromptFromFile(file);
+  const kept = previous.config.policy;
+  if (kept.kind !== 'meta' || kept.raw !== true || kept.strategy !== given.strategy) {
+    throw new UsageError(`--raw-meta-prompt ${file}: session ${previous.id} was started with ${kept.kind === 'meta' && kept.raw ? `another raw meta-prompt (${kept.name})` : `policy ${policyNameOf(kept)}`}; a resume keeps its own (leave the flag out)`);
+  }
+}
+
+/** The --json output contract of a finished (or stopped) session (see the module's docstring). */
+function sessionJson(record: SessionRecord, run: { id: string; story: string; seed: number }, settings: LlmSettings, meter: UsageMeter, localModel: Awaited<ReturnType<typeof localModelNote>>) {
+  return {
+    id: run.id, story: run.story, seed: run.seed, policy: policyName(record), ...(isRaw(record) ? { raw: true } : {}), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
+    status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel,
+    episodes: record.episodes.map((e) => ({
+      index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
+      ...(e.trajectory?.startLocation !== undefined ? { startLocation: e.trajectory.startLocation } : {}),
+      steps: e.steps.map((s) => ({ action: s.action, score: s.score, ...(s.location !== undefined ? { location: s.location } : {}) })),
+    })),
+  };
 }
 
 function policyName(record: SessionRecord): string {

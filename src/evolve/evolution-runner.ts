@@ -22,7 +22,7 @@
  */
 import { codeVersion } from '../common/code-version.ts';
 import pLimit from 'p-limit';
-import { BudgetReachedError, LlmError, SYSTEMIC_KINDS } from '../llm/errors.ts';
+import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
@@ -30,22 +30,19 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionCache, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { configAt, forkIteration } from './branch.ts';
 import { evaluateHumanCandidates } from './human-candidate.ts';
-import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
-import { acceptanceRule } from './strategies/acceptance.ts';
-import { selectCandidate } from './strategies/candidate-selection.ts';
+import type { RunForRecord } from './reflective-record.ts';
+import { proposersFor } from './proposers/index.ts';
+import { LoopStop, type CandidateProposal, type LoopContext, type SweepGroup } from './proposers/interface.ts';
 import { StopConditions } from './strategies/stop-conditions.ts';
 import { budgetRefusal, canStartIteration, effectiveMinibatch, iterationWorstCase, mergeWorstCase, planBudget, repeatsFor } from './strategies/budget.ts';
-import { runMergeIteration, type LoopContext } from './merge-iteration.ts';
 import { MergeSchedule } from './strategies/merge.ts';
-import { drawProposalSlots, proposalsPerIteration } from './strategies/proposals.ts';
-import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
-import { buildOproMessages, scoredHistory } from './strategies/opro-proposer.ts';
+import { proposalsPerIteration } from './strategies/proposals.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
-import { mutateStrategy } from './strategies/random-mutation.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
 
 export type { EvolutionCache } from './interface.ts';
+export type { SweepGroup } from './proposers/interface.ts';
 
 export interface EvolutionDeps {
   /** Run one session (a metric call) of `strategy` on `task`. Throws BudgetReachedError at a cap,
@@ -73,15 +70,6 @@ export interface EvolutionDeps {
   pauseRequested?: (iterationsDone: number) => boolean;
 }
 
-/** What one part of a sweep runs: a candidate on tasks, for a purpose. */
-export interface SweepGroup {
-  candidate: Candidate;
-  tasks: EvolutionTask[];
-  purpose: CallPurpose;
-}
-
-const zip = <A, B>(as: readonly A[], bs: readonly B[]): [A, B][] => as.map((a, i) => [a, bs[i]!]);
-
 /** One finished job of a sweep. */
 interface SweepRun {
   call: MetricCall;
@@ -90,15 +78,6 @@ interface SweepRun {
   repeat: number;
   key: string;
   fromCache: boolean;
-}
-
-class Stop extends Error {
-  constructor(
-    readonly reason: StopReason,
-    message: string | null,
-  ) {
-    super(message ?? String(reason));
-  }
 }
 
 /** A run whose budget cannot pay for the seed's validation plus one full iteration. */
@@ -128,16 +107,141 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     candidates: [], metricCalls: [], metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, failedProposals: 0, fronts: {}, iteration: 0,
     rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null, codeVersion: codeVersion(),
   };
+  const loop = createLoop(id, state, deps);
+  try {
+    await runLoop(loop, deps, now);
+  } catch (error) {
+    recordStop(state, error);
+  }
+  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : state.stopReason === 'paused' ? 'paused' : 'stopped';
+  state.rngState = loop.rng.getState();
+  state.finishedAt = now().toISOString();
+  await loop.emit({ type: 'finished', state });
+  return state;
+}
+
+/** The seed's validation, then iterations until a stop is thrown. */
+async function runLoop(loop: LoopContext, deps: EvolutionDeps, now: () => Date): Promise<void> {
+  const { state, config } = loop;
+  const seed: Candidate = {
+    id: 'c0', parentId: null, iteration: 0, strategy: config.seedStrategy, status: 'seed', reason: 'the seed strategy',
+    proposerReply: null, valScores: {}, minibatch: null, triggeredBy: null,
+  };
+  state.candidates.push(seed);
+  seed.valScores = loop.meanByTask(await loop.sweep(seed, config.val, 'seed-val'));
+  loop.refresh();
+  const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
+  for (;;) {
+    const { next, mergeDue } = await atBoundary(loop, deps, stops, now);
+    state.iteration += 1;
+    let proposals: CandidateProposal[] | null = null;
+    for (const proposer of proposersFor(next, mergeDue)) {
+      proposals = await proposer.propose(loop, next);
+      if (proposals !== null) break;
+    }
+    await judgeAndValidate(loop, proposals ?? []);
+  }
+}
+
+/**
+ * The boundary after `state.iteration` iterations: human candidates recorded there, a pause, the
+ * stop conditions, and the budget check for the next iteration.
+ * @returns the settings of the next iteration and whether it tries a merge first
+ * @throws LoopStop (stopped, paused, a stop condition, budget)
+ */
+async function atBoundary(loop: LoopContext, deps: EvolutionDeps, stops: StopConditions, now: () => Date): Promise<{ next: EvolutionConfig; mergeDue: boolean }> {
+  const { state, config } = loop;
+  if (deps.signal?.aborted) throw new LoopStop('stopped', null);
+  state.iterationsDone = state.iteration;
+  await evaluateHumanCandidates(loop, state.iteration);
+  if (deps.pauseRequested?.(state.iteration)) throw new LoopStop('paused', null);
+  // A branch replays the source's iterations with the source's settings (branch.ts).
+  const next = configAt(config, state.iteration + 1);
+  const bestMeanVal = Math.max(0, ...meanScores(loop.scoreMatrix(), config.val.map((t) => t.id)).values());
+  const stop = state.iteration < forkIteration(config) ? null : stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
+  if (stop) throw new LoopStop(stop.reason, stop.message);
+  // GEPA's engine: a merge is tried first when one is due and the last iteration found a new program.
+  const mergeDue = loop.merges?.takeTurn() ?? false;
+  const b = effectiveMinibatch(config.minibatchSize, config.train.length);
+  const worstCase = Math.max(iterationWorstCase(b, config.val.length, proposalsPerIteration(next.proposals)), mergeDue ? mergeWorstCase(config.val.length) : 0);
+  if (!canStartIteration(state.metricCallsUsed, next.budgetMetricCalls, b, config.val.length, worstCase)) {
+    throw new LoopStop('budget', `The budget of ${next.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
+  }
+  return { next, mergeDue };
+}
+
+/** GEPA's engine after a proposal: play the children on their subsamples in one sweep, judge each
+ * (AllImprovements: every child passing its rule joins, except a repeat of an earlier accepted
+ * child's text), and validate the accepted ones fully. */
+async function judgeAndValidate(loop: LoopContext, proposals: readonly CandidateProposal[]): Promise<void> {
+  if (proposals.length === 0) return;
+  const childRuns = await loop.sweepMany(proposals.map(({ child, tasks, purpose }) => ({ candidate: child, tasks, purpose })));
+  const accepted: Candidate[] = [];
+  for (const [index, proposal] of proposals.entries()) {
+    const { child } = proposal;
+    const childSum = proposal.childSum(childRuns[index]!);
+    child.minibatch!.childSum = childSum;
+    const verdict = proposal.judge(childSum);
+    const duplicate = accepted.find((a) => a.strategy.trim() === child.strategy.trim());
+    if (verdict.accepted && !duplicate) {
+      child.status = 'accepted';
+      child.reason = verdict.reason;
+      accepted.push(child);
+      proposal.onAccepted();
+      continue;
+    }
+    child.status = 'rejected';
+    child.reason = duplicate ? `the same text as ${duplicate.id}, accepted this iteration` : verdict.reason;
+    loop.state.rngState = loop.rng.getState();
+    await loop.emit({ type: 'rejected', candidate: child });
+  }
+  if (accepted.length === 0) return;
+  for (const child of accepted) await loop.emit({ type: 'accepted', candidate: child });
+  const valRuns = await loop.sweepMany(accepted.map((child) => ({ candidate: child, tasks: loop.config.val, purpose: 'child-val' })));
+  for (const [index, child] of accepted.entries()) {
+    child.valScores = loop.meanByTask(valRuns[index]!);
+    loop.refresh();
+    await loop.emit({ type: 'validation_done', candidate: child, fronts: loop.state.fronts });
+  }
+}
+
+/** The loop's context over `state`: its RNG, sampler, merge schedule, sweeps and pool views. */
+function createLoop(id: string, state: EvolutionState, deps: EvolutionDeps): LoopContext {
+  const { config } = state;
   const rng = deps.rng ?? new SeededRng(config.rngSeed);
-  const sampler = new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize);
   const valIds = config.val.map((t) => t.id);
   const emit = async (event: EvolutionEvent) => deps.onEvent?.(event, state);
-  const limit = pLimit(Math.max(1, config.concurrency));
+  const sweepMany = sweeper(id, state, deps, emit);
+  const scoreMatrix = (): ScoreMatrix => Object.fromEntries(state.candidates.filter((c) => c.status === 'seed' || c.status === 'accepted').map((c) => [c.id, c.valScores]));
+  return {
+    state, config, rng, emit, sweepMany, scoreMatrix,
+    sampler: new EpochMinibatchSampler(config.train.map((t) => t.id), config.minibatchSize),
+    merges: config.merge ? new MergeSchedule(config.merge.maxMerges) : null,
+    sweep: async (candidate, tasks, purpose) => (await sweepMany([{ candidate, tasks, purpose }]))[0]!,
+    meanByTask: (runs) => {
+      const sums = new Map<string, number[]>();
+      for (const r of runs) sums.set(r.taskId, [...(sums.get(r.taskId) ?? []), r.wAuc]);
+      return Object.fromEntries([...sums].map(([t, xs]) => [t, xs.reduce((a, b) => a + b, 0) / xs.length]));
+    },
+    refresh: () => {
+      const scores = scoreMatrix();
+      state.fronts = pruneDominated(paretoFronts(scores, valIds), scores, valIds);
+      state.best = selectBest(scores, valIds);
+      const best = Math.max(...meanScores(scores, valIds).values());
+      state.progress.push({ metricCallsUsed: state.metricCallsUsed, bestMeanVal: best });
+      state.rngState = rng.getState();
+    },
+    model: deps.proposer, cache: deps.cache, signal: deps.signal, maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES, consecutiveFailures: 0,
+  };
+}
 
-  /** Run each group's candidate × tasks × repeats as one sweep; results per group, in job order
-   * (never completion order). Each (candidate, task) is one metric call. */
-  const sweepMany = async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
-    const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
+/** The loop's sweep: each group's candidate × tasks × repeats as one sweep; results per group, in
+ * job order (never completion order). Each (candidate, task) is one metric call. */
+function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (event: EvolutionEvent) => Promise<void>) {
+  const { config } = state;
+  const limit = pLimit(Math.max(1, config.concurrency));
+  const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
+  return async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
     const jobs = groups.flatMap(({ candidate, tasks, purpose }, group) => tasks.flatMap((task) => Array.from({ length: repeatsOf(purpose) }, (_, repeat) => ({ group, candidate, purpose, task, repeat }))));
     // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
@@ -146,19 +250,19 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
       if (cached) return { kind: 'done', value: { ...cached, task, repeat, key, fromCache: true } };
-      if (signal.aborted) throw new Stop('stopped', null);
+      if (signal.aborted) throw new LoopStop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, signal);
       state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
       if (result.session.status !== 'complete') {
         if (result.session.stopReason === 'provider') return faultOutcome(result.session, result.finishedNow ?? 0);
-        throw new Stop(sessionStopReason(result.session), result.session.stopMessage);
+        throw new LoopStop(sessionStopReason(result.session), result.session.stopMessage);
       }
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
       return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
-    }, { limit, signal: deps.signal, stopped: () => new Stop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
-    if (fault !== null) throw new Stop('provider_error', fault);
+    }, { limit, signal: deps.signal, stopped: () => new LoopStop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    if (fault !== null) throw new LoopStop('provider_error', fault);
     const out: RunForRecord[][] = groups.map(() => []);
     for (const [index, r] of values.entries()) {
       if (r === undefined) continue;
@@ -173,156 +277,21 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
     await emit({ type: 'budget_spent', metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls });
     return out;
   };
-  const sweep = async (candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose) => (await sweepMany([{ candidate, tasks, purpose }]))[0]!;
+}
 
-  const meanByTask = (runs: RunForRecord[]): Record<string, number> => {
-    const sums = new Map<string, number[]>();
-    for (const r of runs) sums.set(r.taskId, [...(sums.get(r.taskId) ?? []), r.wAuc]);
-    return Object.fromEntries([...sums].map(([t, xs]) => [t, xs.reduce((a, b) => a + b, 0) / xs.length]));
-  };
-  const sum = (scores: Record<string, number>) => Object.values(scores).reduce((a, b) => a + b, 0);
-  const scoreMatrix = (): ScoreMatrix => Object.fromEntries(state.candidates.filter((c) => c.status === 'seed' || c.status === 'accepted').map((c) => [c.id, c.valScores]));
-  const refresh = () => {
-    const scores = scoreMatrix();
-    state.fronts = pruneDominated(paretoFronts(scores, valIds), scores, valIds);
-    state.best = selectBest(scores, valIds);
-    const best = Math.max(...meanScores(scores, valIds).values());
-    state.progress.push({ metricCallsUsed: state.metricCallsUsed, bestMeanVal: best });
-    state.rngState = rng.getState();
-  };
-
-  try {
-    const seed: Candidate = {
-      id: 'c0', parentId: null, iteration: 0, strategy: config.seedStrategy, status: 'seed', reason: 'the seed strategy',
-      proposerReply: null, valScores: {}, minibatch: null, triggeredBy: null,
-    };
-    state.candidates.push(seed);
-    seed.valScores = meanByTask(await sweep(seed, config.val, 'seed-val'));
-    refresh();
-    let failures = 0;
-    const stops = new StopConditions(config.stopConditions ?? {}, now().getTime());
-    const b = effectiveMinibatch(config.minibatchSize, config.train.length);
-    const merges = config.merge ? new MergeSchedule(config.merge.maxMerges) : null;
-    const loop: LoopContext = { state, config, rng, sweep, meanByTask, refresh, emit };
-    for (;;) {
-      if (deps.signal?.aborted) throw new Stop('stopped', null);
-      // The boundary after `iteration` iterations: human candidates recorded here, then a pause.
-      state.iterationsDone = state.iteration;
-      await evaluateHumanCandidates({ config, state, sweep, meanByTask, refresh, emit }, state.iteration);
-      if (deps.pauseRequested?.(state.iteration)) throw new Stop('paused', null);
-      // A branch replays the source's iterations with the source's settings (branch.ts).
-      const next = configAt(config, state.iteration + 1);
-      const bestMeanVal = Math.max(0, ...meanScores(scoreMatrix(), valIds).values());
-      const stop = state.iteration < forkIteration(config) ? null : stops.check({ bestMeanVal, nowMs: now().getTime(), proposerUsd: deps.proposerCostUsd?.() ?? null, stopFile: deps.stopFile?.() ?? false });
-      if (stop) throw new Stop(stop.reason, stop.message);
-      // GEPA's engine: a merge is tried first when one is due and the last iteration found a new program.
-      const merging = merges?.takeTurn() ?? false;
-      const accept = acceptanceRule(next.acceptance);
-      const orEqual = next.acceptance === 'improvement_or_equal';
-      const perIteration = proposalsPerIteration(next.proposals);
-      const worstCase = Math.max(iterationWorstCase(b, config.val.length, perIteration), merging ? mergeWorstCase(config.val.length) : 0);
-      if (!canStartIteration(state.metricCallsUsed, next.budgetMetricCalls, b, config.val.length, worstCase)) {
-        throw new Stop('budget', `The budget of ${next.budgetMetricCalls} metric calls cannot fit another iteration (${state.metricCallsUsed} used).`);
-      }
-      state.iteration += 1;
-      if (merging && (await runMergeIteration(loop, merges!))) continue;
-      const slots = drawProposalSlots(next.proposals, () => {
-        const parentId = selectCandidate({ selection: next.candidateSelection ?? 'pareto', ...(next.epsilon !== undefined ? { epsilon: next.epsilon } : {}), ...(next.topK !== undefined ? { topK: next.topK } : {}) }, scoreMatrix(), valIds, rng);
-        const parent = state.candidates.find((c) => c.id === parentId);
-        if (!parent) throw new Error(`parent selection returned ${parentId}, which is not in the pool`);
-        return parent;
-      }, () => sampler.next(rng)).map((slot) => ({ ...slot, tasks: slot.minibatch.map((tid) => config.train.find((t) => t.id === tid)!) }));
-      for (const [index, slot] of slots.entries()) {
-        await emit({ type: 'iteration_started', iteration: state.iteration, parentId: slot.parent.id, minibatch: slot.minibatch, ...(perIteration > 1 ? { proposalIndex: index } : {}) });
-      }
-      // Each parent plays each task of its minibatches once (in first-drawn order), in one sweep.
-      const parentGroups = new Map<string, SweepGroup>();
-      for (const { parent, tasks } of slots) {
-        const group = parentGroups.get(parent.id) ?? { candidate: parent, tasks: [], purpose: 'parent-mb' };
-        for (const t of tasks) if (!group.tasks.includes(t)) group.tasks.push(t);
-        parentGroups.set(parent.id, group);
-      }
-      const parentRunsOf = new Map(zip([...parentGroups.keys()], await sweepMany([...parentGroups.values()])));
-      const drafts = slots.map((slot, index) => {
-        const parentRuns = parentRunsOf.get(slot.parent.id)!.filter((r) => slot.minibatch.includes(r.taskId));
-        const worst = worstRun(parentRuns);
-        const child: Candidate = {
-          id: `c${state.candidates.length + index}`, parentId: slot.parent.id, iteration: state.iteration, strategy: '', status: 'failed', reason: '',
-          proposerReply: null, valScores: {}, minibatch: { taskIds: slot.minibatch, parentSum: sum(meanByTask(parentRuns)), childSum: null },
-          triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
-        };
-        return { slot, child, record: formatReflectiveRecord(worst.session) };
-      });
-      const proposals = await proposeAll(drafts.map((d) => ({ parentStrategy: d.slot.parent.strategy, record: d.record })), state.iteration, next, deps, rng, state.candidates);
-      const made: typeof drafts = [];
-      for (const [index, draft] of drafts.entries()) {
-        const { child } = draft;
-        const proposal = proposals[index]!;
-        child.proposerReply = proposal.reply;
-        state.candidates.push(child);
-        if (proposal.strategy === null) {
-          child.reason = `proposal ${proposal.status}`;
-          state.metricCallsUsed += 1;
-          state.failedProposals += 1;
-          await emit({ type: 'proposal_failed', iteration: state.iteration, candidate: child });
-          state.rngState = rng.getState();
-          if (++failures >= next.maxConsecutiveFailures) throw new Stop('failures', `${failures} proposals in a row failed (last: ${proposal.status}).`);
-          continue;
-        }
-        failures = 0;
-        child.strategy = proposal.strategy;
-        await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
-        made.push(draft);
-      }
-      if (made.length === 0) continue;
-      const childRuns = await sweepMany(made.map(({ child, slot }) => ({ candidate: child, tasks: slot.tasks, purpose: 'child-mb' })));
-      // GEPA's AllImprovements: every child passing the acceptance rule joins, except a repeat of an
-      // earlier accepted child's text.
-      const accepted: Candidate[] = [];
-      for (const [index, { child }] of made.entries()) {
-        const { parentSum } = child.minibatch!;
-        const childSum = sum(meanByTask(childRuns[index]!));
-        child.minibatch!.childSum = childSum;
-        const duplicate = accepted.find((a) => a.strategy.trim() === child.strategy.trim());
-        if (accept(parentSum, childSum) && !duplicate) {
-          child.status = 'accepted';
-          child.reason = `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '≥' : '>'} parent's ${parentSum.toFixed(4)}`;
-          accepted.push(child);
-          continue;
-        }
-        child.status = 'rejected';
-        child.reason = duplicate ? `the same text as ${duplicate.id}, accepted this iteration` : `minibatch sum ${childSum.toFixed(4)} ${orEqual ? '<' : '≤'} parent's ${parentSum.toFixed(4)}`;
-        state.rngState = rng.getState();
-        await emit({ type: 'rejected', candidate: child });
-      }
-      if (accepted.length === 0) continue;
-      for (const child of accepted) await emit({ type: 'accepted', candidate: child });
-      const valRuns = await sweepMany(accepted.map((child) => ({ candidate: child, tasks: config.val, purpose: 'child-val' })));
-      for (const [index, child] of accepted.entries()) {
-        child.valScores = meanByTask(valRuns[index]!);
-        refresh();
-        merges?.reflectiveAccepted();
-        await emit({ type: 'validation_done', candidate: child, fronts: state.fronts });
-      }
-    }
-  } catch (error) {
-    if (error instanceof Stop) {
-      state.stopReason = error.reason;
-      state.stopMessage = error.reason === 'stopped' || error.reason === 'paused' ? null : error.message;
-    } else if (error instanceof BudgetReachedError) {
-      state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
-      state.stopMessage = error.message;
-    } else if (error instanceof LlmError && error.kind === 'aborted') {
-      state.stopReason = 'stopped';
-    } else {
-      throw error;
-    }
+/** Record why the run stopped from what the loop threw; anything else is rethrown. */
+function recordStop(state: EvolutionState, error: unknown): void {
+  if (error instanceof LoopStop) {
+    state.stopReason = error.reason;
+    state.stopMessage = error.reason === 'stopped' || error.reason === 'paused' ? null : error.message;
+  } else if (error instanceof BudgetReachedError) {
+    state.stopReason = error.cap === 'tokens' ? 'token_cap' : 'usd_cap';
+    state.stopMessage = error.message;
+  } else if (error instanceof LlmError && error.kind === 'aborted') {
+    state.stopReason = 'stopped';
+  } else {
+    throw error;
   }
-  state.status = COMPLETING_STOP_REASONS.includes(state.stopReason) ? 'complete' : state.stopReason === 'paused' ? 'paused' : 'stopped';
-  state.rngState = rng.getState();
-  state.finishedAt = now().toISOString();
-  await emit({ type: 'finished', state });
-  return state;
 }
 
 /** Why the run stops when one of its sessions stopped. */
@@ -330,65 +299,4 @@ function sessionStopReason(session: SessionRecord): StopReason {
   if (session.stopReason === 'provider') return 'provider_error';
   if (session.stopReason === 'budget') return /token/.test(session.stopMessage ?? '') ? 'token_cap' : 'usd_cap';
   return 'stopped';
-}
-
-/** 'web' when every task of the run is a web task (the proposer then sees the web log header). */
-function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
-  const tasks = [...config.train, ...config.val];
-  return tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';
-}
-
-type Proposal = { strategy: string | null; status: string; reply: string | null };
-
-/** The proposals of one iteration, in input order whatever order they finish in: random mutations
- * one after another (they draw from the run's RNG), LLM calls at once. A failure that stops the run
- * is thrown, the first in input order. */
-async function proposeAll(inputs: readonly { parentStrategy: string; record: string }[], iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[]): Promise<Proposal[]> {
-  if (config.proposer === 'random' || inputs.length === 1) {
-    const out: Proposal[] = [];
-    for (const [index, input] of inputs.entries()) out.push(await propose(input.parentStrategy, input.record, iteration, config, deps, rng, pool, index));
-    return out;
-  }
-  const settled = await Promise.allSettled(inputs.map((input, index) => propose(input.parentStrategy, input.record, iteration, config, deps, rng, pool, index)));
-  const failed = settled.find((r) => r.status === 'rejected');
-  if (failed) throw failed.reason;
-  return settled.map((r) => (r as PromiseFulfilledResult<Proposal>).value);
-}
-
-/** One proposal: the LLM proposer (reply cached per iteration and proposal index; GEPA's or OPRO's
- * prompt, the latter reading the scored `pool`) or a random mutation. */
-async function propose(
-  parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[], index = 0,
-): Promise<Proposal> {
-  if (config.proposer === 'random') {
-    const mutated = mutateStrategy(parentStrategy, rng);
-    const same = mutated.strategy.trim() === parentStrategy.trim();
-    return { strategy: same ? null : mutated.strategy, status: same ? 'unchanged' : `random ${mutated.kind}`, reply: null };
-  }
-  if (!deps.proposer) throw new Error('the LLM proposer mode needs a proposer model');
-  let cached = await deps.cache.getProposal(iteration, index);
-  if (!cached) {
-    if (deps.signal?.aborted) throw new Stop('stopped', null);
-    const messages = config.optimizer === 'opro'
-      ? buildOproMessages(scoredHistory(pool, config.val.map((t) => t.id)), record, tasksKind(config))
-      : buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
-    // A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
-    // is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
-    // persists, or a systemic one, stops the run resumable with nothing cached for this iteration.
-    let completion: Awaited<ReturnType<ChatModel['complete']>> | null = null;
-    for (let attempt = 0; completion === null; attempt++) {
-      try {
-        completion = await deps.proposer.complete(messages, { signal: deps.signal });
-      } catch (error) {
-        if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
-        if (SYSTEMIC_KINDS.has(error.kind) || attempt >= (deps.maxExtraPasses ?? MAX_EXTRA_PASSES)) throw new Stop('provider_error', `The proposer failed: ${error.message}`);
-        if (deps.signal?.aborted) throw new Stop('stopped', null);
-      }
-    }
-    cached = { reply: completion.content, finishReason: completion.finishReason };
-    await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index);
-  }
-  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
-  const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
-  return { strategy: parsed.strategy, status: parsed.status, reply: cached.reply };
 }

@@ -82,26 +82,9 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     startedAt: options.startedAt ?? now().toISOString(), finishedAt: '',
   };
   const history: ActorTurn[] = [];
-  let last = start;
-  const resumeSteps = playedSteps(options.resumeSteps ?? []);
-  let ended: Termination | null = null;
-  for (const [i, step] of resumeSteps.entries()) {
-    if (step.action === null) throw new ReplayMismatchError(`Step ${step.index} sent no action and cannot be resumed past.`);
-    const replayed = await engine.step(step.action);
-    if (replayed.score !== step.score) {
-      throw new ReplayMismatchError(`Replaying step ${step.index} ("${step.action}") gave score ${replayed.score}, the record says ${step.score}.`);
-    }
-    trajectory.steps.push(step);
-    history.push({ observation: step.observation, reply: step.reply });
-    last = replayed;
-    trajectory.finalObservation = replayed.text;
-    if (replayed.done || replayed.fault) {
-      // The game ended on the last recorded step (a stop between the step's write and the
-      // episode's end): the episode ends as the game did. Earlier, the record is not this game's.
-      if (i < resumeSteps.length - 1) throw new ReplayMismatchError(`The game ended while replaying step ${step.index}.`);
-      ended = replayed.fault ? replayed.fault.kind : 'game_over';
-    }
-  }
+  const replay = await replaySteps(engine, playedSteps(options.resumeSteps ?? []), start, trajectory, history);
+  let last = replay.last;
+  const ended = replay.ended;
   const finish = (termination: Termination, stopReason: Trajectory['stopReason'] = null): Trajectory => {
     trajectory.termination = termination;
     trajectory.stopReason = stopReason;
@@ -165,6 +148,40 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   }
   if (engine.stop) last = await engine.stop();
   return finish('step_limit');
+}
+
+type EngineResult = Awaited<ReturnType<EpisodeOptions['engine']['reset']>>;
+
+/**
+ * Replay a resume's recorded steps (`playedSteps`) into `trajectory` and `history`.
+ * @returns the last result (`start` when there is none) and how the game ended on the last
+ *   recorded step (null while it goes on)
+ * @throws ReplayMismatchError when a step sent no action, replays to another score, or the game
+ *   ends before the last recorded step
+ */
+async function replaySteps(
+  engine: EpisodeOptions['engine'], resumeSteps: ReturnType<typeof playedSteps>, start: EngineResult, trajectory: Trajectory, history: ActorTurn[],
+): Promise<{ last: EngineResult; ended: Termination | null }> {
+  let last = start;
+  let ended: Termination | null = null;
+  for (const [i, step] of resumeSteps.entries()) {
+    if (step.action === null) throw new ReplayMismatchError(`Step ${step.index} sent no action and cannot be resumed past.`);
+    const replayed = await engine.step(step.action);
+    if (replayed.score !== step.score) {
+      throw new ReplayMismatchError(`Replaying step ${step.index} ("${step.action}") gave score ${replayed.score}, the record says ${step.score}.`);
+    }
+    trajectory.steps.push(step);
+    history.push({ observation: step.observation, reply: step.reply });
+    last = replayed;
+    trajectory.finalObservation = replayed.text;
+    if (replayed.done || replayed.fault) {
+      // The game ended on the last recorded step (a stop between the step's write and the
+      // episode's end): the episode ends as the game did. Earlier, the record is not this game's.
+      if (i < resumeSteps.length - 1) throw new ReplayMismatchError(`The game ended while replaying step ${step.index}.`);
+      ended = replayed.fault ? replayed.fault.kind : 'game_over';
+    }
+  }
+  return { last, ended };
 }
 
 /**

@@ -55,12 +55,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   const { config, engine, actor, policy, sink = {}, signal } = options;
   const now = options.now ?? (() => new Date());
   const clock = options.clockMs ?? (() => Date.now());
-  const record: SessionRecord = options.resume ? structuredClone(options.resume) : newRecord(options.id, config, now());
-  record.status = 'running';
-  record.stopReason = null;
-  // A resumed session is no longer stopped: the old stop message must not outlive it.
-  record.stopMessage = null;
-  if (options.pace) record.pace = { ...options.pace };
+  const record = openedRecord(options, now);
   policy.restore(record.exchanges);
   const startedMs = clock() - record.wallTimeMs;
   await sink.onRecord?.(record);
@@ -113,12 +108,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   }
 
   for (let index = completedEpisodes(record) + 1; index <= config.episodes; index++) {
-    const partial = record.episodes.find((e) => e.index === index);
-    if (!partial) {
-      record.episodes.push({ index, guidingPrompt, trajectory: null, finalScore: null, termination: null, steps: [] });
-      await sink.onRecord?.(record);
-    }
-    const episode = record.episodes.find((e) => e.index === index)!;
+    const episode = await episodeAt(record, index, guidingPrompt, sink);
     const trajectory = await runEpisode({
       engine, actor, maxSteps: config.maxSteps, signal, now, guidingPrompt: episode.guidingPrompt,
       story: { title: config.story.title, maxScore: config.story.maxScore },
@@ -159,6 +149,28 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   }
   record.status = 'complete';
   return finish(record, startedMs, clock, now, sink);
+}
+
+/** The record a run starts from: a copy of the resumed one, or a new one; running, no stop. */
+function openedRecord(options: SessionOptions, now: () => Date): SessionRecord {
+  const record: SessionRecord = options.resume ? structuredClone(options.resume) : newRecord(options.id, options.config, now());
+  record.status = 'running';
+  record.stopReason = null;
+  // A resumed session is no longer stopped: the old stop message must not outlive it.
+  record.stopMessage = null;
+  if (options.pace) record.pace = { ...options.pace };
+  return record;
+}
+
+/** Episode `index` of the record: the partial one a resume continues, or a new one with
+ * `guidingPrompt` (added to the record and reported). */
+async function episodeAt(record: SessionRecord, index: number, guidingPrompt: string, sink: SessionSink): Promise<EpisodeRecord> {
+  const partial = record.episodes.find((e) => e.index === index);
+  if (!partial) {
+    record.episodes.push({ index, guidingPrompt, trajectory: null, finalScore: null, termination: null, steps: [] });
+    await sink.onRecord?.(record);
+  }
+  return record.episodes.find((e) => e.index === index)!;
 }
 
 function newRecord(id: string, config: SessionConfig, at: Date): SessionRecord {
