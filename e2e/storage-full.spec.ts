@@ -159,6 +159,9 @@ test('an evolution stopped before the quota runs out keeps its data through a re
   const id = (await runPanel.getAttribute('data-id'))!;
   const calls = Number(await page.getByTestId('evolve-calls').getAttribute('data-used'));
   expect(calls).toBeLessThan(6);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: 'test-results/storage-full-evolve-alarm.png' });
   const events = await alarmAndExport(page, 'evolution', id);
 
   // A reload before room is made: everything stored is still there, the run reopens interrupted.
