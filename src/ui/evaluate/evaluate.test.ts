@@ -2,14 +2,16 @@
  * The Evaluate view's state in Node against the mock LLM (in-process engines on advent, a memory
  * store): an evolved library entry selected on advent warns of a leak before the run and in the
  * report; a tiny evaluation runs, is persisted, and its report exports in four formats with the
- * same numbers; stopped and resumed it reaches the same results.
+ * same numbers; stopped and resumed it reaches the same results, as it does after a save the browser
+ * refused (then closed the database) and a reload.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
 import { reportToCsv } from '../../eval/report-csv.ts';
+import type { Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
-import { manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
+import { diskFillingStore, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 import { storedEntryOf } from '../shared/stores/entry-io.ts';
 import { EvaluateState } from './evaluate.svelte.ts';
 
@@ -19,8 +21,7 @@ beforeAll(async () => {
 });
 afterAll(() => mock.close());
 
-async function evaluation(id = 'eval-test') {
-  const store = new MemoryStore();
+async function evaluation(id = 'eval-test', store: Store = new MemoryStore()) {
   await store.putMetaPrompt({
     id: 'evolved-r1-c2', createdAt: 1,
     entry: storedEntryOf({ id: 'evolved-r1-c2', name: 'Evolved c2', description: '', strategy: 'Replay what scored.', provenance: { kind: 'evolved', runId: 'r1', parentId: 'c0', iteration: 2 }, selectedOn: ['advent'], evaluations: [] }),
@@ -97,6 +98,29 @@ describe('EvaluateState', () => {
     await state.resume();
     expect(state.driver.state?.status).toBe('complete');
     expect(state.driver.state?.results.map((r) => r.key)).toEqual(['naive|custom|advent:0|0', 'naive|custom|advent:1|0', 'evolved-r1-c2|custom|advent:0|0', 'evolved-r1-c2|custom|advent:1|0']);
+  });
+
+  it('a save the browser refuses mid-run (then the connection closed) stops it in plain words with no uncaught error; a reload resumes it to the uninterrupted result', async () => {
+    // Wall-clock fields differ between any two runs; everything else must not.
+    const clockless = (value: unknown): unknown => JSON.parse(JSON.stringify(value, (k, v: unknown) => (['startedAt', 'finishedAt', 'wallTimeMs', 'latencyMs', 'at'].includes(k) ? undefined : v)));
+    const clean = await evaluation('eval-disk');
+    await clean.state.start();
+    expect(clean.state.driver.state?.status).toBe('complete');
+    const memory = new MemoryStore();
+    const disk = diskFillingStore(memory);
+    const { state } = await evaluation('eval-disk', disk.store);
+    disk.arm(8);
+    await state.start();
+    expect(disk.refused).toBeGreaterThan(0);
+    expect(state.driver.error).toContain('Storage is full: could not save');
+    expect(state.driver.mode).toBe('idle');
+    expect((await loadEvaluationState(memory, 'eval-disk'))!.results.length).toBeLessThan(4);
+    // The reload: a new tab on what was written (the store healthy again once room is made).
+    const again = await evaluation('eval-disk', memory);
+    await again.state.openRun('eval-disk');
+    await again.state.resume();
+    expect(again.state.driver.error).toBeNull();
+    expect(clockless(again.state.driver.state)).toEqual(clockless(clean.state.driver.state));
   });
 
   it('a stored evaluation with a garbled record is not resumed; "continue from the last good record" finishes it', async () => {

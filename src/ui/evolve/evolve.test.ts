@@ -1,17 +1,19 @@
 /**
  * The Evolve view's state in Node against the mock LLM (in-process engines on advent, a memory
  * store): a tiny run completes and is persisted; stopped mid-run and resumed it ends equal to an
- * uninterrupted run; a second tab sees the run read-only while the first drives it; export →
+ * uninterrupted run, and so does a run whose save the browser refused (then closed the database),
+ * after a reload; a second tab sees the run read-only while the first drives it; export →
  * delete → import round-trips; a candidate is saved to the library with its provenance.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import type { EvolutionState } from '../../evolve/interface.ts';
+import type { Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import type { RunLocks } from '../shared/stores/run-services.ts';
 import { EvolveDashboard } from './evolve.svelte.ts';
-import { fakeLocks, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
+import { diskFillingStore, fakeLocks, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 
 let mock: MockLlm;
 beforeAll(async () => {
@@ -21,7 +23,7 @@ afterAll(() => mock.close());
 
 const timeless = (s: EvolutionState | null) => s && { ...s, startedAt: '', finishedAt: '' };
 
-async function dashboard(store = new MemoryStore(), locks: RunLocks | null = null, id = 'evo-test') {
+async function dashboard(store: Store = new MemoryStore(), locks: RunLocks | null = null, id = 'evo-test') {
   const tab = await testTab(mock.baseUrl, store, locks);
   const opened: string[] = [];
   const schedule = manualSchedule();
@@ -81,6 +83,25 @@ describe('EvolveDashboard', () => {
     expect(d.driver.state?.stopReason).toBe('stopped');
     await d.resume();
     expect(timeless(d.driver.state)).toEqual(timeless(uninterrupted));
+  });
+
+  it('a save the browser refuses mid-run (then the connection closed) stops it in plain words with no uncaught error; a reload resumes it to the uninterrupted result', async () => {
+    const memory = new MemoryStore();
+    const disk = diskFillingStore(memory);
+    const { d } = await dashboard(disk.store);
+    disk.arm(12);
+    await d.start();
+    expect(disk.refused).toBeGreaterThan(0);
+    expect(d.driver.error).toContain('Storage is full: could not save');
+    expect(d.driver.mode).toBe('idle');
+    // The reload: a new tab on what was written (the store healthy again once room is made).
+    const stored = (await loadEvolutionState(memory, 'evo-test'))!;
+    expect(stored.metricCallsUsed).toBeLessThan(uninterrupted.metricCallsUsed);
+    const again = await dashboard(memory);
+    await again.d.openRun('evo-test');
+    await again.d.resume();
+    expect(again.d.driver.error).toBeNull();
+    expect(timeless(again.d.driver.state)).toEqual(timeless(uninterrupted));
   });
 
   it('a second tab shows a running run read-only and lets go when the first tab finishes', async () => {

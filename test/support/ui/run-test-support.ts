@@ -5,7 +5,7 @@
  * never imports this.
  */
 import { loadStory } from '../../../src/engine/zvm-engine.ts';
-import type { Store } from '../../../src/store/interface.ts';
+import { StorageBlockedError, StorageFullError, type Store } from '../../../src/store/interface.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
 import { syncEngine } from '../../../src/ttl/episode-runner.ts';
 import type { Schedule } from '../../../src/ui/shared/stores/retry-countdown.svelte.ts';
@@ -69,4 +69,38 @@ export async function testTab(baseUrl: string, store: Store = new MemoryStore(),
     ...(options.webDocument ? { webDocument: options.webDocument } : {}),
   });
   return { services, settings, runs, library, llm };
+}
+
+/**
+ * `store` as a browser whose disk fills mid-run: once armed, the `at`-th write from then on fails
+ * as IndexedDB's refused transaction does (StorageFullError: nothing of it written), and the browser
+ * then closes the database, so every later call, read or write, fails with the store's "connection
+ * closed" error. `refused` counts the calls that failed. The data written before stays in `store`
+ * (what a reload finds).
+ */
+export function diskFillingStore(store: Store): { store: Store; arm(at: number): void; readonly refused: number } {
+  let left = Infinity;
+  let closed = false;
+  let refused = 0;
+  const writes = /^(put|append|rewrite|set|delete)/;
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver) as unknown;
+      if (typeof value !== 'function' || typeof prop !== 'string' || prop === 'close') return typeof value === 'function' ? (value as () => unknown).bind(target) : value;
+      const method = (value as (...args: unknown[]) => Promise<unknown>).bind(target);
+      return async (...args: unknown[]) => {
+        if (closed) {
+          refused++;
+          throw new StorageBlockedError('The browser closed the database connection. Reload the page.');
+        }
+        if (writes.test(prop) && --left <= 0) {
+          closed = true;
+          refused++;
+          throw new StorageFullError(`the call to ${prop}`);
+        }
+        return method(...args);
+      };
+    },
+  });
+  return { store: wrapped, arm: (at) => void (left = at), get refused() { return refused; } };
 }
