@@ -14,9 +14,9 @@ import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, Replicat
 /** What the replicated rows mean and cannot show. */
 export const REPLICATES_FOOTNOTE = 'A replicated arm runs its evolution n times with rng seeds base, base + 1, …, and evaluates each chosen prompt as its own policy (<arm>#r<r>). Its W-AUC and Δ intervals are a percentile bootstrap over replicates → games → seeds → repeats (replicates and games each drawn with replacement; Owen 2007, Davison & Hinkley 1997 §3.8), so the optimiser\'s run-to-run variance is inside them; with one replicate they are the unreplicated intervals. With few replicates the replicate level is itself poorly estimated (n = 2 or 3 draws only a handful of distinct replicate sets): the interval then understates the optimiser\'s variance. Dissimilarity: word edit distance = word-level Levenshtein distance ÷ the longer prompt\'s words; Jaccard distance = 1 − shared ÷ all distinct words (lower-cased, split on whitespace); 0 = the same words, 1 = nothing shared. It measures wording, not what the prompts make the actor do.';
 
-const REPLICATE_HEADER = ['replicate', 'policy', 'rng seed', 'chosen', 'sessions', 'W-AUC', 'Δ vs baseline'];
+export const REPLICATE_HEADER = ['replicate', 'policy', 'rng seed', 'chosen', 'sessions', 'W-AUC', 'Δ vs baseline'];
 /** Per replicated arm: its heading, the aggregated numbers, one row per replicate, the pairwise dissimilarity lines. */
-function replicatedParts(a: ReplicatedArm): { title: string; summary: string; rows: string[][]; pairs: string[] } {
+export function replicatedParts(a: ReplicatedArm): { title: string; summary: string; rows: string[][]; pairs: string[] } {
   const spread = a.wAucSpread ? `W-AUC spread over replicates: ${num(a.wAucSpread.min)}–${num(a.wAucSpread.max)} (range ${num(a.wAucSpread.range)}, SD ${num(a.wAucSpread.sd)})` : 'W-AUC spread: —';
   const d = a.dissimilarity;
   return {
