@@ -21,7 +21,7 @@ import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection } from '../experiment/report-formats.ts';
+import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
@@ -232,8 +232,12 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
   const n3 = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const comparisons = (report.comparisons ?? []).map((c) => `${c.step} ${c.a} − ${c.b}: Δ ${n3(c.delta.mean)} [${n3(c.delta.low)}, ${n3(c.delta.high)}], game-level t [${n3(c.gameLevel.tLow)}, ${n3(c.gameLevel.tHigh)}], sign-flip p ${n3(c.gameLevel.signFlipP)} (min ${n3(c.gameLevel.minP)}), Holm p ${n3(c.holmP)}${c.positive ? ' Δ > 0 (Holm)' : ''}; repeats for Δ = ${c.power.delta}: ${c.power.repeatsNeeded ?? `— (${c.power.reason})`}`);
   const warnings = (report.warnings ?? []).map((w) => `warning (${w.code}): ${w.message}`);
+  const replicated = (report.replicated ?? []).flatMap((a) => {
+    const p = replicatedParts(a);
+    return [`${p.title}: ${p.summary}`, ...p.rows.map((c) => `  r${c[0]} ${c[1]}: rng seed ${c[2]}, chosen ${c[3]}, W-AUC ${c[5]}, Δ ${c[6]}`), ...p.pairs.map((l) => `  ${l}`)];
+  });
   const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
-  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
+  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {

@@ -149,6 +149,27 @@ describe('replicated evolutions: runner and report', () => {
   });
 });
 
+describe('two replicated arms', () => {
+  it('a declared contrast between two replicated arms pairs replicate r with replicate r', async () => {
+    const spec = validateExperiment({
+      ...base, evolutions: [base.evolutions[0], { ...base.evolutions[0], id: 'f', rngSeed: 100 }],
+      arms: [...base.arms, { id: 'other', evolution: 'f', replicates: 3 }], contrasts: [{ a: 'evolved', b: 'other' }],
+    });
+    const plan = planExperiment(spec);
+    const fake = fakeExecutor(spec, { parallel: 3 });
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], fake.exec.now()), fake.exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.comparisons!.map((c) => `${c.a}-${c.b}`)).toEqual(['evolved-naive', 'other-naive', 'evolved-other']);
+    // Replicate r of each arm plays with the same offset: every paired difference is exactly 0,
+    // so r-with-r pairing gives a zero-width interval (pairing across replicates would not).
+    const contrast = report.comparisons![2]!;
+    expect([contrast.delta.mean, contrast.delta.low, contrast.delta.high].map((x) => Math.abs(x) < 1e-12)).toEqual([true, true, true]);
+    expect(contrast.sessions).toBe(3 * 6);
+    expect(report.replicated!.map((a) => a.arm)).toEqual(['evolved', 'other']);
+    expect(report.replicated![1]!.perReplicate.map((r) => r.rngSeed)).toEqual([100, 101, 102]);
+  });
+});
+
 describe('replicated bootstrap', () => {
   // games → seeds → repeats, as nestedBootstrapMean takes them.
   const one = [[[0.1, 0.2, 0.15], [0.3, 0.25]], [[0.05, 0.0, 0.1]], [[0.6, 0.5], [0.55, 0.7], [0.4]]];

@@ -128,14 +128,18 @@ function pairedSessions(sessions: readonly SessionWAuc[], a: string, b: string):
 }
 
 /**
- * The replicated comparison `arm − other` on one step (`other` not replicated): Δ by the replicated
+ * The replicated comparison `arm − other` on one step: `replicatePairs` lists, per replicate, the
+ * two policy ids whose paired differences (same task and repeat) form that replicate — (`<arm>#r<r>`,
+ * other) when `other` is not replicated; (`<arm>#r<r>`, `<other>#r<r>`) when both are, with the same
+ * number of replicates (independent runs of each, so the r-th of each form one independent pair of
+ * runs). Δ by the replicated
  * bootstrap; per game the same bootstrap on that game alone; the game-level test on the G game
  * means of the differences (pooled over replicates); power from those differences as compareArms
  * computes it (src/eval/comparisons.ts; replicates count as further sessions of each game, so it is
  * optimistic when replicates differ). Null without pairs. `holmP`/`positive` left for applyHolm.
  */
-export function replicatedComparison(arm: string, replicateIds: readonly string[], other: string, taskSet: string, sessions: readonly SessionWAuc[], boot: BootstrapOptions, powerDelta: number): Comparison | null {
-  const perReplicate = replicateIds.map((id) => pairedSessions(sessions, id, other));
+export function replicatedComparison(arm: string, other: string, replicatePairs: readonly (readonly [string, string])[], taskSet: string, sessions: readonly SessionWAuc[], boot: BootstrapOptions, powerDelta: number): Comparison | null {
+  const perReplicate = replicatePairs.map(([a, b]) => pairedSessions(sessions, a, b));
   const pairs = perReplicate.flat();
   if (!pairs.length) return null;
   const { games, data } = nestByGame(perReplicate);
@@ -202,14 +206,22 @@ export function replicatedArms(plan: ExperimentPlan, state: ExperimentState): Re
 }
 
 /** The replicated comparisons of `step`: each replicated arm against every arm that is not
- * replicated (the baseline among them), oriented arm − other. */
+ * replicated (the baseline among them), oriented arm − other, and each pair of replicated arms with
+ * the same number of replicates (replicate r against replicate r), in arm order. Replicated arms
+ * with different numbers of replicates get no comparison. */
 export function replicatedComparisonsOf(step: EvaluationStep, sessions: readonly SessionWAuc[], bootstrapSeed: number, powerDelta: number): Comparison[] {
   const out: Comparison[] = [];
   const boot: BootstrapOptions = { seed: bootstrapSeed, resamples: 2000, level: 0.95 };
   const plain = step.arms.filter((a) => !a.replicateOf);
-  for (const [arm, reps] of replicatedArmsOf(step)) {
+  const replicated = [...replicatedArmsOf(step)];
+  for (const [i, [arm, reps]] of replicated.entries()) {
     for (const other of plain) {
-      const c = replicatedComparison(arm, reps.map((r) => r.id), other.id, step.taskSet, sessions, boot, powerDelta);
+      const c = replicatedComparison(arm, other.id, reps.map((r) => [r.id, other.id] as const), step.taskSet, sessions, boot, powerDelta);
+      if (c) out.push(c);
+    }
+    for (const [other, otherReps] of replicated.slice(i + 1)) {
+      if (otherReps.length !== reps.length) continue;
+      const c = replicatedComparison(arm, other, reps.map((r, k) => [r.id, otherReps[k]!.id] as const), step.taskSet, sessions, boot, powerDelta);
       if (c) out.push(c);
     }
   }
