@@ -82,6 +82,9 @@ describe('metattl experiment with replicates', () => {
     expect([state.steps['evolve-e.r1'].status, state.steps['evolve-e.r2'].status]).toEqual(['complete', 'pending']);
     const resumed = await runCli(['experiment', 'resume', file, ...provider(1), '--store', killed], env);
     expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stdout).toContain('evolved on ID: 2 replicates (eval-ID): W-AUC ');
+    expect(resumed.stdout).toMatch(/ {2}r2 evolved#r2: rng seed 6, chosen \S+/);
+    expect(resumed.stdout).toMatch(/ {2}r1–r2: word edit distance \d\.\d{3}, Jaccard distance \d\.\d{3}/);
     const again = JSON.parse(readFileSync(join(killed, 'experiments', 'replicated', 'report', 'report.json'), 'utf8'));
     expect(again.replicated).toEqual(report.replicated);
     expect(again.rows).toEqual(report.rows);
