@@ -14,19 +14,24 @@ import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
-import type { ExperimentExecutor, StepResult } from '../experiment/experiment-runner.ts';
+import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
 import { selectedOnOf, stepContrasts } from '../experiment/plan.ts';
 import type { SessionWAuc } from '../experiment/selection.ts';
 
-/** Run `fn` with process.stdout's writes sent to stderr instead. */
+let redirected = 0;
+let originalWrite: typeof process.stdout.write | null = null;
+/** Run `fn` with process.stdout's writes sent to stderr instead (counted, so replicates running
+ * side by side restore stdout only when the last of them ends). */
 async function stdoutToStderr<T>(fn: () => Promise<T>): Promise<T> {
-  const write = process.stdout.write;
-  process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  if (redirected++ === 0) {
+    originalWrite = process.stdout.write;
+    process.stdout.write = ((chunk: unknown, ...rest: unknown[]) => (process.stderr.write as (...a: unknown[]) => boolean)(chunk, ...rest)) as typeof process.stdout.write;
+  }
   try {
     return await fn();
   } finally {
-    process.stdout.write = write;
+    if (--redirected === 0) process.stdout.write = originalWrite!;
   }
 }
 
@@ -64,13 +69,19 @@ async function evolutionOutcome(storeDir: string, id: string): Promise<Evolution
   };
 }
 
-/** An executor for `plan` under `dir`; `providerArgs` are the user's provider flags, passed to every step. */
-export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: readonly string[], onSave: (text: string) => Promise<void>): ExperimentExecutor {
+/** An executor for `plan` under `dir`; `providerArgs` are the user's provider flags, passed to every
+ * step. `concurrency` (the provider's concurrent calls, `--concurrency`) is shared by the replicates
+ * of an evolution that run side by side: min(replicates, concurrency) at once, each with
+ * ⌊concurrency ÷ that⌋ (`replicateConcurrency`). */
+export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: readonly string[], onSave: (text: string) => Promise<void>, concurrency = 1): ExperimentExecutor {
   const { spec } = plan;
+  const mostReplicates = Math.max(1, ...plan.steps.map((s) => (s.kind === 'evolution' ? s.replicates : 1)));
+  const share = replicateConcurrency(concurrency, mostReplicates);
   const shape = ['--episodes', String(spec.episodes), '--steps', String(spec.steps)];
   return {
     now: () => new Date().toISOString(),
     save: (state) => onSave(JSON.stringify(state, null, 1)),
+    parallelEvolutions: share.parallel,
     async evolution(step: EvolutionStep): Promise<StepResult<EvolutionOutcome>> {
       const storeDir = join(dir, step.id, 'store');
       const e = step.evolution;
@@ -79,6 +90,8 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
         '--train', step.train.join(','), '--val', step.val.join(','), '--train-repeats', String(e.trainRepeats), '--val-repeats', String(e.valRepeats), ...shape,
         '--budget', String(e.budget), '--minibatch', String(e.minibatch), '--proposer', e.proposer, '--rng-seed', String(e.rngSeed),
         ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+        // A replicated evolution's runs side by side share the concurrency (the last flag wins).
+        ...(step.replicates > 1 ? ['--concurrency', String(share.each)] : []),
       ];
       const exitCode = await stdoutToStderr(() => evolveCommand(args));
       return { exitCode, outcome: await evolutionOutcome(storeDir, step.id) };

@@ -21,7 +21,7 @@ import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection } from '../experiment/report-formats.ts';
+import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
@@ -38,13 +38,14 @@ import { makeRegistration, parseRegistration, RegistrationError, specDifferences
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
+import { MAX_REPLICATES } from '../experiment/schema.ts';
 import { rawMetaPromptFromFile } from './policy-option.ts';
 
 const OPTIONS = {
   ...LLM_OPTIONS,
   store: { type: 'string' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
   episodes: { type: 'string' }, steps: { type: 'string' }, repeats: { type: 'string' }, budget: { type: 'string' }, minibatch: { type: 'string' },
-  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, 'task-set': { type: 'string', multiple: true },
+  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, replicates: { type: 'string' }, 'task-set': { type: 'string', multiple: true },
   'power-delta': { type: 'string' }, pilot: { type: 'string' }, 'session-sd': { type: 'string' }, tau: { type: 'string' },
   primary: { type: 'string' }, 'primary-task-set': { type: 'string' }, alpha: { type: 'string' }, registration: { type: 'string' },
   'allow-changed-settings': { type: 'boolean', default: false },
@@ -80,6 +81,7 @@ function overridesOf(v: Values): ExperimentOverrides {
   set('episodes', int('episodes', LIMITS.episodes)); set('steps', int('steps', LIMITS.steps)); set('repeats', int('repeats', LIMITS.repeats));
   set('budget', int('budget', LIMITS.budget)); set('minibatch', int('minibatch', 100)); set('trainRepeats', int('train-repeats', LIMITS.repeats));
   set('valRepeats', int('val-repeats', LIMITS.repeats)); set('rngSeed', int('rng-seed', 0xffffffff, 0));
+  set('replicates', int('replicates', MAX_REPLICATES));
   for (const text of v['task-set'] ?? []) {
     const at = text.indexOf('=');
     if (at < 1 || at === text.length - 1) throw new UsageError(`--task-set must be NAME=task,task,… got "${text}"`);
@@ -174,7 +176,7 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     const k = (n: number) => `${Math.round(n / 1000)}K`;
     const lines = plan.steps.map((s, i) => {
       const e = estimate.steps[i]!;
-      const what = s.kind === 'evolution' ? `evolve (${s.evolution.proposer}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
+      const what = s.kind === 'evolution' ? `evolve (${s.evolution.proposer}${s.replicates > 1 ? `, replicate ${s.replicate} of ${s.replicates}, rng seed ${s.evolution.rngSeed}` : ''}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
       return `${i + 1}. ${s.id}: ${what}; ${e.sessions.low}–${e.sessions.high} sessions, ${e.llmCalls.low}–${e.llmCalls.high} LLM calls, ${k(e.tokens.low)}–${k(e.tokens.high)} tokens, ${usdRange(e.costUsd)}`;
     });
     const t = estimate.total;
@@ -230,8 +232,12 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
   const n3 = (x: number | null | undefined) => (typeof x === 'number' && Number.isFinite(x) ? x.toFixed(3) : 'n/a');
   const comparisons = (report.comparisons ?? []).map((c) => `${c.step} ${c.a} − ${c.b}: Δ ${n3(c.delta.mean)} [${n3(c.delta.low)}, ${n3(c.delta.high)}], game-level t [${n3(c.gameLevel.tLow)}, ${n3(c.gameLevel.tHigh)}], sign-flip p ${n3(c.gameLevel.signFlipP)} (min ${n3(c.gameLevel.minP)}), Holm p ${n3(c.holmP)}${c.positive ? ' Δ > 0 (Holm)' : ''}; repeats for Δ = ${c.power.delta}: ${c.power.repeatsNeeded ?? `— (${c.power.reason})`}`);
   const warnings = (report.warnings ?? []).map((w) => `warning (${w.code}): ${w.message}`);
+  const replicated = (report.replicated ?? []).flatMap((a) => {
+    const p = replicatedParts(a);
+    return [`${p.title}: ${p.summary}`, ...p.rows.map((c) => `  r${c[0]} ${c[1]}: rng seed ${c[2]}, chosen ${c[3]}, W-AUC ${c[5]}, Δ ${c[6]}`), ...p.pairs.map((l) => `  ${l}`)];
+  });
   const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
-  process.stdout.write(`${[...rows, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
+  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {
@@ -288,7 +294,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   await mkdir(dir, { recursive: true });
   const save = (text: string) => writeFile(file, scrubText(text));
   // Steps resumed under allowed changes pass the permission on (the change is recorded in experiment.json).
-  const executor = cliExecutor(plan, dir, [...providerArgs(v), ...(v['allow-changed-settings'] ? ['--allow-changed-settings'] : [])], save);
+  const executor = cliExecutor(plan, dir, [...providerArgs(v), ...(v['allow-changed-settings'] ? ['--allow-changed-settings'] : [])], save, settings.maxConcurrent);
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);

@@ -84,7 +84,7 @@ Commands:
 
   experiment list|plan|register|run|resume|report <name|FILE> [--store DIR] [--episodes K] [--steps S]
        [--repeats R] [--budget B] [--minibatch B] [--train-repeats R] [--val-repeats R]
-       [--rng-seed N] [--task-set NAME=task,…] [--out DIR] [--json]
+       [--rng-seed N] [--replicates N] [--task-set NAME=task,…] [--out DIR] [--json]
        [--power-delta X] [plan: --pilot FILE | --session-sd SD --tau T]
        [register: --primary A:B [--primary-task-set SET] [--alpha A]] [run: --registration FILE]
        [resume: --allow-changed-settings]

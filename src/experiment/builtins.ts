@@ -66,6 +66,8 @@ export interface ExperimentOverrides {
   trainRepeats?: number;
   valRepeats?: number;
   rngSeed?: number;
+  /** Applied to every evolution (and every arm that names a number of replicates). */
+  replicates?: number;
   /** Task set name → its new task list. */
   taskSets?: Record<string, string[]>;
 }
@@ -76,11 +78,12 @@ export function applyOverrides(spec: ExperimentSpec, o: ExperimentOverrides): Ex
   const evolution = (e: EvolutionSpec): EvolutionSpec => ({
     ...e, ...(o.budget !== undefined ? { budget: o.budget } : {}), ...(o.minibatch !== undefined ? { minibatch: o.minibatch } : {}),
     ...(o.trainRepeats !== undefined ? { trainRepeats: o.trainRepeats } : {}), ...(o.valRepeats !== undefined ? { valRepeats: o.valRepeats } : {}),
-    ...(o.rngSeed !== undefined ? { rngSeed: o.rngSeed } : {}),
+    ...(o.rngSeed !== undefined ? { rngSeed: o.rngSeed } : {}), ...(o.replicates !== undefined ? { replicates: o.replicates } : {}),
   });
+  const arms = spec.arms.map((a) => ('evolution' in a && a.replicates !== undefined && o.replicates !== undefined ? { ...a, replicates: o.replicates } : a));
   const edited = {
     ...spec, ...(o.episodes !== undefined ? { episodes: o.episodes } : {}), ...(o.steps !== undefined ? { steps: o.steps } : {}), ...(o.repeats !== undefined ? { repeats: o.repeats } : {}),
-    taskSets: { ...spec.taskSets, ...o.taskSets }, evolutions: spec.evolutions.map(evolution),
+    taskSets: { ...spec.taskSets, ...o.taskSets }, evolutions: spec.evolutions.map(evolution), arms,
   };
   const checked = validateExperiment(JSON.parse(JSON.stringify(edited)));
   if (unknown.length) throw new Error(`--task-set ${unknown[0]}: the experiment has no task set "${unknown[0]}" (it has ${Object.keys(spec.taskSets).join(', ')})`);

@@ -24,6 +24,16 @@ export interface ExperimentExecutor {
   onStep?(event: { step: string; index: number; total: number; phase: 'start' | 'done' | 'skipped' | 'stopped' }): void;
   /** ISO time (injected clock). */
   now(): string;
+  /** How many replicates of one evolution may run side by side (absent = 1, one after another);
+   * the executor shares its concurrency among them (`replicateConcurrency`). */
+  parallelEvolutions?: number;
+}
+
+/** Each of `parallel` side-by-side runs' share of a concurrency budget: ⌊concurrency ÷ parallel⌋, at
+ * least 1; the runs side by side are at most `concurrency`, so the total stays within the budget. */
+export function replicateConcurrency(concurrency: number, parallel: number): { parallel: number; each: number } {
+  const side = Math.max(1, Math.min(parallel, concurrency));
+  return { parallel: side, each: Math.max(1, Math.floor(concurrency / side)) };
 }
 
 /** A fresh state for `plan` (every step pending). */
@@ -40,19 +50,36 @@ export async function runExperiment(plan: ExperimentPlan, state: ExperimentState
   state.status = 'running';
   state.finishedAt = null;
   const total = plan.steps.length;
+  const started = new Map<string, number>();
+  const runEvolution = async (step: EvolutionStep): Promise<number> => {
+    const result = await exec.evolution(step);
+    // Every outcome says which replicate it is and the seed it ran with (both executors alike).
+    const outcome = result.outcome ? { ...result.outcome, replicate: step.replicate, rngSeed: step.evolution.rngSeed } : null;
+    state.steps[step.id] = { status: result.exitCode === 0 && result.outcome?.status === 'complete' ? 'complete' : 'stopped', ...(outcome ? { evolution: outcome } : {}) };
+    return result.exitCode;
+  };
   for (const [index, step] of plan.steps.entries()) {
     const record = state.steps[step.id] ?? { status: 'pending' };
     if (record.status === 'complete') {
       exec.onStep?.({ step: step.id, index: index + 1, total, phase: 'skipped' });
       continue;
     }
-    exec.onStep?.({ step: step.id, index: index + 1, total, phase: 'start' });
     let exitCode: number;
-    if (step.kind === 'evolution') {
-      const result = await exec.evolution(step);
-      exitCode = result.exitCode;
-      state.steps[step.id] = { status: result.exitCode === 0 && result.outcome?.status === 'complete' ? 'complete' : 'stopped', ...(result.outcome ? { evolution: result.outcome } : {}) };
+    if (step.kind === 'evolution' && started.has(step.id)) {
+      // Ran side by side with an earlier replicate of its group.
+      exitCode = started.get(step.id)!;
+    } else if (step.kind === 'evolution') {
+      // This replicate and the group's next unfinished ones, up to `parallelEvolutions` side by side.
+      const batch = plan.steps.slice(index).filter((s): s is EvolutionStep => s.kind === 'evolution' && s.group === step.group && s.modelSet === step.modelSet && state.steps[s.id]?.status !== 'complete')
+        .slice(0, Math.max(1, exec.parallelEvolutions ?? 1));
+      for (const s of batch) exec.onStep?.({ step: s.id, index: plan.steps.indexOf(s) + 1, total, phase: 'start' });
+      const codes = await Promise.all(batch.map(runEvolution));
+      // A side-by-side replicate that stopped stops the experiment at its own turn below.
+      batch.forEach((s, i) => started.set(s.id, codes[i]!));
+      exitCode = codes[0]!;
+      if (batch.length > 1) await exec.save(state);
     } else {
+      exec.onStep?.({ step: step.id, index: index + 1, total, phase: 'start' });
       const evolved: Record<string, EvolutionOutcome> = {};
       for (const arm of step.arms) {
         if (arm.evolutionStep) evolved[arm.evolutionStep] = state.steps[arm.evolutionStep]!.evolution!;

@@ -33,14 +33,18 @@ export interface EvolutionSpec {
   proposer: 'llm' | 'random';
   /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
   optimizer?: 'gepa' | 'opro';
+  /** The first replicate's rng seed; replicate r (1-based) runs with rngSeed + r − 1 (mod 2³²). */
   rngSeed: number;
+  /** Independent runs of this evolution (absent = 1): each its own rng seed, each chosen prompt
+   * evaluated as its own policy (`<arm>#r<r>`), the arm aggregated over them (src/experiment/replicates.ts). */
+  replicates?: number;
 }
 
 /** An arm: a policy by name (static, reflexion, memory, naive, … or a meta-prompt file), or the
  * strategy an evolution of this experiment chose (its best by mean validation W-AUC). `raw: true`
  * (a meta-prompt only): its text is the meta-agent's whole system message, byte for byte, without
  * our header and footer (`metattl eval --raw-meta-prompt FILE`; a paper's prompt run verbatim). */
-export type ArmSpec = { id: string; policy: string; raw?: true } | { id: string; evolution: string };
+export type ArmSpec = { id: string; policy: string; raw?: true } | { id: string; evolution: string; replicates?: number };
 
 /** Which of the paper's reported numbers the report sets beside ours. */
 export type PaperReference = 'jericho' | 'webarena-lite' | null;
@@ -86,9 +90,15 @@ export interface EvolutionStep {
   id: string;
   modelSet: number;
   fold: string | null;
+  /** The spec's evolution, `rngSeed` already this replicate's. */
   evolution: EvolutionSpec;
   train: string[];
   val: string[];
+  /** Which run of a replicated evolution this is (1-based) of `replicates`; 1 of 1 when not
+   * replicated. `group` is the step id every replicate shares (the unreplicated step's id). */
+  replicate: number;
+  replicates: number;
+  group: string;
 }
 
 export interface EvaluationStep {
@@ -99,8 +109,9 @@ export interface EvaluationStep {
   /** The task set's name ("test" in a fold). */
   taskSet: string;
   tasks: string[];
-  /** Arms with an evolution resolved to its step id in the same model set and fold. */
-  arms: { id: string; policy?: string; raw?: true; evolutionStep?: string }[];
+  /** Arms with an evolution resolved to its step id in the same model set and fold; a replicated
+   * evolution gives one arm per replicate, `<arm>#r<r>`, with `replicateOf` = the spec's arm id. */
+  arms: { id: string; policy?: string; raw?: true; evolutionStep?: string; replicateOf?: string; replicate?: number }[];
   baseline: string;
   repeats: number;
   /** `fresh-validation`: a fold's arms played afresh on its validation games (the selection test);
@@ -135,6 +146,10 @@ export interface EvolutionOutcome {
   bestIsSeed?: boolean;
   /** The chosen candidate's recorded mean W-AUC per validation task (what selection saw). */
   bestValScores?: Record<string, number>;
+  /** Which replicate of its evolution this run is (1-based; 1 when not replicated) and the rng
+   * seed it ran with; absent in outcomes recorded before replicates existed. */
+  replicate?: number;
+  rngSeed?: number;
 }
 
 export interface EvaluationOutcome {
@@ -205,6 +220,48 @@ export interface ExperimentRow {
  * validation games of the evolutions its arms use), pooled and per game.
  */
 export type VocabularyOverlapEntry = TaskSetOverlap & { step: string };
+
+/** Pairwise dissimilarity of a replicated arm's chosen prompts (src/experiment/replicates.ts):
+ * normalised word edit distance and Jaccard distance over word sets, each in [0, 1], per pair of
+ * replicates a < b (1-based) and their means (null below 2 prompts). */
+export interface PromptDissimilarity {
+  pairs: { a: number; b: number; editDistance: number; jaccardDistance: number }[];
+  meanEditDistance: number | null;
+  meanJaccardDistance: number | null;
+}
+
+/** One replicate of a replicated arm on one evaluation step. */
+export interface ReplicateRow {
+  replicate: number;
+  /** The policy id it was evaluated under (`<arm>#r<r>`). */
+  policyId: string;
+  evolutionStep: string;
+  rngSeed: number | null;
+  chosenCandidate: string | null;
+  chosenIsSeed: boolean | null;
+  /** The chosen prompt (the strategy section), as the evolution returned it: untrusted model text. */
+  prompt: string;
+  /** Mean W-AUC of its sessions, and its mean paired Δ against the baseline (null without pairs). */
+  wAuc: number | null;
+  delta: number | null;
+  sessions: number;
+}
+
+/** A replicated arm on one evaluation step, aggregated over its replicates. */
+export interface ReplicatedArm {
+  step: string;
+  taskSet: string;
+  arm: string;
+  replicates: number;
+  baseline: string;
+  /** W-AUC and Δ vs the baseline over replicates → games → seeds → repeats (module docstring). */
+  wAuc: Interval | null;
+  delta: Interval | null;
+  perReplicate: ReplicateRow[];
+  /** The spread of the replicates' mean W-AUCs: min, max, max − min and the sample SD (null below 2). */
+  wAucSpread: { min: number; max: number; range: number; sd: number | null } | null;
+  dissimilarity: PromptDissimilarity;
+}
 
 /** The contrast a registration stakes its claim on: arm `a` − arm `b`, on one evaluated task set
  * (`taskSet`) or on every one (null). */
@@ -321,4 +378,8 @@ export interface ExperimentReport {
   /** Present when a model set is the simulated model (llm/simulated-model.ts): its notice; then
    * `paperReference` is null — the paper's numbers are never printed beside a simulation's. */
   simulated?: string;
+  /** Each replicated evolution arm per evaluation step, aggregated over its replicates (W-AUC and Δ
+   * intervals that include the replicates' spread), with each replicate's row, chosen prompt and
+   * their pairwise dissimilarity (src/experiment/replicates.ts); absent without replicates. */
+  replicated?: ReplicatedArm[];
 }

@@ -42,9 +42,32 @@ export function leaveOneOutFolds(taskIds: readonly string[]): Fold[] {
   });
 }
 
+/** How many replicates evolution `id` of `spec` runs (absent = 1). */
+export function replicatesOf(spec: ExperimentSpec, id: string): number {
+  return spec.evolutions.find((e) => e.id === id)?.replicates ?? 1;
+}
+
+/** Replicate r's (1-based) rng seed: the evolution's seed + r − 1, mod 2³² (replicate 1 = the seed
+ * itself, so a single replicate runs exactly as an unreplicated evolution). */
+export function replicateSeed(base: number, replicate: number): number {
+  return (base + replicate - 1) % 0x1_0000_0000;
+}
+
+/** An evolution step's id: the group's own when unreplicated, `<group>.r<r>` for replicate r of n > 1. */
+export function replicateStepId(group: string, replicate: number, replicates: number): string {
+  return replicates === 1 ? group : `${group}.r${replicate}`;
+}
+
+/** The policy id replicate r of an arm is evaluated under: `<arm>#r<r>`. */
+export function replicateArmId(arm: string, replicate: number): string {
+  return `${arm}#r${replicate}`;
+}
+
 /** The experiment's folds and steps (one model set = one copy of every step; ids `m<i>.` prefixed
  * when there are several, `fold-<game>.` in a fold experiment, where each fold ends with
- * `eval-validation`: the arms played afresh on the fold's validation games). */
+ * `eval-validation`: the arms played afresh on the fold's validation games). An evolution with
+ * `replicates: n > 1` plans n evolution steps `evolve-<id>.r1 … .rn` (seeds `replicateSeed`), and
+ * each evaluation evaluates every replicate's chosen prompt as its own arm `<arm>#r<r>`. */
 export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
   const folds = spec.folds ? leaveOneOutFolds(spec.taskSets[spec.folds.leaveOneOut] ?? []) : [];
   const steps: PlanStep[] = [];
@@ -52,23 +75,32 @@ export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
   for (let m = 0; m < modelSets; m++) {
     for (const fold of spec.folds ? folds : [null]) {
       const prefix = `${modelSets > 1 ? `m${m}.` : ''}${fold ? `${fold.id}.` : ''}`;
-      const evolutions: EvolutionStep[] = spec.evolutions.map((evolution) => ({
-        kind: 'evolution', id: `${prefix}evolve-${evolution.id}`, modelSet: m, fold: fold?.id ?? null, evolution,
-        train: fold ? fold.train : spec.taskSets[evolution.train!] ?? [], val: fold ? fold.val : spec.taskSets[evolution.val!] ?? [],
-      }));
+      const evolutions: EvolutionStep[] = spec.evolutions.flatMap((evolution) => {
+        const group = `${prefix}evolve-${evolution.id}`;
+        const n = replicatesOf(spec, evolution.id);
+        return Array.from({ length: n }, (_, i) => ({
+          kind: 'evolution' as const, id: replicateStepId(group, i + 1, n), modelSet: m, fold: fold?.id ?? null, evolution: { ...evolution, rngSeed: replicateSeed(evolution.rngSeed, i + 1) },
+          train: fold ? fold.train : spec.taskSets[evolution.train!] ?? [], val: fold ? fold.val : spec.taskSets[evolution.val!] ?? [], replicate: i + 1, replicates: n, group,
+        }));
+      });
+      const armsOf = (withRaw: boolean): EvaluationStep['arms'] => spec.arms.flatMap((a): EvaluationStep['arms'] => {
+        if ('policy' in a) return [{ id: a.id, policy: a.policy, ...(withRaw && a.raw ? { raw: true as const } : {}) }];
+        const group = `${prefix}evolve-${a.evolution}`;
+        const n = replicatesOf(spec, a.evolution);
+        if (n === 1) return [{ id: a.id, evolutionStep: group }];
+        return Array.from({ length: n }, (_, i) => ({ id: replicateArmId(a.id, i + 1), evolutionStep: replicateStepId(group, i + 1, n), replicateOf: a.id, replicate: i + 1 }));
+      });
       const evaluations: EvaluationStep[] = spec.evaluateOn.map((taskSet) => ({
         kind: 'evaluation', id: `${prefix}eval-${taskSet}`, modelSet: m, fold: fold?.id ?? null, taskSet,
         tasks: fold ? fold.test : spec.taskSets[taskSet] ?? [],
-        arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy, ...(a.raw ? { raw: true as const } : {}) } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
-        baseline: spec.baseline, repeats: spec.repeats,
+        arms: armsOf(true), baseline: spec.baseline, repeats: spec.repeats,
       }));
       // A fold also plays its arms afresh on its validation games: the selection test's
       // "recorded vs fresh" and "validation vs held-out" need the same arms there.
       if (fold) {
         evaluations.push({
           kind: 'evaluation', id: `${prefix}eval-validation`, modelSet: m, fold: fold.id, taskSet: 'validation', tasks: fold.val,
-          arms: spec.arms.map((a) => ('policy' in a ? { id: a.id, policy: a.policy } : { id: a.id, evolutionStep: `${prefix}evolve-${a.evolution}` })),
-          baseline: spec.baseline, repeats: spec.repeats, purpose: 'fresh-validation',
+          arms: armsOf(false), baseline: spec.baseline, repeats: spec.repeats, purpose: 'fresh-validation',
         });
       }
       steps.push(...evolutions, ...evaluations);

@@ -9,7 +9,30 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
-import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled } from './interface.ts';
+import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm } from './interface.ts';
+
+/** What the replicated rows mean and cannot show. */
+export const REPLICATES_FOOTNOTE = 'A replicated arm runs its evolution n times with rng seeds base, base + 1, …, and evaluates each chosen prompt as its own policy (<arm>#r<r>). Its W-AUC and Δ intervals are a percentile bootstrap over replicates → games → seeds → repeats (replicates and games each drawn with replacement; Owen 2007, Davison & Hinkley 1997 §3.8), so the optimiser\'s run-to-run variance is inside them; with one replicate they are the unreplicated intervals. With few replicates the replicate level is itself poorly estimated (n = 2 or 3 draws only a handful of distinct replicate sets): the interval then understates the optimiser\'s variance. Dissimilarity: word edit distance = word-level Levenshtein distance ÷ the longer prompt\'s words; Jaccard distance = 1 − shared ÷ all distinct words (lower-cased, split on whitespace); 0 = the same words, 1 = nothing shared. It measures wording, not what the prompts make the actor do.';
+
+export const REPLICATE_HEADER = ['replicate', 'policy', 'rng seed', 'chosen', 'sessions', 'W-AUC', 'Δ vs baseline'];
+/** Per replicated arm: its heading, the aggregated numbers, one row per replicate, the pairwise dissimilarity lines. */
+export function replicatedParts(a: ReplicatedArm): { title: string; summary: string; rows: string[][]; pairs: string[] } {
+  const spread = a.wAucSpread ? `W-AUC spread over replicates: ${num(a.wAucSpread.min)}–${num(a.wAucSpread.max)} (range ${num(a.wAucSpread.range)}, SD ${num(a.wAucSpread.sd)})` : 'W-AUC spread: —';
+  const d = a.dissimilarity;
+  return {
+    title: `${a.arm} on ${a.taskSet}: ${a.replicates} replicates (${a.step})`,
+    summary: `W-AUC ${iv(a.wAuc)}; Δ vs ${a.baseline} ${iv(a.delta)} (across replicates); ${spread}; mean pairwise word edit distance ${num(d.meanEditDistance)}, Jaccard distance ${num(d.meanJaccardDistance)}`,
+    rows: a.perReplicate.map((x) => [String(x.replicate), x.policyId, x.rngSeed === null ? '—' : String(x.rngSeed), `${x.chosenCandidate ?? '—'}${x.chosenIsSeed ? ' (seed)' : ''}`, String(x.sessions), num(x.wAuc), num(x.delta)]),
+    pairs: d.pairs.map((p) => `r${p.a}–r${p.b}: word edit distance ${num(p.editDistance)}, Jaccard distance ${num(p.jaccardDistance)}`),
+  };
+}
+
+/** A Markdown code fence around untrusted text: longer than any backtick run inside it. */
+function fenced(text: string): string[] {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  return [fence, text, fence];
+}
 import { paperReferenceText } from './report.ts';
 import type { SelectionInterval } from './selection.ts';
 import { registrationLines } from './registration.ts';
@@ -85,6 +108,15 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     for (const e of r.evolutions) out.push(`| ${e.step} | ${e.proposer} | ${e.train.join(', ')} | ${e.val.join(', ')} | ${e.metricCallsUsed}/${e.budget} | ${e.sessionsPlayed} | ${e.bestCandidateId ?? '—'} | ${num(e.bestValWAuc)} |`);
     out.push('');
   }
+  if (r.replicated?.length) {
+    out.push('## Replicated evolutions', '');
+    for (const a of r.replicated) {
+      const p = replicatedParts(a);
+      out.push(`### ${p.title}`, '', p.summary, '', `| ${REPLICATE_HEADER.join(' | ')} |`, `|${REPLICATE_HEADER.map(() => '---').join('|')}|`, ...p.rows.map((c) => `| ${c.join(' | ')} |`), '', ...p.pairs.map((l) => `- ${l}`), '');
+      for (const x of a.perReplicate) out.push(`Chosen prompt of r${x.replicate} (model-written):`, '', ...fenced(x.prompt), '');
+    }
+    out.push(REPLICATES_FOOTNOTE, '');
+  }
   const vocab = r.vocabulary !== undefined;
   out.push('## Results', '', `| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |${vocab ? ' dictionary overlap with training |' : ''}`, `|---|---|---|---|---|---|---|---|---|---|---|${vocab ? '---|' : ''}`);
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |${vocab ? ` ${pct(row.dictionaryOverlap)} |` : ''}`);
@@ -142,6 +174,10 @@ export function experimentReportToHtml(r: ExperimentReport): string {
 <ul>${headerLines(r).map((l) => `<li>${e(l)}</li>`).join('')}</ul>
 ${folds.length ? `<h2>Folds (train / validation / test are disjoint): the selection test</h2>${table('folds', FOLD_HEADER, folds)}${r.foldRegime ? `<p id="fold-regime">Regime: ${e(r.foldRegime)}</p>` : ''}${SELECTION_FOOTNOTE.map((l) => `<p>${e(l)}</p>`).join('')}` : ''}
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
+${r.replicated?.length ? `<section id="replicates"><h2>Replicated evolutions</h2>${r.replicated.map((a) => {
+    const p = replicatedParts(a);
+    return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>Chosen prompt of r${x.replicate} (model-written)</summary><pre>${e(x.prompt)}</pre></details>`).join('')}`;
+  }).join('')}<p>${e(REPLICATES_FOOTNOTE)}</p></section>` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
 ${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', vocabularyHeader('step'), vocabularyCells(r.vocabulary.map((v) => ({ ...v, label: v.step }))).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}

@@ -19,6 +19,7 @@ import type { EvaluationStep, ExperimentPlan, ExperimentReport, ExperimentRow, E
 import { foldSelection, optimismValues, pairedDiffs, pooledSelection, type FoldSelectionInput } from './selection.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
 import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/simulated-model.ts';
+import { replicatedArms, replicatedComparisonsOf } from './replicates.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;
 
@@ -143,7 +144,10 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
     if (step.kind !== 'evaluation') continue;
     const report = state.steps[step.id]?.evaluation?.report;
     if (!report) continue;
-    const pool = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])];
+    // A replicated arm's comparisons across its replicates (src/experiment/replicates.ts) come first:
+    // they are the arm's; each replicate's own (`<arm>#r<r>`) stays among the exploratory pairs.
+    const sessions = state.steps[step.id]?.evaluation?.sessions ?? [];
+    const pool = [...replicatedComparisonsOf(step, sessions, spec.bootstrapSeed, powerDelta), ...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])];
     const used = new Set<Comparison>();
     const seen = new Set<string>();
     // A fresh-validation step is on games the prompt was selected on: nothing there is declared.
@@ -215,12 +219,13 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,
   }))));
   const folded = foldResultsOf(plan, state, rows);
+  const replicated = replicatedArms(plan, state);
   return {
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
-    codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null,
+    codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null, ...(replicated.length ? { replicated } : {}),
     ...(simulated ? { simulated: SIMULATION_NOTICE } : {}),
   };
 }

@@ -16,6 +16,8 @@ export class ExperimentSpecError extends Error {
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Most replicates of one evolution (each is a whole evolution run). */
+export const MAX_REPLICATES = 20;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 /** Policies that have no meta-prompt text to run raw. */
 const NOT_A_META_PROMPT = ['static', 'reflexion', 'memory', 'textgrad', 'human', 'naive'];
@@ -54,6 +56,7 @@ function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, str
     trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
     proposer: proposer === 'random' ? 'random' : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
   };
+  if (v.replicates !== undefined) spec.replicates = c.int(v, 'replicates', path, 1, MAX_REPLICATES);
   if (v.optimizer !== undefined) {
     if (v.optimizer !== 'gepa' && v.optimizer !== 'opro') c.bad(`${path}optimizer`, '"gepa" or "opro"', v.optimizer);
     else if (v.optimizer === 'opro' && proposer === 'random') c.bad(`${path}optimizer`, '"gepa" with the random proposer (OPRO needs the LLM proposer)', v.optimizer);
@@ -92,8 +95,14 @@ function armOf(c: Checker, v: unknown, i: number, evolutions: readonly Evolution
   }
   if (v.raw === true) c.bad(`${path}raw`, 'left out for an evolution arm (raw takes a meta-prompt file)', v.raw);
   const evolution = c.str(v, 'evolution', path);
-  if (!evolutions.some((e) => e.id === evolution)) c.bad(`${path}evolution`, `the id of one of the evolutions (${evolutions.map((e) => e.id).join(', ') || 'none declared'})`, v.evolution);
-  return { id, evolution };
+  const target = evolutions.find((e) => e.id === evolution);
+  if (!target) c.bad(`${path}evolution`, `the id of one of the evolutions (${evolutions.map((e) => e.id).join(', ') || 'none declared'})`, v.evolution);
+  if (v.replicates === undefined) return { id, evolution };
+  // `replicates` on the arm replicates its evolution (the runs are the evolution's, shared by every arm that uses it).
+  const replicates = c.int(v, 'replicates', path, 1, MAX_REPLICATES);
+  if (target && target.replicates !== undefined && target.replicates !== replicates) c.bad(`${path}replicates`, `${target.replicates}, as evolution "${evolution}" already has (an evolution has one number of replicates)`, v.replicates);
+  else if (target) target.replicates = replicates;
+  return { id, evolution, replicates };
 }
 
 function modelsOf(c: Checker, v: unknown): ModelSet[] {

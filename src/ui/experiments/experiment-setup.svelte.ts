@@ -2,7 +2,7 @@
  * The experiment the Experiments view would run, as chosen and edited: a built-in or the user's
  * JSON file (its text kept as loaded or edited, checked by src/experiment/schema.ts: the spec, or
  * one problem per bad field), and the overrides (K, S, repeats, budget, minibatch, sessions per
- * minibatch / validation task; task sets as typed). No I/O.
+ * minibatch / validation task, replicates per evolution; task sets as typed). No I/O.
  */
 import { BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../../experiment/builtins.ts';
 import type { ExperimentSpec } from '../../experiment/interface.ts';
@@ -11,8 +11,8 @@ import { ExperimentSpecError, validateExperiment } from '../../experiment/schema
 export type ExperimentSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string };
 
 /** The overrides the view edits (null = keep the experiment's value). */
-export type EditableOverrides = Record<'episodes' | 'steps' | 'repeats' | 'budget' | 'minibatch' | 'trainRepeats' | 'valRepeats', number | null>;
-const NO_OVERRIDES: EditableOverrides = { episodes: null, steps: null, repeats: null, budget: null, minibatch: null, trainRepeats: null, valRepeats: null };
+export type EditableOverrides = Record<'episodes' | 'steps' | 'repeats' | 'budget' | 'minibatch' | 'trainRepeats' | 'valRepeats' | 'replicates', number | null>;
+const NO_OVERRIDES: EditableOverrides = { episodes: null, steps: null, repeats: null, budget: null, minibatch: null, trainRepeats: null, valRepeats: null, replicates: null };
 
 export class ExperimentSetupState {
   readonly builtins = Object.values(BUILTIN_EXPERIMENTS);
