@@ -13,6 +13,7 @@ import { extname, join } from 'node:path';
 import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
+import { evolutionAccounting } from '../evolve/accounting.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { ExperimentExecutor, StepResult } from '../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
@@ -60,7 +61,7 @@ async function evolutionOutcome(storeDir: string, id: string): Promise<Evolution
   return {
     runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state),
   };
 }
 

@@ -41,6 +41,8 @@ const candidate = z.object({
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
   merge: z.object({ parentIds: z.tuple([z.string(), z.string()]), ancestorId: z.string(), textFrom: z.string(), parentSums: z.tuple([wAucSum(), wAucSum()]) }).optional(),
   origin: z.literal('human').optional(), humanFeedback: z.string().optional(),
+  proposerUsage: z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative() }).optional(),
+  editSize: z.number().int().nonnegative().optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),

@@ -28,6 +28,7 @@ import { SeededRng } from '../ttl/rng.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionCache, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
+import { wordEditDistance } from './accounting.ts';
 import { configAt, forkIteration } from './branch.ts';
 import { evaluateHumanCandidates } from './human-candidate.ts';
 import { formatReflectiveRecord, worstRun, type RunForRecord } from './reflective-record.ts';
@@ -259,6 +260,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         const { child } = draft;
         const proposal = proposals[index]!;
         child.proposerReply = proposal.reply;
+        if (proposal.usage) child.proposerUsage = proposal.usage;
         state.candidates.push(child);
         if (proposal.strategy === null) {
           child.reason = `proposal ${proposal.status}`;
@@ -271,6 +273,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
         }
         failures = 0;
         child.strategy = proposal.strategy;
+        child.editSize = wordEditDistance(draft.slot.parent.strategy, proposal.strategy);
         await emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
         made.push(draft);
       }
@@ -338,7 +341,7 @@ function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
   return tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';
 }
 
-type Proposal = { strategy: string | null; status: string; reply: string | null };
+type Proposal = { strategy: string | null; status: string; reply: string | null; usage?: { promptTokens: number; completionTokens: number; costUsd: number } };
 
 /** The proposals of one iteration, in input order whatever order they finish in: random mutations
  * one after another (they draw from the run's RNG), LLM calls at once. A failure that stops the run
@@ -385,10 +388,11 @@ async function propose(
         if (deps.signal?.aborted) throw new Stop('stopped', null);
       }
     }
-    cached = { reply: completion.content, finishReason: completion.finishReason };
+    cached = { reply: completion.content, finishReason: completion.finishReason, usage: completion.usage };
     await deps.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index);
   }
-  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
+  const usage = cached.usage ? { promptTokens: cached.usage.promptTokens, completionTokens: cached.usage.completionTokens, costUsd: cached.usage.costUsd } : undefined;
+  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null, ...(usage ? { usage } : {}) };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
-  return { strategy: parsed.strategy, status: parsed.status, reply: cached.reply };
+  return { strategy: parsed.strategy, status: parsed.status, reply: cached.reply, ...(usage ? { usage } : {}) };
 }

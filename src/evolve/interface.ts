@@ -137,6 +137,12 @@ export interface Candidate {
   origin?: 'human';
   /** The person's feedback it was proposed from (human candidates written by the proposer). */
   humanFeedback?: string;
+  /** The proposer call's tokens and cost (LLM proposals; absent for random draws and for runs
+   * recorded before it was kept). */
+  proposerUsage?: { promptTokens: number; completionTokens: number; costUsd: number };
+  /** Word edit distance from the parent's strategy (accounting.ts `wordEditDistance`), for
+   * proposals that produced a text; absent otherwise and in older runs (then computed). */
+  editSize?: number;
 }
 
 /** What a metric call was for ('merge-mb': a merged candidate on its validation subsample). */
@@ -180,7 +186,7 @@ export interface EvolutionCache {
   getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
   putCall(call: MetricCall, session: SessionRecord): Promise<void>;
   /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
-  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
+  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null; usage?: CallUsage | null } | undefined>;
   /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
   putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
 }

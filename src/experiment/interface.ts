@@ -135,6 +135,15 @@ export interface EvolutionOutcome {
   bestIsSeed?: boolean;
   /** The chosen candidate's recorded mean W-AUC per validation task (what selection saw). */
   bestValScores?: Record<string, number>;
+  /** Per-arm accounting (src/evolve/accounting.ts): proposer calls or random draws, children that
+   * passed acceptance, candidates validated, the proposer's tokens and USD (null = not priced),
+   * and each proposal's word edit distance from its parent. Absent in outcomes recorded before. */
+  proposals?: number;
+  accepted?: number;
+  validated?: number;
+  proposerTokens?: number;
+  proposerUsd?: number | null;
+  editSizes?: number[];
 }
 
 export interface EvaluationOutcome {
@@ -315,6 +324,10 @@ export interface ExperimentReport {
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */
   powerDelta?: number;
+  /** Whether the evolutions run side by side (same model set and fold) are matched in proposals,
+   * accepted and validated candidates, one sentence per group of two or more (report.ts
+   * `armMatchingOf`); absent or [] when there is no such group. */
+  armMatching?: { modelSet: number; fold: string | null; steps: string[]; matched: boolean; text: string }[];
   /** Each evaluation step's vocabulary overlap with its training games (absent when the report
    * was built without the story files, e.g. on the page). */
   vocabulary?: VocabularyOverlapEntry[];

@@ -76,7 +76,9 @@ describe('step → run config', () => {
 
   it('an evolution’s outcome: the candidate chosen by mean, its strategy, mean validation W-AUC ((0.5 + 0.3) / 2), its per-task scores and whether it is the seed', () => {
     const o = evolutionOutcomeOf(evolutionState('r', evolutionConfigOf(plan, evolutionStep(0), [], [], SHAPE)));
-    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2, bestIsSeed: false, bestValScores: { 'advent:0': 0.5, 'advent:1': 0.3 } });
+    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2, bestIsSeed: false, bestValScores: { 'advent:0': 0.5, 'advent:1': 0.3 },
+      // The per-arm accounting (src/evolve/accounting.ts): c1 is one proposal ("seed" → 4 new words), neither accepted nor validated.
+      proposals: 1, accepted: 0, validated: 0, proposerTokens: 0, proposerUsd: null, editSizes: [4] });
   });
 });
 

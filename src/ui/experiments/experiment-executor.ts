@@ -11,6 +11,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { evolutionAccounting } from '../../evolve/accounting.ts';
 import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
 import { selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
@@ -81,7 +82,7 @@ export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
   return {
     runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state),
   };
 }
 
