@@ -44,6 +44,7 @@ import { buildOproMessages, scoredHistory } from './strategies/opro-proposer.ts'
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
 import { mutateStrategy } from './strategies/random-mutation.ts';
+import { DEFAULT_EDIT_SIZES, neutralEdit } from './strategies/neutral-mutation.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
 
 export type { EvolutionCache } from './interface.ts';
@@ -347,7 +348,7 @@ type Proposal = { strategy: string | null; status: string; reply: string | null;
  * one after another (they draw from the run's RNG), LLM calls at once. A failure that stops the run
  * is thrown, the first in input order. */
 async function proposeAll(inputs: readonly { parentStrategy: string; record: string }[], iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[]): Promise<Proposal[]> {
-  if (config.proposer === 'random' || inputs.length === 1) {
+  if (config.proposer !== 'llm' || inputs.length === 1) {
     const out: Proposal[] = [];
     for (const [index, input] of inputs.entries()) out.push(await propose(input.parentStrategy, input.record, iteration, config, deps, rng, pool, index));
     return out;
@@ -363,6 +364,11 @@ async function proposeAll(inputs: readonly { parentStrategy: string; record: str
 async function propose(
   parentStrategy: string, record: string, iteration: number, config: EvolutionConfig, deps: EvolutionDeps, rng: SeededRng, pool: readonly Candidate[], index = 0,
 ): Promise<Proposal> {
+  if (config.proposer === 'random-neutral') {
+    const edit = neutralEdit(parentStrategy, rng, config.editSizes?.sizes ?? DEFAULT_EDIT_SIZES);
+    const same = edit.strategy.trim() === parentStrategy.trim();
+    return { strategy: same ? null : edit.strategy, status: same ? 'unchanged' : `random neutral ${edit.kind} (${edit.target} words)`, reply: null };
+  }
   if (config.proposer === 'random') {
     const mutated = mutateStrategy(parentStrategy, rng);
     const same = mutated.strategy.trim() === parentStrategy.trim();

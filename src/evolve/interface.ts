@@ -25,7 +25,9 @@ export interface EvolutionTask {
   task?: TaskDescriptor;
 }
 
-export type ProposerMode = 'llm' | 'random';
+/** 'random': one sentence from our curated strategies (random-mutation.ts, kept for the runs that
+ * used it); 'random-neutral': the matched control (strategies/neutral-mutation.ts). */
+export type ProposerMode = 'llm' | 'random' | 'random-neutral';
 
 export interface EvolutionConfig {
   train: EvolutionTask[];
@@ -51,6 +53,10 @@ export interface EvolutionConfig {
   /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
   maxConsecutiveFailures: number;
   proposer: ProposerMode;
+  /** The word edit sizes `random-neutral` draws from, and where they came from ("measured: …" from
+   * the LLM arm's recorded candidates, "given", or "default": strategies/neutral-mutation.ts
+   * DEFAULT_EDIT_SIZES). Absent = the default. Recorded so a resumed run draws the same edits. */
+  editSizes?: { sizes: number[]; source: string };
   /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
    * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
   proposerInstruction?: ProposerInstruction;

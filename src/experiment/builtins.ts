@@ -33,7 +33,7 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
   },
   'random-control': {
     ...common, name: 'random-control', description: 'The same evolution with the LLM proposer and with the random-mutation proposer at equal budget, both chosen meta-prompts and naive on ID and OOD games.',
-    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random' }],
+    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random-neutral', matchEditSizesOf: 'meta-ttl' }],
     arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
     contrasts: [{ a: 'evolved', b: 'random-evolved' }],
   },

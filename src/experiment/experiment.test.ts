@@ -64,7 +64,7 @@ describe('built-in experiments', () => {
     expect(small.evolutions[0]).toMatchObject({ budget: 8, valRepeats: 1, minibatch: 1 });
     expect(() => applyOverrides(p, { taskSets: { HELD: ['x'] } })).toThrow(/no task set "HELD"/);
     const control = BUILTIN_EXPERIMENTS['random-control']!;
-    expect(control.evolutions.map((e) => [e.proposer, e.budget])).toEqual([['llm', 100], ['random', 100]]);
+    expect(control.evolutions.map((e) => [e.proposer, e.budget, e.matchEditSizesOf])).toEqual([['llm', 100, undefined], ['random-neutral', 100, 'meta-ttl']]);
   });
 
   it('skeptic-holdout: three folds, train / validation / test disjoint, each game tested once', () => {

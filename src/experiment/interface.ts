@@ -30,7 +30,13 @@ export interface EvolutionSpec {
   /** Sessions per (candidate, minibatch task) and per (candidate, validation task). */
   trainRepeats: number;
   valRepeats: number;
-  proposer: 'llm' | 'random';
+  /** `random`: one sentence of our curated strategies (older runs); `random-neutral`: the matched
+   * control, neutral edits sized like `matchEditSizesOf`'s (src/evolve/strategies/neutral-mutation.ts). */
+  proposer: 'llm' | 'random' | 'random-neutral';
+  /** A `random-neutral` evolution's edit sizes are drawn from this evolution's recorded edits (its
+   * id; same model set and fold; it must come earlier in `evolutions`). When that evolution has no
+   * recorded edit, or none is named, the documented default distribution. */
+  matchEditSizesOf?: string;
   /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
   optimizer?: 'gepa' | 'opro';
   rngSeed: number;
@@ -119,6 +125,8 @@ export interface ExperimentPlan {
 
 /** What a finished evolution step hands to the evaluations and the report. */
 export interface EvolutionOutcome {
+  /** The edit-size distribution a `random-neutral` run drew from (its config's `editSizes`). */
+  editSizeTarget?: { sizes: number[]; source: string };
   runId: string;
   status: string;
   stopReason: string | null;

@@ -168,7 +168,7 @@ export function editSizesText(sizes: readonly number[] | undefined): string {
 export function evolutionCells(x: ExperimentReport['evolutions'][number]): string[] {
   const count = (n: number | undefined) => (n === undefined ? '—' : String(n));
   return [
-    x.step, x.proposer, x.train.join(', '), x.val.join(', '), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), count(x.proposals), count(x.accepted), count(x.validated),
+    x.step, `${x.proposer}${x.editSizeTarget ? ` (edit sizes ${x.editSizeTarget.source})` : ''}`, x.train.join(', '), x.val.join(', '), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), count(x.proposals), count(x.accepted), count(x.validated),
     count(x.proposerTokens), x.proposerUsd === undefined || x.proposerUsd === null ? '—' : `$${x.proposerUsd.toFixed(4)}`, editSizesText(x.editSizes), x.bestCandidateId ?? '—', num(x.bestValWAuc),
   ];
 }

@@ -96,10 +96,14 @@ export function armMatchingOf(evolutions: readonly ReportEvolution[]): NonNullab
     const same = (f: (e: ReportEvolution) => number | undefined) => new Set(g.map(f)).size === 1;
     const matched = same((e) => e.proposals) && same((e) => e.accepted) && same((e) => e.validated);
     const counts = g.map((e) => `${e.step} (${e.proposer}) ${e.proposals} proposals, ${e.accepted ?? 0} accepted, ${e.validated ?? 0} validated`).join('; ');
+    const sizes = g.map((e) => {
+      const q = quartiles(e.editSizes ?? []);
+      return `${e.step} ${q ? `median ${q.median.toFixed(1)} [${q.q1.toFixed(1)}–${q.q3.toFixed(1)}] over ${e.editSizes!.length}` : 'none'}${e.editSizeTarget ? ` (drawn from ${e.editSizeTarget.source})` : ''}`;
+    }).join('; ');
     const text = matched
       ? `Matched: ${counts}. The arms searched equally; a difference between their chosen prompts is the proposers'.`
       : `Not matched: ${counts}. At an equal budget in metric calls the arms made different amounts of search (a rejected proposal costs 2 × minibatch metric calls, an accepted one 2 × minibatch + the validation tasks), so a difference between their chosen prompts mixes the proposer's skill with the number of proposals tried and validated.`;
-    return { modelSet: g[0]!.modelSet, fold: g[0]!.fold, steps: g.map((e) => e.step), matched, text };
+    return { modelSet: g[0]!.modelSet, fold: g[0]!.fold, steps: g.map((e) => e.step), matched, text: `${text} Edit sizes (words): ${sizes}.` };
   });
 }
 

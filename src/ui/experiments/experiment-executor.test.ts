@@ -50,8 +50,11 @@ describe('step → run config', () => {
     expect(llm).toMatchObject({ episodes: 2, maxSteps: 3, budgetMetricCalls: 4, minibatchSize: 1, trainRepeats: 1, valRepeats: 1, repeats: 1, proposer: 'llm', optimizer: 'gepa', rngSeed: 0, concurrency: 2, contextWindow: 32_000, models: SHAPE.models });
     expect(llm.train.map((t) => t.id)).toEqual(['advent:0']);
     const random = evolutionConfigOf(plan, evolutionStep(1), [task('advent:0')], [task('advent:0')], SHAPE);
-    expect(random.proposer).toBe('random');
+    // The matched control: the default edit sizes until the LLM arm's are handed over.
+    expect(random).toMatchObject({ proposer: 'random-neutral', editSizes: { source: 'default' } });
     expect('optimizer' in random).toBe(false);
+    const matched = evolutionConfigOf(plan, evolutionStep(1), [task('advent:0')], [task('advent:0')], SHAPE, { sizes: [4, 9], source: 'measured: evolve-meta-ttl\'s 2 edits' });
+    expect(matched.editSizes).toEqual({ sizes: [4, 9], source: 'measured: evolve-meta-ttl\'s 2 edits' });
     expect(stepRunId('exp-1', evolutionStep(1).id)).toBe('exp-1.evolve-random');
   });
 
