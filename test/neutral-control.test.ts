@@ -103,6 +103,19 @@ describe('the experiment matches the control to the LLM arm', () => {
   const plan = planExperiment(BUILTIN_EXPERIMENTS['random-control']!);
   const evolutions = plan.steps.filter((s): s is EvolutionStep => s.kind === 'evolution');
 
+  it('the built-in\'s plan: three evolutions on ID at equal budget, then one evaluation on the held-out OOD games only', () => {
+    expect(plan.steps.map((s) => s.id)).toEqual(['evolve-meta-ttl', 'evolve-random', 'evolve-no-trace', 'eval-OOD']);
+    expect(evolutions.map((s) => [s.evolution.proposer, s.evolution.proposerInput ?? 'full', s.evolution.budget, s.train, s.val])).toEqual([
+      ['llm', 'full', 100, ['detective', 'zork1', 'temple'], ['detective', 'zork1', 'temple']],
+      ['random-neutral', 'full', 100, ['detective', 'zork1', 'temple'], ['detective', 'zork1', 'temple']],
+      ['llm', 'no-trace', 100, ['detective', 'zork1', 'temple'], ['detective', 'zork1', 'temple']],
+    ]);
+    const evaluation = plan.steps[3]!;
+    expect(evaluation.kind === 'evaluation' && evaluation.tasks).toEqual(['balances', 'library', 'zork3']);
+    expect(evaluation.kind === 'evaluation' && evaluation.arms.map((a) => a.id)).toEqual(['naive', 'evolved', 'random-evolved', 'no-trace-evolved']);
+    expect(BUILTIN_EXPERIMENTS['random-control']!.description).toContain('evaluated only on the OOD games, held out from the training games');
+  });
+
   it('hands the LLM arm\'s recorded sizes to the control, or nothing (the default) before it has any', () => {
     const control = evolutions.find((s) => s.evolution.proposer === 'random-neutral')!;
     const llm = evolutions.find((s) => s.evolution.proposer === 'llm')!;

@@ -57,7 +57,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
       branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
       'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
       merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
-      'allow-changed-settings': { type: 'boolean', default: false }, 'edit-sizes': { type: 'string' }, 'edit-sizes-source': { type: 'string' },
+      'allow-changed-settings': { type: 'boolean', default: false }, 'edit-sizes': { type: 'string' }, 'edit-sizes-source': { type: 'string' }, 'proposer-input': { type: 'string', default: 'full' },
     },
   });
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
@@ -107,6 +107,9 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const optimizer = values.optimizer;
   if (!(OPTIMIZERS as readonly string[]).includes(optimizer)) throw new UsageError(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got "${optimizer}"`);
   if (optimizer === 'opro' && values.proposer !== 'llm') throw new UsageError('--optimizer opro needs the LLM proposer (--proposer llm)');
+  const proposerInput = values['proposer-input'];
+  if (proposerInput !== 'full' && proposerInput !== 'no-trace') throw new UsageError(`--proposer-input must be full or no-trace, got "${proposerInput}"`);
+  if (proposerInput === 'no-trace' && (values.proposer !== 'llm' || optimizer !== 'gepa')) throw new UsageError('--proposer-input no-trace needs the LLM proposer with the GEPA optimizer (--proposer llm --optimizer gepa)');
   const outerLoop = outerLoopOptions(values);
   if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
     throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
@@ -120,7 +123,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, ...(editSizes ? { editSizes } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),

@@ -81,7 +81,7 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       const args = [
         '--train', step.train.join(','), '--val', step.val.join(','), '--train-repeats', String(e.trainRepeats), '--val-repeats', String(e.valRepeats), ...shape,
         '--budget', String(e.budget), '--minibatch', String(e.minibatch), '--proposer', e.proposer, '--rng-seed', String(e.rngSeed),
-        ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), ...(matched ? ['--edit-sizes', matched.sizes.join(','), '--edit-sizes-source', matched.source] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+        ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), ...(e.proposerInput === 'no-trace' ? ['--proposer-input', 'no-trace'] : []), ...(matched ? ['--edit-sizes', matched.sizes.join(','), '--edit-sizes-source', matched.source] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
       ];
       const exitCode = await stdoutToStderr(() => evolveCommand(args));
       return { exitCode, outcome: await evolutionOutcome(storeDir, step.id) };

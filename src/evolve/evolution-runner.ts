@@ -380,7 +380,7 @@ async function propose(
     if (deps.signal?.aborted) throw new Stop('stopped', null);
     const messages = config.optimizer === 'opro'
       ? buildOproMessages(scoredHistory(pool, config.val.map((t) => t.id)), record, tasksKind(config))
-      : buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config));
+      : buildProposerMessages(parentStrategy, record, config.proposerInstruction ?? 'general-rules', tasksKind(config), config.proposerInput ?? 'full');
     // A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
     // is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
     // persists, or a systemic one, stops the run resumable with nothing cached for this iteration.

@@ -9,7 +9,7 @@ import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
-import type { ProposerInstruction } from './strategies/llm-proposer.ts';
+import type { ProposerInput, ProposerInstruction } from './strategies/llm-proposer.ts';
 import type { Optimizer } from './strategies/opro-proposer.ts';
 import type { ProposalsConfig } from './strategies/proposals.ts';
 
@@ -57,6 +57,9 @@ export interface EvolutionConfig {
    * the LLM arm's recorded candidates, "given", or "default": strategies/neutral-mutation.ts
    * DEFAULT_EDIT_SIZES). Absent = the default. Recorded so a resumed run draws the same edits. */
   editSizes?: { sizes: number[]; source: string };
+  /** What the LLM proposer sees besides the parent (strategies/llm-proposer.ts ProposerInput):
+   * absent = 'full' (the worst run's reflective record); 'no-trace' = no trajectory (GEPA optimizer only). */
+  proposerInput?: ProposerInput;
   /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
    * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
   proposerInstruction?: ProposerInstruction;

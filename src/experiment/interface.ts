@@ -37,6 +37,9 @@ export interface EvolutionSpec {
    * id; same model set and fold; it must come earlier in `evolutions`). When that evolution has no
    * recorded edit, or none is named, the documented default distribution. */
   matchEditSizesOf?: string;
+  /** `no-trace`: the LLM proposer sees the parent strategy but no trajectory (absent = the full
+   * reflective record; LLM proposer with the GEPA optimizer only). */
+  proposerInput?: 'no-trace';
   /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
   optimizer?: 'gepa' | 'opro';
   rngSeed: number;
@@ -304,7 +307,7 @@ export interface ExperimentReport {
   settings: { episodes: number; steps: number; repeats: number; bootstrapSeed: number };
   models: ExperimentState['models'];
   folds: Fold[];
-  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro' })[];
+  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro'; proposerInput?: 'no-trace' })[];
   rows: ExperimentRow[];
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];

@@ -250,7 +250,7 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const rows = rowsOf(plan, state, paper).map((row) => (vocabulary ? { ...row, dictionaryOverlap: vocabulary.find((v) => v.step === row.step)?.dictionary?.share ?? null } : row));
   const evolutions = plan.steps.flatMap((s) => {
     const outcome = s.kind === 'evolution' ? state.steps[s.id]?.evolution : undefined;
-    return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer, optimizer: s.evolution.optimizer ?? 'gepa' }] : [];
+    return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer, optimizer: s.evolution.optimizer ?? 'gepa', ...(s.evolution.proposerInput ? { proposerInput: s.evolution.proposerInput } : {}) }] : [];
   });
   const perGame = plan.steps.flatMap((step) => (step.kind !== 'evaluation' ? [] : (state.steps[step.id]?.evaluation?.report.games ?? []).map((g) => ({
     step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,

@@ -54,6 +54,11 @@ function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, str
     trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
     proposer: proposer === 'random' || proposer === 'random-neutral' ? proposer : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
   };
+  if (v.proposerInput !== undefined) {
+    if (v.proposerInput !== 'no-trace' && v.proposerInput !== 'full') c.bad(`${path}proposerInput`, '"no-trace" or "full"', v.proposerInput);
+    else if (v.proposerInput === 'no-trace' && (proposer !== 'llm' || v.optimizer === 'opro')) c.bad(`${path}proposerInput`, '"full" unless the proposer is "llm" with the GEPA optimizer', v.proposerInput);
+    else if (v.proposerInput === 'no-trace') spec.proposerInput = 'no-trace';
+  }
   if (v.matchEditSizesOf !== undefined) {
     if (proposer !== 'random-neutral') c.bad(`${path}matchEditSizesOf`, 'left out unless the proposer is "random-neutral"', v.matchEditSizesOf);
     else spec.matchEditSizesOf = c.str(v, 'matchEditSizesOf', path, NAME);

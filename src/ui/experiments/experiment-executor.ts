@@ -40,7 +40,7 @@ export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, tra
     train, val, repeats: e.valRepeats, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
     initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: '', minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: 5,
     proposer: e.proposer, ...(e.proposer === 'random-neutral' ? { editSizes: editSizes ?? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } } : {}),
-    proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), rngSeed: e.rngSeed,
+    proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
     concurrency: shape.concurrency, models: { ...shape.models }, contextWindow: shape.contextWindow,
   };
 }
