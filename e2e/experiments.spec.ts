@@ -56,18 +56,18 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
 
   const steps = page.getByTestId('experiment-plan-step');
   await expect(steps).toHaveCount(4);
-  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-step')))).toEqual(['evolve-meta-ttl', 'evolve-random', 'eval-ID', 'eval-OOD']);
-  // Evaluations: 3 arms × 1 task × 1 repeat = 3 sessions each; evolutions: their budget, 4 each.
-  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['4', '4', '3', '3']);
-  await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('14');
+  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.getAttribute('data-step')))).toEqual(['evolve-meta-ttl', 'evolve-random', 'evolve-no-trace', 'eval-OOD']);
+  // Three evolutions (LLM, neutral random, no trace): their budget, 4 each; one evaluation off the training games: 4 arms × 1 task × 1 repeat.
+  expect(await steps.evaluateAll((trs) => trs.map((tr) => tr.querySelectorAll('td')[3]?.textContent))).toEqual(['4', '4', '4', '4']);
+  await expect(page.getByTestId('experiment-plan-total').locator('td').first()).toHaveText('16');
   // The mock's model has no price: no invented dollars.
   await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
   await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
   // Power before Start (Δ 0.05 by default): one game per evaluation here, so no game-level test and no flag at any repeats.
   await expect(page.getByTestId('experiment-power-delta')).toHaveValue('0.05');
-  await expect(page.getByTestId('experiment-power-step')).toHaveCount(2);
-  await expect(page.getByTestId('experiment-power-step').first()).toContainText('eval-ID (1 game): — repeats per task (1 game: a game-level test needs at least 2)');
+  await expect(page.getByTestId('experiment-power-step')).toHaveCount(1);
+  await expect(page.getByTestId('experiment-power-step').first()).toContainText('eval-OOD (1 game): — repeats per task (1 game: a game-level test needs at least 2)');
   await expect(page.getByTestId('experiment-power-step').first()).toContainText('no “Δ > 0 (Holm)” flag is possible');
   await page.getByTestId('experiment-power').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('experiments-plan-power.png') });
@@ -102,18 +102,27 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   await expect(page.getByTestId('experiment-report-status')).toContainText('Status: complete.');
 
   const rows = page.getByTestId('experiment-report-row');
-  await expect(rows).toHaveCount(6);
+  await expect(rows).toHaveCount(4);
   const onPage = await rows.evaluateAll((trs) => trs.map((tr) => ({
     step: tr.getAttribute('data-step'), arm: tr.getAttribute('data-arm'),
     n: tr.querySelector('[data-testid="experiment-report-n"]')?.textContent, wAuc: tr.querySelector('[data-testid="experiment-report-wauc"]')?.textContent ?? '',
   })));
-  expect(onPage.map((r) => `${r.step} ${r.arm} ${r.n}`)).toEqual(['eval-ID naive 1', 'eval-ID evolved 1', 'eval-ID random-evolved 1', 'eval-OOD naive 1', 'eval-OOD evolved 1', 'eval-OOD random-evolved 1']);
-  await expect(page.getByTestId('experiment-report-evolution')).toHaveCount(2);
+  expect(onPage.map((r) => `${r.step} ${r.arm} ${r.n}`)).toEqual(['eval-OOD naive 1', 'eval-OOD evolved 1', 'eval-OOD random-evolved 1', 'eval-OOD no-trace-evolved 1']);
+  // The arms' accounting side by side, and the sentence saying whether they are matched.
+  const evolutionRows = page.getByTestId('experiment-report-evolution');
+  await expect(evolutionRows).toHaveCount(3);
+  await expect(evolutionRows.nth(1).locator('[data-col="proposer"]')).toContainText('random-neutral (edit sizes');
+  await expect(evolutionRows.nth(2).locator('[data-col="proposer"]')).toHaveText('llm (no trace)');
+  for (let i = 0; i < 3; i++) await expect(evolutionRows.nth(i).locator('[data-col="proposals"]')).toHaveText(/^\d+$/);
+  await expect(page.getByTestId('experiment-arm-matching')).toHaveCount(1);
+  await expect(page.getByTestId('experiment-arm-matching')).toContainText(/^(Matched|Not matched): evolve-meta-ttl \(llm\)/);
+  await page.getByTestId('experiment-report-evolutions').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/experiments-evolutions.png', fullPage: false });
   await expect(page.getByTestId('experiment-report-leaks')).toContainText('evolved');
   // The contrast random-control exists for is declared beside each arm vs naive, per evaluation step.
   const contrasts = page.getByTestId('comparison-row');
   expect(await contrasts.evaluateAll((trs) => trs.map((tr) => `${tr.getAttribute('data-a')}-${tr.getAttribute('data-b')}`))).toEqual([
-    'evolved-naive', 'random-evolved-naive', 'evolved-random-evolved', 'evolved-naive', 'random-evolved-naive', 'evolved-random-evolved',
+    'evolved-naive', 'random-evolved-naive', 'no-trace-evolved-naive', 'evolved-random-evolved', 'evolved-no-trace-evolved',
   ]);
   await expect(page.getByTestId('report-warning').and(page.locator('[data-code="few_games"]')).first()).toContainText('cannot support a claim about games in general');
   await page.getByTestId('comparisons-table').scrollIntoViewIfNeeded();
@@ -124,22 +133,22 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   // Learning curves: one chart per task set, its legend naming the arms and the per-game max (curves are score ÷ each game's max score),
   // its numbers in a data list, its PNG a 1920×1080 image named after the experiment and step.
   const curves = page.getByTestId('experiment-curves-step');
-  await expect(curves).toHaveCount(2);
-  expect(await curves.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual(['eval-ID', 'eval-OOD']);
-  for (const step of ['eval-ID', 'eval-OOD']) {
+  await expect(curves).toHaveCount(1);
+  expect(await curves.evaluateAll((els) => els.map((el) => el.getAttribute('data-step')))).toEqual(['eval-OOD']);
+  for (const step of ['eval-OOD']) {
     const chart = page.locator(`[data-testid="experiment-curves-step"][data-step="${step}"]`);
-    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-legend', 'naive | evolved | random-evolved | Max score (each game)');
+    await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-legend', 'naive | evolved | random-evolved | no-trace-evolved | Max score (each game)');
     await expect(chart.getByTestId('experiment-curves')).toHaveAttribute('data-y-range', '0,1');
     await expect(chart.getByRole('img')).toHaveAccessibleName(new RegExp(`^Learning curves of ${step.slice(5)} \\(${step}\\), mean final score per episode`));
-    await expect(chart.getByTestId('experiment-curves-data').locator('li')).toHaveCount(3);
+    await expect(chart.getByTestId('experiment-curves-data').locator('li')).toHaveCount(4);
   }
-  const idChart = page.locator('[data-testid="experiment-curves-step"][data-step="eval-ID"]');
+  const idChart = page.locator('[data-testid="experiment-curves-step"][data-step="eval-OOD"]');
   await idChart.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/experiments-curves.png', fullPage: false });
   const downloadingPng = page.waitForEvent('download');
   await idChart.getByTestId('experiment-curves-export-png').click();
   const pngFile = await downloadingPng;
-  expect(pngFile.suggestedFilename()).toMatch(/^experiment-curves-random-control-eval-ID-.*\.png$/);
+  expect(pngFile.suggestedFilename()).toMatch(/^experiment-curves-random-control-eval-OOD-.*\.png$/);
   const png = readFileSync(await pngFile.path());
   expect([...png.subarray(0, 8)]).toEqual([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
   expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1920, 1080]);

@@ -70,11 +70,14 @@ describe('metattl evolve', () => {
     const bad = [
       ['--selection', 'best'], ['--accept', 'always'], ['--selection', 'epsilon_greedy', '--epsilon', '2'], ['--epsilon', '0.1'], ['--top-k', '0', '--selection', 'top_k_pareto'],
       ['--stop-score', '1.5'], ['--stop-minutes', '0'], ['--stop-no-improvement', 'x'], ['--max-proposer-usd', '1'],
+      // The matched control's and the no-trace proposer's flags.
+      ['--proposer', 'random-neutral', '--edit-sizes', '3,0'], ['--edit-sizes', '3'], ['--proposer-input', 'blind'], ['--proposer-input', 'no-trace', '--proposer', 'random'],
+      ['--proposer-input', 'no-trace', '--optimizer', 'opro'], ['--proposer', 'neutral'],
     ];
     for (const extra of bad) {
       const result = await run(process.execPath, [BIN, ...args(mkdtempSync(join(tmpdir(), 'evo-bad-'))), ...extra], { cwd: REPO_ROOT, env }).then(() => ({ code: 0, stderr: '' }), (e: { code: number; stderr: string }) => e);
       expect(result.code, extra.join(' ')).toBe(2);
-      expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd)/);
+      expect(result.stderr, extra.join(' ')).toMatch(/^metattl: --(selection|accept|epsilon|top-k|stop-score|stop-minutes|stop-no-improvement|max-proposer-usd|edit-sizes|proposer-input|proposer)/);
     }
   }, 60_000);
 

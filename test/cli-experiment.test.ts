@@ -9,6 +9,8 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadEvolutionState } from '../src/evolve/evolution-store.ts';
+import { openNodeStore } from '../src/store/node-store.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { BIN, runCli } from './support/cli.ts';
 import { REPO_ROOT } from './support/shared.ts';
@@ -53,7 +55,7 @@ async function killedThenResumed(name: string, args: readonly string[], marker: 
 /** Every field the issue asks of a report row and of the report. */
 function expectReportFields(report: Record<string, unknown>, rows: number, extra: string[] = [], repeats = 1): void {
   // `vocabulary` is there when the experiment's games are story files (not web tasks).
-  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['codeVersion', 'comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'registration', 'rows', 'settings', 'status', 'warnings', ...extra].sort());
+  expect(Object.keys(report).filter((k) => k !== 'vocabulary').sort()).toEqual(['codeVersion', 'comparisons', 'description', 'evolutions', 'exploratoryComparisons', 'foldResults', 'folds', 'format', 'models', 'name', 'paperReference', 'pendingSteps', 'perGame', 'powerDelta', 'registration', 'rows', 'settings', 'status', 'warnings', 'armMatching', ...extra].sort());
   for (const c of report.comparisons as Record<string, unknown>[]) {
     expect(Object.keys(c)).toEqual(expect.arrayContaining(['a', 'b', 'taskSet', 'delta', 'perGame', 'gameLevel', 'holmP', 'positive']));
     expect(Object.keys(c.gameLevel as object)).toEqual(expect.arrayContaining(['tLow', 'tHigh', 'signFlipP', 'minP', 'games']));
@@ -180,31 +182,47 @@ describe('metattl experiment', () => {
     await killedThenResumed('skeptic-holdout', args, '[2/4]', report);
   }, 60_000);
 
-  it('random-control runs both proposers at equal budget; killed and resumed, the same report', async () => {
+  it('random-control runs three proposers at equal budget, reports their counts side by side; killed and resumed, the same report', async () => {
     const dir = store();
-    const control = await runCli(['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider(), '--store', dir], env);
+    const control = await runCli(['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances,library', ...provider(), '--store', dir], env);
     expect(control.code, control.stderr).toBe(0);
     const report = reportOf(dir, 'random-control');
-    expectReportFields(report, 6);
-    expect(report.evolutions.map((e: { proposer: string; budget: number }) => [e.proposer, e.budget])).toEqual([['llm', 8], ['random', 8]]);
-    expect(report.rows.map((r: { arm: string }) => r.arm)).toEqual(['naive', 'evolved', 'random-evolved', 'naive', 'evolved', 'random-evolved']);
-    // The contrast the experiment exists for is declared and Holm-corrected beside each arm vs naive.
-    expect(report.comparisons.map((c: { step: string; a: string; b: string }) => `${c.step} ${c.a}-${c.b}`)).toEqual([
-      'eval-ID evolved-naive', 'eval-ID random-evolved-naive', 'eval-ID evolved-random-evolved', 'eval-OOD evolved-naive', 'eval-OOD random-evolved-naive', 'eval-OOD evolved-random-evolved',
+    expectReportFields(report, 4);
+    expect(report.evolutions.map((e: { proposer: string; budget: number; proposerInput?: string }) => [e.proposer, e.budget, e.proposerInput ?? 'full'])).toEqual([['llm', 8, 'full'], ['random-neutral', 8, 'full'], ['llm', 8, 'no-trace']]);
+    // Per-arm accounting, counted again from each evolution's own stored run.
+    for (const e of report.evolutions as { step: string; proposals: number; accepted: number; validated: number; proposerTokens: number; editSizes: number[] }[]) {
+      const runStore = await openNodeStore(join(dir, 'experiments', 'random-control', e.step, 'store'));
+      const stored = await loadEvolutionState(runStore, e.step).finally(() => runStore.close());
+      const proposals = stored!.candidates.filter((c) => c.parentId !== null && !c.merge);
+      expect([e.proposals, e.accepted]).toEqual([proposals.length, proposals.filter((c) => c.status === 'accepted').length]);
+      expect(e.editSizes.length).toBeLessThanOrEqual(e.proposals);
+    }
+    expect(report.evolutions[1].proposerTokens).toBe(0);
+    expect(report.evolutions[0].proposerTokens).toBeGreaterThan(0);
+    expect(report.armMatching).toHaveLength(1);
+    expect(report.armMatching[0].text).toMatch(/^(Matched|Not matched): evolve-meta-ttl \(llm\) \d+ proposals/);
+    expect(readFileSync(join(dir, 'experiments', 'random-control', 'report', 'evolutions.csv'), 'utf8')).toMatch(/^step,model_set,fold,proposer,optimizer,proposer_input,edit_sizes_from,.*\nevolve-meta-ttl,0,,llm,gepa,full,,/);
+    // Evaluated only off the training games.
+    expect(report.rows.map((r: { arm: string; step: string; split: { role: string } }) => [r.step, r.arm, r.split.role])).toEqual([
+      ['eval-OOD', 'naive', 'not-selected'], ['eval-OOD', 'evolved', 'held-out'], ['eval-OOD', 'random-evolved', 'held-out'], ['eval-OOD', 'no-trace-evolved', 'held-out'],
     ]);
-    expect(report.comparisons[2].perGame.map((g: { game: string }) => g.game)).toEqual(['detective', 'zork1', 'temple']);
-    expect(report.comparisons[2].gameLevel).toMatchObject({ games: 3, minP: 0.25 });
+    // The contrasts the experiment exists for are declared and Holm-corrected beside each arm vs naive.
+    expect(report.comparisons.map((c: { step: string; a: string; b: string }) => `${c.step} ${c.a}-${c.b}`)).toEqual([
+      'eval-OOD evolved-naive', 'eval-OOD random-evolved-naive', 'eval-OOD no-trace-evolved-naive', 'eval-OOD evolved-random-evolved', 'eval-OOD evolved-no-trace-evolved',
+    ]);
+    expect(report.comparisons[3].perGame.map((g: { game: string }) => g.game)).toEqual(['balances', 'library']);
+    expect(report.comparisons[3].gameLevel).toMatchObject({ games: 2, minP: 0.5 });
     // Each step's own results.json declares the same contrasts, with the same numbers (its Holm
     // family is the step; the report's is every step).
-    for (const step of ['eval-ID', 'eval-OOD']) {
+    for (const step of ['eval-OOD']) {
       const results = JSON.parse(readFileSync(join(dir, 'experiments', 'random-control', step, 'out', 'results.json'), 'utf8'));
       const own = report.comparisons.filter((c: { step: string }) => c.step === step);
       expect(results.comparisons.map((c: { a: string; b: string }) => `${c.a}-${c.b}`)).toEqual(own.map((c: { a: string; b: string }) => `${c.a}-${c.b}`));
       for (const [i, c] of results.comparisons.entries()) expect({ delta: c.delta, perGame: c.perGame, gameLevel: c.gameLevel, sessions: c.sessions }).toEqual({ delta: own[i].delta, perGame: own[i].perGame, gameLevel: own[i].gameLevel, sessions: own[i].sessions });
     }
     expect(report.comparisons.some((c: { positive: boolean }) => c.positive)).toBe(false);
-    expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message.split(':')[0]])).toEqual([['few_games', 'eval-ID'], ['few_games', 'eval-OOD']]);
-    expect(report.warnings[0].message).toContain('3 games (task set ID) cannot support a claim about games in general; this is a claim about these games');
+    expect(report.warnings.map((w: { code: string; message: string }) => [w.code, w.message.split(':')[0]])).toEqual([['few_games', 'eval-OOD']]);
+    expect(report.warnings[0].message).toContain('2 games (task set OOD) cannot support a claim about games in general; this is a claim about these games');
     const byDir = await runCli(['experiment', 'report', join(dir, 'experiments', 'random-control'), '--json', '--power-delta', '0.1', '--out', join(dir, 'again')], env);
     expect(byDir.code, byDir.stderr).toBe(0);
     const json = JSON.parse(byDir.stdout);
@@ -213,7 +231,7 @@ describe('metattl experiment', () => {
     expect(json.warnings).toEqual(report.warnings);
     for (const file of ['report.md', 'report.html']) expect(readFileSync(join(dir, 'again', file), 'utf8')).toContain('cannot support a claim about games in general');
     expect(readFileSync(join(dir, 'again', 'comparisons.csv'), 'utf8')).toMatch(/^a,b,task_set,declared/);
-    await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances', ...provider()], '[3/8]', report);
+    await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances,library', ...provider()], '[3/8]', report);
   }, 60_000);
 
   it('web-lite runs on web tasks; killed and resumed, the same report', async () => {

@@ -33,6 +33,7 @@ import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
+import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
 import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
 import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import { allWeb, parseTasks, type CliTask } from './tasks.ts';
@@ -55,7 +56,7 @@ const EVOLVE_OPTIONS = {
   branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
   'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
   merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
-  'allow-changed-settings': { type: 'boolean', default: false },
+  'allow-changed-settings': { type: 'boolean', default: false }, 'edit-sizes': { type: 'string' }, 'edit-sizes-source': { type: 'string' }, 'proposer-input': { type: 'string', default: 'full' },
 } as const;
 
 export async function evolveCommand(argv: string[]): Promise<number> {
@@ -95,12 +96,22 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const saved = previous?.config ?? source?.config;
   const train = await taskList(values.train, '--train', saved?.train);
   const val = await taskList(values.val, '--val', saved?.val);
-  if (values.proposer !== 'llm' && values.proposer !== 'random') throw new UsageError('--proposer must be llm or random');
+  if (values.proposer !== 'llm' && values.proposer !== 'random' && values.proposer !== 'random-neutral') throw new UsageError('--proposer must be llm, random or random-neutral');
+  if (values['edit-sizes'] !== undefined && values.proposer !== 'random-neutral') throw new UsageError('--edit-sizes goes with --proposer random-neutral');
+  let editSizes: EvolutionConfig['editSizes'];
+  try {
+    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : values.proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const instruction = values['proposer-instruction'];
   if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
   const optimizer = values.optimizer;
   if (!(OPTIMIZERS as readonly string[]).includes(optimizer)) throw new UsageError(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got "${optimizer}"`);
   if (optimizer === 'opro' && values.proposer !== 'llm') throw new UsageError('--optimizer opro needs the LLM proposer (--proposer llm)');
+  const proposerInput = values['proposer-input'];
+  if (proposerInput !== 'full' && proposerInput !== 'no-trace') throw new UsageError(`--proposer-input must be full or no-trace, got "${proposerInput}"`);
+  if (proposerInput === 'no-trace' && (values.proposer !== 'llm' || optimizer !== 'gepa')) throw new UsageError('--proposer-input no-trace needs the LLM proposer with the GEPA optimizer (--proposer llm --optimizer gepa)');
   const outerLoop = outerLoopOptions(values);
   if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
     throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
@@ -114,7 +125,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, proposerInstruction: instruction, optimizer: optimizer as Optimizer,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),

@@ -13,10 +13,11 @@ import { extname, join } from 'node:path';
 import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
+import { evolutionAccounting } from '../evolve/accounting.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../experiment/experiment-runner.ts';
-import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet } from '../experiment/interface.ts';
-import { selectedOnOf, stepContrasts } from '../experiment/plan.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet, StepRecord } from '../experiment/interface.ts';
+import { matchedEditSizes, selectedOnOf, stepContrasts } from '../experiment/plan.ts';
 import type { SessionWAuc } from '../experiment/selection.ts';
 
 let redirected = 0;
@@ -65,7 +66,7 @@ async function evolutionOutcome(storeDir: string, id: string): Promise<Evolution
   return {
     runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state), ...(state.config.editSizes ? { editSizeTarget: state.config.editSizes } : {}),
   };
 }
 
@@ -82,14 +83,16 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
     now: () => new Date().toISOString(),
     save: (state) => onSave(JSON.stringify(state, null, 1)),
     parallelEvolutions: share.parallel,
-    async evolution(step: EvolutionStep): Promise<StepResult<EvolutionOutcome>> {
+    async evolution(step: EvolutionStep, steps: Readonly<Record<string, StepRecord>>): Promise<StepResult<EvolutionOutcome>> {
       const storeDir = join(dir, step.id, 'store');
       const e = step.evolution;
       const resume = await hasRun(storeDir, step.id);
+      // A matched control draws its edit sizes from the LLM arm's recorded edits (a resume keeps its own).
+      const matched = resume ? null : matchedEditSizes(plan, step, steps);
       const args = [
         '--train', step.train.join(','), '--val', step.val.join(','), '--train-repeats', String(e.trainRepeats), '--val-repeats', String(e.valRepeats), ...shape,
         '--budget', String(e.budget), '--minibatch', String(e.minibatch), '--proposer', e.proposer, '--rng-seed', String(e.rngSeed),
-        ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
+        ...(e.optimizer === 'opro' ? ['--optimizer', 'opro'] : []), ...(e.proposerInput === 'no-trace' ? ['--proposer-input', 'no-trace'] : []), ...(matched ? ['--edit-sizes', matched.sizes.join(','), '--edit-sizes-source', matched.source] : []), '--store', storeDir, '--id', step.id, ...(resume ? ['--resume'] : []), ...providerArgs, ...modelArgs(spec.models[step.modelSet]),
         // A replicated evolution's runs side by side share the concurrency (the last flag wins).
         ...(step.replicates > 1 ? ['--concurrency', String(share.each)] : []),
       ];

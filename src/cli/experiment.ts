@@ -21,7 +21,7 @@ import { gameOf, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
+import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentEvolutionsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
@@ -215,6 +215,7 @@ async function writeReport(report: ExperimentReport, dir: string): Promise<void>
   await writeFile(join(dir, 'report.csv'), scrubText(experimentReportToCsv(report)));
   await writeFile(join(dir, 'comparisons.csv'), scrubText(experimentComparisonsToCsv(report)));
   if (report.foldResults.length) await writeFile(join(dir, 'folds.csv'), scrubText(experimentFoldsToCsv(report)));
+  if (report.evolutions.length) await writeFile(join(dir, 'evolutions.csv'), scrubText(experimentEvolutionsToCsv(report)));
 }
 
 function printReport(report: ExperimentReport, dir: string, v: Values, exitCode: number): void {

@@ -37,13 +37,17 @@ Commands:
       message (no header, no footer; e.g. a published prompt); recorded as raw, kept on resume.
   evolve --train T --val T --store DIR --base-url URL --actor-model M --meta-model M
        --proposer-model M [--repeats R | --train-repeats R --val-repeats R] [--episodes K]
-       [--steps S] [--budget N] [--minibatch B] [--proposer llm|random]
+       [--steps S] [--budget N] [--minibatch B] [--proposer llm|random|random-neutral]
+       [--edit-sizes N,N,... [--edit-sizes-source TEXT]] [--proposer-input full|no-trace]
        [--proposer-instruction gepa|general-rules] [--rng-seed N] [--max-failures N]
        [--seed-strategy TEXT] [--guide TEXT] [--id RUN_ID] [--resume [--from-last-good] [--allow-changed-settings]] [--json]
        [--selection pareto|current_best|epsilon_greedy|top_k_pareto [--epsilon E] [--top-k K]]
        [--accept strict_improvement|improvement_or_equal] [--stop-no-improvement N]
        [--stop-score X] [--stop-minutes M] [--max-proposer-usd X]
-      Evolves the meta-agent's strategy section (GEPA-style). N = metric calls: one candidate
+      Evolves the meta-agent's strategy section (GEPA-style). --proposer random-neutral: the
+      matched control, random edits from a neutral corpus whose word edit distances are drawn
+      from --edit-sizes (the LLM arm's; default: a documented spread). --proposer-input no-trace:
+      the LLM proposer sees the parent strategy but no trajectory. N = metric calls: one candidate
       evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the
       seed's validation plus one full iteration is refused (exit 2).
       Outer-loop strategies by GEPA's names (defaults: pareto, strict_improvement); stop

@@ -41,6 +41,8 @@ const candidate = z.object({
   triggeredBy: z.object({ taskId: z.string(), repeat: z.number().int(), callKey: z.string() }).nullable(),
   merge: z.object({ parentIds: z.tuple([z.string(), z.string()]), ancestorId: z.string(), textFrom: z.string(), parentSums: z.tuple([wAucSum(), wAucSum()]) }).optional(),
   origin: z.literal('human').optional(), humanFeedback: z.string().optional(),
+  proposerUsage: z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative() }).optional(),
+  editSize: z.number().int().nonnegative().optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
@@ -76,7 +78,7 @@ export const evolutionStateSchema = z.object({
 const configSchema: z.ZodType<EvolutionConfig> = z.object({
     train: z.array(task).min(1), val: z.array(task).min(1), repeats: positive, trainRepeats: positive.optional(), valRepeats: positive.optional(), episodes: positive, maxSteps: positive,
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
-    maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random']), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), optimizer: z.enum(OPTIMIZERS).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
+    maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random', 'random-neutral']), editSizes: z.object({ sizes: z.array(z.number().int().min(1).max(100_000)).min(1), source: z.string() }).optional(), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), proposerInput: z.enum(['full', 'no-trace']).optional(), optimizer: z.enum(OPTIMIZERS).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
     models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive, replyGrammar: z.boolean().optional(),
     candidateSelection: z.enum(CANDIDATE_SELECTIONS).optional(), epsilon: z.number().min(0).max(1).optional(), topK: positive.optional(),
     acceptance: z.enum(ACCEPTANCES).optional(),

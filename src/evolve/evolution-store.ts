@@ -39,14 +39,14 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
   const run = await store.getRun(id);
   if (!run) await saveEvolutionState(store, initial());
   const calls = new Map<string, { call: MetricCall; session: SessionRecord }>();
-  const proposals = new Map<string, { reply: string; finishReason: string | null }>();
+  const proposals = new Map<string, { reply: string; finishReason: string | null; usage?: CallUsage | null }>();
   const proposalKey = (iteration: number, index = 0) => `${iteration}:${index}`;
   let seq = 0;
   for (const event of run?.events ?? []) {
     seq = Math.max(seq, event.seq);
     const data = event.data as CacheEvent;
     if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
-    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason });
+    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage ?? null });
   }
   const append = (data: CacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
   return {
@@ -62,7 +62,7 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
     },
     getProposal: async (iteration, index) => proposals.get(proposalKey(iteration, index)),
     putProposal: async (iteration, reply, finishReason, usage, index) => {
-      proposals.set(proposalKey(iteration, index), { reply, finishReason });
+      proposals.set(proposalKey(iteration, index), { reply, finishReason, usage });
       await append({ type: 'proposal', iteration, ...(index ? { index } : {}), reply, finishReason, usage });
     },
   };

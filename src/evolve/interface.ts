@@ -9,7 +9,7 @@ import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
-import type { ProposerInstruction } from './strategies/llm-proposer.ts';
+import type { ProposerInput, ProposerInstruction } from './strategies/llm-proposer.ts';
 import type { Optimizer } from './strategies/opro-proposer.ts';
 import type { ProposalsConfig } from './strategies/proposals.ts';
 
@@ -25,7 +25,9 @@ export interface EvolutionTask {
   task?: TaskDescriptor;
 }
 
-export type ProposerMode = 'llm' | 'random';
+/** 'random': one sentence from our curated strategies (random-mutation.ts, kept for the runs that
+ * used it); 'random-neutral': the matched control (strategies/neutral-mutation.ts). */
+export type ProposerMode = 'llm' | 'random' | 'random-neutral';
 
 export interface EvolutionConfig {
   train: EvolutionTask[];
@@ -51,6 +53,13 @@ export interface EvolutionConfig {
   /** Stop after this many consecutive failed proposals (empty, truncated, unchanged). */
   maxConsecutiveFailures: number;
   proposer: ProposerMode;
+  /** The word edit sizes `random-neutral` draws from, and where they came from ("measured: …" from
+   * the LLM arm's recorded candidates, "given", or "default": strategies/neutral-mutation.ts
+   * DEFAULT_EDIT_SIZES). Absent = the default. Recorded so a resumed run draws the same edits. */
+  editSizes?: { sizes: number[]; source: string };
+  /** What the LLM proposer sees besides the parent (strategies/llm-proposer.ts ProposerInput):
+   * absent = 'full' (the worst run's reflective record); 'no-trace' = no trajectory (GEPA optimizer only). */
+  proposerInput?: ProposerInput;
   /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
    * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
   proposerInstruction?: ProposerInstruction;
@@ -137,6 +146,12 @@ export interface Candidate {
   origin?: 'human';
   /** The person's feedback it was proposed from (human candidates written by the proposer). */
   humanFeedback?: string;
+  /** The proposer call's tokens and cost (LLM proposals; absent for random draws and for runs
+   * recorded before it was kept). */
+  proposerUsage?: { promptTokens: number; completionTokens: number; costUsd: number };
+  /** Word edit distance from the parent's strategy (accounting.ts `wordEditDistance`), for
+   * proposals that produced a text; absent otherwise and in older runs (then computed). */
+  editSize?: number;
 }
 
 /** What a metric call was for ('merge-mb': a merged candidate on its validation subsample). */
@@ -180,7 +195,7 @@ export interface EvolutionCache {
   getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
   putCall(call: MetricCall, session: SessionRecord): Promise<void>;
   /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
-  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null } | undefined>;
+  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null; usage?: CallUsage | null } | undefined>;
   /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
   putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
 }

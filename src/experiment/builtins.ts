@@ -2,7 +2,8 @@
  * The built-in experiments and the overrides that shrink or edit them: the paper's
  * Jericho protocol (Lou et al. 2026, §5; reference code zzzlou/meta-ttl: GEPA budget 100 metric
  * calls, minibatch 1, validation ×5, K = 6, S = 50, 15 repeats), the reviews' leave-one-game-out
- * test, the random-mutation control at equal budget, and the WebArena-Lite-style protocol on our
+ * test, the matched random control (LLM proposer, neutral random edits of the LLM's edit sizes,
+ * and the LLM proposer without the trajectory, each at equal budget, evaluated off the training games), and the WebArena-Lite-style protocol on our
  * web task sets. Every value is editable. No UI, DOM or Node imports.
  */
 import type { ArmSpec, EvolutionSpec, ExperimentSpec } from './interface.ts';
@@ -32,10 +33,12 @@ export const BUILTIN_EXPERIMENTS: Record<string, ExperimentSpec> = {
     evolutions: [{ ...PAPER_EVOLUTION, train: undefined, val: undefined }], arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], evaluateOn: ['test'], paper: null,
   },
   'random-control': {
-    ...common, name: 'random-control', description: 'The same evolution with the LLM proposer and with the random-mutation proposer at equal budget, both chosen meta-prompts and naive on ID and OOD games.',
-    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS, evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random' }],
-    arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }], evaluateOn: ['ID', 'OOD'], paper: 'jericho',
-    contrasts: [{ a: 'evolved', b: 'random-evolved' }],
+    ...common, name: 'random-control',
+    description: 'The same evolution on the ID games three ways at equal budget: the LLM proposer; neutral random edits (a neutral corpus, not our strategies) whose sizes follow the LLM arm\'s recorded edit sizes; and the LLM proposer shown the parent but no trajectory (isolates what reading the trajectory adds). Proposals, accepted, validated and proposer tokens are reported side by side. The chosen meta-prompts and naive are evaluated only on the OOD games, held out from the training games: random-vs-proposer means something only off the games selected on.',
+    episodes: 6, steps: 50, repeats: 15, taskSets: JERICHO_SETS,
+    evolutions: [PAPER_EVOLUTION, { ...PAPER_EVOLUTION, id: 'random', proposer: 'random-neutral', matchEditSizesOf: 'meta-ttl' }, { ...PAPER_EVOLUTION, id: 'no-trace', proposerInput: 'no-trace' }],
+    arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }, { id: 'random-evolved', evolution: 'random' }, { id: 'no-trace-evolved', evolution: 'no-trace' }], evaluateOn: ['OOD'], paper: 'jericho',
+    contrasts: [{ a: 'evolved', b: 'random-evolved' }, { a: 'evolved', b: 'no-trace-evolved' }],
   },
   'optimizer-baselines': {
     ...common, name: 'optimizer-baselines', description: 'Other optimizers as baselines: the GEPA-style evolution and an OPRO-style one at equal budget, with the TextGrad adaptation policy and naive beside their chosen meta-prompts, on ID and OOD games; every arm that reflects uses the meta-agent model.',

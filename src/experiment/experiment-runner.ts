@@ -6,7 +6,7 @@
  * fault) stops the experiment, resumable. No UI, DOM or Node imports.
  */
 import { codeVersion } from '../common/code-version.ts';
-import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from './interface.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState, StepRecord } from './interface.ts';
 
 /** What an executor reports: the process-style exit code of the step's run (0 = done) and, when
  * the run got far enough to have one, its outcome. */
@@ -16,8 +16,9 @@ export interface StepResult<T> {
 }
 
 export interface ExperimentExecutor {
-  /** Run or resume one evolution. */
-  evolution(step: EvolutionStep): Promise<StepResult<EvolutionOutcome>>;
+  /** Run or resume one evolution; `steps`: the records of the steps so far (a matched control
+   * reads the edit sizes of the evolution it matches, plan.ts `matchedEditSizes`). */
+  evolution(step: EvolutionStep, steps: Readonly<Record<string, StepRecord>>): Promise<StepResult<EvolutionOutcome>>;
   /** Run or resume one evaluation; `evolved` maps each evolution step the arms need to its outcome. */
   evaluation(step: EvaluationStep, evolved: Record<string, EvolutionOutcome>): Promise<StepResult<EvaluationOutcome>>;
   save(state: ExperimentState): Promise<void>;
@@ -52,7 +53,7 @@ export async function runExperiment(plan: ExperimentPlan, state: ExperimentState
   const total = plan.steps.length;
   const started = new Map<string, number>();
   const runEvolution = async (step: EvolutionStep): Promise<number> => {
-    const result = await exec.evolution(step);
+    const result = await exec.evolution(step, state.steps);
     // Every outcome says which replicate it is and the seed it ran with (both executors alike).
     const outcome = result.outcome ? { ...result.outcome, replicate: step.replicate, rngSeed: step.evolution.rngSeed } : null;
     state.steps[step.id] = { status: result.exitCode === 0 && result.outcome?.status === 'complete' ? 'complete' : 'stopped', ...(outcome ? { evolution: outcome } : {}) };

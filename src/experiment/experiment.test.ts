@@ -48,7 +48,7 @@ describe('experiment schema', () => {
     for (const contrasts of [[{ a: 'static', b: 'static' }], [{ a: 'static', b: 'nope' }], 'static-naive']) {
       expect(() => validateExperiment({ ...base, contrasts })).toThrow(/contrasts/);
     }
-    expect(BUILTIN_EXPERIMENTS['random-control']!.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }]);
+    expect(BUILTIN_EXPERIMENTS['random-control']!.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }, { a: 'evolved', b: 'no-trace-evolved' }]);
     expect(BUILTIN_EXPERIMENTS['optimizer-baselines']!.contrasts).toEqual([{ a: 'evolved', b: 'opro-evolved' }, { a: 'evolved', b: 'textgrad' }]);
   });
 });
@@ -64,7 +64,9 @@ describe('built-in experiments', () => {
     expect(small.evolutions[0]).toMatchObject({ budget: 8, valRepeats: 1, minibatch: 1 });
     expect(() => applyOverrides(p, { taskSets: { HELD: ['x'] } })).toThrow(/no task set "HELD"/);
     const control = BUILTIN_EXPERIMENTS['random-control']!;
-    expect(control.evolutions.map((e) => [e.proposer, e.budget])).toEqual([['llm', 100], ['random', 100]]);
+    expect(control.evolutions.map((e) => [e.id, e.proposer, e.budget, e.matchEditSizesOf, e.proposerInput])).toEqual([
+      ['meta-ttl', 'llm', 100, undefined, undefined], ['random', 'random-neutral', 100, 'meta-ttl', undefined], ['no-trace', 'llm', 100, undefined, 'no-trace'],
+    ]);
   });
 
   it('skeptic-holdout: three folds, train / validation / test disjoint, each game tested once', () => {
@@ -268,7 +270,7 @@ describe("the paper's numbers stand only beside the paper's games", () => {
     const report = buildExperimentReport(plan, state);
     return { report, paper: (taskSet: string, arm: string) => report.rows.find((r) => r.taskSet === taskSet && r.arm === arm)!.paper?.wAuc ?? null };
   }
-  const jericho = { ...BUILTIN_EXPERIMENTS['random-control']!, arms: [{ id: 'naive', policy: 'naive' }, { id: 'evolved', evolution: 'meta-ttl' }], contrasts: undefined };
+  const jericho = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: BUILTIN_EXPERIMENTS['paper-jericho']!.taskSets, evaluateOn: ['ID', 'OOD'] };
 
   it('the paper\'s ID and OOD games (any seeds, any order) get 0.18 → 0.41 and 0.23 → 0.28', async () => {
     const { paper, report } = await reportOf({ ...jericho, taskSets: { ID: ['temple:1', 'detective:0', 'zork1:3'], OOD: ['zork3', 'library', 'balances'] } });

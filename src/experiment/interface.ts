@@ -30,7 +30,16 @@ export interface EvolutionSpec {
   /** Sessions per (candidate, minibatch task) and per (candidate, validation task). */
   trainRepeats: number;
   valRepeats: number;
-  proposer: 'llm' | 'random';
+  /** `random`: one sentence of our curated strategies (older runs); `random-neutral`: the matched
+   * control, neutral edits sized like `matchEditSizesOf`'s (src/evolve/strategies/neutral-mutation.ts). */
+  proposer: 'llm' | 'random' | 'random-neutral';
+  /** A `random-neutral` evolution's edit sizes are drawn from this evolution's recorded edits (its
+   * id; same model set and fold; it must come earlier in `evolutions`). When that evolution has no
+   * recorded edit, or none is named, the documented default distribution. */
+  matchEditSizesOf?: string;
+  /** `no-trace`: the LLM proposer sees the parent strategy but no trajectory (absent = the full
+   * reflective record; LLM proposer with the GEPA optimizer only). */
+  proposerInput?: 'no-trace';
   /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
   optimizer?: 'gepa' | 'opro';
   /** The first replicate's rng seed; replicate r (1-based) runs with rngSeed + r − 1 (mod 2³²). */
@@ -130,6 +139,8 @@ export interface ExperimentPlan {
 
 /** What a finished evolution step hands to the evaluations and the report. */
 export interface EvolutionOutcome {
+  /** The edit-size distribution a `random-neutral` run drew from (its config's `editSizes`). */
+  editSizeTarget?: { sizes: number[]; source: string };
   runId: string;
   status: string;
   stopReason: string | null;
@@ -150,6 +161,15 @@ export interface EvolutionOutcome {
    * seed it ran with; absent in outcomes recorded before replicates existed. */
   replicate?: number;
   rngSeed?: number;
+  /** Per-arm accounting (src/evolve/accounting.ts): proposer calls or random draws, children that
+   * passed acceptance, candidates validated, the proposer's tokens and USD (null = not priced),
+   * and each proposal's word edit distance from its parent. Absent in outcomes recorded before. */
+  proposals?: number;
+  accepted?: number;
+  validated?: number;
+  proposerTokens?: number;
+  proposerUsd?: number | null;
+  editSizes?: number[];
 }
 
 export interface EvaluationOutcome {
@@ -344,7 +364,7 @@ export interface ExperimentReport {
   settings: { episodes: number; steps: number; repeats: number; bootstrapSeed: number };
   models: ExperimentState['models'];
   folds: Fold[];
-  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro' })[];
+  evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro'; proposerInput?: 'no-trace' })[];
   rows: ExperimentRow[];
   /** The same per game (one level down; intervals over that game's seeds and repeats). */
   perGame: { step: string; taskSet: string; arm: string; game: string; sessions: number; wAuc: Interval; averageScore: Interval; bestScore: Interval }[];
@@ -372,6 +392,10 @@ export interface ExperimentReport {
   warnings?: ReportWarning[];
   /** The Δ the comparisons' repeats-needed estimate is for. */
   powerDelta?: number;
+  /** Whether the evolutions run side by side (same model set and fold) are matched in proposals,
+   * accepted and validated candidates, one sentence per group of two or more (report.ts
+   * `armMatchingOf`); absent or [] when there is no such group. */
+  armMatching?: { modelSet: number; fold: string | null; steps: string[]; matched: boolean; text: string }[];
   /** Each evaluation step's vocabulary overlap with its training games (absent when the report
    * was built without the story files, e.g. on the page). */
   vocabulary?: VocabularyOverlapEntry[];

@@ -4,7 +4,7 @@
  * ordinary evolution or evaluation run, evolutions first. Task sets must already be expanded to
  * task ids (the CLI expands named sets such as ID). No UI, DOM or Node imports.
  */
-import type { EvaluationStep, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep } from './interface.ts';
+import type { EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep, StepRecord } from './interface.ts';
 
 /** The game a task id is on: `detective:3` → `detective`, `web:shop/t12:3` → `web:shop/t12`. */
 export function gameOf(taskId: string): string {
@@ -121,4 +121,20 @@ export function selectedOnOf(plan: ExperimentPlan, evolutionStepId: string | und
 export function stepContrasts(plan: ExperimentPlan, step: EvaluationStep): { a: string; b: string }[] {
   const ids = new Set(step.arms.map((a) => a.id));
   return (plan.spec.contrasts ?? []).filter((c) => ids.has(c.a) && ids.has(c.b));
+}
+
+/**
+ * The edit sizes a `random-neutral` evolution step draws from: the recorded word edit distances of
+ * the evolution it matches (`matchEditSizesOf`, in the same model set and fold) when that step has
+ * finished with at least one edit; otherwise null (the run then uses the documented default,
+ * src/evolve/strategies/neutral-mutation.ts DEFAULT_EDIT_SIZES).
+ * @returns `{ sizes, source }`, source naming the step and the number of edits, or null
+ */
+export function matchedEditSizes(plan: ExperimentPlan, step: EvolutionStep, steps: Readonly<Record<string, StepRecord>>): { sizes: number[]; source: string } | null {
+  const target = step.evolution.matchEditSizesOf;
+  if (step.evolution.proposer !== 'random-neutral' || !target) return null;
+  const other = plan.steps.find((s): s is EvolutionStep => s.kind === 'evolution' && s.evolution.id === target && s.modelSet === step.modelSet && s.fold === step.fold);
+  const outcome: EvolutionOutcome | undefined = other ? steps[other.id]?.evolution : undefined;
+  const sizes = (outcome?.editSizes ?? []).filter((x) => x >= 1);
+  return other && sizes.length ? { sizes, source: `measured: ${other.id}'s ${sizes.length} edit${sizes.length === 1 ? '' : 's'}` } : null;
 }

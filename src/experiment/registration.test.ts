@@ -4,7 +4,8 @@ import { BUILTIN_EXPERIMENTS } from './builtins.ts';
 import type { ExperimentState } from './interface.ts';
 import { canonicalJson, checkRegistration, makeRegistration, parseRegistration, RegistrationError, specDifferences, specHash } from './registration.ts';
 
-const spec = BUILTIN_EXPERIMENTS['random-control']!;
+// The random control evaluated on ID as well as OOD (the built-in evaluates on OOD only), so both task sets can be registered.
+const spec = { ...BUILTIN_EXPERIMENTS['random-control']!, evaluateOn: ['ID', 'OOD'] };
 const stateOf = (s = spec, startedAt = '2026-01-02T00:00:00.000Z'): ExperimentState => ({ format: 'metattl-experiment-state-1', spec: s, status: 'complete', models: [], steps: {}, startedAt, finishedAt: null, codeVersion: '0.1.0+abc' });
 const delta = { mean: 0.1, low: 0.02, high: 0.2 };
 const comparison = (a: string, b: string, holmP: number | null) => ({ a, b, taskSet: 'ID', step: 'eval-ID', delta, holmP });

@@ -33,7 +33,7 @@ function fenced(text: string): string[] {
   const fence = '`'.repeat(longest + 1);
   return [fence, text, fence];
 }
-import { paperReferenceText } from './report.ts';
+import { paperReferenceText, quartiles } from './report.ts';
 import type { SelectionInterval } from './selection.ts';
 import { registrationLines } from './registration.ts';
 
@@ -104,9 +104,9 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     out.push('', ...(r.foldRegime ? [`Regime: ${r.foldRegime}`, ''] : []), ...SELECTION_FOOTNOTE.flatMap((l) => [l, '']));
   }
   if (r.evolutions.length) {
-    out.push('## Evolutions', '', '| step | proposer | train | validation | metric calls | sessions | chosen | validation W-AUC |', '|---|---|---|---|---|---|---|---|');
-    for (const e of r.evolutions) out.push(`| ${e.step} | ${e.proposer} | ${e.train.join(', ')} | ${e.val.join(', ')} | ${e.metricCallsUsed}/${e.budget} | ${e.sessionsPlayed} | ${e.bestCandidateId ?? '—'} | ${num(e.bestValWAuc)} |`);
-    out.push('');
+    out.push('## Evolutions', '', `| ${EVOLUTION_HEADER.join(' | ')} |`, `|${EVOLUTION_HEADER.map(() => '---').join('|')}|`);
+    for (const e of r.evolutions) out.push(`| ${evolutionCells(e).join(' | ')} |`);
+    out.push('', EVOLUTION_FOOTNOTE, '', ...(r.armMatching ?? []).flatMap((m) => [`**Arms ${m.matched ? 'matched' : 'not matched'}** — ${m.text}`, '']));
   }
   if (r.replicated?.length) {
     out.push('## Replicated evolutions', '');
@@ -156,7 +156,7 @@ const table = (id: string, header: string[], rows: string[][]) =>
 export function experimentReportToHtml(r: ExperimentReport): string {
   const e = escapeHtml;
   const folds = foldCells(r).map((cells) => cells.map(e));
-  const evolutions = r.evolutions.map((x) => [e(x.step), e(x.proposer), e(x.train.join(', ')), e(x.val.join(', ')), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), e(x.bestCandidateId ?? '—'), num(x.bestValWAuc)]);
+  const evolutions = r.evolutions.map((x) => evolutionCells(x).map(e));
   const rows = r.rows.map((row) => [e(row.step), e(row.taskSet), `${e(row.split.games.join(', '))} (${SPLIT_TEXT[row.split.role]})`, `${e(row.arm)}${row.rawMetaPrompt ? ' (raw)' : ''}${row.leakWarning ? ` <span class="leak" title="${e(row.leakWarning)}">leak</span>` : ''}`, String(row.sessions), String(row.games), iv(row.wAuc), iv(row.averageScore, 1), iv(row.bestScore, 1), iv(row.diffVsBaseline), paperCell(row), ...(r.vocabulary !== undefined ? [pct(row.dictionaryOverlap)] : [])]);
   const steps = [...new Set(r.rows.map((row) => row.step))];
   const arms = [...new Set(r.rows.map((row) => row.arm))];
@@ -173,7 +173,7 @@ export function experimentReportToHtml(r: ExperimentReport): string {
 <p>${e(r.description)}</p>
 <ul>${headerLines(r).map((l) => `<li>${e(l)}</li>`).join('')}</ul>
 ${folds.length ? `<h2>Folds (train / validation / test are disjoint): the selection test</h2>${table('folds', FOLD_HEADER, folds)}${r.foldRegime ? `<p id="fold-regime">Regime: ${e(r.foldRegime)}</p>` : ''}${SELECTION_FOOTNOTE.map((l) => `<p>${e(l)}</p>`).join('')}` : ''}
-${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'chosen', 'validation W-AUC'], evolutions)}` : ''}
+${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', EVOLUTION_HEADER, evolutions)}<p>${e(EVOLUTION_FOOTNOTE)}</p>${(r.armMatching ?? []).map((m) => `<p class="${m.matched ? 'best' : 'warn'}" data-testid="arm-matching" data-matched="${m.matched}">${e(m.text)}</p>`).join('')}` : ''}
 ${r.replicated?.length ? `<section id="replicates"><h2>Replicated evolutions</h2>${r.replicated.map((a) => {
     const p = replicatedParts(a);
     return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>Chosen prompt of r${x.replicate} (model-written)</summary><pre>${e(x.prompt)}</pre></details>`).join('')}`;
@@ -190,6 +190,38 @@ ${charts.join('\n')}
 <p>${e(BOOTSTRAP_FOOTNOTE)}</p>
 </body></html>
 `;
+}
+
+/** The evolutions table's columns: what each arm did side by side (src/evolve/accounting.ts). */
+export const EVOLUTION_HEADER = ['step', 'proposer', 'train', 'validation', 'metric calls', 'sessions', 'proposals', 'accepted', 'validated', 'proposer tokens', 'proposer USD', 'edit size (words): median [q1–q3], n', 'chosen', 'validation W-AUC'];
+
+/** An edit-size distribution in words: "median [q1–q3], n" ('—' when none). */
+export function editSizesText(sizes: readonly number[] | undefined): string {
+  const q = quartiles(sizes ?? []);
+  return q ? `${formatNumber(q.median, 1)} [${formatNumber(q.q1, 1)}–${formatNumber(q.q3, 1)}], ${sizes!.length}` : '—';
+}
+
+/** One evolution's cells, in EVOLUTION_HEADER's order (plain text; '—' for counts not recorded). */
+export function evolutionCells(x: ExperimentReport['evolutions'][number]): string[] {
+  const count = (n: number | undefined) => (n === undefined ? '—' : String(n));
+  return [
+    x.step, `${x.proposer}${x.proposerInput === 'no-trace' ? ' (no trace)' : ''}${x.editSizeTarget ? ` (edit sizes ${x.editSizeTarget.source})` : ''}`, x.train.join(', '), x.val.join(', '), `${x.metricCallsUsed}/${x.budget}`, String(x.sessionsPlayed), count(x.proposals), count(x.accepted), count(x.validated),
+    count(x.proposerTokens), x.proposerUsd === undefined || x.proposerUsd === null ? '—' : `$${x.proposerUsd.toFixed(4)}`, editSizesText(x.editSizes), x.bestCandidateId ?? '—', num(x.bestValWAuc),
+  ];
+}
+
+/** What the evolutions table's counts mean (every format prints it under the table). */
+export const EVOLUTION_FOOTNOTE = 'Proposals = proposer calls (LLM arm) or random draws (random arm), failed ones included; accepted = children that passed the minibatch acceptance rule; validated = candidates other than the seed scored on every validation task; proposer USD "—" = not priced. Edit size = word-level Levenshtein distance from the parent\'s strategy section to the child\'s, over the proposals that produced a text.';
+
+/** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size (space-separated). */
+export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc'];
+export function experimentEvolutionsToCsv(r: ExperimentReport): string {
+  const rows = r.evolutions.map((x) => {
+    const q = quartiles(x.editSizes ?? []);
+    return [x.step, x.modelSet, x.fold, x.proposer, x.optimizer, x.proposer === 'llm' ? x.proposerInput ?? 'full' : null, x.editSizeTarget?.source ?? null, x.metricCallsUsed, x.budget, x.sessionsPlayed, x.proposals ?? null, x.accepted ?? null, x.validated ?? null, x.proposerTokens ?? null, x.proposerUsd ?? null,
+      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc];
+  });
+  return toCsv({ header: EVOLUTIONS_CSV_HEADER, rows });
 }
 
 /** The selection test as CSV: one row per fold, then one pooled row per model set (`fold` =

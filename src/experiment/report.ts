@@ -65,6 +65,50 @@ export function paperReferenceText(paper: PaperNumbers): string {
   return `Paper: ${paper.source}; ${paper.setting}; ${numbers} — ${where}.`;
 }
 
+type ReportEvolution = ExperimentReport['evolutions'][number];
+
+/** The median and quartiles of `xs` (linear interpolation between order statistics, as numpy's
+ * default `percentile`); null for an empty list. */
+export function quartiles(xs: readonly number[]): { q1: number; median: number; q3: number } | null {
+  if (xs.length === 0) return null;
+  const s = [...xs].sort((a, b) => a - b);
+  const at = (p: number) => {
+    const h = (s.length - 1) * p;
+    const lo = Math.floor(h);
+    return s[lo]! + (h - lo) * ((s[Math.min(lo + 1, s.length - 1)] ?? s[lo]!) - s[lo]!);
+  };
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+
+/**
+ * Whether the evolutions that run side by side (same model set and fold, two or more) are matched:
+ * equal proposals, accepted and validated counts. Under one budget in metric calls they often are
+ * not — a rejected proposal costs 2b metric calls and an accepted one 2b + V — and then a gap
+ * between the arms' chosen prompts mixes the proposer's skill with how much search each arm did.
+ * Evolutions recorded before the counts were kept are left out.
+ */
+export function armMatchingOf(evolutions: readonly ReportEvolution[]): NonNullable<ExperimentReport['armMatching']> {
+  const groups = new Map<string, ReportEvolution[]>();
+  for (const e of evolutions) {
+    if (e.proposals === undefined) continue;
+    const key = `${e.modelSet}|${e.fold ?? ''}`;
+    groups.set(key, [...(groups.get(key) ?? []), e]);
+  }
+  return [...groups.values()].filter((g) => g.length > 1).map((g) => {
+    const same = (f: (e: ReportEvolution) => number | undefined) => new Set(g.map(f)).size === 1;
+    const matched = same((e) => e.proposals) && same((e) => e.accepted) && same((e) => e.validated);
+    const counts = g.map((e) => `${e.step} (${e.proposer}) ${e.proposals} proposals, ${e.accepted ?? 0} accepted, ${e.validated ?? 0} validated`).join('; ');
+    const sizes = g.map((e) => {
+      const q = quartiles(e.editSizes ?? []);
+      return `${e.step} ${q ? `median ${q.median.toFixed(1)} [${q.q1.toFixed(1)}–${q.q3.toFixed(1)}] over ${e.editSizes!.length}` : 'none'}${e.editSizeTarget ? ` (drawn from ${e.editSizeTarget.source})` : ''}`;
+    }).join('; ');
+    const text = matched
+      ? `Matched: ${counts}. The arms searched equally; a difference between their chosen prompts is the proposers'.`
+      : `Not matched: ${counts}. At an equal budget in metric calls the arms made different amounts of search (a rejected proposal costs 2 × minibatch metric calls, an accepted one 2 × minibatch + the validation tasks), so a difference between their chosen prompts mixes the proposer's skill with the number of proposals tried and validated.`;
+    return { modelSet: g[0]!.modelSet, fold: g[0]!.fold, steps: g.map((e) => e.step), matched, text: `${text} Edit sizes (words): ${sizes}.` };
+  });
+}
+
 function rowsOf(plan: ExperimentPlan, state: ExperimentState, paper: PaperNumbers | null): ExperimentRow[] {
   const rows: ExperimentRow[] = [];
   for (const step of plan.steps) {
@@ -213,7 +257,7 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const rows = rowsOf(plan, state, paper).map((row) => (vocabulary ? { ...row, dictionaryOverlap: vocabulary.find((v) => v.step === row.step)?.dictionary?.share ?? null } : row));
   const evolutions = plan.steps.flatMap((s) => {
     const outcome = s.kind === 'evolution' ? state.steps[s.id]?.evolution : undefined;
-    return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer, optimizer: s.evolution.optimizer ?? 'gepa' }] : [];
+    return s.kind === 'evolution' && outcome ? [{ ...outcome, step: s.id, modelSet: s.modelSet, fold: s.fold, train: s.train, val: s.val, proposer: s.evolution.proposer, optimizer: s.evolution.optimizer ?? 'gepa', ...(s.evolution.proposerInput ? { proposerInput: s.evolution.proposerInput } : {}) }] : [];
   });
   const perGame = plan.steps.flatMap((step) => (step.kind !== 'evaluation' ? [] : (state.steps[step.id]?.evaluation?.report.games ?? []).map((g) => ({
     step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,
@@ -225,6 +269,7 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
+    armMatching: armMatchingOf(evolutions),
     codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null, ...(replicated.length ? { replicated } : {}),
     ...(simulated ? { simulated: SIMULATION_NOTICE } : {}),
   };

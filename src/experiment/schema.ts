@@ -50,16 +50,25 @@ function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, str
     return { id: '', budget: 0, minibatch: 1, trainRepeats: 1, valRepeats: 1, proposer: 'llm', rngSeed: 0 };
   }
   const proposer = v.proposer ?? 'llm';
-  if (proposer !== 'llm' && proposer !== 'random') c.bad(`${path}proposer`, '"llm" or "random"', v.proposer);
+  if (proposer !== 'llm' && proposer !== 'random' && proposer !== 'random-neutral') c.bad(`${path}proposer`, '"llm", "random" or "random-neutral"', v.proposer);
   const spec: EvolutionSpec = {
     id: c.str(v, 'id', path, NAME), budget: c.int(v, 'budget', path, 1, 100_000), minibatch: c.int(v, 'minibatch', path, 1, 100, 1),
     trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
-    proposer: proposer === 'random' ? 'random' : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
+    proposer: proposer === 'random' || proposer === 'random-neutral' ? proposer : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
   };
   if (v.replicates !== undefined) spec.replicates = c.int(v, 'replicates', path, 1, MAX_REPLICATES);
+  if (v.proposerInput !== undefined) {
+    if (v.proposerInput !== 'no-trace' && v.proposerInput !== 'full') c.bad(`${path}proposerInput`, '"no-trace" or "full"', v.proposerInput);
+    else if (v.proposerInput === 'no-trace' && (proposer !== 'llm' || v.optimizer === 'opro')) c.bad(`${path}proposerInput`, '"full" unless the proposer is "llm" with the GEPA optimizer', v.proposerInput);
+    else if (v.proposerInput === 'no-trace') spec.proposerInput = 'no-trace';
+  }
+  if (v.matchEditSizesOf !== undefined) {
+    if (proposer !== 'random-neutral') c.bad(`${path}matchEditSizesOf`, 'left out unless the proposer is "random-neutral"', v.matchEditSizesOf);
+    else spec.matchEditSizesOf = c.str(v, 'matchEditSizesOf', path, NAME);
+  }
   if (v.optimizer !== undefined) {
     if (v.optimizer !== 'gepa' && v.optimizer !== 'opro') c.bad(`${path}optimizer`, '"gepa" or "opro"', v.optimizer);
-    else if (v.optimizer === 'opro' && proposer === 'random') c.bad(`${path}optimizer`, '"gepa" with the random proposer (OPRO needs the LLM proposer)', v.optimizer);
+    else if (v.optimizer === 'opro' && proposer !== 'llm') c.bad(`${path}optimizer`, '"gepa" with the random proposer (OPRO needs the LLM proposer)', v.optimizer);
     else if (v.optimizer === 'opro') spec.optimizer = 'opro';
   }
   for (const key of ['train', 'val'] as const) {
@@ -157,6 +166,11 @@ export function validateExperiment(value: unknown): ExperimentSpec {
   const evolutions = Array.isArray(value.evolutions) ? value.evolutions.map((e, i) => evolutionOf(c, e, i, taskSets, folds !== null)) : [];
   if (value.evolutions !== undefined && !Array.isArray(value.evolutions)) c.bad('evolutions', 'a list', value.evolutions);
   if (new Set(evolutions.map((e) => e.id)).size !== evolutions.length) c.problems.push('evolutions: two evolutions have the same id');
+  evolutions.forEach((e, i) => {
+    if (e.matchEditSizesOf !== undefined && !evolutions.slice(0, i).some((x) => x.id === e.matchEditSizesOf && x.proposer === 'llm')) {
+      c.bad(`evolutions[${i}].matchEditSizesOf`, 'the id of an earlier evolution with the LLM proposer', e.matchEditSizesOf);
+    }
+  });
   const arms = Array.isArray(value.arms) ? value.arms.map((a, i) => armOf(c, a, i, evolutions)) : [];
   if (arms.length === 0) c.bad('arms', 'a non-empty list of { id, policy } or { id, evolution }', value.arms);
   if (new Set(arms.map((a) => a.id)).size !== arms.length) c.problems.push('arms: two arms have the same id');

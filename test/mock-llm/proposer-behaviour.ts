@@ -8,6 +8,7 @@
  */
 import { bestCumReward, bestReplayPlan, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
 import type { ProposerReply } from './interface.ts';
+import { NO_TRACE_NOTE } from '../../src/evolve/strategies/llm-proposer.ts';
 
 /** The chosen reply, its finish_reason, a label for the log, and a problem when no log was found. */
 export interface ProposerAnswer {
@@ -66,7 +67,9 @@ export function proposerAnswer(texts: readonly string[], userMessages: readonly 
   const record = parseEpisodeLogs(fromUsers).length > 0 ? fromUsers : texts.join('\n\n');
   // A person's feedback takes the place of the record (the Evolve view's "Edit as new candidate").
   const feedback = /<feedback>\n?([\s\S]*?)\n?<\/feedback>/i.exec(fromUsers)?.[1]?.trim() ?? null;
-  const problem = parseEpisodeLogs(record).length === 0 && feedback === null ? 'proposer request without an episode log in the record' : null;
+  // The proposer without the trace (llm-proposer.ts NO_TRACE_NOTE) is asked, by design, with no record.
+  const noTrace = texts.some((t) => t.includes(NO_TRACE_NOTE));
+  const problem = parseEpisodeLogs(record).length === 0 && feedback === null && !noTrace ? 'proposer request without an episode log in the record' : null;
   const behaviour = `proposer:${mode}`;
   if (feedback !== null && mode === 'build') {
     const parent = (texts.map(currentStrategyIn).find((s) => s !== null) ?? '').trim();

@@ -7,7 +7,7 @@
  */
 import { runEvolution, type EvolutionCache, type EvolutionDeps } from '../../src/evolve/evolution-runner.ts';
 import type { EvolutionConfig, EvolutionState, MetricCall } from '../../src/evolve/interface.ts';
-import type { ChatModel } from '../../src/llm/interface.ts';
+import type { CallUsage, ChatModel } from '../../src/llm/interface.ts';
 import type { SessionRecord } from '../../src/ttl/session-record.ts';
 import { fakeSession } from './scripted-evolution.ts';
 
@@ -32,11 +32,11 @@ export function plusProposer(): ChatModel & { calls: number } {
 /** An in-memory cache that can be copied (as a branch copies a run's events). */
 export class MemoryCache implements EvolutionCache {
   calls = new Map<string, { call: MetricCall; session: SessionRecord }>();
-  proposals = new Map<number, { reply: string; finishReason: string | null }>();
+  proposals = new Map<number, { reply: string; finishReason: string | null; usage?: CallUsage | null }>();
   async getCall(key: string) { return this.calls.get(key); }
   async putCall(call: MetricCall, session: SessionRecord) { this.calls.set(call.key, { call, session }); }
   async getProposal(iteration: number) { return this.proposals.get(iteration); }
-  async putProposal(iteration: number, reply: string, finishReason: string | null) { this.proposals.set(iteration, { reply, finishReason }); }
+  async putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null) { this.proposals.set(iteration, { reply, finishReason, usage }); }
 }
 
 /** Run `config` in the world; `evaluated` collects every session actually played. */

@@ -54,11 +54,12 @@ export interface ScriptedRun {
 
 export class MemoryCache implements EvolutionCache {
   calls = new Map<string, { call: import('../../src/evolve/interface.ts').MetricCall; session: SessionRecord }>();
-  proposals = new Map<string, { reply: string; finishReason: string | null }>();
+  proposals = new Map<string, { reply: string; finishReason: string | null; usage?: import('../../src/llm/interface.ts').CallUsage | null }>();
   async getCall(key: string) { return this.calls.get(key); }
   async putCall(call: import('../../src/evolve/interface.ts').MetricCall, session: SessionRecord) { this.calls.set(call.key, { call, session }); }
   async getProposal(iteration: number, index = 0) { return this.proposals.get(`${iteration}:${index}`); }
-  async putProposal(iteration: number, reply: string, finishReason: string | null, _usage: unknown, index = 0) { this.proposals.set(`${iteration}:${index}`, { reply, finishReason }); }
+  // Usage is kept with the reply, as the run's store keeps it (a resumed run counts it again).
+  async putProposal(iteration: number, reply: string, finishReason: string | null, usage: import('../../src/llm/interface.ts').CallUsage | null, index = 0) { this.proposals.set(`${iteration}:${index}`, { reply, finishReason, usage }); }
 }
 
 /** Run the loop in the scripted world. */

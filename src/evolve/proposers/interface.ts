@@ -15,7 +15,7 @@ import type { ScoreMatrix } from '../strategies/pareto.ts';
 
 /** The proposers: GEPA's reflective mutation, OPRO's scored-history prompt, the random-mutation
  * control, and GEPA's merge. */
-export type ProposerKind = 'reflective' | 'opro' | 'random' | 'merge';
+export type ProposerKind = 'reflective' | 'opro' | 'random' | 'random-neutral' | 'merge';
 
 /** What one part of a sweep runs: a candidate on tasks, for a purpose. */
 export interface SweepGroup {
@@ -92,7 +92,12 @@ export interface Proposer {
 
 /** A mutation's text for one parent: the new strategy, or a failure (`strategy: null`) whose
  * `status` says why; `reply` is the proposer's full reply (null for random mutations). */
-export type StrategyProposal = { strategy: string; status: string; reply: string | null } | { strategy: null; status: string; reply: string | null };
+/** A writer's text for one child (null: a failed proposal, with its status); `usage`: the proposer
+ * call's tokens and cost (LLM proposals; recorded on the child as `proposerUsage`). */
+export type StrategyProposal = ({ strategy: string } | { strategy: null }) & { status: string; reply: string | null; usage?: ProposerUsage };
+
+/** The tokens and USD of one proposer call. */
+export type ProposerUsage = { promptTokens: number; completionTokens: number; costUsd: number };
 
 /** What a mutation proposer's writer gets for one parent. */
 export interface MutationInput {

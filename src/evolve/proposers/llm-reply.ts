@@ -32,12 +32,13 @@ export async function llmProposal(loop: LoopContext, index: number, parentStrate
   if (!cached) {
     if (loop.signal?.aborted) throw new LoopStop('stopped', null);
     const completion = await completeWithRetries(model, messages(), loop);
-    cached = { reply: completion.content, finishReason: completion.finishReason };
+    cached = { reply: completion.content, finishReason: completion.finishReason, usage: completion.usage };
     await loop.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index);
   }
-  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null };
+  const usage = cached.usage ? { usage: { promptTokens: cached.usage.promptTokens, completionTokens: cached.usage.completionTokens, costUsd: cached.usage.costUsd } } : {};
+  if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null, ...usage };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
-  return parsed.strategy === null ? { strategy: null, status: parsed.status, reply: cached.reply } : { strategy: parsed.strategy, status: parsed.status, reply: cached.reply };
+  return parsed.strategy === null ? { strategy: null, status: parsed.status, reply: cached.reply, ...usage } : { strategy: parsed.strategy, status: parsed.status, reply: cached.reply, ...usage };
 }
 
 /** A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one

@@ -5,6 +5,7 @@
  * slot's worst run, and hand the loop the children that got a text. Core module: no UI or DOM imports.
  */
 import type { Candidate, EvolutionConfig } from '../interface.ts';
+import { wordEditDistance } from '../accounting.ts';
 import { formatReflectiveRecord, worstRun } from '../reflective-record.ts';
 import { acceptanceRule } from '../strategies/acceptance.ts';
 import { selectCandidate } from '../strategies/candidate-selection.ts';
@@ -52,9 +53,10 @@ async function proposeMutations(loop: LoopContext, next: EvolutionConfig, writer
   });
   const texts = await writeAll(writer, drafts.map((d) => d.input), loop, next);
   const made: CandidateProposal[] = [];
-  for (const [index, { child, tasks }] of drafts.entries()) {
+  for (const [index, { child, tasks, input }] of drafts.entries()) {
     const text = texts[index]!;
     child.proposerReply = text.reply;
+    if (text.usage) child.proposerUsage = text.usage;
     state.candidates.push(child);
     if (text.strategy === null) {
       await recordFailure(loop, next, child, text.status);
@@ -62,6 +64,7 @@ async function proposeMutations(loop: LoopContext, next: EvolutionConfig, writer
     }
     loop.consecutiveFailures = 0;
     child.strategy = text.strategy;
+    child.editSize = wordEditDistance(input.parentStrategy, text.strategy);
     await loop.emit({ type: 'proposal_made', iteration: state.iteration, candidate: child });
     made.push({ child, tasks, purpose: 'child-mb', childSum: (runs) => sum(loop.meanByTask(runs)), judge: judgeBy(next, child.minibatch!.parentSum), onAccepted: () => loop.merges?.reflectiveAccepted() });
   }

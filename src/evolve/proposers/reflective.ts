@@ -11,7 +11,7 @@ import { mutationProposer } from './mutation.ts';
 /** GEPA's reflection prompt with the run's `proposerInstruction` (default 'general-rules'). */
 export const reflectiveWriter: StrategyWriter = {
   sequential: false,
-  write: (input, loop, config) => llmProposal(loop, input.index, input.parentStrategy, () => buildProposerMessages(input.parentStrategy, input.record, config.proposerInstruction ?? 'general-rules', tasksKind(config))),
+  write: (input, loop, config) => llmProposal(loop, input.index, input.parentStrategy, () => buildProposerMessages(input.parentStrategy, input.record, config.proposerInstruction ?? 'general-rules', tasksKind(config), config.proposerInput ?? 'full')),
 };
 
 export const reflectiveProposer: Proposer = mutationProposer('reflective', reflectiveWriter);

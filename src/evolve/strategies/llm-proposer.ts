@@ -16,6 +16,11 @@ import { WEB_LOG_HEADER } from '../../web/texts.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
 import { isCutOff } from '../../llm/finish-reason.ts';
 
+/** What the proposer is shown besides the parent: 'full' (absent) = the reflective record of the
+ * parent's worst run on the minibatch; 'no-trace' = nothing (an ablation: it rewrites the parent
+ * from its text alone, so a gap between the two arms is what reading the trajectory adds). */
+export type ProposerInput = 'full' | 'no-trace';
+
 /** Which instruction the proposer follows (see the module comment). */
 export type ProposerInstruction = 'gepa' | 'general-rules';
 
@@ -39,11 +44,14 @@ export function fixedPartsForReference(kind: EnvironmentKind): string {
   return `The fixed header (for reference):\n---\n${header}\n---\nThe fixed footer (for reference):\n---\n${META_PROMPT_FOOTER}\n---\n`;
 }
 
-function proposerSystem(instruction: ProposerInstruction, kind: EnvironmentKind = 'zmachine'): string {
+/** The sentence a no-trace proposer's system prompt ends its instruction with. */
+export const NO_TRACE_NOTE = 'In this run you are shown no logs of any session: improve the strategy section from its own text and the description above alone.';
+
+function proposerSystem(instruction: ProposerInstruction, kind: EnvironmentKind = 'zmachine', input: ProposerInput = 'full'): string {
   return `You improve the adaptation policy of a meta-agent. The meta-agent coaches a language model that ${playerSubject(kind)} (episodes): after each episode it reads the log and writes the guiding prompt for the next episode. Its system prompt has three parts: a fixed header, a STRATEGY SECTION, and a fixed footer. You rewrite only the strategy section, so that the player's scores rise faster over the episodes (later episodes count more).
 
 ${fixedPartsForReference(kind)}
-${PROPOSER_INSTRUCTIONS[instruction].text}
+${PROPOSER_INSTRUCTIONS[instruction].text}${input === 'no-trace' ? ` ${NO_TRACE_NOTE}` : ''}
 
 Answer with your reasoning, then the complete new strategy section inside <strategy>…</strategy>.`;
 }
@@ -51,8 +59,18 @@ Answer with your reasoning, then the complete new strategy section inside <strat
 /** The proposer's system prompt with the default (GEPA-like) instruction. */
 export const PROPOSER_SYSTEM = proposerSystem('gepa');
 
-/** @param kind the kind of the evolution's tasks: a web run shows the proposer the web log header */
-export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa', kind: EnvironmentKind = 'zmachine'): ChatMessage[] {
+/**
+ * @param kind the kind of the evolution's tasks: a web run shows the proposer the web log header
+ * @param input 'no-trace': `record` is not shown (nor any part of it); the messages hold the
+ *   parent's strategy and the fixed instructions only
+ */
+export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa', kind: EnvironmentKind = 'zmachine', input: ProposerInput = 'full'): ChatMessage[] {
+  if (input === 'no-trace') {
+    return [
+      { role: 'system', content: proposerSystem(instruction, kind, input) },
+      { role: 'user', content: `The current strategy section (empty means none):\n<current_strategy>\n${parentStrategy}\n</current_strategy>\n\nWrite an improved strategy section.` },
+    ];
+  }
   return [
     { role: 'system', content: proposerSystem(instruction, kind) },
     {

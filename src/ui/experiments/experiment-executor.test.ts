@@ -51,33 +51,40 @@ describe('step → run config', () => {
     expect(llm).toMatchObject({ episodes: 2, maxSteps: 3, budgetMetricCalls: 4, minibatchSize: 1, trainRepeats: 1, valRepeats: 1, repeats: 1, proposer: 'llm', optimizer: 'gepa', rngSeed: 0, concurrency: 2, contextWindow: 32_000, models: SHAPE.models });
     expect(llm.train.map((t) => t.id)).toEqual(['advent:0']);
     const random = evolutionConfigOf(plan, evolutionStep(1), [task('advent:0')], [task('advent:0')], SHAPE);
-    expect(random.proposer).toBe('random');
+    // The matched control: the default edit sizes until the LLM arm's are handed over.
+    expect(random).toMatchObject({ proposer: 'random-neutral', editSizes: { source: 'default' } });
     expect('optimizer' in random).toBe(false);
+    const matched = evolutionConfigOf(plan, evolutionStep(1), [task('advent:0')], [task('advent:0')], SHAPE, { sizes: [4, 9], source: 'measured: evolve-meta-ttl\'s 2 edits' });
+    expect(matched.editSizes).toEqual({ sizes: [4, 9], source: 'measured: evolve-meta-ttl\'s 2 edits' });
     expect(stepRunId('exp-1', evolutionStep(1).id)).toBe('exp-1.evolve-random');
   });
 
   it('an evaluation step’s arms: named policies from the options, evolved arms with the chosen strategy and their selection games', () => {
     const outcome = evolutionOutcomeOf(evolutionState('exp-1.evolve-meta-ttl', evolutionConfigOf(plan, evolutionStep(0), [task('advent:0')], [task('advent:0')], SHAPE)));
-    const evolved = { 'evolve-meta-ttl': outcome, 'evolve-random': { ...outcome, bestCandidateId: 'c0', bestStrategy: 'seed' } };
-    const policies = armPolicies(plan, evaluationStep(2), evolved, options);
-    expect(policies.map((p) => [p.id, p.spec.kind, p.selectedOn])).toEqual([['naive', 'meta', []], ['evolved', 'meta', ['advent']], ['random-evolved', 'meta', ['advent']]]);
+    const evolved = { 'evolve-meta-ttl': outcome, 'evolve-random': { ...outcome, bestCandidateId: 'c0', bestStrategy: 'seed' }, 'evolve-no-trace': outcome };
+    // The built-in evaluates off the training games only: one evaluation step, OOD.
+    expect(plan.steps.map((s) => s.id)).toEqual(['evolve-meta-ttl', 'evolve-random', 'evolve-no-trace', 'eval-OOD']);
+    const policies = armPolicies(plan, evaluationStep(3), evolved, options);
+    expect(policies.map((p) => [p.id, p.spec.kind, p.selectedOn])).toEqual([['naive', 'meta', []], ['evolved', 'meta', ['advent']], ['random-evolved', 'meta', ['advent']], ['no-trace-evolved', 'meta', ['advent']]]);
     expect(policies[1]).toMatchObject({ name: 'evolved (c1 of evolve-meta-ttl)', spec: { strategy: 'Map the rooms first.' } });
     const config = evaluationConfigOf(plan, evaluationStep(3), policies, [task('advent:1')], SHAPE);
     expect(config).toMatchObject({ taskSets: [{ name: 'OOD' }], repeats: 1, episodes: 2, maxSteps: 3, baselinePolicyId: 'naive', bootstrapSeed: 0, models: { actor: 'a', metaAgent: 'm' } });
     // The experiment's key contrast is declared in the step's own report too.
-    expect(config.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }]);
-    expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
-    expect(() => armPolicies(plan, evaluationStep(2), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
+    expect(config.contrasts).toEqual([{ a: 'evolved', b: 'random-evolved' }, { a: 'evolved', b: 'no-trace-evolved' }]);
+    expect(() => armPolicies(plan, { ...evaluationStep(3), arms: [{ id: 'x', policy: 'nope' }] }, evolved, options)).toThrow(/no policy “nope”/);
+    expect(() => armPolicies(plan, evaluationStep(3), {}, options)).toThrow(/needs evolution evolve-meta-ttl/);
     // "raw": true on a meta-prompt arm runs its text as the whole system prompt; on a baseline it is refused.
-    const raw = armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 'paper', policy: 'fact-bank', raw: true }] }, evolved, options);
+    const raw = armPolicies(plan, { ...evaluationStep(3), arms: [{ id: 'paper', policy: 'fact-bank', raw: true }] }, evolved, options);
     const fact = options.find((o) => o.id === 'fact-bank')!;
     expect(raw).toEqual([{ id: 'paper', name: 'Fact bank (raw)', spec: { ...fact.spec, raw: true }, selectedOn: [] }]);
-    expect(() => armPolicies(plan, { ...evaluationStep(2), arms: [{ id: 's', policy: 'static', raw: true }] }, evolved, options)).toThrow(/“raw” takes a meta-prompt, and “static” is the Static baseline/);
+    expect(() => armPolicies(plan, { ...evaluationStep(3), arms: [{ id: 's', policy: 'static', raw: true }] }, evolved, options)).toThrow(/“raw” takes a meta-prompt, and “static” is the Static baseline/);
   });
 
   it('an evolution’s outcome: the candidate chosen by mean, its strategy, mean validation W-AUC ((0.5 + 0.3) / 2), its per-task scores and whether it is the seed', () => {
     const o = evolutionOutcomeOf(evolutionState('r', evolutionConfigOf(plan, evolutionStep(0), [], [], SHAPE)));
-    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2, bestIsSeed: false, bestValScores: { 'advent:0': 0.5, 'advent:1': 0.3 } });
+    expect(o).toEqual({ runId: 'r', status: 'complete', stopReason: null, metricCallsUsed: 4, budget: 4, sessionsPlayed: 4, bestCandidateId: 'c1', bestStrategy: 'Map the rooms first.', bestValWAuc: 0.4, candidates: 2, bestIsSeed: false, bestValScores: { 'advent:0': 0.5, 'advent:1': 0.3 },
+      // The per-arm accounting (src/evolve/accounting.ts): c1 is one proposal ("seed" → 4 new words), neither accepted nor validated.
+      proposals: 1, accepted: 0, validated: 0, proposerTokens: 0, proposerUsd: null, editSizes: [4] });
   });
 });
 
@@ -94,23 +101,32 @@ describe('the executor', () => {
     return { calls, saved, exec };
   }
 
-  it('runs the tiny random-control through the core runner: 2 evolutions, 2 evaluations, one report', async () => {
+  it('runs the tiny random-control through the core runner: 3 evolutions, 1 held-out evaluation, one report', async () => {
     const { calls, saved, exec } = fakes();
     const { state, exitCode } = await runExperiment(plan, freshExperimentState(plan, [SHAPE.models], '2026-01-01T00:00:00.000Z'), exec);
     expect(exitCode).toBe(0);
-    expect(calls.map((c) => c.id)).toEqual(['exp-1.evolve-meta-ttl', 'exp-1.evolve-random', 'exp-1.eval-ID', 'exp-1.eval-OOD']);
+    expect(calls.map((c) => c.id)).toEqual(['exp-1.evolve-meta-ttl', 'exp-1.evolve-random', 'exp-1.evolve-no-trace', 'exp-1.eval-OOD']);
+    // The control draws its edit sizes from the LLM arm's recorded edit ("seed" → "Map the rooms first.": 4 words);
+    // the no-trace arm is the LLM proposer without the trajectory.
+    expect((calls[1]!.config as EvolutionConfig).editSizes).toEqual({ sizes: [4], source: "measured: evolve-meta-ttl's 1 edit" });
+    expect(calls[2]!.config).toMatchObject({ proposer: 'llm', proposerInput: 'no-trace' });
     expect(state.status).toBe('complete');
     expect(saved).toHaveLength(5);
     const report = buildExperimentReport(plan, state);
     expect(report.rows.map((r) => [r.step, r.arm, r.sessions, r.split.role])).toEqual([
-      ['eval-ID', 'naive', 1, 'not-selected'], ['eval-ID', 'evolved', 1, 'selected-on'], ['eval-ID', 'random-evolved', 1, 'selected-on'],
-      ['eval-OOD', 'naive', 1, 'not-selected'], ['eval-OOD', 'evolved', 1, 'selected-on'], ['eval-OOD', 'random-evolved', 1, 'selected-on'],
+      // advent:1 is another seed of the game the evolutions trained on (advent:0): the split says so.
+      ['eval-OOD', 'naive', 1, 'not-selected'], ['eval-OOD', 'evolved', 1, 'selected-on'], ['eval-OOD', 'random-evolved', 1, 'selected-on'], ['eval-OOD', 'no-trace-evolved', 1, 'selected-on'],
     ]);
-    expect(report.rows.map((r) => r.wAuc.estimate)).toEqual([0.1, 0.2, 0.1 * 3, 0.1, 0.2, 0.1 * 3]);
+    expect(report.rows.map((r) => r.wAuc.estimate)).toEqual([0.1, 0.2, 0.1 * 3, 0.4]);
     expect(report.pendingSteps).toEqual([]);
+    expect(report.evolutions.map((e) => [e.step, e.proposals, e.editSizeTarget?.source ?? null, e.proposerInput ?? null])).toEqual([
+      ['evolve-meta-ttl', 1, null, null], ['evolve-random', 1, "measured: evolve-meta-ttl's 1 edit", null], ['evolve-no-trace', 1, null, 'no-trace'],
+    ]);
+    expect(report.armMatching?.[0]).toMatchObject({ matched: true, steps: ['evolve-meta-ttl', 'evolve-random', 'evolve-no-trace'] });
     // Each evaluation keeps every session's W-AUC for the selection test.
     expect(state.steps['eval-OOD']!.evaluation!.sessions).toEqual([
       { policyId: 'naive', taskId: 'advent:1', repeat: 0, wAuc: 0.1 }, { policyId: 'evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.2 }, { policyId: 'random-evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.1 * 3 },
+      { policyId: 'no-trace-evolved', taskId: 'advent:1', repeat: 0, wAuc: 0.4 },
     ]);
   });
 
@@ -137,7 +153,7 @@ describe('the executor', () => {
     expect(calls[0]!.config).toBe(storedConfig);
     expect(exitCode).toBe(1);
     expect(state.status).toBe('stopped');
-    expect(Object.entries(state.steps).map(([id, s]) => [id, s.status])).toEqual([['evolve-meta-ttl', 'complete'], ['evolve-random', 'stopped'], ['eval-ID', 'pending'], ['eval-OOD', 'pending']]);
+    expect(Object.entries(state.steps).map(([id, s]) => [id, s.status])).toEqual([['evolve-meta-ttl', 'complete'], ['evolve-random', 'stopped'], ['evolve-no-trace', 'pending'], ['eval-OOD', 'pending']]);
   });
 });
 

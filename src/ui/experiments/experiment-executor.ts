@@ -11,9 +11,11 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
+import { evolutionAccounting } from '../../evolve/accounting.ts';
 import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
-import { selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
+import { matchedEditSizes, selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import type { PolicyOption } from '../shared/stores/policy-options.ts';
 
@@ -32,12 +34,13 @@ const guideFor = (tasks: readonly { task?: { kind: string } }[]): string => (tas
 
 /** The evolution run of `step` (GEPA defaults of the Evolve view: the GEPA instruction and
  * optimizer, no seed strategy, 5 consecutive failures). `train` / `val` are the step's tasks resolved. */
-export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, train: EvolutionTask[], val: EvolutionTask[], shape: RunShape): EvolutionConfig {
+export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, train: EvolutionTask[], val: EvolutionTask[], shape: RunShape, editSizes: { sizes: number[]; source: string } | null = null): EvolutionConfig {
   const e = step.evolution;
   return {
     train, val, repeats: e.valRepeats, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
     initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: '', minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: 5,
-    proposer: e.proposer, proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), rngSeed: e.rngSeed,
+    proposer: e.proposer, ...(e.proposer === 'random-neutral' ? { editSizes: editSizes ?? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } } : {}),
+    proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
     concurrency: shape.concurrency, models: { ...shape.models }, contextWindow: shape.contextWindow,
   };
 }
@@ -81,7 +84,7 @@ export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
   return {
     runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}),
+    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state), ...(state.config.editSizes ? { editSizeTarget: state.config.editSizes } : {}),
   };
 }
 
@@ -118,10 +121,10 @@ export function browserExecutor(plan: ExperimentPlan, deps: BrowserExecutorDeps)
   return {
     now: deps.now,
     save: deps.save,
-    async evolution(step): Promise<StepResult<EvolutionOutcome>> {
+    async evolution(step, steps): Promise<StepResult<EvolutionOutcome>> {
       const id = stepRunId(deps.experimentId, step.id);
       const stored = (await deps.storedConfig(id, 'evolution')) as EvolutionConfig | undefined;
-      const config = stored ?? evolutionConfigOf(plan, step, await resolveAll(step.train), await resolveAll(step.val), await deps.shape());
+      const config = stored ?? evolutionConfigOf(plan, step, await resolveAll(step.train), await resolveAll(step.val), await deps.shape(), matchedEditSizes(plan, step, steps));
       const state = (await deps.evolution.run(id, config)) ?? (deps.evolution.state?.id === id ? deps.evolution.state : null);
       return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state ? evolutionOutcomeOf(state) : null };
     },

@@ -211,7 +211,7 @@ export class ExperimentsState {
     };
     try {
       // A Stop pressed between two steps stops the next one before it starts.
-      await runExperiment(plan, record.state, { ...executor, evolution: (s) => this.guarded(() => executor.evolution(s)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
+      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
       this.error = this.evolution.error ?? this.evaluation.error;
     } catch (error) {
       this.error = runs.messageOf(error);
