@@ -8,37 +8,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { buildRoomMap, roomMapUpTo, type MapEpisode } from '../src/agents/room-map.ts';
-import { parseCatalog, rulesFor } from '../src/engine/catalog.ts';
-import { loadStory } from '../src/engine/zvm-engine.ts';
 import { REPO_ROOT } from './support/shared.ts';
-
-const catalog = parseCatalog(JSON.parse(readFileSync(resolve(REPO_ROOT, 'public/stories/catalog.json'), 'utf8')));
-
-/** Plays `commands` on a shipped teaching game and returns the episode as the map reads it. */
-function playEpisode(id: string, seed: number, commands: string[]): MapEpisode {
-  const entry = catalog.stories.find((s) => s.id === id)!;
-  const engine = loadStory(new Uint8Array(readFileSync(resolve(REPO_ROOT, 'public/stories', entry.file!))), { seed, rules: rulesFor(entry) });
-  const steps: MapEpisode['steps'][number][] = [];
-  let score = engine.start.score ?? 0;
-  for (const [i, action] of commands.entries()) {
-    const r = engine.step(action);
-    steps.push({ index: i + 1, action, reward: (r.score ?? 0) - score, location: r.location });
-    score = r.score ?? 0;
-    if (r.done) break;
-  }
-  return { startLocation: engine.start.location, steps };
-}
-
-/** The vault's seed-dependent code, read from the death hint of a first attempt ("enter 000"). */
-function vaultCode(seed: number): string {
-  const entry = catalog.stories.find((s) => s.id === 'vault')!;
-  const engine = loadStory(new Uint8Array(readFileSync(resolve(REPO_ROOT, 'public/stories', entry.file!))), { seed, rules: rulesFor(entry) });
-  engine.step('take card');
-  engine.step('east');
-  const hint = /Next time, try: (ENTER [1-9]\d\d)\./.exec(engine.step('enter 000').text)?.[1];
-  if (!hint) throw new Error('The Vault gave no code hint');
-  return hint.toLowerCase();
-}
+import { jerichoEpisodes, playEpisode, vaultCode } from './support/map-episodes.ts';
 
 describe('buildRoomMap on The Vault played in-process', () => {
   const code = vaultCode(1);
@@ -104,6 +75,18 @@ describe('buildRoomMap, other games and records', () => {
     expect(map.paths).toHaveLength(record.episodes.length);
     expect(map.paths[0]!.rooms.every((r) => r === null)).toBe(true);
     expect(map.paths[0]!.rooms).toHaveLength(record.episodes[0]!.trajectory.steps.length + 1);
+  });
+
+  it('Zork I with Jericho\'s locations along its walkthrough: the opening moves, and the map grows as episodes go deeper', () => {
+    const map = buildRoomMap(jerichoEpisodes('zork1', [15, 30, 45, 60]));
+    const names = new Map(map.rooms.map((r) => [r.id, r.name]));
+    expect(map.edges.slice(0, 3).map((e) => `${names.get(e.from)} -${e.commands.join('/')}-> ${names.get(e.to)}`)).toEqual([
+      'West House -n-> North House', 'North House -n-> Forest Path', 'Forest Path -u-> Up a Tree',
+    ]);
+    const found = [0, 1, 2, 3].map((e) => roomMapUpTo(map, e).rooms.length);
+    expect(found).toEqual([...found].sort((a, b) => a - b));
+    expect(found[3]).toBeGreaterThan(found[0]!);
+    expect(map.rooms.every((r) => r.endedIn.every((e) => map.paths[e]!.rooms.at(-1) === r.id))).toBe(true);
   });
 
   it('a step without a location breaks the path: no edge spans it', () => {
