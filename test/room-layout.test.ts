@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { buildRoomMap, roomMapUpTo } from '../src/agents/room-map.ts';
-import { layoutRooms, roomBoxSize, type Point } from '../src/ui/shared/map/room-layout.ts';
+import { roomBoxSize, type Point } from '../src/ui/shared/map/map-scene.ts';
+import { layoutRooms } from '../src/ui/shared/map/room-layout.ts';
 import { jerichoEpisodes, playEpisode, vaultCode } from './support/map-episodes.ts';
 
 function overlaps(map: { rooms: readonly { id: number; name: string }[] }, at: Map<number, Point>): string[] {

@@ -13,22 +13,14 @@
  */
 import ELK from 'elkjs/lib/elk.bundled.js';
 import type { ElkNode } from 'elkjs/lib/elk-api';
+import { roomBoxSize, type Point } from './map-scene.ts';
 
-/** A room's centre, in layout px. */
-export interface Point {
-  x: number;
-  y: number;
-}
+export type { Point };
 
 /** What the layout reads of a map: rooms (id, name) and moves (from, to room ids). */
 export interface LayoutInput {
   rooms: readonly { id: number; name: string }[];
   edges: readonly { from: number; to: number }[];
-}
-
-/** A room box's size in layout px for a name of `chars` characters (one line of ~13 px type). */
-export function roomBoxSize(name: string): { width: number; height: number } {
-  return { width: Math.min(220, Math.max(72, 16 + name.length * 7.5)), height: 36 };
 }
 
 /** Distance ELK aims for between rooms linked by a move, px. */
