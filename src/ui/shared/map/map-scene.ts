@@ -154,6 +154,14 @@ export function mapScene(map: RoomMap, at: ReadonlyMap<number, Point>, episode: 
   };
 }
 
+/** `box` grown about its centre to at least `minWidth` × `minHeight`: a small map is drawn at
+ * about its own size, not zoomed to fill the frame. */
+export function atLeast(box: MapScene['box'], minWidth: number, minHeight: number): MapScene['box'] {
+  const width = Math.max(box.width, minWidth);
+  const height = Math.max(box.height, minHeight);
+  return { x: box.x - (width - box.width) / 2, y: box.y - (height - box.height) / 2, width, height };
+}
+
 /** `text` safe inside an XML text node or attribute. */
 export function xmlText(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -185,9 +193,9 @@ export function mapSvg(scene: MapScene, { width = 1920, height = 1080, title, su
   out.push(`<rect width="${width}" height="${height}" fill="#ffffff"/>`);
   out.push(`<text x="40" y="58" font-size="40" font-weight="700" fill="#1e1e1e">${xmlText(title)}</text>`);
   if (subtitle) out.push(`<text x="40" y="100" font-size="26" fill="#4a4a4a">${xmlText(subtitle)}</text>`);
-  const b = scene.box;
+  const b = atLeast(scene.box, 720, 340);
   out.push(`<svg x="20" y="${top}" width="${width - 40}" height="${height - top - bottom}" viewBox="${n(b.x)} ${n(b.y)} ${n(b.width)} ${n(b.height)}" preserveAspectRatio="xMidYMid meet">`);
-  out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>');
+  out.push('<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerUnits="userSpaceOnUse" markerWidth="12" markerHeight="12" orient="auto-start-reverse"><path d="M0 0L10 5L0 10z" fill="context-stroke"/></marker></defs>');
   for (const e of scene.edges) {
     out.push(`<line x1="${n(e.x1)}" y1="${n(e.y1)}" x2="${n(e.x2)}" y2="${n(e.y2)}" stroke="${e.colour}" stroke-width="${e.onPath ? 5 : 2}" stroke-opacity="${e.onPath ? 1 : 0.55}" marker-end="url(#arrow)"/>`);
     out.push(`<text x="${n(e.labelX)}" y="${n(e.labelY)}" font-size="13" text-anchor="middle" dominant-baseline="middle" fill="#1e1e1e" stroke="#ffffff" stroke-width="4" paint-order="stroke"${e.onPath ? ' font-weight="700"' : ''}>${xmlText(e.label)}</text>`);
@@ -198,7 +206,7 @@ export function mapSvg(scene: MapScene, { width = 1920, height = 1080, title, su
     out.push(`<rect x="${n(x)}" y="${n(y)}" width="${n(r.width)}" height="${n(r.height)}" rx="8" fill="${r.onPath ? r.colour : '#ffffff'}" fill-opacity="${r.onPath ? 0.18 : 1}" stroke="${r.colour}" stroke-width="${r.onPath ? 3 : 2}"/>`);
     out.push(`<text x="${n(r.x)}" y="${n(r.y)}" font-size="13" text-anchor="middle" dominant-baseline="middle" fill="#1e1e1e"${r.current ? ' font-weight="700"' : ''}>${xmlText(r.name)}</text>`);
     if (r.scored) out.push(`<text x="${n(x + r.width - 2)}" y="${n(y + 2)}" font-size="18" text-anchor="middle" fill="#b8860b">★</text>`);
-    if (r.ended) out.push(`<text x="${n(x + 4)}" y="${n(y + 2)}" font-size="16" text-anchor="middle" fill="#1e1e1e">⚑</text>`);
+    if (r.ended) out.push(`<text x="${n(x - 4)}" y="${n(y + 2)}" font-size="16" text-anchor="middle" fill="#1e1e1e">⚑</text>`);
   }
   out.push('</svg>');
   let lx = 40;
