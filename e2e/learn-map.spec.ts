@@ -2,12 +2,14 @@
  * The session map in Learn on the mock: The Lever Room's one room with the actor in it, and The
  * Vault's rooms growing across episodes with the slider (a room of a later episode appears only
  * from that episode on; earlier rooms keep their places); the PNG export is a 1920 × 1080 image and
- * the SVG export holds the rooms as text. Screenshots at 1280×800 and 1920×1080 go to test-results.
+ * the SVG export holds the rooms as text. The exported session replayed shows the same map, drawn as
+ * far as the replay has got. The shipped recordings (made before locations) say there is no map. Screenshots at 1280×800 and 1920×1080 go to test-results.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
+import { openReplay, openReplayFile, playToEnd } from './replay-helpers.ts';
 
 let mock: MockLlm;
 test.afterEach(async () => {
@@ -72,4 +74,27 @@ test('The Vault: the map grows across episodes, the slider shows it as it stood,
   expect(await roomPlaces(page)).toEqual(places);
   await map.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/learn-map-vault-1920x1080.png' });
+
+  // The same session in Replay: at the start only the first room; at the end both, at the same places.
+  const exported = await downloadText(page, () => page.getByTestId('learn-export').click());
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openReplay(page);
+  await openReplayFile(page, 'vault.json', exported);
+  const replayed = page.getByTestId('replay-map');
+  await expect(replayed).toHaveAttribute('data-placed', 'true');
+  await expect(replayed).toHaveAttribute('data-rooms', 'Lobby');
+  await expect(replayed).toHaveAttribute('data-current', 'Lobby');
+  await playToEnd(page);
+  await expect(replayed).toHaveAttribute('data-rooms', 'Lobby|Vault Door');
+  await expect(replayed).toHaveAttribute('data-current', 'Vault Door');
+  await expect(page.getByTestId('replay-map-slider')).toHaveValue('2');
+  await replayed.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/replay-map-vault-1280x800.png' });
+});
+
+test('a shipped recording made before locations were reported says it has no map', async ({ page }) => {
+  mock = await startMockLlm({});
+  await openReplay(page);
+  await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
+  await expect(page.getByTestId('replay-map-empty')).toBeVisible();
 });

@@ -8,6 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { buildRoomMap, roomMapUpTo } from '../src/agents/room-map.ts';
 import { episodeColour, mapScene, mapSvg, xmlText, type Point } from '../src/ui/shared/map/map-scene.ts';
 import { layoutRooms } from '../src/ui/shared/map/room-layout.ts';
+import { currentRoomOf, mapEpisodesOf, replayedMapEpisodes } from '../src/ui/shared/map/session-map.ts';
+import type { Trajectory, TrajectoryStep } from '../src/agents/trajectory.ts';
+import type { SessionRecord } from '../src/ttl/session-record.ts';
 import { playEpisode, vaultCode } from './support/map-episodes.ts';
 
 describe('mapScene on The Vault', async () => {
@@ -68,5 +71,34 @@ describe('mapSvg', () => {
     const svg = mapSvg(mapScene(map, at, 0, null), { title: 't' });
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg" width="1920" height="1080"/);
     expect(mapSvg(mapScene(map, at, 0, null), { title: 't', width: 1280, height: 720 })).toContain('width="1280" height="720"');
+  });
+});
+
+describe('the map of a session record', () => {
+  const a = { id: 5, name: 'Hall' };
+  const b = { id: 6, name: 'Yard' };
+  const step = (index: number, location: { id: number; name: string } | null) => ({ index, action: 'n', reward: 0, location }) as unknown as TrajectoryStep;
+  const record = {
+    episodes: [
+      { index: 1, trajectory: { startLocation: a, steps: [step(1, b)] } as unknown as Trajectory, steps: [] },
+      { index: 2, trajectory: { startLocation: a, steps: [step(1, b), step(2, a)] } as unknown as Trajectory, steps: [] },
+    ],
+  } as unknown as Pick<SessionRecord, 'episodes'>;
+
+  it('a replay draws the episodes before the current one whole and the current one as far as shown', () => {
+    const shown = replayedMapEpisodes(record, 2, [step(1, b)]);
+    expect(shown).toHaveLength(2);
+    expect(shown[1]).toEqual({ startLocation: a, steps: [step(1, b)] });
+    expect(currentRoomOf(shown[1])).toBe(6);
+    expect(replayedMapEpisodes(record, 1, [])).toEqual([{ startLocation: a, steps: [] }]);
+    expect(currentRoomOf({ startLocation: a, steps: [] })).toBe(5);
+    expect(currentRoomOf({ startLocation: null, steps: [step(1, null)] })).toBeNull();
+  });
+
+  it('a running episode is drawn from its live steps and start location', () => {
+    const running = { episodes: [...record.episodes, { index: 3, trajectory: null, steps: [] }] } as unknown as Pick<SessionRecord, 'episodes'>;
+    const eps = mapEpisodesOf(running, { index: 3, steps: [step(1, b)], startLocation: a });
+    expect(eps[2]).toEqual({ startLocation: a, steps: [step(1, b)] });
+    expect(mapEpisodesOf(running)[2]).toEqual({ startLocation: null, steps: [] });
   });
 });

@@ -43,3 +43,13 @@ export function mapTitles(record: Pick<SessionRecord, 'config'>): { title: strin
     subtitle: [`policy: ${policy}`, `actor: ${model === 'scripted-test-model' ? 'scripted test model (simulated)' : model || '(unknown model)'}`, `seed ${c.seed}`, `K = ${c.episodes}, S = ${c.maxSteps}`].join(' · '),
   };
 }
+
+/**
+ * A replay's map episodes at its current frame: the episodes before `episode` (1-based) whole,
+ * episode `episode` with the steps shown so far (`steps`), none after it.
+ */
+export function replayedMapEpisodes(record: Pick<SessionRecord, 'episodes'>, episode: number, steps: readonly TrajectoryStep[]): MapEpisode[] {
+  const all = mapEpisodesOf(record);
+  const at = Math.max(0, record.episodes.findIndex((e) => e.index === episode));
+  return [...all.slice(0, at), { startLocation: all[at]?.startLocation ?? null, steps }];
+}
