@@ -3,13 +3,14 @@
  * Vault's rooms growing across episodes with the slider (a room of a later episode appears only
  * from that episode on; earlier rooms keep their places); the PNG export is a 1920 × 1080 image and
  * the SVG export holds the rooms as text. The exported session replayed shows the same map, drawn as
- * far as the replay has got. The shipped recordings (made before locations) say there is no map. Screenshots at 1280×800 and 1920×1080 go to test-results.
+ * far as the replay has got. Agent draws its one episode's map. The shipped recordings (made before locations) say there is no map. Screenshots at 1280×800 and 1920×1080 go to test-results.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { openReplay, openReplayFile, playToEnd } from './replay-helpers.ts';
+import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 
 let mock: MockLlm;
 test.afterEach(async () => {
@@ -97,4 +98,21 @@ test('a shipped recording made before locations were reported says it has no map
   await openReplay(page);
   await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
   await expect(page.getByTestId('replay-map-empty')).toBeVisible();
+});
+
+test('Agent: one episode of The Vault draws its map, the actor in the room it reached', async ({ page }) => {
+  mock = await startMockLlm({ script: ['take card', 'east', 'west', 'east'] });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await openView(page, 'settings');
+  await configureProvider(page, { baseUrl: mock.baseUrl });
+  await goTo(page, 'agent');
+  await startRun(page, { story: 'vault', seed: 1, maxSteps: 4 });
+  await expect(page.getByTestId('agent-termination')).toContainText('step_limit', { timeout: 30_000 });
+  const map = page.getByTestId('agent-map');
+  await expect(map).toHaveAttribute('data-placed', 'true');
+  await expect(map).toHaveAttribute('data-rooms', 'Lobby|Vault Door');
+  await expect(map).toHaveAttribute('data-current', 'Vault Door');
+  await expect(page.getByTestId('agent-map-slider')).toHaveCount(0);
+  await map.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/agent-map-vault-1280x800.png' });
 });
