@@ -11,6 +11,7 @@ import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { openReplay, openReplayFile, playToEnd } from './replay-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 
 let mock: MockLlm;
 test.afterEach(async () => {
@@ -75,6 +76,7 @@ test('The Vault: the map grows across episodes, the slider shows it as it stood,
   expect(await roomPlaces(page)).toEqual(places);
   await map.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/learn-map-vault-1920x1080.png' });
+  await expectNoSeriousViolations(page, 'Learn with the map drawn');
 
   // The same session in Replay: at the start only the first room; at the end both, at the same places.
   const exported = await downloadText(page, () => page.getByTestId('learn-export').click());
@@ -91,6 +93,7 @@ test('The Vault: the map grows across episodes, the slider shows it as it stood,
   await expect(page.getByTestId('replay-map-slider')).toHaveValue('2');
   await replayed.scrollIntoViewIfNeeded();
   await page.screenshot({ path: 'test-results/replay-map-vault-1280x800.png' });
+  await expectNoSeriousViolations(page, 'Replay with the map drawn');
 });
 
 test('a shipped recording made before locations were reported says it has no map', async ({ page }) => {
