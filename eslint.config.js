@@ -18,6 +18,7 @@ const WRAPPED = {
   'dom-accessibility-api': 'src/web/dom/axtree.ts',
   jsdom: 'src/web/node/jsdom-document.ts',
   papaparse: 'src/eval/csv.ts',
+  elkjs: 'src/ui/shared/map/room-layout.ts',
 };
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
 const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];

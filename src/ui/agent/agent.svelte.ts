@@ -14,6 +14,7 @@ import { Actor } from '../../agents/actor.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { exportTrajectory, importTrajectory } from '../../agents/trajectory-io.ts';
 import type { Trajectory, TrajectoryStep } from '../../agents/trajectory.ts';
+import type { PlayerLocation } from '../../engine/interface.ts';
 import type { EpisodeEngine } from '../../ttl/episode-runner.ts';
 import type { DocumentFactory } from '../../web/dom/web-environment.ts';
 import type { PageSnapshot } from '../../web/interface.ts';
@@ -81,6 +82,8 @@ export class Agent {
   steps = $state.raw<readonly TrajectoryStep[]>([]);
   /** The game's opening text of the episode shown ('' before one starts). */
   startObservation = $state('');
+  /** Where the episode started (the map's first room); null for web tasks and older files. */
+  startLocation = $state.raw<PlayerLocation | null>(null);
   /** The game's text after the newest step shown (null: none yet). */
   lastObservation = $state<string | null>(null);
   /** The finished (or imported) episode; null while running or before the first. */
@@ -252,6 +255,7 @@ export class Agent {
       const trajectory = importTrajectory(new TextDecoder().decode(await this.services.readFile(file)));
       this.reset();
       this.startObservation = trajectory.startObservation;
+      this.startLocation = trajectory.startLocation ?? null;
       this.startPage = trajectory.startPage ?? null;
       this.maxScore = trajectory.story.maxScore;
       this.tokens = trajectory.steps.reduce((n, s) => n + s.promptTokens + s.completionTokens, 0);
@@ -274,6 +278,7 @@ export class Agent {
     const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, this.seed));
     try {
       this.startObservation = engine.start.text;
+      this.startLocation = engine.start.location ?? null;
       this.score = engine.start.score;
       return await this.runWatched(engine, { title: story.catalog?.title ?? entry.title, maxScore: this.maxScore }, settings, meter, signal);
     } finally {
@@ -370,6 +375,7 @@ export class Agent {
     this.trajectory = null;
     this.imported = false;
     this.startObservation = '';
+    this.startLocation = null;
     this.lastObservation = null;
     this.startPage = null;
     this.score = null;

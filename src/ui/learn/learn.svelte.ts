@@ -11,6 +11,7 @@
  * stays read-only until the user resumes it or sets it aside (`held`).
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
+import type { PlayerLocation } from '../../engine/interface.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
 import type { SharedSetup } from '../../share/share-link.ts';
@@ -45,6 +46,8 @@ export class LearnState {
   liveSteps = $state.raw<readonly TrajectoryStep[]>([]);
   /** The running episode's opening text and the game's text after its newest step ('' / null: none yet). */
   liveStartObservation = $state('');
+  /** Where the running episode started (its map's first room); null until its first step. */
+  liveStartLocation = $state.raw<PlayerLocation | null>(null);
   liveLastObservation = $state<string | null>(null);
   liveEpisode = $state<number | null>(null);
   /** Episode whose transcript is shown (null = the running one, else the last). */
@@ -339,6 +342,7 @@ export class LearnState {
         this.liveEpisode = episodeIndex;
         this.liveSteps = [...trajectory.steps];
         this.liveStartObservation = trajectory.startObservation;
+        this.liveStartLocation = trajectory.startLocation ?? null;
         this.liveLastObservation = trajectory.finalObservation;
         this.updateEta();
       },
@@ -349,6 +353,7 @@ export class LearnState {
     this.liveRecord = record;
     this.record = structuredClone(record);
     const open = openEpisodeOf(record.config, record.episodes);
+    if (open !== this.liveEpisode) this.liveStartLocation = null;
     this.liveEpisode = open;
     this.liveSteps = open === null ? [] : [...(record.episodes.find((e) => e.index === open)?.steps ?? [])];
     this.updateEta();
