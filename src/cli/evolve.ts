@@ -96,22 +96,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const saved = previous?.config ?? source?.config;
   const train = await taskList(values.train, '--train', saved?.train);
   const val = await taskList(values.val, '--val', saved?.val);
-  if (values.proposer !== 'llm' && values.proposer !== 'random' && values.proposer !== 'random-neutral') throw new UsageError('--proposer must be llm, random or random-neutral');
-  if (values['edit-sizes'] !== undefined && values.proposer !== 'random-neutral') throw new UsageError('--edit-sizes goes with --proposer random-neutral');
-  let editSizes: EvolutionConfig['editSizes'];
-  try {
-    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : values.proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined;
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-  const instruction = values['proposer-instruction'];
-  if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
-  const optimizer = values.optimizer;
-  if (!(OPTIMIZERS as readonly string[]).includes(optimizer)) throw new UsageError(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got "${optimizer}"`);
-  if (optimizer === 'opro' && values.proposer !== 'llm') throw new UsageError('--optimizer opro needs the LLM proposer (--proposer llm)');
-  const proposerInput = values['proposer-input'];
-  if (proposerInput !== 'full' && proposerInput !== 'no-trace') throw new UsageError(`--proposer-input must be full or no-trace, got "${proposerInput}"`);
-  if (proposerInput === 'no-trace' && (values.proposer !== 'llm' || optimizer !== 'gepa')) throw new UsageError('--proposer-input no-trace needs the LLM proposer with the GEPA optimizer (--proposer llm --optimizer gepa)');
+  const { editSizes, instruction, optimizer, proposerInput } = proposerFlags(values);
   const outerLoop = outerLoopOptions(values);
   if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
     throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
@@ -125,7 +110,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
     minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer, ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer as EvolutionConfig['proposer'], ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
     rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),
@@ -251,4 +236,26 @@ function branchChanges(argv: readonly string[], parsed: EvolutionConfig): Branch
   if (given(argv, 'concurrency')) changes.concurrency = parsed.concurrency;
   if (['stop-no-improvement', 'stop-score', 'stop-minutes', 'max-proposer-usd'].some((f) => given(argv, f))) changes.stopConditions = parsed.stopConditions ?? {};
   return changes;
+}
+
+/** The proposer's flags checked together (--proposer, --edit-sizes[-source], --proposer-instruction,
+ * --optimizer, --proposer-input). @throws UsageError naming the flag */
+function proposerFlags(values: { proposer: string; 'edit-sizes'?: string; 'edit-sizes-source'?: string; 'proposer-instruction': string; optimizer: string; 'proposer-input': string }) {
+  if (values.proposer !== 'llm' && values.proposer !== 'random' && values.proposer !== 'random-neutral') throw new UsageError('--proposer must be llm, random or random-neutral');
+  if (values['edit-sizes'] !== undefined && values.proposer !== 'random-neutral') throw new UsageError('--edit-sizes goes with --proposer random-neutral');
+  let editSizes: EvolutionConfig['editSizes'];
+  try {
+    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : values.proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined;
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const instruction = values['proposer-instruction'];
+  if (instruction !== 'gepa' && instruction !== 'general-rules') throw new UsageError('--proposer-instruction must be gepa or general-rules');
+  const optimizer = values.optimizer;
+  if (!(OPTIMIZERS as readonly string[]).includes(optimizer)) throw new UsageError(`--optimizer must be one of ${OPTIMIZERS.join(', ')}, got "${optimizer}"`);
+  if (optimizer === 'opro' && values.proposer !== 'llm') throw new UsageError('--optimizer opro needs the LLM proposer (--proposer llm)');
+  const proposerInput = values['proposer-input'];
+  if (proposerInput !== 'full' && proposerInput !== 'no-trace') throw new UsageError(`--proposer-input must be full or no-trace, got "${proposerInput}"`);
+  if (proposerInput === 'no-trace' && (values.proposer !== 'llm' || optimizer !== 'gepa')) throw new UsageError('--proposer-input no-trace needs the LLM proposer with the GEPA optimizer (--proposer llm --optimizer gepa)');
+  return { editSizes, instruction, optimizer: optimizer as Optimizer, proposerInput: proposerInput as 'full' | 'no-trace' };
 }
