@@ -1,13 +1,14 @@
 /**
  * Every `metattl` command's options and help page, one `CommandSpec` each (option-defs.ts): each
  * command parses with its spec (`parseCommand`) and `metattl <command> --help` prints
- * `commandHelp(spec)`, so the two cannot differ. Imports only lists of names (strategies,
- * optimizers, built-in experiments), so `metattl --help` stays fast.
+ * `commandHelp(spec)`, so the two cannot differ. Imports only the built-in experiments; the
+ * strategy and optimizer names are spelled here (typed against the core's unions, and
+ * test/cli-help.test.ts checks they equal its lists) because the modules that hold them would add
+ * about 50 ms to `metattl --help`.
  */
-import { ACCEPTANCES } from '../evolve/strategies/acceptance.ts';
-import { CANDIDATE_SELECTIONS } from '../evolve/strategies/candidate-selection.ts';
-import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
-import { OPTIMIZERS } from '../evolve/strategies/opro-proposer.ts';
+import type { Acceptance } from '../evolve/strategies/acceptance.ts';
+import type { CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
+import type { Optimizer } from '../evolve/strategies/opro-proposer.ts';
 import { BUILTIN_EXPERIMENTS } from '../experiment/builtins.ts';
 import { LLM_FLAGS } from './llm-flags.ts';
 import type { CommandSpec, OptionDef } from './option-defs.ts';
@@ -20,6 +21,14 @@ const steps = { type: 'string', value: 'S', defaultText: '50; web tasks 10', des
 const stepDelay = { type: 'string', value: 'MS', defaultText: '0', description: 'Wait MS before each step but the first (a presenter\'s pace; results unchanged).' } as const satisfies OptionDef;
 const allowChanged = { type: 'boolean', default: false, description: 'With a resume: accept changed models or settings (the change is recorded) instead of refusing.' } as const satisfies OptionDef;
 const choices = (list: readonly string[]): string => list.join('|');
+
+/** The core's lists, as the help shows them (equal to ACCEPTANCES, CANDIDATE_SELECTIONS, OPTIMIZERS and DEFAULT_MAX_MERGES: checked by test). */
+export const HELP_NAMES = {
+  acceptances: ['strict_improvement', 'improvement_or_equal'] satisfies Acceptance[],
+  selections: ['pareto', 'current_best', 'epsilon_greedy', 'top_k_pareto'] satisfies CandidateSelection[],
+  optimizers: ['gepa', 'opro'] satisfies Optimizer[],
+  maxMerges: 5,
+};
 
 const STORY_NOTE = 'Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories, ~/.cache/metattl-stories (or $METATTL_STORIES_DIR) and ../shared/stories. Web tasks go wherever a story or task does: web:<site>/<template>:<seed> (e.g. web:shop/t12:3; its seed is in the id); their score is the episode\'s reward (max 1).';
 const TASKS_NOTE = 'Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD (balances, library, zork3), web task ids and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test, WEB-OOD; for web tasks K defaults to 3 and S to 10.';
@@ -87,18 +96,18 @@ export const EVOLVE = {
     minibatch: { type: 'string', value: 'B', defaultText: '1', description: 'Training tasks per minibatch.' },
     proposer: { type: 'string', default: 'llm', value: 'llm|random', description: 'Who writes new strategies: the proposer model, or random mutation (a control).' },
     'proposer-instruction': { type: 'string', default: 'gepa', value: 'gepa|general-rules', description: 'The proposer\'s instruction.' },
-    optimizer: { type: 'string', default: 'gepa', value: choices(OPTIMIZERS), description: 'How proposals are written: GEPA\'s reflective mutation, or the OPRO way (scored past strategies in the prompt; needs --proposer llm).' },
+    optimizer: { type: 'string', default: 'gepa', value: choices(HELP_NAMES.optimizers), description: 'How proposals are written: GEPA\'s reflective mutation, or the OPRO way (scored past strategies in the prompt; needs --proposer llm).' },
     merge: { type: 'boolean', default: false, description: 'Also propose merges of two candidates (GEPA\'s merge), between reflective proposals.' },
-    'max-merges': { type: 'string', value: 'N', defaultText: String(DEFAULT_MAX_MERGES), description: 'With --merge: merge proposals at most (GEPA\'s max_merge_invocations).' },
+    'max-merges': { type: 'string', value: 'N', defaultText: String(HELP_NAMES.maxMerges), description: 'With --merge: merge proposals at most (GEPA\'s max_merge_invocations).' },
     proposals: { type: 'string', value: 'PxN|N', defaultText: '1x1', description: 'Proposals per iteration: P parents × N mutations each (N alone = 1×N; at most 64).' },
     'rng-seed': { type: 'string', value: 'N', defaultText: '0', description: 'The loop\'s random seed (minibatches, parent choice).' },
     'max-failures': { type: 'string', value: 'N', defaultText: '5', description: 'Consecutive failed proposals that stop the run.' },
     'seed-strategy': { type: 'string', value: 'TEXT', defaultText: 'empty', description: 'The seed candidate\'s strategy section.' },
     guide,
-    selection: { type: 'string', default: 'pareto', value: choices(CANDIDATE_SELECTIONS), description: 'How the parent is chosen (GEPA\'s names).' },
+    selection: { type: 'string', default: 'pareto', value: choices(HELP_NAMES.selections), description: 'How the parent is chosen (GEPA\'s names).' },
     epsilon: { type: 'string', value: 'E', description: 'With --selection epsilon_greedy: the chance of a random parent (0 to 1).' },
     'top-k': { type: 'string', value: 'K', defaultText: '5', description: 'With --selection top_k_pareto: the Pareto draw among the K best by mean score.' },
-    accept: { type: 'string', default: 'strict_improvement', value: choices(ACCEPTANCES), description: 'When a proposal joins the pool (GEPA\'s names).' },
+    accept: { type: 'string', default: 'strict_improvement', value: choices(HELP_NAMES.acceptances), description: 'When a proposal joins the pool (GEPA\'s names).' },
     'stop-no-improvement': { type: 'string', value: 'N', description: 'Stop after N iterations without a better candidate.' },
     'stop-score': { type: 'string', value: 'X', description: 'Stop once a candidate\'s validation W-AUC reaches X (0 to 1).' },
     'stop-minutes': { type: 'string', value: 'M', description: 'Stop after M minutes of this invocation (checked between iterations).' },
