@@ -8,12 +8,13 @@
  * byte, recorded as `spec.raw: true` in results.json's config), and prints the summary table. Persisted and resumable with --store DIR
  * and --resume RUN_ID. Same core and numbers as the Evaluate page.
  */
+import { EVAL } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { scrubText } from '../common/secrets.ts';
 import { codeVersion } from '../common/code-version.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
@@ -29,7 +30,7 @@ import { UsageMeter } from '../llm/usage-meter.ts';
 import { MemoryStore } from '../store/memory-store.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption, rawMetaPromptFromFile, selectedOnFromOption } from './policy-option.ts';
 import { contrastOption, intOption, LIMITS, powerDeltaOption } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
@@ -76,17 +77,9 @@ async function evaluationVocabulary(config: EvaluationConfig): Promise<(TaskSetO
   return evolved.flatMap((p) => sets.map((s) => ({ policy: p.id, ...taskSetOverlap(s.name, s.games, [...new Set(p.selectedOn.map(game))], vocabularies) })));
 }
 
-/** `metattl eval`'s flags (the LLM flags of llm-options.ts and the evaluation's own). */
-const EVAL_OPTIONS = {
-  ...LLM_OPTIONS,
-  policies: { type: 'string', default: 'static,naive' }, tasks: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' },
-  steps: { type: 'string' }, baseline: { type: 'string' }, store: { type: 'string' }, resume: { type: 'string' }, out: { type: 'string' }, 'from-last-good': { type: 'boolean', default: false },
-  guide: { type: 'string' }, 'bootstrap-seed': { type: 'string' }, json: { type: 'boolean', default: false }, id: { type: 'string' },
-  contrast: { type: 'string', multiple: true }, 'power-delta': { type: 'string' }, 'raw-meta-prompt': { type: 'string', multiple: true }, 'allow-changed-settings': { type: 'boolean', default: false },
-} as const;
 
 export async function evalCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({ args: argv, options: EVAL_OPTIONS });
+  const { values } = parseCommand(EVAL, argv);
   if (!values.out) throw new UsageError('eval needs --out DIR');
   const contrasts = (values.contrast ?? []).map(contrastOption);
   const powerDelta = powerDeltaOption(values['power-delta']);

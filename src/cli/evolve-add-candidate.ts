@@ -8,15 +8,16 @@
  * Output (--json): `{ id, status, stopReason, metricCallsUsed, budget, iterationsDone, candidate:
  * { id, parentId, origin: 'human', status, reason, strategy, valScores, minibatch, feedback }, costUsd }`.
  */
+import { EVOLVE_ADD_CANDIDATE } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { readFileSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
 import { addHumanCandidate, HumanCandidateError, humanCandidateProblem, proposeFromFeedback } from '../evolve/human-candidate.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { runStoredEvolution } from './evolve-run.ts';
 import { exitCode } from './interrupt.ts';
-import { costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
+import { costText, knownCostUsd, llmSettingsFromFlags } from './llm-options.ts';
 import { resumeCheck } from './resume-check.ts';
 import { parseTasks } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
@@ -24,13 +25,7 @@ import { UsageError } from './usage-error.ts';
 /** @returns the exit code (0 evaluated, 1 a provider fault stopped it, 130 interrupted)
  * @throws UsageError for missing flags, an unknown run or parent, or a run that cannot take one now */
 export async function addCandidateCommand(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      ...LLM_OPTIONS, store: { type: 'string' }, run: { type: 'string' }, parent: { type: 'string' },
-      'strategy-file': { type: 'string' }, 'feedback-file': { type: 'string' }, json: { type: 'boolean', default: false },
-    },
-  });
+  const { values } = parseCommand(EVOLVE_ADD_CANDIDATE, argv);
   if (!values.store || !values.run || !values.parent) throw new UsageError('evolve add-candidate needs --store DIR --run ID --parent CID');
   if ((values['strategy-file'] === undefined) === (values['feedback-file'] === undefined)) throw new UsageError('evolve add-candidate needs one of --strategy-file F (the strategy) or --feedback-file F (feedback for the proposer)');
   const text = readText(values['strategy-file'] ?? values['feedback-file']!).trim();

@@ -12,8 +12,9 @@
  * settings given; `evolve add-candidate` is src/cli/evolve-add-candidate.ts. Extra JSON fields:
  * iteration, iterationsDone, branchedFrom, and each candidate's iteration and origin.
  */
+import { EVOLVE } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { randomUUID } from 'node:crypto';
-import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { budgetPlanOf } from '../evolve/evolution-runner.ts';
 import { BranchError, createBranch, type BranchChanges } from '../evolve/branch.ts';
@@ -25,13 +26,14 @@ import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { replyGrammarOf } from './models.ts';
 import { runStoredEvolution } from './evolve-run.ts';
 import { openNodeStore } from '../store/node-store.ts';
-import { contextWindowFromFlags, costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { contextWindowFromFlags, costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
+import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
 import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
 import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
@@ -43,25 +45,10 @@ import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
 
-/** `metattl evolve`'s flags (the LLM flags of llm-options.ts and the outer loop's own). */
-const EVOLVE_OPTIONS = {
-  ...LLM_OPTIONS,
-  train: { type: 'string' }, val: { type: 'string' }, repeats: { type: 'string' }, episodes: { type: 'string' }, steps: { type: 'string' },
-  budget: { type: 'string' }, store: { type: 'string' }, proposer: { type: 'string', default: 'llm' }, resume: { type: 'boolean', default: false },
-  'from-last-good': { type: 'boolean', default: false },
-  id: { type: 'string' }, 'rng-seed': { type: 'string' }, minibatch: { type: 'string' }, 'max-failures': { type: 'string' },
-  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'proposer-instruction': { type: 'string', default: 'gepa' },
-  'seed-strategy': { type: 'string' }, guide: { type: 'string' }, json: { type: 'boolean', default: false },
-  optimizer: { type: 'string', default: 'gepa' }, selection: { type: 'string', default: 'pareto' }, epsilon: { type: 'string' }, 'top-k': { type: 'string' }, accept: { type: 'string', default: 'strict_improvement' },
-  branch: { type: 'string' }, 'from-iteration': { type: 'string' }, 'pause-after': { type: 'string' },
-  'stop-no-improvement': { type: 'string' }, 'stop-score': { type: 'string' }, 'stop-minutes': { type: 'string' }, 'max-proposer-usd': { type: 'string' },
-  merge: { type: 'boolean', default: false }, 'max-merges': { type: 'string' }, proposals: { type: 'string' },
-  'allow-changed-settings': { type: 'boolean', default: false }, 'edit-sizes': { type: 'string' }, 'edit-sizes-source': { type: 'string' }, 'proposer-input': { type: 'string', default: 'full' },
-} as const;
 
 export async function evolveCommand(argv: string[]): Promise<number> {
   if (argv[0] === 'add-candidate') return (await import('./evolve-add-candidate.ts')).addCandidateCommand(argv.slice(1));
-  const { values } = parseArgs({ args: argv, options: EVOLVE_OPTIONS });
+  const { values } = parseCommand(EVOLVE, argv);
   if (!values.store) throw new UsageError('evolve needs --store DIR (runs are persisted so they can be resumed)');
   const settings = llmSettingsFromFlags(values);
   const store = await openNodeStore(values.store);
@@ -257,5 +244,5 @@ function proposerFlags(values: { proposer: string; 'edit-sizes'?: string; 'edit-
   const proposerInput = values['proposer-input'];
   if (proposerInput !== 'full' && proposerInput !== 'no-trace') throw new UsageError(`--proposer-input must be full or no-trace, got "${proposerInput}"`);
   if (proposerInput === 'no-trace' && (values.proposer !== 'llm' || optimizer !== 'gepa')) throw new UsageError('--proposer-input no-trace needs the LLM proposer with the GEPA optimizer (--proposer llm --optimizer gepa)');
-  return { editSizes, instruction, optimizer: optimizer as Optimizer, proposerInput: proposerInput as 'full' | 'no-trace' };
+  return { editSizes, instruction: instruction as ProposerInstruction, optimizer: optimizer as Optimizer, proposerInput: proposerInput as 'full' | 'no-trace' };
 }

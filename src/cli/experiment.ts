@@ -11,7 +11,8 @@ import { existsSync } from 'node:fs';
 import { copyFile } from 'node:fs/promises';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { EXPERIMENT } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { applyOverrides, BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../experiment/builtins.ts';
 import { estimateExperiment } from '../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../experiment/experiment-runner.ts';
@@ -41,16 +42,7 @@ import { UsageError } from './usage-error.ts';
 import { MAX_REPLICATES } from '../experiment/schema.ts';
 import { rawMetaPromptFromFile } from './policy-option.ts';
 
-const OPTIONS = {
-  ...LLM_OPTIONS,
-  store: { type: 'string' }, json: { type: 'boolean', default: false }, out: { type: 'string' },
-  episodes: { type: 'string' }, steps: { type: 'string' }, repeats: { type: 'string' }, budget: { type: 'string' }, minibatch: { type: 'string' },
-  'train-repeats': { type: 'string' }, 'val-repeats': { type: 'string' }, 'rng-seed': { type: 'string' }, replicates: { type: 'string' }, 'task-set': { type: 'string', multiple: true },
-  'power-delta': { type: 'string' }, pilot: { type: 'string' }, 'session-sd': { type: 'string' }, tau: { type: 'string' },
-  primary: { type: 'string' }, 'primary-task-set': { type: 'string' }, alpha: { type: 'string' }, registration: { type: 'string' },
-  'allow-changed-settings': { type: 'boolean', default: false },
-} as const;
-type Values = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>['values'];
+type Values = ReturnType<typeof parseCommand<typeof EXPERIMENT>>['values'];
 
 /** A built-in experiment or a JSON file. @throws UsageError for an unknown name or a bad file (every bad field named) */
 async function loadSpec(ref: string): Promise<ExperimentSpec> {
@@ -307,7 +299,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
 }
 
 export async function experimentCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  const { values: v, positionals } = parseCommand(EXPERIMENT, argv);
   const [action, ref] = positionals;
   if (action === 'list') {
     const list = Object.values(BUILTIN_EXPERIMENTS).map((s) => ({ name: s.name, description: s.description, arms: s.arms.map((a) => a.id), taskSets: s.taskSets, episodes: s.episodes, steps: s.steps, repeats: s.repeats, evolutions: s.evolutions }));

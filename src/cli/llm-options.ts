@@ -14,42 +14,15 @@ import { presetById } from '../llm/providers.ts';
 import { SIMULATED_BASE_URL, SIMULATED_CONTEXT_WINDOW, SIMULATED_MODEL, SIMULATED_PROVIDER } from '../llm/simulated-model.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { UsageError } from './usage-error.ts';
+import { LLM_FLAGS } from './llm-flags.ts';
+import { parseConfig } from './option-defs.ts';
 import { plural } from '../agents/plural.ts';
 import { basename } from 'node:path';
 import { LOCAL_PROVIDER, localContextWindow, localFlags } from './models.ts';
 import { FULL_REPLY_TOKENS, MIN_REPLY_TOKENS, type ReplyContract } from '../llm/reply-grammars.ts';
 
-/** parseArgs option spec for the LLM flags. */
-export const LLM_OPTIONS = {
-  'base-url': { type: 'string' },
-  provider: { type: 'string' },
-  'api-key': { type: 'string' },
-  'actor-model': { type: 'string' },
-  'meta-model': { type: 'string' },
-  'proposer-model': { type: 'string' },
-  'actor-temperature': { type: 'string' },
-  'actor-max-tokens': { type: 'string' },
-  'meta-max-tokens': { type: 'string' },
-  'proposer-max-tokens': { type: 'string' },
-  /** Tokens of the meta-agent's (and reflection model's) context window; wins over what the
-   * provider reports and the built-in table. */
-  'context-window': { type: 'string' },
-  'timeout-ms': { type: 'string' },
-  'stream-idle-ms': { type: 'string' },
-  'max-retries': { type: 'string' },
-  concurrency: { type: 'string' },
-  'max-usd': { type: 'string' },
-  'max-total-tokens': { type: 'string' },
-  'drop-sdk-headers': { type: 'boolean', default: false },
-  /** `--provider local`: the GGUF model file (models.ts). */
-  'model-file': { type: 'string' },
-  /** `on` (default) or `off`: enforce the reply contracts with grammars (local models only). */
-  'reply-grammar': { type: 'string' },
-  /** llama.cpp CPU threads for a local model (default 1). */
-  'local-threads': { type: 'string' },
-  /** `MODEL=IN/OUT`: USD per million input / output tokens; repeatable. */
-  price: { type: 'string', multiple: true },
-} as const;
+/** parseArgs option spec for the LLM flags (definitions and help text: llm-flags.ts). */
+export const LLM_OPTIONS = parseConfig(LLM_FLAGS);
 
 type Flags = Partial<Record<keyof typeof LLM_OPTIONS, string | boolean | string[] | undefined>>;
 

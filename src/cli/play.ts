@@ -11,8 +11,9 @@
  * plus extra fields (maxScore, stopReason — provider, budget, user or null — with its stopMessage, usage, adaptations, usageEstimated, estimatedCalls). --out FILE writes the full trajectory export.
  * Ctrl-C stops the episode cleanly (termination "aborted").
  */
+import { PLAY } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { Pacer } from '../ttl/pace.ts';
 import { Actor } from '../agents/actor.ts';
 import { stepAnswers } from '../agents/step-answers.ts';
@@ -24,7 +25,7 @@ import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { chatModelsFromFlags, localModelNote } from './models.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { runEpisode } from '../ttl/episode-runner.ts';
-import { costText, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
 import { WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
@@ -36,20 +37,7 @@ import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
 export async function playCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      ...LLM_OPTIONS,
-      seed: { type: 'string' },
-      steps: { type: 'string' },
-      guide: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      out: { type: 'string' },
-      stream: { type: 'boolean', default: false },
-      'step-delay-ms': { type: 'string' },
-    },
-  });
+  const { values, positionals } = parseCommand(PLAY, argv);
   const stepDelayMs = intOption(values['step-delay-ms'], 'step-delay-ms', 0, 0, 600_000);
   const [storySpec, ...extra] = positionals;
   if (!storySpec) throw new UsageError('play needs a story file');

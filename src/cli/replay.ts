@@ -13,7 +13,8 @@
  * commands ran (step_limit or game_over), 1 when the interpreter failed (interpreter_error or
  * interpreter_hang; the JSON is still printed and the fault goes to stderr).
  */
-import { parseArgs } from 'node:util';
+import { REPLAY } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import type { PlayerLocation, StepResult } from '../engine/interface.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
@@ -31,16 +32,7 @@ export function parseCommandsFile(text: string): string[] {
 }
 
 export async function replayCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      seed: { type: 'string' },
-      commands: { type: 'string' },
-      json: { type: 'boolean', default: false },
-      'step-timeout-ms': { type: 'string', default: '5000' },
-    },
-  });
+  const { values, positionals } = parseCommand(REPLAY, argv);
   const [storySpec, ...extra] = positionals;
   if (!storySpec) throw new UsageError('replay needs a story file');
   if (extra.length) throw new UsageError(`replay takes one story, got also: ${extra.join(' ')}`);

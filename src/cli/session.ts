@@ -14,9 +14,10 @@
  * message, byte for byte; the record's `config.policy` says `raw: true` (the JSON output too), and a
  * resume keeps it.
  */
+import { SESSION } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { randomUUID } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
-import { parseArgs } from 'node:util';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
@@ -36,7 +37,7 @@ import { exportSession } from '../ttl/session-io.ts';
 import { loadSession, persistingSink } from '../ttl/session-store.ts';
 import { openStoredSession } from '../ttl/session-integrity.ts';
 import { DamagedRunError } from '../store/interface.ts';
-import { contextWindowFromFlags, knownCostUsd, LLM_OPTIONS, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
+import { contextWindowFromFlags, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption, rawMetaPromptFromFile } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
@@ -48,25 +49,9 @@ import { seedFromOption } from './seed-option.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 
-/** `metattl session`'s flags (the LLM flags of llm-options.ts and the session's own). */
-const SESSION_OPTIONS = {
-  ...LLM_OPTIONS,
-  seed: { type: 'string' },
-  policy: { type: 'string' },
-  'raw-meta-prompt': { type: 'string' },
-  episodes: { type: 'string' },
-  steps: { type: 'string' },
-  guide: { type: 'string' },
-  store: { type: 'string' },
-  resume: { type: 'string' },
-  'from-last-good-episode': { type: 'boolean', default: false },
-  json: { type: 'boolean', default: false },
-  out: { type: 'string' },
-  'step-delay-ms': { type: 'string' },
-} as const;
 
 export async function sessionCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: SESSION_OPTIONS });
+  const { values, positionals } = parseCommand(SESSION, argv);
   const stepDelayMs = intOption(values['step-delay-ms'], 'step-delay-ms', 0, 0, 600_000);
   const settings = llmSettingsFromFlags(values);
   if (positionals.length > 1) throw new UsageError(`session takes one story, got: ${positionals.join(' ')}`);

@@ -6,9 +6,10 @@
  * (fetched / already there / md5 mismatch / not found / failed); exit 1 if any failed.
  * `--json`: `{ dir, results: [{ id, fileName, status, url, md5, receivedMd5?, bytes?, licence, message }] }`.
  */
+import { STORIES_GET } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { getStories, suiteGames, type StoryGetResult } from '../stories/story-download.ts';
 import { downloadedStoriesDir, loadCatalog } from './stories.ts';
 import { UsageError } from './usage-error.ts';
@@ -19,10 +20,7 @@ export async function storiesCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === 'overlap') return (await import('./stories-overlap.ts')).storiesOverlapCommand(rest);
   if (sub !== 'get') throw new UsageError(sub === undefined ? 'stories: expected "get" or "overlap"' : `stories: unknown subcommand "${sub}" (expected get or overlap)`);
-  const { values, positionals } = parseArgs({
-    args: rest, allowPositionals: true,
-    options: { suite: { type: 'string' }, mirror: { type: 'string' }, dir: { type: 'string' }, json: { type: 'boolean', default: false }, 'timeout-ms': { type: 'string' } },
-  });
+  const { values, positionals } = parseCommand(STORIES_GET, rest);
   if (values.suite !== undefined && positionals.length > 0) throw new UsageError('stories get: give games or --suite, not both');
   let ids: string[];
   try {

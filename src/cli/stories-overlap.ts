@@ -9,10 +9,11 @@
  * `--json`: `{ formula, training: [{game, file, version, words}], games: [{game, file, version,
  * resolution, dictionary: {shared, total, share}, walkthrough: {…} | null}] }`. Node only.
  */
+import { STORIES_OVERLAP } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { existsSync, statSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, extname, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { md5Hex, identifyStory } from '../engine/story-file.ts';
 import { readStoryDictionary } from '../engine/story-dictionary.ts';
 import { overlapTable, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
@@ -110,10 +111,7 @@ async function expand(specs: readonly string[]): Promise<string[]> {
 const pct = (x: number | null): string => (x === null ? '—' : `${(100 * x).toFixed(1)} %`);
 
 export async function storiesOverlapCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv, allowPositionals: true,
-    options: { train: { type: 'string', multiple: true }, walkthroughs: { type: 'string' }, json: { type: 'boolean', default: false } },
-  });
+  const { values, positionals } = parseCommand(STORIES_OVERLAP, argv);
   const trainSpecs = (values.train ?? []).flatMap((t) => t.split(',')).map((t) => t.trim()).filter(Boolean);
   if (!trainSpecs.length) throw new UsageError('stories overlap: name the training games with --train (e.g. --train detective,zork1,temple)');
   if (!positionals.length) throw new UsageError('stories overlap: name the games to compare (story files, ids or directories) after the options');

@@ -4,7 +4,8 @@
  * tasks → `[{ id, site, template, intent, check, split }]` (check ∈ string_match, url_match, state;
  * split ∈ train, val, test, ood); oracle → `{ task, reward, steps: [{ action, observation }] }`.
  */
-import { parseArgs } from 'node:util';
+import { ORACLE, TASKS } from './commands.ts';
+import { parseCommand } from './option-defs.ts';
 import { webRng } from '../ttl/web-engine.ts';
 import { inlineStyleOf } from '../web/dom/axtree.ts';
 import { runScript } from '../web/dom/oracle.ts';
@@ -26,7 +27,7 @@ export function nodeWebEnvironment(taskId: string): WebEnvironment {
 }
 
 export async function tasksCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { kind: { type: 'string', default: 'web' }, set: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommand(TASKS, argv);
   if (positionals.length) throw new UsageError(`tasks takes no positional arguments, got: ${positionals.join(' ')}`);
   if (values.kind !== 'web') throw new UsageError(`tasks --kind: only "web" is listed here (Z-machine tasks are story:seed, see --help), got "${values.kind}"`);
   let tasks = listWebTasks(webRng);
@@ -41,7 +42,7 @@ export async function tasksCommand(argv: string[]): Promise<number> {
 }
 
 export async function oracleCommand(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({ args: argv, allowPositionals: true, options: { json: { type: 'boolean', default: false }, wrong: { type: 'boolean', default: false } } });
+  const { values, positionals } = parseCommand(ORACLE, argv);
   const [taskId, ...extra] = positionals;
   if (!taskId) throw new UsageError('oracle needs a web task id, e.g. web:shop/t1:3');
   if (extra.length) throw new UsageError(`oracle takes one task, got also: ${extra.join(' ')}`);
