@@ -13,7 +13,7 @@ const p = <const D extends Omit<OptionDef, 'group'>>(def: D): D & { readonly gro
 
 export const LLM_FLAGS = {
   'base-url': p({ type: 'string', value: 'URL', description: 'The OpenAI-compatible endpoint (or give --provider).' }),
-  provider: p({ type: 'string', value: 'P', description: 'openai | openrouter | groq | together | ollama | lmstudio | llamacpp (their base URL), or local: a GGUF model run in this process by node-llama-cpp (with --model-file; installed apart: npm install --no-save node-llama-cpp@3.21.1).' }),
+  provider: p({ type: 'string', value: 'P', description: 'openai | openrouter | groq | together | ollama | lmstudio | llamacpp (their base URL), or local: a GGUF model run in this process by node-llama-cpp (with --model-file; installed apart: npm install --no-save node-llama-cpp@3.21.1), or simulated: the simulated model (no key; not a language model, it shows how the loop works).' }),
   'api-key': p({ type: 'string', value: 'K', defaultText: '$OPENAI_API_KEY', description: 'The provider\'s API key; never printed, stored or exported.' }),
   'actor-model': p({ type: 'string', value: 'M', defaultText: D.roles.actor.model, description: 'The actor\'s model (plays the game).' }),
   'meta-model': p({ type: 'string', value: 'M', defaultText: 'the actor\'s model', description: 'The meta-agent\'s model (rewrites the guiding prompt between episodes).' }),
