@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { forgetSecrets, KEY_HIDDEN, registerSecret } from '../../../common/secrets.ts';
 import { errorText, showingErrors } from './error-text.ts';
 
-const KEY = 'sk-test-0123456789abcdefghij';
+const KEY = 'fake-test-key-0123456789abcdefghij';
 afterEach(() => forgetSecrets());
 
 describe('the text a view shows for an error', () => {
