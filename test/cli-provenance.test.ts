@@ -205,6 +205,23 @@ describe('provenance in every record', () => {
     expect((await runCli(['experiment', 'resume', file, ...provider('other-model'), '--actor-temperature', '0.3', '--store', store], env)).code).toBe(0);
   }, 60_000);
 
+  it('every LLM proposal (GEPA reflection and OPRO) records the model the provider said it used, kept across a resume', async () => {
+    for (const optimizer of ['gepa', 'opro']) {
+      const store = join(tmp(), 'store');
+      const args = ['evolve', '--train', 'detective:0', '--val', 'temple:0', '--repeats', '1', '--episodes', '2', '--steps', '3', '--budget', '6', '--optimizer', optimizer, '--store', store, '--id', 'prov-evo', '--json', ...provider()];
+      const run = await runCli(args, env);
+      expect(run.code, run.stderr).toBe(0);
+      const out = JSON.parse(run.stdout) as { candidates: { status: string; origin: string; providerModel?: string; systemFingerprint?: string }[] };
+      const proposals = out.candidates.filter((c) => c.status !== 'seed');
+      expect(proposals.length, optimizer).toBeGreaterThan(0);
+      for (const c of proposals) expect(c, optimizer).toMatchObject({ providerModel: 'mock-model-2024-07-18', systemFingerprint: 'fp_mock' });
+      expect(out.candidates[0]).not.toHaveProperty('providerModel');
+      // A resume replays the cached replies: the same provenance, no new call.
+      const again = await runCli([...args, '--resume'], env);
+      expect(JSON.parse(again.stdout).candidates).toEqual(out.candidates);
+    }
+  }, 60_000);
+
   it('experiment plan names the models and the prices its cost range is at', async () => {
     const mini = await runCli(['experiment', 'plan', 'paper-jericho'], env);
     expect(mini.code).toBe(0);

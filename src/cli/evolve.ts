@@ -142,7 +142,7 @@ function evolutionJson(id: string, state: EvolutionState, config: EvolutionConfi
     id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
-    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer' })),
+    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer', ...(c.providerModel ? { providerModel: c.providerModel } : {}), ...(c.systemFingerprint ? { systemFingerprint: c.systemFingerprint } : {}) })),
     iteration: state.iteration, iterationsDone: state.iterationsDone ?? null, branchedFrom: config.branchedFrom ? { runId: config.branchedFrom.runId, iteration: config.branchedFrom.iteration } : null,
     fronts: state.fronts,
     outerLoop: {

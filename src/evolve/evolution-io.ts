@@ -43,6 +43,7 @@ const candidate = z.object({
   origin: z.literal('human').optional(), humanFeedback: z.string().optional(),
   proposerUsage: z.object({ promptTokens: z.number().int().nonnegative(), completionTokens: z.number().int().nonnegative(), costUsd: z.number().nonnegative() }).optional(),
   editSize: z.number().int().nonnegative().optional(),
+  providerModel: z.string().max(200).optional(), systemFingerprint: z.string().max(200).optional(),
 });
 const metricCall = z.object({
   key: z.string().min(1), candidateId: z.string(), taskId: z.string(), repeat: z.number().int().nonnegative(),
@@ -177,7 +178,8 @@ function budgetInconsistency(state: EvolutionState): Inconsistency | null {
 
 const cacheEvent = z.discriminatedUnion('type', [
   z.object({ type: z.literal('call'), call: metricCall, session: sessionSchema }),
-  z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), index: z.number().int().nonnegative().optional(), reply: z.string(), finishReason: z.string().nullable() }),
+  z.object({ type: z.literal('proposal'), iteration: z.number().int().nonnegative(), index: z.number().int().nonnegative().optional(), reply: z.string(), finishReason: z.string().nullable(),
+    providerModel: z.string().max(200).optional(), systemFingerprint: z.string().max(200).optional() }),
 ]);
 
 /**

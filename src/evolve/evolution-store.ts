@@ -8,12 +8,12 @@
 import type { SettingValue, Store } from '../store/interface.ts';
 import type { CallUsage } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import type { EvolutionCache, EvolutionState, MetricCall } from './interface.ts';
+import type { EvolutionCache, EvolutionState, MetricCall, ProposalProvenance } from './interface.ts';
 
 type CacheEvent =
   | { type: 'call'; call: MetricCall; session: SessionRecord }
   /** `index`: the proposal's index within its iteration, absent for the first (and only, at 1×1). */
-  | { type: 'proposal'; iteration: number; index?: number; reply: string; finishReason: string | null; usage?: CallUsage | null };
+  | ({ type: 'proposal'; iteration: number; index?: number; reply: string; finishReason: string | null; usage?: CallUsage | null } & ProposalProvenance);
 
 export function evolutionSummary(state: EvolutionState): SettingValue {
   const best = state.candidates.find((c) => c.id === state.best.byMean);
@@ -39,14 +39,14 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
   const run = await store.getRun(id);
   if (!run) await saveEvolutionState(store, initial());
   const calls = new Map<string, { call: MetricCall; session: SessionRecord }>();
-  const proposals = new Map<string, { reply: string; finishReason: string | null; usage?: CallUsage | null }>();
+  const proposals = new Map<string, { reply: string; finishReason: string | null; usage?: CallUsage | null } & ProposalProvenance>();
   const proposalKey = (iteration: number, index = 0) => `${iteration}:${index}`;
   let seq = 0;
   for (const event of run?.events ?? []) {
     seq = Math.max(seq, event.seq);
     const data = event.data as CacheEvent;
     if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
-    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage ?? null });
+    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage ?? null, ...provenanceOf(data) });
   }
   const append = (data: CacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
   return {
@@ -61,11 +61,16 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
       await store.deleteRun(call.sessionId);
     },
     getProposal: async (iteration, index) => proposals.get(proposalKey(iteration, index)),
-    putProposal: async (iteration, reply, finishReason, usage, index) => {
-      proposals.set(proposalKey(iteration, index), { reply, finishReason, usage });
-      await append({ type: 'proposal', iteration, ...(index ? { index } : {}), reply, finishReason, usage });
+    putProposal: async (iteration, reply, finishReason, usage, index, provenance) => {
+      proposals.set(proposalKey(iteration, index), { reply, finishReason, usage, ...provenanceOf(provenance) });
+      await append({ type: 'proposal', iteration, ...(index ? { index } : {}), reply, finishReason, usage, ...provenanceOf(provenance) });
     },
   };
+}
+
+/** The provenance fields of `p` that are set (none for older records and replies that named no model). */
+function provenanceOf(p: ProposalProvenance | undefined): ProposalProvenance {
+  return { ...(p?.providerModel ? { providerModel: p.providerModel } : {}), ...(p?.systemFingerprint ? { systemFingerprint: p.systemFingerprint } : {}) };
 }
 
 /** The stored state of run `id`, if any. */

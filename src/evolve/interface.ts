@@ -149,6 +149,10 @@ export interface Candidate {
   /** The proposer call's tokens and cost (LLM proposals; absent for random draws and for runs
    * recorded before it was kept). */
   proposerUsage?: { promptTokens: number; completionTokens: number; costUsd: number };
+  /** The model the provider said the proposer call used, and its `system_fingerprint` (LLM
+   * proposals whose reply named them; absent otherwise and in runs recorded before). */
+  providerModel?: string;
+  systemFingerprint?: string;
   /** Word edit distance from the parent's strategy (accounting.ts `wordEditDistance`), for
    * proposals that produced a text; absent otherwise and in older runs (then computed). */
   editSize?: number;
@@ -195,9 +199,17 @@ export interface EvolutionCache {
   getCall(key: string): Promise<{ call: MetricCall; session: SessionRecord } | undefined>;
   putCall(call: MetricCall, session: SessionRecord): Promise<void>;
   /** `index`: the proposal's index within its iteration (0 when an iteration makes one). */
-  getProposal(iteration: number, index?: number): Promise<{ reply: string; finishReason: string | null; usage?: CallUsage | null } | undefined>;
-  /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it. */
-  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number): Promise<void>;
+  getProposal(iteration: number, index?: number): Promise<({ reply: string; finishReason: string | null; usage?: CallUsage | null } & ProposalProvenance) | undefined>;
+  /** `usage`: the proposer call's tokens and cost (null when it failed), so resumed runs count it;
+   * `provenance`: the model the provider said it used (kept with the reply, so a resume keeps it). */
+  putProposal(iteration: number, reply: string, finishReason: string | null, usage: CallUsage | null, index?: number, provenance?: ProposalProvenance): Promise<void>;
+}
+
+/** What the provider said about a proposer call: the reply's `model` and `system_fingerprint`
+ * (llm/interface.ts `Completion`); each absent when the reply did not send it. */
+export interface ProposalProvenance {
+  providerModel?: string;
+  systemFingerprint?: string;
 }
 
 export type StopReason = 'budget' | 'failures' | 'usd_cap' | 'token_cap' | 'stopped' | 'provider_error'

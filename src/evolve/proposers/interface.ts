@@ -7,7 +7,7 @@
  */
 import type { ChatModel } from '../../llm/interface.ts';
 import type { SeededRng } from '../../ttl/rng.ts';
-import type { CallPurpose, Candidate, EvolutionCache, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, StopReason } from '../interface.ts';
+import type { CallPurpose, Candidate, ProposalProvenance, EvolutionCache, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, StopReason } from '../interface.ts';
 import type { RunForRecord } from '../reflective-record.ts';
 import type { MergeSchedule } from '../strategies/merge.ts';
 import type { EpochMinibatchSampler } from '../strategies/minibatch.ts';
@@ -93,8 +93,9 @@ export interface Proposer {
 /** A mutation's text for one parent: the new strategy, or a failure (`strategy: null`) whose
  * `status` says why; `reply` is the proposer's full reply (null for random mutations). */
 /** A writer's text for one child (null: a failed proposal, with its status); `usage`: the proposer
- * call's tokens and cost (LLM proposals; recorded on the child as `proposerUsage`). */
-export type StrategyProposal = ({ strategy: string } | { strategy: null }) & { status: string; reply: string | null; usage?: ProposerUsage };
+ * call's tokens and cost (LLM proposals; recorded on the child as `proposerUsage`); `providerModel` /
+ * `systemFingerprint`: what the provider said it used (recorded on the child). */
+export type StrategyProposal = ({ strategy: string } | { strategy: null }) & { status: string; reply: string | null; usage?: ProposerUsage } & ProposalProvenance;
 
 /** The tokens and USD of one proposer call. */
 export type ProposerUsage = { promptTokens: number; completionTokens: number; costUsd: number };

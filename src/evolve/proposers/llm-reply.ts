@@ -32,10 +32,14 @@ export async function llmProposal(loop: LoopContext, index: number, parentStrate
   if (!cached) {
     if (loop.signal?.aborted) throw new LoopStop('stopped', null);
     const completion = await completeWithRetries(model, messages(), loop);
-    cached = { reply: completion.content, finishReason: completion.finishReason, usage: completion.usage };
-    await loop.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index);
+    const provenance = { ...(completion.providerModel ? { providerModel: completion.providerModel } : {}), ...(completion.systemFingerprint ? { systemFingerprint: completion.systemFingerprint } : {}) };
+    cached = { reply: completion.content, finishReason: completion.finishReason, usage: completion.usage, ...provenance };
+    await loop.cache.putProposal(iteration, cached.reply, cached.finishReason, completion.usage, index, provenance);
   }
-  const usage = cached.usage ? { usage: { promptTokens: cached.usage.promptTokens, completionTokens: cached.usage.completionTokens, costUsd: cached.usage.costUsd } } : {};
+  const usage = {
+    ...(cached.usage ? { usage: { promptTokens: cached.usage.promptTokens, completionTokens: cached.usage.completionTokens, costUsd: cached.usage.costUsd } } : {}),
+    ...(cached.providerModel ? { providerModel: cached.providerModel } : {}), ...(cached.systemFingerprint ? { systemFingerprint: cached.systemFingerprint } : {}),
+  };
   if (cached.finishReason?.startsWith('error: ')) return { strategy: null, status: cached.finishReason, reply: null, ...usage };
   const parsed = parseProposal(cached.reply, cached.finishReason, parentStrategy);
   return parsed.strategy === null ? { strategy: null, status: parsed.status, reply: cached.reply, ...usage } : { strategy: parsed.strategy, status: parsed.status, reply: cached.reply, ...usage };

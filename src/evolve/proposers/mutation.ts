@@ -57,6 +57,8 @@ async function proposeMutations(loop: LoopContext, next: EvolutionConfig, writer
     const text = texts[index]!;
     child.proposerReply = text.reply;
     if (text.usage) child.proposerUsage = text.usage;
+    if (text.providerModel) child.providerModel = text.providerModel;
+    if (text.systemFingerprint) child.systemFingerprint = text.systemFingerprint;
     state.candidates.push(child);
     if (text.strategy === null) {
       await recordFailure(loop, next, child, text.status);
