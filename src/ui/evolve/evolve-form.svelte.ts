@@ -2,8 +2,9 @@
  * The Evolve view's setup form: which library stories are training or validation games (per
  * story: none / train / validation / both, and its seeds), repeats for minibatch and validation
  * sessions, K, S, minibatch size b, the budget in metric calls (1 metric call = 1 candidate
- * evaluated on one task, whatever its repeats), the RNG seed and the proposer (LLM, or the
- * random-mutation control). Derived: the task lists, the split warning (a game in both lists) and
+ * evaluated on one task, whatever its repeats), the RNG seed and the proposer (LLM, with or
+ * without the trace; the random-mutation control; or the matched random control, `random-neutral`,
+ * drawing neutral edits of the word sizes typed or the documented default spread). Derived: the task lists, the split warning (a game in both lists) and
  * what keeps the form from starting — including a budget that cannot pay for the seed's
  * validation plus one full iteration. Defaults follow method.md (K = 6, S = 50, b = 1; the
  * reference repeats minibatches once and validation 5 times, we default to 1 to keep first runs
@@ -13,7 +14,8 @@
  * instance). No I/O.
  */
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
-import type { ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
+import type { ProposerInput, ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
+import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../../evolve/strategies/neutral-mutation.ts';
 import type { Optimizer } from '../../evolve/strategies/opro-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
@@ -63,6 +65,10 @@ export interface EvolveFormFields extends OuterLoopFields {
   proposerInstruction: string;
   /** 'gepa' | 'opro'; absent in fields saved before the choice (= 'gepa'). */
   optimizer?: string;
+  /** 'full' | 'no-trace'; absent in fields saved before the choice (= 'full'). */
+  proposerInput?: string;
+  /** The matched control's word edit sizes as typed ('' = the default spread); absent in older fields. */
+  editSizes?: string;
   contextWindow: number | null;
   seedStrategy: string;
 }
@@ -70,7 +76,7 @@ export interface EvolveFormFields extends OuterLoopFields {
 /** The fields of a fresh form. */
 export const EVOLVE_FORM_FIELDS: EvolveFormFields = {
   assignments: {}, trainRepeats: EVOLVE_DEFAULTS.trainRepeats, valRepeats: EVOLVE_DEFAULTS.valRepeats, webTrain: '', webVal: '', episodes: null, maxSteps: null,
-  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', contextWindow: null, seedStrategy: '',
+  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', proposerInput: 'full', editSizes: '', contextWindow: null, seedStrategy: '',
   ...OUTER_LOOP_FIELDS,
 };
 
@@ -108,6 +114,20 @@ export class EvolveForm {
   proposerInstruction = $state<ProposerInstruction>('gepa');
   /** Which outer loop writes the LLM proposals: GEPA's reflection on a parent, or OPRO's scored history. */
   optimizer = $state<Optimizer>('gepa');
+  /** What the LLM proposer sees besides the parent: the worst run's record ('full'), or nothing
+   * ('no-trace': the ablation that isolates reading the trajectory; GEPA optimizer only). */
+  proposerInput = $state<ProposerInput>('full');
+  /** The matched random control's word edit sizes as typed ("12, 40, 88"); '' = the default spread. */
+  editSizes = $state('');
+  /** The typed edit sizes parsed (the default spread when none are typed), or why they are not valid. */
+  readonly editSizesParsed = $derived.by((): { sizes: number[]; source: string } | { error: string } => {
+    if (!this.editSizes.trim()) return { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' };
+    try {
+      return { sizes: parseEditSizes(this.editSizes), source: 'given' };
+    } catch (error) {
+      return { error: (error as Error).message.replace(/^--edit-sizes/, 'Edit sizes') };
+    }
+  });
   /** The meta-agent's context window, tokens; null = what the provider reports, else the table,
    * else 32,000 with a note. */
   contextWindow = $state<number | null>(null);
@@ -143,6 +163,7 @@ export class EvolveForm {
     if (this.train.length === 0) out.push('Choose at least one training game.');
     if (this.val.length === 0) out.push('Choose at least one validation game.');
     if (Object.keys(this.seedProblems).length > 0) out.push('Fix the seeds marked in the story list.');
+    if (this.proposer === 'random-neutral' && 'error' in this.editSizesParsed) out.push(this.editSizesParsed.error);
     out.push(...this.outer.problems);
     if (this.train.length > 0 && this.val.length > 0) {
       const refusal = budgetRefusal(planBudget({
@@ -168,8 +189,8 @@ export class EvolveForm {
     return {
       assignments: this.assignments, trainRepeats: this.trainRepeats, valRepeats: this.valRepeats, webTrain: this.webTrain, webVal: this.webVal,
       episodes: this.episodesTyped, maxSteps: this.maxStepsTyped, minibatchSize: this.minibatchSize, budgetMetricCalls: this.budgetMetricCalls,
-      rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, optimizer: this.optimizer, contextWindow: this.contextWindow, seedStrategy: this.seedStrategy,
-      ...this.outer.snapshot(),
+      rngSeed: this.rngSeed, proposer: this.proposer, proposerInstruction: this.proposerInstruction, optimizer: this.optimizer, proposerInput: this.proposerInput, editSizes: this.editSizes,
+      contextWindow: this.contextWindow, seedStrategy: this.seedStrategy, ...this.outer.snapshot(),
     };
   }
 
@@ -191,12 +212,26 @@ export class EvolveForm {
     this.minibatchSize = saved.minibatchSize;
     this.budgetMetricCalls = saved.budgetMetricCalls;
     this.rngSeed = saved.rngSeed;
-    this.proposer = saved.proposer === 'random' ? 'random' : 'llm';
+    this.proposer = saved.proposer === 'random' || saved.proposer === 'random-neutral' ? saved.proposer : 'llm';
+    this.proposerInput = saved.proposerInput === 'no-trace' ? 'no-trace' : 'full';
+    this.editSizes = typeof saved.editSizes === 'string' ? saved.editSizes : '';
     this.proposerInstruction = saved.proposerInstruction === 'general-rules' ? 'general-rules' : 'gepa';
     this.optimizer = saved.optimizer === 'opro' ? 'opro' : 'gepa';
     this.contextWindow = saved.contextWindow;
     this.seedStrategy = saved.seedStrategy;
     this.outer.restore(saved);
+  }
+
+  /** The run config's proposer fields (evolve/interface.ts): the mode, with the matched control's
+   * edit sizes, the LLM proposer's instruction, optimizer and input ('no-trace' only with the GEPA
+   * optimizer, as the CLI requires). Call only when `problems` is empty (valid edit sizes). */
+  proposerConfig(): Pick<EvolutionConfig, 'proposer' | 'proposerInstruction' | 'optimizer' | 'proposerInput' | 'editSizes'> {
+    const sizes = this.editSizesParsed;
+    return {
+      proposer: this.proposer, proposerInstruction: this.proposerInstruction, ...(this.proposer === 'llm' ? { optimizer: this.optimizer } : {}),
+      ...(this.proposer === 'llm' && this.optimizer === 'gepa' && this.proposerInput === 'no-trace' ? { proposerInput: 'no-trace' as const } : {}),
+      ...(this.proposer === 'random-neutral' && 'sizes' in sizes ? { editSizes: sizes } : {}),
+    };
   }
 
   private parseWeb(text: string): WebTaskList | { error: string } | null {
@@ -237,6 +272,7 @@ export class EvolveForm {
       trainRepeats: config.trainRepeats ?? config.repeats, valRepeats: config.valRepeats ?? config.repeats, episodes: config.episodes, maxSteps: config.maxSteps, minibatchSize: config.minibatchSize,
       budgetMetricCalls: config.budgetMetricCalls, rngSeed: config.rngSeed, proposer: config.proposer, seedStrategy: config.seedStrategy,
       proposerInstruction: config.proposerInstruction ?? 'general-rules', optimizer: config.optimizer ?? 'gepa', contextWindow: config.contextWindow,
+      proposerInput: config.proposerInput ?? 'full', editSizes: config.editSizes && config.editSizes.source !== 'default' ? config.editSizes.sizes.join(', ') : '',
     });
     this.outer.fillFrom(config);
   }

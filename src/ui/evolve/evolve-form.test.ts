@@ -119,3 +119,44 @@ describe('outer-loop options', () => {
     expect(f.problems.some((p) => /budget/i.test(p))).toBe(true);
   });
 });
+
+describe('proposer choices', () => {
+  it('record what `metattl evolve` records for --proposer random-neutral [--edit-sizes] and --proposer-input no-trace, keep across a reload, fill back', () => {
+    const f = form();
+    expect(f.proposerConfig()).toEqual({ proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa' });
+    f.proposerInput = 'no-trace';
+    // As `evolve --proposer llm --proposer-input no-trace` (src/cli/evolve.ts).
+    expect(f.proposerConfig()).toEqual({ proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', proposerInput: 'no-trace' });
+    // No trace needs the GEPA optimizer (OPRO's prompt shows a scored history, no trace).
+    f.optimizer = 'opro';
+    expect(f.proposerConfig()).toEqual({ proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'opro' });
+    f.optimizer = 'gepa';
+    const reloaded = form();
+    reloaded.restore(f.snapshot());
+    expect(reloaded.proposerConfig().proposerInput).toBe('no-trace');
+
+    const n = form();
+    n.setRole('advent', 'train');
+    n.setRole('local:temple.z5', 'val');
+    n.proposer = 'random-neutral';
+    // As `evolve --proposer random-neutral`: the documented default spread.
+    expect(n.proposerConfig()).toEqual({ proposer: 'random-neutral', proposerInstruction: 'gepa', editSizes: { sizes: [10, 20, 35, 50, 70, 90, 120, 150, 200, 260, 340], source: 'default' } });
+    n.editSizes = '12, 40,88';
+    expect(n.proposerConfig().editSizes).toEqual({ sizes: [12, 40, 88], source: 'given' });
+    expect(n.problems).toEqual([]);
+    n.editSizes = '12, 0';
+    expect(n.problems).toEqual(['Edit sizes: "0" is not a whole number from 1 to 100000']);
+    n.editSizes = '12, 40, 88';
+    const back = form();
+    back.restore(n.snapshot());
+    expect([back.proposer, back.editSizes]).toEqual(['random-neutral', '12, 40, 88']);
+    const filled = form();
+    filled.fillFrom({ ...({} as EvolutionConfig), train: [], val: [], proposer: 'random-neutral', editSizes: { sizes: [5, 9], source: 'measured: meta-ttl' } } as EvolutionConfig, () => null);
+    expect(filled.proposerConfig()).toMatchObject({ proposer: 'random-neutral', editSizes: { sizes: [5, 9], source: 'given' } });
+    // A pre-choice snapshot (no proposerInput / editSizes fields) restores the defaults.
+    const old = form();
+    const { proposerInput: _i, editSizes: _e, ...older } = n.snapshot();
+    old.restore({ ...older, proposer: 'random' });
+    expect([old.proposer, old.proposerInput, old.editSizes]).toEqual(['random', 'full', '']);
+  });
+});

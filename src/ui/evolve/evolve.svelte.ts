@@ -104,7 +104,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     return {
       train: await resolve(f.train), val: await resolve(f.val), repeats: f.valRepeats, trainRepeats: f.trainRepeats, valRepeats: f.valRepeats, episodes: f.episodes, maxSteps: f.maxSteps,
       initialGuidingPrompt: this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT, seedStrategy: f.seedStrategy, minibatchSize: f.minibatchSize, budgetMetricCalls: f.budgetMetricCalls,
-      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, proposer: f.proposer, proposerInstruction: f.proposerInstruction, ...(f.proposer === 'llm' ? { optimizer: f.optimizer } : {}), rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
+      maxConsecutiveFailures: EVOLVE_DEFAULTS.maxConsecutiveFailures, ...f.proposerConfig(), rngSeed: f.rngSeed, concurrency: settings.maxConcurrent,
       models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
       contextWindow: window.tokens, ...f.outer.options(),
     };
