@@ -7,6 +7,7 @@ import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import type { ExperimentReport } from '../../experiment/interface.ts';
 import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
 import type { ExperimentState } from '../../experiment/interface.ts';
+import type { Registration } from '../../experiment/registration.ts';
 
 /** An experiment as the page keeps it: its id (the prefix of its runs' ids), its state and what
  * its finished steps spent (tokens, USD; null once a step's price was unknown). */
@@ -14,6 +15,8 @@ export interface PageExperiment {
   id: string;
   state: ExperimentState;
   spent: { tokens: number; costUsd: number | null };
+  /** The run card registered before it started (absent: not registered). */
+  registration?: Registration;
 }
 
 export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html';
@@ -24,5 +27,5 @@ export function experimentExport(format: ExperimentFormat, record: PageExperimen
   if (format === 'csv') return { name: `${name}.csv`, text: experimentReportToCsv(report), mime: 'text/csv' };
   if (format === 'md') return { name: `${name}.md`, text: experimentReportToMarkdown(report), mime: 'text/markdown' };
   if (format === 'html') return { name: `${name}.html`, text: experimentReportToHtml(report), mime: 'text/html' };
-  return { name: `${name}.json`, text: stringifyWithoutSecrets({ id: record.id, experiment: record.state.spec, state: record.state, report }), mime: 'application/json' };
+  return { name: `${name}.json`, text: stringifyWithoutSecrets({ id: record.id, experiment: record.state.spec, state: record.state, ...(record.registration ? { registration: record.registration } : {}), report }), mime: 'application/json' };
 }

@@ -6,8 +6,13 @@
  * tokens; missing games), and the run: the core experiment runner (src/experiment) with the page
  * executor (experiment-executor.ts) driving the Evolve and Evaluate views' own drivers. The
  * experiment's state is kept in IndexedDB (store setting `experiment:<id>`, the last one in
- * `experiments:last`) after every step, so a reload shows it and Resume continues it. All I/O
- * through the injected services; every thrown error is shown (key scrubbed).
+ * `experiments:last`) after every step, so a reload shows it and Resume continues it. Register
+ * freezes a run card before Start (registration.ts, as `metattl experiment register`: spec hash,
+ * code version, primary contrast, α), kept in the store and written into the experiment Start
+ * creates; Start refuses a spec that differs from it, and the report says whether the run matches
+ * it. The report's vocabulary-overlap column reads the library stories' Z-machine dictionaries
+ * (the page has no Jericho walkthroughs: its walkthrough overlap is "—"). All I/O through the
+ * injected services; every thrown error is shown (key scrubbed).
  */
 import { applyOverrides } from '../../experiment/builtins.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
@@ -16,6 +21,10 @@ import { freshExperimentState, runExperiment } from '../../experiment/experiment
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec } from '../../experiment/interface.ts';
 import { gameOf, planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
+import { makeRegistration, specDifferences, specHash, type Registration } from '../../experiment/registration.ts';
+import { codeVersion } from '../../common/code-version.ts';
+import { readStoryDictionary } from '../../engine/story-dictionary.ts';
+import type { GameVocabulary } from '../../eval/vocabulary-overlap.ts';
 import { ExperimentSpecError } from '../../experiment/schema.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
 import { loadEvolutionState } from '../../evolve/evolution-store.ts';
@@ -39,6 +48,8 @@ import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
+/** Store setting: the registration made before Start (kept across a reload until Start uses it). */
+export const PENDING_REGISTRATION_KEY = 'experiments:registration';
 const recordKey = (id: string) => `experiment:${id}`;
 
 export type { PageExperiment } from './experiment-exports.ts';
@@ -77,8 +88,15 @@ export class ExperimentsState {
     const models = estimateModelsOf(this.deps.settings);
     return estimateExperiment(p.plan, () => models, estimateTokenCounter(), contextWindowFor(models.roles.metaAgent.model));
   });
-  /** The report of the experiment shown (pending steps listed, their numbers missing). */
-  readonly report: ExperimentReport | null = $derived.by(() => (this.record ? buildExperimentReport(planExperiment(this.record.state.spec), this.record.state) : null));
+  /** The run card made with Register, not yet used by a Start (null: none). */
+  registration = $state.raw<Registration | null>(null);
+  /** Game id → its vocabularies (dictionary only), for the experiment shown; null until read. */
+  vocabularies = $state.raw<Record<string, GameVocabulary> | null>(null);
+  /** The report of the experiment shown (pending steps listed, their numbers missing), with its
+   * registration's standing and the vocabulary-overlap column once the dictionaries are read. */
+  readonly report: ExperimentReport | null = $derived.by(() => (this.record
+    ? buildExperimentReport(planExperiment(this.record.state.spec), this.record.state, { registration: this.record.registration ?? null, ...(this.vocabularies ? { vocabularies: this.vocabularies } : {}) })
+    : null));
 
   constructor(private readonly deps: ExperimentsDeps) {
     const schedule = deps.schedule ?? browserSchedule;
@@ -106,7 +124,10 @@ export class ExperimentsState {
         const stored = await this.deps.runs.store.getSetting(recordKey(last));
         if (stored && typeof stored === 'object') this.record = stored as unknown as PageExperiment;
       }
+      const pending = await this.deps.runs.store.getSetting(PENDING_REGISTRATION_KEY).catch(() => undefined);
+      if (pending && typeof pending === 'object') this.registration = pending as unknown as Registration;
     });
+    if (this.record) await this.readVocabularies();
     this.ready = true;
   }
 
@@ -143,6 +164,8 @@ export class ExperimentsState {
       const refusal = budgetRefusal(planBudget({ budgetMetricCalls: e.budget, minibatchSize: e.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats }), e.budget);
       if (refusal) return `${step.id}: ${refusal}`;
     }
+    const r = this.registration;
+    if (r && specHash(r.spec) !== specHash(p.spec)) return `The experiment differs from its registration (${r.registeredAt}) in ${specDifferences(r.spec, p.spec).join(', ')}: set it back to the registered settings, or clear the registration (its comparisons are then exploratory).`;
     if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
     return this.deps.runs.settingsProblem(p.spec.evolutions.some((e) => e.proposer === 'llm') ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent']);
   }
@@ -155,10 +178,66 @@ export class ExperimentsState {
     const settings = this.deps.runs.llmSettings();
     const id = (this.deps.newId ?? (() => randomRunId('exp')))();
     const state = freshExperimentState(p.plan, [{ actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }], dateAt(this.deps.files.now()).toISOString());
-    this.record = { id, state, spent: { tokens: 0, costUsd: 0 } };
+    // The run card, frozen before this Start, goes into the experiment it registered.
+    const registration = this.registration;
+    this.record = { id, state, spent: { tokens: 0, costUsd: 0 }, ...(registration ? { registration } : {}) };
     await this.persist();
     await this.deps.runs.store.setSetting(LAST_EXPERIMENT_KEY, id).catch(() => undefined);
+    if (registration) await this.clearRegistration();
+    this.vocabularies = null;
+    void this.readVocabularies();
     await this.drive();
+  }
+
+  /**
+   * Freeze a run card for the experiment as it would start now (registration.ts `makeRegistration`:
+   * its spec, sha-256, the code version, the primary contrast a − b on `taskSet` (null: every
+   * evaluated set), α); Start then writes it into the experiment it creates.
+   * @returns false when there is nothing to register or the contrast / α is refused (error shown)
+   */
+  async register(options: { primary?: { a: string; b: string }; taskSet?: string | null; alpha?: number } = {}): Promise<boolean> {
+    const p = this.prepared;
+    if (!p || 'problem' in p) return false;
+    try {
+      this.registration = makeRegistration(p.spec, { ...options, now: dateAt(this.deps.files.now()).toISOString(), codeVersion: codeVersion() });
+    } catch (error) {
+      this.error = this.deps.runs.messageOf(error);
+      return false;
+    }
+    await this.deps.runs.store.setSetting(PENDING_REGISTRATION_KEY, JSON.parse(JSON.stringify(this.registration)) as SettingValue);
+    return true;
+  }
+
+  /** Drop the run card not yet used (a Start then runs unregistered). */
+  async clearRegistration(): Promise<void> {
+    this.registration = null;
+    await this.deps.runs.store.deleteSetting(PENDING_REGISTRATION_KEY).catch(() => undefined);
+  }
+
+  /** Download the pending run card as registration.json (the CLI's file, byte-compatible JSON). */
+  downloadRegistration(): void {
+    if (this.registration) this.deps.files.download('registration.json', `${JSON.stringify(this.registration, null, 2)}\n`, 'application/json');
+  }
+
+  /** Read the Z-machine dictionaries of the shown experiment's games from the library (a game no
+   * library story plays, or a web task, is left out: the report lists it as missing). */
+  private async readVocabularies(): Promise<void> {
+    const record = this.record;
+    if (!record) return;
+    const plan = planExperiment(record.state.spec);
+    const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
+    const out: Record<string, GameVocabulary> = {};
+    for (const game of games) {
+      const entry = entryFor(this.deps.runs.library.entries, game);
+      if (!entry) continue;
+      try {
+        const dictionary = readStoryDictionary((await this.deps.runs.library.load(entry)).bytes);
+        out[game] = { game, resolution: dictionary.resolution, dictionary: dictionary.words, walkthrough: null };
+      } catch {
+        // not a readable story: listed as missing
+      }
+    }
+    if (this.record?.id === record.id) this.vocabularies = out;
   }
 
   /** Continue the experiment shown (stopped, or interrupted by a reload). */
