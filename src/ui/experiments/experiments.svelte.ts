@@ -23,7 +23,6 @@ import { gameOf, planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
 import { makeRegistration, specDifferences, specHash, type Registration } from '../../experiment/registration.ts';
 import { codeVersion } from '../../common/code-version.ts';
-import { readStoryDictionary } from '../../engine/story-dictionary.ts';
 import type { GameVocabulary } from '../../eval/vocabulary-overlap.ts';
 import { ExperimentSpecError } from '../../experiment/schema.ts';
 import { loadEvaluationState } from '../../eval/evaluation-store.ts';
@@ -43,7 +42,7 @@ import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.
 import { browserExecutor } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
-import { canonicalSpec, entryFor, libraryTask, type TaskLibrary } from './experiment-tasks.ts';
+import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** Store setting: the id of the experiment last shown. */
@@ -219,24 +218,12 @@ export class ExperimentsState {
     if (this.registration) this.deps.files.download('registration.json', `${JSON.stringify(this.registration, null, 2)}\n`, 'application/json');
   }
 
-  /** Read the Z-machine dictionaries of the shown experiment's games from the library (a game no
-   * library story plays, or a web task, is left out: the report lists it as missing). */
+  /** Read the Z-machine dictionaries of the shown experiment's games from the library (experiment-tasks.ts `libraryVocabularies`). */
   private async readVocabularies(): Promise<void> {
     const record = this.record;
     if (!record) return;
-    const plan = planExperiment(record.state.spec);
-    const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
-    const out: Record<string, GameVocabulary> = {};
-    for (const game of games) {
-      const entry = entryFor(this.deps.runs.library.entries, game);
-      if (!entry) continue;
-      try {
-        const dictionary = readStoryDictionary((await this.deps.runs.library.load(entry)).bytes);
-        out[game] = { game, resolution: dictionary.resolution, dictionary: dictionary.words, walkthrough: null };
-      } catch {
-        // not a readable story: listed as missing
-      }
-    }
+    const lib = this.deps.runs.library;
+    const out = await libraryVocabularies(planExperiment(record.state.spec), lib.entries, async (entry) => (await lib.load(entry)).bytes);
     if (this.record?.id === record.id) this.vocabularies = out;
   }
 

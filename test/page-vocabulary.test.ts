@@ -1,0 +1,51 @@
+/**
+ * The Experiments view's vocabulary-overlap column reads the library's story files
+ * (src/ui/experiments/experiment-tasks.ts `libraryVocabularies`) and gives the same dictionary
+ * overlap as the CLI's report (src/cli/stories-overlap.ts `vocabulariesFor`, which finds the same
+ * files by name); the page has no walkthroughs, and a game no library story plays is listed missing.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BUILTIN_EXPERIMENTS } from '../src/experiment/builtins.ts';
+import { freshExperimentState } from '../src/experiment/experiment-runner.ts';
+import { planExperiment } from '../src/experiment/plan.ts';
+import { buildExperimentReport } from '../src/experiment/report.ts';
+import { libraryVocabularies } from '../src/ui/experiments/experiment-tasks.ts';
+import { REPO_ROOT } from './support/shared.ts';
+
+const STORIES = resolve(REPO_ROOT, '../shared/stories');
+beforeAll(() => {
+  process.env.STORIES_DIR = STORIES;
+});
+
+describe('the page\'s vocabulary overlap', () => {
+  it('reads each game\'s dictionary from its library story: the same shares as the CLI report, walkthrough left out, absent games missing', async () => {
+    // vocab-ood without its VOCAB-OOD games (no story files here): ID and the paper's OOD.
+    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances', 'library', 'zork3'], 'VOCAB-OOD': ['advent', 'trinity'] } };
+    const plan = planExperiment(spec);
+    // Library entries as the page keeps them: a catalog id, or (a user's file) its own id; no trinity.
+    const entries = ['detective', 'zork1', 'temple', 'balances', 'library', 'zork3', 'advent'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
+    const read: string[] = [];
+    const page = await libraryVocabularies(plan, entries, async (e) => {
+      read.push(e.id);
+      return new Uint8Array(readFileSync(resolve(STORIES, e.file)));
+    });
+    expect(Object.keys(page).sort()).toEqual(['advent', 'balances', 'detective', 'library', 'temple', 'zork1', 'zork3']);
+    expect(read).toHaveLength(7);
+    for (const v of Object.values(page)) expect(v.walkthrough).toBeNull();
+    const { vocabulariesFor } = await import('../src/cli/stories-overlap.ts');
+    const cli = await vocabulariesFor(Object.keys(page));
+    const state = freshExperimentState(plan, [{ actor: 'm', metaAgent: 'm', proposer: 'm' }], '2026-01-01T00:00:00.000Z');
+    const pageReport = buildExperimentReport(plan, state, { vocabularies: page });
+    const cliReport = buildExperimentReport(plan, state, { vocabularies: cli });
+    const shares = (r: typeof pageReport) => r.vocabulary!.map((v) => [v.step, v.dictionary?.share ?? null, v.missing]);
+    expect(shares(pageReport)).toEqual(shares(cliReport).map(([step, share, missing]) => [step, step === 'eval-VOCAB-OOD' ? null : share, step === 'eval-VOCAB-OOD' ? ['trinity'] : missing]));
+    const ood = pageReport.vocabulary!.find((v) => v.step === 'eval-OOD')!;
+    // Pooled, the paper's OOD games share 63.8 % of their dictionary words with ID (71–78 % each, builtins.ts).
+    expect(ood.dictionary!.share).toBeCloseTo(0.638, 3);
+    for (const g of ood.perGame) expect(g.dictionary.share!).toBeGreaterThan(0.7);
+    expect(ood.walkthrough).toBeNull();
+    expect(pageReport.vocabulary!.find((v) => v.step === 'eval-ID')!.dictionary!.share).toBe(1);
+  });
+});
