@@ -5,7 +5,10 @@
  * IndexedDB under the run id `<experiment id>.<step id>`, so each resumes inside itself exactly as
  * a run started from its own view. The mapping from a step to a run's config and from a finished
  * run to the step's outcome is pure and exported (tested); the drivers, task resolution and the
- * settings are injected. Must not import a view.
+ * settings are injected. The replicates of an evolution run side by side, as the CLI runs them:
+ * min(replicates, concurrency) at once on drivers of their own, each with ⌊concurrency ÷ that⌋
+ * sessions at once (`replicateConcurrency`); each replicate is its own run (own id, rng seed and
+ * cache), so its result is the one it has run alone. Must not import a view.
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
@@ -13,7 +16,7 @@ import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
 import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
 import { evolutionAccounting } from '../../evolve/accounting.ts';
-import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
+import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
 import { matchedEditSizes, selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
@@ -112,21 +115,49 @@ export interface BrowserExecutorDeps {
   policies(): Promise<readonly PolicyOption[]>;
   save(state: ExperimentState): Promise<void>;
   now(): string;
+  /** Further evolution drivers for replicates side by side (`evolution` is the first); absent or
+   * empty = one replicate after another. */
+  sideDrivers?: readonly StepDriver<EvolutionState, EvolutionConfig>[];
+  /** The concurrency the replicates side by side share (Settings' sessions at once); default 1. */
+  concurrency?: number;
+}
+
+/** How `plan`'s replicated evolutions share `concurrency` with `drivers` drivers: replicates at once
+ * (≤ drivers, ≤ the most replicates of any evolution) and sessions at once for each. */
+export function sideBySide(plan: ExperimentPlan, concurrency: number, drivers: number): { parallel: number; each: number } {
+  const most = Math.max(1, ...plan.steps.map((s) => (s.kind === 'evolution' ? s.replicates : 1)));
+  return replicateConcurrency(concurrency, Math.min(most, Math.max(1, drivers)));
 }
 
 /** The executor: exit code 0 when the run returned a state (complete, or stopped at a cap: the
  * runner marks a non-complete step stopped), 1 when it did not run. */
 export function browserExecutor(plan: ExperimentPlan, deps: BrowserExecutorDeps): ExperimentExecutor {
   const resolveAll = (ids: readonly string[]) => Promise.all(ids.map((id) => deps.resolve(id)));
+  const drivers = [deps.evolution, ...(deps.sideDrivers ?? [])];
+  const share = sideBySide(plan, deps.concurrency ?? 1, drivers.length);
+  const busy = new Set<number>();
   return {
     now: deps.now,
     save: deps.save,
+    parallelEvolutions: share.parallel,
     async evolution(step, steps): Promise<StepResult<EvolutionOutcome>> {
       const id = stepRunId(deps.experimentId, step.id);
-      const stored = (await deps.storedConfig(id, 'evolution')) as EvolutionConfig | undefined;
-      const config = stored ?? evolutionConfigOf(plan, step, await resolveAll(step.train), await resolveAll(step.val), await deps.shape(), matchedEditSizes(plan, step, steps));
-      const state = (await deps.evolution.run(id, config)) ?? (deps.evolution.state?.id === id ? deps.evolution.state : null);
-      return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state ? evolutionOutcomeOf(state) : null };
+      // The first free driver (the runner starts at most `share.parallel` ≤ drivers at once).
+      const slot = drivers.findIndex((_, i) => !busy.has(i));
+      if (slot < 0) throw new Error(`No free evolution driver for ${step.id} (${drivers.length} side by side).`);
+      busy.add(slot);
+      const driver = drivers[slot]!;
+      try {
+        const stored = (await deps.storedConfig(id, 'evolution')) as EvolutionConfig | undefined;
+        const shape = await deps.shape();
+        // Replicates side by side share the concurrency, as the CLI's do.
+        const sized = step.replicates > 1 && share.parallel > 1 ? { ...shape, concurrency: share.each } : shape;
+        const config = stored ?? evolutionConfigOf(plan, step, await resolveAll(step.train), await resolveAll(step.val), sized, matchedEditSizes(plan, step, steps));
+        const state = (await driver.run(id, config)) ?? (driver.state?.id === id ? driver.state : null);
+        return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state ? evolutionOutcomeOf(state) : null };
+      } finally {
+        busy.delete(slot);
+      }
     },
     async evaluation(step, evolved): Promise<StepResult<EvaluationOutcome>> {
       const id = stepRunId(deps.experimentId, step.id);

@@ -39,7 +39,7 @@ import type { RunServices } from '../shared/stores/run-services.ts';
 import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
-import { browserExecutor } from './experiment-executor.ts';
+import { browserExecutor, sideBySide } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
@@ -74,7 +74,11 @@ export class ExperimentsState {
   error = $state<string | null>(null);
   notice = $state<string | null>(null);
   readonly evolution: EvolutionDriver;
+  /** Drivers of the replicates running side by side with `evolution` (made as a plan needs them). */
+  sideEvolutions = $state.raw<EvolutionDriver[]>([]);
   readonly evaluation: EvaluationDriver;
+  private readonly schedule: Schedule;
+  private readonly clock: () => Date;
   private webSets: ((name: string) => string[] | null) | null = null;
   private stopped = false;
   private starting: Promise<void> | null = null;
@@ -100,6 +104,8 @@ export class ExperimentsState {
   constructor(private readonly deps: ExperimentsDeps) {
     const schedule = deps.schedule ?? browserSchedule;
     const now = () => dateAt(deps.files.now());
+    this.schedule = schedule;
+    this.clock = now;
     this.evolution = new EvolutionDriver(deps.runs, schedule, now);
     this.evaluation = new EvaluationDriver(deps.runs, schedule, now);
   }
@@ -240,13 +246,14 @@ export class ExperimentsState {
   stop(): void {
     this.stopped = true;
     this.evolution.stop();
+    for (const d of this.sideEvolutions) d.stop();
     this.evaluation.stop();
   }
 
   /** Tokens and USD spent: finished steps plus the step running now. */
   get spent(): { tokens: number; costUsd: number | null } {
     const done = this.record?.spent ?? { tokens: 0, costUsd: 0 };
-    const live = this.running ? [this.evolution, this.evaluation].filter((d) => d.driving) : [];
+    const live = this.running ? [this.evolution, ...this.sideEvolutions, this.evaluation].filter((d) => d.driving) : [];
     return live.reduce((t, d) => ({ tokens: t.tokens + d.tokens, costUsd: t.costUsd === null || d.costUsd === null ? null : t.costUsd + d.costUsd }), done);
   }
 
@@ -256,8 +263,12 @@ export class ExperimentsState {
     this.running = true;
     this.stopped = false;
     const runs = this.deps.runs;
+    // Replicates side by side, each on its own driver, sharing the Settings' sessions at once.
+    const concurrency = runs.llmSettings().maxConcurrent;
+    const side = sideBySide(plan, concurrency, Number.MAX_SAFE_INTEGER).parallel - 1;
+    if (this.sideEvolutions.length < side) this.sideEvolutions = [...this.sideEvolutions, ...Array.from({ length: side - this.sideEvolutions.length }, () => new EvolutionDriver(runs, this.schedule, this.clock))];
     const executor = browserExecutor(plan, {
-      experimentId: record.id, evolution: this.evolution, evaluation: this.evaluation,
+      experimentId: record.id, evolution: this.evolution, evaluation: this.evaluation, sideDrivers: this.sideEvolutions.slice(0, side), concurrency,
       resolve: (taskId) => this.resolve(taskId),
       storedConfig: async (id, kind) => (kind === 'evolution' ? await loadEvolutionState(runs.store, id) : await loadEvaluationState(runs.store, id))?.config,
       shape: async () => {
@@ -273,12 +284,12 @@ export class ExperimentsState {
     });
     executor.onStep = (e) => {
       if (e.phase === 'start') this.current = { index: e.index, total: e.total, step: e.step };
-      if (e.phase === 'done' || e.phase === 'stopped') this.addSpent();
+      if (e.phase === 'done' || e.phase === 'stopped') this.addSpent(e.step);
     };
     try {
       // A Stop pressed between two steps stops the next one before it starts.
       await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
-      this.error = this.evolution.error ?? this.evaluation.error;
+      this.error = this.evolution.error ?? this.sideEvolutions.find((d) => d.error)?.error ?? this.evaluation.error;
     } catch (error) {
       this.error = runs.messageOf(error);
       if (this.record) {
@@ -297,10 +308,10 @@ export class ExperimentsState {
     return run();
   }
 
-  private addSpent(): void {
+  private addSpent(step: string): void {
     const r = this.record;
     if (!r) return;
-    const d = [this.evolution, this.evaluation].find((x) => x.state && this.current && x.state.id.endsWith(`.${this.current.step}`));
+    const d = [this.evolution, ...this.sideEvolutions, this.evaluation].find((x) => x.state && x.state.id === `${r.id}.${step}`);
     if (!d) return;
     this.record = { ...r, spent: { tokens: r.spent.tokens + d.tokens, costUsd: r.spent.costUsd === null || d.costUsd === null ? null : r.spent.costUsd + d.costUsd } };
     void this.persist();
