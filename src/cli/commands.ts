@@ -207,6 +207,23 @@ export const STORIES_OVERLAP = {
   },
 } as const satisfies CommandSpec;
 
+export const PROBE_RECALL = {
+  name: 'probe recall', positionals: false, synopsis: ['--tasks GAME,… [--k N] [--probes N] [--out DIR] --base-url URL --actor-model M [options]'],
+  summary: 'Does the actor complete walkthrough lines it never saw?',
+  description: 'The walkthrough-recall probe (a pre-training check): per game, the actor model is shown the game\'s title and k consecutive commands of its Jericho walkthrough and asked for the next; its answer is scored exactly and normalised against the true command, beside a shuffled-context control (k commands from elsewhere in the walkthrough) and the best constant guess; counts, 95 % Wilson intervals and an exact sign test per game and pooled. Writes recall.json, recall.md and recall.csv to --out DIR when given.',
+  options: {
+    tasks: { type: 'string', value: 'GAME,…', description: 'The games (Jericho names, e.g. zork1, or the sets ID, OOD, VOCAB-OOD); a game:seed form is read as its game (required).' },
+    k: { type: 'string', value: 'N', defaultText: '5', description: 'Commands shown before the asked one.' },
+    probes: { type: 'string', value: 'N', defaultText: '20', description: 'Positions asked per game at most (each also asked once with the shuffled control), evenly spread over the walkthrough.' },
+    seed: { type: 'string', value: 'N', defaultText: '0', description: 'The seed of the control\'s random draws.' },
+    walkthroughs: { type: 'string', value: 'GAMES.json', defaultText: '../shared/jericho/games.json', description: 'Jericho\'s games.json (the walkthroughs).' },
+    out: { type: 'string', value: 'DIR', description: 'Write recall.json (every question and reply), recall.md and recall.csv here.' },
+    json,
+    ...LLM_FLAGS,
+  },
+  notes: ['Only the actor model is called (--actor-model); the meta-agent and proposer options are accepted and unused. What the probe can and cannot show is printed under its table.'],
+} as const satisfies CommandSpec;
+
 export const EXPERIMENT = {
   name: 'experiment', positionals: true,
   synopsis: ['list [--json]', 'plan|register|run|resume|report <name|FILE> [options]', 'report DIR [options]'],
@@ -244,7 +261,7 @@ export const EXPERIMENT = {
 } as const satisfies CommandSpec;
 
 /** Every command, in the order `metattl --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [REPLAY, PLAY, SESSION, EVOLVE, EVOLVE_ADD_CANDIDATE, EVAL, TASKS, ORACLE, STORIES_GET, STORIES_OVERLAP, EXPERIMENT];
+export const COMMANDS: readonly CommandSpec[] = [REPLAY, PLAY, SESSION, EVOLVE, EVOLVE_ADD_CANDIDATE, EVAL, TASKS, ORACLE, STORIES_GET, STORIES_OVERLAP, PROBE_RECALL, EXPERIMENT];
 
 /** The paragraphs after the command list of `metattl --help`. */
 export const GENERAL_NOTES: readonly string[] = [

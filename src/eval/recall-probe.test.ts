@@ -108,7 +108,7 @@ describe('runRecallProbe', () => {
     expect([g.normalised.count, g.shuffledNormalised.count, g.frequencyBaseline.command, g.frequencyBaseline.rate.count]).toEqual([3, 3, 'north', 3]);
     expect(g.exact.count).toBe(0);
     expect(g.discordant).toEqual({ recallOnly: 0, controlOnly: 0, p: null });
-    expect(r.pooled).toMatchObject({ game: 'all games', probes: 18, normalised: { count: 6, n: 18 }, walkthroughLines: 24 });
+    expect(r.pooled).toMatchObject({ game: 'all games', probes: 18, normalised: { count: 6, n: 18 }, walkthroughLines: 24, frequencyBaseline: { command: 'each game\'s own', rate: { count: 6, n: 18 } } });
     const flaky = fake(() => 'north', (n) => n === 2);
     const f = await runRecallProbe([GAME], flaky, { k: 3, probes: 20, seed: 0 });
     expect(f.games[0]).toMatchObject({ failed: 1, shuffledNormalised: { n: 8 } });

@@ -243,7 +243,14 @@ export async function runRecallProbe(games: readonly RecallGame[], model: ChatMo
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(run.concurrency ?? 1, questions.length)) }, worker));
   const results = games.map((g) => summariseRecall(g.game, items.filter((x) => x.game === g.game), [g.walkthrough]));
-  return { options, games: results, pooled: games.length > 1 ? summariseRecall('all games', items, games.map((g) => g.walkthrough)) : null, items };
+  return { options, games: results, pooled: games.length > 1 ? pooledRecall(results, items, games) : null, items };
+}
+
+/** Every game's probes pooled; its frequency baseline is each game's own best constant guess, summed. */
+function pooledRecall(results: readonly RecallGameResult[], items: readonly RecallItem[], games: readonly RecallGame[]): RecallGameResult {
+  const pooled = summariseRecall('all games', items, games.map((g) => g.walkthrough));
+  const count = results.reduce((n, g) => n + g.frequencyBaseline.rate.count, 0);
+  return { ...pooled, frequencyBaseline: { command: 'each game\'s own', rate: wilsonRate(count, results.reduce((n, g) => n + g.frequencyBaseline.rate.n, 0)) } };
 }
 
 /** One question asked and scored. */
