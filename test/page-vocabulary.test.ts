@@ -11,7 +11,9 @@ import { BUILTIN_EXPERIMENTS } from '../src/experiment/builtins.ts';
 import { freshExperimentState } from '../src/experiment/experiment-runner.ts';
 import { planExperiment } from '../src/experiment/plan.ts';
 import { buildExperimentReport } from '../src/experiment/report.ts';
+import { evaluationOverlap } from '../src/eval/vocabulary-overlap.ts';
 import { libraryVocabularies } from '../src/ui/experiments/experiment-tasks.ts';
+import { libraryGameVocabularies } from '../src/ui/shared/evaluation/library-vocabulary.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
 const STORIES = resolve(REPO_ROOT, '../shared/stories');
@@ -47,5 +49,22 @@ describe('the page\'s vocabulary overlap', () => {
     for (const g of ood.perGame) expect(g.dictionary.share!).toBeGreaterThan(0.7);
     expect(ood.walkthrough).toBeNull();
     expect(pageReport.vocabulary!.find((v) => v.step === 'eval-ID')!.dictionary!.share).toBe(1);
+  });
+
+  it('the Evaluate report: each evolved policy against each story task set, from the library, as the CLI\'s eval computes it', async () => {
+    const entries = ['detective', 'zork1', 'temple'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
+    const page = await libraryGameVocabularies(['detective', 'temple', 'zork1', 'web:shop/t1', 'nowhere'], entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));
+    expect(Object.keys(page).sort()).toEqual(['detective', 'temple', 'zork1']);
+    const policies = [{ id: 'naive', selectedOn: [] }, { id: 'evolved', selectedOn: ['detective:0', 'zork1:0'] }];
+    const sets = [{ name: 'custom', games: ['detective', 'temple', 'temple'] }, { name: 'web', games: ['web:shop/t1'] }];
+    const rows = evaluationOverlap(policies, sets, page);
+    // One row: the evolved policy on the story set (the web set and the unselected policy have none).
+    expect(rows.map((r) => [r.policy, r.taskSet, r.training, r.games, r.missing])).toEqual([['evolved', 'custom', ['detective', 'zork1'], ['detective', 'temple'], []]]);
+    expect(rows[0]!.perGame[0]!.dictionary.share).toBe(1);
+    const { vocabulariesFor } = await import('../src/cli/stories-overlap.ts');
+    const cli = evaluationOverlap(policies, sets, await vocabulariesFor(['detective', 'temple', 'zork1']));
+    expect(rows.map((r) => [r.dictionary, r.perGame.map((g) => g.dictionary)])).toEqual(cli.map((r) => [r.dictionary, r.perGame.map((g) => g.dictionary)]));
+    expect(rows[0]!.walkthrough).toBeNull();
+    expect(evaluationOverlap([{ id: 'naive', selectedOn: [] }], sets, page)).toEqual([]);
   });
 });

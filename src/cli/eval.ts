@@ -35,7 +35,7 @@ import { policyFromOption, rawMetaPromptFromFile, selectedOnFromOption } from '.
 import { contrastOption, intOption, LIMITS, powerDeltaOption } from './numbers.ts';
 import { prepareOutputDir } from './output-paths.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { taskSetOverlap, vocabularyMarkdown, type TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
+import { evaluationOverlap, vocabularyMarkdown, type TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
@@ -70,11 +70,11 @@ async function taskSets(spec: string): Promise<{ sets: TaskSet[]; tasks: CliTask
  */
 async function evaluationVocabulary(config: EvaluationConfig): Promise<(TaskSetOverlap & { policy: string })[]> {
   const game = (id: string) => id.replace(/:\d+$/, '');
+  const sets = config.taskSets.map((s) => ({ name: s.name, games: [...new Set(s.tasks.map((t) => game(t.id)))] }));
   const evolved = config.policies.filter((p) => p.selectedOn.length);
-  const sets = config.taskSets.map((s) => ({ name: s.name, games: [...new Set(s.tasks.map((t) => game(t.id)))] })).filter((s) => !s.games.some((g) => g.startsWith('web:')));
-  if (!evolved.length || !sets.length) return [];
-  const vocabularies = await vocabulariesFor([...sets.flatMap((s) => s.games), ...evolved.flatMap((p) => p.selectedOn.map(game))]);
-  return evolved.flatMap((p) => sets.map((s) => ({ policy: p.id, ...taskSetOverlap(s.name, s.games, [...new Set(p.selectedOn.map(game))], vocabularies) })));
+  if (!evolved.length || sets.every((s) => s.games.some((g) => g.startsWith('web:')))) return [];
+  const vocabularies = await vocabulariesFor([...sets.flatMap((s) => s.games), ...evolved.flatMap((p) => p.selectedOn.map(game))].filter((g) => !g.startsWith('web:')));
+  return evaluationOverlap(config.policies, sets, vocabularies);
 }
 
 

@@ -130,6 +130,19 @@ export function taskSetOverlap(taskSet: string, games: readonly string[], traini
   };
 }
 
+/**
+ * An evaluation's vocabulary overlap: each evolved policy (one with games it was selected on) against
+ * each task set of story games (web sets left out): `taskSetOverlap(set, its games, the policy's
+ * selection games, vocabularies)`; a trailing `:seed` is dropped from the selection ids. [] when no
+ * policy names its games. The CLI's results.json / report.md and the page's Evaluate report use it.
+ */
+export function evaluationOverlap(policies: readonly { id: string; selectedOn: readonly string[] }[], sets: readonly { name: string; games: readonly string[] }[], vocabularies: Readonly<Record<string, GameVocabulary>>): (TaskSetOverlap & { policy: string })[] {
+  const game = (id: string) => id.replace(/:\d+$/, '');
+  const evolved = policies.filter((p) => p.selectedOn.length);
+  const story = sets.map((s) => ({ name: s.name, games: [...new Set(s.games)] })).filter((s) => s.games.length && !s.games.some((g) => g.startsWith('web:')));
+  return evolved.flatMap((p) => story.map((s) => ({ policy: p.id, ...taskSetOverlap(s.name, s.games, [...new Set(p.selectedOn.map(game))], vocabularies) })));
+}
+
 /** What the vocabulary overlap means, under its table in every report. */
 export const VOCABULARY_FOOTNOTE = 'Dictionary overlap = the share of the distinct words in the task set\'s Z-machine dictionaries (pooled over its games; walkthrough: the words of its Jericho walkthroughs against the training games\' walkthroughs) that the training games (the games the meta-prompt was evolved and selected on) also have, words cut to the shortest resolution compared (6 characters when a version 1–3 file is involved, else 9). A shared word need not mean the same thing in both games, and a low overlap does not rule out that the actor knows the game from pre-training.';
 

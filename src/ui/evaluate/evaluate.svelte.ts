@@ -3,8 +3,9 @@
  * the run driver (ui/shared/stores/evaluation-driver.svelte.ts), the report (src/eval/report.ts: mean ± 95% CI,
  * paired differences against the baseline, per-game rows, learning curves, leak warnings) rebuilt
  * as results arrive, its exports (JSON with every session, CSV, Markdown, standalone HTML with the
- * curves as SVG) and the runs list. All I/O goes through the injected services; every thrown
- * error is shown (key scrubbed).
+ * curves as SVG) and the runs list; each evolved policy's vocabulary overlap with each task set
+ * (its games' dictionaries read from the library, as the CLI's results.json and report.md have it).
+ * All I/O goes through the injected services; every thrown error is shown (key scrubbed).
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
@@ -14,6 +15,8 @@ import { estimateEvaluation, type EvaluationEstimate } from '../../eval/cost-est
 import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationReport, EvaluationState, TaskSet } from '../../eval/interface.ts';
 import { reportToMarkdown } from '../../eval/report-formats.ts';
+import { evaluationOverlap, vocabularyMarkdown, type GameVocabulary, type TaskSetOverlap } from '../../eval/vocabulary-overlap.ts';
+import { libraryGameVocabularies } from '../shared/evaluation/library-vocabulary.ts';
 import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
@@ -58,6 +61,20 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   readonly report: EvaluationReport | null = $derived.by(() => {
     const state = this.driver.state;
     return state && state.results.length > 0 ? buildReport(withPolicyNames(state, this.form.options)) : null;
+  });
+
+  /** Game id → its vocabulary (dictionary), read from the library as games are shown. */
+  private vocabularies = $state.raw<Record<string, GameVocabulary>>({});
+  /** Games whose vocabulary was asked for (read or found missing). */
+  private vocabularyAsked = new Set<string>();
+  /** Each evolved policy's vocabulary overlap with each story task set of the evaluation shown
+   * (null until its games are read; [] when no policy names the games it was selected on). */
+  readonly vocabulary: (TaskSetOverlap & { policy: string })[] | null = $derived.by(() => {
+    const state = this.driver.state;
+    if (!state) return null;
+    const games = evaluationGames(state);
+    if (games.some((g) => !g.startsWith('web:') && !this.vocabularyAsked.has(g) && !this.vocabularies[g])) return null;
+    return evaluationOverlap(state.config.policies, state.config.taskSets.map((s) => ({ name: s.name, games: s.tasks.map((t) => t.storyId ?? t.id) })), this.vocabularies);
   });
 
   constructor(private readonly deps: EvaluateDeps) {
@@ -160,6 +177,18 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
 
   /** Download the report of the evaluation shown. JSON holds the config, the report and every
    * session (as the CLI's results.json); never a key. */
+  /** Read the dictionaries of the shown evaluation's games not read yet (for `vocabulary`). */
+  async readVocabularies(): Promise<void> {
+    const state = this.driver.state;
+    if (!state || !state.config.policies.some((p) => p.selectedOn.length)) return;
+    const wanted = evaluationGames(state).filter((g) => !this.vocabularyAsked.has(g));
+    if (!wanted.length) return;
+    const lib = this.deps.runs.library;
+    const read = await libraryGameVocabularies(wanted, lib.entries, async (entry) => (await lib.load(entry)).bytes);
+    for (const g of wanted) this.vocabularyAsked.add(g);
+    this.vocabularies = { ...this.vocabularies, ...read };
+  }
+
   async exportReport(format: ReportFormat): Promise<void> {
     const state = this.driver.state;
     const report = this.report;
@@ -170,13 +199,19 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       const download = this.deps.files.download;
       // The CSV writer loads on first use (not with the page).
       if (format === 'csv') download(`${name}.csv`, (await import('../../eval/report-csv.ts')).reportToCsv(report), 'text/csv');
-      else if (format === 'md') download(`${name}.md`, reportToMarkdown(report, title), 'text/markdown');
+      else if (format === 'md') download(`${name}.md`, [reportToMarkdown(report, title), ...vocabularyMarkdown('policy', (this.vocabulary ?? []).map((v) => ({ ...v, label: v.policy })))].join('\n'), 'text/markdown');
       else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
       else {
         const sessions = await loadEvaluationSessions(this.deps.runs.store, state.id);
-        const results = { id: state.id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, config: state.config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+        const vocabulary = this.vocabulary ?? [];
+        const results = { id: state.id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, config: state.config, report, ...(vocabulary.length ? { vocabulary } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
         download(`${name}.json`, stringifyWithoutSecrets(results), 'application/json');
       }
     });
   }
+}
+
+/** The story games of an evaluation: its tasks' games and its policies' selection games (`:seed` dropped). */
+function evaluationGames(state: EvaluationState): string[] {
+  return [...new Set([...state.config.taskSets.flatMap((s) => s.tasks.map((t) => t.storyId ?? t.id)), ...state.config.policies.flatMap((p) => p.selectedOn.map((g) => g.replace(/:\d+$/, '')))])];
 }

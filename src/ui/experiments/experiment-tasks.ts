@@ -3,12 +3,12 @@
  * catalog's tags at each game's default seed, the web sets WEB-ID-train … from the web catalog),
  * every story task written `<game>:<seed>` with the game's catalog id (the id the evaluation's
  * per-game rows and leak check use), and the games no library story plays named; and the games'
- * vocabularies read from the library's story files. Pure but for the injected story reader.
+ * vocabularies read from the library's story files.
  */
-import { readStoryDictionary } from '../../engine/story-dictionary.ts';
 import type { GameVocabulary } from '../../eval/vocabulary-overlap.ts';
 import { gameOf } from '../../experiment/plan.ts';
 import type { ExperimentPlan, ExperimentSpec } from '../../experiment/interface.ts';
+import { libraryGameVocabularies } from '../shared/evaluation/library-vocabulary.ts';
 
 /** What expansion needs: the library's stories, the catalog and the named web sets. */
 export interface TaskLibrary {
@@ -78,23 +78,10 @@ export function libraryTask(taskId: string, entries: TaskLibrary['entries']): { 
 
 /**
  * The vocabularies of `plan`'s story games (its evolutions' train and validation games and its
- * evaluations' games), each read from the Z-machine dictionary of the library story that plays it
- * (`readBytes`); walkthrough null (the page has no Jericho walkthroughs). A game no library story
- * plays, a file that is not a readable story, and web tasks are left out: the report lists them as
- * missing (src/experiment/report.ts `vocabularyOverlapOf`).
+ * evaluations' games) read from the library (shared/evaluation/library-vocabulary.ts): a game no
+ * library story plays, a file that is not a readable story, and web tasks are left out; the report
+ * lists them as missing (src/experiment/report.ts `vocabularyOverlapOf`).
  */
-export async function libraryVocabularies<E extends { id: string; catalog: { id: string } | null }>(plan: ExperimentPlan, entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
-  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
-  const out: Record<string, GameVocabulary> = {};
-  for (const game of games) {
-    const entry = entryFor(entries, game);
-    if (!entry) continue;
-    try {
-      const dictionary = readStoryDictionary(await readBytes(entry));
-      out[game] = { game, resolution: dictionary.resolution, dictionary: dictionary.words, walkthrough: null };
-    } catch {
-      // Not a readable story: listed as missing.
-    }
-  }
-  return out;
+export function libraryVocabularies<E extends { id: string; catalog: { id: string } | null }>(plan: ExperimentPlan, entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
+  return libraryGameVocabularies(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).map(gameOf), entries, readBytes);
 }
