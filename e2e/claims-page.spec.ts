@@ -6,9 +6,12 @@
  * - the Experiments view registers a run card before Start (spec sha-256, code version, primary
  *   contrast, α), and the report of a tiny random-control says the run matches it, labels the
  *   primary contrast, shows each arm's proposals, accepted, validated and proposer tokens / USD
- *   side by side, and the dictionary overlap of the evaluated games with the training games.
- * Screenshots of the Evolve form and the report at 1280×800.
+ *   side by side, and the dictionary overlap of the evaluated games with the training games;
+ * - the Evaluate report shows an evolved meta-prompt's dictionary overlap with its selection games
+ *   and its Markdown export carries it.
+ * Screenshots of the Evolve form and the reports at 1280×800.
  */
+import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
@@ -142,4 +145,38 @@ test('a registered tiny random-control: the report matches its run card, shows e
   await page.screenshot({ path: test.info().outputPath('experiment-report-counts.png') });
   await report.getByTestId('experiment-report-results').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('experiment-report-overlap.png') });
+});
+
+test('the Evaluate report shows an evolved meta-prompt\'s vocabulary overlap with the games it was selected on, and exports it', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  // A meta-prompt selected on advent, imported into the library (then Settings: the key lives in memory only).
+  await page.goto('./?view=library');
+  await expect(page.getByTestId('meta-library')).toHaveAttribute('data-ready', 'true');
+  const entry = { id: 'x', name: 'Evolved on advent', strategy: 'Write a numbered ROUTE of the commands that scored.', selectedOn: ['advent'] };
+  await page.getByTestId('meta-import').setInputFiles({ name: 'evolved.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify({ format: 'metattl-meta-prompt-1', entry })) });
+  await expect(page.getByTestId('meta-message')).toContainText('Imported “Evolved on advent”');
+  await useMock(page, mock.baseUrl);
+  await goToRunView(page, 'evaluate');
+  await page.locator('label').filter({ hasText: 'Evolved on advent' }).getByTestId('evaluate-policy').check();
+  await setStoryRole(page, 'evaluate', 'lever-room', 'custom', '0');
+  await setNumber(page, 'evaluate-repeats', 1);
+  await setNumber(page, 'evaluate-episodes', 1);
+  await setNumber(page, 'evaluate-steps', 3);
+  await page.getByTestId('evaluate-start').click();
+  await expect(page.getByTestId('evaluate-run')).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
+  const rows = page.getByTestId('evaluate-vocabulary-row');
+  await expect(rows).toHaveCount(1);
+  const cells = await rows.first().locator('td').allTextContents();
+  // policy id, task set, training games, dictionary overlap, walkthrough (none in the page), per game, missing.
+  expect(cells.slice(1, 3)).toEqual(['custom', 'advent']);
+  expect(cells[3]).toMatch(/^\d+\.\d % \(\d+\/\d+\)$/);
+  expect(cells.slice(4)).toEqual(['—', expect.stringMatching(/^lever-room \d+\.\d %$/), '—']);
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('evaluate-export-md').click();
+  const md = readFileSync(await (await downloading).path(), 'utf8');
+  expect(md).toContain('## Vocabulary overlap with the training games');
+  expect(md).toContain(`| custom | advent | ${cells[3]} |`);
+  await page.getByTestId('evaluate-vocabulary').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evaluate-vocabulary.png') });
 });

@@ -7,7 +7,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_GUIDING_PROMPT } from '../src/agents/actor-prompt.ts';
 import { parseCatalog, rulesFor } from '../src/engine/catalog.ts';
 import { loadStory } from '../src/engine/zvm-engine.ts';
 import type { EvaluationConfig, EvaluationState } from '../src/eval/interface.ts';

@@ -7,6 +7,7 @@
  * (its games' dictionaries read from the library, as the CLI's results.json and report.md have it).
  * All I/O goes through the injected services; every thrown error is shown (key scrubbed).
  */
+import { SvelteSet } from 'svelte/reactivity';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import { codeVersion } from '../../common/code-version.ts';
@@ -66,7 +67,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   /** Game id → its vocabulary (dictionary), read from the library as games are shown. */
   private vocabularies = $state.raw<Record<string, GameVocabulary>>({});
   /** Games whose vocabulary was asked for (read or found missing). */
-  private vocabularyAsked = new Set<string>();
+  private readonly vocabularyAsked = new SvelteSet<string>();
   /** Each evolved policy's vocabulary overlap with each story task set of the evaluation shown
    * (null until its games are read; [] when no policy names the games it was selected on). */
   readonly vocabulary: (TaskSetOverlap & { policy: string })[] | null = $derived.by(() => {
