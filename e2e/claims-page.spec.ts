@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { seriousViolations } from './axe.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 let mock: MockLlm;
@@ -47,6 +48,7 @@ test('the Evolve form offers the matched random control and the proposer without
   await sizes.fill('12, 40, 88');
   await expect(page.getByTestId('evolve-start')).toBeEnabled();
   await page.getByTestId('evolve-setup').screenshot({ path: test.info().outputPath('evolve-form-random-neutral.png') });
+  expect(await seriousViolations(page)).toEqual([]);
 
   await proposer.selectOption('llm');
   await expect(sizes).toHaveCount(0);
@@ -93,6 +95,7 @@ test('a registered tiny random-control: the report matches its run card, shows e
 
   // Register: the declared contrasts first (evolved − random-evolved), α 0.1.
   const register = page.getByTestId('experiment-register');
+  expect(await seriousViolations(page)).toEqual([]);
   expect(await register.getByTestId('experiment-register-pair').locator('option').allTextContents()).toEqual(['evolved − random-evolved', 'evolved − no-trace-evolved', 'evolved − naive', 'random-evolved − naive', 'no-trace-evolved − naive']);
   await register.getByTestId('experiment-register-alpha').fill('0.1');
   await register.getByTestId('experiment-register-button').click();
@@ -129,6 +132,7 @@ test('a registered tiny random-control: the report matches its run card, shows e
   expect(counts[1]!['proposer tokens']).toBe('0');
   expect(Number(counts[0]!['proposer tokens']!.replace(/\D/g, ''))).toBeGreaterThan(0);
 
+  expect(await seriousViolations(page)).toEqual([]);
   // The dictionary overlap of OOD (lever-room) with the training games (advent).
   const overlap = report.locator('[data-testid="experiment-report-row"][data-step="eval-OOD"] [data-testid="experiment-report-overlap"]');
   await expect(overlap).toHaveCount(4);
@@ -177,6 +181,7 @@ test('the Evaluate report shows an evolved meta-prompt\'s vocabulary overlap wit
   const md = readFileSync(await (await downloading).path(), 'utf8');
   expect(md).toContain('## Vocabulary overlap with the training games');
   expect(md).toContain(`| custom | advent | ${cells[3]} |`);
+  expect(await seriousViolations(page)).toEqual([]);
   await page.getByTestId('evaluate-vocabulary').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('evaluate-vocabulary.png') });
 });
