@@ -56,6 +56,9 @@ describe('metattl evolve: a human in the loop', () => {
     writeFileSync(feedbackFile, 'Look under things before leaving a room.\n');
     const fromFeedback = await metattl(['evolve', 'add-candidate', '--store', store, '--run', 'run-h', '--parent', 'c0', '--feedback-file', feedbackFile, ...provider()]);
     expect(fromFeedback.candidate).toMatchObject({ id: 'c3', parentId: 'c0', origin: 'human', feedback: 'Look under things before leaving a room.', strategy: "From a person's feedback: Look under things before leaving a room." });
+    // The proposer call's model as the provider named it (the mock answers with the model asked for); a person's own text has none.
+    expect(fromFeedback.candidate.providerModel).toBe('mock-model');
+    expect(added.candidate).not.toHaveProperty('providerModel');
     expect(fromFeedback.metricCallsUsed).toBeGreaterThanOrEqual(added.metricCallsUsed + 2);
     expect(mock.requests.filter((r) => r.unexpected)).toEqual([]);
 

@@ -48,7 +48,7 @@ export async function addCandidateCommand(argv: string[]): Promise<number> {
       try {
         if (feedback === undefined) return addHumanCandidate(state, { parentId: parent.id, strategy: text });
         const proposed = await proposeFromFeedback(models.proposer, parent.strategy, feedback, state.config, signal);
-        return addHumanCandidate(state, { parentId: parent.id, strategy: proposed.strategy, feedback, proposerReply: proposed.reply });
+        return addHumanCandidate(state, { parentId: parent.id, strategy: proposed.strategy, feedback, proposerReply: proposed.reply, ...(proposed.providerModel ? { providerModel: proposed.providerModel } : {}) });
       } catch (error) {
         throw error instanceof HumanCandidateError ? new UsageError(error.message) : error;
       }
@@ -60,7 +60,7 @@ export async function addCandidateCommand(argv: string[]): Promise<number> {
     iterationsDone: done.iterationsDone ?? null,
     candidate: candidate && {
       id: candidate.id, parentId: candidate.parentId, origin: 'human', status: candidate.status, reason: candidate.reason, strategy: candidate.strategy,
-      valScores: candidate.valScores, minibatch: candidate.minibatch, feedback: candidate.humanFeedback ?? null,
+      valScores: candidate.valScores, minibatch: candidate.minibatch, feedback: candidate.humanFeedback ?? null, ...(candidate.providerModel ? { providerModel: candidate.providerModel } : {}),
     },
     costUsd: knownCostUsd(settings, meter),
   };

@@ -91,7 +91,7 @@ const configSchema: z.ZodType<EvolutionConfig> = z.object({
     proposals: z.object({ parents: positive, mutations: positive }).refine((p) => p.parents * p.mutations <= MAX_PROPOSALS_PER_ITERATION, { message: `at most ${MAX_PROPOSALS_PER_ITERATION} proposals per iteration` }).optional(),
     humanCandidates: z.array(z.object({
       afterIteration: z.number().int().nonnegative(), parentId: z.string().min(1), strategy: z.string(), minibatch: z.array(z.string()),
-      feedback: z.string().optional(), proposerReply: z.string().optional(),
+      feedback: z.string().optional(), proposerReply: z.string().optional(), providerModel: z.string().max(200).optional(),
     })).optional(),
     branchedFrom: z.object({ runId: z.string().min(1), iteration: z.number().int().nonnegative(), config: z.lazy(() => configSchema) }).optional(),
   }) as z.ZodType<EvolutionConfig>;

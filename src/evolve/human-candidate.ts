@@ -32,6 +32,8 @@ export interface HumanCandidateInput {
   strategy: string;
   feedback?: string;
   proposerReply?: string;
+  /** The model the provider said wrote `proposerReply` (absent when the reply named none). */
+  providerModel?: string;
 }
 
 /** Thrown when a human candidate cannot be added (the message says why, for people). */
@@ -64,7 +66,7 @@ export async function evaluateHumanCandidates(ctx: BoundaryContext, boundary: nu
     const child: Candidate = {
       id: `c${state.candidates.length}`, parentId: parent.id, iteration: boundary, strategy: spec.strategy, status: 'failed', reason: '',
       proposerReply: spec.proposerReply ?? null, valScores: {}, minibatch: { taskIds: [...spec.minibatch], parentSum, childSum: null }, triggeredBy: null,
-      origin: 'human', ...(spec.feedback !== undefined ? { humanFeedback: spec.feedback } : {}),
+      origin: 'human', ...(spec.feedback !== undefined ? { humanFeedback: spec.feedback } : {}), ...(spec.providerModel ? { providerModel: spec.providerModel } : {}),
     };
     state.candidates.push(child);
     await ctx.emit({ type: 'proposal_made', iteration: boundary, candidate: child });
@@ -146,6 +148,7 @@ export function addHumanCandidate(state: EvolutionState, input: HumanCandidateIn
   const spec: HumanCandidateSpec = {
     afterIteration: state.iteration, parentId: parent.id, strategy: input.strategy, minibatch: humanMinibatch(config, existing.length),
     ...(input.feedback !== undefined ? { feedback: input.feedback } : {}), ...(input.proposerReply !== undefined ? { proposerReply: input.proposerReply } : {}),
+    ...(input.providerModel ? { providerModel: input.providerModel } : {}),
   };
   return { ...config, humanCandidates: [...existing, spec] };
 }
@@ -167,12 +170,12 @@ export function feedbackMessages(parentStrategy: string, feedback: string, confi
 
 /**
  * Ask the proposer for a strategy from a person's feedback on candidate `parentStrategy`.
- * @returns the parsed strategy and the proposer's full reply
+ * @returns the parsed strategy, the proposer's full reply and the model the provider said it used
  * @throws HumanCandidateError when the reply is empty, truncated or unchanged; LlmError from the model
  */
-export async function proposeFromFeedback(proposer: ChatModel, parentStrategy: string, feedback: string, config: EvolutionConfig, signal?: AbortSignal): Promise<{ strategy: string; reply: string }> {
+export async function proposeFromFeedback(proposer: ChatModel, parentStrategy: string, feedback: string, config: EvolutionConfig, signal?: AbortSignal): Promise<{ strategy: string; reply: string; providerModel?: string }> {
   const completion = await proposer.complete(feedbackMessages(parentStrategy, feedback, config), { signal });
   const parsed = parseProposal(completion.content, completion.finishReason, parentStrategy);
   if (parsed.strategy === null) throw new HumanCandidateError(`The proposer's reply to the feedback was ${parsed.status}; nothing to evaluate.`);
-  return { strategy: parsed.strategy, reply: completion.content };
+  return { strategy: parsed.strategy, reply: completion.content, ...(completion.providerModel ? { providerModel: completion.providerModel } : {}) };
 }

@@ -111,6 +111,8 @@ export interface HumanCandidateSpec {
   /** The person's feedback when the proposer wrote `strategy` from it (its reply in `proposerReply`). */
   feedback?: string;
   proposerReply?: string;
+  /** The model the provider said wrote `proposerReply` (absent when it named none). */
+  providerModel?: string;
 }
 
 /** Where a branched run forked: after iteration `iteration` of run `runId`, whose settings were `config`. */

@@ -100,7 +100,7 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
     if (request.feedback !== undefined) {
       const parent = stored.candidates.find((c) => c.id === request.parentId);
       const proposed = await proposeFromFeedback(proposer, parent?.strategy ?? '', request.feedback.trim(), stored.config, signal);
-      input = { parentId: request.parentId, strategy: proposed.strategy, feedback: request.feedback.trim(), proposerReply: proposed.reply };
+      input = { parentId: request.parentId, strategy: proposed.strategy, feedback: request.feedback.trim(), proposerReply: proposed.reply, ...(proposed.providerModel ? { providerModel: proposed.providerModel } : {}) };
     }
     return addHumanCandidate(stored, input);
   }
