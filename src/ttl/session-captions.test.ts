@@ -27,7 +27,7 @@ function shippedSessions(): { name: string; record: SessionRecord }[] {
 }
 
 const step = (index: number, action: string, score: number, reward: number): TrajectoryStep =>
-  ({ index, action, score, reward, observation: '', reply: '', finishReason: 'stop', parseStatus: 'ok', extraActions: [], moves: index, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0 }) as TrajectoryStep;
+  ({ index, action, score, reward, observation: '', reply: '', finishReason: 'stop', parseStatus: 'ok', extraActions: [], moves: index, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, latencyMs: 0, costUsd: 0, error: null }) as TrajectoryStep;
 
 function episode(index: number, guidingPrompt: string, steps: TrajectoryStep[], termination: 'game_over' | 'step_limit', endReason: 'death' | 'victory' | null): SessionRecord['episodes'][number] {
   const finalScore = steps.at(-1)?.score ?? 0;
