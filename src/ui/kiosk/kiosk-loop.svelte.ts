@@ -46,8 +46,6 @@ export class KioskLoop {
   captions = $state.raw<readonly FrameCaption[]>([]);
   readonly caption: FrameCaption | null = $derived(this.captions[this.player.position] ?? null);
   paused = $state(false);
-  /** A line on where the recordings come from ("Recorded sessions · 8 in the loop", "Live · …"). */
-  mode = $state('');
   /** Passes through the feed's recordings completed. */
   get rounds(): number {
     return this.feed.rounds ?? 0;

@@ -7,7 +7,7 @@ import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { ReplayScene } from '../shared/replay/replay-scene.ts';
 
 /** The game text a panel shows at most, characters (its end is kept: the newest lines). */
-export const GAME_TEXT_CHARS = 420;
+export const GAME_TEXT_CHARS = 360;
 
 const tail = (text: string, max: number): string => {
   const flat = text.replace(/[ \t]+/g, ' ').replace(/\n{3,}/g, '\n\n').trim();

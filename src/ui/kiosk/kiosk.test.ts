@@ -12,6 +12,8 @@ import { sceneAt } from '../shared/replay/replay-scene.ts';
 import { SHIPPED_REPLAYS } from '../shared/replay/shipped-replays.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { KioskLoop, PlaylistFeed } from './kiosk-loop.svelte.ts';
+import { DEFAULT_LIVE_SESSIONS, LiveFeed, liveCapOf, liveModeText } from './kiosk-live.svelte.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
 import { KIOSK_PACE, kioskDwellMs, kioskRecordingsOf } from './kiosk-pace.ts';
 import { gameTextAt } from './kiosk-scene.ts';
 
@@ -27,7 +29,7 @@ function manualClock(): Schedule & { run: (ms: number) => void; pending: () => n
   const schedule = ((callback: () => void, delayMs: number) => {
     const id = seq++;
     timers.set(id, { at: now + delayMs, callback });
-    return () => timers.delete(id);
+    return () => void timers.delete(id);
   }) as Schedule & { run: (ms: number) => void; pending: () => number; now: () => number };
   schedule.run = (ms) => {
     const end = now + ms;
@@ -138,5 +140,63 @@ describe('the booth’s loop', () => {
     clock.run(2_000);
     expect(loop.recording).toBe(NAIVE);
     loop.stop();
+  });
+});
+
+describe('the live booth', () => {
+  it('caps a model without prices by sessions, a priced one by the cost cap too, and refuses a priced one without it', () => {
+    expect(liveCapOf(null, false, null)).toEqual({ sessions: DEFAULT_LIVE_SESSIONS, maxUsd: null });
+    expect(liveCapOf('2', false, 0.5)).toEqual({ sessions: 2, maxUsd: null });
+    expect(liveCapOf('2', true, 0.5)).toEqual({ sessions: 2, maxUsd: 0.5 });
+    expect(liveCapOf(null, true, null)).toEqual({ problem: expect.stringContaining('needs a cost cap') });
+    expect(liveCapOf('0', false, null)).toEqual({ problem: expect.stringContaining('from 1 to 100') });
+    expect(liveCapOf('two', false, null)).toHaveProperty('problem');
+  });
+
+  /** A feed whose runs resolve when the test says; `runs` counts those started. */
+  function liveFeed(cap: { sessions: number; maxUsd: number | null }, cost = 0) {
+    const pending: ((record: SessionRecord) => void)[] = [];
+    const fallback = new PlaylistFeed([RECORDINGS[1]!]);
+    const feed = new LiveFeed(cap, () => new Promise((resolve) => pending.push(resolve)), fallback, () => cost);
+    return { feed, pending, fallback };
+  }
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+  it('plays fresh sessions back to back up to the session cap, then the recordings', async () => {
+    const { feed, pending } = liveFeed({ sessions: 2, maxUsd: null });
+    feed.start();
+    expect([feed.next(), feed.started]).toEqual([null, 1]);
+    pending.shift()!(NAIVE.record);
+    await settle();
+    const first = feed.next()!;
+    expect(first.title).toBe(`Live · ${NAIVE.title}`);
+    expect(feed.started).toBe(2);
+    expect(feed.next()).toBeNull();
+    pending.shift()!(NAIVE.record);
+    await settle();
+    expect(feed.next()!.title).toMatch(/^Live · /);
+    expect(feed.ended).toBe('2 live sessions played');
+    expect(feed.next()).toBe(RECORDINGS[1]);
+    expect(pending).toHaveLength(0);
+    expect(liveModeText(feed, { sessions: 2, maxUsd: null }, 'simulated model — not a language model', 'Recorded sessions')).toBe('Recorded sessions · live done: 2 live sessions played');
+  });
+
+  it('stops at the cost cap over the sessions together, and after a session the provider stopped', async () => {
+    const priced = liveFeed({ sessions: 10, maxUsd: 0.05 }, 0.03);
+    priced.feed.start();
+    expect(liveModeText(priced.feed, { sessions: 10, maxUsd: 0.05 }, 'gpt-x', 'R')).toBe('Live · session 1 of 10 · gpt-x · $0.0000 of $0.05');
+    priced.pending.shift()!(NAIVE.record);
+    await settle();
+    priced.feed.next();
+    priced.pending.shift()!(NAIVE.record);
+    await settle();
+    expect([priced.feed.spentUsd, priced.feed.ended]).toEqual([0.06, 'the cost cap was reached']);
+    const stopped = liveFeed({ sessions: 10, maxUsd: 1 });
+    stopped.feed.start();
+    stopped.pending.shift()!({ ...NAIVE.record, status: 'stopped', stopReason: 'budget', stopMessage: 'Cap reached' });
+    await settle();
+    expect(stopped.feed.ended).toBe('the cost cap was reached');
+    expect(stopped.feed.next()!.title).toMatch(/^Live · /);
+    expect(stopped.feed.next()).toBe(RECORDINGS[1]);
   });
 });
