@@ -103,16 +103,22 @@ export class LiveFeed implements KioskFeed {
     this.running = false;
     this.spentUsd += this.costOf(record);
     const playable = record.episodes.some((e) => e.trajectory !== null);
-    if (playable) this.ready = { ...kioskRecording(record), title: `Live · ${kioskRecording(record).title}` };
+    if (playable) this.ready = { ...kioskRecording(record), title: `Live · ${kioskRecording(record).title}`, live: this.started };
     if (record.status !== 'complete') this.ended = record.stopReason === 'budget' ? 'the cost cap was reached' : `session ${this.started} stopped (${record.stopMessage ?? record.stopReason ?? 'stopped'})`;
     else if (this.cap.maxUsd !== null && this.spentUsd >= this.cap.maxUsd) this.ended = 'the cost cap was reached';
     if (!playable && this.ended === null) this.runNext();
   }
 }
 
-/** The booth's mode line in live mode: "Live · session 2 of 3 · simulated model — not a language model · $0.0000 of $0.50", then the recordings and why. */
-export function liveModeText(live: Pick<LiveFeed, 'started' | 'ended' | 'spentUsd'>, cap: LiveCap, model: string, recorded: string): string {
-  if (live.ended !== null) return `${recorded} · live done: ${live.ended}`;
+/**
+ * The booth's mode line in live mode: while a live session is shown "Live · session 2 of 3 ·
+ * simulated model — not a language model" (and "· $0.0120 of $0.50" with a USD cap); while the
+ * first one runs "Live · session 1 of 3 is being played by …"; once live is done, the recordings'
+ * line and why it is done.
+ */
+export function liveModeText(live: Pick<LiveFeed, 'started' | 'ended' | 'spentUsd'>, cap: LiveCap, model: string, recorded: string, shown: Pick<KioskRecording, 'live'> | null): string {
   const money = cap.maxUsd === null ? '' : ` · $${live.spentUsd.toFixed(4)} of $${cap.maxUsd.toFixed(2)}`;
-  return `Live · session ${Math.max(1, live.started)} of ${cap.sessions} · ${model}${money}`;
+  if (shown?.live !== undefined) return `Live · session ${shown.live} of ${cap.sessions} · ${model}${money}`;
+  if (live.ended !== null) return `${recorded} · live done: ${live.ended}`;
+  return `Live · session ${Math.max(1, live.started)} of ${cap.sessions} is being played by the ${model}…`;
 }

@@ -52,7 +52,7 @@ if (query.get('live') === '1') {
     const live = new LiveFeed(booth.cap, booth.run, playlist, booth.costOf);
     feed = live;
     live.start();
-    mode = () => liveModeText(live, booth.cap, booth.model, recorded);
+    mode = () => liveModeText(live, booth.cap, booth.model, recorded, loop.recording);
   }
 }
 const loop = new KioskLoop(feed, browserSchedule);

@@ -16,6 +16,8 @@ export interface KioskRecording {
   /** Who played: "actor scripted test model — not a real model · meta-agent: …". */
   credits: string;
   record: SessionRecord;
+  /** A live booth's session: its number (1-based); absent for a recording. */
+  live?: number;
 }
 
 export interface KioskPace {

@@ -178,19 +178,23 @@ describe('the live booth', () => {
     expect(feed.ended).toBe('2 live sessions played');
     expect(feed.next()).toBe(RECORDINGS[1]);
     expect(pending).toHaveLength(0);
-    expect(liveModeText(feed, { sessions: 2, maxUsd: null }, 'simulated model — not a language model', 'Recorded sessions')).toBe('Recorded sessions · live done: 2 live sessions played');
+    expect(first.live).toBe(1);
+    const cap = { sessions: 2, maxUsd: null };
+    expect(liveModeText(feed, cap, 'simulated model — not a language model', 'Recorded sessions', first)).toBe('Live · session 1 of 2 · simulated model — not a language model');
+    expect(liveModeText(feed, cap, 'simulated model — not a language model', 'Recorded sessions', RECORDINGS[1]!)).toBe('Recorded sessions · live done: 2 live sessions played');
   });
 
   it('stops at the cost cap over the sessions together, and after a session the provider stopped', async () => {
     const priced = liveFeed({ sessions: 10, maxUsd: 0.05 }, 0.03);
     priced.feed.start();
-    expect(liveModeText(priced.feed, { sessions: 10, maxUsd: 0.05 }, 'gpt-x', 'R')).toBe('Live · session 1 of 10 · gpt-x · $0.0000 of $0.05');
+    expect(liveModeText(priced.feed, { sessions: 10, maxUsd: 0.05 }, 'gpt-x', 'R', null)).toBe('Live · session 1 of 10 is being played by the gpt-x…');
     priced.pending.shift()!(NAIVE.record);
     await settle();
     priced.feed.next();
     priced.pending.shift()!(NAIVE.record);
     await settle();
     expect([priced.feed.spentUsd, priced.feed.ended]).toEqual([0.06, 'the cost cap was reached']);
+    expect(liveModeText(priced.feed, { sessions: 10, maxUsd: 0.05 }, 'gpt-x', 'R', { live: 2 })).toBe('Live · session 2 of 10 · gpt-x · $0.0600 of $0.05');
     const stopped = liveFeed({ sessions: 10, maxUsd: 1 });
     stopped.feed.start();
     stopped.pending.shift()!({ ...NAIVE.record, status: 'stopped', stopReason: 'budget', stopMessage: 'Cap reached' });
