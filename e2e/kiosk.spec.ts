@@ -110,6 +110,8 @@ test('live, the simulated model plays a fresh session first (cap: one session), 
   await expect(page.getByTestId('kiosk-credits')).toHaveText('actor: simulated · meta-agent: simulated');
   await expect(page.getByTestId('kiosk-mode')).toHaveText('Live · session 1 of 1 · simulated model — not a language model');
   await expect(page.getByTestId('kiosk-headline')).toHaveText(/^Episode 1 of 5: The Lever Room — the agent starts with the guide “Explore systematically/);
+  // A live session has the engine's locations: the map is drawn (The Lever Room's first room).
+  await expect(page.getByTestId('kiosk-map')).toHaveAttribute('data-rooms', /Lever Room/);
   await page.clock.install();
   await expect(async () => {
     await page.clock.runFor(30_000);

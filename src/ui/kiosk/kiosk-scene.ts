@@ -14,13 +14,14 @@ const tail = (text: string, max: number): string => {
   return flat.length <= max ? flat : `…${flat.slice(flat.length - max + 1).replace(/^\S*\s/, '')}`;
 };
 
-/** The last command (null before the first step, or when the step sent none) and the game's text after it. */
-export function gameTextAt(record: SessionRecord, scene: Pick<ReplayScene, 'episode' | 'steps' | 'ended'>, max = GAME_TEXT_CHARS): { command: string | null; text: string } {
+/** The last command (null before the first step, or when the step sent none) and the game's text
+ * after it: `text` cut to `max` characters, `short` to a third of that (beside the map). */
+export function gameTextAt(record: SessionRecord, scene: Pick<ReplayScene, 'episode' | 'steps' | 'ended'>, max = GAME_TEXT_CHARS): { command: string | null; text: string; short: string } {
   const episode = record.episodes.find((e) => e.index === scene.episode);
   const last = scene.steps.at(-1) ?? null;
   let text: string;
   if (scene.ended) text = scene.ended.finalObservation;
   else if (last === null) text = episode?.trajectory?.startObservation ?? episode?.steps[0]?.observation ?? '';
   else text = episode?.steps.find((s) => s.index === last.index + 1)?.observation ?? episode?.trajectory?.finalObservation ?? '';
-  return { command: last?.action ?? null, text: tail(text, max) };
+  return { command: last?.action ?? null, text: tail(text, max), short: tail(text, Math.round(max / 3)) };
 }

@@ -80,11 +80,13 @@ describe('the booth’s recordings', () => {
   it('show the game’s answer to the last command when there is no map', () => {
     const frames = replayFrames(NAIVE.record);
     const first = sceneAt(NAIVE.record, frames, 0)!;
-    expect(gameTextAt(NAIVE.record, first)).toEqual({ command: null, text: expect.stringContaining('Lever Room') });
+    expect(gameTextAt(NAIVE.record, first)).toEqual({ command: null, text: expect.stringContaining('Lever Room'), short: expect.stringMatching(/^…/) });
     const step = sceneAt(NAIVE.record, frames, 1)!;
     const shown = gameTextAt(NAIVE.record, step, 200);
     expect(shown.command).toBe(NAIVE.record.episodes[0]!.steps[0]!.action);
     expect(shown.text.length).toBeLessThanOrEqual(200);
+    expect(shown.short.length).toBeLessThanOrEqual(67);
+    expect(shown.text.endsWith(shown.short.slice(1))).toBe(true);
   });
 });
 
