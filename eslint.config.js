@@ -34,7 +34,7 @@ const libraryBans = (except) =>
     .map(([lib, wrapper]) => ({ group: [lib, `${lib}/*`], message: `Only ${wrapper} imports ${lib}.` }));
 const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** One folder per view; what several views use lives in src/ui/shared, so a view never imports another view. */
-const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'experiments', 'settings', 'tour', 'workshop'];
+const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'experiments', 'settings', 'tour', 'workshop', 'kiosk'];
 const viewBans = (view) =>
   VIEWS.filter((other) => other !== view).map((other) => ({ group: [`../${other}/*`], message: `Views never import each other: move what ${view} and ${other} share to src/ui/shared.` }));
 /**

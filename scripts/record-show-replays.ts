@@ -12,7 +12,7 @@
  *   npx tsx scripts/record-show-replays.ts --tiny DIR # the smallest run, into DIR (the unit test)
  *
  * Re-run after changing the games, the prompts, the loop or the file formats, then update
- * `recordedOn` in src/ui/replay/shipped-replays.ts.
+ * `recordedOn` in src/ui/shared/replay/shipped-replays.ts.
  */
 import { execFile } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { evalArgs, evolveArgs, GAME_SEED, recordShowReplays, RNG_SEED } from '../scripts/record-show-replays.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { parseReplayFile, type ReplaySource } from '../src/ui/replay/replay-source.ts';
-import { SHIPPED_REPLAYS, shippedReplay } from '../src/ui/replay/shipped-replays.ts';
+import { SHIPPED_REPLAYS, shippedReplay } from '../src/ui/shared/replay/shipped-replays.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
 /** Depth of the deepest candidate (the seed is 0). */

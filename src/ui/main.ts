@@ -16,7 +16,10 @@ const STAGES: ReadonlyArray<() => Promise<unknown>> = [
   () => import('./App.svelte'),
   () => import('./compose.ts'),
 ];
-for (const stage of STAGES) {
-  await stage();
-  await yieldToMain();
+if (new URLSearchParams(location.search).get('kiosk') === '1') await import('./kiosk/kiosk-main.ts');
+else {
+  for (const stage of STAGES) {
+    await stage();
+    await yieldToMain();
+  }
 }

@@ -17,7 +17,7 @@ import { importSession, sessionSchema } from '../../ttl/session-io.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { EvaluationReport } from '../../eval/interface.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
-import { creditsLine } from './model-label.ts';
+import { creditsLine } from '../shared/replay/model-label.ts';
 import { policyNamesOf, reportOf } from './replay-report.ts';
 
 /** One replayable session of a file. */

@@ -6,9 +6,9 @@
  */
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
-import { ReplayPlayer } from './replay-player.svelte.ts';
+import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
 import { parseReplayFile, type ReplaySource } from './replay-source.ts';
-import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from './shipped-replays.ts';
+import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from '../shared/replay/shipped-replays.ts';
 import { errorText } from '../shared/stores/error-text.ts';
 
 export type ReplayFiles = Pick<PlayerServices, 'resolve' | 'fetchBytes' | 'readFile' | 'query'>;

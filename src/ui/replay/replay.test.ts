@@ -10,9 +10,9 @@ import { ImportError } from '../../agents/trajectory-io.ts';
 import { EVOLUTION_EXPORT_FORMAT } from '../../evolve/evolution-io.ts';
 import { importSession } from '../../ttl/session-io.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { creditsLine, creditsOf, modelLabel } from './model-label.ts';
-import { ReplayPlayer } from './replay-player.svelte.ts';
-import { episodeStart, frameDelayMs, sceneAt } from './replay-scene.ts';
+import { creditsLine, creditsOf, modelLabel } from '../shared/replay/model-label.ts';
+import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
+import { episodeStart, frameDelayMs, sceneAt } from '../shared/replay/replay-scene.ts';
 import { parseReplayFile } from './replay-source.ts';
 import { ReplayState, type ReplayFiles } from './replay.svelte.ts';
 

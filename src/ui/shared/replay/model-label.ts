@@ -4,7 +4,7 @@
  * provider's id `scripted-test-model` (scripts/record-replays.sh) reads "scripted test model", so
  * nobody mistakes a shipped replay for a real model's play. Pure.
  */
-import type { SessionConfig } from '../../ttl/session-record.ts';
+import type { SessionConfig } from '../../../ttl/session-record.ts';
 
 /** The model id the shipped replays are recorded with (the deterministic mock provider). */
 export const SCRIPTED_TEST_MODEL = 'scripted-test-model';

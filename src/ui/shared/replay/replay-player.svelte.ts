@@ -3,9 +3,9 @@
  * pause, step forward and back, a speed, jump to an episode, to the start or the end. The timer
  * is injected (`Schedule`), so tests drive it by hand. Playing stops at the last frame.
  */
-import { replayFrames, type ReplayFrame } from '../../ttl/replay.ts';
-import type { SessionRecord } from '../../ttl/session-record.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { replayFrames, type ReplayFrame } from '../../../ttl/replay.ts';
+import type { SessionRecord } from '../../../ttl/session-record.ts';
+import type { Schedule } from '../stores/retry-countdown.svelte.ts';
 import { episodeStart, frameDelayMs, sceneAt, type ReplayScene } from './replay-scene.ts';
 
 export const browserSchedule: Schedule = (callback, delayMs) => {

@@ -5,11 +5,11 @@
  * meta-agent's feedback) shown so far; for a web task, the page as it was (the episode's start page
  * before its first step, then the page after each step, the acted element marked). Also how long a frame stays on screen when playing. Pure.
  */
-import type { TrajectoryStep } from '../../agents/trajectory.ts';
-import type { ReplayFrame } from '../../ttl/replay.ts';
-import type { PolicyExchange } from '../../ttl/policy.ts';
-import type { SessionRecord } from '../../ttl/session-record.ts';
-import type { PageSnapshot } from '../../web/interface.ts';
+import type { TrajectoryStep } from '../../../agents/trajectory.ts';
+import type { ReplayFrame } from '../../../ttl/replay.ts';
+import type { PolicyExchange } from '../../../ttl/policy.ts';
+import type { SessionRecord } from '../../../ttl/session-record.ts';
+import type { PageSnapshot } from '../../../web/interface.ts';
 
 export interface ReplayScene {
   /** The frame shown (0-based) and how many there are. */
@@ -94,4 +94,4 @@ export function frameDelayMs(frame: ReplayFrame, speed: number): number {
 }
 
 /** "game over" for `game_over`, and so on (shared with the episodes-side-by-side view). */
-export { terminationText } from '../shared/format/termination.ts';
+export { terminationText } from '../format/termination.ts';
