@@ -48,7 +48,7 @@ test('the shipped replay steps through with no provider: score, actions and W-AU
   await expect(page.getByTestId('replay-ended')).toHaveText('1');
   await page.getByTestId('replay-forward').click();
   await expect(page.getByTestId('replay-feedback').getByTestId('learn-feedback-item')).toHaveCount(1);
-  await expect(page.getByTestId('replay-feedback').getByTestId('learn-guide')).toContainText('1. pull yellow lever');
+  await expect(page.getByTestId('replay-feedback').getByTestId('learn-guide')).toContainText('pull yellow lever');
   await page.getByTestId('replay-back').click();
   await expect(page.getByTestId('replay-feedback').getByTestId('learn-feedback-item')).toHaveCount(0);
 
@@ -137,5 +137,5 @@ test('a bad file, picked or dropped, says why; a good dropped file opens', async
   await expect(page.getByTestId('replay-error')).toHaveCount(0);
   await drop('good.json', SHIPPED_TEXT);
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
 });
