@@ -18,6 +18,7 @@ import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/stores/entry-io.ts';
 import type { RunServices } from '../shared/stores/run-services.ts';
@@ -60,6 +61,9 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     return state && state.results.length > 0 ? buildReport(withPolicyNames(state, this.form.options)) : null;
   });
 
+  /** The session whose detail is open (its curve and map), by its result key; null: none. */
+  shownSession = $state.raw<{ key: string; record: SessionRecord } | null>(null);
+
   constructor(private readonly deps: EvaluateDeps) {
     super(deps.runs, deps.newRunId ?? (() => randomRunId('eval')));
     this.form = new EvaluateForm((storyId) => this.gameOf(storyId));
@@ -84,6 +88,26 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       this.form.catalogGames = [];
     }
     this.form.webCatalog = await loadWebCatalog();
+  }
+
+  /** Open the detail of the evaluation's session `key` (a result's key): its record from the
+   * store. Opening the open one again closes it. An error (no such session) is shown. */
+  async showSession(key: string): Promise<void> {
+    const state = this.driver.state;
+    if (!state) return;
+    if (this.shownSession?.key === key) {
+      this.shownSession = null;
+      return;
+    }
+    await this.guard(async () => {
+      const record = (await loadEvaluationSessions(this.deps.runs.store, state.id)).get(key);
+      if (!record) throw new Error(`The session ${key} of evaluation ${state.id} has no record in this browser.`);
+      this.shownSession = { key, record };
+    });
+  }
+
+  protected override forgetShown(): void {
+    this.shownSession = null;
   }
 
   /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */
