@@ -6,7 +6,7 @@
 # every step, so Replay draws their map. Re-run after changing the games, the prompts, the
 # simulated rules or the session format, then update `recordedOn` in src/ui/replay/shipped-replays.ts:
 #   bash scripts/record-replays.sh            # the simulated sessions (about two seconds)
-#   bash scripts/record-replays.sh --smollm2  # also the real small model's session (minutes)
+#   bash scripts/record-replays.sh --smollm2  # also the real small model's session (about 6 minutes on 2 busy cores)
 # The Lever Room file keeps its name (links to `?view=replay&replay=lever-room-naive` stay valid).
 set -euo pipefail
 cd "$(dirname "$0")/.."

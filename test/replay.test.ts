@@ -1,7 +1,7 @@
 /**
  * Recorded sessions replay with the same scores, actions and W-AUC as the original, with no
  * provider at all: a Lever Room session of the scripted test model (test/fixtures/recordings)
- * and the shipped Learn recordings of the simulated model (public/replays).
+ * and the shipped Learn recordings (public/replays) of the simulated model and of SmolLM2-135M.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,7 +16,7 @@ import { REPO_ROOT } from './support/shared.ts';
 const record = importSession(readFileSync(join(REPO_ROOT, 'test/fixtures/recordings/lever-room-scripted.json'), 'utf8'));
 const catalog = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories;
 const entry = catalog.find((s) => s.id === 'lever-room')!;
-const SHIPPED = ['lever-room-naive', 'vault-credit-assignment'].map((id) => importSession(readFileSync(join(REPO_ROOT, `public/replays/${id}.json`), 'utf8')));
+const SHIPPED = ['lever-room-naive', 'vault-credit-assignment', 'lever-room-smollm2'].map((id) => importSession(readFileSync(join(REPO_ROOT, `public/replays/${id}.json`), 'utf8')));
 
 describe('replay of an exported session', () => {
   it('was recorded with the scripted test model on The Lever Room, and is complete', () => {

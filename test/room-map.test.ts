@@ -67,7 +67,7 @@ describe('buildRoomMap, other games and records', () => {
     expect(map.rooms[0]!.endedIn).toEqual([0]);
   });
 
-  it.each(['test/fixtures/recordings/lever-room-scripted.json', 'public/replays/lever-room-smollm2.json'])('the recording %s (made before locations were reported) gives an empty map', (file) => {
+  it.each(['test/fixtures/recordings/lever-room-scripted.json'])('the recording %s (made before locations were reported) gives an empty map', (file) => {
     const record = JSON.parse(readFileSync(resolve(REPO_ROOT, file), 'utf8')) as { episodes: { trajectory: MapEpisode }[] };
     const map = buildRoomMap(record.episodes.map((e) => e.trajectory));
     expect(map.rooms).toEqual([]);

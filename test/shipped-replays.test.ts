@@ -82,11 +82,11 @@ describe('the shipped recordings', () => {
     expect(measured(readFileSync(fresh.evaluation, 'utf8'))).toEqual(measured(shippedText('evaluation-scripted')));
   });
 
-  it('the Learn sessions carry a location at every step; The Lever Room is won, The Vault’s map grows to three rooms', () => {
+  it('the Learn sessions (the real model’s too) carry a location at every step; The Lever Room is won, The Vault’s map grows to three rooms', () => {
     const lever = importSession(shippedText('lever-room-naive'));
     const vault = importSession(shippedText('vault-credit-assignment'));
-    for (const record of [lever, vault]) {
-      expect(record.config.models.actor.model).toBe(SIMULATED_MODEL);
+    expect([lever, vault].map((r) => r.config.models.actor.model)).toEqual([SIMULATED_MODEL, SIMULATED_MODEL]);
+    for (const record of [lever, vault, importSession(shippedText('lever-room-smollm2'))]) {
       for (const e of record.episodes) {
         expect(e.trajectory!.startLocation).not.toBeNull();
         expect(e.trajectory!.steps.every((s) => s.location !== null && s.location !== undefined)).toBe(true);

@@ -77,9 +77,9 @@ export const SHIPPED_REPLAYS: readonly ShippedReplay[] = [
     id: 'lever-room-smollm2',
     path: 'replays/lever-room-smollm2.json',
     label: 'The Lever Room — naive meta-agent, 3 episodes (real model: SmolLM2-135M-Instruct, run locally)',
-    description: 'A real 135M-parameter model run on a CPU with llama.cpp: every reply keeps the format (a grammar holds it), but its commands are not English and its guide copies the prompt’s placeholder — what a model that small cannot do.',
+    description: 'A real 135M-parameter model run on a CPU with llama.cpp: every reply keeps the format (a grammar holds it), but its commands are number lists and scraps of its prompt the game cannot parse, and its guides invent a story or copy the prompt’s words — what a model that small cannot do.',
     kind: 'session',
-    provenance: { producedBy: 'real model SmolLM2-135M-Instruct (Q4_1, Apache-2.0), run locally by node-llama-cpp', seed: 'game seed 1', recordedOn: '2026-12-02', command: 'bash scripts/record-replays.sh --smollm2' },
+    provenance: { producedBy: 'real model SmolLM2-135M-Instruct (Q4_1, Apache-2.0), run locally by node-llama-cpp', seed: 'game seed 1', recordedOn: '2026-12-06', command: 'bash scripts/record-replays.sh --smollm2' },
   },
 ];
 
