@@ -177,7 +177,7 @@ test('Settings: nothing said before a change, "All changes saved" after one; "Cu
   await page.screenshot({ path: `${SHOTS}/settings-custom.png` });
 });
 
-test('the shipped recordings name the mock in one wording, in the list and in the header; counted points are singular at 1', async ({ page }) => {
+test('the shipped recordings name their model in one wording, in the list and in the header; counted points are singular at 1', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('./?view=replay');
   await closeTour(page);
@@ -187,6 +187,6 @@ test('the shipped recordings name the mock in one wording, in the list and in th
   await expect(page.getByText(/scripted mock model/)).toHaveCount(0);
   await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
   await expect(page.locator('body')).not.toContainText(/\b1 points\b/);
 });

@@ -4,7 +4,7 @@
  * view and from the sessions list) shows episode 1 beside episode 3 by default, the actions
  * aligned by step with the score after each and its change, both score curves and the guide diff;
  * any two episodes can be picked. The same session exported and opened in the Replay view shows
- * the same; the shipped replay compares a one-step episode with a ten-step one (and fits 375 px).
+ * the same; a recorded session (test/fixtures/recordings) compares a one-step episode with a ten-step one (and fits 375 px).
  * A session with a faulted episode, resumed, shows the episodes played, never the faulted attempt.
  * Hostile model output shows as text (commands) or sanitised markdown (replies), never as HTML.
  */
@@ -13,7 +13,7 @@ import { importSession } from '../src/ttl/session-io.ts';
 import type { SessionRecord } from '../src/ttl/session-record.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
-import { openReplay, openReplayFile, SHIPPED } from './replay-helpers.ts';
+import { openReplay, openReplayFile, SCRIPTED, SCRIPTED_TEXT } from './replay-helpers.ts';
 
 const EXPLORE = ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'];
 const SETUP = { story: 'lever-room', seed: 1, policy: 'meta:naive', episodes: 3, maxSteps: 15 };
@@ -137,22 +137,23 @@ test('a Learn session side by side: live, finished, from the sessions list and i
   await expectGuideDiff(page, record, 1, 3);
 });
 
-test('the shipped replay side by side: a one-step episode beside a ten-step one', async ({ page }) => {
-  await openReplay(page, '&replay=lever-room-naive');
+test('a recorded session side by side in Replay: a one-step episode beside a ten-step one', async ({ page }) => {
+  await openReplay(page);
+  await openReplayFile(page, 'lever-room-scripted.json', SCRIPTED_TEXT);
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
   await page.getByTestId('replay-side-by-side').click();
   const view = page.getByTestId('episode-compare');
   await expect(view).toHaveAttribute('data-a', '1');
   await expect(view).toHaveAttribute('data-b', '5');
   const rows = await shownRows(page);
-  expect(rows).toEqual(expectedRows(SHIPPED, 1, 5));
+  expect(rows).toEqual(expectedRows(SCRIPTED, 1, 5));
   expect(rows).toHaveLength(10);
   expect(rows[0]).toEqual([1, 'pull blue lever', '0', 'PULL YELLOW LEVER', '1']);
   expect(rows[9]).toEqual([10, '', '', 'look', '4']);
   await expect(view.getByTestId('compare-a-ended')).toHaveCount(9);
   await expect(view.getByTestId('compare-a-ended').first()).toHaveText('ended: game over');
   await expect(view.getByTestId('compare-b-change')).toHaveText(['+1', '+1', '+1', '+1']);
-  await expectGuideDiff(page, SHIPPED, 1, 5);
+  await expectGuideDiff(page, SCRIPTED, 1, 5);
   await expect(view.getByTestId('compare-guide-diff').locator('[data-kind="removed"]')).toHaveText(['−Explore.']);
 
   // On a phone the page does not scroll sideways (a wide table scrolls in its box).
@@ -199,7 +200,7 @@ test('a session with a faulted episode, resumed: the episodes played side by sid
 });
 
 test('model output side by side is text or sanitised markdown, never raw HTML', async ({ page }) => {
-  const hostile: SessionRecord = structuredClone(SHIPPED);
+  const hostile: SessionRecord = structuredClone(SCRIPTED);
   const step = hostile.episodes[0]!.steps[0]!;
   step.action = '<img src=x onerror="window.__pwned=1">';
   step.reply = 'I will **pull** it. <img src=x onerror="window.__pwned=2"><script>window.__pwned=3</script>\nACTION: pull blue lever';

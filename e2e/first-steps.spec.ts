@@ -9,7 +9,7 @@ import { openPlayer, pickStory, send, statusLine, transcript, upload } from './h
 import { importSession } from '../src/ttl/session-io.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 import { openView } from './llm-helpers.ts';
-import { openReplay, playToEnd } from './replay-helpers.ts';
+import { openReplay, openReplayFile, playToEnd, SCRIPTED_TEXT } from './replay-helpers.ts';
 import { goToRunView, setNumber, setStoryRole, useMock } from './run-helpers.ts';
 
 test('the Lever Room answers "examine levers" with the row of four levers', async ({ page }) => {
@@ -177,7 +177,7 @@ test('Evaluate says "1 task", an all-zero curve has a 0…1 axis, and identical 
 test('guide diffs are line diffs with the changed words marked, in dark colours in the dark theme', async ({ page }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await openReplay(page);
-  await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
+  await openReplayFile(page, 'lever-room-scripted.json', SCRIPTED_TEXT);
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
   await playToEnd(page);
   const items = page.getByTestId('replay-feedback').getByTestId('learn-feedback-item');

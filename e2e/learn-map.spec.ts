@@ -3,13 +3,13 @@
  * Vault's rooms growing across episodes with the slider (a room of a later episode appears only
  * from that episode on; earlier rooms keep their places); the PNG export is a 1920 × 1080 image and
  * the SVG export holds the rooms as text. The exported session replayed shows the same map, drawn as
- * far as the replay has got. Agent draws its one episode's map. The shipped recordings (made before locations) say there is no map. Screenshots at 1280×800 and 1920×1080 go to test-results.
+ * far as the replay has got. Agent draws its one episode's map. A recording made before locations says there is no map. Screenshots at 1280×800 and 1920×1080 go to test-results.
  */
 import { expect, test, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
-import { openReplay, openReplayFile, playToEnd } from './replay-helpers.ts';
+import { openReplay, openReplayFile, playToEnd, SCRIPTED_TEXT } from './replay-helpers.ts';
 import { configureProvider, goTo, openView, startRun } from './llm-helpers.ts';
 import { expectNoSeriousViolations } from './axe.ts';
 
@@ -96,10 +96,10 @@ test('The Vault: the map grows across episodes, the slider shows it as it stood,
   await expectNoSeriousViolations(page, 'Replay with the map drawn');
 });
 
-test('a shipped recording made before locations were reported says it has no map', async ({ page }) => {
+test('a recording made before locations were reported says it has no map', async ({ page }) => {
   mock = await startMockLlm({});
   await openReplay(page);
-  await page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]').click();
+  await openReplayFile(page, 'lever-room-scripted.json', SCRIPTED_TEXT);
   await expect(page.getByTestId('replay-map-empty')).toBeVisible();
 });
 

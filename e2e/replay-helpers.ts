@@ -1,6 +1,6 @@
 /**
  * Shared steps of the Replay e2e tests: the shipped replay read from public/replays (what the page
- * must show), opening the view and a file, stepping to the end, and reading the steps shown.
+ * must show), a scripted recording kept as a fixture, opening the view and a file, stepping to the end, and reading the steps shown.
  * Test ids used here are the Replay view's contract.
  */
 import { readFileSync } from 'node:fs';
@@ -10,6 +10,9 @@ import type { SessionRecord } from '../src/ttl/session-record.ts';
 
 export const SHIPPED_TEXT = readFileSync(new URL('../public/replays/lever-room-naive.json', import.meta.url), 'utf8');
 export const SHIPPED: SessionRecord = importSession(SHIPPED_TEXT);
+/** A naive Lever Room session of the scripted mock kept as a fixed input (test/fixtures/recordings): K = 5, S = 10. */
+export const SCRIPTED_TEXT = readFileSync(new URL('../test/fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8');
+export const SCRIPTED: SessionRecord = importSession(SCRIPTED_TEXT);
 
 /** Load the Replay view (a full page load). */
 export async function openReplay(page: Page, query = ''): Promise<void> {

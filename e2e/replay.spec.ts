@@ -1,6 +1,6 @@
 /**
  * The Replay view with no provider configured: the shipped Lever Room replay steps through to the
- * file's final score, actions and W-AUC and names its model ("scripted test model"); a session
+ * file's final score, actions and W-AUC and names its model (the simulated model); a session
  * exported from a Learn run replays the same; an evaluation's sessions are listed and replayed;
  * bad files (picked or dropped) say why.
  */
@@ -30,11 +30,11 @@ test('the shipped replay steps through with no provider: score, actions and W-AU
   });
   await openReplay(page);
   const shipped = page.locator('[data-testid="replay-shipped"][data-id="lever-room-naive"]');
-  await expect(shipped).toContainText('scripted test model');
+  await expect(shipped).toContainText('simulated model — not a language model');
   await shipped.click();
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('actor scripted test model');
-  await expect(page.getByTestId('replay-models')).toContainText('meta-agent: scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
+  await expect(page.getByTestId('replay-models')).toContainText('meta-agent: simulated');
   await expect(page.getByTestId('replay-title')).toContainText('The Lever Room');
 
   // Frame by frame: the first step, then the end of episode 1, then the meta-agent's feedback.
@@ -48,7 +48,7 @@ test('the shipped replay steps through with no provider: score, actions and W-AU
   await expect(page.getByTestId('replay-ended')).toHaveText('1');
   await page.getByTestId('replay-forward').click();
   await expect(page.getByTestId('replay-feedback').getByTestId('learn-feedback-item')).toHaveCount(1);
-  await expect(page.getByTestId('replay-feedback').getByTestId('learn-guide')).toContainText('PULL YELLOW LEVER');
+  await expect(page.getByTestId('replay-feedback').getByTestId('learn-guide')).toContainText('pull yellow lever');
   await page.getByTestId('replay-back').click();
   await expect(page.getByTestId('replay-feedback').getByTestId('learn-feedback-item')).toHaveCount(0);
 
@@ -107,7 +107,7 @@ test('an evaluation’s sessions are listed and each replays', async ({ page }) 
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'false');
   await page.getByTestId('replay-item').nth(1).click();
   await expect(page.getByTestId('replay-item').nth(1)).toHaveAttribute('aria-pressed', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
   await playToEnd(page);
   await expectEndAsRecorded(page, SHIPPED);
 });
@@ -137,5 +137,5 @@ test('a bad file, picked or dropped, says why; a good dropped file opens', async
   await expect(page.getByTestId('replay-error')).toHaveCount(0);
   await drop('good.json', SHIPPED_TEXT);
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
 });

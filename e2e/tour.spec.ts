@@ -35,7 +35,7 @@ test('opens on the first visit, not after a reload, and re-opens from the nav', 
   await expect(page.getByTestId('tour')).toHaveCount(0);
   await expect(page).toHaveURL(/view=replay&replay=lever-room-naive/);
   await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
-  await expect(page.getByTestId('replay-models')).toContainText('scripted test model');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
 
   await page.getByTestId('nav-tour').click();
   await page.getByTestId('tour-close').click();

@@ -1,24 +1,30 @@
 #!/usr/bin/env bash
-# Records the replay files shipped in public/replays/ with the project's own tooling: the
-# deterministic mock provider (test/mock-llm, model id "scripted-test-model") and `metattl
-# session --out`. The page's replay view labels them with that model name. Re-run after changing
-# the games, the prompts or the session format:  bash scripts/record-replays.sh
+# Records the Learn sessions shipped in public/replays/ with the project's own CLI (`metattl
+# session --out`) and `--provider simulated`: the in-process simulated model (src/llm/simulated-model.ts;
+# deterministic, no server, no key; its model is named "simulated" in every file, and the page's
+# Replay view labels it "simulated model — not a language model; …"). Both carry the location of
+# every step, so Replay draws their map. Re-run after changing the games, the prompts, the
+# simulated rules or the session format, then update `recordedOn` in src/ui/shared/replay/shipped-replays.ts:
+#   bash scripts/record-replays.sh            # the simulated sessions (about two seconds)
+#   bash scripts/record-replays.sh --smollm2  # also the real small model's session (about 6 minutes on 2 busy cores)
+# The Lever Room file keeps its name (links to `?view=replay&replay=lever-room-naive` stay valid).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-mock_log=$(mktemp)
-node --import tsx test/mock-llm/cli.ts --models scripted-test-model \
-  --explore "pull red lever,pull green lever,pull blue lever,pull yellow lever,look,north" >"$mock_log" 2>/dev/null &
-mock_pid=$!
-trap 'kill $mock_pid 2>/dev/null || true; rm -f "$mock_log"' EXIT
-for _ in $(seq 1 100); do [ -s "$mock_log" ] && break; sleep 0.1; done
-base_url=$(head -n 1 "$mock_log")
-OPENAI_API_KEY=unused npx metattl session lever-room --seed 1 --policy naive --episodes 5 --steps 10 \
-  --guide 'Explore.' --base-url "$base_url" --actor-model scripted-test-model --meta-model scripted-test-model \
-  --out public/replays/lever-room-naive.json --json >/dev/null
-echo "wrote public/replays/lever-room-naive.json"
+out="${METATTL_REPLAYS_DIR:-public/replays}"
+# The Lever Room (one room; the order of four levers): credit assignment keeps the moves that
+# scored, in order, so the actor wins from episode 4.
+npx metattl session lever-room --seed 1 --policy credit-assignment --episodes 6 --steps 12 \
+  --guide 'Explore.' --provider simulated --out "$out/lever-room-naive.json" --json >/dev/null
+echo "wrote $out/lever-room-naive.json"
+# The Vault (three rooms: Lobby, Vault Door, Vault): the map grows from two rooms to three as the
+# actor learns the route in episode 2.
+npx metattl session vault --seed 1 --policy credit-assignment --episodes 4 --steps 12 \
+  --guide 'Explore.' --provider simulated --out "$out/vault-credit-assignment.json" --json >/dev/null
+echo "wrote $out/vault-credit-assignment.json"
+[ "${1:-}" = "--smollm2" ] || exit 0
 # A real small model, run in this process by node-llama-cpp (docs/local-models.md, "A local model in the CLI"):
 # SmolLM2-135M-Instruct from $METATTL_MODELS_DIR (default ~/.cache/metattl-models; .ci/run puts it there).
 model="${METATTL_MODELS_DIR:-$HOME/.cache/metattl-models}/SmolLM2-135M-Instruct.Q4_1.gguf"
 npx metattl session lever-room --seed 1 --policy naive --episodes 3 --steps 10 --provider local --model-file "$model" \
-  --out public/replays/lever-room-smollm2.json --json >/dev/null
-echo "wrote public/replays/lever-room-smollm2.json"
+  --out "$out/lever-room-smollm2.json" --json >/dev/null
+echo "wrote $out/lever-room-smollm2.json"

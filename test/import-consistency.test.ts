@@ -2,7 +2,7 @@
  * Every import passes the consistency checks resume makes (one checker, src/agents/consistency.ts):
  * a session, trajectory, evolution or evaluation file whose numbers contradict each other is refused
  * with a message naming the first inconsistent field, and nothing is stored. The base records are
- * real: the shipped replay (recorded with the mock) and the evolution state around it.
+ * real: a recorded session (test/fixtures/recordings, recorded with the mock) and the evolution state around it.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ import { importSession } from '../src/ttl/session-io.ts';
 import { saveSession } from '../src/ttl/session-store.ts';
 import { parseReplayFile } from '../src/ui/replay/replay-source.ts';
 
-const TEXT = readFileSync(new URL('../public/replays/lever-room-naive.json', import.meta.url), 'utf8');
+const TEXT = readFileSync(new URL('./fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8');
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form edits of parsed JSON
 type Json = any;
 const session = (): Json => JSON.parse(TEXT);

@@ -83,7 +83,8 @@ describe('the map of a session record', () => {
       { index: 1, trajectory: { startLocation: a, steps: [step(1, b)] } as unknown as Trajectory, steps: [] },
       { index: 2, trajectory: { startLocation: a, steps: [step(1, b), step(2, a)] } as unknown as Trajectory, steps: [] },
     ],
-  } as unknown as Pick<SessionRecord, 'episodes'>;
+    config: { task: { kind: 'zmachine', id: 'vault:1' } },
+  } as unknown as Pick<SessionRecord, 'episodes' | 'config'>;
 
   it('a replay draws the episodes before the current one whole and the current one as far as shown', () => {
     const shown = replayedMapEpisodes(record, 2, [step(1, b)]);
@@ -96,7 +97,7 @@ describe('the map of a session record', () => {
   });
 
   it('a running episode is drawn from its live steps and start location', () => {
-    const running = { episodes: [...record.episodes, { index: 3, trajectory: null, steps: [] }] } as unknown as Pick<SessionRecord, 'episodes'>;
+    const running = { ...record, episodes: [...record.episodes, { index: 3, trajectory: null, steps: [] }] } as unknown as Pick<SessionRecord, 'episodes' | 'config'>;
     const eps = mapEpisodesOf(running, { index: 3, steps: [step(1, b)], startLocation: a });
     expect(eps[2]).toEqual({ startLocation: a, steps: [step(1, b)] });
     expect(mapEpisodesOf(running)[2]).toEqual({ startLocation: null, steps: [] });

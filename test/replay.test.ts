@@ -1,6 +1,7 @@
 /**
- * The shipped replay file (recorded on The Lever Room with the scripted test model) replays with
- * the same scores, actions and W-AUC as the original, with no provider at all.
+ * Recorded sessions replay with the same scores, actions and W-AUC as the original, with no
+ * provider at all: a Lever Room session of the scripted test model (test/fixtures/recordings)
+ * and the shipped Learn recordings (public/replays) of the simulated model and of SmolLM2-135M.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -12,8 +13,10 @@ import { checkReplay, replayFrames } from '../src/ttl/replay.ts';
 import { importSession } from '../src/ttl/session-io.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
-const record = importSession(readFileSync(join(REPO_ROOT, 'public/replays/lever-room-naive.json'), 'utf8'));
-const entry = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories.find((s) => s.id === 'lever-room')!;
+const record = importSession(readFileSync(join(REPO_ROOT, 'test/fixtures/recordings/lever-room-scripted.json'), 'utf8'));
+const catalog = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories;
+const entry = catalog.find((s) => s.id === 'lever-room')!;
+const SHIPPED = ['lever-room-naive', 'vault-credit-assignment', 'lever-room-smollm2'].map((id) => importSession(readFileSync(join(REPO_ROOT, `public/replays/${id}.json`), 'utf8')));
 
 describe('replay of an exported session', () => {
   it('was recorded with the scripted test model on The Lever Room, and is complete', () => {
@@ -23,12 +26,14 @@ describe('replay of an exported session', () => {
     expect(record.episodes).toHaveLength(record.config.episodes);
   });
 
-  it('replays to the same scores, actions and W-AUC on the engine', async () => {
-    const bytes = new Uint8Array(readFileSync(join(REPO_ROOT, 'public/stories', entry.file!)));
-    const check = await checkReplay(record, syncEngine(loadStory(bytes, { seed: record.config.seed, rules: rulesFor(entry) })));
+  it.each([record, ...SHIPPED].map((r) => [`${r.config.story.id} (${r.config.models.actor.model})`, r] as const))('%s replays to the same scores, actions and W-AUC on the engine', async (_, played) => {
+    const story = catalog.find((s) => s.id === played.config.story.id)!;
+    expect(played.config.story.md5).toBe(story.md5);
+    const bytes = new Uint8Array(readFileSync(join(REPO_ROOT, 'public/stories', story.file!)));
+    const check = await checkReplay(played, syncEngine(loadStory(bytes, { seed: played.config.seed, rules: rulesFor(story) })));
     expect(check.mismatches).toEqual([]);
-    expect(check.scores).toEqual(record.scores);
-    expect(check.wAuc).toBe(record.wAuc);
+    expect(check.scores).toEqual(played.scores);
+    expect(check.wAuc).toBe(played.wAuc);
   });
 
   it('frames follow the session: starts, steps, ends with the growing curve, feedback between episodes', () => {

@@ -67,8 +67,8 @@ describe('buildRoomMap, other games and records', () => {
     expect(map.rooms[0]!.endedIn).toEqual([0]);
   });
 
-  it.each(['lever-room-naive.json', 'lever-room-smollm2.json'])('the shipped recording %s (no locations recorded) gives an empty map', (file) => {
-    const record = JSON.parse(readFileSync(resolve(REPO_ROOT, 'public/replays', file), 'utf8')) as { episodes: { trajectory: MapEpisode }[] };
+  it.each(['test/fixtures/recordings/lever-room-scripted.json'])('the recording %s (made before locations were reported) gives an empty map', (file) => {
+    const record = JSON.parse(readFileSync(resolve(REPO_ROOT, file), 'utf8')) as { episodes: { trajectory: MapEpisode }[] };
     const map = buildRoomMap(record.episodes.map((e) => e.trajectory));
     expect(map.rooms).toEqual([]);
     expect(map.edges).toEqual([]);

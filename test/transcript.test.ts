@@ -1,6 +1,6 @@
 /**
  * The transcript under each command draws the game's answer to it: on the
- * shipped Lever Room session, every step's answer (`transcriptEntries`, `stepAnswers`) equals
+ * recorded Lever Room session (test/fixtures/recordings), every step's answer (`transcriptEntries`, `stepAnswers`) equals
  * the text the engine gives for that command when the episode's commands are replayed at its
  * seed, as the Replay view and `replay --json` show it; the last step's answer is the episode's
  * final text (the death with its "Next time, try: …", or the step limit's), and the ending line
@@ -19,7 +19,7 @@ import { endingText, transcriptEntries } from '../src/ui/shared/format/transcrip
 import { alignEpisodes, comparableEpisodes } from '../src/ui/shared/format/episode-compare.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
-const RECORD = importSession(readFileSync(join(REPO_ROOT, 'public/replays/lever-room-naive.json'), 'utf8'));
+const RECORD = importSession(readFileSync(join(REPO_ROOT, 'test/fixtures/recordings/lever-room-scripted.json'), 'utf8'));
 const entry = parseCatalog(JSON.parse(readFileSync(join(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories.find((e) => e.id === 'lever-room')!;
 const bytes = new Uint8Array(readFileSync(join(REPO_ROOT, 'public/stories', entry.file!)));
 

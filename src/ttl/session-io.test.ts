@@ -52,7 +52,7 @@ describe('session export / import', () => {
 
   it('refuses numbers no run can produce: scores, W-AUC, tokens out of range, or a W-AUC its scores do not give', () => {
     // A real recorded session (the shipped replay): its numbers agree with its episodes.
-    const done = JSON.parse(readFileSync(new URL('../../public/replays/lever-room-naive.json', import.meta.url), 'utf8'));
+    const done = JSON.parse(readFileSync(new URL('../../test/fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8'));
     expect(importSession(JSON.stringify(done)).wAuc).toBe(done.wAuc);
     // eslint-disable-next-line @typescript-eslint/no-explicit-any -- free-form edits of parsed JSON
     const cases: [string, (r: any) => void, RegExp][] = [

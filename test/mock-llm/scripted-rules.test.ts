@@ -1,5 +1,5 @@
 /**
- * The mock's scripted rules for recordings (scripts/record-show-replays.ts): `proposerRules` answer
+ * The mock's scripted rules (scripted recordings such as test/fixtures/recordings): `proposerRules` answer
  * by what the parent strategy contains (first match wins, '' matches all), and a `metaAgentRules`
  * entry with `whenSystemIncludes` applies only when the meta-prompt carries that text.
  */

@@ -22,6 +22,7 @@ import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
+import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/stores/entry-io.ts';
 import type { RunServices } from '../shared/stores/run-services.ts';
@@ -77,6 +78,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     if (games.some((g) => !g.startsWith('web:') && !this.vocabularyAsked.has(g) && !this.vocabularies[g])) return null;
     return evaluationOverlap(state.config.policies, state.config.taskSets.map((s) => ({ name: s.name, games: s.tasks.map((t) => t.storyId ?? t.id) })), this.vocabularies);
   });
+  /** The session whose detail is open (its curve and map), by its result key; null: none. */
+  shownSession = $state.raw<{ key: string; record: SessionRecord } | null>(null);
 
   constructor(private readonly deps: EvaluateDeps) {
     super(deps.runs, deps.newRunId ?? (() => randomRunId('eval')));
@@ -102,6 +105,26 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       this.form.catalogGames = [];
     }
     this.form.webCatalog = await loadWebCatalog();
+  }
+
+  /** Open the detail of the evaluation's session `key` (a result's key): its record from the
+   * store. Opening the open one again closes it. An error (no such session) is shown. */
+  async showSession(key: string): Promise<void> {
+    const state = this.driver.state;
+    if (!state) return;
+    if (this.shownSession?.key === key) {
+      this.shownSession = null;
+      return;
+    }
+    await this.guard(async () => {
+      const record = (await loadEvaluationSessions(this.deps.runs.store, state.id)).get(key);
+      if (!record) throw new Error(`The session ${key} of evaluation ${state.id} has no record in this browser.`);
+      this.shownSession = { key, record };
+    });
+  }
+
+  protected override forgetShown(): void {
+    this.shownSession = null;
   }
 
   /** Remember the form as it is now (the view calls this from an `$effect`; form-memory.svelte.ts). */

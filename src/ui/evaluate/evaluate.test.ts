@@ -3,7 +3,8 @@
  * store): an evolved library entry selected on advent warns of a leak before the run and in the
  * report; a tiny evaluation runs, is persisted, and its report exports in four formats with the
  * same numbers; stopped and resumed it reaches the same results, as it does after a save the browser
- * refused (then closed the database) and a reload.
+ * refused (then closed the database) and a reload. A finished session's detail opens from the
+ * store with the rooms of its map.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
@@ -13,6 +14,8 @@ import type { Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { diskFillingStore, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 import { storedEntryOf } from '../shared/stores/entry-io.ts';
+import { buildRoomMap } from '../../agents/room-map.ts';
+import { mapEpisodesOf } from '../shared/map/session-map.ts';
 import { EvaluateState } from './evaluate.svelte.ts';
 
 let mock: MockLlm;
@@ -84,6 +87,27 @@ describe('EvaluateState', () => {
     expect(md).toContain(`| ${shown} [`);
     expect(html).toContain(`<td>${shown} [`);
     expect(json).not.toContain('sk-test-123456');
+  });
+
+  it('opens a finished session’s detail from the store — its record, with the rooms of its map — and closes it', async () => {
+    const { state } = await evaluation('eval-sessions');
+    await state.start();
+    const run = state.driver.state!;
+    const result = run.results[1]!;
+    await state.showSession(result.key);
+    expect(state.error).toBeNull();
+    expect(state.shownSession?.key).toBe(result.key);
+    const record = state.shownSession!.record;
+    expect(record.id).toBe(result.sessionId);
+    expect(record.episodes.map((e) => e.finalScore)).toEqual(result.scores);
+    const map = buildRoomMap(mapEpisodesOf(record));
+    expect(map.rooms.length).toBeGreaterThanOrEqual(1);
+    expect(map.rooms[0]!.id).toBe(record.episodes[0]!.trajectory!.startLocation!.id);
+    await state.showSession(result.key);
+    expect(state.shownSession).toBeNull();
+    await state.showSession('no-such-session');
+    expect(state.error).toContain('The session no-such-session of evaluation eval-sessions has no record in this browser.');
+    expect(state.shownSession).toBeNull();
   });
 
   it('stopped after its first session and resumed, it ends with the same results', async () => {

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { importSession } from '../../ttl/session-io.ts';
 import { diffPrompts, feedbackOf, MAX_DIFF_EDITS, MAX_DIFF_LINES } from '../shared/format/feedback.ts';
 
-const REPLAY = readFileSync(new URL('../../../public/replays/lever-room-naive.json', import.meta.url), 'utf8');
+const REPLAY = readFileSync(new URL('../../../test/fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8');
 const guide = (lines: number, version: number) => Array.from({ length: lines }, (_, i) => `- rule ${i}: try v${(i * 7 + version) % 13}`).join('\n');
 
 /** The shipped session with every guide replaced by one of `lines` lines (each episode's differing in every line). */

@@ -12,6 +12,7 @@
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import type { PlayerLocation } from '../../engine/interface.ts';
+import type { PageSnapshot } from '../../web/interface.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
 import type { SharedSetup } from '../../share/share-link.ts';
@@ -48,6 +49,8 @@ export class LearnState {
   liveStartObservation = $state('');
   /** Where the running episode started (its map's first room); null until its first step. */
   liveStartLocation = $state.raw<PlayerLocation | null>(null);
+  /** Web tasks: the page the running episode started on (its page map's first page); null until its first step. */
+  liveStartPage = $state.raw<PageSnapshot | null>(null);
   liveLastObservation = $state<string | null>(null);
   liveEpisode = $state<number | null>(null);
   /** Episode whose transcript is shown (null = the running one, else the last). */
@@ -343,6 +346,7 @@ export class LearnState {
         this.liveSteps = [...trajectory.steps];
         this.liveStartObservation = trajectory.startObservation;
         this.liveStartLocation = trajectory.startLocation ?? null;
+        this.liveStartPage = trajectory.startPage ?? null;
         this.liveLastObservation = trajectory.finalObservation;
         this.updateEta();
       },
@@ -353,7 +357,10 @@ export class LearnState {
     this.liveRecord = record;
     this.record = structuredClone(record);
     const open = openEpisodeOf(record.config, record.episodes);
-    if (open !== this.liveEpisode) this.liveStartLocation = null;
+    if (open !== this.liveEpisode) {
+      this.liveStartLocation = null;
+      this.liveStartPage = null;
+    }
     this.liveEpisode = open;
     this.liveSteps = open === null ? [] : [...(record.episodes.find((e) => e.index === open)?.steps ?? [])];
     this.updateEta();

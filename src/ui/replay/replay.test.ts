@@ -1,5 +1,5 @@
 /**
- * The Replay view's pure parts and state in Node, on the shipped replay (public/replays): files of
+ * The Replay view's pure parts and state in Node, on a recorded session (test/fixtures/recordings): files of
  * every kind parse (session, evaluation results.json, evolution export with and without sessions)
  * and bad ones say why; the scene at the last frame shows the file's final score, actions and
  * W-AUC; the player steps, plays with an injected clock, jumps and stops at the end.
@@ -16,8 +16,11 @@ import { episodeStart, frameDelayMs, sceneAt } from '../shared/replay/replay-sce
 import { parseReplayFile } from './replay-source.ts';
 import { ReplayState, type ReplayFiles } from './replay.svelte.ts';
 
-const TEXT = readFileSync(new URL('../../../public/replays/lever-room-naive.json', import.meta.url), 'utf8');
+const TEXT = readFileSync(new URL('../../../test/fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8');
 const RECORD = importSession(TEXT);
+/** The shipped Lever Room recording (simulated model), as the page downloads it. */
+const SHIPPED_TEXT = readFileSync(new URL('../../../public/replays/lever-room-naive.json', import.meta.url), 'utf8');
+const SHIPPED_ID = importSession(SHIPPED_TEXT).id;
 
 /** A schedule run by hand: `tick()` fires the pending callback. */
 function manualSchedule(): Schedule & { tick: () => boolean; delays: number[] } {
@@ -228,7 +231,7 @@ describe('ReplayState', () => {
   const files = (query = ''): ReplayFiles => ({
     resolve: (path) => new URL(path, 'http://test.invalid/sub/'),
     fetchBytes: async (url) => {
-      if (url.href === 'http://test.invalid/sub/replays/lever-room-naive.json') return new TextEncoder().encode(TEXT);
+      if (url.href === 'http://test.invalid/sub/replays/lever-room-naive.json') return new TextEncoder().encode(SHIPPED_TEXT);
       throw new Error(`Could not download ${url.href}: HTTP 404`);
     },
     readFile: async (file) => new Uint8Array(await file.arrayBuffer()),
@@ -239,8 +242,8 @@ describe('ReplayState', () => {
     const replay = new ReplayState(files('view=replay&replay=lever-room-naive'), manualSchedule());
     await replay.enter();
     expect(replay.error).toBeNull();
-    expect(replay.sourceName).toContain('scripted test model');
-    expect(replay.player.record?.id).toBe(RECORD.id);
+    expect(replay.sourceName).toContain('(simulated model — not a language model)');
+    expect(replay.player.record?.id).toBe(SHIPPED_ID);
     replay.player.toEnd();
     await replay.enter();
     expect(replay.player.atEnd).toBe(true);
@@ -251,7 +254,7 @@ describe('ReplayState', () => {
     await replay.openShipped('lever-room-naive');
     await replay.openFile(new File(['{"format":"metattl-session-1"'], 'broken.json'));
     expect(replay.error).toMatch(/^broken\.json: This file is not JSON/);
-    expect(replay.player.record?.id).toBe(RECORD.id);
+    expect(replay.player.record?.id).toBe(SHIPPED_ID);
     replay.dismissError();
     expect(replay.error).toBeNull();
   });

@@ -1,5 +1,5 @@
 /**
- * Episodes side by side, on the shipped Lever Room replay (public/replays: K = 5, S = 10, scores
+ * Episodes side by side, on a recorded Lever Room session (test/fixtures/recordings: K = 5, S = 10, scores
  * 0, 1, 3, 4, 4; episode 1 is one step long, episode 5 ten): the default pair is 1 and K, steps
  * are aligned by number with scores and changes, the shorter episode's side is empty past its end,
  * a faulted attempt never shows, and the live episode's steps are used while it runs.
@@ -10,7 +10,7 @@ import { importSession } from '../../../ttl/session-io.ts';
 import type { SessionRecord } from '../../../ttl/session-record.ts';
 import { alignEpisodes, changeText, comparableEpisodes, defaultPair, scoreByStep, type ComparedEpisode } from './episode-compare.ts';
 
-const RECORD = importSession(readFileSync(new URL('../../../../public/replays/lever-room-naive.json', import.meta.url), 'utf8'));
+const RECORD = importSession(readFileSync(new URL('../../../../test/fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8'));
 const byIndex = (episodes: ComparedEpisode[], index: number): ComparedEpisode => episodes.find((e) => e.index === index)!;
 
 describe('comparableEpisodes and defaultPair', () => {
