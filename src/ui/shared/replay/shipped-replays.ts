@@ -9,7 +9,7 @@
  * (test/shipped-replays.test.ts checks that each opens and that its provenance matches the file).
  * Pure data.
  */
-import { SIMULATION_NOTICE } from '../../llm/simulated-model.ts';
+import { SIMULATION_NOTICE } from '../../../llm/simulated-model.ts';
 
 /** What produced a shipped recording. */
 export interface ReplayProvenance {
