@@ -30,6 +30,7 @@ import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './e
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
 import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/stores/policy-options.ts';
+import { exportedModel } from '../../llm/model-label.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
@@ -158,8 +159,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     });
   }
 
-  /** Download the report of the evaluation shown. JSON holds the config, the report and every
-   * session (as the CLI's results.json); never a key. */
+  /** Download the report of the evaluation shown. JSON holds the config, who played it (`model`:
+   * name, `simulated` flag, caveat), the report and every session (as the CLI's results.json); never a key. */
   async exportReport(format: ReportFormat): Promise<void> {
     const state = this.driver.state;
     const report = this.report;
@@ -174,7 +175,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
       else {
         const sessions = await loadEvaluationSessions(this.deps.runs.store, state.id);
-        const results = { id: state.id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, config: state.config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+        const results = { id: state.id, codeVersion: codeVersion(), model: exportedModel(state.config.models), status: state.status, stopReason: state.stopReason, config: state.config, report, sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
         download(`${name}.json`, stringifyWithoutSecrets(results), 'application/json');
       }
     });
