@@ -6,7 +6,7 @@
  * session's JSON export name the simulated model and its caveat. The tour's last step offers the
  * same beside "Connect your provider". Screenshots at 1280×800 and 1920×1080.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
 import { pngTexts } from '../src/ui/shared/charts/png-text.ts';
@@ -54,6 +54,7 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
     const downloading = page.waitForEvent('download');
     await page.getByTestId('learn-curve-export-png').click();
     const png = new Uint8Array(readFileSync(await (await downloading).path()));
+    writeFileSync(test.info().outputPath(`learn-curve-${size.width}.png`), png);
     const texts = pngTexts(png);
     expect(texts.Title).toBe('Learning curve — The Lever Room (simulated model)');
     expect(texts.Description).toMatch(new RegExp(`^Story: The Lever Room · .*\\n${NOTICE}$`));
