@@ -109,12 +109,12 @@ test('Settings and Learn, in the dark theme: the price table as CSV, the learnin
 
   const sessions = await save(page, page.getByTestId('learn-runs-export-csv'));
   const [sessionHeader, ...sessionRows] = csvRows(sessions);
-  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started']);
+  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started']);
   expect(sessionRows.map((r) => r[0])).toEqual(await page.getByTestId('learn-run').evaluateAll((li) => li.map((l) => l.getAttribute('data-id'))));
   const scoresShown = (await page.getByTestId('learn-run').first().locator('.scores').textContent()) ?? '';
   const [row] = sessionRows;
-  expect(scoresShown).toContain(`Scores: ${row![7]!.split(' ').join(', ')} · W-AUC ${Number(row![8]).toFixed(3)}`);
-  expect(row!.slice(4, 7)).toEqual(['2', '4', 'complete']);
+  expect(scoresShown).toContain(`Scores: ${row![9]!.split(' ').join(', ')} · W-AUC ${Number(row![10]).toFixed(3)}`);
+  expect(row!.slice(4, 9)).toEqual(['mock-model', 'false', '2', '4', 'complete']);
 });
 
 test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, lineage and runs list as CSV', async ({ page }) => {

@@ -76,9 +76,9 @@ for (const size of SIZES) {
         await expectInSight(page, 'learn-stop');
         await shot(page, 'learn-running', size);
 
-        // The curve as a slide: 1920×1080, titled with the story, policy, seed and W-AUC so far.
+        // The curve as a slide: 1920×1080, titled with the story and model, policy, seed and W-AUC so far.
         await expect(page.getByTestId('learn-curve')).toHaveAttribute('data-export-caption',
-          'Learning curve — The Lever Room | Story: The Lever Room · policy: naive meta-agent · seed 1 · K = 4, S = 40 · W-AUC 0.000 (1 of 4 episodes)');
+          'Learning curve — The Lever Room (mock-model) | Story: The Lever Room · policy: naive meta-agent · seed 1 · K = 4, S = 40 · W-AUC 0.000 (1 of 4 episodes)');
         const downloading = page.waitForEvent('download');
         await page.getByTestId('learn-curve-export-png').click();
         const png = readFileSync(await (await downloading).path());

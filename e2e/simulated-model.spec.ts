@@ -27,8 +27,8 @@ test('Settings offers the simulated model: no key, the notice, model "simulated"
   await goToLearn(page);
   await startSession(page, { story: 'lever-room', seed: 1, policy: 'meta:fact-bank', episodes: 4, maxSteps: 15 });
   await waitComplete(page, 90_000);
-  await expect(page.getByTestId('learn-simulated')).toHaveText('Played by the simulated model — not a language model; it shows how the loop works, not how real models behave.');
-  await expect(page.getByTestId('learn-curve')).toHaveAttribute('data-export-caption', /^Learning curve — The Lever Room \(simulated model\) \|.* · simulated model — not a language model/);
+  await expect(page.getByTestId('learn-curve-model')).toHaveText('Played by the simulated model — not a language model; it shows how the loop works, not how real models behave.');
+  await expect(page.getByTestId('learn-curve')).toHaveAttribute('data-export-caption', /^Learning curve — The Lever Room \(simulated model\) \| Story: The Lever Room · /);
   await page.screenshot({ path: test.info().outputPath('learn-simulated.png') });
   const record = importSession(await downloadText(page, () => page.getByTestId('learn-export').click()));
   expect(record.config.models.actor.model).toBe('simulated');
@@ -53,7 +53,7 @@ test('Evaluate with the simulated model: the run and its curves say so, and a fa
   await page.getByTestId('evaluate-start').click();
   await expect(page.getByTestId('evaluate-run')).toHaveAttribute('data-status', 'complete', { timeout: 90_000 });
   await expect(page.getByTestId('evaluate-simulated')).toContainText('simulated model — not a language model');
-  await expect(page.getByTestId('evaluate-curves-simulated')).toContainText('simulated model — not a language model');
+  await expect(page.getByTestId('evaluate-curves-model')).toHaveText('Played by the simulated model — not a language model; it shows how the loop works, not how real models behave.');
   // The same sessions as the CLI's (seed 1, K 4, S 15): naive 0, 2, 0, 1 and the fact bank 0, 3, 3, 4.
   await expect(page.getByTestId('evaluate-curves')).toHaveAttribute('aria-label', /Naive: 0\.000, 0\.400, 0\.000, 0\.200; Fact bank: 0\.000, 0\.600, 0\.600, 0\.800/);
   await page.getByTestId('evaluate-curves').scrollIntoViewIfNeeded();

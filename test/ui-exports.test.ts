@@ -28,24 +28,24 @@ const lines = (csv: string): string[] => csv.split('\n');
 describe('Learn exports', () => {
   const item = (id: string, scores: number[], extra: Partial<SessionListItem> = {}): SessionListItem => ({
     id, title: 'The Lever Room', seed: 3, policy: 'naive', episodes: 3, maxSteps: 15, status: 'complete', scores, wAuc: 0.4167, maxScore: 10,
-    faultedEpisodes: 0, startedAt: '2026-11-30T18:00:00.000Z', updatedAt: 0, ...extra,
+    faultedEpisodes: 0, model: 'gpt-4o-mini', simulated: false, caveat: null, startedAt: '2026-11-30T18:00:00.000Z', updatedAt: 0, ...extra,
   });
-  const items = [item('s-aaaaaa111111', [0, 5, 10]), item('s-bbbbbb222222', [0], { status: 'running', policy: '=HYPERLINK("x")', wAuc: null, faultedEpisodes: 1 })];
+  const items = [item('s-aaaaaa111111', [0, 5, 10]), item('s-bbbbbb222222', [0], { status: 'running', policy: '=HYPERLINK("x")', wAuc: null, faultedEpisodes: 1, model: 'simulated model', simulated: true })];
 
   it('the learning curve: one row per series, a column per episode, empty where an episode has not ended', () => {
     expect(lines(toCsv(curveTable(curveOfItems(items))))).toEqual([
       'Series,Episode 1,Episode 2,Episode 3',
-      'The Lever Room · naive · 111111,0,5,10',
-      '"The Lever Room · =HYPERLINK(""x"") · 222222",0,,',
+      'The Lever Room · naive · gpt-4o-mini · 111111,0,5,10',
+      '"The Lever Room · =HYPERLINK(""x"") · simulated model · 222222",0,,',
       '',
     ]);
   });
 
   it('the sessions list: what each row shows, the model-named policy defused', () => {
     expect(lines(toCsv(sessionsTable(items)))).toEqual([
-      'id,story,seed,policy,K,S,status,scores,W-AUC,faulted episodes,started',
-      's-aaaaaa111111,The Lever Room,3,naive,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z',
-      's-bbbbbb222222,The Lever Room,3,"\'=HYPERLINK(""x"")",3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z',
+      'id,story,seed,policy,model,simulated,K,S,status,scores,W-AUC,faulted episodes,started',
+      's-aaaaaa111111,The Lever Room,3,naive,gpt-4o-mini,false,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z',
+      's-bbbbbb222222,The Lever Room,3,"\'=HYPERLINK(""x"")",simulated model,true,3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z',
       '',
     ]);
   });

@@ -41,6 +41,7 @@ import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../w
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
+import { exportedModel } from '../llm/model-label.ts';
 
 /** `ID,OOD` (or the web sets WEB-ID-train … WEB-OOD) → one set each; story:seed and web task parts → one set named "custom". */
 async function taskSets(spec: string): Promise<{ sets: TaskSet[]; tasks: CliTask[] }> {
@@ -147,7 +148,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const results = {
     format: 'metattl-evaluation-results-1', id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
     completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
-    comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), ...(report.simulated ? { simulated: report.simulated } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+    model: exportedModel(config.models), comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), ...(report.simulated ? { simulated: report.simulated } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));

@@ -188,4 +188,8 @@ export interface EvaluationReport {
   warnings?: ReportWarning[];
   /** Present when the simulated model played (llm/simulated-model.ts): its notice, printed at the top of every report format. */
   simulated?: string;
+  /** Who played (llm/model-label.ts `line`: "model: gpt-4o-mini", or the scripted mock's caveat),
+   * printed at the top of every report format; absent for the simulated model (`simulated` says it)
+   * and in reports made before it was recorded. */
+  model?: string;
 }

@@ -73,6 +73,7 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
   const out = [
     `# ${title}`, '',
     ...(report.simulated ? [`> **Model: simulated (${report.simulated}).**`, ''] : []),
+    ...(report.model ? [`> **${report.model[0]!.toUpperCase()}${report.model.slice(1)}.**`, ''] : []),
     ...(status ? [`> **${status}**`, ''] : []),
     `${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. `
       + `Δ is the paired W-AUC difference against **${report.baselinePolicyId}** on the same (game, seed, repeat); **Δ > 0 (Holm)** marks a declared contrast that survives Holm's correction of its game-level sign-flip p (nothing is marked when none does).`,

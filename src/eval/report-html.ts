@@ -113,6 +113,7 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
 <body>
 <h1>${escapeHtml(title)}</h1>
 ${report.simulated ? `<p class="warn" data-simulated="true"><strong>Model: simulated (${escapeHtml(report.simulated)}).</strong></p>` : ''}
+${report.model ? `<p data-model="true"><strong>${escapeHtml(`${report.model[0]!.toUpperCase()}${report.model.slice(1)}`)}.</strong></p>` : ''}
 ${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessLine(report))}</strong></p>` : ''}
 <p>${report.totalSessions} sessions, ${report.faultedEpisodes} faulted episode${report.faultedEpisodes === 1 ? '' : 's'}. Intervals: 95% percentile bootstrap, hierarchical (games, then seeds within a game, then repeats within a seed), B = ${report.bootstrap.resamples}, seed ${report.bootstrap.seed}. Δ is the paired W-AUC difference against <strong>${escapeHtml(report.baselinePolicyId)}</strong> on the same (game, seed, repeat); <strong>Δ &gt; 0 (Holm)</strong> marks a declared contrast that survives Holm's correction of its game-level sign-flip p (nothing is marked when none does).</p>
 <h2>Results</h2>

@@ -11,7 +11,7 @@
 import { nestedBootstrapMean, nestedPairedDifference, type BootstrapOptions, type Interval } from '../ttl/metrics.ts';
 import { buildComparisons, DEFAULT_POWER_DELTA, reportWarnings } from './comparisons.ts';
 import type { EvaluationReport, EvaluationResult, EvaluationState, GameSummary, MetricSummary, PolicySetSummary } from './interface.ts';
-import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/simulated-model.ts';
+import { describeModel, SIMULATION_NOTICE, usesSimulatedModel } from '../llm/model-label.ts';
 
 const RESAMPLES = 2000;
 const LEVEL = 0.95;
@@ -101,7 +101,7 @@ export function buildReport(state: EvaluationState, options: { powerDelta?: numb
     plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
     policies, games, totalSessions: state.results.length,
     comparisons: declared, exploratoryComparisons: exploratory,
-    ...(usesSimulatedModel([config.models.actor, config.models.metaAgent]) ? { simulated: SIMULATION_NOTICE } : {}),
+    ...(usesSimulatedModel([config.models.actor, config.models.metaAgent]) ? { simulated: SIMULATION_NOTICE } : { model: describeModel(config.models).line }),
     warnings: reportWarnings(state.results, setNames, new Map(config.policies.map((p) => [p.id, p.name ?? p.id]))),
   };
 }

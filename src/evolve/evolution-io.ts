@@ -8,6 +8,7 @@
  * so a resumed run counts it against its caps.
  */
 import { z } from 'zod';
+import { exportedModel, exportedModelProblem } from '../llm/model-label.ts';
 import { addInconsistency, type Inconsistency } from '../agents/consistency.ts';
 import { wAuc } from '../ttl/metrics.ts';
 import { parseExportJson, validateExport } from '../agents/export-file.ts';
@@ -205,7 +206,13 @@ const exportSchema = z.object({
   format: z.literal(EVOLUTION_EXPORT_FORMAT),
   state: evolutionStateSchema,
   events: z.array(z.object({ seq: z.number().int().positive(), data: cacheEvent })),
-}).superRefine((file, ctx) => addInconsistency(ctx, exportEventsInconsistency(file.state as EvolutionState, file.events)));
+  /** Who played it (exportEvolution writes it; checked against the config's models on import). */
+  model: z.unknown().optional(),
+}).superRefine((file, ctx) => {
+  addInconsistency(ctx, exportEventsInconsistency(file.state as EvolutionState, file.events));
+  const problem = exportedModelProblem(file.model, file.state.config.models);
+  if (problem !== null) ctx.addIssue({ code: 'custom', path: ['model'], message: problem.replace(/^model(\.\w+)?: /, '') });
+});
 
 /**
  * The first inconsistency between an export's events and its state, or null: seqs strictly
@@ -245,9 +252,10 @@ export async function readEvolutionRun(store: Store, id: string): Promise<Evolut
   return { state: run.header.data as EvolutionState, events: run.events };
 }
 
-/** JSON text of a whole run, with no key-like fields. */
+/** JSON text of a whole run, with no key-like fields, and a `model` block saying who played it
+ * (`{ name, simulated, kind, caveat }`, llm/model-label.ts). */
 export function exportEvolution(run: EvolutionRunData): string {
-  return stringifyWithoutSecrets({ format: EVOLUTION_EXPORT_FORMAT, state: run.state, events: run.events });
+  return stringifyWithoutSecrets({ format: EVOLUTION_EXPORT_FORMAT, model: exportedModel(run.state.config.models), state: run.state, events: run.events });
 }
 
 /**

@@ -18,7 +18,7 @@ import { taskSetOverlap, type GameVocabulary } from '../eval/vocabulary-overlap.
 import type { EvaluationStep, ExperimentPlan, ExperimentReport, ExperimentRow, ExperimentState, FoldResult, FoldsPooled, PaperReference, VocabularyOverlapEntry } from './interface.ts';
 import { foldSelection, optimismValues, pairedDiffs, pooledSelection, type FoldSelectionInput } from './selection.ts';
 import { gamesOf, selectedOnOf } from './plan.ts';
-import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/simulated-model.ts';
+import { SIMULATION_NOTICE, usesSimulatedModel } from '../llm/model-label.ts';
 import { replicatedArms, replicatedComparisonsOf } from './replicates.ts';
 
 type PaperNumbers = NonNullable<ExperimentReport['paperReference']>;

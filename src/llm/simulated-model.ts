@@ -8,31 +8,18 @@
  */
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role } from './interface.ts';
-import { actorReply, actorView, currentStrategy, metaAgentReply, propose, SIMULATION_NOTICE } from './simulated-rules.ts';
+import { actorReply, actorView, currentStrategy, metaAgentReply, propose } from './simulated-rules.ts';
+import { isSimulated, SIMULATED_MODEL, SIMULATED_PROVIDER, SIMULATION_NOTICE, usesSimulatedModel } from './model-label.ts';
 import { approximateTokens } from './token-count.ts';
 import type { UsageMeter } from './usage-meter.ts';
 
-export { SIMULATION_NOTICE };
+export { isSimulated, SIMULATED_MODEL, SIMULATED_PROVIDER, SIMULATION_NOTICE, usesSimulatedModel };
 
-/** The provider preset id of the simulated model (providers.ts) and the CLI's `--provider` value. */
-export const SIMULATED_PROVIDER = 'simulated';
-/** Its model name, for every role. */
-export const SIMULATED_MODEL = 'simulated';
 /** Its base URL: names it only (no server). */
 export const SIMULATED_BASE_URL = 'in-page:simulated';
 
 /** The context window it reports, tokens: large, so no episode log is ever dropped from its chat. */
 export const SIMULATED_CONTEXT_WINDOW = 128_000;
-
-/** Whether settings (or a run's recorded provider/model) are the simulated model's. */
-export function isSimulated(provider: { presetId: string } | null | undefined, model?: string | null): boolean {
-  return provider?.presetId === SIMULATED_PROVIDER || model === SIMULATED_MODEL;
-}
-
-/** Whether any of `models` (role model names of a run) is the simulated model. */
-export function usesSimulatedModel(models: readonly (string | null | undefined)[]): boolean {
-  return models.some((m) => m === SIMULATED_MODEL);
-}
 
 /** The line reports and exports print at the top when the simulated model played. */
 export const SIMULATION_HEADER = `Model: ${SIMULATED_MODEL} (${SIMULATION_NOTICE}).`;

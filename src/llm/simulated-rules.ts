@@ -20,8 +20,8 @@
  * DOM-free; no network.
  */
 
-/** The label shown wherever its results appear. */
-export const SIMULATION_NOTICE = 'simulated model — not a language model; it shows how the loop works, not how real models behave';
+/** The label shown wherever its results appear (defined with the other models' labels). */
+export { SIMULATION_NOTICE } from './model-label.ts';
 
 /** Probability that the actor, with a plan command due, explores one step instead (seeded). */
 export const SLIP_RATE = 0.05;

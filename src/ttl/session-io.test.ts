@@ -25,6 +25,16 @@ describe('session export / import', () => {
     expect(importSession(text)).toEqual(record);
   });
 
+  it('writes who played it (a simulated flag) and import reads it back, refusing a block that contradicts the config', () => {
+    expect(JSON.parse(exportSession(record)).model).toEqual({ name: 'm', simulated: false, kind: 'model', caveat: null });
+    const simulated: SessionRecord = { ...record, config: { ...record.config, provider: { presetId: 'simulated', baseUrl: 'in-page:simulated' }, models: { actor: { ...record.config.models.actor, model: 'simulated' }, reflection: { ...record.config.models.reflection!, model: 'simulated' } } } };
+    const text = exportSession(simulated);
+    expect(JSON.parse(text).model).toEqual({ name: 'simulated model', simulated: true, kind: 'simulated', caveat: 'simulated model — not a language model; it shows how the loop works, not how real models behave' });
+    expect(importSession(text)).toEqual(simulated);
+    const relabelled = JSON.stringify({ ...JSON.parse(text), model: { ...JSON.parse(text).model, simulated: false } });
+    expect(() => importSession(relabelled)).toThrow(new ImportError("This is not a valid session file: model.simulated: false, but the config's models (simulated) say simulated"));
+  });
+
   it('keeps the cached prompt tokens of steps and exchanges, and usageOf totals them by role', () => {
     const step = {
       index: 1, observation: 'o', reply: 'ACTION: look', finishReason: 'stop', action: 'look', parseStatus: 'ok' as const, extraActions: [], reward: 0, score: 0, moves: 1,

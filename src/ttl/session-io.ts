@@ -4,13 +4,15 @@
  * (the record holds none, and key-like fields are dropped defensively).
  */
 import { z } from 'zod';
-import { parseExportJson, validateExport } from '../agents/export-file.ts';
+import { ImportError, parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, meanScoreNumber, msNumber, scoreNumber, tokenNumber, usdNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
 import { stepSchema, stringifyWithoutSecrets, taskDescriptorSchema, trajectorySchema } from '../agents/trajectory-io.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
 import { addInconsistency, episodeStepsProblem, fieldPath, type Inconsistency } from '../agents/consistency.ts';
 import type { SessionRecord } from './session-record.ts';
+import { exportedModelProblem } from '../llm/model-label.ts';
+import { sessionExportedModel, sessionRunModels } from './session-model.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
 const usage = z.object({
@@ -88,6 +90,8 @@ export const sessionSchema = z.object({
   wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
   codeVersion: z.string().max(200).optional(),
+  /** Who played it (exportSession writes it; checked against the config by importSession). */
+  model: z.unknown().optional(),
 }).superRefine((record, ctx) => addInconsistency(ctx, sessionInconsistency(record as SessionRecord)));
 
 /**
@@ -124,18 +128,27 @@ export function sessionInconsistency(record: SessionRecord): Inconsistency | nul
   return null;
 }
 
-/** JSON text of a session record, with no key-like fields and without its presenter pace. */
+/**
+ * JSON text of a session record, with no key-like fields and without its presenter pace, and a
+ * `model` block saying who played it (`{ name, simulated, kind, caveat }`, llm/model-label.ts), so
+ * a file of the simulated model's run says so to whoever opens it.
+ */
 export function exportSession(record: SessionRecord): string {
   // The pace is a setting of how the run was shown, not a result: a paced run exports as an unpaced one.
   const { pace: _pace, ...results } = record;
-  return stringifyWithoutSecrets(results);
+  return stringifyWithoutSecrets({ ...results, model: sessionExportedModel(record.config) });
 }
 
 /**
- * Parse and validate an exported session.
- * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field)
+ * Parse and validate an exported session. Its `model` block (absent in older files) is read and
+ * must agree with the config's models; the record returned holds no `model` field (it is derived).
+ * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field, a
+ *   `model` block that contradicts the config)
  */
 export function importSession(text: string): SessionRecord {
   const data = parseExportJson(text);
-  return validateExport(data, sessionSchema, { kind: 'a Meta-TTL session file', valid: 'session file', format: 'metattl-session-1' }) as SessionRecord;
+  const { model, ...record } = validateExport(data, sessionSchema, { kind: 'a Meta-TTL session file', valid: 'session file', format: 'metattl-session-1' }) as SessionRecord & { model?: unknown };
+  const problem = exportedModelProblem(model, sessionRunModels(record.config));
+  if (problem !== null) throw new ImportError(`This is not a valid session file: ${problem}`);
+  return record;
 }

@@ -13,6 +13,7 @@ import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { RunEvent, RunHeader, SettingValue, Store } from '../store/interface.ts';
 import type { SessionSink } from './session-runner.ts';
 import type { SessionRecord } from './session-record.ts';
+import { sessionModel } from './session-model.ts';
 
 /** seq of a step event = episode index × SEQ_PER_EPISODE + step index. */
 export const SEQ_PER_EPISODE = 100_000;
@@ -28,11 +29,14 @@ function withoutSteps(record: SessionRecord): SessionRecord {
 /** What session lists show. */
 export function sessionSummary(record: SessionRecord): SettingValue {
   const c = record.config;
+  const model = sessionModel(c);
   return {
     title: c.story.title, storyMd5: c.story.md5, seed: c.seed, policy: c.policy.kind === 'meta' ? `${c.policy.name}${c.policy.raw ? ' (raw)' : ''}` : c.policy.kind,
     episodes: c.episodes, maxSteps: c.maxSteps, status: record.status, scores: record.scores, wAuc: record.wAuc,
     maxScore: c.story.maxScore, startedAt: record.startedAt, episodesDone: record.scores.length,
     faultedEpisodes: record.faultedEpisodes ?? 0,
+    // Who played (llm/model-label.ts), so lists and compared curves name the model.
+    model: model.name, simulated: model.simulated, ...(model.caveat ? { modelCaveat: model.caveat } : {}),
   };
 }
 

@@ -27,6 +27,7 @@ import { GET_GAMES_CONTEXT } from './shared/stores/get-games-context.ts';
 import { GetGamesState } from './shared/stores/get-games.svelte.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
 import { SettingsState } from './shared/stores/settings.svelte.ts';
+import { SIMULATED_PROVIDER } from '../llm/model-label.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
 import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
@@ -73,6 +74,14 @@ router.onEnter('evolve', () => void evolve.init());
 router.onEnter('evaluate', () => void evaluate.enter());
 router.onEnter('experiments', () => void experiments().then((state) => state.enter()));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
+/** The first-run path's "Try it without a key": the simulated model (llm/model-label.ts) for every
+ * role once the settings are loaded, then Learn on The Lever Room, ready to start. */
+const onTrySimulated = (): void => {
+  void settings.whenLoaded.then(() => {
+    settings.selectPreset(SIMULATED_PROVIDER);
+    router.open('learn', { story: 'lever-room' });
+  });
+};
 await yieldToMain();
 /** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
 const settingsLink = { href: () => router.href('settings'), go: () => router.go('settings') };
@@ -88,7 +97,7 @@ const getGames = new GetGamesState({
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
-export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay } });
+export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
 shareInbox.start();
 const withStore = (): void => {

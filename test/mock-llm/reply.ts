@@ -1,13 +1,19 @@
 /**
  * Choosing the mock's reply to a chat request: detect the role, then apply that role's scripted
- * behaviour (actor / meta-agent / proposer / generic). The result depends only on the request
- * body and the options — never on arrival order, clocks or earlier requests.
+ * behaviour (actor / meta-agent / proposer / generic). A request for the model `simulated` is
+ * answered by the product's simulated model (src/llm/simulated-model.ts `simulatedReply`, seed 0,
+ * as `--provider simulated` runs it in-process): the one place the mock runs product code, so the
+ * server and the page give the same replies. The result depends only on the request body and the
+ * options — never on arrival order, clocks or earlier requests.
  */
 import { followGuideReply, scriptedReply } from './actor-behaviour.ts';
 import { sha256Hex, canonicalJson } from './hash.ts';
 import type { MockOptions, MockRole } from './interface.ts';
 import { metaAgentAnswer } from './meta-agent-behaviour.ts';
 import { currentStrategyIn, proposerAnswer } from './proposer-behaviour.ts';
+import { SIMULATED_MODEL } from '../../src/llm/model-label.ts';
+import { simulatedReply } from '../../src/llm/simulated-model.ts';
+import type { ChatMessage } from '../../src/llm/interface.ts';
 import { actorGuide, actorObservation, detectRole, inferActorStep, lastUserText, messageText, systemText, userTexts, type ChatBody } from './roles.ts';
 
 /** The reply to a chat request, before any fault is applied. */
@@ -44,8 +50,21 @@ function genericChoice(body: ChatBody): ChosenReply {
   return { role: 'generic', behaviour: 'generic', text: `Mock reply ${digest} to ${body.messages.length} message(s).`, finishReason: 'stop', problem: null };
 }
 
+/**
+ * The simulated model's reply (src/llm/simulated-model.ts): the role told from the request's
+ * content (roles.ts; a request of no known role goes to the proposer's branch, which answers only
+ * a strategy prompt, as in-process), developer messages read as system ones.
+ */
+function simulatedChoice(body: ChatBody): ChosenReply {
+  const role = detectRole(body);
+  const messages: ChatMessage[] = body.messages.map((m) => ({ role: m.role === 'user' || m.role === 'assistant' ? m.role : 'system', content: messageText(m) }));
+  const text = simulatedReply(role === 'generic' ? 'proposer' : role, messages);
+  return { role, behaviour: `${role}:simulated`, text, finishReason: 'stop', problem: null };
+}
+
 /** The reply a chat request gets when no fault hits it. */
 export function chooseReply(body: ChatBody, options: MockOptions): ChosenReply {
+  if (body.model === SIMULATED_MODEL) return simulatedChoice(body);
   const role = detectRole(body);
   if (role === 'actor') return actorChoice(body, options);
   if (role === 'metaAgent') {

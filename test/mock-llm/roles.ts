@@ -3,7 +3,8 @@
  * message, which Meta-TTL role (method.md, "Roles") a request is for, and the actor prompt's
  * parts (src/agents/actor-prompt.ts: `Follow this guide:`, the `[OBSERVATION]` / `[YOUR REPLY]` turns;
  * an older `Step i of S` line is still read).
- * Detection is by content only; the product's modules are not imported.
+ * Detection is by content only; the product's modules are not imported (reply.ts runs the
+ * product's simulated model for the model `simulated`, and nothing else of it).
  */
 import type { MockRole } from './interface.ts';
 

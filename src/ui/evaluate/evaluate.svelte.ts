@@ -35,6 +35,7 @@ import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './e
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
 import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/stores/policy-options.ts';
+import { exportedModel } from '../../llm/model-label.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
@@ -199,8 +200,6 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     });
   }
 
-  /** Download the report of the evaluation shown. JSON holds the config, the report and every
-   * session (as the CLI's results.json); never a key. */
   /** Read the dictionaries of the shown evaluation's games not read yet (for `vocabulary`). */
   async readVocabularies(): Promise<void> {
     const state = this.driver.state;
@@ -213,6 +212,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     this.vocabularies = { ...this.vocabularies, ...read };
   }
 
+  /** Download the report of the evaluation shown. JSON holds the config, who played it (`model`:
+   * name, `simulated` flag, caveat), the report and every session (as the CLI's results.json); never a key. */
   async exportReport(format: ReportFormat): Promise<void> {
     const state = this.driver.state;
     const report = this.report;
@@ -228,7 +229,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       else {
         const sessions = await loadEvaluationSessions(this.deps.runs.store, state.id);
         const vocabulary = this.vocabulary ?? [];
-        const results = { id: state.id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, config: state.config, report, ...(vocabulary.length ? { vocabulary } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
+        const results = { id: state.id, codeVersion: codeVersion(), model: exportedModel(state.config.models), status: state.status, stopReason: state.stopReason, config: state.config, report, ...(vocabulary.length ? { vocabulary } : {}), sessions: state.results.map((r) => ({ ...r, session: sessions.get(r.key) ?? null })) };
         download(`${name}.json`, stringifyWithoutSecrets(results), 'application/json');
       }
     });

@@ -7,11 +7,14 @@ import type { CsvTable } from '../../eval/csv.ts';
 import type { EvaluationReport, EvaluationState, GameSummary } from '../../eval/interface.ts';
 import { normalisedCurves, seriesOf } from '../../eval/report-html.ts';
 import type { LineChartSpec } from '../shared/charts/line-chart.ts';
+import { describeModel, type RunModels } from '../../llm/model-label.ts';
 
 export const taskSetsOf = (report: EvaluationReport): string[] => [...new Set(report.policies.map((p) => p.taskSet))];
 
-/** The curves of `taskSet` (episodes on x from 1). Non-finite points are left out. */
-export function curvesSpec(report: EvaluationReport, taskSet: string): LineChartSpec {
+/** The curves of `taskSet` (episodes on x from 1), titled, with who played (`models`, the
+ * evaluation's config) as the note. Non-finite points are left out. */
+export function curvesSpec(report: EvaluationReport, taskSet: string, models: RunModels = {}): LineChartSpec {
+  const labels = { title: `Learning curves — ${taskSet}`, note: describeModel(models).sentence };
   const series = seriesOf(report, taskSet).map((s) => {
     const ok = s.curve.map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
     return {
@@ -20,9 +23,9 @@ export function curvesSpec(report: EvaluationReport, taskSet: string): LineChart
     };
   });
   const episodes = Math.max(1, ...series.map((s) => s.points.length));
-  if (!normalisedCurves(report)) return { series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  if (!normalisedCurves(report)) return { ...labels, series, xLabel: 'episode', yLabel: 'mean final score', xMin: 1, xMax: episodes, integerX: true };
   const drawn = series.flatMap((s) => [...s.points, ...s.band.high].map((p) => p.y)).filter(Number.isFinite);
-  return { series, xLabel: 'episode', yLabel: 'score ÷ max score (normalised per game)', xMin: 1, xMax: episodes, integerX: true, yMin: 0, yMax: Math.max(1, ...drawn) };
+  return { ...labels, series, xLabel: 'episode', yLabel: 'score ÷ max score (normalised per game)', xMin: 1, xMax: episodes, integerX: true, yMin: 0, yMax: Math.max(1, ...drawn) };
 }
 
 /** The curves in words (the chart's text alternative). */

@@ -190,23 +190,30 @@ describe('session plans and curves', () => {
     expect(openEpisodeOf(config, [{ index: 1, trajectory: {} }, { index: 2, trajectory: {} }])).toBeNull();
   });
 
-  it('draws one series per session and one max line per distinct max score', () => {
-    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'Score per episode', scores: [5] }], maxScores: [350] });
+  it('draws one series per session and one max line per distinct max score, naming the model on every curve', () => {
+    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'Score per episode', scores: [5] }], maxScores: [350], note: 'Played by m / r.' });
     expect(captionOfRecord(fakeRecord())).toEqual({
-      title: 'Learning curve — Adventure',
+      title: 'Learning curve — Adventure (m / r)',
       subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes)',
     });
     const simulated = fakeRecord();
     simulated.config = { ...simulated.config, provider: { presetId: 'simulated', baseUrl: 'in-page:simulated' }, models: { ...simulated.config.models, actor: { ...simulated.config.models.actor, model: 'simulated' } } };
     expect(captionOfRecord(simulated)).toEqual({
       title: 'Learning curve — Adventure (simulated model)',
-      subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes) · simulated model — not a language model; it shows how the loop works, not how real models behave',
+      subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes)',
+      note: 'simulated model — not a language model; it shows how the loop works, not how real models behave',
     });
-    const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, faultedEpisodes: 0, startedAt: '', updatedAt: 0 };
+    expect(curveOfRecord(simulated).note).toBe('Played by the simulated model — not a language model; it shows how the loop works, not how real models behave.');
+    const item = { id: 'learn-1-abcdef', title: 'A', seed: 0, policy: 'p', episodes: 3, maxSteps: 5, status: 'complete' as const, scores: [1, 2, 3], wAuc: 0.1, maxScore: 10, faultedEpisodes: 0, model: 'gpt-4o-mini', simulated: false, caveat: null, startedAt: '', updatedAt: 0 };
     const data = curveOfItems([item, { ...item, id: 'x', maxScore: 10, episodes: 4 }, { ...item, id: 'y', maxScore: null }]);
     expect(data.episodes).toBe(4);
     expect(data.maxScores).toEqual([10]);
     expect(data.series).toHaveLength(3);
+    expect(data.series[0]!.label).toBe('A · p · gpt-4o-mini · abcdef');
+    expect(data.note).toBeUndefined();
+    const mixed = curveOfItems([item, { ...item, id: 'sim-000001', model: 'simulated model', simulated: true, caveat: 'simulated model — not a language model; it shows how the loop works, not how real models behave' }]);
+    expect(mixed.series.map((s) => s.label)).toEqual(['A · p · gpt-4o-mini · abcdef', 'A · p · simulated model · 000001']);
+    expect(mixed.note).toBe('Simulated model — not a language model; it shows how the loop works, not how real models behave.');
   });
 });
 

@@ -27,6 +27,11 @@ export interface SessionListItem {
   maxScore: number | null;
   /** Episode attempts cut short by provider faults (not scored). */
   faultedEpisodes: number;
+  /** Who played (llm/model-label.ts name; "unknown model" in lists stored before it was recorded). */
+  model: string;
+  simulated: boolean;
+  /** The model's caveat (simulated, scripted), or null. */
+  caveat: string | null;
   startedAt: string;
   /** ms since the Unix epoch. */
   updatedAt: number;
@@ -45,7 +50,8 @@ export function listItemOf(run: RunSummary): SessionListItem {
     status: status === 'running' || status === 'complete' ? status : 'stopped',
     scores: Array.isArray(s.scores) ? s.scores.filter((x): x is number => typeof x === 'number') : [],
     wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
-    faultedEpisodes: num(s.faultedEpisodes, 0), startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
+    faultedEpisodes: num(s.faultedEpisodes, 0), model: str(s.model, 'unknown model'), simulated: s.simulated === true,
+    caveat: typeof s.modelCaveat === 'string' ? s.modelCaveat : null, startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
   };
 }
 

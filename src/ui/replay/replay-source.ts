@@ -18,6 +18,7 @@ import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { EvaluationReport } from '../../eval/interface.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
 import { creditsLine } from '../shared/replay/model-label.ts';
+import { exportedModelProblem, type RunModels } from '../../llm/model-label.ts';
 import { policyNamesOf, reportOf } from './replay-report.ts';
 
 /** One replayable session of a file. */
@@ -79,6 +80,10 @@ function evolutionSource(state: EvolutionState, calls: { call: MetricCall; sessi
 function evaluationSource(data: Record<string, unknown>): ReplaySource {
   const rows = data.sessions;
   if (!Array.isArray(rows)) throw new ImportError('This evaluation file has no "sessions" list.');
+  // Who played it: the file's `model` block (absent in older files) must be its config's models.
+  const models = isObject(data.config) && isObject(data.config.models) ? (data.config.models as RunModels) : {};
+  const modelProblem = exportedModelProblem(data.model, models);
+  if (modelProblem !== null) throw new ImportError(`This is not a valid evaluation file: ${modelProblem}`);
   const items: ReplayItem[] = [];
   const report = reportOf(data);
   const names = policyNamesOf(data, report);

@@ -74,7 +74,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
     id: 'try',
     title: 'Try it',
     paragraphs: [
-      'Watch that recorded session step by step in the Replay view — no provider or key needed. Or set a provider in Settings and run your own session in the Learn view.',
+      'Watch that recorded session step by step in the Replay view — no provider or key needed. Or run your own sessions in the Learn view: without a key on the simulated model (not a language model — it shows how the loop works, not how real models behave), or by connecting your provider in Settings.',
       'You can open this tour again at any time with the “Tour” button at the top.',
     ],
     example: null,

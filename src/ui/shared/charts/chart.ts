@@ -4,6 +4,7 @@
  * types. The learning curve (learning-chart.ts) and the general line chart with confidence bands
  * (line-chart.ts) build their configurations on top of it; `chartPng` draws one as a PNG file.
  */
+import { withPngTexts } from './png-text.ts';
 import { CategoryScale, Chart, Filler, Legend, LinearScale, LineController, LineElement, PointElement, SubTitle, Title, Tooltip, type ChartConfiguration, type Plugin } from 'chart.js';
 
 Chart.register(LineController, LineElement, PointElement, LinearScale, CategoryScale, Filler, Legend, Title, SubTitle, Tooltip);
@@ -24,9 +25,18 @@ export interface PngSize {
 /**
  * Draw `config` once on a new, detached canvas with an opaque white background (readable on a
  * projector and when the page is dark) and encode it as a PNG. The chart is destroyed afterwards.
+ * With `texts` (keyword → text, e.g. Title and Description: the chart's title and who played it)
+ * the file carries them as PNG text chunks (png-text.ts).
  * @throws Error when the browser cannot encode the canvas
  */
-export async function chartPng(config: ChartConfiguration, { width = 960, height = 540, scale = 2 }: PngSize = {}): Promise<Blob> {
+export async function chartPng(config: ChartConfiguration, { width = 960, height = 540, scale = 2 }: PngSize = {}, texts?: Readonly<Record<string, string>>): Promise<Blob> {
+  const drawn = await drawPng(config, { width, height, scale });
+  if (!texts || Object.keys(texts).length === 0) return drawn;
+  const bytes = withPngTexts(new Uint8Array(await drawn.arrayBuffer()), texts);
+  return new Blob([bytes as BlobPart], { type: 'image/png' });
+}
+
+async function drawPng(config: ChartConfiguration, { width, height, scale }: Required<PngSize>): Promise<Blob> {
   const canvas = document.createElement('canvas');
   canvas.width = width;
   canvas.height = height;

@@ -20,6 +20,9 @@ export interface CurveData {
   series: readonly CurveSeries[];
   /** The stories' max scores (one dashed line each; none when unknown). */
   maxScores: readonly number[];
+  /** Who played, in one sentence, shown with the chart (llm/model-label.ts `sentence`, e.g.
+   * "Played by the simulated model — not a language model; …"); none when unknown. */
+  note?: string;
 }
 
 /** Text drawn above an exported curve (the image stands alone on a slide). */
@@ -28,6 +31,9 @@ export interface CurveCaption {
   title: string;
   /** Second line: story, policy, seed, K, S, W-AUC. */
   subtitle: string;
+  /** Third line, when the model needs a caveat (llm/model-label.ts: "simulated model — not a
+   * language model; …", "scripted test model — not a real model"). */
+  note?: string;
 }
 
 export interface CurveTheme {
@@ -144,14 +150,22 @@ export function curveExportConfig(data: CurveData, caption?: CurveCaption, fontS
   const plugins = {
     ...config.options?.plugins,
     title: { display: true, text: caption.title, color: EXPORT_COLOURS.text, font: { size: Math.round(size * 1.35), weight: 'bold' as const }, padding: { top: 4, bottom: 4 } },
-    subtitle: { display: true, text: caption.subtitle, color: EXPORT_COLOURS.text, font: { size: Math.round(size * 0.9) }, padding: { bottom: 12 } },
+    subtitle: { display: true, text: caption.note ? [caption.subtitle, caption.note] : caption.subtitle, color: EXPORT_COLOURS.text, font: { size: Math.round(size * 0.9) }, padding: { bottom: 12 } },
   };
   return { ...config, options: { ...config.options, plugins } };
 }
 
-/** The curve as a PNG (dark on white, see chart.ts `chartPng`), titled with `caption` when given. */
+/** The PNG text chunks of an exported curve: Title (the caption's title) and Description (its
+ * subtitle and note, else the data's note). */
+export function curvePngTexts(data: CurveData, caption?: CurveCaption): Record<string, string> {
+  const description = [caption?.subtitle, caption?.note ?? data.note].filter((t): t is string => Boolean(t)).join('\n');
+  return { ...(caption ? { Title: caption.title } : {}), ...(description ? { Description: description } : {}) };
+}
+
+/** The curve as a PNG (dark on white, see chart.ts `chartPng`), titled with `caption` when given;
+ * the file's text chunks say the same (curvePngTexts). */
 export const curvePng = (data: CurveData, fontSize?: number, caption?: CurveCaption): Promise<Blob> =>
-  chartPng(curveExportConfig(data, caption, fontSize) as ChartConfiguration);
+  chartPng(curveExportConfig(data, caption, fontSize) as ChartConfiguration, {}, curvePngTexts(data, caption));
 
 /** A learning-curve chart on a canvas; `update` redraws with new data. */
 export class LearningChart {

@@ -38,6 +38,11 @@ export interface LineChartSpec {
   integerY?: boolean;
   /** Horizontal reference lines (e.g. the max score), dashed, across the x range, named in the legend. */
   refLines?: { label: string; y: number }[];
+  /** The exported image's title (e.g. "Learning curves — lever-room"); none on screen (the panel has one). */
+  title?: string;
+  /** Who played, one sentence (llm/model-label.ts `sentence`): shown with the chart, drawn under
+   * the exported image's title and written into its file. */
+  note?: string;
 }
 
 export interface LineChartHandle {
@@ -175,8 +180,23 @@ export function chartFontPx(canvas: HTMLCanvasElement): number {
   return Math.max(LINE_CHART_FONT_PX, Number.isFinite(root) ? root : 0);
 }
 
-/** The chart as a PNG (dark on white, see chart.ts `chartPng`). */
-export const lineChartPng = (spec: LineChartSpec): Promise<Blob> => chartPng(lineChartConfig(spec, EXPORT_COLOURS.text) as ChartConfiguration);
+/** The configuration of the exported chart (pure): dark text, `spec.title` as its title and
+ * `spec.note` as its subtitle when given. */
+export function lineChartExportConfig(spec: LineChartSpec): ChartConfiguration<'line', LinePoint[]> {
+  const config = lineChartConfig(spec, EXPORT_COLOURS.text);
+  if (!spec.title && !spec.note) return config;
+  const plugins = {
+    ...config.options?.plugins,
+    ...(spec.title ? { title: { display: true, text: spec.title, color: EXPORT_COLOURS.text, font: { size: Math.round(LINE_CHART_FONT_PX * 1.35), weight: 'bold' as const } } } : {}),
+    ...(spec.note ? { subtitle: { display: true, text: spec.note, color: EXPORT_COLOURS.text, font: { size: LINE_CHART_FONT_PX }, padding: { bottom: 10 } } } : {}),
+  };
+  return { ...config, options: { ...config.options, plugins } };
+}
+
+/** The chart as a PNG (dark on white, see chart.ts `chartPng`), with its title and note drawn
+ * and written into the file's text chunks (Title, Description). */
+export const lineChartPng = (spec: LineChartSpec): Promise<Blob> =>
+  chartPng(lineChartExportConfig(spec) as ChartConfiguration, {}, { ...(spec.title ? { Title: spec.title } : {}), ...(spec.note ? { Description: spec.note } : {}) });
 
 /** Draw `spec` on `canvas` (its parent sets the size). */
 export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {

@@ -5,6 +5,7 @@
  * of an evolved candidate (provenance "evolved in run X from parent Y", selectedOn = the run's
  * train + validation games). Pure.
  */
+import { describeModel } from '../../../llm/model-label.ts';
 import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
 import { proposalsText } from '../../../evolve/strategies/proposals.ts';
 import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
@@ -49,6 +50,7 @@ export function progressSpec(state: EvolutionState, colour = '#0072B2'): LineCha
   const last = points.at(-1);
   if (last && state.metricCallsUsed > last.x) points.push({ x: state.metricCallsUsed, y: last.y });
   return {
+    title: `Best-so-far validation W-AUC — evolution ${state.id}`, note: describeModel(state.config.models).sentence,
     series: [{ label: 'best mean validation W-AUC', colour, points, stepped: true }],
     xLabel: 'budget spent (metric calls)', yLabel: 'W-AUC', xMin: 0, xMax: Math.max(state.config.budgetMetricCalls, state.metricCallsUsed), yMin: 0, integerX: true,
   };

@@ -5,6 +5,7 @@
  * draws rooms for a story and pages for a web task. Pure.
  */
 import { pageMapEpisodes } from '../../../agents/page-map.ts';
+import { sessionModel } from '../../../ttl/session-model.ts';
 import type { MapEpisode } from '../../../agents/room-map.ts';
 import type { PageSnapshot } from '../../../web/interface.ts';
 import type { PlayerLocation } from '../../../engine/interface.ts';
@@ -53,14 +54,14 @@ export function currentRoomOf(episode: MapEpisode | undefined): number | null {
   return episode.startLocation?.id ?? null;
 }
 
-/** The export's headline and second line (story · policy · actor model · seed). */
+/** The export's headline and second line (story · policy · model, with its caveat when it is not a language model · seed). */
 export function mapTitles(record: Pick<SessionRecord, 'config'>): { title: string; subtitle: string } {
   const c = record.config;
-  const model = c.models.actor.model.trim();
+  const model = sessionModel(c);
   const policy = c.policy.kind === 'meta' ? `meta-agent “${c.policy.name}”` : c.policy.kind;
   return {
     title: c.story.title,
-    subtitle: [`policy: ${policy}`, `actor: ${model === 'scripted-test-model' ? 'scripted test model (simulated)' : model || '(unknown model)'}`, `seed ${c.seed}`, `K = ${c.episodes}, S = ${c.maxSteps}`].join(' · '),
+    subtitle: [`policy: ${policy}`, `model: ${model.caveat ?? model.name}`, `seed ${c.seed}`, `K = ${c.episodes}, S = ${c.maxSteps}`].join(' · '),
   };
 }
 

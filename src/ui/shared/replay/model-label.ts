@@ -1,20 +1,17 @@
 /**
  * Who produced a recorded session, in words for the page: the actor's model and the model (or
- * person) that rewrote the guide between episodes, read from the record's config. The mock
- * provider's id `scripted-test-model` (scripts/record-replays.sh) reads "scripted test model", so
- * nobody mistakes a shipped replay for a real model's play. Pure.
+ * person) that rewrote the guide between episodes, read from the record's config. The names come
+ * from llm/model-label.ts (the one place for them): the mock's `scripted-test-model` reads
+ * "scripted test model", `simulated` reads "simulated model", so nobody mistakes a recording for a
+ * real model's play. Pure.
  */
 import type { SessionConfig } from '../../../ttl/session-record.ts';
+import { modelName, SCRIPTED_TEST_MODEL } from '../../../llm/model-label.ts';
 
-/** The model id the shipped replays are recorded with (the deterministic mock provider). */
-export const SCRIPTED_TEST_MODEL = 'scripted-test-model';
+export { SCRIPTED_TEST_MODEL };
 
-/** A model id as shown: "scripted test model" for the mock, "(unknown model)" for ''. */
-export function modelLabel(id: string): string {
-  const trimmed = id.trim();
-  if (trimmed === SCRIPTED_TEST_MODEL) return 'scripted test model';
-  return trimmed === '' ? '(unknown model)' : trimmed;
-}
+/** A model id as shown: "scripted test model" for the mock, "simulated model", "(unknown model)" for ''. */
+export const modelLabel = (id: string): string => modelName(id);
 
 export interface ModelCredits {
   /** The actor's model, as shown. */

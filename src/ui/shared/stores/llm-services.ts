@@ -5,7 +5,7 @@
  */
 import { sharedAdaptations, type AdaptationMemory } from '../../../llm/adaptations.ts';
 import type { ChatModel, LlmSettings, Role } from '../../../llm/interface.ts';
-import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/simulated-model.ts';
+import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/model-label.ts';
 import type { UsageMeter } from '../../../llm/usage-meter.ts';
 import { BROWSER_LOCAL_PRESET, localModels } from './local-models.svelte.ts';
 

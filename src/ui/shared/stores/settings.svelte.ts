@@ -8,7 +8,7 @@ import { scrub } from '../../../llm/errors.ts';
 import { DEFAULT_PRICES, isOpenAiProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import { baseUrlProblem, presetById } from '../../../llm/providers.ts';
-import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/simulated-model.ts';
+import { SIMULATED_MODEL, SIMULATED_PROVIDER } from '../../../llm/model-label.ts';
 import { ShareError, shareUrl, type SharedProviderSetup } from '../../../share/share-link.ts';
 import { defaultLlmSettings } from '../../../llm/defaults.ts';
 import type { EstimateModels } from '../../../ttl/cost-estimate.ts';
