@@ -10,7 +10,7 @@ import { expectTableInside } from './table-bounds.ts';
 async function openPaperPlan(page: Page, width: number, height: number): Promise<void> {
   await page.setViewportSize({ width, height });
   await page.goto('./?view=experiments');
-  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true', { timeout: 20_000 });
   await page.locator('[data-testid="experiment-builtin"][value="paper-jericho"]').check();
   await expect(page.getByTestId('experiment-plan-step')).toHaveCount(3);
   await page.getByTestId('experiment-plan').scrollIntoViewIfNeeded();
