@@ -2,11 +2,13 @@
  * The Experiments view's replicated evolutions against the mock LLM: a tiny vocab-ood (K = 1,
  * S = 3, 1 repeat, budget 4, 2 replicates) plans two evolution steps with their own rng seeds,
  * runs to its report, and the report shows the arm across replicates, one row per replicate with
- * its seed, each chosen prompt as text and their pairwise dissimilarity. Screenshot at 1280×800.
+ * its seed, each chosen prompt as text and their pairwise dissimilarity; no cell of the replicates',
+ * the results' or the vocabulary tables runs over the next. Screenshots at 1280×800.
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { setNumber, useMock } from './run-helpers.ts';
+import { expectTableInside } from './table-bounds.ts';
 
 let mock: MockLlm;
 
@@ -54,4 +56,10 @@ test('a tiny vocab-ood with 2 replicates shows each replicate, its chosen prompt
   await expect(page.locator('[data-testid="experiment-report-row"][data-arm="evolved#r2"]')).toHaveCount(3);
   await first.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('experiments-replicates.png') });
+  // At 1280×800 no cell of the replicates' and the results' tables runs over the next.
+  await expectTableInside(first.locator('table'));
+  await expectTableInside(page.getByTestId('experiment-report-results'));
+  await expectTableInside(page.getByTestId('experiment-report-vocabulary'));
+  await page.getByTestId('experiment-report-results').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-replicates-results.png') });
 });

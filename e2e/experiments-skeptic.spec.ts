@@ -2,11 +2,13 @@
  * The Experiments view's selection test against the mock LLM: a tiny skeptic-holdout on three
  * games (K = 1, S = 3, 2 repeats, budget 4) runs to its report; the folds table shows each fold's
  * chosen prompt (the seed on the mock: "no selection happened"), selection optimism and transfer
- * gap with their n, the pooled row and the regime. Screenshot at 1280×800.
+ * gap with their n, the pooled row and the regime; no cell of the folds, evolutions or results table
+ * runs over the next. Screenshots at 1280×800.
  */
 import { expect, test } from '@playwright/test';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { setNumber, useMock } from './run-helpers.ts';
+import { expectTableInside } from './table-bounds.ts';
 
 let mock: MockLlm;
 
@@ -42,4 +44,8 @@ test('a tiny skeptic-holdout shows selection optimism, transfer gap, the seed fl
   await expect(page.getByTestId('experiment-report-fold-regime')).toContainText("the paper's protocol trains and validates on the same 3 games (3 = 3)");
   await page.getByTestId('experiment-report-folds').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('experiments-skeptic-folds.png') });
+  // At 1280×800 no cell of the report's tables runs over the next (the folds' games, the chosen prompt's words wrap in their cells).
+  for (const id of ['experiment-report-folds', 'experiment-report-evolutions', 'experiment-report-results']) await expectTableInside(page.getByTestId(id));
+  await page.getByTestId('experiment-report-evolutions').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-skeptic-evolutions.png') });
 });
