@@ -6,15 +6,17 @@
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { CsvTable } from '../../eval/csv.ts';
 import { SCORE_SERIES, type CurveCaption, type CurveData } from '../shared/charts/learning-chart.ts';
+import { curveMarksOf, humanEditCaption, humanEditSuffix } from '../shared/format/human-edit.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
 import type { SessionListItem } from './session-runs.svelte.ts';
 import { isSimulated, SIMULATION_NOTICE } from '../../llm/simulated-model.ts';
 
-/** The curve of one session record (its ended episodes). */
+/** The curve of one session record (its ended episodes), the episodes a person edited the guide in marked. */
 export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): CurveData {
   const scores = record.episodes.filter((e) => e.trajectory !== null).sort((a, b) => a.index - b.index).map((e) => e.finalScore);
   const max = record.config.story.maxScore;
-  return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [] };
+  const marks = curveMarksOf(record);
+  return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [], ...(marks.length ? { marks } : {}) };
 }
 
 /**
@@ -39,6 +41,7 @@ export function captionOfRecord(record: SessionRecord): CurveCaption {
       `K = ${c.episodes}, S = ${c.maxSteps}`,
       `W-AUC ${wAuc}${ended < c.episodes ? ` (${ended} of ${c.episodes} episodes)` : ''}`,
       ...(simulated ? [SIMULATION_NOTICE] : []),
+      ...humanEditCaption(record),
     ].join(' · '),
   };
 }
@@ -48,7 +51,7 @@ export function curveOfItems(items: readonly SessionListItem[]): CurveData {
   const maxScores = [...new Set(items.map((i) => i.maxScore).filter((m): m is number => m !== null))].sort((a, b) => a - b);
   return {
     episodes: Math.max(1, ...items.map((i) => i.episodes)),
-    series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.id.slice(-6)}`, scores: i.scores })),
+    series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.id.slice(-6)}${humanEditSuffix(i.interventions ?? 0)}`, scores: i.scores })),
     maxScores,
   };
 }
@@ -57,10 +60,10 @@ export function curveOfItems(items: readonly SessionListItem[]): CurveData {
  * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"). */
 export function sessionsTable(items: readonly SessionListItem[]): CsvTable {
   return {
-    header: ['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started'],
+    header: ['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'human edits', 'started'],
     rows: items.map((i) => [
       i.id, i.title, i.seed, i.policy, i.episodes, i.maxSteps, i.status === 'complete' ? 'complete' : i.status === 'running' ? 'interrupted' : 'stopped',
-      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.startedAt,
+      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.interventions ?? 0, i.startedAt,
     ]),
   };
 }

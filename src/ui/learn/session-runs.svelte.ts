@@ -27,6 +27,8 @@ export interface SessionListItem {
   maxScore: number | null;
   /** Episode attempts cut short by provider faults (not scored). */
   faultedEpisodes: number;
+  /** A person's edits of the guide mid-episode (0 or absent: the policy's own result). */
+  interventions?: number;
   startedAt: string;
   /** ms since the Unix epoch. */
   updatedAt: number;
@@ -45,7 +47,7 @@ export function listItemOf(run: RunSummary): SessionListItem {
     status: status === 'running' || status === 'complete' ? status : 'stopped',
     scores: Array.isArray(s.scores) ? s.scores.filter((x): x is number => typeof x === 'number') : [],
     wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
-    faultedEpisodes: num(s.faultedEpisodes, 0), startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
+    faultedEpisodes: num(s.faultedEpisodes, 0), interventions: num(s.interventions, 0), startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
   };
 }
 
