@@ -57,13 +57,14 @@ export function curveOfItems(items: readonly SessionListItem[]): CurveData {
 }
 
 /** The sessions list as CSV: one row per session as listed; scores space-separated, W-AUC a number
- * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"). */
+ * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"), and the
+ * person's edits of the guide mid-episode (0: the policy's own result). */
 export function sessionsTable(items: readonly SessionListItem[]): CsvTable {
   return {
-    header: ['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'human edits', 'started'],
+    header: ['id', 'story', 'seed', 'policy', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits'],
     rows: items.map((i) => [
       i.id, i.title, i.seed, i.policy, i.episodes, i.maxSteps, i.status === 'complete' ? 'complete' : i.status === 'running' ? 'interrupted' : 'stopped',
-      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.interventions ?? 0, i.startedAt,
+      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.startedAt, i.interventions ?? 0,
     ]),
   };
 }
