@@ -8,17 +8,17 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { replayFrames } from '../../../ttl/replay.ts';
-import { importSession } from '../../../ttl/session-io.ts';
-import type { SessionRecord } from '../../../ttl/session-record.ts';
-import { captionOfRecord, curveOfItems, curveOfRecord, sessionsTable } from '../../learn/curves.ts';
-import type { SessionListItem } from '../../learn/session-runs.svelte.ts';
-import { sceneAt } from '../../replay/replay-scene.ts';
-import { curveConfig, HUMAN_EDIT_SERIES, markText } from '../charts/learning-chart.ts';
-import { curveMarksOf, humanEditCaption, humanEditSuffix } from './human-edit.ts';
-import { providerStopText } from './provider-stop.ts';
+import { replayFrames } from '../src/ttl/replay.ts';
+import { importSession } from '../src/ttl/session-io.ts';
+import type { SessionRecord } from '../src/ttl/session-record.ts';
+import { captionOfRecord, curveOfItems, curveOfRecord, sessionsTable } from '../src/ui/learn/curves.ts';
+import type { SessionListItem } from '../src/ui/learn/session-runs.svelte.ts';
+import { sceneAt } from '../src/ui/replay/replay-scene.ts';
+import { curveConfig, HUMAN_EDIT_SERIES, markText } from '../src/ui/shared/charts/learning-chart.ts';
+import { curveMarksOf, humanEditCaption, humanEditSuffix } from '../src/ui/shared/format/human-edit.ts';
+import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
 
-const PLAIN = importSession(readFileSync(new URL('../../../../public/replays/lever-room-naive.json', import.meta.url), 'utf8'));
+const PLAIN = importSession(readFileSync(new URL('../public/replays/lever-room-naive.json', import.meta.url), 'utf8'));
 const guideOf = (r: SessionRecord, e: number) => r.episodes[e - 1]!.guidingPrompt;
 const EDITED: SessionRecord = importSession(JSON.stringify({
   ...PLAIN,
