@@ -9,6 +9,8 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
+import { importTrajectory } from '../src/agents/trajectory-io.ts';
+import { goTo } from './llm-helpers.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 
@@ -127,4 +129,34 @@ test('an imported session shows its own K and S beside the form’s', async ({ p
   await expect(page.getByTestId('learn-shown-ks')).toHaveText('K = 5, S = 10');
   await expect(page.getByTestId('learn-shown-session')).toContainText('The form and its cost estimate set up the next session.');
   await expect(page.getByTestId('learn-shown-human-edit')).toHaveCount(0);
+});
+
+test('Agent: Pause → Edit the guide → Resume; the next request has it; the exported trajectory records it', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  mock = await startMockLlm({ exploreCommands: EXPLORE });
+  await configureForLearn(page, mock.baseUrl);
+  await goTo(page, 'agent');
+  await page.getByTestId('story-picker').selectOption('lever-room');
+  await page.getByTestId('agent-max-steps').fill('6');
+  await page.getByTestId('agent-pace-delay').selectOption('500');
+  await page.getByTestId('agent-start').click();
+  const transcript = page.getByTestId('agent-transcript');
+  await expect(transcript.getByTestId('agent-step')).toHaveCount(1, { timeout: 30_000 });
+  await page.getByTestId('agent-pace-pause').click();
+  await expect(page.getByTestId('agent-pace')).toHaveAttribute('data-pace', 'held', { timeout: 30_000 });
+  const step = (await transcript.getByTestId('agent-step').count()) + 1;
+  await page.getByTestId('agent-edit-guide').click();
+  const text = page.getByTestId('agent-guide-edit-text');
+  const guideBefore = await text.inputValue();
+  await text.fill(EDITED);
+  const from = mock.requests.length;
+  await page.getByTestId('agent-guide-edit-resume').click();
+  await expect.poll(() => actorSystems(from).length, { timeout: 30_000 }).toBeGreaterThan(0);
+  expect(actorSystems(from)[0]).toContain(`Follow this guide:\n${EDITED}`);
+  await expect(page.getByTestId('agent-start')).toBeEnabled({ timeout: 30_000 });
+  await expect(transcript.getByTestId('guide-edit-note')).toHaveAttribute('data-step', String(step));
+  await expect(page.getByTestId('agent-human-edit')).toHaveText('with a human edit');
+  const trajectory = importTrajectory(await downloadText(page, () => page.getByTestId('agent-export').click()));
+  expect(trajectory.interventions).toEqual([expect.objectContaining({ step, oldGuide: guideBefore, newGuide: EDITED })]);
+  expect(trajectory.guidingPrompt).toBe(guideBefore);
 });

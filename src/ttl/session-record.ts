@@ -6,7 +6,7 @@
  * are derived from the steps and exchanges, faulted attempts included (usageOf), so they stay
  * right across resumes.
  */
-import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
+import type { GuideEdit, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { PaceSettings } from './pace.ts';
@@ -110,15 +110,8 @@ export interface SessionRecord {
  * and every later step of the episode with `newGuide` instead of `oldGuide`; the policy's next
  * update starts from it too. Recorded in the session, so a resume replays it.
  */
-export interface GuideIntervention {
+export interface GuideIntervention extends GuideEdit {
   episode: number;
-  /** The first step played with the new guide. */
-  step: number;
-  /** The guide in force before the edit. */
-  oldGuide: string;
-  newGuide: string;
-  /** ISO time of the edit. */
-  at: string;
 }
 
 /**

@@ -32,7 +32,7 @@ import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, 
 import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
 import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
 import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
-import { GuideEditor } from './guide-edit.svelte.ts';
+import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
 
 export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
