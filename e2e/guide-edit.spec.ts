@@ -11,6 +11,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { importSession } from '../src/ttl/session-io.ts';
 import { importTrajectory } from '../src/agents/trajectory-io.ts';
 import { goTo } from './llm-helpers.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, downloadText, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
 
@@ -53,6 +54,7 @@ async function editedSession(page: Page): Promise<{ heldSteps: number; guideBefo
   if (await page.getByTestId('tour').isVisible()) await page.getByTestId('tour-close').click();
   await editor.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/learn-guide-editor-1280x800.png` });
+  await expectNoSeriousViolations(page, 'Learn with the guide editor open');
   const from = mock.requests.length;
   await page.getByTestId('learn-guide-edit-resume').click();
   await expect(editor).toHaveCount(0);
@@ -87,6 +89,7 @@ test('Pause → Edit the guide → Resume: the actor plays on with it; flagged o
   await expect(nextSibling).toContainText(`#${step}`);
   await note.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SHOTS}/learn-guide-edit-transcript-1280x800.png` });
+  await expectNoSeriousViolations(page, 'Learn with an edited session: flag, note, tag');
 
   const card = page.getByTestId('learn-run').first();
   await expect(card.getByTestId('learn-run-human-edit')).toHaveText('with a human edit');
