@@ -1,7 +1,7 @@
 /**
  * A failed call never becomes a played episode, in the page: a Learn session on The Lever Room
- * (seed 1, naive, K = 3, S = 15) started with a wrong base URL stops with "Could not reach …",
- * nothing scored and one faulted episode; with the URL fixed, Resume completes it with the clean
+ * (seed 1, naive, K = 3, S = 15) started with a wrong base URL stops with one plain sentence ("the
+ * provider could not be reached", the advice "Could not reach …" folded under details), nothing scored and one faulted episode; with the URL fixed, Resume completes it with the clean
  * run's W-AUC, and the old error is gone from the panel.
  */
 import { expect, test } from '@playwright/test';
@@ -35,7 +35,18 @@ test('a wrong base URL stops the session with nothing scored; Resume after fixin
   await settingsSaved(page);
   await goToLearn(page);
   await startSession(page, setup);
-  await expect(page.getByTestId('learn-state')).toContainText('Stopped: Could not reach', { timeout: 60_000 });
+  // One plain sentence in the card's headline; the advice (where to fix it) folded under details, once.
+  await expect(page.getByTestId('learn-state')).toHaveText('Stopped: the provider could not be reached.', { timeout: 60_000 });
+  const details = page.getByTestId('learn-stop-details');
+  await expect(details).not.toHaveAttribute('open');
+  await expect(details.locator('summary')).toHaveText('Details and how to fix it');
+  const advice = page.getByTestId('learn-stop-advice');
+  await expect(advice).toContainText(`Could not reach ${UNREACHABLE}`);
+  await expect(advice).toBeHidden();
+  await expect(page.getByTestId('learn-progress')).not.toContainText(/Could not reach[\s\S]*Could not reach/);
+  await details.locator('summary').click();
+  await expect(advice).toBeVisible();
+  if (process.env.SHOTS_DIR) await page.getByTestId('learn-progress').screenshot({ path: `${process.env.SHOTS_DIR}/learn-provider-stop.png` });
   await expect(page.getByTestId('learn-episodes-done')).toHaveText('0 / 3');
   await expect(page.getByTestId('learn-wauc')).toHaveText('n/a');
   await expect(page.getByTestId('learn-faulted')).toHaveText('1 (not scored)');

@@ -46,6 +46,8 @@ describe('metattl session', () => {
   it('prints the session JSON with W-AUC from the real scores', async () => {
     const out = await metattl([join(sharedDir(), 'stories/detective.z5'), '--seed', '0', '--policy', 'naive', '--episodes', '3', '--steps', '5', ...common()]);
     expect(out).toMatchObject({ seed: 0, policy: 'naive', maxScore: 360, status: 'complete' });
+    // Nobody edited the guide mid-episode (the page's "Edit the guide"): the policy's own result.
+    expect(out.interventions).toEqual([]);
     expect(out.story).toMatch(/detective\.z5$/);
     expect(out.episodes).toHaveLength(3);
     const scores = out.episodes.map((e: { finalScore: number }) => e.finalScore);

@@ -43,9 +43,9 @@ describe('Learn exports', () => {
 
   it('the sessions list: what each row shows, the model-named policy defused', () => {
     expect(lines(toCsv(sessionsTable(items)))).toEqual([
-      'id,story,seed,policy,model,simulated,K,S,status,scores,W-AUC,faulted episodes,started',
-      's-aaaaaa111111,The Lever Room,3,naive,gpt-4o-mini,false,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z',
-      's-bbbbbb222222,The Lever Room,3,"\'=HYPERLINK(""x"")",simulated model,true,3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z',
+      'id,story,seed,policy,model,simulated,K,S,status,scores,W-AUC,faulted episodes,started,human edits',
+      's-aaaaaa111111,The Lever Room,3,naive,gpt-4o-mini,false,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z,0',
+      's-bbbbbb222222,The Lever Room,3,"\'=HYPERLINK(""x"")",simulated model,true,3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z,0',
       '',
     ]);
   });

@@ -64,6 +64,7 @@ export const trajectorySchema = z.object({
   endReason: z.enum(['quit', 'death', 'victory', 'unknown']).nullable(),
   startedAt: z.string(),
   finishedAt: z.string(),
+  interventions: z.array(z.object({ step: z.number().int().positive(), oldGuide: z.string(), newGuide: z.string(), at: z.string() })).optional(),
 }).superRefine((t, ctx) => {
   // The checker every import and resume uses (agents/consistency.ts).
   const found = episodeStepsProblem({ steps: t.steps, startScore: t.startScore, finalScore: t.finalScore, termination: t.termination, maxSteps: t.maxSteps, web: t.task?.kind === 'web' });

@@ -85,4 +85,17 @@ export interface Trajectory {
   /** ISO 8601 wall-clock times. */
   startedAt: string;
   finishedAt: string;
+  /** A single watched episode (the Agent view): a person's edits of the guide mid-episode, in
+   * order — from `step` on the actor played with `newGuide` (absent: none; a session keeps its
+   * edits in the session record instead). */
+  interventions?: GuideEdit[];
+}
+
+/** A person's edit of the guiding prompt before step `step` (1-based) of an episode. */
+export interface GuideEdit {
+  step: number;
+  oldGuide: string;
+  newGuide: string;
+  /** ISO 8601 time of the edit. */
+  at: string;
 }

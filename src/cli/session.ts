@@ -7,7 +7,8 @@
  * and runs the rest again). Output contract (--json): `{ story, seed, policy, maxScore, wAuc,
  * episodes: [{ index, guidingPrompt, finalScore, termination, steps: [{ action, score }] }] }`
  * (Z-machine stories: each step also has `location` { id, name } or null, each episode `startLocation`)
- * plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
+ * and `interventions: [{ episode, step, oldGuide, newGuide }]` (a person's edits of the guide
+ * mid-episode, made in the page; empty when none) plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
  * totalTokens, adaptations, usageEstimated, estimatedCalls).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
  * --raw-meta-prompt FILE (instead of --policy): the file's text is the meta-agent's whole system
@@ -156,7 +157,8 @@ function sessionJson(record: SessionRecord, run: { id: string; story: string; se
   return {
     id: run.id, story: run.story, seed: run.seed, policy: policyName(record), ...(isRaw(record) ? { raw: true } : {}), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
-    stopMessage: record.stopMessage, exchanges: record.exchanges.length, costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel,
+    stopMessage: record.stopMessage, exchanges: record.exchanges.length,
+    interventions: (record.interventions ?? []).map(({ episode, step, oldGuide, newGuide }) => ({ episode, step, oldGuide, newGuide })), costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel,
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       ...(e.trajectory?.startLocation !== undefined ? { startLocation: e.trajectory.startLocation } : {}),

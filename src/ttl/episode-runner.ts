@@ -56,6 +56,9 @@ export interface EpisodeOptions {
   /** Presenter pace (pace.ts): awaited before each new step's actor call; it decides only when
    * a step starts, never what it does. */
   gate?: StepGate;
+  /** The guide for step `stepIndex` (a person may have edited it: session-runner.ts), awaited
+   * after the gate and before the step's actor call; absent = `guidingPrompt` for every step. */
+  guideFor?: (stepIndex: number) => Promise<string>;
 }
 
 /** The recorded steps do not replay to the same scores: the story or seed differs. */
@@ -100,6 +103,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
   for (let index = trajectory.steps.length + 1; index <= maxSteps; index++) {
     await options.gate?.beforeStep(index, signal);
     if (signal?.aborted) return finish('aborted', 'user');
+    const guidingPrompt = options.guideFor ? await options.guideFor(index) : options.guidingPrompt;
     const observation = last.text;
     const base = {
       index, observation, reply: '', finishReason: null, action: null, extraActions: [] as string[], reward: 0,
@@ -109,7 +113,7 @@ export async function runEpisode(options: EpisodeOptions): Promise<Trajectory> {
     };
     let decision;
     try {
-      decision = await actor.act({ guidingPrompt: options.guidingPrompt, history, observation, ...(engine.texts ? { texts } : {}) }, signal);
+      decision = await actor.act({ guidingPrompt, history, observation, ...(engine.texts ? { texts } : {}) }, signal);
     } catch (error) {
       if (error instanceof BudgetReachedError) {
         await record(options, trajectory, { ...base, parseStatus: 'llm_error', error: { kind: 'budget', message: error.message } });

@@ -1,6 +1,6 @@
 /**
  * Replay of recorded runs without a provider: a session record becomes an ordered list of frames
- * (episode starts with their guiding prompt, steps, episode ends with the learning curve so far,
+ * (episode starts with their guiding prompt, steps, a person's edits of the guide, episode ends with the learning curve so far,
  * the meta-agent's feedback between episodes) for a view to step through at any speed; and a
  * check that the recorded actions, replayed on the engine, give the recorded scores and W-AUC.
  */
@@ -8,11 +8,13 @@ import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { EpisodeEngine } from './episode-runner.ts';
 import { wAuc } from './metrics.ts';
 import type { PolicyExchange } from './policy.ts';
-import type { SessionRecord } from './session-record.ts';
+import type { GuideIntervention, SessionRecord } from './session-record.ts';
 
 export type ReplayFrame =
   | { kind: 'episode_start'; episode: number; guidingPrompt: string; observation: string }
   | { kind: 'step'; episode: number; step: TrajectoryStep }
+  /** A person edited the guide: placed before the first step played with the new one. */
+  | { kind: 'intervention'; episode: number; intervention: GuideIntervention }
   | { kind: 'episode_end'; episode: number; finalScore: number | null; termination: string | null; curve: number[]; wAuc: number | null }
   | { kind: 'feedback'; afterEpisode: number; exchange: PolicyExchange };
 
@@ -22,7 +24,13 @@ export function replayFrames(record: SessionRecord): ReplayFrame[] {
   const curve: number[] = [];
   for (const episode of record.episodes) {
     frames.push({ kind: 'episode_start', episode: episode.index, guidingPrompt: episode.guidingPrompt, observation: episode.trajectory?.startObservation ?? '' });
-    for (const step of episode.steps) frames.push({ kind: 'step', episode: episode.index, step });
+    const edits = (record.interventions ?? []).filter((i) => i.episode === episode.index);
+    for (const step of episode.steps) {
+      for (const intervention of edits.filter((i) => i.step === step.index)) frames.push({ kind: 'intervention', episode: episode.index, intervention });
+      frames.push({ kind: 'step', episode: episode.index, step });
+    }
+    // An edit made before a step that was never played (the session stopped) still shows.
+    for (const intervention of edits.filter((i) => !episode.steps.some((s) => s.index === i.step))) frames.push({ kind: 'intervention', episode: episode.index, intervention });
     if (episode.trajectory) {
       curve.push(episode.finalScore ?? 0);
       frames.push({

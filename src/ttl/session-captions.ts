@@ -210,6 +210,14 @@ export function sessionCaptions(record: SessionRecord, frames: readonly ReplayFr
       headline = end.text;
       event = end.won ? 'win' : 'end';
       detail = curveDetail(frame.curve, frame.wAuc);
+    } else if (frame.kind === 'intervention') {
+      // A person's edit, not the policy's: the caption says so, and the next episode is compared
+      // with the guide in force after it.
+      const { intervention } = frame;
+      headline = `Episode ${frame.episode}, before step ${intervention.step}: a person edits the guide — from here on this is not the policy's own result`;
+      previousGuide = intervention.newGuide;
+      event = 'guide';
+      detail = `New guide: ${shortQuote(intervention.newGuide)}`;
     } else {
       const next = guides.get(frame.afterEpisode + 1);
       const change = next === undefined ? null : guideChange(guides.get(frame.afterEpisode) ?? '', next);

@@ -92,6 +92,9 @@ export const sessionSchema = z.object({
   codeVersion: z.string().max(200).optional(),
   /** Who played it (exportSession writes it; checked against the config by importSession). */
   model: z.unknown().optional(),
+  interventions: z.array(z.object({
+    episode: z.number().int().positive(), step: z.number().int().positive(), oldGuide: z.string(), newGuide: z.string(), at: z.string(),
+  })).optional(),
 }).superRefine((record, ctx) => addInconsistency(ctx, sessionInconsistency(record as SessionRecord)));
 
 /**
@@ -99,7 +102,8 @@ export const sessionSchema = z.object({
  * sessions of evolution and evaluation files), or null: episodes numbered 1, 2, 3 … and no more
  * than K, each ended episode's steps consistent (agents/consistency.ts, the check resume makes),
  * `scores` the ended episodes' final scores, `complete` only with all K episodes ended, and W-AUC,
- * average and best score the ones the scores give (method.md, "Metrics").
+ * average and best score the ones the scores give (method.md, "Metrics"); every edit of the guide
+ * (`interventions`) in an episode the session has, at a step within S.
  */
 export function sessionInconsistency(record: SessionRecord): Inconsistency | null {
   const k = record.config.episodes;
@@ -112,6 +116,10 @@ export function sessionInconsistency(record: SessionRecord): Inconsistency | nul
       ? episodeStepsProblem({ steps: e.steps, startScore: e.trajectory.startScore, finalScore: e.finalScore, termination: e.termination ?? e.trajectory.termination, maxSteps: record.config.maxSteps, web: e.trajectory.task?.kind === 'web' })
       : e.steps.findIndex((s, j) => s.index !== j + 1) >= 0 ? { field: `steps.${e.steps.findIndex((s, j) => s.index !== j + 1)}.index`, problem: `step indices ${e.steps.map((s) => s.index).join(', ')} are not 1, 2, 3 …` } : null;
     if (found) return { path: ['episodes', i, ...fieldPath(found.field)], message: `episode ${e.index}: ${found.problem}` };
+  }
+  for (const [i, edit] of (record.interventions ?? []).entries()) {
+    if (!record.episodes.some((e) => e.index === edit.episode)) return { path: ['interventions', i, 'episode'], message: `an edit of the guide in episode ${edit.episode}, which the session does not have` };
+    if (edit.step > record.config.maxSteps) return { path: ['interventions', i, 'step'], message: `an edit of the guide at step ${edit.step} of at most ${record.config.maxSteps} (config.maxSteps)` };
   }
   const ended = record.episodes.filter((e) => e.trajectory !== null);
   const scores = ended.map((e) => e.finalScore ?? 0);

@@ -6,7 +6,7 @@
  * are derived from the steps and exchanges, faulted attempts included (usageOf), so they stay
  * right across resumes.
  */
-import type { Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
+import type { GuideEdit, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
 import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { PaceSettings } from './pace.ts';
@@ -98,7 +98,40 @@ export interface SessionRecord {
   /** The code that made the record (src/common/code-version.ts: "<version>+<commit>", or
    * "unknown"); absent in records made before it was recorded. */
   codeVersion?: string;
+  /** A person's edits of the guiding prompt during episodes, in the order made (absent in
+   * records made before they existed, and in sessions nobody edited). A session with one is not
+   * the policy's own result. */
+  interventions?: GuideIntervention[];
 }
+
+/**
+ * A human intervention: during episode `episode` a person paused the run and edited the guiding
+ * prompt (the page's Pause → "Edit the guide" → Resume). The actor plays step `step` (1-based)
+ * and every later step of the episode with `newGuide` instead of `oldGuide`; the policy's next
+ * update starts from it too. Recorded in the session, so a resume replays it.
+ */
+export interface GuideIntervention extends GuideEdit {
+  episode: number;
+}
+
+/**
+ * The guiding prompt the actor uses at step `step` of episode `episode`: the episode's own guide,
+ * replaced by each recorded intervention of that episode at or before that step, in order.
+ * `step` = Infinity gives the guide in force at the episode's end. Unknown episode: the session's
+ * initial guide.
+ */
+export function guideInEffect(record: SessionRecord, episode: number, step: number): string {
+  const start = record.episodes.find((e) => e.index === episode)?.guidingPrompt ?? record.config.initialGuidingPrompt;
+  return (record.interventions ?? []).filter((i) => i.episode === episode && i.step <= step).reduce((_, i) => i.newGuide, start);
+}
+
+/** Whether a person edited the guide during the session (it is then not the policy's own result). */
+export function hasIntervention(record: Pick<SessionRecord, 'interventions'>): boolean {
+  return (record.interventions?.length ?? 0) > 0;
+}
+
+/** How comparisons label a session a person edited mid-episode. */
+export const HUMAN_EDIT_LABEL = 'with a human edit';
 
 /** Tokens, latency and cost by role, from the record's steps (actor) and exchanges (reflection
  * or meta-agent calls, counted as metaAgent). */

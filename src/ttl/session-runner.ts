@@ -10,6 +10,11 @@
  * that episode again from its start. A failed policy call likewise stops the session and its
  * update is made again on resume. A stop (user or cap) mid-episode keeps the steps played, and
  * Resume continues the same episode by replaying them.
+ *
+ * A person may edit the guide between two steps (an injected `InterventionSource`): the actor
+ * plays the next step on with the edited guide, the edit is recorded in `record.interventions`
+ * (so a resume replays it and equals the uninterrupted session), and the policy's next update
+ * starts from the guide the episode ended with.
  */
 import { codeVersion } from '../common/code-version.ts';
 import { Actor } from '../agents/actor.ts';
@@ -19,7 +24,7 @@ import { runEpisode, type EpisodeEngine } from './episode-runner.ts';
 import { averageScore, bestScore, wAuc } from './metrics.ts';
 import type { PaceSettings, StepGate } from './pace.ts';
 import type { AdaptationPolicy, PolicyExchange } from './policy.ts';
-import type { EpisodeRecord, FaultedAttempt, SessionConfig, SessionRecord } from './session-record.ts';
+import { guideInEffect, type EpisodeRecord, type FaultedAttempt, type SessionConfig, type SessionRecord } from './session-record.ts';
 
 
 /** Receives the session's progress as it happens (persistence, UI). Awaited in order. */
@@ -48,6 +53,18 @@ export interface SessionOptions {
   gate?: StepGate;
   /** The pace to record with the run (`record.pace`); absent keeps what a resumed record had. */
   pace?: PaceSettings;
+  /** A person's edits of the guide between steps; each is recorded in `record.interventions`
+   * (and reported with `onRecord`) before the step it applies to. */
+  interventions?: InterventionSource;
+}
+
+/**
+ * Where a person's edits of the guide come from (the page's Pause → "Edit the guide" → Resume).
+ * Asked before every step the actor plays (never for steps a resume replays), with the guide in
+ * force for that step; returns the edited guide, or null (or the same text) for no edit.
+ */
+export interface InterventionSource {
+  take(at: { episode: number; step: number; guide: string }): string | null | Promise<string | null>;
 }
 
 /** Run (or resume) a session to K episodes, or until Stop / the budget cap. */
@@ -102,7 +119,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   const pending = pendingUpdateOf(record);
   if (pending !== null) {
     const episode = record.episodes.find((e) => e.index === pending)!;
-    const next = await update(pending, episode.trajectory!, episode.guidingPrompt);
+    const next = await update(pending, episode.trajectory!, guideInEffect(record, episode.index, Infinity));
     if (next === false) return record;
     guidingPrompt = next;
   }
@@ -113,6 +130,7 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
       engine, actor, maxSteps: config.maxSteps, signal, now, guidingPrompt: episode.guidingPrompt,
       story: { title: config.story.title, maxScore: config.story.maxScore },
       resumeSteps: episode.steps, ...(options.gate ? { gate: options.gate } : {}),
+      guideFor: (step) => guideForStep(record, index, step, options, now, sink),
       onStep: async (step, t) => {
         episode.steps = t.steps;
         await sink.onStep?.(index, step, t);
@@ -143,12 +161,26 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
       await options.gate?.beforeUpdate?.(index, signal);
       if (signal?.aborted) return stop('user', null); // Stop while held: the update is made on resume
     }
-    const next = await update(index, trajectory, guidingPrompt);
+    const next = await update(index, trajectory, guideInEffect(record, index, Infinity));
     if (next === false) return record;
     guidingPrompt = next;
   }
   record.status = 'complete';
   return finish(record, startedMs, clock, now, sink);
+}
+
+/**
+ * The guide for step `step` of episode `episode`: the recorded one (a resume replays earlier
+ * edits), or a person's new edit from the intervention source, which is recorded and reported
+ * first.
+ */
+async function guideForStep(record: SessionRecord, episode: number, step: number, options: SessionOptions, now: () => Date, sink: SessionSink): Promise<string> {
+  const guide = guideInEffect(record, episode, step);
+  const edited = await options.interventions?.take({ episode, step, guide });
+  if (edited === undefined || edited === null || edited === guide) return guide;
+  (record.interventions ??= []).push({ episode, step, oldGuide: guide, newGuide: edited, at: now().toISOString() });
+  await sink.onRecord?.(record);
+  return edited;
 }
 
 /** The record a run starts from: a copy of the resumed one, or a new one; running, no stop. */
@@ -199,11 +231,15 @@ function completedEpisodes(record: SessionRecord): number {
   return record.episodes.filter((e) => e.trajectory !== null).length;
 }
 
-/** The guiding prompt for the next episode to run, from the record. */
+/** The guiding prompt for the next episode to run, from the record: the policy's last update,
+ * or (no update after the last episode: the static policy) the guide that episode ended with. */
 function currentGuidingPrompt(record: SessionRecord): string {
   const pending = record.episodes.find((e) => e.trajectory === null);
   if (pending) return pending.guidingPrompt;
-  return record.exchanges.at(-1)?.guidingPromptAfter ?? record.config.initialGuidingPrompt;
+  const last = record.episodes.at(-1);
+  const exchange = record.exchanges.at(-1);
+  if (exchange && (!last || exchange.afterEpisode >= last.index)) return exchange.guidingPromptAfter;
+  return last ? guideInEffect(record, last.index, Infinity) : record.config.initialGuidingPrompt;
 }
 
 function updateMetrics(record: SessionRecord): void {

@@ -34,7 +34,7 @@ export function sessionSummary(record: SessionRecord): SettingValue {
     title: c.story.title, storyMd5: c.story.md5, seed: c.seed, policy: c.policy.kind === 'meta' ? `${c.policy.name}${c.policy.raw ? ' (raw)' : ''}` : c.policy.kind,
     episodes: c.episodes, maxSteps: c.maxSteps, status: record.status, scores: record.scores, wAuc: record.wAuc,
     maxScore: c.story.maxScore, startedAt: record.startedAt, episodesDone: record.scores.length,
-    faultedEpisodes: record.faultedEpisodes ?? 0,
+    faultedEpisodes: record.faultedEpisodes ?? 0, interventions: record.interventions?.length ?? 0,
     // Who played (llm/model-label.ts), so lists and compared curves name the model.
     model: model.name, simulated: model.simulated, ...(model.caveat ? { modelCaveat: model.caveat } : {}),
   };

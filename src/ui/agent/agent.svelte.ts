@@ -36,6 +36,8 @@ import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-librar
 import { StoryPicker } from '../shared/stores/story-picker.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
+import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
+import type { GuideEdit } from '../../agents/trajectory.ts';
 import type { Pacer } from '../../ttl/pace.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
 
@@ -124,6 +126,10 @@ export class Agent {
 
   /** The presenter's pace (delay between steps, Pause / Step / Resume; the delay kept as `pace:agent`). */
   readonly pace: PaceControl;
+  /** "Edit the guide" while paused: the person's edit, played from the next step. */
+  readonly guideEdit = new GuideEditor();
+  /** The person's edits of the guide in the episode shown (recorded in its trajectory). */
+  edits = $state.raw<GuideEdit[]>([]);
   private controller: AbortController | null = null;
   /** The running episode's pacer (null when idle). */
   private pacer: Pacer | null = null;
@@ -225,10 +231,36 @@ export class Agent {
       unsubscribe();
       this.clearWait();
       this.pace.end();
+      this.guideEdit.cancel();
       this.pacer = null;
       this.controller = null;
       this.phase = 'idle';
     }
+  }
+
+  /** The guide can be edited now: an episode runs, paused between steps. */
+  get canEditGuide(): boolean {
+    return this.phase === 'running' && this.pace.paused;
+  }
+
+  /** "Edit the guide" (only while paused): open the editor on the guide in force for the next step. */
+  editGuide(): void {
+    if (!this.canEditGuide) return;
+    this.guideEdit.edit(this.guideNow(), null, this.steps.length + 1);
+  }
+
+  /** The guide the actor follows now: the last edit's, else the form's. */
+  private guideNow(): string {
+    return this.edits.at(-1)?.newGuide ?? this.guidingPrompt;
+  }
+
+  /** The guide for step `step`: a person's edit (recorded) or the guide in force. */
+  private guideFor(step: number): string {
+    const guide = this.guideNow();
+    const edited = this.guideEdit.take();
+    if (edited === null || edited === guide) return guide;
+    this.edits = [...this.edits, { step, oldGuide: guide, newGuide: edited, at: dateAt(this.services.now()).toISOString() }];
+    return edited;
   }
 
   /** Stop the run: the in-flight request is aborted and nothing of its reply is executed. */
@@ -291,8 +323,9 @@ export class Agent {
     const models = await this.llm.createModels(settings, meter);
     const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
     if (this.phase === 'loading') this.phase = 'running';
-    return runEpisode({
+    const trajectory = await runEpisode({
       engine, actor, story, guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal, ...(this.pacer ? { gate: this.pacer } : {}),
+      guideFor: async (step) => this.guideFor(step),
       now: () => dateAt(this.services.now()),
       onStep: (step, live) => {
         this.clearWait();
@@ -301,6 +334,7 @@ export class Agent {
         if (step.action !== null) this.score = step.score;
       },
     });
+    return this.edits.length > 0 ? { ...trajectory, interventions: [...this.edits] } : trajectory;
   }
 
   /** Build the web task's site (the catalog loads now, not with the page) and run the episode on
@@ -372,6 +406,7 @@ export class Agent {
 
   private reset(): void {
     this.steps = [];
+    this.edits = [];
     this.trajectory = null;
     this.imported = false;
     this.startObservation = '';
@@ -388,6 +423,7 @@ export class Agent {
 
   private show(trajectory: Trajectory): void {
     this.trajectory = trajectory;
+    this.edits = trajectory.interventions ?? [];
     this.steps = trajectory.steps;
     this.lastObservation = trajectory.finalObservation;
     this.score = trajectory.finalScore;

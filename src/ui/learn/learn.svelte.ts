@@ -18,7 +18,7 @@ import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
 import type { SharedSetup } from '../../share/share-link.ts';
 import { openStoredSession } from '../../ttl/session-integrity.ts';
 import { exportSession } from '../../ttl/session-io.ts';
-import { usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
+import { guideInEffect, usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
 import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
 import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
@@ -33,6 +33,7 @@ import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, 
 import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
 import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
 import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
+import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
 
 export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
 
@@ -74,6 +75,13 @@ export class LearnState {
   readonly pace: PaceControl;
   /** "You are the meta-agent": the question to the person between episodes. */
   readonly human = new HumanTurn();
+  /** "Edit the guide" while paused: the person's edit, played from the next step and recorded. */
+  readonly guideEdit = new GuideEditor();
+  /** The guide can be edited now: a session runs, paused, and the next thing it does is a step
+   * (not the policy's update between episodes). */
+  get canEditGuide(): boolean {
+    return this.phase === 'running' && this.pace.paused && !this.pace.nextIsUpdate && this.liveEpisode !== null;
+  }
   error = $state<string | null>(null);
   /** Set when the context window of the session started last is a guess (an unknown model). */
   contextWindowNote = $state<string | null>(null);
@@ -237,6 +245,20 @@ export class LearnState {
     this.show(record);
   }
 
+  /** "Edit the guide" (only while paused between steps): open the editor on the guide in force for
+   * the running episode's next step. */
+  editGuide(): void {
+    const record = this.liveRecord;
+    if (!this.canEditGuide || !record || this.liveEpisode === null) return;
+    const step = this.liveSteps.length + 1;
+    this.guideEdit.edit(guideInEffect(record, this.liveEpisode, step), this.liveEpisode, step);
+  }
+
+  /** Play on with the edited guide (Resume). */
+  resumeWithEdit(): void {
+    this.pace.resume();
+  }
+
   /** Stop: the in-flight request is aborted; the session is kept as stopped (resumable). */
   stop(): void {
     if (!this.controller) return;
@@ -310,7 +332,7 @@ export class LearnState {
           if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
           return runSession({
             id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: checked, sink, clockMs: this.clockMs,
-            gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs },
+            gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
           });
         });
       });
@@ -327,6 +349,7 @@ export class LearnState {
       ctx?.dispose();
       this.wait.clear();
       this.human.clear();
+      this.guideEdit.cancel();
       this.controller = null;
       this.phase = 'idle';
       this.liveEpisode = null;

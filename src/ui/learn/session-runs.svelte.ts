@@ -32,6 +32,8 @@ export interface SessionListItem {
   simulated: boolean;
   /** The model's caveat (simulated, scripted), or null. */
   caveat: string | null;
+  /** A person's edits of the guide mid-episode (0 or absent: the policy's own result). */
+  interventions?: number;
   startedAt: string;
   /** ms since the Unix epoch. */
   updatedAt: number;
@@ -50,7 +52,7 @@ export function listItemOf(run: RunSummary): SessionListItem {
     status: status === 'running' || status === 'complete' ? status : 'stopped',
     scores: Array.isArray(s.scores) ? s.scores.filter((x): x is number => typeof x === 'number') : [],
     wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
-    faultedEpisodes: num(s.faultedEpisodes, 0), model: str(s.model, 'unknown model'), simulated: s.simulated === true,
+    faultedEpisodes: num(s.faultedEpisodes, 0), interventions: num(s.interventions, 0), model: str(s.model, 'unknown model'), simulated: s.simulated === true,
     caveat: typeof s.modelCaveat === 'string' ? s.modelCaveat : null, startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
   };
 }

@@ -23,7 +23,21 @@ export interface CurveData {
   /** Who played, in one sentence, shown with the chart (llm/model-label.ts `sentence`, e.g.
    * "Played by the simulated model — not a language model; …"); none when unknown. */
   note?: string;
+  /** Episodes in which a person edited the guide (a flag at the top of the plot; none when absent). */
+  marks?: readonly CurveMark[];
 }
+
+/** A person's edit of the guide during episode `episode`, at the steps `steps` (1-based). */
+export interface CurveMark {
+  episode: number;
+  steps: readonly number[];
+}
+
+/** The legend's name of the edits' flags. */
+export const HUMAN_EDIT_SERIES = 'Human edit of the guide';
+
+/** How a mark reads in a table cell and tooltip: "edited at step 4" / "edited at steps 4, 9". */
+export const markText = (mark: CurveMark): string => `edited at step${mark.steps.length === 1 ? '' : 's'} ${mark.steps.join(', ')}`;
 
 /** Text drawn above an exported curve (the image stands alone on a slide). */
 export interface CurveCaption {
@@ -112,6 +126,8 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
   }
   const font = { size: theme.fontSize ?? FONT_SIZE, weight: 'bold' as const };
   const top = scoreAxisTop(data);
+  const marks = data.marks ?? [];
+  if (marks.length > 0) datasets.push(markDataset(data, labels, top, theme));
   return {
     type: 'line',
     data: { labels, datasets },
@@ -129,8 +145,29 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
           ...(top === null ? {} : { min: 0, max: top, afterBuildTicks: (scale: { height: number; ticks: { value: number }[] }) => { scale.ticks = scoreTicks(top, scoreLabelRoom(scale.height, font.size)).map((value) => ({ value })); } }),
         },
       },
-      plugins: { legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } }, tooltip: { titleFont: font, bodyFont: font } },
+      plugins: {
+        legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } },
+        tooltip: {
+          titleFont: font, bodyFont: font,
+          // A flag's height is a place, not a score: its tooltip says where the edit was.
+          callbacks: { label: (item: { dataset: { label?: string }; dataIndex: number; formattedValue: string }) => {
+            const mark = item.dataset.label === HUMAN_EDIT_SERIES ? marks.find((m) => m.episode === item.dataIndex + 1) : undefined;
+            return mark ? `${HUMAN_EDIT_SERIES}: ${markText(mark)}` : `${item.dataset.label ?? ''}: ${item.formattedValue}`;
+          } },
+        },
+      },
     },
+  };
+}
+
+/** The flags of the edited episodes: down-pointing triangles at the top of the score axis (or of
+ * the scores, with no max score known), no line. */
+function markDataset(data: CurveData, labels: readonly string[], top: number | null, theme: CurveTheme): ChartDataset<'line', (number | null)[]> {
+  const height = top ?? Math.max(0, ...data.series.flatMap((s) => s.scores).filter((v): v is number => v !== null && Number.isFinite(v)));
+  const edited = new Set((data.marks ?? []).map((m) => m.episode));
+  return {
+    label: HUMAN_EDIT_SERIES, data: labels.map((_, e) => (edited.has(e + 1) ? height : null)), borderColor: theme.text, backgroundColor: theme.text,
+    showLine: false, pointStyle: 'triangle', pointRotation: 180, pointRadius: 11, pointHoverRadius: 13, borderWidth: 2, clip: false,
   };
 }
 

@@ -5,13 +5,15 @@
 import type { SessionRecord } from '../../../ttl/session-record.ts';
 import { sessionModel } from '../../../ttl/session-model.ts';
 import type { CurveCaption } from '../charts/learning-chart.ts';
+import { humanEditCaption } from './human-edit.ts';
 import { policyLabel } from './learn-form.ts';
 
 /**
  * What an exported curve image says about its session (a slide needs no other caption): title
  * "Learning curve — <story> (<model>)", then story, policy, seed (for a story), K and S, and W-AUC (3
  * decimals, "n/a" without a known max score; "so far" while episodes remain); a model that is not a
- * language model (simulated, scripted) adds its caveat as a third line (llm/model-label.ts).
+ * language model (simulated, scripted) adds its caveat as a third line (llm/model-label.ts); a
+ * session a person edited says so ("with a human edit …").
  */
 export function captionOfRecord(record: SessionRecord): CurveCaption {
   const c = record.config;
@@ -29,6 +31,7 @@ export function captionOfRecord(record: SessionRecord): CurveCaption {
       ...(web ? [] : [`seed ${c.seed}`]),
       `K = ${c.episodes}, S = ${c.maxSteps}`,
       `W-AUC ${wAuc}${ended < c.episodes ? ` (${ended} of ${c.episodes} episodes)` : ''}`,
+      ...humanEditCaption(record),
     ].join(' · '),
   };
 }

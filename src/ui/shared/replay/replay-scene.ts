@@ -1,14 +1,15 @@
 /**
  * What the Replay view shows at one frame of a session (`replayFrames`, src/ttl/replay.ts): the
  * current episode with its guiding prompt and the steps played so far, how it ended once it has,
- * the learning curve and W-AUC as far as the replay has got, and the policy exchanges (the
+ * a person's edits of the guide (each before the step it applies to), the learning curve and
+ * W-AUC as far as the replay has got, and the policy exchanges (the
  * meta-agent's feedback) shown so far; for a web task, the page as it was (the episode's start page
  * before its first step, then the page after each step, the acted element marked). Also how long a frame stays on screen when playing. Pure.
  */
 import type { TrajectoryStep } from '../../../agents/trajectory.ts';
 import type { ReplayFrame } from '../../../ttl/replay.ts';
 import type { PolicyExchange } from '../../../ttl/policy.ts';
-import type { SessionRecord } from '../../../ttl/session-record.ts';
+import type { GuideIntervention, SessionRecord } from '../../../ttl/session-record.ts';
 import type { PageSnapshot } from '../../../web/interface.ts';
 
 export interface ReplayScene {
@@ -31,6 +32,8 @@ export interface ReplayScene {
   score: number | null;
   /** The policy exchanges (feedback between episodes) shown so far, oldest first. */
   exchanges: readonly PolicyExchange[];
+  /** A person's edits of the guide in the current episode shown so far (each before its step). */
+  edits: readonly GuideIntervention[];
   /** The session played a web task. */
   web: boolean;
   /** Web tasks: the page now (the start page, then the last step's page; null when the record
@@ -44,15 +47,17 @@ export function sceneAt(record: SessionRecord, frames: readonly ReplayFrame[], p
   const at = Math.max(0, Math.min(frames.length - 1, Math.floor(position)));
   const scene: ReplayScene = {
     position: at, total: frames.length, kind: frames[at]!.kind, episode: 1, guidingPrompt: record.config.initialGuidingPrompt,
-    steps: [], ended: null, curve: [], wAuc: null, score: null, exchanges: [], web: record.config.task?.kind === 'web', page: null,
+    steps: [], ended: null, curve: [], wAuc: null, score: null, exchanges: [], edits: [], web: record.config.task?.kind === 'web', page: null,
   };
   const steps: TrajectoryStep[] = [];
   const exchanges: PolicyExchange[] = [];
+  const edits: GuideIntervention[] = [];
   for (const frame of frames.slice(0, at + 1)) {
     if (frame.kind === 'episode_start') {
       scene.episode = frame.episode;
       scene.guidingPrompt = frame.guidingPrompt;
       steps.length = 0;
+      edits.length = 0;
       scene.ended = null;
       scene.score = null;
       scene.page = record.episodes.find((e) => e.index === frame.episode)?.trajectory?.startPage ?? null;
@@ -66,11 +71,14 @@ export function sceneAt(record: SessionRecord, frames: readonly ReplayFrame[], p
       scene.curve = frame.curve;
       scene.wAuc = frame.wAuc;
       scene.score = frame.finalScore;
+    } else if (frame.kind === 'intervention') {
+      edits.push(frame.intervention);
     } else {
       exchanges.push(frame.exchange);
     }
   }
   scene.steps = [...steps];
+  scene.edits = [...edits];
   scene.exchanges = exchanges;
   return scene;
 }

@@ -1,0 +1,34 @@
+/**
+ * A run stopped by a provider fault, said plainly: one sentence for a card's headline (what
+ * happened, from the fault's kind), and the provider layer's whole message — its advice on the
+ * fix — for a "details" fold. Pure.
+ */
+
+/** One plain sentence per fault kind (src/llm/interface.ts `LlmErrorKind`); others: a failure after retries. */
+const PLAIN: Readonly<Record<string, string>> = {
+  network_or_cors: 'the provider could not be reached.',
+  auth: 'the provider refused the API key.',
+  quota: 'the provider’s quota or billing limit is reached.',
+  bad_request: 'the provider refused a request.',
+  timeout: 'the provider did not answer in time, even after retries.',
+  rate_limit: 'the provider kept limiting the rate, even after retries.',
+  server: 'the provider failed, even after retries.',
+  bad_response: 'the provider’s replies could not be read, even after retries.',
+  truncated: 'the provider’s replies were cut off, even after retries.',
+};
+
+export interface ProviderStopText {
+  /** "Stopped: the provider could not be reached." */
+  headline: string;
+  /** The full message with its advice (empty: none recorded). */
+  details: string;
+}
+
+/**
+ * The headline and details of a run a provider fault stopped.
+ * @param kind the fault's kind (the last faulted attempt's `kind`), null when unknown
+ * @param message the stop message (the provider layer's advice), null when none
+ */
+export function providerStopText(kind: string | null, message: string | null): ProviderStopText {
+  return { headline: `Stopped: ${PLAIN[kind ?? ''] ?? 'the provider failed.'}`, details: message?.trim() ?? '' };
+}
