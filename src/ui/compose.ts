@@ -22,7 +22,7 @@ import { createBrowserNavigation, createBrowserServices } from './shared/stores/
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
 import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
-import { WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
+import { workshopPreset, WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
 import { WorkshopState } from './workshop/workshop.svelte.ts';
 
 const target = document.getElementById('app');
@@ -72,7 +72,7 @@ const learn = stateAfterSchemas(async () => {
     import('./learn/learn-setup.svelte.ts'), import('./learn/learn.svelte.ts'), import('./learn/session-runs.svelte.ts'), runs.get(), catalog.get(), settings.get(),
   ]);
   await yieldToMain();
-  const setup: LearnSetup = new LearnSetup(runServices, catalogState, settingsState, services, copyText);
+  const setup: LearnSetup = new LearnSetup(runServices, catalogState, settingsState, services, copyText, workshopPreset);
   return new LearnState(runServices, setup, new SessionRuns(() => library.store, services), services);
 });
 const metaLibrary = stateAfterSchemas(async () => {
@@ -82,7 +82,7 @@ const metaLibrary = stateAfterSchemas(async () => {
 const evolve = stateAfterSchemas(async () => {
   const [{ EvolveDashboard }, runServices, settingsState, catalogState] = await Promise.all([import('./evolve/evolve.svelte.ts'), runs.get(), settings.get(), catalog.get()]);
   await yieldToMain();
-  return new EvolveDashboard({ runs: runServices, settings: settingsState, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalogState.save(entry) });
+  return new EvolveDashboard({ runs: runServices, settings: settingsState, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalogState.save(entry), metaPrompts: catalogState });
 });
 const evaluate = stateAfterSchemas(async () => {
   const [{ EvaluateState }, runServices, settingsState] = await Promise.all([import('./evaluate/evaluate.svelte.ts'), runs.get(), settings.get()]);
@@ -113,7 +113,10 @@ const shareInbox = stateAfterSchemas(async () => {
   inbox.start();
   return inbox;
 });
-const carriesShare = (): boolean => /(?:[#?&]|%23)share=/.test(location.href);
+/** The URL may carry a share: `share=` in any encoding — a superset of share-link.ts
+ * `shareFragmentOf`'s cases (the fragment, the query, a fragment encoded into the query), which the
+ * inbox then decides on. */
+const carriesShare = (): boolean => /share(?:=|%(?:25)*3d)/i.test(location.href);
 
 /** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on
  * (not over a running session, nor over the settings of an unfinished one shown in the form); a

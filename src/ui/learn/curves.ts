@@ -43,12 +43,13 @@ export function captionOfRecord(record: SessionRecord): CurveCaption {
   };
 }
 
-/** Overlaid curves of listed sessions (labels: story, policy, short id). */
+/** Overlaid curves of listed sessions (labels: an imported session's file name and its policy;
+ * a session run here: story, policy, short id). */
 export function curveOfItems(items: readonly SessionListItem[]): CurveData {
   const maxScores = [...new Set(items.map((i) => i.maxScore).filter((m): m is number => m !== null))].sort((a, b) => a - b);
   return {
     episodes: Math.max(1, ...items.map((i) => i.episodes)),
-    series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.id.slice(-6)}`, scores: i.scores })),
+    series: items.map((i) => ({ label: i.source !== undefined ? `${i.source} · ${i.policy}` : `${i.title} · ${i.policy} · ${i.id.slice(-6)}`, scores: i.scores })),
     maxScores,
   };
 }

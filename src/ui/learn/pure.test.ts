@@ -5,6 +5,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { captionOfRecord, curveOfItems, curveOfRecord } from './curves.ts';
+import { importedName } from './session-runs.svelte.ts';
 import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
 import { BASELINE_OPTIONS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
 import { decodeShare, shareUrl } from '../../share/share-link.ts';
@@ -207,6 +208,9 @@ describe('session plans and curves', () => {
     expect(data.episodes).toBe(4);
     expect(data.maxScores).toEqual([10]);
     expect(data.series).toHaveLength(3);
+    expect(data.series[0]!.label).toBe('A · p · abcdef');
+    expect(curveOfItems([{ ...item, source: 'bob-session' }]).series[0]!.label).toBe('bob-session · p');
+    expect([importedName('C:\\class\\alice.JSON'), importedName('/tmp/bob lever room.json'), importedName(' carol ')]).toEqual(['alice', 'bob lever room', 'carol']);
   });
 });
 

@@ -88,8 +88,9 @@ export function scoreTicks(top: number, maxCount: number): number[] {
   return ticks;
 }
 
-/** How many score labels of `fontPx` fit on an axis `heightPx` tall (a label and its gap: 1.6 em). */
-export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.6));
+/** How many score labels of `fontPx` fit on an axis `heightPx` tall (a label and its gap: 1.25 em,
+ * so that a teaching game's 0…5 gets every whole number also at workshop mode's type size). */
+export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.25));
 
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
