@@ -52,9 +52,10 @@ describe('the exported learning curve', () => {
     expect(scoreTicks(0, 4)).toEqual([0]);
   });
 
-  it('gives a teaching game\'s 0…5 axis every whole number at workshop type size (22 px) on ~190 px of axis (1280 × 800)', () => {
-    expect(scoreLabelRoom(190, 22)).toBe(6);
-    expect(scoreTicks(5, scoreLabelRoom(190, 22))).toEqual([0, 1, 2, 3, 4, 5]);
-    expect(scoreTicks(5, scoreLabelRoom(300, 18))).toEqual([0, 1, 2, 3, 4, 5]);
+  it('gives a teaching game\'s 0…5 axis every whole number at workshop type size (22 px) on the 140 px of axis it gets at 1280 × 800', () => {
+    expect(scoreLabelRoom(140, 22)).toBe(6);
+    expect(scoreTicks(5, scoreLabelRoom(140, 22))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(scoreTicks(5, scoreLabelRoom(120, 18))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(scoreTicks(350, scoreLabelRoom(140, 22))).toEqual([0, 100, 200, 350]);
   });
 });
