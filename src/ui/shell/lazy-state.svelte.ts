@@ -13,9 +13,9 @@ export class LazyState<T> {
   /** `build` imports the state's modules and constructs it; it runs once, on the first `get`. */
   constructor(private readonly build: () => Promise<T>) {}
 
-  /** The state, built on the first call (its modules are evaluated in a main-thread task of their
-   * own, the state constructed in the next: neither is a long task). A failed build (e.g. the
-   * chunk did not load) is retried on the next call. */
+  /** The state, built on the first call and shown a task later (`build` yields between evaluating
+   * its modules and constructing, so that neither is a long task). A failed build (e.g. the chunk
+   * did not load) is retried on the next call. */
   get(): Promise<T> {
     this.loading ??= this.build().then(
       async (state) => {
@@ -29,11 +29,5 @@ export class LazyState<T> {
       },
     );
     return this.loading;
-  }
-
-  /** Run `use` with the state if it is built, else do nothing (for what only matters once the
-   * view has been shown, e.g. a run's badge). */
-  ifBuilt(use: (state: T) => void): void {
-    if (this.current !== undefined) use(this.current);
   }
 }
