@@ -8,10 +8,18 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectBeside, expectInSight } from './in-sight.ts';
 
+/** The first-visit tour closed, once it has opened (it sits above the view). */
+async function closeTour(page: Page): Promise<void> {
+  await expect(page.locator('.app')).toHaveAttribute('data-tour-ready', 'true');
+  if ((await page.locator('.app').getAttribute('data-tour-open')) === 'true') await page.getByTestId('tour-close').click();
+  await expect(page.locator('.app')).toHaveAttribute('data-tour-open', 'false');
+}
+
 /** Settings → the simulated model (no key, in the page). */
 async function useSimulatedModel(page: Page): Promise<void> {
   await page.goto('./?view=settings');
   await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
+  await closeTour(page);
   await page.getByTestId('provider-preset').selectOption('simulated');
   await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
 }
@@ -45,20 +53,23 @@ for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
     expect((await chart.boundingBox())!.width).toBeGreaterThan(width === 1920 ? 800 : 700);
     const png = page.waitForEvent('download');
     await page.getByTestId('compare-chart-export-png').click();
-    expect((await png).suggestedFilename()).toMatch(/^learn-compare-.+-episodes-1-vs-3\.png$/);
+    expect((await png).suggestedFilename()).toMatch(/^learn-compare-.+-episodes-1-vs-3-[\dZ-]+\.png$/);
     const csv = page.waitForEvent('download');
     await page.getByTestId('compare-chart-export-csv').click();
-    expect((await csv).suggestedFilename()).toMatch(/^learn-compare-.+-episodes-1-vs-3\.csv$/);
+    expect((await csv).suggestedFilename()).toMatch(/^learn-compare-.+-episodes-1-vs-3-[\dZ-]+\.csv$/);
   });
 
   test(`${width}×${height}: Replay's learning curve is beside the stage and in sight, also at the last episode's long guide`, async ({ page }) => {
     await page.setViewportSize({ width, height });
     await page.goto('./?view=replay&replay=lever-room-naive');
     await expect(page.getByTestId('replay-stage')).toBeVisible();
+    await closeTour(page);
     await page.locator('[data-testid="replay-episode-jump"][data-episode="5"]').click();
     await expect(page.getByTestId('replay-stage')).toHaveAttribute('data-episode', '5');
     await expectBeside(page, 'replay-stage', 'replay-curve');
     await expectInSight(page, 'replay-curve');
+    await page.getByTestId('replay-end').click();
+    await expect(page.getByTestId('replay-curve').locator('[data-y-ticks]')).toHaveAttribute('data-y-ticks', '0,1,2,3,4,5');
   });
 }
 
