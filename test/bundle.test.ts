@@ -1,10 +1,10 @@
 /**
  * The page's main chunk must not carry ifvms: the Z-machine runs only in the engine Worker, so
  * the page imports the protocol and the proxy (protocol.ts, engine-proxy.ts), never the worker
- * handler (worker-handler.ts) or the engine — nor Chart.js, marked, DOMPurify or the tokenizer,
- * which load with the views that use them. Builds the production bundle into a temporary
- * directory (or reads METATTL_BUNDLE_DIR's) and follows the Vite manifest from index.html through
- * its static imports.
+ * handler (worker-handler.ts) or the engine — nor Chart.js, marked, DOMPurify, the tokenizer, zod,
+ * elkjs, wllama or any other view's state, which load with the views that use them. Builds the
+ * production bundle into a temporary directory (or reads METATTL_BUNDLE_DIR's) and follows the
+ * Vite manifest from index.html through its static imports.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -85,6 +85,19 @@ describe('production bundle', () => {
     }
     expect(mainFiles.some((file) => file.includes('cl100k_base'))).toBe(false);
     expect(mainFiles.some((file) => /LearnView|EvolveView|EvaluateView/.test(file))).toBe(false);
+  });
+
+  it('keeps zod, the map\'s layout (elkjs), the in-page model (wllama) and the other views\' states out of the first load', () => {
+    const manifest = JSON.parse(readFileSync(join(outDir, '.vite/manifest.json'), 'utf8')) as Record<string, ManifestChunk>;
+    const mainFiles = mainChunkFiles(manifest);
+    const mainCode = mainFiles.map((file) => readFileSync(join(outDir, file), 'utf8')).join('\n');
+    const assets = readdirSync(join(outDir, 'assets')).filter((file) => file.endsWith('.js'));
+    // Strings the minifier keeps verbatim: zod's, elkjs', wllama's, and the Evolve view state's own.
+    const LAZY = { zod: 'Invalid input to extend', elkjs: 'org.eclipse.elk', wllama: 'wllamaStart', 'the Evolve state': 'This run is running: stop it before deleting it.' };
+    for (const [what, marker] of Object.entries(LAZY)) {
+      expect(mainCode.includes(marker), `${what} is in the first load (${mainFiles.join(', ')})`).toBe(false);
+      expect(assets.some((file) => readFileSync(join(outDir, 'assets', file), 'utf8').includes(marker)), `${what} is in no chunk at all`).toBe(true);
+    }
   });
 
   it('loads the web task catalog and sites only with the first web task (not with the page)', () => {

@@ -1,37 +1,29 @@
 /** The composition root (loaded by main.ts): builds the services (the one place defaults are
- * made), the shared story library, each view's state and the router, and mounts the page — in a
- * main-thread task after the one that evaluated the modules, so neither is long. A view's state
- * starts (opens the library, loads the last story) when the view is first shown. The tour and
- * workshop mode read their saved settings once the store is open. */
+ * made), the shared story library, the Play view's state and the router, and mounts the page — in
+ * a main-thread task after the one that evaluated the modules, so neither is long. Every other
+ * view's state (and Settings, the LLM services, the meta-prompt catalog and the run services they
+ * share) is a `LazyState`: its code loads, and it is built, when a view first needs it, so the
+ * first load carries the Play view alone (bench/page-bench.ts). A view's state starts (opens the
+ * library, loads the last story) when the view is first shown. The tour and workshop mode read
+ * their saved settings once the store is open. */
 import { mount } from 'svelte';
 import App from './App.svelte';
-import { Agent } from './agent/agent.svelte.ts';
-import { EvaluateState } from './evaluate/evaluate.svelte.ts';
-import { EvolveDashboard } from './evolve/evolve.svelte.ts';
-import { LearnSetup } from './learn/learn-setup.svelte.ts';
-import { LearnState } from './learn/learn.svelte.ts';
-import { SessionRuns } from './learn/session-runs.svelte.ts';
-import { createBrowserLlmServices } from './shared/stores/llm-services.ts';
-import { MetaLibraryState } from './meta-library/meta-library.svelte.ts';
-import { MetaPromptCatalog } from './shared/stores/meta-prompt-catalog.svelte.ts';
-import { ShareInbox } from './meta-library/share-inbox.svelte.ts';
-import { createBrowserShareLocation } from './meta-library/share-location.ts';
+import type { LearnSetup } from './learn/learn-setup.svelte.ts';
 import { Player } from './play/player.svelte.ts';
-import { ReplayState } from './replay/replay.svelte.ts';
+import { LazyState } from './shell/lazy-state.svelte.ts';
+import { loadSchemaStages } from './shell/schema-stages.ts';
 import { yieldToMain } from './shell/main-thread.ts';
 import { Router } from './shell/router.svelte.ts';
-import { RunServices } from './shared/stores/run-services.ts';
 import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
 import { SETTINGS_LINK_CONTEXT } from './shared/settings-link.ts';
 import { GET_GAMES_CONTEXT } from './shared/stores/get-games-context.ts';
 import { GetGamesState } from './shared/stores/get-games.svelte.ts';
 import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
-import { SettingsState } from './shared/stores/settings.svelte.ts';
 import { SIMULATED_PROVIDER } from '../llm/model-label.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
 import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
-import { WorkshopPresets } from './workshop/learn-presets.ts';
+import { workshopPreset, WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
 import { WorkshopState } from './workshop/workshop.svelte.ts';
 
 const target = document.getElementById('app');
@@ -39,46 +31,127 @@ if (!target) throw new Error('index.html lacks #app');
 // The storage alarm hears of every failed save (storage low, full or closed) and offers an export.
 const storageAlarm = new StorageAlarm({ store: () => library.store, download: (name, text, mime) => services.download(name, text, mime), now: () => Date.now() });
 const services = createBrowserServices(document, fetch.bind(globalThis), (error) => storageAlarm.raise(error));
-const llm = createBrowserLlmServices(location.origin);
 const library = new StoryLibrary(services);
+/** The library's store, opened (or the memory-only fallback when opening failed). */
+const libraryReady = library.init().catch(() => undefined);
 const player = new Player(services, library);
 const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
-const settings = new SettingsState(llm, undefined, { pageUrl: () => location.href, copyText, workshop: () => workshop.on });
-const agent = new Agent(services, library, settings, llm);
-/** Session-running wiring shared by the Learn, Evolve and Evaluate views (run-services.ts). */
-const runs = new RunServices({ library, settings, llm });
 const router = new Router(createBrowserNavigation());
-const catalog = new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
-const learnSetup = new LearnSetup(runs, catalog, settings, services, copyText);
-const learn = new LearnState(runs, learnSetup, new SessionRuns(() => library.store, services), services);
-const metaLibrary = new MetaLibraryState({ catalog, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
 const tour = new TourState();
-const shareInbox = new ShareInbox(createBrowserShareLocation(), { catalog, applySetup: (setup) => learn.applySetup(setup), applyProvider: async (provider) => (await settings.whenLoaded, settings.applyProviderSetup(provider)), show: (view, params) => router.open(view, params), settled: () => tour.release() });
-const evolve = new EvolveDashboard({ runs, settings, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalog.save(entry) });
-const evaluate = new EvaluateState({ runs, settings, files: services });
-/** The Experiments view's state loads with its chunk, on first use (not with the page). */
-let experimentsState: Promise<import('./experiments/experiments.svelte.ts').ExperimentsState> | undefined;
-const experiments = () => (experimentsState ??= import('./experiments/experiments.svelte.ts').then((m) => new m.ExperimentsState({ runs, settings, files: services })));
-const replay = new ReplayState(services);
 const workshop = new WorkshopState(services.query());
+
+/** A view's state whose modules load after the schema stages (shell/schema-stages.ts): its own
+ * import of them would otherwise evaluate them all in one long task. */
+const stateAfterSchemas = <T,>(build: () => Promise<T>): LazyState<T> => new LazyState(async () => (await loadSchemaStages(), await build()));
+/** The LLM services and Settings (provider, keys, models), built when a view first needs them; the
+ * saved settings are read then. */
+const llm = stateAfterSchemas(async () => (await import('./shared/stores/llm-services.ts')).createBrowserLlmServices(location.origin));
+const settings = stateAfterSchemas(async () => {
+  const [{ SettingsState }, services] = await Promise.all([import('./shared/stores/settings.svelte.ts'), llm.get()]);
+  await yieldToMain();
+  const state = new SettingsState(services, undefined, { pageUrl: () => location.href, copyText, workshop: () => workshop.on });
+  void libraryReady.then(() => state.init(library.store));
+  return state;
+});
+/** Session-running wiring shared by the Learn, Evolve, Evaluate and Experiments views (run-services.ts). */
+const runs = stateAfterSchemas(async () => {
+  const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/stores/run-services.ts'), llm.get(), settings.get()]);
+  return new RunServices({ library, settings: settingsState, llm: llmServices });
+});
+/** The meta-prompt library's entries: built-in and the user's (Learn, Library, Evolve, a shared link). */
+const catalog = stateAfterSchemas(async () => {
+  const { MetaPromptCatalog } = await import('./shared/stores/meta-prompt-catalog.svelte.ts');
+  return new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
+});
+const agent = stateAfterSchemas(async () => {
+  const [{ Agent }, settingsState, llmServices] = await Promise.all([import('./agent/agent.svelte.ts'), settings.get(), llm.get()]);
+  await yieldToMain();
+  return new Agent(services, library, settingsState, llmServices);
+});
+const learn = stateAfterSchemas(async () => {
+  const [{ LearnSetup }, { LearnState }, { SessionRuns }, runServices, catalogState, settingsState] = await Promise.all([
+    import('./learn/learn-setup.svelte.ts'), import('./learn/learn.svelte.ts'), import('./learn/session-runs.svelte.ts'), runs.get(), catalog.get(), settings.get(),
+  ]);
+  await yieldToMain();
+  const setup: LearnSetup = new LearnSetup(runServices, catalogState, settingsState, services, copyText, workshopPreset);
+  return new LearnState(runServices, setup, new SessionRuns(() => library.store, services), services);
+});
+const metaLibrary = stateAfterSchemas(async () => {
+  const [{ MetaLibraryState }, catalogState] = await Promise.all([import('./meta-library/meta-library.svelte.ts'), catalog.get()]);
+  return new MetaLibraryState({ catalog: catalogState, services, show: (view, params) => router.open(view, params), pageUrl: () => location.href, copyText });
+});
+const evolve = stateAfterSchemas(async () => {
+  const [{ EvolveDashboard }, runServices, settingsState, catalogState] = await Promise.all([import('./evolve/evolve.svelte.ts'), runs.get(), settings.get(), catalog.get()]);
+  await yieldToMain();
+  return new EvolveDashboard({ runs: runServices, settings: settingsState, files: services, openLearn: (id) => router.open('learn', { metaPrompt: id }), saveMetaPrompt: (entry) => catalogState.save(entry), metaPrompts: catalogState });
+});
+const evaluate = stateAfterSchemas(async () => {
+  const [{ EvaluateState }, runServices, settingsState] = await Promise.all([import('./evaluate/evaluate.svelte.ts'), runs.get(), settings.get()]);
+  await yieldToMain();
+  return new EvaluateState({ runs: runServices, settings: settingsState, files: services });
+});
+const experiments = stateAfterSchemas(async () => {
+  const [{ ExperimentsState }, runServices, settingsState] = await Promise.all([import('./experiments/experiments.svelte.ts'), runs.get(), settings.get()]);
+  return new ExperimentsState({ runs: runServices, settings: settingsState, files: services });
+});
+const replay = stateAfterSchemas(async () => new (await import('./replay/replay.svelte.ts')).ReplayState(services));
+/** A share link (`#share=…`) is read by the share inbox, whose code loads only when the page's URL
+ * carries one (share-location.ts reads it from the fragment or the query). */
+const shareInbox = stateAfterSchemas(async () => {
+  const [{ ShareInbox }, { createBrowserShareLocation }] = await Promise.all([import('./meta-library/share-inbox.svelte.ts'), import('./meta-library/share-location.ts')]);
+  const catalogState = await catalog.get();
+  const inbox = new ShareInbox(createBrowserShareLocation(), {
+    catalog: catalogState,
+    applySetup: async (setup) => (await learn.get()).applySetup(setup),
+    applyProvider: async (provider) => {
+      const state = await settings.get();
+      await state.whenLoaded;
+      state.applyProviderSetup(provider);
+    },
+    show: (view, params) => router.open(view, params),
+    settled: () => tour.release(),
+  });
+  inbox.start();
+  return inbox;
+});
+/** The URL may carry a share: `share=` in any encoding — a superset of share-link.ts
+ * `shareFragmentOf`'s cases (the fragment, the query, a fragment encoded into the query), which the
+ * inbox then decides on. */
+const carriesShare = (): boolean => /share(?:=|%(?:25)*3d)/i.test(location.href);
+
 /** Workshop mode's Learn presets (a teaching game, K = 3, S = 15), applied when the mode turns on
- * (not over a running session, nor over the settings of an unfinished one shown in the form). */
-const presets = new WorkshopPresets(learnSetup, () => learn.running || learn.holding);
+ * (not over a running session, nor over the settings of an unfinished one shown in the form); a
+ * preset due before the Learn view's code has loaded waits for the view's first showing. */
+const learnForm = (): LearnSetup | undefined => learn.current?.setup;
+const presetTarget: PresetTarget = {
+  get loaded() { return learnForm() !== undefined; },
+  init: async () => (await learn.get()).setup.init(),
+  get library() { return learnForm()?.library ?? { entries: [] }; },
+  change: (patch) => learnForm()?.change(patch),
+  get restoredForm() { return learnForm()?.restoredForm; },
+  get changedAfterLoad() { return learnForm()?.changedAfterLoad; },
+};
+const presets = new WorkshopPresets(presetTarget, () => (learn.current?.running ?? false) || (learn.current?.holding ?? false));
 workshop.onChange((on) => void presets.modeChanged(on));
+/** Builds a view's state and starts it (`enter`) each time the view is shown; a chunk that fails to
+ * load is reported by the view (App.svelte), not here. */
+const onEnter = <T,>(state: LazyState<T>, enter: (value: T) => unknown): (() => void) => () => void state.get().then(enter).catch(() => undefined);
 router.onEnter('play', () => void player.init());
-router.onEnter('agent', () => void agent.init());
-router.onEnter('learn', () => void learn.enter().then(() => presets.apply()));
-router.onEnter('replay', () => void replay.enter());
-router.onEnter('library', () => void metaLibrary.enter());
-router.onEnter('evolve', () => void evolve.init());
-router.onEnter('evaluate', () => void evaluate.enter());
-router.onEnter('experiments', () => void experiments().then((state) => state.enter()));
+router.onEnter('agent', onEnter(agent, (state) => state.init()));
+router.onEnter('learn', onEnter(learn, async (state) => (await state.enter(), await presets.apply())));
+router.onEnter('replay', onEnter(replay, (state) => state.enter()));
+router.onEnter('library', onEnter(metaLibrary, (state) => state.enter()));
+router.onEnter('evolve', onEnter(evolve, (state) => state.init()));
+router.onEnter('evaluate', onEnter(evaluate, (state) => state.enter()));
+router.onEnter('experiments', onEnter(experiments, (state) => state.enter()));
+router.onEnter('settings', onEnter(settings, () => undefined));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 /** The first-run path's "Try it without a key": the simulated model (llm/model-label.ts) for every
  * role once the settings are loaded, then Learn on The Lever Room, ready to start. */
 const onTrySimulated = (): void => {
-  void settings.whenLoaded.then(() => {
-    settings.selectPreset(SIMULATED_PROVIDER);
+  void settings.get().then(async (state) => {
+    await state.whenLoaded;
+    state.selectPreset(SIMULATED_PROVIDER);
     router.open('learn', { story: 'lever-room' });
   });
 };
@@ -99,11 +172,12 @@ const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(servi
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
 export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
-shareInbox.start();
-const withStore = (): void => {
-  void settings.init(library.store);
-  // The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
-  void tour.init(library.store, () => shareInbox.preview.status !== 'none');
+// The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
+const inboxAtStart = carriesShare() ? shareInbox.get().catch(() => undefined) : Promise.resolve(undefined);
+window.addEventListener('hashchange', () => {
+  if (carriesShare()) void shareInbox.get().catch(() => undefined);
+});
+void Promise.all([libraryReady, inboxAtStart]).then(() => {
+  void tour.init(library.store, () => (shareInbox.current?.preview.status ?? 'none') !== 'none');
   void workshop.init(library.store);
-};
-void library.init().then(withStore, withStore);
+});

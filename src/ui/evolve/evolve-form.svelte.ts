@@ -13,6 +13,7 @@
  * tasks sharing a template across the split raise no warning (the method splits web tasks by
  * instance). No I/O.
  */
+import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
 import type { ProposerInput, ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
 import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../../evolve/strategies/neutral-mutation.ts';
@@ -25,6 +26,30 @@ import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import { OUTER_LOOP_FIELDS, OuterLoopForm, type OuterLoopFields } from './outer-loop-form.svelte.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
+
+/** One choice of the seed-strategy list: a meta-prompt's strategy text, named. */
+export interface SeedStrategyOption {
+  /** The strategy text (the seed candidate's). */
+  value: string;
+  label: string;
+  group: 'Built-in' | 'Your meta-prompts';
+}
+
+/**
+ * The seed-strategy list: the meta-prompt library's entries (built-in first, then the user's own,
+ * `entries` in the catalog's order), one choice per strategy text (the first entry with it), and
+ * the form's current strategy when no entry has it any more (a saved form's, "the strategy of the
+ * last run"). Pure.
+ */
+export function seedStrategyOptions(entries: readonly MetaPromptEntry[], current: string): SeedStrategyOption[] {
+  const options: SeedStrategyOption[] = [];
+  for (const e of entries) {
+    if (options.some((o) => o.value === e.strategy)) continue;
+    options.push({ value: e.strategy, label: e.name, group: e.provenance.kind === 'built-in' ? 'Built-in' : 'Your meta-prompts' });
+  }
+  if (!options.some((o) => o.value === current)) options.push({ value: current, label: 'The strategy of the last run (no longer in the library)', group: 'Your meta-prompts' });
+  return options;
+}
 
 export interface StoryAssignment {
   role: SplitRole;

@@ -5,7 +5,8 @@ import type { EvolutionConfig } from '../../evolve/interface.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, webTaskSet } from '../../web/tasks/catalog.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
-import { EvolveForm } from './evolve-form.svelte.ts';
+import { EvolveForm, seedStrategyOptions } from './evolve-form.svelte.ts';
+import { BUILT_IN_META_PROMPTS, type MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 
 const games: Record<string, string> = { 'local:detective.z5': 'detective', 'user:d': 'detective', advent: 'advent', 'local:temple.z5': 'temple' };
 const form = () => new EvolveForm((id) => games[id] ?? id, () => ['advent', 'local:detective.z5', 'local:temple.z5', 'user:d']);
@@ -158,5 +159,22 @@ describe('proposer choices', () => {
     const { proposerInput: _i, editSizes: _e, ...older } = n.snapshot();
     old.restore({ ...older, proposer: 'random' });
     expect([old.proposer, old.proposerInput, old.editSizes]).toEqual(['random', 'full', '']);
+  });
+});
+
+describe('the seed-strategy list', () => {
+  const mine: MetaPromptEntry = { id: 'user-1', name: 'Levers first', description: '', strategy: 'Pull every lever before moving.', provenance: { kind: 'hand-written' }, selectedOn: [] };
+  const evolved: MetaPromptEntry = { ...mine, id: 'user-2', name: 'Evolved twin', provenance: { kind: 'evolved', runId: 'evo-1', parentId: null, iteration: 2 } };
+
+  it('offers the built-ins, then the user\'s own meta-prompts, one choice per strategy text', () => {
+    const options = seedStrategyOptions([...BUILT_IN_META_PROMPTS, mine, evolved], '');
+    expect(options.filter((o) => o.group === 'Built-in').map((o) => o.label)).toEqual(BUILT_IN_META_PROMPTS.map((e) => e.name));
+    expect(options.filter((o) => o.group === 'Your meta-prompts')).toEqual([{ value: 'Pull every lever before moving.', label: 'Levers first', group: 'Your meta-prompts' }]);
+  });
+
+  it('keeps a saved form\'s strategy offered when no entry has it any more', () => {
+    const options = seedStrategyOptions(BUILT_IN_META_PROMPTS, 'A deleted strategy.');
+    expect(options.at(-1)).toEqual({ value: 'A deleted strategy.', label: 'The strategy of the last run (no longer in the library)', group: 'Your meta-prompts' });
+    expect(seedStrategyOptions(BUILT_IN_META_PROMPTS, BUILT_IN_META_PROMPTS[1]!.strategy)).toHaveLength(new Set(BUILT_IN_META_PROMPTS.map((e) => e.strategy)).size);
   });
 });

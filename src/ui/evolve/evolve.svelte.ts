@@ -7,6 +7,7 @@
  * through the injected services; every thrown error is shown (key scrubbed).
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
+import { BUILT_IN_META_PROMPTS, type MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
@@ -24,7 +25,7 @@ import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from '../shared/evolution/dashboard.ts';
-import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, type EvolveFormFields } from './evolve-form.svelte.ts';
+import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, seedStrategyOptions, type EvolveFormFields, type SeedStrategyOption } from './evolve-form.svelte.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvolutionDriver, type HumanRequest } from '../shared/stores/evolution-driver.svelte.ts';
 import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
@@ -41,6 +42,9 @@ export interface EvolveDeps {
   /** Store a library entry through the page's meta-prompt catalog (so the Learn and Library views
    * see it at once); default: straight to the store. */
   saveMetaPrompt?: (entry: LibraryMetaPrompt) => Promise<void>;
+  /** The meta-prompt library (built-in entries, then the user's), whose strategies the seed-strategy
+   * list offers; default: the built-ins only. */
+  metaPrompts?: { readonly entries: readonly MetaPromptEntry[]; init(): Promise<void> };
   newRunId?: () => string;
   schedule?: Schedule;
 }
@@ -56,6 +60,8 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   /** Library stories usable as tasks. */
   readonly stories = $derived.by(() => this.deps.runs.library.entries);
   readonly estimate: EvolutionEstimate | null = $derived.by(() => this.computeEstimate());
+  /** The seed-strategy list: the library's meta-prompts, the user's own among them (evolve-form.svelte.ts). */
+  readonly seedStrategies: SeedStrategyOption[] = $derived.by(() => seedStrategyOptions(this.deps.metaPrompts?.entries ?? BUILT_IN_META_PROMPTS, this.form.seedStrategy));
   /** The form as last left (store setting `form:evolve`). */
   private readonly memory = new FormMemory<EvolveFormFields>(() => this.deps.runs.store, formSettingKey('evolve'));
 
@@ -74,6 +80,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   /** The web task catalog for the form (loaded with the view, not the page). */
   protected override async opened(): Promise<void> {
     this.form.restore(await this.memory.load(EVOLVE_FORM_FIELDS));
+    await this.deps.metaPrompts?.init().catch(() => undefined); // a library that cannot load offers the built-ins
     this.form.webCatalog = await loadWebCatalog();
   }
 

@@ -22,15 +22,15 @@ export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): Curv
   return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [], note: sessionModel(record.config).sentence, ...(marks.length ? { marks } : {}) };
 }
 
-/** Overlaid curves of listed sessions (labels: story, policy, model, short id, "with a human
- * edit" where a person edited the guide); the note gives the caveat of every model compared that
- * needs one (simulated, scripted). */
+/** Overlaid curves of listed sessions (labels: an imported session's file name and its policy;
+ * a session run here: story, policy, model, short id; "with a human edit" where a person edited
+ * the guide); the note gives the caveat of every model compared that needs one (simulated, scripted). */
 export function curveOfItems(items: readonly SessionListItem[]): CurveData {
   const maxScores = [...new Set(items.map((i) => i.maxScore).filter((m): m is number => m !== null))].sort((a, b) => a - b);
   const caveats = [...new Set(items.map((i) => i.caveat).filter((c): c is string => c !== null))];
   return {
     episodes: Math.max(1, ...items.map((i) => i.episodes)),
-    series: items.map((i) => ({ label: `${i.title} · ${i.policy} · ${i.model} · ${i.id.slice(-6)}${humanEditSuffix(i.interventions ?? 0)}`, scores: i.scores })),
+    series: items.map((i) => ({ label: `${i.source !== undefined ? `${i.source} · ${i.policy}` : `${i.title} · ${i.policy} · ${i.model} · ${i.id.slice(-6)}`}${humanEditSuffix(i.interventions ?? 0)}`, scores: i.scores })),
     maxScores,
     ...(caveats.length ? { note: caveats.map((c) => `${c[0]!.toUpperCase()}${c.slice(1)}.`).join(' ') } : {}),
   };

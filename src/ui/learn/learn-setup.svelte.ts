@@ -20,6 +20,7 @@ import { llmSettingsOf, roleModelOf } from '../shared/stores/llm-settings.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
 import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
 import { StoryPicker } from '../shared/stores/story-picker.ts';
+import type { LibraryEntry } from '../shared/stores/library.ts';
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
@@ -85,6 +86,10 @@ export class LearnSetup {
     private readonly settings: SettingsState,
     private readonly services: PlayerServices,
     private readonly copyText: CopyText = browserCopy,
+    /** The form of a first visit (no form saved by an earlier one), from the library's entries:
+     * compose.ts gives the workshop preset (The Lever Room, K = 3, S = 15 — a demo that finishes,
+     * as the tour tells it); by default none (the method's 6 × 50 and the last story played). */
+    private readonly firstVisit: (entries: readonly LibraryEntry[]) => Partial<LearnForm> = () => ({}),
   ) {
     this.stories = new StoryPicker(() => this.library, {
       choose: (id) => this.selectStory(id),
@@ -275,6 +280,11 @@ export class LearnSetup {
       await this.restoreForm();
       const query = this.services.query();
       const asked = query.get('story');
+      if (!this.memory.found) {
+        const { storyId, seed, ...counts } = this.firstVisit(this.library.entries);
+        this.change(counts);
+        if (storyId !== undefined && (asked === null || !this.library.find(asked))) this.change({ storyId, seed: seed ?? 0, seedRandom: false });
+      }
       const wanted = (asked !== null && this.library.find(asked) ? asked : null) ?? (this.form.storyId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
       const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : this.form.storyId === '' ? this.library.entries[0]?.id : undefined;
       if (id !== undefined) this.selectStory(id);

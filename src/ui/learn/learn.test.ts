@@ -9,6 +9,7 @@ import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { StorageFullError, type Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { importSession } from '../../ttl/session-io.ts';
+import { curveOfItems } from './curves.ts';
 import { loadSession } from '../../ttl/session-store.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { ApiKeyHolder } from '../shared/stores/api-key.svelte.ts';
@@ -315,10 +316,14 @@ describe('LearnState', () => {
     await learn.sessions.exportRun(id);
     const text = services.downloads.at(-1)!.text;
     expect(text).not.toContain(KEY);
-    await learn.importFile(new File([text], 'session.json'));
+    await learn.importFile(new File([text], 'Alice K. — lever room.json'));
     expect(learn.sessions.items).toHaveLength(2);
     expect(learn.record!.id).not.toBe(id);
     expect(learn.record!.id).toMatch(new RegExp(`^${id}-imported-`));
+    // Labelled by its file name (a participant's), in the list and in the compared curves' legend.
+    const imported = learn.sessions.items.find((i) => i.id === learn.record!.id)!;
+    expect([imported.source, learn.sessions.items.find((i) => i.id === id)!.source]).toEqual(['Alice K. — lever room', undefined]);
+    expect(curveOfItems([imported]).series[0]!.label).toBe(`Alice K. — lever room · ${imported.policy}`);
     await learn.importFile(new File(['{"format":"metattl-session-1"}'], 'bad.json'));
     expect(learn.sessions.error).toMatch(/This is not a valid session file/);
     await learn.sessions.remove(id);

@@ -5,6 +5,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS } from '../../agents/meta-prompt-library.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { captionOfRecord, curveOfItems, curveOfRecord } from './curves.ts';
+import { importedName } from './session-runs.svelte.ts';
 import { diffPrompts, feedbackOf, noticesOf, splitReply } from '../shared/format/feedback.ts';
 import { BASELINE_OPTIONS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy } from '../shared/format/learn-form.ts';
 import { decodeShare, shareUrl } from '../../share/share-link.ts';
@@ -214,6 +215,8 @@ describe('session plans and curves', () => {
     const mixed = curveOfItems([item, { ...item, id: 'sim-000001', model: 'simulated model', simulated: true, caveat: 'simulated model — not a language model; it shows how the loop works, not how real models behave' }]);
     expect(mixed.series.map((s) => s.label)).toEqual(['A · p · gpt-4o-mini · abcdef', 'A · p · simulated model · 000001']);
     expect(mixed.note).toBe('Simulated model — not a language model; it shows how the loop works, not how real models behave.');
+    expect(curveOfItems([{ ...item, source: 'bob-session' }]).series[0]!.label).toBe('bob-session · p');
+    expect([importedName('C:\\class\\alice.JSON'), importedName('/tmp/bob lever room.json'), importedName(' carol ')]).toEqual(['alice', 'bob lever room', 'carol']);
   });
 });
 

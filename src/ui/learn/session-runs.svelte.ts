@@ -37,13 +37,27 @@ export interface SessionListItem {
   startedAt: string;
   /** ms since the Unix epoch. */
   updatedAt: number;
+  /** The name of the file it was imported from, without `.json` (a workshop participant's, say):
+   * what tells a class's imported results apart; absent for a session run here. */
+  source?: string;
+}
+
+/** Store setting: the file name each imported session came from, by session id (`importedName`). */
+export const IMPORTED_NAMES_KEY = 'importedSessionNames';
+
+/** A session file's name as its label: the base name without `.json`, trimmed, at most 80 characters. */
+export function importedName(fileName: string): string {
+  const base = fileName.split(/[\\/]/).pop() ?? '';
+  return base.replace(/\.json$/i, '').trim().slice(0, 80);
 }
 
 const num = (v: SettingValue | undefined, fallback: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : fallback);
 const str = (v: SettingValue | undefined, fallback: string): string => (typeof v === 'string' ? v : fallback);
 
-/** A run summary as a list item (unknown fields get neutral values). */
-export function listItemOf(run: RunSummary): SessionListItem {
+/** A run summary as a list item (unknown fields get neutral values); `sources`: the imported
+ * sessions' file names by id (IMPORTED_NAMES_KEY). */
+export function listItemOf(run: RunSummary, sources: Readonly<Record<string, SettingValue>> = {}): SessionListItem {
+  const source = sources[run.id];
   const s = (run.summary && typeof run.summary === 'object' && !Array.isArray(run.summary) ? run.summary : {}) as Record<string, SettingValue>;
   const status = str(s.status, 'stopped');
   return {
@@ -54,8 +68,11 @@ export function listItemOf(run: RunSummary): SessionListItem {
     wAuc: typeof s.wAuc === 'number' ? s.wAuc : null, maxScore: typeof s.maxScore === 'number' ? s.maxScore : null,
     faultedEpisodes: num(s.faultedEpisodes, 0), interventions: num(s.interventions, 0), model: str(s.model, 'unknown model'), simulated: s.simulated === true,
     caveat: typeof s.modelCaveat === 'string' ? s.modelCaveat : null, startedAt: str(s.startedAt, ''), updatedAt: run.updatedAt,
+    ...(typeof source === 'string' && source !== '' ? { source } : {}),
   };
 }
+
+const recordOf = (v: SettingValue | undefined): Record<string, SettingValue> => (v && typeof v === 'object' && !Array.isArray(v) ? v : {});
 
 export class SessionRuns {
   items = $state.raw<SessionListItem[]>([]);
@@ -76,7 +93,8 @@ export class SessionRuns {
   async refresh(): Promise<void> {
     await this.guard(async () => {
       // Sessions of an evaluation or evolution (id `<run id>:<key>`) belong to that run, not to this list.
-      this.items = (await this.store().listRuns('session')).filter((r) => !r.id.includes(':')).map(listItemOf);
+      const sources = recordOf(await this.store().getSetting(IMPORTED_NAMES_KEY).catch(() => undefined));
+      this.items = (await this.store().listRuns('session')).filter((r) => !r.id.includes(':')).map((run) => listItemOf(run, sources));
       this.compareIds = this.compareIds.filter((id) => this.items.some((i) => i.id === id));
     });
   }
@@ -94,7 +112,8 @@ export class SessionRuns {
     });
   }
 
-  /** Store a session file (an id already stored is kept under a new id). */
+  /** Store a session file (an id already stored is kept under a new id), labelled by its file name
+   * (`importedName`: a class's results, imported one file at a time, are told apart by it). */
   async importFile(file: File): Promise<void> {
     this.lastImported = null;
     await this.guard(async () => {
@@ -103,6 +122,11 @@ export class SessionRuns {
       const stored = taken ? { ...record, id: `${record.id}-imported-${this.services.now().toString(36)}` } : record;
       // An imported unfinished session is kept as stopped (it can be resumed here).
       await saveSession(this.store(), { ...stored, status: stored.status === 'running' ? 'stopped' : stored.status }, this.services.now);
+      const name = importedName(file.name);
+      if (name !== '') {
+        const names = recordOf(await this.store().getSetting(IMPORTED_NAMES_KEY).catch(() => undefined));
+        await this.store().setSetting(IMPORTED_NAMES_KEY, { ...names, [stored.id]: name });
+      }
       this.lastImported = stored.id;
       await this.refresh();
     });

@@ -31,6 +31,9 @@ export interface PresetTarget {
   readonly restoredForm?: boolean;
   /** True when a field changed after the form was ready (the user typed, a share link applied). */
   readonly changedAfterLoad?: boolean;
+  /** False while the Learn view's code has not loaded (it loads when the view is first shown): a
+   * preset due then waits for `apply` (the view's first showing) instead of loading it. */
+  readonly loaded?: boolean;
 }
 
 /** Applies the preset once per "workshop mode turned on", when the Learn form is ready. */
@@ -40,6 +43,9 @@ export class WorkshopPresets {
    * user left in an earlier visit, or changed since this load, is kept then, not replaced by the
    * preset. */
   private atLoad = true;
+  /** The due preset is the page load's (kept until it is applied, also when that waits for the
+   * Learn view's code). */
+  private pendingAtLoad = false;
 
   constructor(
     private readonly target: PresetTarget,
@@ -50,21 +56,20 @@ export class WorkshopPresets {
   /** Workshop mode changed: on → a preset is due (applied now when the form is ready). */
   modeChanged(on: boolean): Promise<void> {
     this.pending = on;
-    const atLoad = this.atLoad;
+    this.pendingAtLoad = on && this.atLoad;
     this.atLoad = false;
-    return on ? this.apply(atLoad) : Promise.resolve();
+    return on && this.target.loaded !== false ? this.apply() : Promise.resolve();
   }
 
   /** Apply a due preset once the form is ready (call when the Learn view is shown). */
-  async apply(atLoad = false): Promise<void> {
+  async apply(): Promise<void> {
     if (!this.pending) return;
     await this.target.init();
     if (!this.pending || this.running()) return;
-    if (atLoad && (this.target.restoredForm || this.target.changedAfterLoad)) {
-      this.pending = false;
-      return;
-    }
+    const atLoad = this.pendingAtLoad;
     this.pending = false;
+    this.pendingAtLoad = false;
+    if (atLoad && (this.target.restoredForm || this.target.changedAfterLoad)) return;
     this.target.change(workshopPreset(this.target.library.entries));
   }
 }

@@ -76,6 +76,21 @@ describe('workshop presets', () => {
     expect(patches).toHaveLength(2);
   });
 
+  it('wait for the Learn form\'s code when it has not loaded, and still keep a restored form at load', async () => {
+    for (const [found, expected] of [[{}, [workshopPreset(LIBRARY)]], [{ restoredForm: true }, []]] as const) {
+      const patches: Partial<LearnForm>[] = [];
+      let inits = 0;
+      let loaded = false;
+      const target: PresetTarget = { init: async () => void (inits += 1), library: { entries: LIBRARY }, change: (p) => void patches.push(p), get loaded() { return loaded; }, ...found };
+      const presets = new WorkshopPresets(target, () => false);
+      await presets.modeChanged(true);
+      expect([inits, patches]).toEqual([0, []]);
+      loaded = true;
+      await presets.apply();
+      expect([inits, patches]).toEqual([1, expected]);
+    }
+  });
+
   it('at load, leave a form restored from an earlier visit or changed since the load; a later turn-on applies', async () => {
     for (const found of [{ restoredForm: true }, { changedAfterLoad: true }]) {
       const patches: Partial<LearnForm>[] = [];

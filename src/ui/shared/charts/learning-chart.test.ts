@@ -1,7 +1,7 @@
 /** The slide-ready learning curve: the exported configuration's title and
  * subtitle, its legend's series names, and room for the markers at the plot's edges. */
 import { describe, expect, it } from 'vitest';
-import { CURVE_PADDING, curveConfig, curveExportConfig, maxScoreLabel, SCORE_SERIES, scoreAxisTop, scoreTicks, type CurveData } from './learning-chart.ts';
+import { CURVE_PADDING, curveConfig, curveExportConfig, maxScoreLabel, SCORE_SERIES, scoreAxisTop, scoreLabelRoom, scoreTicks, type CurveData } from './learning-chart.ts';
 
 const data: CurveData = { episodes: 3, series: [{ label: SCORE_SERIES, scores: [0, 2, 5] }], maxScores: [5] };
 const caption = { title: 'Learning curve — The Lever Room', subtitle: 'Story: The Lever Room · policy: naive meta-agent · seed 1 · K = 3, S = 6 · W-AUC 0.333' };
@@ -50,5 +50,12 @@ describe('the exported learning curve', () => {
     expect(scoreTicks(350, 6)).toEqual([0, 100, 200, 350]);
     expect(scoreTicks(10, 4)).toEqual([0, 5, 10]);
     expect(scoreTicks(0, 4)).toEqual([0]);
+  });
+
+  it('gives a teaching game\'s 0…5 axis every whole number at workshop type size (22 px) on the 140 px of axis it gets at 1280 × 800', () => {
+    expect(scoreLabelRoom(140, 22)).toBe(6);
+    expect(scoreTicks(5, scoreLabelRoom(140, 22))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(scoreTicks(5, scoreLabelRoom(120, 18))).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(scoreTicks(350, scoreLabelRoom(140, 22))).toEqual([0, 100, 200, 350]);
   });
 });

@@ -108,8 +108,10 @@ export function scoreTicks(top: number, maxCount: number): number[] {
   return ticks;
 }
 
-/** How many score labels of `fontPx` fit on an axis `heightPx` tall (a label and its gap: 1.6 em). */
-export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.6));
+/** How many score labels of `fontPx` fit on an axis `heightPx` tall: a label and its gap take
+ * 1.05 em (a digit's ink is about 0.75 em tall, so neighbours keep a clear gap), so that a teaching
+ * game's 0…5 gets every whole number also at workshop mode's type size on a 1280 × 800 screen. */
+export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.05));
 
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
