@@ -37,7 +37,9 @@ import { prepareOutputDir } from './output-paths.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
 import { taskSetOverlap, vocabularyMarkdown, type TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
-import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
+import { sessionDefaults } from '../ttl/run-defaults.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
@@ -97,10 +99,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const web = allWeb(tasks);
   const policies = await policiesFromFlags(values.policies, values['raw-meta-prompt'] ?? []);
   const config: EvaluationConfig = previous?.config ?? {
-    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
+    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', EVALUATION_DEFAULTS.repeats, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
-    baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
-    bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
+    baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === EVALUATION_DEFAULTS.baseline) ? EVALUATION_DEFAULTS.baseline : policies[0]!.id),
+    bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', EVALUATION_DEFAULTS.bootstrapSeed, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
     ...replyGrammarOf(values),
     ...(contrasts.length ? { contrasts } : previous?.config.contrasts ? { contrasts: previous.config.contrasts } : {}),

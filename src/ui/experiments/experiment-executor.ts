@@ -11,6 +11,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
 import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
 import { evolutionAccounting } from '../../evolve/accounting.ts';
 import type { ExperimentExecutor, StepResult } from '../../experiment/experiment-runner.ts';
@@ -38,9 +39,9 @@ export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, tra
   const e = step.evolution;
   return {
     train, val, repeats: e.valRepeats, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
-    initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: '', minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: 5,
+    initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: EVOLUTION_DEFAULTS.seedStrategy, minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: EVOLUTION_DEFAULTS.maxConsecutiveFailures,
     proposer: e.proposer, ...(e.proposer === 'random-neutral' ? { editSizes: editSizes ?? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } } : {}),
-    proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
+    proposerInstruction: EVOLUTION_DEFAULTS.proposerInstruction, ...(e.proposer === 'llm' ? { optimizer: EVOLUTION_DEFAULTS.optimizer } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
     concurrency: shape.concurrency, models: { ...shape.models }, contextWindow: shape.contextWindow,
   };
 }
