@@ -18,6 +18,7 @@ import { basename, join } from 'node:path';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
+import { freshEvaluationState } from '../eval/fresh-state.ts';
 import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
 import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
@@ -120,11 +121,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // Unfinished sessions are kept in the store and continued from their last finished episode.
     store, fromLastGood: values['from-last-good'],
   };
-  const fresh = (): EvaluationState => ({
-    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
-  });
-  const cache: EvaluationCache = await openEvaluationCache(store, id, fresh);
+  const cache: EvaluationCache = await openEvaluationCache(store, id, () => freshEvaluationState(id, config, new Date()));
   const interrupt = listenForInterrupt();
   let state: EvaluationState;
   try {

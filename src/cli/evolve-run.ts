@@ -7,6 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { runEvolution } from '../evolve/evolution-runner.ts';
+import { freshEvolutionState } from '../evolve/fresh-state.ts';
 import { openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
@@ -54,12 +55,7 @@ export async function runStoredEvolution(r: StoredEvolutionRun): Promise<{ state
       // Unfinished sessions are kept in the store and continued from their last finished episode.
       store, fromLastGood: r.fromLastGood,
     };
-    const fresh = (): EvolutionState => ({
-      format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-      metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
-      progress: [], startedAt: new Date().toISOString(), finishedAt: null,
-    });
-    const cache = await openEvolutionCache(store, id, fresh);
+    const cache = await openEvolutionCache(store, id, () => freshEvolutionState(id, config, new Date()));
     const state = await runEvolution(id, config, {
       proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: r.previous?.faultedEpisodes ?? 0,
       // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.

@@ -6,6 +6,7 @@
  * watching and meters: ../evolve/run-driver.svelte.ts.
  */
 import { runEvaluation } from '../../../eval/evaluation-runner.ts';
+import { freshEvaluationState } from '../../../eval/fresh-state.ts';
 import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationState } from '../../../eval/interface.ts';
 import type { Role } from '../../../llm/interface.ts';
@@ -16,14 +17,6 @@ import type { Schedule } from './retry-countdown.svelte.ts';
 import { RunDriver } from './run-driver.svelte.ts';
 import type { RunServices } from './run-services.ts';
 import { dateAt } from './services.ts';
-
-/** The state of a new evaluation (the cache's first header). */
-export function initialEvaluationState(id: string, config: EvaluationConfig, now: Date): EvaluationState {
-  return {
-    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: 0, startedAt: now.toISOString(), finishedAt: null,
-  };
-}
 
 /** Usage recorded by stored sessions, by role. */
 export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, RoleTotals> {
@@ -59,7 +52,7 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
     const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
     const { ctx, done } = await this.prepareRun(roles, previous.size ? sessionsUsage(previous.values()) : undefined);
     try {
-      const cache = await openEvaluationCache(ctx.store, id, () => initialEvaluationState(id, config, this.now()));
+      const cache = await openEvaluationCache(ctx.store, id, () => freshEvaluationState(id, config, this.now()));
       if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
       this.started();
       const options = this.sessionOptions(ctx, config);

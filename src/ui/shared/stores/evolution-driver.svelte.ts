@@ -9,6 +9,7 @@
  * meters: run-driver.svelte.ts.
  */
 import { runEvolution } from '../../../evolve/evolution-runner.ts';
+import { freshEvolutionState } from '../../../evolve/fresh-state.ts';
 import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../../evolve/evolution-store.ts';
 import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../../evolve/evolution-io.ts';
 import { addHumanCandidate, humanCandidateProblem, proposeFromFeedback, type HumanCandidateInput } from '../../../evolve/human-candidate.ts';
@@ -24,15 +25,6 @@ import type { RunContext } from './run-services.ts';
 type RunContextModels = RunContext['models'];
 
 export { type DriverMode } from './run-driver.svelte.ts';
-
-/** The state of a new run (the cache's first header). */
-export function initialEvolutionState(id: string, config: EvolutionConfig, now: Date): EvolutionState {
-  return {
-    format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null },
-    progress: [], startedAt: now.toISOString(), finishedAt: null,
-  };
-}
 
 /** A person's candidate as asked for in the page: a strategy, or feedback for the proposer. */
 export type HumanRequest = { parentId: string } & ({ strategy: string; feedback?: undefined } | { feedback: string; strategy?: undefined });
@@ -115,7 +107,7 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
     const holdAt = this.pending?.holdAt ?? null;
     const { ctx, done } = await this.prepareRun(roles, existing ? recordedUsage(existing.events) : undefined);
     try {
-      const cache = await openEvolutionCache(ctx.store, id, () => initialEvolutionState(id, config, this.now()));
+      const cache = await openEvolutionCache(ctx.store, id, () => freshEvolutionState(id, config, this.now()));
       if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
       this.started();
       const options = this.sessionOptions(ctx, config);
