@@ -17,9 +17,8 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
-import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
-import { freshEvaluationState } from '../eval/fresh-state.ts';
-import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { startOrResumeEvaluation } from '../eval/evaluation-service.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../eval/evaluation-store.ts';
 import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
@@ -121,17 +120,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // Unfinished sessions are kept in the store and continued from their last finished episode.
     store, fromLastGood: values['from-last-good'],
   };
-  const cache: EvaluationCache = await openEvaluationCache(store, id, () => freshEvaluationState(id, config, new Date()));
   const interrupt = listenForInterrupt();
   let state: EvaluationState;
   try {
-    state = await runEvaluation(id, config, {
-      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
+    // The core stores, saves after every event and resumes (eval/evaluation-service.ts); this is wiring and display.
+    state = await startOrResumeEvaluation(store, id, config, {
+      signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
       evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
-      onEvent: async (event, st) => {
-        await saveEvaluationState(store, st);
-        if (!values.json && event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
-      },
+      observers: values.json ? [] : [(event) => {
+        if (event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
+      }],
     });
   } finally {
     interrupt.release();
