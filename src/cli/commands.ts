@@ -9,15 +9,18 @@
 import type { Acceptance } from '../evolve/strategies/acceptance.ts';
 import type { CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { Optimizer } from '../evolve/strategies/opro-proposer.ts';
+import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
+import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
 import { BUILTIN_EXPERIMENTS } from '../experiment/builtins.ts';
+import { SESSION_DEFAULTS, WEB_SESSION_DEFAULTS } from '../ttl/run-defaults.ts';
 import { LLM_FLAGS } from './llm-flags.ts';
 import type { CommandSpec, OptionDef } from './option-defs.ts';
 
 const json = { type: 'boolean', default: false, description: 'Print the result as one JSON object on stdout.' } as const satisfies OptionDef;
 const seed = { type: 'string', value: 'N|random', defaultText: 'the catalog\'s seed for known stories, else 0', description: 'The frotz seed (0 to 4294967295), or random (one is drawn and recorded).' } as const satisfies OptionDef;
 const guide = { type: 'string', value: 'TEXT', description: 'The actor\'s first guiding prompt (default: the built-in one).' } as const satisfies OptionDef;
-const episodes = { type: 'string', value: 'K', defaultText: '6; web tasks 3', description: 'Episodes per session.' } as const satisfies OptionDef;
-const steps = { type: 'string', value: 'S', defaultText: '50; web tasks 10', description: 'Steps per episode at most.' } as const satisfies OptionDef;
+const episodes = { type: 'string', value: 'K', defaultText: `${SESSION_DEFAULTS.episodes}; web tasks ${WEB_SESSION_DEFAULTS.episodes}`, description: 'Episodes per session.' } as const satisfies OptionDef;
+const steps = { type: 'string', value: 'S', defaultText: `${SESSION_DEFAULTS.maxSteps}; web tasks ${WEB_SESSION_DEFAULTS.maxSteps}`, description: 'Steps per episode at most.' } as const satisfies OptionDef;
 const stepDelay = { type: 'string', value: 'MS', defaultText: '0', description: 'Wait MS before each step but the first (a presenter\'s pace; results unchanged).' } as const satisfies OptionDef;
 const allowChanged = { type: 'boolean', default: false, description: 'With a resume: accept changed models or settings (the change is recorded) instead of refusing.' } as const satisfies OptionDef;
 const choices = (list: readonly string[]): string => list.join('|');
@@ -27,11 +30,11 @@ export const HELP_NAMES = {
   acceptances: ['strict_improvement', 'improvement_or_equal'] satisfies Acceptance[],
   selections: ['pareto', 'current_best', 'epsilon_greedy', 'top_k_pareto'] satisfies CandidateSelection[],
   optimizers: ['gepa', 'opro'] satisfies Optimizer[],
-  maxMerges: 5,
+  maxMerges: EVOLUTION_DEFAULTS.maxMerges,
 };
 
 const STORY_NOTE = 'Stories: a path, a file name or a catalog id, looked up in STORIES_DIR, public/stories, ~/.cache/metattl-stories (or $METATTL_STORIES_DIR) and ../shared/stories. Web tasks go wherever a story or task does: web:<site>/<template>:<seed> (e.g. web:shop/t12:3; its seed is in the id); their score is the episode\'s reward (max 1).';
-const TASKS_NOTE = 'Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD (balances, library, zork3), web task ids and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test, WEB-OOD; for web tasks K defaults to 3 and S to 10.';
+const TASKS_NOTE = 'Tasks T: story:seed,... or the sets ID (detective, zork1, temple) and OOD (balances, library, zork3), web task ids and the sets WEB-ID-train, WEB-ID-val, WEB-ID-test, WEB-OOD; for web tasks K defaults to ' + `${WEB_SESSION_DEFAULTS.episodes} and S to ${WEB_SESSION_DEFAULTS.maxSteps}.`;
 
 export const REPLAY = {
   name: 'replay', positionals: true, synopsis: ['<story> --commands FILE [options]'],
@@ -88,29 +91,29 @@ export const EVOLVE = {
     resume: { type: 'boolean', default: false, description: 'Continue the run (--id, else the latest), after checking its store; settings recorded in the run are replayed.' },
     'from-last-good': { type: 'boolean', default: false, description: 'With --resume: drop a damaged store\'s records after the last intact one and go on from there.' },
     'allow-changed-settings': allowChanged,
-    repeats: { type: 'string', value: 'R', defaultText: '1', description: 'Repeats of each session, for minibatches and validation.' },
+    repeats: { type: 'string', value: 'R', defaultText: String(EVOLUTION_DEFAULTS.repeats), description: 'Repeats of each session, for minibatches and validation.' },
     'train-repeats': { type: 'string', value: 'R', defaultText: '--repeats', description: 'Repeats of each minibatch session.' },
     'val-repeats': { type: 'string', value: 'R', defaultText: '--repeats', description: 'Repeats of each validation session.' },
     episodes, steps,
-    budget: { type: 'string', value: 'N', defaultText: '50', description: 'Metric calls: one candidate evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the seed\'s validation plus one full iteration is refused (exit 2).' },
-    minibatch: { type: 'string', value: 'B', defaultText: '1', description: 'Training tasks per minibatch.' },
-    proposer: { type: 'string', default: 'llm', value: 'llm|random|random-neutral', description: 'Who writes new strategies: the proposer model; random mutation (one sentence from the built-in strategies, a control); or random-neutral, the matched control (random edits from a neutral corpus, sized like the LLM arm\'s edits).' },
+    budget: { type: 'string', value: 'N', defaultText: String(EVOLUTION_DEFAULTS.budgetMetricCalls), description: 'Metric calls: one candidate evaluated on one task, whatever its repeats (as in GEPA). A budget that cannot pay for the seed\'s validation plus one full iteration is refused (exit 2).' },
+    minibatch: { type: 'string', value: 'B', defaultText: String(EVOLUTION_DEFAULTS.minibatchSize), description: 'Training tasks per minibatch.' },
+    proposer: { type: 'string', default: EVOLUTION_DEFAULTS.proposer, value: 'llm|random|random-neutral', description: 'Who writes new strategies: the proposer model; random mutation (one sentence from the built-in strategies, a control); or random-neutral, the matched control (random edits from a neutral corpus, sized like the LLM arm\'s edits).' },
     'edit-sizes': { type: 'string', value: 'N,N,…', defaultText: 'a documented spread, 10–340 words', description: 'With --proposer random-neutral: the word edit distances edits are drawn from (the LLM arm\'s).' },
     'edit-sizes-source': { type: 'string', value: 'TEXT', defaultText: 'given', description: 'With --edit-sizes: where the sizes came from (recorded in the run).' },
-    'proposer-input': { type: 'string', default: 'full', value: 'full|no-trace', description: 'What the LLM proposer sees besides the parent: the worst run\'s record (full), or nothing (no-trace; GEPA optimizer only).' },
-    'proposer-instruction': { type: 'string', default: 'gepa', value: 'gepa|general-rules', description: 'The proposer\'s instruction.' },
-    optimizer: { type: 'string', default: 'gepa', value: choices(HELP_NAMES.optimizers), description: 'How proposals are written: GEPA\'s reflective mutation, or the OPRO way (scored past strategies in the prompt; needs --proposer llm).' },
+    'proposer-input': { type: 'string', default: EVOLUTION_DEFAULTS.proposerInput, value: 'full|no-trace', description: 'What the LLM proposer sees besides the parent: the worst run\'s record (full), or nothing (no-trace; GEPA optimizer only).' },
+    'proposer-instruction': { type: 'string', default: EVOLUTION_DEFAULTS.proposerInstruction, value: 'gepa|general-rules', description: 'The proposer\'s instruction.' },
+    optimizer: { type: 'string', default: EVOLUTION_DEFAULTS.optimizer, value: choices(HELP_NAMES.optimizers), description: 'How proposals are written: GEPA\'s reflective mutation, or the OPRO way (scored past strategies in the prompt; needs --proposer llm).' },
     merge: { type: 'boolean', default: false, description: 'Also propose merges of two candidates (GEPA\'s merge), between reflective proposals.' },
     'max-merges': { type: 'string', value: 'N', defaultText: String(HELP_NAMES.maxMerges), description: 'With --merge: merge proposals at most (GEPA\'s max_merge_invocations).' },
     proposals: { type: 'string', value: 'PxN|N', defaultText: '1x1', description: 'Proposals per iteration: P parents × N mutations each (N alone = 1×N; at most 64).' },
-    'rng-seed': { type: 'string', value: 'N', defaultText: '0', description: 'The loop\'s random seed (minibatches, parent choice).' },
-    'max-failures': { type: 'string', value: 'N', defaultText: '5', description: 'Consecutive failed proposals that stop the run.' },
+    'rng-seed': { type: 'string', value: 'N', defaultText: String(EVOLUTION_DEFAULTS.rngSeed), description: 'The loop\'s random seed (minibatches, parent choice).' },
+    'max-failures': { type: 'string', value: 'N', defaultText: String(EVOLUTION_DEFAULTS.maxConsecutiveFailures), description: 'Consecutive failed proposals that stop the run.' },
     'seed-strategy': { type: 'string', value: 'TEXT', defaultText: 'empty', description: 'The seed candidate\'s strategy section.' },
     guide,
-    selection: { type: 'string', default: 'pareto', value: choices(HELP_NAMES.selections), description: 'How the parent is chosen (GEPA\'s names).' },
+    selection: { type: 'string', default: EVOLUTION_DEFAULTS.candidateSelection, value: choices(HELP_NAMES.selections), description: 'How the parent is chosen (GEPA\'s names).' },
     epsilon: { type: 'string', value: 'E', description: 'With --selection epsilon_greedy: the chance of a random parent (0 to 1).' },
-    'top-k': { type: 'string', value: 'K', defaultText: '5', description: 'With --selection top_k_pareto: the Pareto draw among the K best by mean score.' },
-    accept: { type: 'string', default: 'strict_improvement', value: choices(HELP_NAMES.acceptances), description: 'When a proposal joins the pool (GEPA\'s names).' },
+    'top-k': { type: 'string', value: 'K', defaultText: String(EVOLUTION_DEFAULTS.topK), description: 'With --selection top_k_pareto: the Pareto draw among the K best by mean score.' },
+    accept: { type: 'string', default: EVOLUTION_DEFAULTS.acceptance, value: choices(HELP_NAMES.acceptances), description: 'When a proposal joins the pool (GEPA\'s names).' },
     'stop-no-improvement': { type: 'string', value: 'N', description: 'Stop after N iterations without a better candidate.' },
     'stop-score': { type: 'string', value: 'X', description: 'Stop once a candidate\'s validation W-AUC reaches X (0 to 1).' },
     'stop-minutes': { type: 'string', value: 'M', description: 'Stop after M minutes of this invocation (checked between iterations).' },
@@ -144,16 +147,16 @@ export const EVAL = {
   summary: 'Compares policies on task sets with repeats and confidence intervals.',
   description: 'Compares policies with 95 % hierarchical-bootstrap intervals, per-game Δ and the game-level test (t-interval, exact sign-flip p, Holm over each policy vs the baseline and every --contrast a − b); writes results.json, summary.csv, comparisons.csv and report.md to --out DIR.',
   options: {
-    policies: { type: 'string', default: 'static,naive', value: 'P,P,...', description: 'The policies compared (see session --policy).' },
+    policies: { type: 'string', default: EVALUATION_DEFAULTS.policies.join(','), value: 'P,P,...', description: 'The policies compared (see session --policy).' },
     tasks: { type: 'string', value: 'T', description: 'The tasks (each named set is a task set of its own).' },
     out: { type: 'string', value: 'DIR', description: 'Where the results go (required).' },
-    repeats: { type: 'string', value: 'R', defaultText: '3', description: 'Sessions per policy and task.' },
+    repeats: { type: 'string', value: 'R', defaultText: String(EVALUATION_DEFAULTS.repeats), description: 'Sessions per policy and task.' },
     episodes, steps,
-    baseline: { type: 'string', value: 'P', defaultText: 'naive if compared, else the first policy', description: 'The policy every other is compared with.' },
+    baseline: { type: 'string', value: 'P', defaultText: `${EVALUATION_DEFAULTS.baseline} if compared, else the first policy`, description: 'The policy every other is compared with.' },
     contrast: { type: 'string', multiple: true, value: 'A:B', description: 'A declared contrast a − b beside each policy against the baseline (Holm-adjusted with them).' },
-    'power-delta': { type: 'string', value: 'X', defaultText: '0.05', description: 'The W-AUC difference the repeats-needed estimate is for.' },
+    'power-delta': { type: 'string', value: 'X', defaultText: String(EVALUATION_DEFAULTS.powerDelta), description: 'The W-AUC difference the repeats-needed estimate is for.' },
     'raw-meta-prompt': { type: 'string', multiple: true, value: 'FILE', description: 'Add a policy (id = the file\'s name without extension) whose meta-agent system message is the file\'s text byte for byte (recorded as raw).' },
-    'bootstrap-seed': { type: 'string', value: 'N', defaultText: '0', description: 'The bootstrap\'s random seed.' },
+    'bootstrap-seed': { type: 'string', value: 'N', defaultText: String(EVALUATION_DEFAULTS.bootstrapSeed), description: 'The bootstrap\'s random seed.' },
     guide,
     store: { type: 'string', value: 'DIR', description: 'Persist the evaluation (resumable).' },
     id: { type: 'string', value: 'RUN_ID', description: 'With --store: the new run\'s id.' },
@@ -242,7 +245,7 @@ export const EXPERIMENT = {
     'rng-seed': { type: 'string', value: 'N', description: 'Override its evolutions\' random seed.' },
     replicates: { type: 'string', value: 'N', description: 'Run every evolution N times (rng seeds base, base + 1, …) and aggregate each arm across its replicates (1 to 20).' },
     'task-set': { type: 'string', multiple: true, value: 'NAME=task,…', description: 'Replace (or add) a task set.' },
-    'power-delta': { type: 'string', value: 'X', defaultText: '0.05', description: 'The W-AUC difference the plan\'s repeats for 80 % power (and the report) are for.' },
+    'power-delta': { type: 'string', value: 'X', defaultText: String(EVALUATION_DEFAULTS.powerDelta), description: 'The W-AUC difference the plan\'s repeats for 80 % power (and the report) are for.' },
     pilot: { type: 'string', value: 'FILE', description: 'plan: the variances come from a pilot\'s results.' },
     'session-sd': { type: 'string', value: 'SD', defaultText: '0.10', description: 'plan: the session-level standard deviation assumed.' },
     tau: { type: 'string', value: 'T', defaultText: '0', description: 'plan: the game-level standard deviation assumed.' },

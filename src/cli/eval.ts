@@ -17,8 +17,8 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
-import { runEvaluation, type EvaluationCache } from '../eval/evaluation-runner.ts';
-import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../eval/evaluation-store.ts';
+import { startOrResumeEvaluation } from '../eval/evaluation-service.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../eval/evaluation-store.ts';
 import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
@@ -37,7 +37,9 @@ import { prepareOutputDir } from './output-paths.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
 import { evaluationOverlap, vocabularyMarkdown, type TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import { allWeb, parseTasks, workerPool, type CliTask } from './tasks.ts';
-import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { WEB_TASK_SETS } from '../web/tasks/catalog.ts';
+import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
+import { sessionDefaults } from '../ttl/run-defaults.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode, listenForInterrupt } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
@@ -98,10 +100,10 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const web = allWeb(tasks);
   const policies = await policiesFromFlags(values.policies, values['raw-meta-prompt'] ?? []);
   const config: EvaluationConfig = previous?.config ?? {
-    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', 3, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
+    policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', EVALUATION_DEFAULTS.repeats, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
-    baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === 'naive') ? 'naive' : policies[0]!.id),
-    bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
+    baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === EVALUATION_DEFAULTS.baseline) ? EVALUATION_DEFAULTS.baseline : policies[0]!.id),
+    bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', EVALUATION_DEFAULTS.bootstrapSeed, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
     ...replyGrammarOf(values),
     ...(contrasts.length ? { contrasts } : previous?.config.contrasts ? { contrasts: previous.config.contrasts } : {}),
@@ -119,21 +121,16 @@ export async function evalCommand(argv: string[]): Promise<number> {
     // Unfinished sessions are kept in the store and continued from their last finished episode.
     store, fromLastGood: values['from-last-good'],
   };
-  const fresh = (): EvaluationState => ({
-    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
-  });
-  const cache: EvaluationCache = await openEvaluationCache(store, id, fresh);
   const interrupt = listenForInterrupt();
   let state: EvaluationState;
   try {
-    state = await runEvaluation(id, config, {
-      cache, signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
+    // The core stores, saves after every event and resumes (eval/evaluation-service.ts); this is wiring and display.
+    state = await startOrResumeEvaluation(store, id, config, {
+      signal: interrupt.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: settings.prices,
       evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
-      onEvent: async (event, st) => {
-        await saveEvaluationState(store, st);
-        if (!values.json && event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
-      },
+      observers: values.json ? [] : [(event) => {
+        if (event.type === 'session_done') process.stderr.write(`[${event.done}/${event.total}] ${event.result.policyId} on ${event.result.taskId} #${event.result.repeat}: W-AUC ${event.result.wAuc.toFixed(3)}  (${costText(knownCostUsd(settings, meter))})\n`);
+      }],
     });
   } finally {
     interrupt.release();

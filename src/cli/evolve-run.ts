@@ -1,13 +1,12 @@
 /**
  * Running one stored evolution run headless (for `metattl evolve` and `metattl evolve
  * add-candidate`): the models from the provider flags, a worker pool for the run's tasks, sessions
- * through `evaluateSession`, the state saved after every event that is not a cached replay, the
+ * through `evaluateSession`, the core's evolution service (the state saved after every event), the
  * stop file `<store>/STOP`, Ctrl-C as Stop. Progress lines on stderr unless `json`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runEvolution } from '../evolve/evolution-runner.ts';
-import { openEvolutionCache, saveEvolutionState } from '../evolve/evolution-store.ts';
+import { startOrResumeEvolution } from '../evolve/evolution-service.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
@@ -54,25 +53,18 @@ export async function runStoredEvolution(r: StoredEvolutionRun): Promise<{ state
       // Unfinished sessions are kept in the store and continued from their last finished episode.
       store, fromLastGood: r.fromLastGood,
     };
-    const fresh = (): EvolutionState => ({
-      format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-      metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed, best: { byMean: null, byZScore: null },
-      progress: [], startedAt: new Date().toISOString(), finishedAt: null,
-    });
-    const cache = await openEvolutionCache(store, id, fresh);
-    const state = await runEvolution(id, config, {
-      proposer: models.proposer, cache, signal: interrupt.signal, faultedEpisodesBefore: r.previous?.faultedEpisodes ?? 0,
+    // The core stores, saves after every event and replays (evolve/evolution-service.ts); this is wiring and display.
+    const state = await startOrResumeEvolution(store, id, config, {
+      proposer: models.proposer, signal: interrupt.signal, faultedEpisodesBefore: r.previous?.faultedEpisodes ?? 0,
       // GEPA's FileStopper: `<store>/STOP` stops the run before its next iteration, resumable.
       stopFile: () => existsSync(join(r.storeDir, 'STOP')),
       proposerCostUsd: () => (settings.prices[config.models.proposer] ? meter.byRole.proposer.costUsd : null),
       ...(r.pauseRequested ? { pauseRequested: r.pauseRequested } : {}),
       evaluate: (strategy, task, repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal, repeat),
-      onEvent: async (event, st) => {
-        // While a resume replays cached results the stored state is already ahead: no need to rewrite it.
-        if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
-        if (!r.json && event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
-        if (!r.json && (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed')) process.stderr.write(`candidate ${event.candidate.id}${event.candidate.origin === 'human' ? ' (human)' : ''}: ${event.candidate.status} (${event.candidate.reason})\n`);
-      },
+      observers: r.json ? [] : [(event) => {
+        if (event.type === 'metric_call_done') process.stderr.write(`[${event.metricCallsUsed}/${config.budgetMetricCalls}] ${event.call.purpose} ${event.call.candidateId} on ${event.call.taskId}: W-AUC ${event.call.wAuc.toFixed(3)}\n`);
+        if (event.type === 'accepted' || event.type === 'rejected' || event.type === 'proposal_failed') process.stderr.write(`candidate ${event.candidate.id}${event.candidate.origin === 'human' ? ' (human)' : ''}: ${event.candidate.status} (${event.candidate.reason})\n`);
+      }],
     });
     return { state, meter, interrupted: interrupt.interrupted, config };
   } finally {

@@ -36,10 +36,10 @@ import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.
 import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
 import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
-import { DEFAULT_MAX_MERGES } from '../evolve/strategies/merge.ts';
 import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import { allWeb, parseTasks, type CliTask } from './tasks.ts';
-import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
+import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
+import { sessionDefaults } from '../ttl/run-defaults.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
@@ -90,15 +90,15 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   }
   const strip = ({ story: _s, ...t }: CliTask) => t;
   const web = allWeb([...train, ...val]);
-  const repeats = intOption(values.repeats, 'repeats', 1, 1, LIMITS.repeats);
+  const repeats = intOption(values.repeats, 'repeats', EVOLUTION_DEFAULTS.repeats, 1, LIMITS.repeats);
   const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
   let config: EvolutionConfig = previous?.config ?? {
     train: train.map(strip), val: val.map(strip),
-    repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', web ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', web ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
-    initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? '',
-    minibatchSize: intOption(values.minibatch, 'minibatch', 1, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', 50, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', 5, 1, 1000), proposer: values.proposer as EvolutionConfig['proposer'], ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
-    rngSeed: intOption(values['rng-seed'], 'rng-seed', 0, 0, 0xffffffff), concurrency: settings.maxConcurrent,
+    repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
+    initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? EVOLUTION_DEFAULTS.seedStrategy,
+    minibatchSize: intOption(values.minibatch, 'minibatch', EVOLUTION_DEFAULTS.minibatchSize, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', EVOLUTION_DEFAULTS.budgetMetricCalls, 1, LIMITS.budget),
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', EVOLUTION_DEFAULTS.maxConsecutiveFailures, 1, 1000), proposer: values.proposer as EvolutionConfig['proposer'], ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
+    rngSeed: intOption(values['rng-seed'], 'rng-seed', EVOLUTION_DEFAULTS.rngSeed, 0, 0xffffffff), concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
     contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),
     candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
@@ -168,7 +168,7 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
   const epsilon = numberOption(values.epsilon as string | undefined, 'epsilon');
   if (epsilon !== undefined && epsilon > 1) throw new UsageError(`--epsilon must be from 0 to 1, got "${values.epsilon as string}"`);
   if (epsilon !== undefined && selection !== 'epsilon_greedy') throw new UsageError('--epsilon goes with --selection epsilon_greedy');
-  const topK = values['top-k'] === undefined ? undefined : intOption(values['top-k'] as string, 'top-k', 5, 1, 10_000);
+  const topK = values['top-k'] === undefined ? undefined : intOption(values['top-k'] as string, 'top-k', EVOLUTION_DEFAULTS.topK, 1, 10_000);
   if (topK !== undefined && selection !== 'top_k_pareto') throw new UsageError('--top-k goes with --selection top_k_pareto');
   const score = numberOption(values['stop-score'] as string | undefined, 'stop-score');
   if (score !== undefined && score > 1) throw new UsageError(`--stop-score is a W-AUC from 0 to 1, got "${values['stop-score'] as string}"`);
@@ -182,7 +182,7 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
     ...(usd !== undefined ? { maxProposerUsd: usd } : {}),
   };
   if (values['max-merges'] !== undefined && !values.merge) throw new UsageError('--max-merges goes with --merge');
-  const merge = values.merge ? { maxMerges: intOption(values['max-merges'] as string | undefined, 'max-merges', DEFAULT_MAX_MERGES, 1, 10_000) } : undefined;
+  const merge = values.merge ? { maxMerges: intOption(values['max-merges'] as string | undefined, 'max-merges', EVOLUTION_DEFAULTS.maxMerges, 1, 10_000) } : undefined;
   let proposals: ProposalsConfig | undefined;
   try {
     proposals = values.proposals === undefined ? undefined : parseProposals(values.proposals as string);

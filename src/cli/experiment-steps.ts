@@ -13,7 +13,7 @@ import { extname, join } from 'node:path';
 import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
-import { evolutionAccounting } from '../evolve/accounting.ts';
+import { evolutionOutcomeOf } from '../experiment/outcomes.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet, StepRecord } from '../experiment/interface.ts';
@@ -56,18 +56,12 @@ function modelArgs(set: ModelSet | undefined): string[] {
   return out;
 }
 
+/** The stored evolution `id` under `storeDir` as the step's outcome (experiment/outcomes.ts), or null when it is not there. */
 async function evolutionOutcome(storeDir: string, id: string): Promise<EvolutionOutcome | null> {
   if (!existsSync(storeDir)) return null;
   const store = await openNodeStore(storeDir);
   const state = await loadEvolutionState(store, id).finally(() => store.close());
-  if (!state) return null;
-  const best = state.candidates.find((c) => c.id === state.best.byMean);
-  const scores = Object.values(best?.valScores ?? {});
-  return {
-    runId: id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
-    bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state), ...(state.config.editSizes ? { editSizeTarget: state.config.editSizes } : {}),
-  };
+  return state ? evolutionOutcomeOf(state) : null;
 }
 
 /** An executor for `plan` under `dir`; `providerArgs` are the user's provider flags, passed to every

@@ -28,7 +28,7 @@ import { runEpisode } from '../ttl/episode-runner.ts';
 import { costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
-import { WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
+import { sessionDefaults } from '../ttl/run-defaults.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { checkOutputFile } from './output-paths.ts';
@@ -45,7 +45,7 @@ export async function playCommand(argv: string[]): Promise<number> {
   if (values.out) await checkOutputFile(values.out, '--out');
   const webTask = storySpec.startsWith('web:') ? webCliTask(storySpec, 'play') : null;
   if (webTask && values.seed !== undefined) throw new UsageError('--seed: a web task carries its seed in its id (web:<site>/<template>:<seed>)');
-  const maxSteps = intOption(values.steps, 'steps', webTask ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps);
+  const maxSteps = intOption(values.steps, 'steps', sessionDefaults(webTask !== null).maxSteps, 1, LIMITS.steps);
   const settings = llmSettingsFromFlags(values);
   const story = webTask ? null : await resolveStory(storySpec);
   const seed = webTask?.seed ?? seedFromOption(values.seed, story!.entry?.defaultSeed ?? 0);

@@ -42,7 +42,7 @@ import { contextWindowFromFlags, knownCostUsd, llmSettingsFromFlags, providerNot
 import { policyFromOption, rawMetaPromptFromFile } from './policy-option.ts';
 import { resolveStory } from './stories.ts';
 import { webCliTask, webEngine } from './tasks.ts';
-import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from '../web/tasks/catalog.ts';
+import { sessionDefaults } from '../ttl/run-defaults.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { intOption, LIMITS } from './numbers.ts';
 import { checkOutputFile } from './output-paths.ts';
@@ -86,8 +86,8 @@ export async function sessionCommand(argv: string[]): Promise<number> {
         ? { id: webTask.id, title: webTask.title, md5: webTask.md5, maxScore: 1 }
         : { id: story!.entry?.id ?? null, title: story!.entry?.title ?? storySpec, md5: '', maxScore: story!.entry?.maxScore ?? null }),
       seed, policy,
-      episodes: previous?.config.episodes ?? intOption(values.episodes, 'episodes', webTask ? WEB_DEFAULT_EPISODES : 6, 1, LIMITS.episodes),
-      maxSteps: previous?.config.maxSteps ?? intOption(values.steps, 'steps', webTask ? WEB_DEFAULT_MAX_STEPS : 50, 1, LIMITS.steps),
+      episodes: previous?.config.episodes ?? intOption(values.episodes, 'episodes', sessionDefaults(webTask !== null).episodes, 1, LIMITS.episodes),
+      maxSteps: previous?.config.maxSteps ?? intOption(values.steps, 'steps', sessionDefaults(webTask !== null).maxSteps, 1, LIMITS.steps),
       initialGuidingPrompt: previous?.config.initialGuidingPrompt ?? values.guide ?? (webTask ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
       contextWindow: previous?.config.contextWindow ?? contextWindow,
       ...(webTask?.task ? { task: webTask.task } : {}),

@@ -7,6 +7,7 @@
  */
 import { nestedBootstrapMean, nestedPairedDifference, type BootstrapOptions } from '../ttl/metrics.ts';
 import { gameLevelPower, holm, repeatsNeeded, signFlipP, tInterval, varianceComponents } from './game-level.ts';
+import { EVALUATION_DEFAULTS } from './run-defaults.ts';
 import type { Comparison, EvaluationResult, ReportWarning } from './interface.ts';
 
 /** Below this many games a result is a claim about these games, not games in general. */
@@ -14,7 +15,7 @@ export const FEW_GAMES = 6;
 /** α of the flag "Δ > 0 (Holm)". */
 export const FLAG_ALPHA = 0.05;
 /** The Δ the report's power estimate is for when the user names none (W-AUC units). */
-export const DEFAULT_POWER_DELTA = 0.05;
+export const DEFAULT_POWER_DELTA: number = EVALUATION_DEFAULTS.powerDelta;
 
 /** The few-games sentence shown wherever a result with G < 6 games is. */
 export const fewGamesMessage = (games: number, taskSet?: string): string =>

@@ -20,6 +20,7 @@ import { knownUsd } from '../llm/defaults.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
 import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
+import { freshEvaluationState } from './fresh-state.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 
 export interface EvaluationCache {
@@ -61,10 +62,7 @@ export function evaluationJobs(config: EvaluationConfig) {
 export async function runEvaluation(id: string, config: EvaluationConfig, deps: EvaluationDeps): Promise<EvaluationState> {
   const now = deps.now ?? (() => new Date());
   const jobs = evaluationJobs(config);
-  const state: EvaluationState = {
-    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: jobs.length, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, startedAt: now().toISOString(), finishedAt: null,
-  };
+  const state = freshEvaluationState(id, config, now(), deps.faultedEpisodesBefore ?? 0);
   const limit = pLimit(Math.max(1, config.concurrency));
   const slots: (EvaluationResult | undefined)[] = new Array(jobs.length);
   let done = 0;

@@ -8,6 +8,7 @@
  */
 import type { RunEvent, Store } from '../store/interface.ts';
 import { evolutionSummary } from './evolution-store.ts';
+import { freshEvolutionState } from './fresh-state.ts';
 import type { EvolutionConfig, EvolutionState, MetricCall } from './interface.ts';
 
 /** Settings a branch may change (the rest define the state it forks from: tasks, K, S, repeats,
@@ -98,11 +99,7 @@ export async function createBranch(store: Store, sourceId: string, id: string, i
   if (await store.getRun(id)) throw new BranchError(`A run with the id "${id}" already exists.`);
   const source = run.header.data as EvolutionState;
   const config = branchConfig(source, iteration, changes);
-  const state: EvolutionState = {
-    format: 'metattl-evolution-1', id, config, status: 'stopped', stopReason: 'stopped', stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed >>> 0,
-    best: { byMean: null, byZScore: null }, progress: [], startedAt: now.toISOString(), finishedAt: null,
-  };
+  const state: EvolutionState = { ...freshEvolutionState(id, config, now), status: 'stopped', stopReason: 'stopped' };
   await store.appendRunEvents(id, branchEvents(run.events, iteration), { id, kind: 'evolution', updatedAt: now.getTime(), summary: evolutionSummary(state), data: state });
   return config;
 }

@@ -20,7 +20,6 @@
  * replays the loop to that sweep and continues each unfinished session the same way. A cap or
  * Stop still stops every session in flight.
  */
-import { codeVersion } from '../common/code-version.ts';
 import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { ChatModel } from '../llm/interface.ts';
@@ -29,6 +28,7 @@ import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-pass
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionCache, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { configAt, forkIteration } from './branch.ts';
+import { freshEvolutionState } from './fresh-state.ts';
 import { evaluateHumanCandidates } from './human-candidate.ts';
 import type { RunForRecord } from './reflective-record.ts';
 import { proposersFor } from './proposers/index.ts';
@@ -102,11 +102,7 @@ export async function runEvolution(id: string, config: EvolutionConfig, deps: Ev
   const refusal = budgetRefusal(budgetPlanOf(config), config.budgetMetricCalls);
   if (refusal) throw new BudgetTooSmallError(refusal);
   const now = deps.now ?? (() => new Date());
-  const state: EvolutionState = {
-    format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null,
-    candidates: [], metricCalls: [], metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: deps.faultedEpisodesBefore ?? 0, failedProposals: 0, fronts: {}, iteration: 0,
-    rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: now().toISOString(), finishedAt: null, codeVersion: codeVersion(),
-  };
+  const state = freshEvolutionState(id, config, now(), deps.faultedEpisodesBefore ?? 0);
   const loop = createLoop(id, state, deps);
   try {
     await runLoop(loop, deps, now);

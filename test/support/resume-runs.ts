@@ -11,13 +11,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseCatalog, rulesFor } from '../../src/engine/catalog.ts';
 import { loadStory } from '../../src/engine/zvm-engine.ts';
-import { runEvaluation } from '../../src/eval/evaluation-runner.ts';
-import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../src/eval/evaluation-store.ts';
-import type { EvaluationConfig, EvaluationState } from '../../src/eval/interface.ts';
+import { startOrResumeEvaluation } from '../../src/eval/evaluation-service.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../../src/eval/evaluation-store.ts';
+import type { EvaluationConfig } from '../../src/eval/interface.ts';
 import { cacheEventProblem } from '../../src/evolve/evolution-io.ts';
-import { runEvolution } from '../../src/evolve/evolution-runner.ts';
-import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../src/evolve/evolution-store.ts';
-import type { EvolutionConfig, EvolutionState } from '../../src/evolve/interface.ts';
+import { startOrResumeEvolution } from '../../src/evolve/evolution-service.ts';
+import { loadEvolutionState } from '../../src/evolve/evolution-store.ts';
+import type { EvolutionConfig } from '../../src/evolve/interface.ts';
 import { defaultLlmSettings } from '../../src/llm/defaults.ts';
 import type { LlmSettings } from '../../src/llm/interface.ts';
 import { createChatModels } from '../../src/llm/openai-chat-model.ts';
@@ -133,13 +133,10 @@ export function resumeRuns(deps: ResumeRunDeps): {
     try {
       const previous = await loadEvaluationState(store, EVAL_ID);
       if (previous) await checkRunForResume(store, EVAL_ID, 'evaluation', evaluationEventProblem, fromLastGood);
-      const fresh = (): EvaluationState => ({
-        format: 'metattl-evaluation-1', id: EVAL_ID, config, status: 'running', stopReason: null, stopMessage: null, results: [], totalSessions: 0, startedAt: new Date().toISOString(), finishedAt: null,
-      });
-      const state = await runEvaluation(EVAL_ID, config, {
-        cache: await openEvaluationCache(store, EVAL_ID, fresh), faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      // As the CLI does (cli/eval.ts): the core's evaluation service.
+      const state = await startOrResumeEvaluation(store, EVAL_ID, config, {
+        faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
         evaluate: (policy, task, _repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal),
-        onEvent: async (_event, st) => saveEvaluationState(store, st),
       });
       return comparable({ state, stored: await loadEvaluationState(store, EVAL_ID), sessions: Object.fromEntries(await loadEvaluationSessions(store, EVAL_ID)) });
     } finally {
@@ -154,18 +151,10 @@ export function resumeRuns(deps: ResumeRunDeps): {
     try {
       const previous = await loadEvolutionState(store, EVOLVE_ID);
       if (previous) await checkRunForResume(store, EVOLVE_ID, 'evolution', cacheEventProblem, fromLastGood);
-      const fresh = (): EvolutionState => ({
-        format: 'metattl-evolution-1', id: EVOLVE_ID, config: evolveConfig, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-        metricCallsUsed: 0, sessionsPlayed: 0, faultedEpisodes: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: evolveConfig.rngSeed, best: { byMean: null, byZScore: null },
-        progress: [], startedAt: new Date().toISOString(), finishedAt: null,
-      });
-      const state = await runEvolution(EVOLVE_ID, evolveConfig, {
-        proposer: options.models.proposer, cache: await openEvolutionCache(store, EVOLVE_ID, fresh), faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
+      // As the CLI does (cli/evolve-run.ts): the core's evolution service, the state saved after every event.
+      const state = await startOrResumeEvolution(store, EVOLVE_ID, evolveConfig, {
+        proposer: options.models.proposer, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0,
         evaluate: (strategy, task, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, signal),
-        // As the CLI does (cli/evolve-run.ts): the state is saved after every event that is not a cached replay.
-        onEvent: async (event, st) => {
-          if ((event.type === 'metric_call_done' && !event.fromCache) || event.type === 'proposal_failed' || event.type === 'finished') await saveEvolutionState(store, st);
-        },
       });
       const run = await store.getRun(EVOLVE_ID);
       return comparable({ state, stored: await loadEvolutionState(store, EVOLVE_ID), events: run?.events.map((e) => e.data) });

@@ -10,14 +10,15 @@
  * Our RNG is not Python's, so equality with GEPA is on the same scores and the same draws.
  */
 import type { SeededRng } from '../../ttl/rng.ts';
+import { EVOLUTION_DEFAULTS } from '../run-defaults.ts';
 import { compareCandidateIds, meanOver, paretoFronts, samplingListOf, selectParent, type ScoreMatrix } from './pareto.ts';
 
 export const CANDIDATE_SELECTIONS = ['pareto', 'current_best', 'epsilon_greedy', 'top_k_pareto'] as const;
 export type CandidateSelection = (typeof CANDIDATE_SELECTIONS)[number];
 
 /** GEPA's defaults for the string-named selectors (api.py). */
-export const DEFAULT_EPSILON = 0.1;
-export const DEFAULT_TOP_K = 5;
+export const DEFAULT_EPSILON: number = EVOLUTION_DEFAULTS.epsilon;
+export const DEFAULT_TOP_K: number = EVOLUTION_DEFAULTS.topK;
 
 export interface SelectionOptions {
   selection: CandidateSelection;

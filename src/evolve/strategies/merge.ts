@@ -11,10 +11,11 @@
  *   (GEPA documents the floor as relevant only to partial validation policies).
  * Pure: no I/O, no UI imports.
  */
+import { EVOLUTION_DEFAULTS } from '../run-defaults.ts';
 import { compareCandidateIds } from './pareto.ts';
 
 /** GEPA's default `max_merge_invocations` (api.py). */
-export const DEFAULT_MAX_MERGES = 5;
+export const DEFAULT_MAX_MERGES: number = EVOLUTION_DEFAULTS.maxMerges;
 /** Validation tasks a merged candidate is first evaluated on (GEPA's `num_subsample_ids`). */
 export const MERGE_SUBSAMPLE_SIZE = 5;
 /** Tries per search (GEPA's `max_attempts`). */

@@ -25,6 +25,7 @@ import type { LlmSettings } from '../../llm/interface.ts';
 import { missingKeyText } from '../../llm/providers.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import { runEpisode } from '../../ttl/episode-runner.ts';
+import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import type { LlmServices } from '../shared/stores/llm-services.ts';
 import { isSeed, type LibraryEntry } from '../shared/stores/library.ts';
 import { browserSchedule, RetryCountdown, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
@@ -52,7 +53,7 @@ interface AgentForm {
 }
 
 /** Step limit S unless the user sets one (method.md: S = 50). */
-export const DEFAULT_MAX_STEPS = 50;
+export const DEFAULT_MAX_STEPS = SESSION_DEFAULTS.maxSteps;
 
 /** A web task's max score: the episode reward is 1 or 0. */
 const WEB_MAX_SCORE = 1;

@@ -9,6 +9,8 @@
  */
 import type { LibraryEntry } from '../shared/stores/library.ts';
 import { parseSeeds, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
+import { EVALUATION_DEFAULTS } from '../../eval/run-defaults.ts';
+import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import { parseWebTaskList, WEB_DEFAULTS, webPick, webTaskLabel, type WebTaskList } from '../shared/format/web-task-list.ts';
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
@@ -38,7 +40,7 @@ export function tagSet(name: string, tag: string, entries: readonly LibraryEntry
 /** Separates a contrast's two policy ids in the saved form. */
 const PAIR = '\u001f';
 
-export const EVALUATE_DEFAULTS = { repeats: 3, episodes: 6, maxSteps: 50 } as const;
+export const EVALUATE_DEFAULTS = { repeats: EVALUATION_DEFAULTS.repeats, episodes: SESSION_DEFAULTS.episodes, maxSteps: SESSION_DEFAULTS.maxSteps } as const;
 
 /** The Evaluate form's fields kept across reloads; `episodes` / `maxSteps` null = not typed. */
 export interface EvaluateFormFields {
@@ -61,15 +63,15 @@ export interface EvaluateFormFields {
 
 /** The fields of a fresh form. */
 export const EVALUATE_FORM_FIELDS: EvaluateFormFields = {
-  chosen: ['static', 'naive'], raw: [], baseline: 'naive', useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null, contrasts: [],
+  chosen: [...EVALUATION_DEFAULTS.policies], raw: [], baseline: EVALUATION_DEFAULTS.baseline, useId: false, useOod: false, custom: {}, webText: '', repeats: EVALUATE_DEFAULTS.repeats, episodes: null, maxSteps: null, contextWindow: null, contrasts: [],
 };
 
 export class EvaluateForm {
   options = $state.raw<PolicyOption[]>([]);
-  chosen = $state.raw<string[]>(['static', 'naive']);
+  chosen = $state.raw<string[]>([...EVALUATION_DEFAULTS.policies]);
   /** Ids of meta-prompts to run raw ("use the text as the whole system prompt"). */
   raw = $state.raw<string[]>([]);
-  baseline = $state('naive');
+  baseline = $state<string>(EVALUATION_DEFAULTS.baseline);
   useId = $state(false);
   useOod = $state(false);
   /** Custom picks: library id → seeds text; absent = not chosen. */

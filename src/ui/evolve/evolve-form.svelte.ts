@@ -19,6 +19,8 @@ import type { ProposerInput, ProposerInstruction } from '../../evolve/strategies
 import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../../evolve/strategies/neutral-mutation.ts';
 import type { Optimizer } from '../../evolve/strategies/opro-proposer.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
+import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
+import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList } from '../shared/format/web-task-list.ts';
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
@@ -57,8 +59,10 @@ export interface StoryAssignment {
   seeds: string;
 }
 
+/** The form's defaults: the core's (evolve/run-defaults.ts, ttl/run-defaults.ts). */
 export const EVOLVE_DEFAULTS = {
-  trainRepeats: 1, valRepeats: 1, episodes: 6, maxSteps: 50, minibatchSize: 1, budgetMetricCalls: 50, rngSeed: 0, maxConsecutiveFailures: 5,
+  trainRepeats: EVOLUTION_DEFAULTS.trainRepeats, valRepeats: EVOLUTION_DEFAULTS.valRepeats, episodes: SESSION_DEFAULTS.episodes, maxSteps: SESSION_DEFAULTS.maxSteps,
+  minibatchSize: EVOLUTION_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLUTION_DEFAULTS.budgetMetricCalls, rngSeed: EVOLUTION_DEFAULTS.rngSeed, maxConsecutiveFailures: EVOLUTION_DEFAULTS.maxConsecutiveFailures,
 } as const;
 
 const LOADING = 'Loading the web task catalog…';
@@ -101,7 +105,7 @@ export interface EvolveFormFields extends OuterLoopFields {
 /** The fields of a fresh form. */
 export const EVOLVE_FORM_FIELDS: EvolveFormFields = {
   assignments: {}, trainRepeats: EVOLVE_DEFAULTS.trainRepeats, valRepeats: EVOLVE_DEFAULTS.valRepeats, webTrain: '', webVal: '', episodes: null, maxSteps: null,
-  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: 'llm', proposerInstruction: 'gepa', optimizer: 'gepa', proposerInput: 'full', editSizes: '', contextWindow: null, seedStrategy: '',
+  minibatchSize: EVOLVE_DEFAULTS.minibatchSize, budgetMetricCalls: EVOLVE_DEFAULTS.budgetMetricCalls, rngSeed: EVOLVE_DEFAULTS.rngSeed, proposer: EVOLUTION_DEFAULTS.proposer, proposerInstruction: EVOLUTION_DEFAULTS.proposerInstruction, optimizer: EVOLUTION_DEFAULTS.optimizer, proposerInput: 'full', editSizes: '', contextWindow: null, seedStrategy: EVOLUTION_DEFAULTS.seedStrategy,
   ...OUTER_LOOP_FIELDS,
 };
 
@@ -134,11 +138,11 @@ export class EvolveForm {
   minibatchSize = $state<number>(EVOLVE_DEFAULTS.minibatchSize);
   budgetMetricCalls = $state<number>(EVOLVE_DEFAULTS.budgetMetricCalls);
   rngSeed = $state<number>(EVOLVE_DEFAULTS.rngSeed);
-  proposer = $state<ProposerMode>('llm');
+  proposer = $state<ProposerMode>(EVOLUTION_DEFAULTS.proposer);
   /** The LLM proposer's instruction (GEPA's "keep game facts", or the general-rules ablation). */
-  proposerInstruction = $state<ProposerInstruction>('gepa');
+  proposerInstruction = $state<ProposerInstruction>(EVOLUTION_DEFAULTS.proposerInstruction);
   /** Which outer loop writes the LLM proposals: GEPA's reflection on a parent, or OPRO's scored history. */
-  optimizer = $state<Optimizer>('gepa');
+  optimizer = $state<Optimizer>(EVOLUTION_DEFAULTS.optimizer);
   /** What the LLM proposer sees besides the parent: the worst run's record ('full'), or nothing
    * ('no-trace': the ablation that isolates reading the trajectory; GEPA optimizer only). */
   proposerInput = $state<ProposerInput>('full');
@@ -157,7 +161,7 @@ export class EvolveForm {
    * else 32,000 with a note. */
   contextWindow = $state<number | null>(null);
   /** The seed candidate's strategy section ('' = naive). */
-  seedStrategy = $state('');
+  seedStrategy = $state<string>(EVOLUTION_DEFAULTS.seedStrategy);
   /** Selection, acceptance, merge, proposals per iteration, stop conditions. */
   readonly outer = new OuterLoopForm();
 

@@ -10,6 +10,7 @@ import type { EvolutionConfig } from '../../evolve/interface.ts';
 import { ACCEPTANCES, type Acceptance } from '../../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../../evolve/strategies/candidate-selection.ts';
 import { DEFAULT_MAX_MERGES } from '../../evolve/strategies/merge.ts';
+import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
 import { MAX_PROPOSALS_PER_ITERATION } from '../../evolve/strategies/proposals.ts';
 import type { StopConditionsConfig } from '../../evolve/strategies/stop-conditions.ts';
 
@@ -32,7 +33,7 @@ export interface OuterLoopFields {
 }
 
 export const OUTER_LOOP_FIELDS: OuterLoopFields = {
-  selection: 'pareto', epsilon: null, topK: null, acceptance: 'strict_improvement', merge: false, maxMerges: DEFAULT_MAX_MERGES,
+  selection: EVOLUTION_DEFAULTS.candidateSelection, epsilon: null, topK: null, acceptance: EVOLUTION_DEFAULTS.acceptance, merge: false, maxMerges: DEFAULT_MAX_MERGES,
   proposalParents: 1, proposalMutations: 1, stopNoImprovement: null, stopScore: null, stopMinutes: null, maxProposerUsd: null,
 };
 

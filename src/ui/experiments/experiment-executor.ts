@@ -12,12 +12,12 @@
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
-import { buildReport } from '../../eval/report.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
+import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
 import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
-import { evolutionAccounting } from '../../evolve/accounting.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
+import { evaluationOutcomeOf, evolutionOutcomeOf } from '../../experiment/outcomes.ts';
 import { matchedEditSizes, selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import type { PolicyOption } from '../shared/stores/policy-options.ts';
@@ -41,9 +41,9 @@ export function evolutionConfigOf(plan: ExperimentPlan, step: EvolutionStep, tra
   const e = step.evolution;
   return {
     train, val, repeats: e.valRepeats, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats, episodes: plan.spec.episodes, maxSteps: plan.spec.steps,
-    initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: '', minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: 5,
+    initialGuidingPrompt: guideFor([...train, ...val]), seedStrategy: EVOLUTION_DEFAULTS.seedStrategy, minibatchSize: e.minibatch, budgetMetricCalls: e.budget, maxConsecutiveFailures: EVOLUTION_DEFAULTS.maxConsecutiveFailures,
     proposer: e.proposer, ...(e.proposer === 'random-neutral' ? { editSizes: editSizes ?? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } } : {}),
-    proposerInstruction: 'gepa', ...(e.proposer === 'llm' ? { optimizer: 'gepa' as const } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
+    proposerInstruction: EVOLUTION_DEFAULTS.proposerInstruction, ...(e.proposer === 'llm' ? { optimizer: EVOLUTION_DEFAULTS.optimizer } : {}), ...(e.proposerInput ? { proposerInput: e.proposerInput } : {}), rngSeed: e.rngSeed,
     concurrency: shape.concurrency, models: { ...shape.models }, contextWindow: shape.contextWindow,
   };
 }
@@ -79,22 +79,8 @@ export function evaluationConfigOf(plan: ExperimentPlan, step: EvaluationStep, p
   };
 }
 
-/** A finished (or stopped) evolution run as the experiment's outcome: the candidate chosen by mean
- * validation W-AUC, its strategy and that mean (the CLI's executor reads the same fields). */
-export function evolutionOutcomeOf(state: EvolutionState): EvolutionOutcome {
-  const best = state.candidates.find((c) => c.id === state.best.byMean);
-  const scores = Object.values(best?.valScores ?? {});
-  return {
-    runId: state.id, status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
-    bestCandidateId: state.best.byMean, bestStrategy: best?.strategy ?? '', bestValWAuc: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null, candidates: state.candidates.length,
-    ...(best ? { bestIsSeed: best.status === 'seed', bestValScores: { ...best.valScores } } : {}), ...evolutionAccounting(state), ...(state.config.editSizes ? { editSizeTarget: state.config.editSizes } : {}),
-  };
-}
-
-/** An evaluation run as the experiment's outcome (its report, src/eval/report.ts). */
-export function evaluationOutcomeOf(state: EvaluationState): EvaluationOutcome {
-  return { runId: state.id, status: state.status, report: buildReport(state), sessions: state.results.map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc })) };
-}
+/** A run as the step's outcome: the core's (experiment/outcomes.ts), shared with the CLI's executor. */
+export { evaluationOutcomeOf, evolutionOutcomeOf };
 
 /** A run driver as the executor uses it (EvolutionDriver / EvaluationDriver): `run` starts or
  * resumes run `id` and returns its final state, or null when it did not run (error shown by the driver). */

@@ -22,9 +22,8 @@ export const WEB_SEEDS: readonly number[] = [1, 2, 3, 4, 5];
 
 export const WEB_TASK_SETS: readonly WebTaskSetName[] = ['WEB-ID-train', 'WEB-ID-val', 'WEB-ID-test', 'WEB-OOD'];
 
-/** Episodes and steps per episode the web task sets default to. */
-export const WEB_DEFAULT_EPISODES = 3;
-export const WEB_DEFAULT_MAX_STEPS = 10;
+/** Episodes and steps per episode the web task sets default to (defined in session-shape.ts). */
+export { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS } from './session-shape.ts';
 
 /** Where an instance falls in the split. */
 export function splitOf(site: WebSiteId, seed: number): WebSplit {

@@ -10,10 +10,11 @@ import { DEFAULT_GUIDING_PROMPT } from '../../../agents/actor-prompt.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SharedSetup } from '../../../share/share-link.ts';
 import type { PolicySpec } from '../../../ttl/policy.ts';
+import { SESSION_DEFAULTS } from '../../../ttl/run-defaults.ts';
 import { isSeed } from '../stores/library.ts';
 
-export const DEFAULT_EPISODES = 6;
-export const DEFAULT_MAX_STEPS = 50;
+export const DEFAULT_EPISODES = SESSION_DEFAULTS.episodes;
+export const DEFAULT_MAX_STEPS = SESSION_DEFAULTS.maxSteps;
 /** Upper bounds the share-link schema accepts. */
 export const MAX_EPISODES = 100;
 export const MAX_STEPS = 1000;

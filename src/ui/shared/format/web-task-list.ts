@@ -9,6 +9,7 @@ import type { WebCatalog } from '../stores/web-catalog.ts';
 import { isWebTaskId } from '../stores/web-task-id.ts';
 import { parseTaskId } from '../stores/run-services.ts';
 import type { TaskPick } from './task-picks.ts';
+import { WEB_SESSION_DEFAULTS } from '../../../ttl/run-defaults.ts';
 
 /** A parsed list: the named sets it names (with their ids) and the single ids, each once, in order. */
 export interface WebTaskList {
@@ -52,9 +53,9 @@ export function webTaskLabel(id: string): string {
   return isWebTaskId(id) ? id.slice('web:'.length) : id;
 }
 
-/** Episodes K and steps S when every task is a web task (the catalog's WEB_DEFAULT_EPISODES and
- * WEB_DEFAULT_MAX_STEPS, kept here so the forms need not load the catalog). */
-export const WEB_DEFAULTS = { episodes: 3, maxSteps: 10 } as const;
+/** Episodes K and steps S when every task is a web task (the core's, ttl/run-defaults.ts, which
+ * does not load the catalog). */
+export const WEB_DEFAULTS = WEB_SESSION_DEFAULTS;
 
 /** `text` with `id` appended (", "-separated; unchanged when it is already listed). */
 export function withWebTask(text: string, id: string): string {

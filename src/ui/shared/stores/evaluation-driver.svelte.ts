@@ -5,8 +5,8 @@
  * stored, so a stopped, reloaded or crashed evaluation resumes where it was. Locks, read-only
  * watching and meters: ../evolve/run-driver.svelte.ts.
  */
-import { runEvaluation } from '../../../eval/evaluation-runner.ts';
-import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState, openEvaluationCache, saveEvaluationState } from '../../../eval/evaluation-store.ts';
+import { startOrResumeEvaluation } from '../../../eval/evaluation-service.ts';
+import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationState } from '../../../eval/interface.ts';
 import type { Role } from '../../../llm/interface.ts';
 import type { RoleTotals } from '../../../llm/usage-meter.ts';
@@ -16,14 +16,6 @@ import type { Schedule } from './retry-countdown.svelte.ts';
 import { RunDriver } from './run-driver.svelte.ts';
 import type { RunServices } from './run-services.ts';
 import { dateAt } from './services.ts';
-
-/** The state of a new evaluation (the cache's first header). */
-export function initialEvaluationState(id: string, config: EvaluationConfig, now: Date): EvaluationState {
-  return {
-    format: 'metattl-evaluation-1', id, config, status: 'running', stopReason: null, stopMessage: null, results: [],
-    totalSessions: 0, startedAt: now.toISOString(), finishedAt: null,
-  };
-}
 
 /** Usage recorded by stored sessions, by role. */
 export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, RoleTotals> {
@@ -59,17 +51,18 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
     const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
     const { ctx, done } = await this.prepareRun(roles, previous.size ? sessionsUsage(previous.values()) : undefined);
     try {
-      const cache = await openEvaluationCache(ctx.store, id, () => initialEvaluationState(id, config, this.now()));
-      if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
-      this.started();
       const options = this.sessionOptions(ctx, config);
-      return await runEvaluation(id, config, {
-        cache, signal, now: this.now, faultedEpisodesBefore: before, prices: ctx.settings.prices,
+      // The core stores, saves after every event and resumes (eval/evaluation-service.ts); this is wiring and display.
+      return await startOrResumeEvaluation(ctx.store, id, config, {
+        signal, now: this.now, faultedEpisodesBefore: before, prices: ctx.settings.prices,
         evaluate: (policy, task, repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s, repeat),
-        onEvent: async (_event, st) => {
-          await saveEvaluationState(ctx.store, st);
-          this.state = structuredClone(st);
+        prepare: async () => {
+          if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
+          this.started();
         },
+        observers: [(_event, snapshot) => {
+          this.state = snapshot;
+        }],
       });
     } finally {
       done();

@@ -1,15 +1,15 @@
 /**
  * Running an evolution in the page (method.md, "Outer loop"): `runEvolution` with sessions through
  * `evaluateSession` on the shared run services (worker engines per task, the Settings' models and
- * caps); the state is saved with `saveEvolutionState` after every event, and every metric call and
+ * caps), through the core's evolution service: the state is saved after every event, and every metric call and
  * proposal is cached, so a run stopped, reloaded or crashed resumes by replay to the same final
  * state. Pause holds the run at the next iteration boundary (status `paused`, resumable); a
  * person's candidate (human-candidate.ts) is added to a run between iterations and evaluated by
  * the same replay, which then holds again at that boundary. Locks, read-only watching and
  * meters: run-driver.svelte.ts.
  */
-import { runEvolution } from '../../../evolve/evolution-runner.ts';
-import { loadEvolutionState, openEvolutionCache, saveEvolutionState } from '../../../evolve/evolution-store.ts';
+import { startOrResumeEvolution } from '../../../evolve/evolution-service.ts';
+import { loadEvolutionState } from '../../../evolve/evolution-store.ts';
 import { cacheEventProblem, readEvolutionRun, recordedUsage } from '../../../evolve/evolution-io.ts';
 import { addHumanCandidate, humanCandidateProblem, proposeFromFeedback, type HumanCandidateInput } from '../../../evolve/human-candidate.ts';
 import type { EvolutionConfig, EvolutionState } from '../../../evolve/interface.ts';
@@ -24,15 +24,6 @@ import type { RunContext } from './run-services.ts';
 type RunContextModels = RunContext['models'];
 
 export { type DriverMode } from './run-driver.svelte.ts';
-
-/** The state of a new run (the cache's first header). */
-export function initialEvolutionState(id: string, config: EvolutionConfig, now: Date): EvolutionState {
-  return {
-    format: 'metattl-evolution-1', id, config, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: config.rngSeed >>> 0, best: { byMean: null, byZScore: null },
-    progress: [], startedAt: now.toISOString(), finishedAt: null,
-  };
-}
 
 /** A person's candidate as asked for in the page: a strategy, or feedback for the proposer. */
 export type HumanRequest = { parentId: string } & ({ strategy: string; feedback?: undefined } | { feedback: string; strategy?: undefined });
@@ -115,22 +106,22 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
     const holdAt = this.pending?.holdAt ?? null;
     const { ctx, done } = await this.prepareRun(roles, existing ? recordedUsage(existing.events) : undefined);
     try {
-      const cache = await openEvolutionCache(ctx.store, id, () => initialEvolutionState(id, config, this.now()));
-      if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
-      this.started();
       const options = this.sessionOptions(ctx, config);
-      const runConfig = await this.withPending(id, config, ctx.models.proposer, signal);
-      return await runEvolution(id, runConfig, {
-        proposer: runConfig.proposer === 'llm' ? ctx.models.proposer : null, cache, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
+      // The core stores, saves after every event and replays (evolve/evolution-service.ts); this is wiring and display.
+      return await startOrResumeEvolution(ctx.store, id, config, {
+        proposer: config.proposer === 'llm' ? ctx.models.proposer : null, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
         pauseRequested: (done) => this.pausing || (holdAt !== null && done >= holdAt),
         // The proposer's own spend for `stopConditions.maxProposerUsd` (null: its price is unknown).
-        proposerCostUsd: () => (ctx.settings.prices[runConfig.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
+        proposerCostUsd: () => (ctx.settings.prices[config.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
         evaluate: (strategy, task, repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s, repeat),
-        onEvent: async (event, st) => {
-          // While a resume replays cached results, the stored state is already ahead of `st`.
-          if (event.type !== 'metric_call_done' || !event.fromCache) await saveEvolutionState(ctx.store, st);
-          this.state = structuredClone(st);
+        prepare: async () => {
+          if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
+          this.started();
+          return this.withPending(id, config, ctx.models.proposer, signal);
         },
+        observers: [(_event, snapshot) => {
+          this.state = snapshot;
+        }],
       });
     } finally {
       this.pending = null;
