@@ -54,7 +54,8 @@ function localStories(): Plugin {
 /**
  * The page starts in stages (src/ui/main.ts: each stage's modules are imported, then evaluated in a
  * main-thread task of its own). So that staging costs no network round trips, index.html preloads
- * every chunk the stages import statically (not the views, which load when first shown).
+ * every chunk the stages import statically (not the views, which load when first shown, nor the
+ * booth's entry, src/ui/kiosk/kiosk-main.ts, which loads instead of the stages for ?kiosk=1).
  */
 function preloadStages(): Plugin {
   return {
@@ -71,7 +72,12 @@ function preloadStages(): Plugin {
           files.add(file);
           out.imports.forEach(visit);
         };
-        chunk.dynamicImports.forEach(visit);
+        // The booth (?kiosk=1) is its own composition root, loaded instead of the stages: never preloaded.
+        const booth = (file: string): boolean => {
+          const out = bundle[file];
+          return out?.type === 'chunk' && /[\\/]src[\\/]ui[\\/]kiosk[\\/]/.test(out.facadeModuleId ?? '');
+        };
+        chunk.dynamicImports.filter((file) => !booth(file)).forEach(visit);
         chunk.imports.forEach((file) => files.delete(file)); // Vite preloads these already
         return [...files].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' as const }));
       },

@@ -45,7 +45,8 @@ function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
     for (const next of chunk.imports ?? []) visit(next);
   };
   visit(entry[0]);
-  for (const stage of entry[1].dynamicImports ?? []) visit(stage);
+  // The booth's entry (src/ui/kiosk/) loads instead of the stages, only for ?kiosk=1.
+  for (const stage of entry[1].dynamicImports ?? []) if (!stage.includes('src/ui/kiosk/')) visit(stage);
   return [...files];
 }
 
@@ -85,6 +86,10 @@ describe('production bundle', () => {
     }
     expect(mainFiles.some((file) => file.includes('cl100k_base'))).toBe(false);
     expect(mainFiles.some((file) => /LearnView|EvolveView|EvaluateView/.test(file))).toBe(false);
+    // Nor is the booth preloaded by index.html (vite.config.ts, preloadStages).
+    const html = readFileSync(join(outDir, 'index.html'), 'utf8');
+    expect(html).toContain('rel="modulepreload"');
+    expect(html.includes('kiosk')).toBe(false);
   });
 
   it('keeps zod, the map\'s layout (elkjs), the in-page model (wllama) and the other views\' states out of the first load', () => {

@@ -18,7 +18,7 @@ import { curveConfig, HUMAN_EDIT_SERIES, markText } from '../src/ui/shared/chart
 import { curveMarksOf, humanEditCaption, humanEditSuffix } from '../src/ui/shared/format/human-edit.ts';
 import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
 
-const PLAIN = importSession(readFileSync(new URL('../public/replays/lever-room-naive.json', import.meta.url), 'utf8'));
+const PLAIN = importSession(readFileSync(new URL('./fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8'));
 const guideOf = (r: SessionRecord, e: number) => r.episodes[e - 1]!.guidingPrompt;
 const EDITED: SessionRecord = importSession(JSON.stringify({
   ...PLAIN,
@@ -53,7 +53,7 @@ describe('a session a person edited mid-episode', () => {
       faultedEpisodes: 0, model: 'gpt-4o-mini', simulated: false, caveat: null, startedAt: '', updatedAt: 0, ...(interventions === undefined ? {} : { interventions }),
     });
     const legends = curveOfItems([item('s-aaaaaa', 2), item('s-bbbbbb', 0), item('s-cccccc')]).series.map((s) => s.label);
-    expect(legends).toEqual(['The Lever Room · naive · aaaaaa · with a human edit', 'The Lever Room · naive · bbbbbb', 'The Lever Room · naive · cccccc']);
+    expect(legends).toEqual(['The Lever Room · naive · gpt-4o-mini · aaaaaa · with a human edit', 'The Lever Room · naive · gpt-4o-mini · bbbbbb', 'The Lever Room · naive · gpt-4o-mini · cccccc']);
     const table = sessionsTable([item('s-aaaaaa', 2), item('s-cccccc')]);
     const column = table.header.indexOf('human edits');
     expect(table.rows.map((r) => r[column])).toEqual([2, 0]);

@@ -20,6 +20,7 @@ const record = (): SessionRecord => ({
   config: {
     story: { id: 'lever-room', title: 'The Lever Room', md5: '0'.repeat(32), maxScore: 4 }, seed: 1, policy: { kind: 'static' },
     episodes: 1, maxSteps: 3, initialGuidingPrompt: 'Explore.', contextWindow: 8000,
+    provider: { presetId: 'openai' }, models: { actor: { model: 'gpt-4o-mini' } },
   } as unknown as SessionRecord['config'],
   episodes: [{ index: 1, guidingPrompt: 'Explore.', trajectory: null, finalScore: null, termination: null, steps: [] }],
   exchanges: [], faultedEpisodes: 0, faults: [], scores: [], wAuc: null, averageScore: null, bestScore: null,

@@ -6,6 +6,7 @@ import type { ReplayFrame } from '../../ttl/replay.ts';
 import type { FrameCaption } from '../../ttl/session-captions.ts';
 import { sessionSchema } from '../../ttl/session-io.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
+import { sessionModel } from '../../ttl/session-model.ts';
 import { creditsOf } from '../shared/replay/model-label.ts';
 import type { ShippedReplay } from '../shared/replay/shipped-replays.ts';
 
@@ -13,7 +14,7 @@ import type { ShippedReplay } from '../shared/replay/shipped-replays.ts';
 export interface KioskRecording {
   /** "The Lever Room · naive meta-agent" (story · policy). */
   title: string;
-  /** Who played: "actor scripted test model — not a real model · meta-agent: …". */
+  /** Who played: "actor: simulated model · meta-agent: simulated model (simulated model — not a language model; …)". */
   credits: string;
   record: SessionRecord;
   /** A live booth's session: its number (1-based); absent for a recording. */
@@ -53,13 +54,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 const POLICY_WORDS: Readonly<Record<string, string>> = { static: 'fixed guide', reflexion: 'Reflexion', memory: 'memory', textgrad: 'TextGrad', human: 'a person as meta-agent' };
 
-/** A recording's title and credits (the model is always named; the mock is "not a real model"). */
+/** A recording's title and credits: the models always named, and a model that is not a language
+ * model (simulated, scripted) with its caveat (llm/model-label.ts). */
 export function kioskRecording(record: SessionRecord): KioskRecording {
   const c = record.config;
   const policy = c.policy.kind === 'meta' ? `${c.policy.name} meta-agent` : POLICY_WORDS[c.policy.kind] ?? c.policy.kind;
   const credits = creditsOf(c);
-  const real = (label: string): string => (label === 'scripted test model' ? `${label} — not a real model` : label);
-  return { title: `${c.story.title} · ${policy}`, credits: `actor: ${real(credits.actor)} · ${credits.adapter.replace('scripted test model', 'scripted test model — not a real model')}`, record };
+  const { caveat } = sessionModel(c);
+  return { title: `${c.story.title} · ${policy}`, credits: `actor: ${credits.actor} · ${credits.adapter}${caveat ? ` (${caveat})` : ''}`, record };
 }
 
 /**

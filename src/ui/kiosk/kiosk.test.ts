@@ -19,7 +19,8 @@ import { gameTextAt } from './kiosk-scene.ts';
 
 const read = (path: string): string => readFileSync(new URL(`../../../public/${path}`, import.meta.url), 'utf8');
 const RECORDINGS = SHIPPED_REPLAYS.flatMap((entry) => kioskRecordingsOf(entry, read(entry.path)));
-const NAIVE = RECORDINGS.find((r) => r.record.config.policy.kind === 'meta' && r.record.config.episodes === 5)!;
+/** The shipped Lever Room session (the simulated model's credit-assignment run, won from episode 4). */
+const NAIVE = RECORDINGS.find((r) => r.record.config.story.id === 'lever-room' && r.record.config.policy.kind === 'meta')!;
 
 /** A clock run by hand: `run(ms)` fires, in order, every callback due within `ms` from now. */
 function manualClock(): Schedule & { run: (ms: number) => void; pending: () => number; now: () => number } {
@@ -63,7 +64,7 @@ describe('the booth’s recordings', () => {
     const sessions = JSON.parse(read(evaluation.path)).sessions.filter((s: { session: unknown }) => s.session).length;
     expect(RECORDINGS).toHaveLength(SHIPPED_REPLAYS.filter((e) => e.kind === 'session').length + sessions);
     for (const r of RECORDINGS) expect(r.credits).toMatch(/^actor: \S/);
-    expect(NAIVE.credits).toContain('scripted test model — not a real model');
+    expect(NAIVE.credits).toContain('simulated model — not a language model');
     expect(kioskRecordingsOf({ kind: 'evolution' }, read('replays/evolution-scripted.json'))).toEqual([]);
     expect(kioskRecordingsOf({ kind: 'session' }, '{"format":"metattl-session-1"}')).toEqual([]);
   });
@@ -97,10 +98,10 @@ describe('the booth’s loop', () => {
     const loop = new KioskLoop(feed, clock);
     loop.start();
     expect(loop.recording).toBe(NAIVE);
-    expect(loop.caption!.headline).toMatch(/^Episode 1 of 5: The Lever Room/);
+    expect(loop.caption!.headline).toMatch(new RegExp(`^Episode 1 of ${NAIVE.record.config.episodes}: The Lever Room`));
     clock.run(recordingMs(NAIVE.record) - 1);
     expect(loop.player.atEnd).toBe(true);
-    expect(loop.caption!.headline).toMatch(/^Episode 5 of 5/);
+    expect(loop.caption!.headline).toMatch(new RegExp(`^Episode ${NAIVE.record.config.episodes} of ${NAIVE.record.config.episodes}`));
     clock.run(1);
     expect(loop.recording).toBe(RECORDINGS[1]);
     expect([loop.player.position, loop.played, loop.rounds]).toEqual([0, 2, 0]);
