@@ -85,7 +85,8 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   let r = await runCli(c.faulted(dir, 1, ''), env);
   const firstStdout = r.stdout;
   while (r.code !== 0 && invocations < MAX_INVOCATIONS) {
-    if (r.code !== 1) throw new Error(`exited ${r.code}: ${r.stderr}`);
+    // Exit 1 with its JSON is a run stopped by faults (resumable); anything else is a failure.
+    if (r.code !== 1 || !r.stdout.trim()) throw new Error(`invocation ${invocations} exited ${r.code}: ${r.stderr}`);
     invocations++;
     r = await runCli(c.faulted(dir, invocations, firstStdout), env);
   }
