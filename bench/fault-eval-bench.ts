@@ -51,6 +51,8 @@ function evolved(stdout: string): string {
 /** One run kind under faults: how its first and resumed invocations are made and compared. */
 interface FaultCase {
   title: string;
+  /** Its `--concurrency`: the most requests it can have served at once. */
+  concurrency: number;
   /** The clean run's args (`dir`: a fresh directory of this case). */
   clean(dir: string): string[];
   /** The faulted run's first (`invocation` 1) and resumed invocations; `firstStdout` is the first one's. */
@@ -72,6 +74,7 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   const cleanRequests = proxy.requests - from;
   const cleanMs = performance.now() - started;
   const cleanIdleMs = proxy.idleMs();
+  const cleanServing = proxy.servingMs();
 
   proxy.setRate(0.2);
   const faultsFrom = { ...proxy.faults };
@@ -82,36 +85,56 @@ async function measure(proxy: FaultProxy, c: FaultCase): Promise<void> {
   let r = await runCli(c.faulted(dir, 1, ''), env);
   const firstStdout = r.stdout;
   while (r.code !== 0 && invocations < MAX_INVOCATIONS) {
-    if (r.code !== 1) throw new Error(`exited ${r.code}: ${r.stderr}`);
+    // Exit 1 with its JSON is a run stopped by faults (resumable); anything else is a failure.
+    if (r.code !== 1 || !r.stdout.trim()) throw new Error(`invocation ${invocations} exited ${r.code}: ${r.stderr}`);
     invocations++;
     r = await runCli(c.faulted(dir, invocations, firstStdout), env);
   }
   const requests = proxy.requests - from;
   const faultedMs = performance.now() - started;
   const faultedIdleMs = proxy.idleMs();
+  const faultedServing = proxy.servingMs();
   proxy.setRate(0);
   const injected = Object.fromEntries(Object.entries(proxy.faults).map(([k, v]) => [k, v - faultsFrom[k as keyof typeof faultsFrom]]));
   const done = JSON.parse(r.stdout) as { status: string; faultedEpisodes: number };
   const equal = r.code === 0 && c.equal(dir, clean.stdout, r.stdout, invocations);
   console.log(c.title);
   const s = (ms: number) => (ms / 1000).toFixed(1);
-  console.log(`clean run: ${cleanRequests} requests, ${s(cleanMs)} s (${s(cleanIdleMs)} s with no request in flight)`);
-  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${s(faultedMs)} s (${s(faultedIdleMs)} s with no request in flight); faults injected ${JSON.stringify(injected)}`);
+  console.log(`clean run: ${cleanRequests} requests, ${s(cleanMs)} s (${s(cleanIdleMs)} s with no request in flight; ${servingProfile(cleanServing, cleanMs, c.concurrency)})`);
+  console.log(`faulted run: ${done.status}, ${done.faultedEpisodes} faulted episodes, ${requests} requests, ${s(faultedMs)} s (${s(faultedIdleMs)} s with no request in flight; ${servingProfile(faultedServing, faultedMs, c.concurrency)}); faults injected ${JSON.stringify(injected)}`);
   console.log(`invocations: ${invocations} (goal ≤ 3)`);
   console.log(`requests ÷ clean: ${(requests / cleanRequests).toFixed(2)} (goal ≤ 1.6)`);
   console.log(`wall ÷ clean: ${(faultedMs / cleanMs).toFixed(2)} (goal ≤ 3)`);
   console.log(`equal to clean: ${equal ? 'yes' : 'no'}`);
 }
 
+/**
+ * Where a run's wall time went, from the proxy's serving levels (`FaultProxy.servingMs`: ms at each
+ * number of requests in flight and not hanging): the mean number served over `wallMs`, and seconds
+ * with fewer than half of `concurrency` served (slots idle: sessions waiting on a backoff, a hang,
+ * a paused window, or for the rest of a pass).
+ */
+function servingProfile(levels: Map<number, number>, wallMs: number, concurrency: number): string {
+  let busy = 0;
+  let low = 0;
+  for (const [n, ms] of levels) {
+    busy += Math.max(0, n) * ms;
+    if (n < concurrency / 2) low += ms;
+  }
+  return `${(busy / wallMs).toFixed(1)} of ${concurrency} slots served on average, ${(low / 1000).toFixed(1)} s with fewer than ${Math.ceil(concurrency / 2)}`;
+}
+
 const MODELS = ['--actor-model', 'mock-model', '--meta-model', 'mock-model'];
 
 const evaluation = (baseUrl: string): FaultCase => {
+  const concurrency = sized(16, 2);
   const base = [
     'eval', '--policies', sized('static,naive,fact-bank,credit-assignment', 'static,naive'),
     '--tasks', sized('lever-room:1,lever-room:2,lever-room:3,lever-room:4', 'lever-room:1'), '--repeats', sized('3', '1'),
-    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', sized('16', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
+    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', String(concurrency), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
   ];
   return {
+    concurrency,
     title: `Evaluation under 20% mixed provider faults (${sized('4 policies × 4 tasks × 3 repeats, --concurrency 16', 'tiny size')}, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--out', join(dir, 'clean')],
     faulted: (dir, invocation, firstStdout) => [
@@ -123,12 +146,14 @@ const evaluation = (baseUrl: string): FaultCase => {
 };
 
 const evolution = (baseUrl: string): FaultCase => {
+  const concurrency = sized(8, 2);
   const base = [
     'evolve', '--train', sized('lever-room:1,lever-room:2,lever-room:3', 'lever-room:1'), '--val', sized('lever-room:4,lever-room:5', 'lever-room:2'),
     '--repeats', sized('2', '1'), '--episodes', sized('3', '2'), '--steps', sized('10', '4'), '--budget', sized('14', '4'), '--minibatch', sized('2', '1'),
-    '--proposer', 'random', '--rng-seed', '5', '--concurrency', sized('8', '2'), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
+    '--proposer', 'random', '--rng-seed', '5', '--concurrency', String(concurrency), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
   ];
   return {
+    concurrency,
     title: `Evolution under 20% mixed provider faults (${sized('3 train + 2 val tasks × 2 repeats, budget 14, --concurrency 8', 'tiny size')}, random proposer, default retries, replies after ${LATENCY_MS} ms)`,
     clean: (dir) => [...base, '--store', join(dir, 'clean')],
     faulted: (dir, invocation) => [...base, '--store', join(dir, 'store'), '--id', 'evo', ...(invocation > 1 ? ['--resume'] : [])],

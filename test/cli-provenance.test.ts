@@ -193,7 +193,7 @@ describe('provenance in every record', () => {
     const evalStore = join(expDir, 'eval-ID', 'store');
     const evalRefused = await runCli(['eval', '--store', evalStore, '--resume', 'eval-ID', '--out', join(dir, 'eval-out'), ...provider('other-model')], env);
     expect(evalRefused.code).toBe(2);
-    expect(evalRefused.stderr).toContain('eval --resume would change the run\'s models: actor model: mock-model → other-model');
+    expect(evalRefused.stderr).toContain('eval --resume would change the run\'s settings: actor model: mock-model → other-model');
     // Asked for: continues, and the change is recorded with the code that made it.
     const allowed = await runCli(['experiment', 'resume', file, ...provider('other-model'), '--actor-temperature', '0.3', '--store', store, '--allow-changed-settings'], env);
     expect(allowed.code, allowed.stderr).toBe(0);

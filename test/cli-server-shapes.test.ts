@@ -138,7 +138,7 @@ describe('a key echoed in another encoding is scrubbed from everything kept', ()
     const evaluation = await metattl(['eval', '--policies', 'static', '--tasks', 'advent:0', '--repeats', '1', ...common, '--store', join(dir, 'eval-store'), '--out', join(dir, 'eval-out')], [{ kind: 'echo_key', encoding }]);
     const evolution = await metattl(['evolve', '--train', 'advent:0', '--val', 'advent:0', '--budget', '4', '--proposer-model', 'mock-model', ...common, '--store', join(dir, 'evolve-store')], [{ kind: 'echo_key', encoding }]);
     expect([evaluation.out.status, evaluation.out.stopReason, evolution.out.status, evolution.out.stopReason]).toEqual(['stopped', 'provider_error', 'stopped', 'provider_error']);
-    // A refused request (400) is systemic: no further pass re-runs the faulted session (one chat
+    // A refused request (400) is systemic: no further attempt re-runs the faulted session (one chat
     // request each; the other request is the GET /models that looks up the context window).
     const chats = (run: Run) => run.requests.filter((r) => r.body !== null).length;
     expect([chats(evaluation), chats(evolution)]).toEqual([1, 1]);

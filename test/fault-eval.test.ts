@@ -3,7 +3,7 @@
  * (test/support/fault-proxy.ts: a seeded 20 % of chat requests cut by 429 + Retry-After, 500, a
  * hang past --timeout-ms, malformed JSON or a body cut mid-way) with the default retries. A fault
  * costs at most its own episode: the other sessions go on, finished episodes are kept in the
- * store, further passes of the same invocation continue the faulted sessions while they progress,
+ * store, further attempts in the same invocation continue the faulted sessions while the run progresses,
  * and a resume continues any still unfinished from its last finished episode — so the
  * run completes in ≤ 3 invocations with ≤ 1.6× the requests of the fault-free run, and ends with
  * exactly the fault-free run's results.
@@ -102,7 +102,7 @@ describe('under 20% mixed provider faults', () => {
     const from = proxy.requests;
     const faultsFrom = Object.values(proxy.faults).reduce((a, b) => a + b, 0);
     const store = join(dir, 'store');
-    // A sweep's faulted metric calls get further passes inside the invocation (ttl/session-passes.ts),
+    // A sweep's faulted metric calls get further attempts inside the invocation (ttl/session-passes.ts),
     // so a fault that outlives the retries no longer ends the invocation.
     const run = await untilDone([...base, '--store', store, '--id', 'evo'], () => [...base, '--store', store, '--resume', '--id', 'evo'], 4);
     const requests = proxy.requests - from;

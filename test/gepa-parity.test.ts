@@ -162,7 +162,7 @@ describe('the whole loop against a GEPA trace', () => {
     expect(run.state.stopReason).toBe('budget');
   });
 
-  it('metric calls that a provider fault stopped and a later pass of the sweep recovered count as clean ones: the same trace, budget, pool and best', async () => {
+  it('metric calls that a provider fault stopped and a later attempt in the sweep recovered count as clean ones: the same trace, budget, pool and best', async () => {
     const config = scriptedConfig(['t'], ['v1', 'v2', 'v3'], { budgetMetricCalls: 25, trainRepeats: 1, valRepeats: 2, concurrency: 2 });
     const clean = await runScripted({ scores, proposals }, config, { rng: new ScriptedRng([0, 2, 0, 2, 0]) });
     // The seed's second v2 repeat, the child S2 on its minibatch (twice), S4's v3 and S5's second v1.

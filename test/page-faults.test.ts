@@ -80,8 +80,8 @@ describe('the page under 20% mixed provider faults', () => {
     from = proxy.requests;
     await faulted.start();
     let starts = 1;
-    // Faulted sessions get further passes inside the start (ttl/session-passes.ts), so the first
-    // start usually completes; when it does not (a pass made no progress), the others are all
+    // Faulted sessions get further attempts inside the start (ttl/session-passes.ts), so the first
+    // start usually completes; when it does not (the batch stopped progressing), the others are all
     // done, and the unfinished ones are in IndexedDB, as session runs of this evaluation.
     const first = faulted.driver.state!;
     const faultsAfterFirst = Object.values(proxy.faults).reduce((a, b) => a + b, 0);

@@ -71,6 +71,7 @@ export const SESSION = {
     store: { type: 'string', value: 'DIR', description: 'Persist the session in DIR as it runs (resumable).' },
     resume: { type: 'string', value: 'RUN_ID', description: 'Continue a stored session (needs --store), after checking what it replays: a damaged one stops, naming the file and first bad record.' },
     'from-last-good-episode': { type: 'boolean', default: false, description: 'With --resume: keep the intact episodes of a damaged session and run the rest again.' },
+    'allow-changed-settings': allowChanged,
     json,
     out: { type: 'string', value: 'FILE', description: 'Write the whole session record (the export the page\'s replay view opens).' },
     'step-delay-ms': stepDelay,

@@ -19,7 +19,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { startOrResumeEvaluation } from '../eval/evaluation-service.ts';
 import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../eval/evaluation-store.ts';
-import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
+import { changedSettingsCheck, resumeCheck, runSettingsNow, settingsChanges as changesOf, withChangedSettings } from './resume-check.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState, TaskSet } from '../eval/interface.ts';
 import { buildReport } from '../eval/report.ts';
 import { comparisonsToCsv, reportToCsv } from '../eval/report-csv.ts';
@@ -80,7 +80,6 @@ async function evaluationVocabulary(config: EvaluationConfig): Promise<(TaskSetO
   return evaluationOverlap(config.policies, sets, vocabularies);
 }
 
-
 export async function evalCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(EVAL, argv);
   if (!values.out) throw new UsageError('eval needs --out DIR');
@@ -93,20 +92,23 @@ export async function evalCommand(argv: string[]): Promise<number> {
   const previous = values.resume ? await loadEvaluationState(store, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no evaluation "${values.resume}" in ${values.store}`);
   if (values.resume) await resumeCheck(store, values.resume, 'evaluation', evaluationEventProblem, values['from-last-good'], `metattl eval --store ${values.store} --resume ${values.resume} --out ${values.out} --from-last-good`);
-  const settingsChanges = previous ? changedModelsCheck('eval', modelChanges(previous.config.models, { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }), values['allow-changed-settings']) : [];
+  // A resume runs with the flags' models and settings: refused when they differ from the run's, unless allowed (then recorded).
+  const now = runSettingsNow(settings, replyGrammarOf(values).replyGrammar);
+  const change = previous ? changedSettingsCheck('eval', changesOf(previous.config, now, ['actor', 'metaAgent']), values['allow-changed-settings']) : null;
+  const settingsChanges = change?.changes ?? [];
   const taskSpec = values.tasks ?? previous?.config.taskSets.flatMap((s) => s.tasks.map((t) => t.id)).join(',');
   if (!taskSpec) throw new UsageError('eval needs --tasks (ID, OOD, or story:seed,...)');
   const { sets, tasks } = await taskSets(taskSpec);
   const web = allWeb(tasks);
   const policies = await policiesFromFlags(values.policies, values['raw-meta-prompt'] ?? []);
-  const config: EvaluationConfig = previous?.config ?? {
+  const config: EvaluationConfig = previous ? withChangedSettings(previous.config, change, now) : {
     policies, taskSets: sets, repeats: intOption(values.repeats, 'repeats', EVALUATION_DEFAULTS.repeats, 1, LIMITS.repeats), episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT),
     baselinePolicyId: values.baseline ?? (policies.some((p) => p.id === EVALUATION_DEFAULTS.baseline) ? EVALUATION_DEFAULTS.baseline : policies[0]!.id),
     bootstrapSeed: intOption(values['bootstrap-seed'], 'bootstrap-seed', EVALUATION_DEFAULTS.bootstrapSeed, 0, 0xffffffff), concurrency: settings.maxConcurrent,
-    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: previous ? previous.config.contextWindow : await contextWindowFromFlags(values, settings),
-    ...replyGrammarOf(values),
-    ...(contrasts.length ? { contrasts } : previous?.config.contrasts ? { contrasts: previous.config.contrasts } : {}),
+    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }, contextWindow: await contextWindowFromFlags(values, settings),
+    ...replyGrammarOf(values), llm: now.llm,
+    ...(contrasts.length ? { contrasts } : {}),
   };
   if (!config.policies.some((p) => p.id === config.baselinePolicyId)) throw new UsageError(`--baseline ${config.baselinePolicyId} is not among --policies`);
   for (const c of config.contrasts ?? []) for (const id of [c.a, c.b]) if (!config.policies.some((p) => p.id === id)) throw new UsageError(`--contrast ${c.a}:${c.b}: "${id}" is not among --policies (${config.policies.map((p) => p.id).join(', ')})`);

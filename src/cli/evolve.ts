@@ -21,13 +21,13 @@ import { BranchError, createBranch, type BranchChanges } from '../evolve/branch.
 import { budgetRefusal } from '../evolve/strategies/budget.ts';
 import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
-import { changedModelsCheck, modelChanges, resumeCheck } from './resume-check.ts';
+import { changedSettingsCheck, resumeCheck, runSettingsNow, settingsChanges, withChangedSettings } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { replyGrammarOf } from './models.ts';
 import { runStoredEvolution } from './evolve-run.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { contextWindowFromFlags, costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
-import type { LlmSettings } from '../llm/interface.ts';
+import { ROLES, type LlmSettings, type SettingsChangeRecord } from '../llm/interface.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
@@ -54,13 +54,18 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const store = await openNodeStore(values.store);
   let id = values.id;
   let previous: EvolutionState | undefined;
+  // A resume runs with the flags' models and settings: refused when they differ from the run's, unless allowed (then recorded).
+  const now = runSettingsNow(settings, replyGrammarOf(values).replyGrammar);
+  let change: SettingsChangeRecord | null = null;
   if (values.resume) {
     if (!id) id = (await store.listRuns('evolution'))[0]?.id;
     if (!id) throw new UsageError(`--resume: no evolution run in ${values.store}`);
     previous = await loadEvolutionState(store, id);
     if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
     await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
-    changedModelsCheck('evolve', modelChanges(previous.config.models, { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model }), values['allow-changed-settings']);
+    // The proposer's temperature and limit count only where it calls a model (its model, as recorded, always).
+    const settingRoles = previous.config.proposer === 'llm' ? ROLES : (['actor', 'metaAgent'] as const);
+    change = changedSettingsCheck('evolve', settingsChanges(previous.config, now, ROLES, settingRoles), values['allow-changed-settings']);
   }
   let source: EvolutionState | undefined;
   let fromIteration: number | undefined;
@@ -92,7 +97,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const web = allWeb([...train, ...val]);
   const repeats = intOption(values.repeats, 'repeats', EVOLUTION_DEFAULTS.repeats, 1, LIMITS.repeats);
   const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
-  let config: EvolutionConfig = previous?.config ?? {
+  let config: EvolutionConfig = previous ? withChangedSettings(previous.config, change, now) : {
     train: train.map(strip), val: val.map(strip),
     repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
     initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? EVOLUTION_DEFAULTS.seedStrategy,
@@ -104,7 +109,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
     acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
     ...(outerLoop.merge ? { merge: outerLoop.merge } : {}), ...(outerLoop.proposals ? { proposals: outerLoop.proposals } : {}),
-    ...replyGrammarOf(values),
+    ...replyGrammarOf(values), llm: now.llm,
   };
   // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
   const plan = budgetPlanOf(config);

@@ -39,6 +39,7 @@ import { makeRegistration, parseRegistration, RegistrationError, specDifferences
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
+import { recordedLlmSettings } from './resume-check.ts';
 import { MAX_REPLICATES } from '../experiment/schema.ts';
 import { rawMetaPromptFromFile } from './policy-option.ts';
 
@@ -374,8 +375,7 @@ function primaryOption(value: string): { a: string; b: string } {
 
 /** What a registration is written from and checked against: the provider and each role's sampling settings. */
 function llmRecordOf(settings: LlmSettings): NonNullable<ExperimentState['llm']> {
-  const role = (r: keyof LlmSettings['roles']) => ({ temperature: settings.roles[r].temperature, maxTokens: settings.roles[r].maxTokens });
-  return { baseUrl: settings.provider.baseUrl, roles: { actor: role('actor'), metaAgent: role('metaAgent'), proposer: role('proposer') } };
+  return recordedLlmSettings(settings);
 }
 
 /** Each way the resume's models and settings differ from the run's ("set 0 actor model: a → b"); [] when none. */

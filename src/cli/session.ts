@@ -26,6 +26,7 @@ import { chatModelsFromFlags, localModelNote } from './models.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { sharedAdaptations } from '../llm/adaptations.ts';
 import type { LlmSettings } from '../llm/interface.ts';
+import { resumedSessionSettings } from './resume-check.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
@@ -94,6 +95,10 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     },
     settings, models, countTokens,
   );
+  // A resume runs with the flags' models and settings: refused when they differ from the session's,
+  // unless allowed (then recorded) — checked before the engine starts, applied to the record read below.
+  const checked = previous ? resumedSessionSettings(previous, parts.config, values['allow-changed-settings']) : undefined;
+  const changed = checked !== previous ? checked : undefined;
   const engine = webTask ? await webEngine(webTask.id) : await EngineProxy.load(createNodeWorker, story!.bytes, { seed, rules: story!.rules });
   if (previous) {
     // Check what the resume replays (records whole, steps in place, scores reproduced) first.
@@ -108,6 +113,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
       throw error;
     }
   }
+  if (previous && changed) previous = { ...previous, config: changed.config, ...(changed.settingsChanges ? { settingsChanges: changed.settingsChanges } : {}) };
   const config = previous?.config ?? { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } };
   const id = previous?.id ?? randomUUID();
   const progress = {

@@ -5,8 +5,8 @@
  *
  * A provider fault costs only its own session's episode: that session stops (its finished episodes
  * kept where `evaluate` keeps them, see ttl/session-evaluator.ts) while every other session goes
- * on; then further passes continue the faulted sessions from their last finished episode while
- * passes progress (ttl/session-passes.ts). Only when they stop progressing does the run stop with
+ * on, and the faulted session is continued from its last finished episode as soon as its attempt
+ * ends, while the evaluation progresses (ttl/session-passes.ts). Only when it stops progressing does the run stop with
  * `provider_error`, and a resume continues each unfinished session the same way. A cap or Stop
  * still stops every session in flight.
  */
@@ -19,7 +19,7 @@ import { usageOf } from '../ttl/session-record.ts';
 import { knownUsd } from '../llm/defaults.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
-import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
+import { faultOutcome, MAX_EXTRA_ATTEMPTS, runRetryingFaults } from '../ttl/session-passes.ts';
 import { freshEvaluationState } from './fresh-state.ts';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 
@@ -42,8 +42,8 @@ export interface EvaluationDeps {
   now?: () => Date;
   /** Faulted episodes counted by earlier attempts of this evaluation (a resume carries them on). */
   faultedEpisodesBefore?: number;
-  /** Extra passes over faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
-  maxExtraPasses?: number;
+  /** Extra attempts per faulted session per invocation (default `MAX_EXTRA_ATTEMPTS`). */
+  maxExtraAttempts?: number;
   /** The prices that hold at this run's provider (llm/defaults.ts `pricesAtProvider`), USD per
    * million tokens by model: a session that called a model missing here gets `costUsd: null`.
    * Absent: every cost is taken as known. */
@@ -73,8 +73,8 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
     await deps.onEvent?.({ type: 'session_done', result, done, total: jobs.length }, state);
   };
   try {
-    // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts).
-    const { fault } = await runInPasses<null>(jobs.length, async (index, signal) => {
+    // A faulted session is continued as soon as its attempt ends, while the batch progresses (ttl/session-passes.ts).
+    const { fault } = await runRetryingFaults<null>(jobs.length, async (index, signal) => {
       const job = jobs[index]!;
       const cached = await deps.cache.get(job.key);
       if (cached) return (await publish(index, cached), { kind: 'done', value: null });
@@ -95,7 +95,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       await deps.cache.put(result, session);
       await publish(index, result);
       return { kind: 'done', value: null };
-    }, { limit, signal: deps.signal, stopped: () => new LlmError('aborted', 'stopped'), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    }, { limit, signal: deps.signal, stopped: () => new LlmError('aborted', 'stopped'), maxExtraAttempts: deps.maxExtraAttempts ?? MAX_EXTRA_ATTEMPTS });
     if (fault !== null) throw new LlmError('server', fault);
     state.status = 'complete';
   } catch (error) {

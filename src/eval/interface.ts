@@ -3,6 +3,7 @@
  * do better"): its config, one result per session, the persisted state, and the report's shapes.
  * No UI or DOM imports.
  */
+import type { RecordedLlmSettings, SettingsChangeRecord } from '../llm/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
 import type { EvaluatedTask } from '../ttl/session-evaluator.ts';
@@ -44,6 +45,11 @@ export interface EvaluationConfig {
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
   replyGrammar?: boolean;
+  /** The provider's base URL and each role's temperature and completion limit the run uses (checked
+   * on resume, cli/resume-check.ts); absent in runs made before it was recorded. */
+  llm?: RecordedLlmSettings;
+  /** Every resume that was allowed to change the models or settings, in order; absent when none. */
+  settingsChanges?: SettingsChangeRecord[];
 }
 
 /** One session of the evaluation. */

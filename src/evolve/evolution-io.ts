@@ -18,7 +18,7 @@ import { MAX_SEED } from '../engine/frotz-rng.ts';
 import type { CallUsage, Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { RunEvent, Store } from '../store/interface.ts';
-import { sessionSchema } from '../ttl/session-io.ts';
+import { recordedLlmSettingsSchema, sessionSchema, settingsChangeSchema } from '../ttl/session-io.ts';
 import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
 import { evolutionSummary } from './evolution-store.ts';
 import { CALL_PURPOSES, isMinibatchPurpose, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
@@ -82,6 +82,7 @@ const configSchema: z.ZodType<EvolutionConfig> = z.object({
     initialGuidingPrompt: z.string(), seedStrategy: z.string(), minibatchSize: positive, budgetMetricCalls: positive,
     maxConsecutiveFailures: positive, proposer: z.enum(['llm', 'random', 'random-neutral']), editSizes: z.object({ sizes: z.array(z.number().int().min(1).max(100_000)).min(1), source: z.string() }).optional(), proposerInstruction: z.enum(['gepa', 'general-rules']).optional(), proposerInput: z.enum(['full', 'no-trace']).optional(), optimizer: z.enum(OPTIMIZERS).optional(), rngSeed: z.number().int().nonnegative(), concurrency: positive,
     models: z.object({ actor: z.string(), metaAgent: z.string(), proposer: z.string() }), contextWindow: positive, replyGrammar: z.boolean().optional(),
+    llm: recordedLlmSettingsSchema.optional(), settingsChanges: z.array(settingsChangeSchema).optional(),
     candidateSelection: z.enum(CANDIDATE_SELECTIONS).optional(), epsilon: z.number().min(0).max(1).optional(), topK: positive.optional(),
     acceptance: z.enum(ACCEPTANCES).optional(),
     stopConditions: z.object({

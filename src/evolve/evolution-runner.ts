@@ -14,8 +14,8 @@
  *
  * A provider fault costs only its own metric call's episode: that session stops (its finished
  * episodes kept where `evaluate` keeps them, ttl/session-evaluator.ts) while the other sessions of
- * the sweep go on; further passes then continue the faulted sessions from their last finished
- * episode while passes progress (ttl/session-passes.ts), so a recovered call counts exactly as a
+ * the sweep go on, and the faulted session is continued from its last finished episode as soon as
+ * its attempt ends, while the sweep progresses (ttl/session-passes.ts), so a recovered call counts exactly as a
  * clean one. Only when they stop progressing does the run stop with `provider_error`; a resume
  * replays the loop to that sweep and continues each unfinished session the same way. A cap or
  * Stop still stops every session in flight.
@@ -24,7 +24,7 @@ import pLimit from 'p-limit';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
-import { faultOutcome, MAX_EXTRA_PASSES, runInPasses } from '../ttl/session-passes.ts';
+import { faultOutcome, MAX_EXTRA_ATTEMPTS, runRetryingFaults } from '../ttl/session-passes.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Candidate, type EvolutionCache, type EvolutionConfig, type EvolutionEvent, type EvolutionState, type EvolutionTask, type MetricCall, type MetricResult, type StopReason } from './interface.ts';
 import { configAt, forkIteration } from './branch.ts';
@@ -58,8 +58,8 @@ export interface EvolutionDeps {
   rng?: SeededRng;
   /** Faulted episodes counted by earlier attempts of this run (a resume carries them on). */
   faultedEpisodesBefore?: number;
-  /** Extra passes over a sweep's faulted sessions per invocation (default `MAX_EXTRA_PASSES`). */
-  maxExtraPasses?: number;
+  /** Extra attempts per faulted session of a sweep per invocation (default `MAX_EXTRA_ATTEMPTS`). */
+  maxExtraAttempts?: number;
   now?: () => Date;
   /** Whether a stop file is present (the CLI's `<store>/STOP`); checked before each iteration. */
   stopFile?: () => boolean;
@@ -227,7 +227,7 @@ function createLoop(id: string, state: EvolutionState, deps: EvolutionDeps): Loo
       state.progress.push({ metricCallsUsed: state.metricCallsUsed, bestMeanVal: best });
       state.rngState = rng.getState();
     },
-    model: deps.proposer, cache: deps.cache, signal: deps.signal, maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES, consecutiveFailures: 0,
+    model: deps.proposer, cache: deps.cache, signal: deps.signal, maxExtraAttempts: deps.maxExtraAttempts ?? MAX_EXTRA_ATTEMPTS, consecutiveFailures: 0,
   };
 }
 
@@ -239,9 +239,9 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
   const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
   return async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
     const jobs = groups.flatMap(({ candidate, tasks, purpose }, group) => tasks.flatMap((task) => Array.from({ length: repeatsOf(purpose) }, (_, repeat) => ({ group, candidate, purpose, task, repeat }))));
-    // Sessions left faulted by a pass get further passes while passes progress (ttl/session-passes.ts):
+    // A faulted session is continued as soon as its attempt ends, while the sweep progresses (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
-    const { values, fault } = await runInPasses<SweepRun>(jobs.length, async (index, signal) => {
+    const { values, fault } = await runRetryingFaults<SweepRun>(jobs.length, async (index, signal) => {
       const { candidate, purpose, task, repeat } = jobs[index]!;
       const key = `${state.iteration}:${purpose}:${candidate.id}:${task.id}:${repeat}`;
       const cached = await deps.cache.getCall(key);
@@ -257,7 +257,7 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
       const call: MetricCall = { key, candidateId: candidate.id, taskId: task.id, repeat, purpose, iteration: state.iteration, sessionId, wAuc: result.wAuc, scores: result.scores };
       await deps.cache.putCall(call, result.session);
       return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
-    }, { limit, signal: deps.signal, stopped: () => new LoopStop('stopped', null), maxExtraPasses: deps.maxExtraPasses ?? MAX_EXTRA_PASSES });
+    }, { limit, signal: deps.signal, stopped: () => new LoopStop('stopped', null), maxExtraAttempts: deps.maxExtraAttempts ?? MAX_EXTRA_ATTEMPTS });
     if (fault !== null) throw new LoopStop('provider_error', fault);
     const out: RunForRecord[][] = groups.map(() => []);
     for (const [index, r] of values.entries()) {

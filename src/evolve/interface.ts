@@ -5,7 +5,7 @@
  * typed progress events. Plain data, persisted as an evolution run. No UI or DOM imports.
  */
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
-import type { CallUsage } from '../llm/interface.ts';
+import type { CallUsage, RecordedLlmSettings, SettingsChangeRecord } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { Acceptance } from './strategies/acceptance.ts';
 import type { CandidateSelection } from './strategies/candidate-selection.ts';
@@ -90,6 +90,11 @@ export interface EvolutionConfig {
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
   replyGrammar?: boolean;
+  /** The provider's base URL and each role's temperature and completion limit the run uses (checked
+   * on resume, cli/resume-check.ts); absent in runs made before it was recorded. */
+  llm?: RecordedLlmSettings;
+  /** Every resume that was allowed to change the models or settings, in order; absent when none. */
+  settingsChanges?: SettingsChangeRecord[];
   /** Candidates a person added (human-candidate.ts), each evaluated at the iteration boundary it
    * names, in order; replayed on resume like the loop's own. Absent = none. */
   humanCandidates?: HumanCandidateSpec[];

@@ -16,6 +16,21 @@ export interface RoleSettings {
   maxTokens: number;
 }
 
+/** The settings besides the models that change a run's results, as a run records them to check a
+ * resume against: the provider's base URL and each role's temperature and completion limit. */
+export interface RecordedLlmSettings {
+  baseUrl: string;
+  roles: Record<Role, { temperature: number | null; maxTokens: number }>;
+}
+
+/** A resume that was allowed to change the models or settings (`--allow-changed-settings`): when,
+ * by which code (src/common/code-version.ts), and each change ("actor model: a → b"). */
+export interface SettingsChangeRecord {
+  at: string;
+  codeVersion: string;
+  changes: string[];
+}
+
 export interface ProviderSettings {
   /** Preset id (providers.ts) or 'custom'. */
   presetId: string;

@@ -15,6 +15,11 @@ import { exportedModelProblem } from '../llm/model-label.ts';
 import { sessionExportedModel, sessionRunModels } from './session-model.ts';
 
 const roleSettings = z.object({ model: z.string(), temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
+const recordedRole = z.object({ temperature: z.number().nullable(), maxTokens: z.number().int().positive() });
+/** llm/interface.ts `RecordedLlmSettings`. */
+export const recordedLlmSettingsSchema = z.object({ baseUrl: z.string(), roles: z.object({ actor: recordedRole, metaAgent: recordedRole, proposer: recordedRole }) });
+/** llm/interface.ts `SettingsChangeRecord`. */
+export const settingsChangeSchema = z.object({ at: z.string(), codeVersion: z.string(), changes: z.array(z.string()) });
 const usage = z.object({
   promptTokens: tokenNumber(), completionTokens: tokenNumber(), reasoningTokens: tokenNumber(), cachedPromptTokens: tokenNumber().optional(), latencyMs: msNumber(), costUsd: usdNumber(),
   estimated: z.boolean().optional(),
@@ -89,6 +94,7 @@ export const sessionSchema = z.object({
   finishedAt: z.string().nullable(),
   wallTimeMs: msNumber(),
   adaptations: z.array(adaptation).optional(),
+  settingsChanges: z.array(settingsChangeSchema).optional(),
   codeVersion: z.string().max(200).optional(),
   /** Who played it (exportSession writes it; checked against the config by importSession). */
   model: z.unknown().optional(),

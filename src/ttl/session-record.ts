@@ -7,7 +7,7 @@
  * right across resumes.
  */
 import type { GuideEdit, Trajectory, TrajectoryStep } from '../agents/trajectory.ts';
-import type { ParameterAdaptation, Role, RoleSettings } from '../llm/interface.ts';
+import type { ParameterAdaptation, Role, RoleSettings, SettingsChangeRecord } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { PaceSettings } from './pace.ts';
 import type { PolicyExchange, PolicySpec } from './policy.ts';
@@ -91,6 +91,9 @@ export interface SessionRecord {
   /** Request parameters the provider rejected for this run's models and that were adapted
    * (src/llm/adaptations.ts); absent in records made before it existed. */
   adaptations?: ParameterAdaptation[];
+  /** Every resume that was allowed to change the models or settings (`--allow-changed-settings`),
+   * in order; absent when none. */
+  settingsChanges?: SettingsChangeRecord[];
   /** The presenter pace the session last ran at (pace.ts): a setting kept with the run and shown
    * with it, never a result — exports leave it out, and a paced run's other fields equal an
    * unpaced one's. Absent: run without a pace (or before pace existed). */

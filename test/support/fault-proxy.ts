@@ -27,7 +27,10 @@ export interface FaultProxy {
   readonly inFlight: number;
   /** Total time, ms, during which no chat request was in flight, since `idleFrom` (or the start). */
   idleMs(): number;
-  /** Start counting `idleMs` from now (the bench calls it before each run). */
+  /** Since `idleFrom`: ms spent at each number of chat requests being served — in flight and not
+   * hanging (a hang is cut by the client's timeout and does no work) — by that number. */
+  servingMs(): Map<number, number>;
+  /** Start counting `idleMs` and `servingMs` from now (the bench calls it before each run). */
   idleFrom(): void;
   /** Set the fault rate (0…1) from now on. */
   setRate(rate: number): void;
@@ -64,13 +67,24 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
   let inFlight = 0;
   let idleSince: number | null = performance.now();
   let idleTotal = 0;
-  const began = () => {
+  // Time at each level of requests being served (in flight, not hanging), accumulated on change.
+  let hanging = 0;
+  let levelSince = performance.now();
+  let levels = new Map<number, number>();
+  const level = (change: () => void) => {
+    const t = performance.now();
+    const serving = inFlight - hanging;
+    levels.set(serving, (levels.get(serving) ?? 0) + t - levelSince);
+    levelSince = t;
+    change();
+  };
+  const began = () => level(() => {
     if (inFlight++ === 0 && idleSince !== null) idleTotal += performance.now() - idleSince;
     idleSince = null;
-  };
-  const ended = () => {
+  });
+  const ended = () => level(() => {
     if (--inFlight === 0) idleSince = performance.now();
-  };
+  });
 
   const forward = (req: IncomingMessage, body: Buffer): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> =>
     new Promise((resolve, reject) => {
@@ -104,7 +118,8 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       if (fault === 'server_error') return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"Internal error","type":"server_error"}}');
       if (fault === 'hang') {
         open.add(res);
-        res.on('close', () => open.delete(res));
+        level(() => hanging++);
+        res.on('close', () => (open.delete(res), level(() => hanging--)));
         return;
       }
       if (fault === 'malformed_json') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x","choices":[{"message":');
@@ -132,8 +147,13 @@ export async function startFaultProxy(upstream: string, options: { rate?: number
       return inFlight;
     },
     idleMs: () => idleTotal + (idleSince === null ? 0 : performance.now() - idleSince),
+    servingMs: () => {
+      level(() => undefined);
+      return new Map(levels);
+    },
     idleFrom() {
       idleTotal = 0;
+      level(() => (levels = new Map()));
       if (idleSince !== null) idleSince = performance.now();
     },
     setRate(r: number) {

@@ -54,11 +54,11 @@ export interface LoopContext {
   /** Recompute the fronts, the best and the progress curve after the pool changed. */
   refresh(): void;
   emit(event: EvolutionEvent): Promise<void>;
-  /** The proposer model (LLM proposers only), the cache of its replies, Stop, and retry passes. */
+  /** The proposer model (LLM proposers only), the cache of its replies, Stop, and the extra attempts after a transient fault. */
   model: ChatModel | null;
   cache: EvolutionCache;
   signal: AbortSignal | undefined;
-  maxExtraPasses: number;
+  maxExtraAttempts: number;
   /** Proposals failed in a row; a made proposal resets it (`maxConsecutiveFailures` stops the run). */
   consecutiveFailures: number;
 }

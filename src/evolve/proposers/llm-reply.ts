@@ -21,7 +21,7 @@ export function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
  * `parentStrategy` (strategies/llm-proposer.ts `parseProposal`).
  * @throws Error without a proposer model; LoopStop('stopped') on Stop before the call;
  *   LoopStop('provider_error') when a systemic fault, or a transient one that persists past
- *   `loop.maxExtraPasses` retries, stops the run resumable (nothing cached for the call);
+ *   `loop.maxExtraAttempts` retries, stops the run resumable (nothing cached for the call);
  *   LlmError('aborted') from the call
  */
 export async function llmProposal(loop: LoopContext, index: number, parentStrategy: string, messages: () => ChatMessage[]): Promise<StrategyProposal> {
@@ -46,7 +46,7 @@ export async function llmProposal(loop: LoopContext, index: number, parentStrate
 }
 
 /** A provider fault is not a proposal (as a meta-agent fault is not a decision): a transient one
- * is asked again, as faulted sessions get further passes (ttl/session-passes.ts); one that
+ * is asked again, as faulted sessions get further attempts (ttl/session-passes.ts); one that
  * persists, or a systemic one, stops the run resumable with nothing cached for this iteration. */
 async function completeWithRetries(model: ChatModel, messages: ChatMessage[], loop: LoopContext): ReturnType<ChatModel['complete']> {
   for (let attempt = 0; ; attempt++) {
@@ -54,7 +54,7 @@ async function completeWithRetries(model: ChatModel, messages: ChatMessage[], lo
       return await model.complete(messages, { signal: loop.signal });
     } catch (error) {
       if (!(error instanceof LlmError) || error.kind === 'aborted') throw error;
-      if (SYSTEMIC_KINDS.has(error.kind) || attempt >= loop.maxExtraPasses) throw new LoopStop('provider_error', `The proposer failed: ${error.message}`);
+      if (SYSTEMIC_KINDS.has(error.kind) || attempt >= loop.maxExtraAttempts) throw new LoopStop('provider_error', `The proposer failed: ${error.message}`);
       if (loop.signal?.aborted) throw new LoopStop('stopped', null);
     }
   }
