@@ -4,9 +4,13 @@
  * error naming the bad field. One place, so every import fails the same way.
  */
 import type { z } from 'zod';
+import { MetattlError } from '../common/errors.ts';
 
-export class ImportError extends Error {
+export class ImportError extends MetattlError {
   override readonly name = 'ImportError';
+  constructor(message: string) {
+    super('import_file', message);
+  }
 }
 
 /** Build the caller's error type (e.g. a view-specific ImportError subclass). */

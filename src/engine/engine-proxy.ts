@@ -5,6 +5,7 @@
  * `interpreter_hang` fault and the worker is killed; `reset()` or `restore()` then starts a new
  * worker. DOM-free: the worker itself comes from an injected `WorkerFactory`.
  */
+import { MetattlError } from '../common/errors.ts';
 import { EngineError } from './errors.ts';
 import type { EngineSnapshot, LoadOptions, StepResult, StoryInfo } from './interface.ts';
 import { fromWireError, isEngineResponse, type EngineRequest, type EngineResponse } from './protocol.ts';
@@ -275,5 +276,15 @@ export class EngineProxy {
   }
 }
 
-class HangError extends Error {}
-class WorkerCrash extends Error {}
+/** The worker did not answer in time (internal: the proxy restarts it and reports an EngineError). */
+class HangError extends MetattlError {
+  constructor(message: string) {
+    super('engine_hang', message);
+  }
+}
+/** The worker died or was stopped (internal: reported as an EngineError). */
+class WorkerCrash extends MetattlError {
+  constructor(message: string) {
+    super('engine_worker_crash', message);
+  }
+}

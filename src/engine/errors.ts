@@ -3,25 +3,26 @@
  * (bad input, shown to the user as is). `EngineError`: the engine was used wrongly or its worker
  * died. Both carry a stable `code` for callers to branch on.
  */
+import { MetattlError } from '../common/errors.ts';
 import type { EngineErrorCode, StoryFileErrorCode } from './interface.ts';
 
-export class StoryFileError extends Error {
+export class StoryFileError extends MetattlError {
   override readonly name = 'StoryFileError';
   constructor(
-    readonly code: StoryFileErrorCode,
+    override readonly code: StoryFileErrorCode,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 
-export class EngineError extends Error {
+export class EngineError extends MetattlError {
   override readonly name = 'EngineError';
   constructor(
-    readonly code: EngineErrorCode,
+    override readonly code: EngineErrorCode,
     message: string,
   ) {
-    super(message);
+    super(code, message);
   }
 }
 

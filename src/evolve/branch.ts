@@ -10,6 +10,7 @@ import type { RunEvent, Store } from '../store/interface.ts';
 import { evolutionSummary } from './evolution-store.ts';
 import { freshEvolutionState } from './fresh-state.ts';
 import type { EvolutionConfig, EvolutionState, MetricCall } from './interface.ts';
+import { MetattlError } from '../common/errors.ts';
 
 /** Settings a branch may change (the rest define the state it forks from: tasks, K, S, repeats,
  * minibatch size, seeds). */
@@ -17,8 +18,11 @@ export type BranchChanges = Partial<Pick<EvolutionConfig,
   'budgetMetricCalls' | 'candidateSelection' | 'epsilon' | 'topK' | 'acceptance' | 'proposer' | 'proposerInstruction' | 'maxConsecutiveFailures' | 'stopConditions' | 'concurrency' | 'models'>>;
 
 /** Thrown when a branch cannot be made (the message says why, for people). */
-export class BranchError extends Error {
+export class BranchError extends MetattlError {
   override readonly name = 'BranchError';
+  constructor(message: string) {
+    super('branch', message);
+  }
 }
 
 /**

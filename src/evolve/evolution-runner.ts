@@ -40,6 +40,7 @@ import { proposalsPerIteration } from './strategies/proposals.ts';
 import { EpochMinibatchSampler } from './strategies/minibatch.ts';
 import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
 import { meanScores, selectBest } from './strategies/selection.ts';
+import { MetattlError } from '../common/errors.ts';
 
 export type { EvolutionCache } from './interface.ts';
 export type { SweepGroup } from './proposers/interface.ts';
@@ -81,8 +82,11 @@ interface SweepRun {
 }
 
 /** A run whose budget cannot pay for the seed's validation plus one full iteration. */
-export class BudgetTooSmallError extends RangeError {
+export class BudgetTooSmallError extends MetattlError {
   override readonly name = 'BudgetTooSmallError';
+  constructor(message: string) {
+    super('budget_too_small', message);
+  }
 }
 
 /** The budget arithmetic of a run's config (strategies/budget.ts). */

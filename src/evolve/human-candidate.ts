@@ -14,6 +14,7 @@ import type { RunForRecord } from './reflective-record.ts';
 import { acceptanceRule } from './strategies/acceptance.ts';
 import { effectiveMinibatch } from './strategies/budget.ts';
 import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
+import { MetattlError } from '../common/errors.ts';
 
 /** What the loop lends the boundary step: its sweep (one metric call per task), the per-task
  * mean W-AUC, the pool refresh (fronts, best, progress) and its event emitter. */
@@ -37,8 +38,11 @@ export interface HumanCandidateInput {
 }
 
 /** Thrown when a human candidate cannot be added (the message says why, for people). */
-export class HumanCandidateError extends Error {
+export class HumanCandidateError extends MetattlError {
   override readonly name = 'HumanCandidateError';
+  constructor(message: string) {
+    super('human_candidate', message);
+  }
 }
 
 const sumOf = (scores: Record<string, number>) => Object.values(scores).reduce((a, b) => a + b, 0);

@@ -4,6 +4,7 @@
  * directory holding a registration must have the registered spec; a report says whether the run
  * matches its registration, and labels every comparison primary, secondary or exploratory.
  */
+import { MetattlError } from '../common/errors.ts';
 import { textHash } from '../agents/meta-prompt.ts';
 import type { Comparison } from '../eval/interface.ts';
 import type { ExperimentSpec, ExperimentState, PrimaryContrast, RegistrationCheck } from './interface.ts';
@@ -29,9 +30,9 @@ export interface Registration {
 }
 
 /** A registration that cannot be written or read. */
-export class RegistrationError extends Error {
+export class RegistrationError extends MetattlError {
   constructor(message: string) {
-    super(message);
+    super('registration', message);
     this.name = 'RegistrationError';
   }
 }

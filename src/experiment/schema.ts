@@ -4,12 +4,13 @@
  * Limits follow the CLI's (src/cli/numbers.ts LIMITS are not imported: the core stays CLI-free).
  * No UI, DOM or Node imports.
  */
+import { MetattlError } from '../common/errors.ts';
 import type { ArmSpec, EvolutionSpec, ExperimentSpec, ModelSet, PaperReference } from './interface.ts';
 
 /** Thrown with one line per bad field; `problems` holds them. */
-export class ExperimentSpecError extends Error {
+export class ExperimentSpecError extends MetattlError {
   constructor(readonly problems: string[]) {
-    super(`experiment: ${problems.join('; ')}`);
+    super('experiment_spec', `experiment: ${problems.join('; ')}`);
     this.name = 'ExperimentSpecError';
   }
 }

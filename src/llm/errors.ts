@@ -2,10 +2,16 @@
  * The LLM fault taxonomy, mapped once from whatever the SDK or fetch threw. Messages are
  * actionable and never contain the key (it is scrubbed from anything a provider echoes back).
  */
+import { MetattlError } from '../common/errors.ts';
 import { hideKey } from '../common/secrets.ts';
 import type { LlmErrorKind } from './interface.ts';
 
-export class LlmError extends Error {
+/**
+ * A failed LLM call. `kind` is the fault taxonomy that run records carry (interface.ts); the
+ * error's `code` is `llm_<kind>` (unique beside the other classes' codes, e.g. StoryFileError's
+ * `truncated`).
+ */
+export class LlmError extends MetattlError {
   override readonly name = 'LlmError';
   constructor(
     readonly kind: LlmErrorKind,
@@ -15,7 +21,7 @@ export class LlmError extends Error {
     /** The wait the provider asked for before a retry (Retry-After / retry-after-ms), ms; null when none. */
     readonly retryAfterMs: number | null = null,
   ) {
-    super(message);
+    super(`llm_${kind}`, message);
   }
 }
 
@@ -34,14 +40,14 @@ export const RETRYABLE_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(
 export const SYSTEMIC_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(['auth', 'quota', 'network_or_cors', 'bad_request']);
 
 /** The run's USD or token cap is reached: no further calls are made. */
-export class BudgetReachedError extends Error {
+export class BudgetReachedError extends MetattlError {
   override readonly name = 'BudgetReachedError';
   constructor(
     message: string,
     /** Which cap was reached. */
     readonly cap: 'usd' | 'tokens' = 'usd',
   ) {
-    super(message);
+    super('budget_reached', message);
   }
 }
 

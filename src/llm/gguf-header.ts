@@ -13,6 +13,8 @@
  * `type_traits`); a tensor of a type not in that table is checked only for its start. Pure.
  */
 
+import { MetattlError } from '../common/errors.ts';
+
 /** What reads bytes of the file: `[offset, offset + length)`, fewer at its end. */
 export type ByteReader = (offset: number, length: number) => Promise<Uint8Array>;
 
@@ -31,8 +33,18 @@ const VALUE_BYTES: Record<number, number> = { 0: 1, 1: 1, 2: 2, 3: 2, 4: 4, 5: 4
 /** Most entries (metadata or tensors) a real model has by far; more means the counts are garbage. */
 const MAX_ENTRIES = 1_000_000;
 
-class OutOfBytes extends Error {}
-class Bad extends Error {}
+/** The prefix read so far ends inside the header (internal: more bytes are fetched). */
+class OutOfBytes extends MetattlError {
+  constructor(message = 'The header goes on past the bytes read.') {
+    super('gguf_out_of_bytes', message);
+  }
+}
+/** The header is not a GGUF header we can read (internal: reported as not a model file). */
+class Bad extends MetattlError {
+  constructor(message: string) {
+    super('gguf_bad_header', message);
+  }
+}
 
 /** Reads the header from a prefix of the file; throws OutOfBytes when the prefix is too short. */
 class Cursor {

@@ -9,6 +9,7 @@
  * the model's own tokenizer (never estimated), cost 0, caps enforced. The reply contracts can be
  * enforced with llama.cpp grammars (reply-grammars.ts). Node only.
  */
+import { MetattlError } from '../common/errors.ts';
 import { LlmError } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { grammarText, replyContractFor, ReplyBudgetError, type ReplyContract } from './reply-grammars.ts';
@@ -22,9 +23,9 @@ export const NODE_LLAMA_CPP_VERSION = '3.21.1';
 export const LOCAL_INSTALL_COMMAND = `npm install --no-save node-llama-cpp@${NODE_LLAMA_CPP_VERSION}`;
 
 /** `--provider local` was asked for but node-llama-cpp is not installed. */
-export class LocalModelMissingError extends Error {
+export class LocalModelMissingError extends MetattlError {
   constructor() {
-    super(`--provider local needs the package node-llama-cpp, which the default install leaves out (it adds ~730 MB). Install it with: ${LOCAL_INSTALL_COMMAND}`);
+    super('local_model_missing', `--provider local needs the package node-llama-cpp, which the default install leaves out (it adds ~730 MB). Install it with: ${LOCAL_INSTALL_COMMAND}`);
     this.name = 'LocalModelMissingError';
   }
 }

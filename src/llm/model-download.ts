@@ -7,6 +7,7 @@
  * handed over. DOM-free: fetch and the chunk store are injected (opfs-partial-store.ts in the
  * page, an in-memory store in tests).
  */
+import { MetattlError } from '../common/errors.ts';
 
 /** What is kept of an unfinished download. */
 export interface PartialInfo {
@@ -68,9 +69,9 @@ export interface DownloadedFile {
 }
 
 /** The finished file failed its check (wrong size, not GGUF); nothing of it is kept. */
-export class DownloadVerifyError extends Error {
+export class DownloadVerifyError extends MetattlError {
   constructor(message: string) {
-    super(message);
+    super('download_verify', message);
     this.name = 'DownloadVerifyError';
   }
 }

@@ -17,6 +17,7 @@
  * (`FULL_REPLY_TOKENS`) the replies keep their full sizes; a smaller budget shrinks the free-text
  * parts in proportion (`replyBounds`).
  */
+import { MetattlError } from '../common/errors.ts';
 import type { ChatMessage, Role } from './interface.ts';
 
 /** Which contract a call answers under, or null for free text (the proposer, other prompts). */
@@ -95,9 +96,9 @@ export const MIN_REPLY_TOKENS: Readonly<Record<ReplyContract, number>> = {
 };
 
 /** A role's `max_tokens` is too small for the shortest reply its grammar admits. */
-export class ReplyBudgetError extends Error {
+export class ReplyBudgetError extends MetattlError {
   constructor(readonly contract: ReplyContract, readonly maxTokens: number) {
-    super(`${contract === 'actor' ? "The actor's" : "The meta-agent's"} max tokens (${maxTokens}) cannot hold a reply in its grammar: it needs at least ${MIN_REPLY_TOKENS[contract]} tokens (${FULL_REPLY_TOKENS[contract]} for a reply of full size).`);
+    super('reply_budget', `${contract === 'actor' ? "The actor's" : "The meta-agent's"} max tokens (${maxTokens}) cannot hold a reply in its grammar: it needs at least ${MIN_REPLY_TOKENS[contract]} tokens (${FULL_REPLY_TOKENS[contract]} for a reply of full size).`);
     this.name = 'ReplyBudgetError';
   }
 }

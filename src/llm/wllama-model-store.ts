@@ -6,6 +6,7 @@
  * reload keep the bytes that arrived, and the next Download goes on from them. Uses the
  * wllama module through wllama-chat-model.ts (the only importer).
  */
+import { MetattlError } from '../common/errors.ts';
 import { ggufBlobProblem } from './gguf-header.ts';
 import { DownloadVerifyError, memoryPartialStore, resumableDownload, type PartialInfo } from './model-download.ts';
 import { opfsAvailable, opfsPartialStore } from './opfs-partial-store.ts';
@@ -36,11 +37,15 @@ export const SUGGESTED_MODELS: readonly SuggestedModel[] = [
   { label: 'Qwen2.5-0.5B-Instruct (Q4_K_M)', url: 'https://huggingface.co/Qwen/Qwen2.5-0.5B-Instruct-GGUF/resolve/main/qwen2.5-0.5b-instruct-q4_k_m.gguf', sizeMb: 491, licence: 'Apache-2.0' },
 ];
 
-/** Storage refused the write (quota reached); nothing was kept of this model. */
-export class StorageFullError extends Error {
+/**
+ * The browser refused a model file's write (quota reached); nothing was kept of this model. Not the
+ * store's StorageFullError (store/interface.ts): that one is a run, story or setting not saved, and
+ * its advice is to delete those; this one is the model cache, and its advice is to remove a model.
+ */
+export class ModelStorageFullError extends MetattlError {
+  override readonly name = 'ModelStorageFullError';
   constructor(name: string) {
-    super(`Browser storage is full: ${name} was not kept (your other models are untouched). Remove a model below or free space for this site, then try again.`);
-    this.name = 'StorageFullError';
+    super('model_storage_full', `Browser storage is full: ${name} was not kept (your other models are untouched). Remove a model below or free space for this site, then try again.`);
   }
 }
 
@@ -87,7 +92,7 @@ export async function discardUnfinishedDownload(url: string): Promise<void> {
  * asks only for the rest with a Range request (a server without Range sends the whole file
  * again). The finished file is checked (size, GGUF header and length: gguf-header.ts), then moved into wllama's cache. Each
  * shard of a split model (`…-00001-of-0000N.gguf`) is downloaded in turn.
- * @throws StorageFullError when storage is full (nothing of this model is kept); Error for a URL
+ * @throws ModelStorageFullError when storage is full (nothing of this model is kept); Error for a URL
  *   that is not a `.gguf` file, a refused request, or a connection lost three times in a row
  *   (what arrived stays kept); DOMException AbortError when `signal` aborts (what arrived stays
  *   kept); DownloadVerifyError for a finished file that is not GGUF or not the size named.
@@ -118,7 +123,7 @@ export async function downloadModel(url: string, options: { onProgress?: (loaded
     if (isQuota(error)) {
       await Promise.all(shards.map((s) => partial.remove(s).catch(() => undefined)));
       await removeStoredModel(url).catch(() => undefined);
-      throw new StorageFullError(modelNameOf(url));
+      throw new ModelStorageFullError(modelNameOf(url));
     }
     throw error;
   }
@@ -127,7 +132,7 @@ export async function downloadModel(url: string, options: { onProgress?: (loaded
 
 /**
  * Copy a picked or dropped GGUF file into storage.
- * @throws StorageFullError when storage is full (nothing of it is kept); Error for a file that is
+ * @throws ModelStorageFullError when storage is full (nothing of it is kept); Error for a file that is
  *   not a whole GGUF model (gguf-header.ts: not "GGUF", a damaged header, cut short), saying what is wrong
  */
 export async function storeModelFile(file: Blob, name: string): Promise<StoredModel> {
@@ -140,7 +145,7 @@ export async function storeModelFile(file: Blob, name: string): Promise<StoredMo
     await cache.write(await cache.getNameFromURL(url), file.stream(), { originalURL: url, originalSize: file.size, etag: '' });
   } catch (error) {
     await removeStoredModel(url).catch(() => undefined);
-    if (isQuota(error)) throw new StorageFullError(name);
+    if (isQuota(error)) throw new ModelStorageFullError(name);
     throw error;
   }
   return { url, name, sizeBytes: file.size };
@@ -163,5 +168,5 @@ export async function removeStoredModel(url: string): Promise<void> {
 
 /** True when a failed `downloadModel` kept its bytes (Stop, a lost connection), false when it dropped them (storage full, a bad file). */
 export function isResumable(error: unknown): boolean {
-  return opfsAvailable() && !(error instanceof StorageFullError) && !(error instanceof DownloadVerifyError);
+  return opfsAvailable() && !(error instanceof ModelStorageFullError) && !(error instanceof DownloadVerifyError);
 }

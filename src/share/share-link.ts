@@ -6,6 +6,7 @@
  * place for one, unknown fields are dropped, and a registered key echoed inside a text is
  * scrubbed: common/secrets.ts).
  */
+import { MetattlError } from '../common/errors.ts';
 import { strFromU8, strToU8, unzlibSync, zlibSync } from 'fflate';
 import { z } from 'zod';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
@@ -93,12 +94,12 @@ export type SharedMetaPrompt = z.infer<typeof metaPromptSchema>;
 export type SharedSetup = z.infer<typeof setupSchema>;
 export type SharedProviderSetup = z.infer<typeof providerSetupSchema>;
 
-export class ShareError extends Error {
+export class ShareError extends MetattlError {
   override readonly name = 'ShareError';
   /** The payload field that failed its check (`provider.baseUrl`), or null when the link as a whole is too long. */
   readonly field: string | null;
   constructor(message: string, field: string | null = null) {
-    super(message);
+    super('share_link', message);
     this.field = field;
   }
 }

@@ -6,6 +6,7 @@
  * (`memory-store.ts`, when IndexedDB is unavailable) and JSON files (`node-store.ts`, CLI).
  * Must not import ui, svelte, DOM-only or Node-only APIs.
  */
+import { MetattlError } from '../common/errors.ts';
 
 /** A story file the user added (file picker, drag and drop or URL). */
 export interface StoredStory {
@@ -190,10 +191,11 @@ export function summariseRun(header: RunHeader): RunSummary {
 }
 
 /** Base class of storage failures; `message` is user-readable. */
-export class StorageError extends Error {
+export class StorageError extends MetattlError {
   override name = 'StorageError';
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  /** @param code `storage` for a plain storage failure; subclasses pass their own */
+  constructor(message: string, options?: { cause?: unknown }, code = 'storage') {
+    super(code, message, options);
   }
 }
 
@@ -212,17 +214,19 @@ export class DamagedRunError extends StorageError {
     readonly keepCount: number,
     kindLabel: string,
   ) {
-    super(`The stored ${kindLabel} "${runId}" is damaged, so it was not resumed: ${damage.where}, ${damage.record}: ${damage.problem}. ${keepCount > 0 ? `Intact before it: ${keep}; continuing from there discards the rest and runs it again.` : 'Nothing before the damage can be kept; continuing starts it again from the beginning.'}`);
+    super(`The stored ${kindLabel} "${runId}" is damaged, so it was not resumed: ${damage.where}, ${damage.record}: ${damage.problem}. ${keepCount > 0 ? `Intact before it: ${keep}; continuing from there discards the rest and runs it again.` : 'Nothing before the damage can be kept; continuing starts it again from the beginning.'}`, undefined, 'damaged_run');
   }
 }
 
 /** The browser's storage quota (QuotaExceededError) or the disk is full; nothing was written. */
 export class StorageFullError extends StorageError {
   override name = 'StorageFullError';
-  constructor(what: string, options?: { cause?: unknown }) {
+  /** @param what the thing not saved ("the run \"r1\""); `code` is for StorageLowError only */
+  constructor(what: string, options?: { cause?: unknown }, code = 'storage_full') {
     super(
       `Storage is full: could not save ${what}. Nothing was written. Remove stories or save slots you no longer need, or free disk space, and try again.`,
       options,
+      code,
     );
   }
 }
@@ -231,6 +235,9 @@ export class StorageFullError extends StorageError {
  * this connection was closed so another tab could upgrade. */
 export class StorageBlockedError extends StorageError {
   override name = 'StorageBlockedError';
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options, 'storage_blocked');
+  }
 }
 
 /** Trimmed slot name, or a `StorageError` when it is empty or longer than 100 characters. */

@@ -27,7 +27,7 @@ const mb = (bytes: number): string => `${(bytes / 1e6).toFixed(1)} MB`;
 export class StorageLowError extends StorageFullError {
   override name = 'StorageLowError';
   constructor(readonly usage: number, readonly quota: number) {
-    super('it');
+    super('it', undefined, 'storage_low');
     this.message = `This page's storage is almost full (${mb(usage)} used of the ${mb(quota)} the browser allows it; the next save would leave less than the ${mb(reserveBytes(quota))} kept free), so the run was stopped before a save could fail; everything saved so far is kept. Export everything now, then delete old runs or stories (or free disk space) and resume.`;
   }
 }

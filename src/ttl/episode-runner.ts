@@ -12,6 +12,7 @@ import type { StepResult } from '../engine/interface.ts';
 import { BudgetReachedError, LlmError } from '../llm/errors.ts';
 import type { EnvironmentTexts, PageSnapshot } from '../web/interface.ts';
 import type { StepGate } from './pace.ts';
+import { MetattlError } from '../common/errors.ts';
 
 /**
  * The environment surface the runner needs; `EngineProxy` has it, `syncEngine()` adapts an Engine
@@ -62,8 +63,11 @@ export interface EpisodeOptions {
 }
 
 /** The recorded steps do not replay to the same scores: the story or seed differs. */
-export class ReplayMismatchError extends Error {
+export class ReplayMismatchError extends MetattlError {
   override readonly name = 'ReplayMismatchError';
+  constructor(message: string) {
+    super('replay_mismatch', message);
+  }
 }
 
 /** Run one episode. Never throws for LLM or interpreter faults: they become the termination. */

@@ -5,6 +5,7 @@
  * on a subsample with the rule that judges them there; the loop (evolution-runner.ts) plays them,
  * applies the rule and validates accepted children fully. Core module: no UI or DOM imports.
  */
+import { MetattlError } from '../../common/errors.ts';
 import type { ChatModel } from '../../llm/interface.ts';
 import type { SeededRng } from '../../ttl/rng.ts';
 import type { CallPurpose, Candidate, ProposalProvenance, EvolutionCache, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, StopReason } from '../interface.ts';
@@ -25,12 +26,12 @@ export interface SweepGroup {
 }
 
 /** Thrown inside the loop to end the run with `reason` (caught by `runEvolution`, never escapes it). */
-export class LoopStop extends Error {
+export class LoopStop extends MetattlError {
   constructor(
     readonly reason: StopReason,
     message: string | null,
   ) {
-    super(message ?? String(reason));
+    super('loop_stop', message ?? String(reason));
   }
 }
 

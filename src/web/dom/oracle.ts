@@ -7,6 +7,7 @@
 import { formatWebAction, type WebAction } from '../actions.ts';
 import type { OracleStep, OracleTarget } from '../interface.ts';
 import type { WebEnvironment, WebObservation } from './web-environment.ts';
+import { MetattlError } from '../../common/errors.ts';
 
 /** The result of a script: the final reward and each action with the observation after it. */
 export interface ScriptRun {
@@ -18,8 +19,11 @@ export interface ScriptRun {
 }
 
 /** A target the page does not show: the script (or the site) is wrong. */
-export class OracleTargetError extends Error {
+export class OracleTargetError extends MetattlError {
   override readonly name = 'OracleTargetError';
+  constructor(message: string) {
+    super('oracle_target', message);
+  }
 }
 
 function resolve(env: WebEnvironment, target: OracleTarget): string {

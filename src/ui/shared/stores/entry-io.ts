@@ -12,6 +12,7 @@ import { scrubText } from '../../../common/secrets.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../../store/interface.ts';
 import { META_PROMPT_LIMITS } from '../../../share/share-link.ts';
+import { MetattlError } from '../../../common/errors.ts';
 
 /** One evaluation of an entry on a task set (W-AUC mean and its 95% bootstrap interval). */
 export interface MetaPromptEvaluation {
@@ -71,8 +72,11 @@ export const entrySchema = z.object({
 const fileSchema = z.object({ format: z.literal(ENTRY_FILE_FORMAT), entry: entrySchema });
 
 /** An error in an imported entry file; `message` is user-readable. */
-export class EntryImportError extends Error {
+export class EntryImportError extends MetattlError {
   override readonly name = 'EntryImportError';
+  constructor(message: string) {
+    super('entry_import', message);
+  }
 }
 
 /** A stored entry (`StoredMetaPrompt.entry`) as a library entry; null when it is not one. */
