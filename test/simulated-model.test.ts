@@ -21,7 +21,7 @@ import { buildOproMessages } from '../src/evolve/strategies/opro-proposer.ts';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import type { LlmSettings } from '../src/llm/interface.ts';
 import { createSimulatedChatModels, simulatedReply, SIMULATED_MODEL } from '../src/llm/simulated-model.ts';
-import { actorReply, decideGuide, dropUseless, exploreCommands, guidePlan, parseEpisodeLogs, propose, strategyInstructions, type LogEpisode } from '../src/llm/simulated-rules.ts';
+import { actorReply, decideGuide, EXPLORE_WEIGHTS, dropUseless, exploreCommands, guidePlan, guideText, parseEpisodeLogs, propose, RULES, strategyInstructions, type LogEpisode } from '../src/llm/simulated-rules.ts';
 import { approximateTokens } from '../src/llm/token-count.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
 import { EnginePool } from '../src/ttl/engine-pool.ts';
@@ -119,6 +119,61 @@ describe('the rule table', () => {
   });
 });
 
+describe('the rule table, rule by rule', () => {
+  const PHRASES: Record<string, string[]> = {
+    'all-hints': ['Keep a fact bank.', 'Record every fact.', 'Never delete anything.', 'Keep every hint.'],
+    route: ['Write a route script.', 'Do credit assignment.', 'List the scoring moves in order.', 'List the scoring commands in order.', 'A guide that reproduces every gain.', 'Replay the best episode.'],
+    'drop-useless': ['Drop moves that failed.', 'Drop commands that failed.', 'Cut wasted steps.', 'Skip steps that only looked around.', 'No useless moves.'],
+  };
+
+  it("each rule is named by each of its table's phrases, by that rule alone, and by the sentence the proposer writes for it", () => {
+    for (const rule of RULES) {
+      for (const phrase of PHRASES[rule.instruction]!) expect(strategyInstructions(phrase), phrase).toEqual([rule.instruction]);
+      expect(strategyInstructions(rule.sentence)).toEqual([rule.instruction]);
+    }
+    expect(strategyInstructions('Be concise and helpful.')).toEqual([]);
+  });
+
+  it('naive with no hint in the last episode gives no plan, only the advice to explore; facts are listed only by a fact bank', () => {
+    const quiet = episodes([log(1, [['look', 0, ROOM]], 'Time passes.')]);
+    const naive = decideGuide(quiet, []);
+    expect(naive.plan).toEqual([]);
+    expect(guideText(naive)).toBe('Explore: try the exits and objects you have not tried yet (this is attempt 2).');
+    expect(decideGuide(episodes(LEVER_LOGS), []).facts).toEqual([]);
+    expect(decideGuide(episodes(LEVER_LOGS), ['route']).facts).toEqual([]);
+    expect(guideText(decideGuide(episodes(LEVER_LOGS), ['all-hints']))).toContain('Facts learned so far:\n- after 0 point(s) in episode 1, the game said to pull yellow lever');
+  });
+
+  it('rules combine: a fact bank that drops useless moves keeps every hint and none of the moves that did nothing', () => {
+    const d = decideGuide(episodes(LEVER_LOGS), ['all-hints', 'drop-useless']);
+    expect(d.plan).toEqual(['pull yellow lever', 'pull blue lever']);
+    expect(guidePlan(guideText(d))).toEqual(d.plan);
+  });
+
+  it('the proposer adds the route when the worst run has a worse later episode and one hint at most', () => {
+    const record = [log(1, [['pull yellow lever', 1, ROOM], ['pull blue lever', 1, CLICK]], 'Time passes.'), log(2, [['pull yellow lever', 1, ROOM]], died('PULL BLUE LEVER'))].join('\n\n');
+    const child = propose('', record);
+    expect(strategyInstructions(child.strategy)).toEqual(['route']);
+    expect(child.reason).toMatch(/^Adding the rule "route": an episode scored less than an earlier one/);
+  });
+
+  it('the proposer adds dropping useless moves when the logs show only them', () => {
+    const record = log(1, [['look', 0, ROOM], ['pull red lever', 1, ROOM]], 'Time passes.');
+    const child = propose('', record);
+    expect(strategyInstructions(child.strategy)).toEqual(['drop-useless']);
+    expect(child.reason).toMatch(/^Adding the rule "drop-useless"/);
+  });
+
+  it('with logs that call for nothing, the proposer adds the first missing rule of the table; every rule present, it sharpens the wording only', () => {
+    const record = log(1, [['pull red lever', 1, ROOM]], 'Time passes.');
+    expect(strategyInstructions(propose('', record).strategy)).toEqual(['all-hints']);
+    expect(strategyInstructions(propose('Keep every hint.', record).strategy)).toEqual(['all-hints', 'route']);
+    const sharpened = propose('Keep every hint. Write a route script. No useless moves.', record);
+    expect(sharpened.strategy).toBe(RULES.map((r) => r.sentence).join(' '));
+    expect(sharpened.reason).toBe('Every rule of the table is present; sharpening their wording.');
+  });
+});
+
 describe('the actor', () => {
   const view = (guide: string, observation: string, turns: { observation: string; reply: string }[] = []) => ({ guide, observation, turns });
 
@@ -143,6 +198,28 @@ describe('the actor', () => {
     const vault = exploreCommands('The corridor ends at a vault door. Beside it is a keypad with a small screen. The lobby is back to the west.\n\nOn the floor is a gem.', 'k');
     expect(vault).toEqual(expect.arrayContaining(['west', 'take gem']));
     expect(vault.filter((c) => /^enter \d{3}$/.test(c))).toHaveLength(1);
+  });
+
+  it('past the plan it explores untried commands of the room; a command the game refused still counts as done', () => {
+    const guide = 'PLAN:\n1. pull purple lever';
+    const room = ROOM.replace('Lever Room ', 'Lever Room\n');
+    let checked = 0;
+    for (const seed of ['0', '1', '2', '3', '4']) {
+      const first = actorReply(view(guide, room), seed);
+      if (/slip/.test(first)) continue;
+      checked++;
+      expect(parseActorReply(first, 'stop').action).toBe('pull purple lever');
+      // The game refused the command; the actor does not retry it but explores what the room names.
+      const second = parseActorReply(actorReply(view(guide, "You can't see any such thing.", [{ observation: room, reply: first }]), seed), 'stop');
+      expect(second.reasoning).toMatch(/^No plan command left, so I explore what the room names\. \(step 2, plan 1\)$/);
+      expect(exploreCommands(room, 'k')).toContain(second.action);
+      expect(second.action).not.toBe('pull purple lever');
+    }
+    expect(checked).toBeGreaterThanOrEqual(4);
+  });
+
+  it('weights what it explores: a row of levers, a keypad and things to take before exits, exits before scenery', () => {
+    expect(EXPLORE_WEIGHTS).toEqual({ row: 3, keypad: 3, items: 3, exits: 2, objects: 1 });
   });
 
   it('slips from the plan now and then, deterministically per seed', () => {

@@ -4,7 +4,7 @@
  * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
  * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
  * (id, status, stopReason, bestByZScore, budget, sessionsPlayed, proposals, failedProposals,
- * faultedEpisodes, outerLoop, merges). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
+ * faultedEpisodes, outerLoop, merges, `model: { name, simulated, kind, caveat }` of llm/model-label.ts). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
  * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  * --pause-after N pauses at the boundary after iteration N; --branch RUN_ID --from-iteration N
@@ -44,6 +44,7 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
 import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
 import { plural } from '../agents/plural.ts';
+import { exportedModel } from '../llm/model-label.ts';
 
 
 export async function evolveCommand(argv: string[]): Promise<number> {
@@ -145,6 +146,7 @@ export async function evolveCommand(argv: string[]): Promise<number> {
 function evolutionJson(id: string, state: EvolutionState, config: EvolutionConfig, settings: LlmSettings, meter: UsageMeter) {
   return {
     id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
+    model: exportedModel({ presetId: settings.provider.presetId, ...config.models }),
     metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
     faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer', ...(c.providerModel ? { providerModel: c.providerModel } : {}), ...(c.systemFingerprint ? { systemFingerprint: c.systemFingerprint } : {}) })),

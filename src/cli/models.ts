@@ -9,7 +9,8 @@ import { basename } from 'node:path';
 import { stat } from 'node:fs/promises';
 import type { ChatModel, LlmSettings, Role } from '../llm/interface.ts';
 import { createChatModels } from '../llm/openai-chat-model.ts';
-import { createSimulatedChatModels, SIMULATED_PROVIDER } from '../llm/simulated-model.ts';
+import { createSimulatedChatModels, SIMULATED_MODEL, SIMULATED_PROVIDER } from '../llm/simulated-model.ts';
+import { describeModel } from '../llm/model-label.ts';
 import { createHttpFetch } from './http-fetch.ts';
 import type { LocalModelHost } from '../llm/local-chat-model.ts';
 import type { UsageMeter } from '../llm/usage-meter.ts';
@@ -76,12 +77,24 @@ async function localHost(modelFile: string, threads: number): Promise<LocalModel
   return loaded.host;
 }
 
+let simulationAnnounced = false;
+
+/** Says once per process, on stderr (so --json's stdout stays one object), who plays: `Played by the simulated model — not a language model; …`. */
+function announceSimulation(): void {
+  if (simulationAnnounced) return;
+  simulationAnnounced = true;
+  process.stderr.write(`${describeModel({ actor: SIMULATED_MODEL, metaAgent: SIMULATED_MODEL, proposer: SIMULATED_MODEL }).sentence}\n`);
+}
+
 /**
  * The run's three role models, local, remote or (`--provider simulated`) the simulated model, by the flags.
  * @throws UsageError for bad local flags; LocalModelMissingError when node-llama-cpp is missing
  */
 export async function chatModelsFromFlags(flags: Flags, settings: LlmSettings, meter: UsageMeter): Promise<Record<Role, ChatModel>> {
-  if (settings.provider.presetId === SIMULATED_PROVIDER) return createSimulatedChatModels(settings, meter);
+  if (settings.provider.presetId === SIMULATED_PROVIDER) {
+    announceSimulation();
+    return createSimulatedChatModels(settings, meter);
+  }
   const local = localFlags(flags);
   if (!local) return createChatModels(settings, meter, { fetch: (processFetch ??= createHttpFetch()) });
   const host = await localHost(local.modelFile, local.threads);

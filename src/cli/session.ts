@@ -9,7 +9,8 @@
  * (Z-machine stories: each step also has `location` { id, name } or null, each episode `startLocation`)
  * and `interventions: [{ episode, step, oldGuide, newGuide }]` (a person's edits of the guide
  * mid-episode, made in the page; empty when none) plus extra fields (id, status, stopReason, stopMessage, scores, averageScore, bestScore, exchanges count,
- * totalTokens, adaptations, usageEstimated, estimatedCalls).
+ * totalTokens, adaptations, usageEstimated, estimatedCalls) and `model: { name, simulated, kind, caveat }`
+ * (llm/model-label.ts: the simulated model says it is one).
  * --out FILE writes the whole session record (the export format the page's replay view opens).
  * --raw-meta-prompt FILE (instead of --policy): the file's text is the meta-agent's whole system
  * message, byte for byte; the record's `config.policy` says `raw: true` (the JSON output too), and a
@@ -23,6 +24,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { EngineProxy } from '../engine/engine-proxy.ts';
 import { createNodeWorker } from '../engine/node/worker-factory.ts';
 import { chatModelsFromFlags, localModelNote } from './models.ts';
+import { exportedModel } from '../llm/model-label.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import { sharedAdaptations } from '../llm/adaptations.ts';
 import type { LlmSettings } from '../llm/interface.ts';
@@ -164,6 +166,7 @@ function sessionJson(record: SessionRecord, run: { id: string; story: string; se
     id: run.id, story: run.story, seed: run.seed, policy: policyName(record), ...(isRaw(record) ? { raw: true } : {}), maxScore: record.config.story.maxScore, wAuc: record.wAuc,
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
     stopMessage: record.stopMessage, exchanges: record.exchanges.length,
+    model: exportedModel({ presetId: settings.provider.presetId, actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }),
     interventions: (record.interventions ?? []).map(({ episode, step, oldGuide, newGuide }) => ({ episode, step, oldGuide, newGuide })), costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel,
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,

@@ -5,7 +5,8 @@ import { describe, expect, it } from 'vitest';
 import type { ExperimentReport, ExperimentRow } from '../../experiment/interface.ts';
 import type { Interval } from '../../ttl/metrics.ts';
 import { lineChartConfig, lineChartTable } from '../shared/charts/line-chart.ts';
-import { curveLine, curveSteps, reportArms, stepCurvesSpec, stepCurvesSummary, stepMaxScore } from './report-curves.ts';
+import { SIMULATION_NOTICE } from '../../llm/model-label.ts';
+import { curveLine, curveSteps, reportArms, reportModelNote, stepCurvesSpec, stepCurvesSummary, stepMaxScore } from './report-curves.ts';
 
 const iv = (estimate: number, low: number, high: number): Interval => ({ estimate, low, high, resamples: 2000, n: 2 });
 const row = (step: string, taskSet: string, arm: string, games: string[], curve: ExperimentRow['curve']): ExperimentRow => ({
@@ -77,5 +78,14 @@ describe('the experiment report’s learning-curve charts', () => {
     const id = curveSteps(report)[0]!;
     expect(curveLine(id.rows[0]!)).toBe('naive: 1.0 [0.0, 2.0] → 2.0 [1.0, 3.0] → 2.5 [2.0, 3.0]');
     expect(stepCurvesSummary(id)).toBe('Learning curves of ID (eval-ID), mean final score per episode with 95% intervals — naive: 1.0 [0.0, 2.0] → 2.0 [1.0, 3.0] → 2.5 [2.0, 3.0]; evolved: 1.5 [1.0, 2.0] → 3.0 [2.0, 4.0] → 4.0 [3.5, 4.5]');
+  });
+
+  it('names who played above every chart: the simulated model says it is one, other models by name', () => {
+    const simulated = reportModelNote({ models: [{ actor: 'gpt-4o-mini', metaAgent: 'gpt-4o-mini', proposer: 'gpt-4o-mini' }, { actor: 'simulated', metaAgent: 'simulated', proposer: 'simulated' }] });
+    expect(simulated).toBe(`Played by the ${SIMULATION_NOTICE}.`);
+    expect(stepCurvesSpec(curveSteps(report)[0]!, ['naive', 'evolved'], 5, simulated).note).toBe(simulated);
+    expect(reportModelNote({ models: [{ actor: 'gpt-4o-mini', metaAgent: 'gpt-4o-mini', proposer: 'gpt-4o-mini' }] })).toBe('Played by gpt-4o-mini.');
+    expect(reportModelNote({ models: [] })).toBe('Played by a model not recorded.');
+    expect(stepCurvesSpec(curveSteps(report)[0]!, ['naive', 'evolved'], 5).note).toBeUndefined();
   });
 });

@@ -12,6 +12,7 @@ import type { ExperimentReport, ExperimentRow } from '../../experiment/interface
 import { formatInterval, seriesColour } from '../../eval/report-html.ts';
 import { gameOf } from '../../experiment/plan.ts';
 import type { LineChartSpec, LineSeries } from '../shared/charts/line-chart.ts';
+import { describeModel } from '../../llm/model-label.ts';
 
 /** One evaluation step's curves: the step id, its task set and its rows (one per arm, report order). */
 export interface CurveStep {
@@ -48,13 +49,14 @@ export function stepMaxScore(games: readonly string[], maxScoreOf: (game: string
  * The chart of one step: per arm the mean final score per episode (x = 1…K; episodes whose
  * estimate is not finite are left out) and its 95% CI band; the arms' colours are their index in
  * `arms` (all the report's arms, so an arm keeps its colour across steps). With a known max score
- * `max`, y runs from 0 to it (or to a higher drawn value) and a dashed "Max score (max)" line is drawn.
+ * `max`, y runs from 0 to it (or to a higher drawn value) and a dashed "Max score (max)" line is drawn;
+ * `note` (reportModelNote: who played) is the muted line above the chart and on its exported image.
  */
 /** Whether every row of the step has a per-game normalised curve (then it is drawn). */
 export const stepNormalised = (step: CurveStep): boolean => step.rows.every((r) => (r.normalisedCurve?.length ?? 0) > 0);
 const curveOf = (row: ExperimentRow, normalised: boolean) => (normalised ? row.normalisedCurve! : row.curve);
 
-export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: number | null): LineChartSpec {
+export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: number | null, note?: string): LineChartSpec {
   const normalised = stepNormalised(step);
   const series: LineSeries[] = step.rows.map((row) => {
     const ok = curveOf(row, normalised).map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
@@ -64,12 +66,24 @@ export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: nu
     };
   });
   const episodes = Math.max(1, ...step.rows.map((r) => r.curve.length));
-  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: normalised ? 'score ÷ max score (normalised per game)' : 'mean final score', xMin: 1, xMax: episodes, integerX: true };
+  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: normalised ? 'score ÷ max score (normalised per game)' : 'mean final score', xMin: 1, xMax: episodes, integerX: true, ...(note ? { note } : {}) };
   const drawn0 = series.flatMap((s) => [...s.points, ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
   if (normalised) return { ...spec, yMin: 0, yMax: Math.max(1, ...drawn0), refLines: [{ label: 'Max score (each game)', y: 1 }] };
   if (max === null) return spec;
   const drawn = series.flatMap((s) => [...s.points, ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
   return { ...spec, yMin: 0, yMax: Math.max(max, ...drawn), refLines: [{ label: `Max score (${max})`, y: max }] };
+}
+
+/**
+ * Who played the report's runs, as the line above each of its charts (llm/model-label.ts):
+ * "Played by the simulated model — not a language model; …" when any model set is simulated,
+ * otherwise each model set's sentence once ("Played by gpt-4o-mini."), in the report's order.
+ */
+export function reportModelNote(report: Pick<ExperimentReport, 'models'>): string {
+  const identities = report.models.map((m) => describeModel(m));
+  const simulated = identities.find((m) => m.simulated);
+  if (simulated) return simulated.sentence;
+  return identities.length ? [...new Set(identities.map((m) => m.sentence))].join(' ') : describeModel({}).sentence;
 }
 
 /** The report's arms in order of first appearance (their colour index). */

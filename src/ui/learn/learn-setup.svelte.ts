@@ -9,6 +9,8 @@
  * 3 × 10 and the web guide, as the CLI); setup links carry it and are checked against the catalog.
  */
 import { contextWindowFor, estimateTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
+import { presetById } from '../../llm/providers.ts';
+import { SIMULATED_PROVIDER } from '../../llm/model-label.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { SessionConfig } from '../../ttl/session-record.ts';
@@ -48,6 +50,23 @@ export class LearnSetup {
   readonly policy = $derived(formPolicy(this.selectedPolicy, this.form));
   /** The models of the next session, from Settings. */
   readonly models = $derived.by(() => ({ actor: roleModelOf(this.settings.form.roles, 'actor'), metaAgent: roleModelOf(this.settings.form.roles, 'metaAgent') }));
+  /**
+   * No provider to run with yet: not the simulated model, and no actor model, a provider that needs
+   * a key (llm/providers.ts `needsKey`) without one, or a custom preset without a base URL. The form
+   * then offers the simulated model in one line (`trySimulated`).
+   */
+  get providerMissing(): boolean {
+    const form = this.settings.form;
+    if (form.presetId === SIMULATED_PROVIDER) return false;
+    const preset = presetById(form.presetId);
+    return !this.models.actor || form.baseUrl.trim() === '' || (preset?.needsKey === true && this.settings.apiKey === '');
+  }
+
+  /** The first screen's "Try it without a key" from the form: the simulated model for every role (Settings saves it). */
+  trySimulated(): void {
+    this.settings.selectPreset(SIMULATED_PROVIDER);
+  }
+
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */
   readonly defaultContextWindow = $derived.by(() => contextWindowFor(roleModelOf(this.settings.form.roles, 'metaAgent')));
   /** What loading a shared setup changed or could not do; null when nothing to say. */
