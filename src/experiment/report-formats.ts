@@ -213,13 +213,15 @@ export function evolutionCells(x: ExperimentReport['evolutions'][number]): strin
 /** What the evolutions table's counts mean (every format prints it under the table). */
 export const EVOLUTION_FOOTNOTE = 'Proposals = proposer calls (LLM arm) or random draws (random arm), failed ones included; accepted = children that passed the minibatch acceptance rule; validated = candidates other than the seed scored on every validation task; proposer USD "—" = not priced. Edit size = word-level Levenshtein distance from the parent\'s strategy section to the child\'s, over the proposals that produced a text.';
 
-/** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size (space-separated). */
-export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc'];
+/** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size
+ * (space-separated); `replicate` (1-based) and `rng_seed` say which run of a replicated evolution a
+ * row is (empty for an outcome recorded before replicates existed). */
+export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc', 'replicate', 'rng_seed'];
 export function experimentEvolutionsToCsv(r: ExperimentReport): string {
   const rows = r.evolutions.map((x) => {
     const q = quartiles(x.editSizes ?? []);
     return [x.step, x.modelSet, x.fold, x.proposer, x.optimizer, x.proposer === 'llm' ? x.proposerInput ?? 'full' : null, x.editSizeTarget?.source ?? null, x.metricCallsUsed, x.budget, x.sessionsPlayed, x.proposals ?? null, x.accepted ?? null, x.validated ?? null, x.proposerTokens ?? null, x.proposerUsd ?? null,
-      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc];
+      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc, x.replicate ?? null, x.rngSeed ?? null];
   });
   return toCsv({ header: EVOLUTIONS_CSV_HEADER, rows });
 }
