@@ -9,12 +9,20 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
-import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm } from './interface.ts';
+import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm, ReplicateRow } from './interface.ts';
 
 /** What the replicated rows mean and cannot show. */
 export const REPLICATES_FOOTNOTE = 'A replicated arm runs its evolution n times with rng seeds base, base + 1, …, and evaluates each chosen prompt as its own policy (<arm>#r<r>). Its W-AUC and Δ intervals are a percentile bootstrap over replicates → games → seeds → repeats (replicates and games each drawn with replacement; Owen 2007, Davison & Hinkley 1997 §3.8), so the optimiser\'s run-to-run variance is inside them; with one replicate they are the unreplicated intervals. With few replicates the replicate level is itself poorly estimated (n = 2 or 3 draws only a handful of distinct replicate sets): the interval then understates the optimiser\'s variance. Dissimilarity: word edit distance = word-level Levenshtein distance ÷ the longer prompt\'s words; Jaccard distance = 1 − shared ÷ all distinct words (lower-cased, split on whitespace); 0 = the same words, 1 = nothing shared. It measures wording, not what the prompts make the actor do.';
 
 export const REPLICATE_HEADER = ['replicate', 'policy', 'rng seed', 'chosen', 'sessions', 'W-AUC', 'Δ vs baseline'];
+
+/** The caption of one replicate's chosen prompt: the seed kept unchanged is said so (nobody wrote
+ * it in this run: no selection happened); any other is the evolution's output (untrusted text). */
+export const chosenPromptCaption = (x: Pick<ReplicateRow, 'replicate' | 'chosenIsSeed'>): string =>
+  `Chosen prompt of r${x.replicate} (${x.chosenIsSeed ? 'the seed, unchanged: no selection happened' : 'written by the evolution'})`;
+
+/** One replicate's chosen prompt as printed: its text, or a note when it has no strategy section. */
+export const chosenPromptText = (x: Pick<ReplicateRow, 'prompt'>): string => x.prompt || '(empty: no strategy section)';
 /** Per replicated arm: its heading, the aggregated numbers, one row per replicate, the pairwise dissimilarity lines. */
 export function replicatedParts(a: ReplicatedArm): { title: string; summary: string; rows: string[][]; pairs: string[] } {
   const spread = a.wAucSpread ? `W-AUC spread over replicates: ${num(a.wAucSpread.min)}–${num(a.wAucSpread.max)} (range ${num(a.wAucSpread.range)}, SD ${num(a.wAucSpread.sd)})` : 'W-AUC spread: —';
@@ -113,7 +121,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     for (const a of r.replicated) {
       const p = replicatedParts(a);
       out.push(`### ${p.title}`, '', p.summary, '', `| ${REPLICATE_HEADER.join(' | ')} |`, `|${REPLICATE_HEADER.map(() => '---').join('|')}|`, ...p.rows.map((c) => `| ${c.join(' | ')} |`), '', ...p.pairs.map((l) => `- ${l}`), '');
-      for (const x of a.perReplicate) out.push(`Chosen prompt of r${x.replicate} (model-written):`, '', ...fenced(x.prompt), '');
+      for (const x of a.perReplicate) out.push(`${chosenPromptCaption(x)}:`, '', ...fenced(chosenPromptText(x)), '');
     }
     out.push(REPLICATES_FOOTNOTE, '');
   }
@@ -176,7 +184,7 @@ ${folds.length ? `<h2>Folds (train / validation / test are disjoint): the select
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', EVOLUTION_HEADER, evolutions)}<p>${e(EVOLUTION_FOOTNOTE)}</p>${(r.armMatching ?? []).map((m) => `<p class="${m.matched ? 'best' : 'warn'}" data-testid="arm-matching" data-matched="${m.matched}">${e(m.text)}</p>`).join('')}` : ''}
 ${r.replicated?.length ? `<section id="replicates"><h2>Replicated evolutions</h2>${r.replicated.map((a) => {
     const p = replicatedParts(a);
-    return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>Chosen prompt of r${x.replicate} (model-written)</summary><pre>${e(x.prompt)}</pre></details>`).join('')}`;
+    return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>${e(chosenPromptCaption(x))}</summary><pre>${e(chosenPromptText(x))}</pre></details>`).join('')}`;
   }).join('')}<p>${e(REPLICATES_FOOTNOTE)}</p></section>` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
