@@ -166,9 +166,11 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   const comparisons = await download(page, 'experiment-export-comparisons-csv');
   expect(comparisons.name).toMatch(/^experiment-random-control-.*-comparisons\.csv$/);
   const [cHeader, ...cLines] = comparisons.text.trim().split('\n').map((l) => l.split(','));
-  expect(cHeader!.slice(0, 3)).toEqual(['a', 'b', 'task_set']);
-  expect(cHeader).toEqual(expect.arrayContaining(['sign_flip_p', 'min_p', 'holm_p', 'per_game']));
-  expect(cLines.map((l) => `${l[0]}-${l[1]}`)).toContain('evolved-random-evolved');
+  expect(cHeader!.slice(0, 4)).toEqual(['step', 'a', 'b', 'task_set']);
+  expect(cHeader).toEqual(expect.arrayContaining(['sign_flip_p', 'min_p', 'holm_p', 'per_game', 'few_games', 'registered']));
+  expect(cLines.map((l) => `${l[0]} ${l[1]}-${l[2]}`)).toContain('eval-OOD evolved-random-evolved');
+  // One game (advent:1): fewer than 6, so the few_games column says so.
+  expect(cLines.every((l) => l[cHeader!.indexOf('few_games')] === 'true')).toBe(true);
   const evolutions = await download(page, 'experiment-export-evolutions-csv');
   const [eHeader, ...eLines] = evolutions.text.trim().split('\n').map((l) => l.split(','));
   expect(eHeader).toEqual(expect.arrayContaining(['proposals', 'accepted', 'validated', 'proposer_tokens', 'replicate']));
@@ -186,7 +188,7 @@ test('the plan names the models and prices its USD is at, as `experiment plan` d
   await page.goto('./?view=experiments');
   await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
   await expect(page.locator('[data-testid="experiment-builtin"][value="paper-jericho"]')).toBeChecked();
-  await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText(/^\$[\d.,]+–[\d.,]+$/);
+  await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText(/^\$[\d.,]+ – \$[\d.,]+$/);
   await expect(page.getByTestId('experiment-prices')).toHaveText('USD at gpt-4o-mini $0.15/$0.60 per M tokens in/out (cached in $0.075) (actor, meta-agent, proposer).');
   await page.getByTestId('experiment-prices').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('experiments-plan-prices.png') });

@@ -254,4 +254,4 @@ export function experimentFoldsToCsv(r: ExperimentReport): string {
   return toCsv({ header: FOLDS_CSV_HEADER, rows: [...rows, ...pooled] });
 }
 
-export { comparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';
+export { stepComparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';
