@@ -83,6 +83,12 @@ test('a small evaluation runs in the page; its report exports as Markdown, CSV, 
   expect(lines.map((l) => l[col('policy')])).toEqual(onPage.map((r) => r.policy));
   expect(lines.map((l) => Number(l[col('wauc_mean')]).toFixed(3))).toEqual(onPage.map((r) => r.wAuc));
 
+  const comparisons = await download(page, 'evaluate-export-comparisons-csv');
+  expect(comparisons.name).toMatch(/-comparisons\.csv$/);
+  const [cHeader, ...cLines] = comparisons.text.trim().split('\n').map((l) => l.split(','));
+  expect(cHeader).toEqual(expect.arrayContaining(['a', 'b', 'delta_mean', 't_low', 't_high', 'sign_flip_p', 'min_p', 'holm_p', 'repeats_needed', 'per_game']));
+  expect(cLines.length).toBeGreaterThan(0);
+
   const json = await download(page, 'evaluate-export-json');
   expect(json.text).not.toContain(KEY);
   const parsed = JSON.parse(json.text) as { report: { policies: { policyId: string; wAuc: { estimate: number } }[] }; sessions: { session: unknown }[] };

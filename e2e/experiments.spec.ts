@@ -63,6 +63,7 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   // The mock's model has no price: no invented dollars.
   await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText('—');
   await expect(page.getByTestId('experiment-unpriced')).toContainText('No price at this provider for mock-model');
+  await expect(page.getByTestId('experiment-prices')).toHaveCount(0);
   await expect(page.getByTestId('experiment-session-tokens')).toContainText('the paper (K = 6, Jericho): 364K and 196K');
   // Power before Start (Δ 0.05 by default): one game per evaluation here, so no game-level test and no flag at any repeats.
   await expect(page.getByTestId('experiment-power-delta')).toHaveValue('0.05');
@@ -161,11 +162,36 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   const csv = await download(page, 'experiment-export-csv');
   const [header, ...lines] = csv.text.trim().split('\n').map((l) => l.split(','));
   expect(lines.map((l) => l[header!.indexOf('arm')])).toEqual(onPage.map((r) => r.arm));
+  // The CLI's other CSV files: the contrasts (random-control's own: evolved − random-evolved) and the evolutions' counts.
+  const comparisons = await download(page, 'experiment-export-comparisons-csv');
+  expect(comparisons.name).toMatch(/^experiment-random-control-.*-comparisons\.csv$/);
+  const [cHeader, ...cLines] = comparisons.text.trim().split('\n').map((l) => l.split(','));
+  expect(cHeader!.slice(0, 4)).toEqual(['step', 'a', 'b', 'task_set']);
+  expect(cHeader).toEqual(expect.arrayContaining(['sign_flip_p', 'min_p', 'holm_p', 'per_game', 'few_games', 'registered']));
+  expect(cLines.map((l) => `${l[0]} ${l[1]}-${l[2]}`)).toContain('eval-OOD evolved-random-evolved');
+  // One game (advent:1): fewer than 6, so the few_games column says so.
+  expect(cLines.every((l) => l[cHeader!.indexOf('few_games')] === 'true')).toBe(true);
+  const evolutions = await download(page, 'experiment-export-evolutions-csv');
+  const [eHeader, ...eLines] = evolutions.text.trim().split('\n').map((l) => l.split(','));
+  expect(eHeader).toEqual(expect.arrayContaining(['proposals', 'accepted', 'validated', 'proposer_tokens', 'replicate']));
+  expect(eLines.map((l) => l[0])).toEqual(['evolve-meta-ttl', 'evolve-random', 'evolve-no-trace']);
+  await expect(page.getByTestId('experiment-export-folds-csv')).toHaveCount(0);
   const md = await download(page, 'experiment-export-md');
   expect(md.text).toContain('# Experiment random-control');
   const html = await download(page, 'experiment-export-html');
   expect(html.name).toMatch(/\.html$/);
   expect(html.text).not.toContain('<script');
+});
+
+test('the plan names the models and prices its USD is at, as `experiment plan` does', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./?view=experiments');
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+  await expect(page.locator('[data-testid="experiment-builtin"][value="paper-jericho"]')).toBeChecked();
+  await expect(page.getByTestId('experiment-plan-total').locator('td').last()).toHaveText(/^\$[\d.,]+ – \$[\d.,]+$/);
+  await expect(page.getByTestId('experiment-prices')).toHaveText('USD at gpt-4o-mini $0.15/$0.60 per M tokens in/out (cached in $0.075) (actor, meta-agent, proposer).');
+  await page.getByTestId('experiment-prices').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiments-plan-prices.png') });
 });
 
 test('a bad experiment file is refused with every bad field named, its text kept to fix', async ({ page }) => {

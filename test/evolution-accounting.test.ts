@@ -121,4 +121,12 @@ describe('the report shows both arms side by side', () => {
     expect(csv[0]).toContain('proposals,accepted,validated,proposer_tokens,proposer_usd');
     expect(csv[1]).toContain(',30,5,4,5000,0.25,25,17.5,32.5,10 20 30 40,');
   });
+
+  it('CSV names each replicate and its rng seed; empty for an evolution recorded before replicates', () => {
+    const rows = experimentEvolutionsToCsv({ evolutions: [{ ...evo('evolve-meta-ttl.r2', 'llm', 3, 1, 1, [5]), replicate: 2, rngSeed: 8 }, evo('evolve-old', 'llm', 3, 1, 1, [5])] } as ExperimentReport).trim().split('\n');
+    expect(rows[0]!.endsWith(',chosen,validation_wauc,replicate,rng_seed')).toBe(true);
+    expect(rows[1]!.startsWith('evolve-meta-ttl.r2,')).toBe(true);
+    expect(rows[1]!.endsWith(',c1,0.3,2,8')).toBe(true);
+    expect(rows[2]!.endsWith(',c1,0.3,,')).toBe(true);
+  });
 });

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { EXPERIMENT } from './commands.ts';
 import { parseCommand } from './option-defs.ts';
 import { applyOverrides, BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../experiment/builtins.ts';
-import { estimateExperiment } from '../experiment/estimate.ts';
+import { estimateExperiment, pricesOfPlan, pricesText } from '../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../experiment/interface.ts';
 import type { Comparison } from '../eval/interface.ts';
@@ -231,7 +231,7 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
     return [`${p.title}: ${p.summary}`, ...p.rows.map((c) => `  r${c[0]} ${c[1]}: rng seed ${c[2]}, chosen ${c[3]}, W-AUC ${c[5]}, Δ ${c[6]}`), ...p.pairs.map((l) => `  ${l}`)];
   });
   const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
-  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}, report.json to ${dir}\n`);
+  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}${report.evolutions.length ? ', evolutions.csv' : ''}, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {
@@ -327,36 +327,6 @@ export async function experimentCommand(argv: string[]): Promise<number> {
     return 0;
   }
   throw new UsageError(`experiment: unknown action "${action}" (list, plan, register, run, resume, report)`);
-}
-
-/** One model the plan's estimate priced: its roles and its price (USD per million tokens), or null when the provider's list has none. */
-interface PriceUsed {
-  model: string;
-  roles: string[];
-  price: { inputPerMTokUsd: number; outputPerMTokUsd: number; cachedInputPerMTokUsd?: number } | null;
-}
-
-/** The models of every model set of `spec`, each with the roles it plays and the price the estimate used. */
-function pricesOfPlan(spec: ExperimentSpec, modelsOf: (i: number) => { roles: LlmSettings['roles']; prices: LlmSettings['prices'] }): PriceUsed[] {
-  const byModel = new Map<string, PriceUsed>();
-  const names = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' } as const;
-  for (let i = 0; i < Math.max(1, spec.models.length); i++) {
-    const { roles, prices } = modelsOf(i);
-    for (const role of ['actor', 'metaAgent', 'proposer'] as const) {
-      const model = roles[role].model;
-      const entry = byModel.get(model) ?? { model, roles: [], price: prices[model] ? { ...prices[model] } : null };
-      if (!entry.roles.includes(names[role])) entry.roles.push(names[role]);
-      byModel.set(model, entry);
-    }
-  }
-  return [...byModel.values()];
-}
-
-/** "gpt-4o-mini $0.15/$0.60 per M tokens (actor, meta-agent, proposer)", one clause per model; "no price" for an unpriced one. */
-function pricesText(list: readonly PriceUsed[]): string {
-  // Two decimals unless that would round the price (gpt-5's cached input: $0.125).
-  const usd = (n: number) => `$${Number(n.toFixed(2)) === n ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`;
-  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : 'no price'} (${p.roles.join(', ')})`).join('; ');
 }
 
 /** "$0.12–3.40", or "—" when the price of a model called is unknown (no invented cost). */

@@ -4,7 +4,8 @@
  * the CSV writer only when it exports.
  */
 import { toCsv } from './csv.ts';
-import type { EvaluationReport } from './interface.ts';
+import { FEW_GAMES } from './comparisons.ts';
+import type { Comparison, EvaluationReport } from './interface.ts';
 
 export const CSV_HEADER = [
   'policy', 'task_set', 'sessions', 'games', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
@@ -25,15 +26,30 @@ export function reportToCsv(report: EvaluationReport): string {
 
 export const COMPARISONS_CSV_HEADER = [
   'a', 'b', 'task_set', 'declared', 'sessions', 'games', 'delta_mean', 'delta_low', 'delta_high', 't_low', 't_high', 't_p', 'sign_flip_p', 'min_p',
-  'holm_p', 'positive', 'power_delta', 'session_sd', 'tau', 'repeats_needed', 'per_game',
+  'holm_p', 'positive', 'power_delta', 'session_sd', 'tau', 'repeats_needed', 'per_game', 'few_games',
 ];
 
-/** The comparisons CSV (`comparisons.csv`): one row per comparison, declared first; per_game = "game:mean:low:high" joined by spaces. */
-export function comparisonsToCsv(report: Pick<EvaluationReport, 'comparisons' | 'exploratoryComparisons'>): string {
-  const rows = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])].map((c) => [
+/** One comparison's cells under COMPARISONS_CSV_HEADER. */
+function comparisonCsvCells(c: Comparison): (string | number | boolean | null)[] {
+  return [
     c.a, c.b, c.taskSet, c.declared, c.sessions, c.gameLevel.games, c.delta.mean, c.delta.low, c.delta.high, c.gameLevel.tLow, c.gameLevel.tHigh, c.gameLevel.tP,
     c.gameLevel.signFlipP, c.gameLevel.minP, c.holmP, c.positive, c.power.delta, c.power.sessionSd, c.power.tau, c.power.repeatsNeeded,
-    c.perGame.map((g) => `${g.game}:${g.mean}:${g.low}:${g.high}`).join(' '),
-  ]);
+    c.perGame.map((g) => `${g.game}:${g.mean}:${g.low}:${g.high}`).join(' '), c.gameLevel.games < FEW_GAMES,
+  ];
+}
+
+/** The comparisons CSV (`comparisons.csv`): one row per comparison, declared first; per_game =
+ * "game:mean:low:high" joined by spaces; few_games = true when it rests on fewer than 6 games (the
+ * `few_games` warning: a claim about these games, not games in general). */
+export function comparisonsToCsv(report: Pick<EvaluationReport, 'comparisons' | 'exploratoryComparisons'>): string {
+  const rows = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])].map(comparisonCsvCells);
   return toCsv({ header: COMPARISONS_CSV_HEADER, rows });
+}
+
+/** An experiment's comparisons CSV: `step` (the evaluation step, which tells folds and model sets
+ * apart) first, then the columns of comparisonsToCsv, then `registered` (primary, secondary or
+ * exploratory against a registration; empty without one). */
+export function stepComparisonsToCsv(report: { comparisons?: readonly (Comparison & { step: string; registered?: string })[]; exploratoryComparisons?: readonly (Comparison & { step: string; registered?: string })[] }): string {
+  const rows = [...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])].map((c) => [c.step, ...comparisonCsvCells(c), c.registered ?? null]);
+  return toCsv({ header: ['step', ...COMPARISONS_CSV_HEADER, 'registered'], rows });
 }

@@ -131,5 +131,8 @@ describe('report formats say what a claim rests on', () => {
     const csv = comparisonsToCsv(r).trim().split('\n');
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(/^new,base,S,true,4,2,0\.2/);
+    // Two games: the few_games column (last) says the comparison rests on fewer than 6.
+    expect(csv[0]!.endsWith(',per_game,few_games')).toBe(true);
+    expect(csv[1]!.endsWith(',true')).toBe(true);
   });
 });

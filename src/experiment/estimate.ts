@@ -80,3 +80,39 @@ export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: nu
     perSessionTokens: { metaTtl: session(EVOLVED_SAMPLE), static: session({ kind: 'static' } as PolicySpec), paper: PAPER_SESSION_TOKENS }, unpricedModels: [...unpriced],
   };
 }
+
+/** One model the plan's estimate priced: its roles and its price (USD per million tokens), or null when the provider's list has none. */
+export interface PriceUsed {
+  model: string;
+  /** 'actor', 'meta-agent', 'proposer': the roles it plays in any model set. */
+  roles: string[];
+  price: { inputPerMTokUsd: number; outputPerMTokUsd: number; cachedInputPerMTokUsd?: number } | null;
+}
+
+/**
+ * The models of every model set of `spec` (at least one), each once, with the roles it plays and
+ * the price the estimate used (`modelsOf(i)` as given to estimateExperiment). Both the CLI's
+ * `experiment plan` and the page's plan name them beside the cost range.
+ */
+export function pricesOfPlan(spec: Pick<ExperimentPlan['spec'], 'models'>, modelsOf: (modelSet: number) => EstimateModels): PriceUsed[] {
+  const byModel = new Map<string, PriceUsed>();
+  const names = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' } as const;
+  for (let i = 0; i < Math.max(1, spec.models.length); i++) {
+    const { roles, prices } = modelsOf(i);
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) {
+      const model = roles[role].model;
+      const entry = byModel.get(model) ?? { model, roles: [], price: prices[model] ? { ...prices[model] } : null };
+      if (!entry.roles.includes(names[role])) entry.roles.push(names[role]);
+      byModel.set(model, entry);
+    }
+  }
+  return [...byModel.values()];
+}
+
+/** "gpt-4o-mini $0.15/$0.60 per M tokens in/out (cached in $0.075) (actor, meta-agent, proposer)",
+ * one clause per model joined by "; "; "no price" for an unpriced one. */
+export function pricesText(list: readonly PriceUsed[]): string {
+  // Two decimals unless that would round the price (gpt-5's cached input: $0.125).
+  const usd = (n: number) => `$${Number(n.toFixed(2)) === n ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`;
+  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : 'no price'} (${p.roles.join(', ')})`).join('; ');
+}

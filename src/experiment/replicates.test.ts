@@ -14,7 +14,7 @@ import type { EvolutionStep, ExperimentSpec } from './interface.ts';
 import { planExperiment } from './plan.ts';
 import { promptDissimilarity, replicatedBootstrapMean, wordEditDistance, wordJaccardDistance } from './replicates.ts';
 import { buildExperimentReport } from './report.ts';
-import { experimentReportToHtml, experimentReportToMarkdown } from './report-formats.ts';
+import { chosenPromptCaption, chosenPromptText, experimentReportToHtml, experimentReportToMarkdown } from './report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from './schema.ts';
 
 const base = {
@@ -146,6 +146,16 @@ describe('replicated evolutions: runner and report', () => {
     const html = experimentReportToHtml(report);
     expect(html).toContain('<section id="replicates">');
     expect(html).toContain('explore every room then take all items');
+    // Each chosen prompt is captioned as what it is: here every replicate changed the seed.
+    expect(md).toContain('Chosen prompt of r2 (written by the evolution):');
+    expect(html).toContain('<summary>Chosen prompt of r2 (written by the evolution)</summary>');
+  });
+
+  it('a replicate that kept the seed says so, and an empty prompt is named, not an empty block', () => {
+    expect(chosenPromptCaption({ replicate: 1, chosenIsSeed: true })).toBe('Chosen prompt of r1 (the seed, unchanged: no selection happened)');
+    expect(chosenPromptCaption({ replicate: 3, chosenIsSeed: false })).toBe('Chosen prompt of r3 (written by the evolution)');
+    expect(chosenPromptText({ prompt: '' })).toBe('(empty: no strategy section)');
+    expect(chosenPromptText({ prompt: 'go north' })).toBe('go north');
   });
 });
 

@@ -9,12 +9,20 @@ import { BOOTSTRAP_FOOTNOTE, comparisonsMarkdown } from '../eval/report-formats.
 import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, seriesColour } from '../eval/report-html.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
-import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm } from './interface.ts';
+import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm, ReplicateRow } from './interface.ts';
 
 /** What the replicated rows mean and cannot show. */
 export const REPLICATES_FOOTNOTE = 'A replicated arm runs its evolution n times with rng seeds base, base + 1, …, and evaluates each chosen prompt as its own policy (<arm>#r<r>). Its W-AUC and Δ intervals are a percentile bootstrap over replicates → games → seeds → repeats (replicates and games each drawn with replacement; Owen 2007, Davison & Hinkley 1997 §3.8), so the optimiser\'s run-to-run variance is inside them; with one replicate they are the unreplicated intervals. With few replicates the replicate level is itself poorly estimated (n = 2 or 3 draws only a handful of distinct replicate sets): the interval then understates the optimiser\'s variance. Dissimilarity: word edit distance = word-level Levenshtein distance ÷ the longer prompt\'s words; Jaccard distance = 1 − shared ÷ all distinct words (lower-cased, split on whitespace); 0 = the same words, 1 = nothing shared. It measures wording, not what the prompts make the actor do.';
 
 export const REPLICATE_HEADER = ['replicate', 'policy', 'rng seed', 'chosen', 'sessions', 'W-AUC', 'Δ vs baseline'];
+
+/** The caption of one replicate's chosen prompt: the seed kept unchanged is said so (nobody wrote
+ * it in this run: no selection happened); any other is the evolution's output (untrusted text). */
+export const chosenPromptCaption = (x: Pick<ReplicateRow, 'replicate' | 'chosenIsSeed'>): string =>
+  `Chosen prompt of r${x.replicate} (${x.chosenIsSeed ? 'the seed, unchanged: no selection happened' : 'written by the evolution'})`;
+
+/** One replicate's chosen prompt as printed: its text, or a note when it has no strategy section. */
+export const chosenPromptText = (x: Pick<ReplicateRow, 'prompt'>): string => x.prompt || '(empty: no strategy section)';
 /** Per replicated arm: its heading, the aggregated numbers, one row per replicate, the pairwise dissimilarity lines. */
 export function replicatedParts(a: ReplicatedArm): { title: string; summary: string; rows: string[][]; pairs: string[] } {
   const spread = a.wAucSpread ? `W-AUC spread over replicates: ${num(a.wAucSpread.min)}–${num(a.wAucSpread.max)} (range ${num(a.wAucSpread.range)}, SD ${num(a.wAucSpread.sd)})` : 'W-AUC spread: —';
@@ -113,7 +121,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
     for (const a of r.replicated) {
       const p = replicatedParts(a);
       out.push(`### ${p.title}`, '', p.summary, '', `| ${REPLICATE_HEADER.join(' | ')} |`, `|${REPLICATE_HEADER.map(() => '---').join('|')}|`, ...p.rows.map((c) => `| ${c.join(' | ')} |`), '', ...p.pairs.map((l) => `- ${l}`), '');
-      for (const x of a.perReplicate) out.push(`Chosen prompt of r${x.replicate} (model-written):`, '', ...fenced(x.prompt), '');
+      for (const x of a.perReplicate) out.push(`${chosenPromptCaption(x)}:`, '', ...fenced(chosenPromptText(x)), '');
     }
     out.push(REPLICATES_FOOTNOTE, '');
   }
@@ -176,7 +184,7 @@ ${folds.length ? `<h2>Folds (train / validation / test are disjoint): the select
 ${evolutions.length ? `<h2>Evolutions</h2>${table('evolutions', EVOLUTION_HEADER, evolutions)}<p>${e(EVOLUTION_FOOTNOTE)}</p>${(r.armMatching ?? []).map((m) => `<p class="${m.matched ? 'best' : 'warn'}" data-testid="arm-matching" data-matched="${m.matched}">${e(m.text)}</p>`).join('')}` : ''}
 ${r.replicated?.length ? `<section id="replicates"><h2>Replicated evolutions</h2>${r.replicated.map((a) => {
     const p = replicatedParts(a);
-    return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>Chosen prompt of r${x.replicate} (model-written)</summary><pre>${e(x.prompt)}</pre></details>`).join('')}`;
+    return `<h3>${e(p.title)}</h3><p>${e(p.summary)}</p>${table(`replicates-${e(a.step)}-${e(a.arm)}`, REPLICATE_HEADER, p.rows.map((c) => c.map(e)))}<ul>${p.pairs.map((l) => `<li>${e(l)}</li>`).join('')}</ul>${a.perReplicate.map((x) => `<details><summary>${e(chosenPromptCaption(x))}</summary><pre>${e(chosenPromptText(x))}</pre></details>`).join('')}`;
   }).join('')}<p>${e(REPLICATES_FOOTNOTE)}</p></section>` : ''}
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
@@ -213,13 +221,15 @@ export function evolutionCells(x: ExperimentReport['evolutions'][number]): strin
 /** What the evolutions table's counts mean (every format prints it under the table). */
 export const EVOLUTION_FOOTNOTE = 'Proposals = proposer calls (LLM arm) or random draws (random arm), failed ones included; accepted = children that passed the minibatch acceptance rule; validated = candidates other than the seed scored on every validation task; proposer USD "—" = not priced. Edit size = word-level Levenshtein distance from the parent\'s strategy section to the child\'s, over the proposals that produced a text.';
 
-/** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size (space-separated). */
-export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc'];
+/** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size
+ * (space-separated); `replicate` (1-based) and `rng_seed` say which run of a replicated evolution a
+ * row is (empty for an outcome recorded before replicates existed). */
+export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc', 'replicate', 'rng_seed'];
 export function experimentEvolutionsToCsv(r: ExperimentReport): string {
   const rows = r.evolutions.map((x) => {
     const q = quartiles(x.editSizes ?? []);
     return [x.step, x.modelSet, x.fold, x.proposer, x.optimizer, x.proposer === 'llm' ? x.proposerInput ?? 'full' : null, x.editSizeTarget?.source ?? null, x.metricCallsUsed, x.budget, x.sessionsPlayed, x.proposals ?? null, x.accepted ?? null, x.validated ?? null, x.proposerTokens ?? null, x.proposerUsd ?? null,
-      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc];
+      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc, x.replicate ?? null, x.rngSeed ?? null];
   });
   return toCsv({ header: EVOLUTIONS_CSV_HEADER, rows });
 }
@@ -244,4 +254,4 @@ export function experimentFoldsToCsv(r: ExperimentReport): string {
   return toCsv({ header: FOLDS_CSV_HEADER, rows: [...rows, ...pooled] });
 }
 
-export { comparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';
+export { stepComparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';

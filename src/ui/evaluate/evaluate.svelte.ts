@@ -40,7 +40,7 @@ import { exportedModel } from '../../llm/model-label.ts';
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
 
-export type ReportFormat = 'json' | 'csv' | 'md' | 'html';
+export type ReportFormat = 'json' | 'csv' | 'md' | 'html' | 'comparisons-csv';
 
 export interface EvaluateDeps {
   runs: RunServices;
@@ -224,6 +224,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       const download = this.deps.files.download;
       // The CSV writer loads on first use (not with the page).
       if (format === 'csv') download(`${name}.csv`, (await import('../../eval/report-csv.ts')).reportToCsv(report), 'text/csv');
+      // The CLI's comparisons.csv: each contrast's Δ, per-game Δ, game-level test, Holm and repeats needed.
+      else if (format === 'comparisons-csv') download(`${name}-comparisons.csv`, (await import('../../eval/report-csv.ts')).comparisonsToCsv(report), 'text/csv');
       else if (format === 'md') download(`${name}.md`, [reportToMarkdown(report, title), ...vocabularyMarkdown('policy', (this.vocabulary ?? []).map((v) => ({ ...v, label: v.policy })))].join('\n'), 'text/markdown');
       else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
       else {

@@ -9,7 +9,8 @@ import { freshExperimentState } from '../../experiment/experiment-runner.ts';
 import { planExperiment } from '../../experiment/plan.ts';
 import { makeRegistration, specHash } from '../../experiment/registration.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
-import { experimentExport } from './experiment-exports.ts';
+import { experimentExport, experimentFormatsOf } from './experiment-exports.ts';
+import { experimentComparisonsToCsv, experimentEvolutionsToCsv } from '../../experiment/report-formats.ts';
 
 const spec = applyOverrides(BUILTIN_EXPERIMENTS['random-control']!, { episodes: 1, steps: 3, repeats: 1, budget: 4, taskSets: { ID: ['advent:0'], OOD: ['lever-room:0'] } });
 const plan = planExperiment(spec);
@@ -31,5 +32,17 @@ describe('experiment exports with a registration', () => {
     // Unregistered: no registration field; the report says so.
     const bare = experimentExport('json', { id: 'exp-2', state, spent: { tokens: 0, costUsd: 0 } }, buildExperimentReport(plan, state));
     expect(JSON.parse(bare.text)).not.toHaveProperty('registration');
+  });
+
+  it('offers the CLI\'s comparisons and evolutions CSV files (folds only with folds), the same text the CLI writes', () => {
+    const state = freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], '2026-01-01T00:00:01.000Z');
+    const record = { id: 'exp-3', state, spent: { tokens: 0, costUsd: 0 } };
+    const report = buildExperimentReport(plan, state);
+    expect(experimentFormatsOf(report).map((f) => f.id)).toEqual(['json', 'csv', 'md', 'html', 'comparisons-csv', ...(report.evolutions.length ? ['evolutions-csv'] : [])]);
+    expect(experimentFormatsOf({ evolutions: [{}] as never, foldResults: [{}] as never }).map((f) => f.id)).toEqual(['json', 'csv', 'md', 'html', 'comparisons-csv', 'evolutions-csv', 'folds-csv']);
+    const comparisons = experimentExport('comparisons-csv', record, report);
+    expect(comparisons).toEqual({ name: 'experiment-random-control-exp-3-comparisons.csv', text: experimentComparisonsToCsv(report), mime: 'text/csv' });
+    expect(comparisons.text.split('\n')[0]).toMatch(/^step,a,b,task_set,.*,sign_flip_p,min_p,holm_p,.*,few_games,registered$/);
+    expect(experimentExport('evolutions-csv', record, report)).toEqual({ name: 'experiment-random-control-exp-3-evolutions.csv', text: experimentEvolutionsToCsv(report), mime: 'text/csv' });
   });
 });

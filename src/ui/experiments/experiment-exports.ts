@@ -1,11 +1,13 @@
 /**
  * The experiment report's downloads: JSON (the experiment as run, its state and the report, key
  * fields stripped), CSV (src/eval/csv.ts through experimentReportToCsv), Markdown and the
- * standalone HTML (no scripts). Pure.
+ * standalone HTML (no scripts), and the CLI's other CSV files: comparisons (each contrast's Δ,
+ * per-game Δ, game-level test, Holm, repeats needed), evolutions (proposals, accepted, validated,
+ * proposer tokens / USD, edit sizes, replicate) and folds (selection optimism, transfer gap). Pure.
  */
 import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import type { ExperimentReport } from '../../experiment/interface.ts';
-import { experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
+import { experimentComparisonsToCsv, experimentEvolutionsToCsv, experimentFoldsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown } from '../../experiment/report-formats.ts';
 import type { ExperimentState } from '../../experiment/interface.ts';
 import type { Registration } from '../../experiment/registration.ts';
 
@@ -19,11 +21,27 @@ export interface PageExperiment {
   registration?: Registration;
 }
 
-export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html';
+export type ExperimentFormat = 'json' | 'csv' | 'md' | 'html' | 'comparisons-csv' | 'evolutions-csv' | 'folds-csv';
 
-/** The file of `format` for experiment `record` and its `report`: `experiment-<name>-<id>.<ext>`. */
+/** The downloads `report` has, with their button labels: the four report formats, then the CSV
+ * files the CLI writes beside report.csv (evolutions and folds only when the report has them). */
+export function experimentFormatsOf(report: Pick<ExperimentReport, 'evolutions' | 'foldResults'>): { id: ExperimentFormat; label: string }[] {
+  return [
+    { id: 'json', label: 'JSON' }, { id: 'csv', label: 'CSV' }, { id: 'md', label: 'Markdown' }, { id: 'html', label: 'HTML' },
+    { id: 'comparisons-csv', label: 'Comparisons CSV' },
+    ...(report.evolutions.length ? [{ id: 'evolutions-csv' as const, label: 'Evolutions CSV' }] : []),
+    ...(report.foldResults.length ? [{ id: 'folds-csv' as const, label: 'Folds CSV' }] : []),
+  ];
+}
+
+/** The file of `format` for experiment `record` and its `report`: `experiment-<name>-<id>.<ext>`;
+ * the extra CSV files `experiment-<name>-<id>-<comparisons|evolutions|folds>.csv`, the same text
+ * as the CLI's comparisons.csv, evolutions.csv and folds.csv. */
 export function experimentExport(format: ExperimentFormat, record: PageExperiment, report: ExperimentReport): { name: string; text: string; mime: string } {
   const name = `experiment-${report.name}-${record.id}`;
+  if (format === 'comparisons-csv') return { name: `${name}-comparisons.csv`, text: experimentComparisonsToCsv(report), mime: 'text/csv' };
+  if (format === 'evolutions-csv') return { name: `${name}-evolutions.csv`, text: experimentEvolutionsToCsv(report), mime: 'text/csv' };
+  if (format === 'folds-csv') return { name: `${name}-folds.csv`, text: experimentFoldsToCsv(report), mime: 'text/csv' };
   if (format === 'csv') return { name: `${name}.csv`, text: experimentReportToCsv(report), mime: 'text/csv' };
   if (format === 'md') return { name: `${name}.md`, text: experimentReportToMarkdown(report), mime: 'text/markdown' };
   if (format === 'html') return { name: `${name}.html`, text: experimentReportToHtml(report), mime: 'text/html' };

@@ -16,7 +16,7 @@
  */
 import { applyOverrides } from '../../experiment/builtins.ts';
 import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
-import { estimateExperiment, type ExperimentEstimate } from '../../experiment/estimate.ts';
+import { estimateExperiment, pricesOfPlan, type ExperimentEstimate, type PriceUsed } from '../../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec } from '../../experiment/interface.ts';
 import { gameOf, planExperiment } from '../../experiment/plan.ts';
@@ -90,6 +90,13 @@ export class ExperimentsState {
     if (!p || 'problem' in p) return null;
     const models = estimateModelsOf(this.deps.settings);
     return estimateExperiment(p.plan, () => models, estimateTokenCounter(), contextWindowFor(models.roles.metaAgent.model));
+  });
+  /** The models the estimate's USD is at, each with its roles and price (as `experiment plan` names them). */
+  readonly pricesUsed: PriceUsed[] = $derived.by(() => {
+    const p = this.prepared;
+    if (!p || 'problem' in p) return [];
+    const models = estimateModelsOf(this.deps.settings);
+    return pricesOfPlan(p.spec, () => models);
   });
   /** The run card made with Register, not yet used by a Start (null: none). */
   registration = $state.raw<Registration | null>(null);
