@@ -97,6 +97,13 @@ test('a registered tiny random-control: the report matches its run card, shows e
   const register = page.getByTestId('experiment-register');
   expect(await seriousViolations(page)).toEqual([]);
   expect(await register.getByTestId('experiment-register-pair').locator('option').allTextContents()).toEqual(['evolved − random-evolved', 'evolved − no-trace-evolved', 'evolved − naive', 'random-evolved − naive', 'no-trace-evolved − naive']);
+  // A budget Start would refuse is refused at Register too, in the same words, and nothing is registered.
+  await setNumber(page, 'experiment-budget', 2);
+  await register.getByTestId('experiment-register-button').click();
+  await expect(page.getByTestId('experiments-error')).toContainText(/evolve-meta-ttl: The budget of 2 metric calls .* at least \d+ are needed/);
+  await expect(page.getByTestId('experiment-registration')).toHaveCount(0);
+  await page.getByTestId('experiments-error').getByRole('button', { name: 'Dismiss' }).click();
+  await setNumber(page, 'experiment-budget', 4);
   await register.getByTestId('experiment-register-alpha').fill('0.1');
   await register.getByTestId('experiment-register-button').click();
   const card = page.getByTestId('experiment-registration');

@@ -66,7 +66,11 @@ test('a small evaluation runs in the page; its report exports as Markdown, CSV, 
   await expect(page.getByTestId('result-best')).toHaveCount(0);
   await page.getByTestId('comparison-a').selectOption('naive');
   await page.getByTestId('comparison-b').selectOption('static');
-  await expect(page.getByTestId('comparison-picked')).toContainText('naive − static');
+  // Arms by name, as the results table shows them; their ids in the title.
+  await expect(page.getByTestId('comparison-picked')).toContainText('Naive − Static');
+  await expect(page.getByTestId('comparison-picked').locator('strong')).toHaveAttribute('title', 'naive − static');
+  await expect(page.getByTestId('comparison-row').locator('th')).toHaveText('Static − Naive');
+  await expect(page.getByTestId('comparison-row').locator('th')).toHaveAttribute('title', 'static − naive');
   await expect(page.getByTestId('comparison-picked')).toContainText('exploratory (not corrected)');
   await expect(page.getByTestId('evaluate-curves-normalised')).toBeVisible();
   await page.setViewportSize({ width: 1280, height: 800 });

@@ -70,6 +70,7 @@ describe('metattl eval', () => {
     expect(csv).toHaveLength(4);
     const md = readFileSync(join(out, 'report.md'), 'utf8');
     expect(md).toContain('| policy | task set | sessions | games | W-AUC |');
+    expect(md).toContain(`Code version: ${results.codeVersion}.`);
     expect(md).toContain('selected on these games: detective');
     // The evolved policy's vocabulary overlap with the games it was selected on, as `stories overlap` measures it.
     const overlap = JSON.parse((await run(process.execPath, [resolve(REPO_ROOT, 'bin/metattl.js'), 'stories', 'overlap', '--train', 'detective,zork1', 'detective', 'temple', '--json'], { cwd: REPO_ROOT })).stdout);

@@ -92,6 +92,17 @@ describe('experiment register: the run card', () => {
     expect(existsSync(join(dir, 'd', 'registration.json'))).toBe(false);
   });
 
+  it('refuses, with run\'s own message and exit 2, a budget that experiment run would refuse, and writes nothing', async () => {
+    const dir = tmp();
+    const reg = await runCli(['experiment', 'register', 'paper-jericho', '--budget', '2', '--out', join(dir, 'r')], env);
+    expect(reg.code).toBe(2);
+    expect(reg.stderr).toMatch(/evolve-meta-ttl: The budget of 2 metric calls cannot pay for the seed's validation .*: at least \d+ are needed/);
+    expect(existsSync(join(dir, 'r', 'registration.json'))).toBe(false);
+    const run = await runCli(['experiment', 'run', 'paper-jericho', '--budget', '2', '--store', join(dir, 's')], env);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toBe(reg.stderr);
+  });
+
   it('a registered run matches: primary / secondary / exploratory labels; a spec that differs is refused; a registration re-cut or written after the run makes every comparison exploratory', async () => {
     const dir = tmp();
     const file = join(dir, 'spec.json');

@@ -151,7 +151,7 @@ export async function evalCommand(argv: string[]): Promise<number> {
   await writeFile(join(values.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(values.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(values.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));
-  await writeFile(join(values.out, 'report.md'), scrubText([reportToMarkdown(report), ...vocabularyMarkdown('policy', vocabulary.map((v) => ({ ...v, label: v.policy })))].join('\n')));
+  await writeFile(join(values.out, 'report.md'), scrubText([reportToMarkdown(report, 'Evaluation report', results.codeVersion), ...vocabularyMarkdown('policy', vocabulary.map((v) => ({ ...v, label: v.policy })))].join('\n')));
   if (values.json) {
     process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report, comparisons: report.comparisons, warnings: report.warnings }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);

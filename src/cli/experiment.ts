@@ -18,13 +18,12 @@ import { estimateExperiment, pricesOfPlan, pricesText } from '../experiment/esti
 import { freshExperimentState, runExperiment } from '../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec, ExperimentState } from '../experiment/interface.ts';
 import type { Comparison } from '../eval/interface.ts';
-import { gameOf, planExperiment } from '../experiment/plan.ts';
+import { gameOf, planBudgetProblem, planExperiment } from '../experiment/plan.ts';
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
 import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentEvolutionsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
-import { planBudget, budgetRefusal } from '../evolve/strategies/budget.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
 import type { LlmSettings } from '../llm/interface.ts';
@@ -254,11 +253,8 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
     throw new UsageError(`experiment resume keeps the experiment's spec (${specDifferencesText(state!.spec, await specFor(ref, v)) || 'as stored'}); flags such as --repeats or --task-set cannot change a run half done. Start a new experiment (another --store) to run other settings.`);
   }
   const plan = checked(() => planExperiment(spec), name);
-  for (const step of plan.steps) {
-    if (step.kind !== 'evolution') continue;
-    const refusal = budgetRefusal(planBudget({ budgetMetricCalls: step.evolution.budget, minibatchSize: step.evolution.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats }), step.evolution.budget);
-    if (refusal) throw new UsageError(`${step.id}: ${refusal}`);
-  }
+  const budgetProblem = planBudgetProblem(plan);
+  if (budgetProblem) throw new UsageError(budgetProblem);
   // A raw arm's file is read now, so a missing or unreadable one stops the run before any call.
   if (action === 'run') for (const arm of spec.arms) if ('policy' in arm && arm.raw) await rawMetaPromptFromFile(arm.policy, `arm ${arm.id}: raw`);
   const missing = await missingGames(plan);
@@ -420,7 +416,9 @@ async function registrationForRun(spec: ExperimentSpec, dir: string, v: Values):
  */
 async function registerCommand(spec: ExperimentSpec, v: Values): Promise<number> {
   if (!v.out && !v.store) throw new UsageError('experiment register needs --out DIR (or --store DIR: the experiment\'s own directory)');
-  checked(() => planExperiment(spec), spec.name);
+  // A budget `run` would refuse is refused here too: a registration no run can honour is no use.
+  const budgetProblem = planBudgetProblem(checked(() => planExperiment(spec), spec.name));
+  if (budgetProblem) throw new UsageError(budgetProblem);
   const dir = v.out ?? join(v.store!, 'experiments', spec.name);
   const file = join(dir, 'registration.json');
   if (existsSync(file)) throw new UsageError(`${file} already exists: a registration is frozen (register into another directory)`);

@@ -151,7 +151,7 @@ export function reportWarnings(results: readonly EvaluationResult[], taskSets: r
     if (repeated.length === 0) continue;
     const same = (rs: EvaluationResult[]) => rs.every((r) => r.wAuc === rs[0]!.wAuc && JSON.stringify(r.scores) === JSON.stringify(rs[0]!.scores));
     if (repeated.every(same)) {
-      out.push({ code: 'identical_repeats', message: `Every repeat of ${policyNames.get(policy) ?? policy} gave the same scores on each of its ${repeated.length} task${repeated.length === 1 ? '' : 's'}: its within-task intervals are zero-width and show no sampling variation (a deterministic provider, or a model that scores the same whatever it does).` });
+      out.push({ code: 'identical_repeats', policyId: policy, message: `Every repeat of ${policyNames.get(policy) ?? policy} gave the same scores on each of its ${repeated.length} task${repeated.length === 1 ? '' : 's'}: its within-task intervals are zero-width and show no sampling variation (a deterministic provider, or a model that scores the same whatever it does).` });
     }
   }
   return out;

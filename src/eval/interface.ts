@@ -170,6 +170,8 @@ export interface Comparison {
 export interface ReportWarning {
   code: 'few_games' | 'identical_repeats';
   message: string;
+  /** The policy an `identical_repeats` warning is about (absent on `few_games`, and in reports written before it was recorded). */
+  policyId?: string;
 }
 
 export interface EvaluationReport {

@@ -10,16 +10,20 @@ import type { Comparison, EvaluationReport } from './interface.ts';
 export const CSV_HEADER = [
   'policy', 'task_set', 'sessions', 'games', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
   'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'beats_baseline', 'leak_warning', 'raw_meta_prompt', 'cost_usd',
+  'identical_repeats',
 ];
 
-/** The summary CSV: one row per policy and task set (`CSV_HEADER`), written by csv.ts. */
+/** The summary CSV: one row per policy and task set (`CSV_HEADER`), written by csv.ts. The last
+ * column, identical_repeats, is true on every row of a policy the `identical_repeats` warning names
+ * (every repeat gave the same scores: its within-task intervals are zero-width). */
 export function reportToCsv(report: EvaluationReport): string {
+  const identical = new Set((report.warnings ?? []).filter((w) => w.code === 'identical_repeats').map((w) => w.policyId));
   const rows = report.policies.map((p) => [
     p.policyId, p.taskSet, p.sessions, p.games, p.wAuc.estimate, p.wAuc.low, p.wAuc.high, p.averageScore.estimate, p.averageScore.low,
     p.averageScore.high, p.bestScore.estimate, p.bestScore.low, p.bestScore.high, p.diffVsBaseline?.estimate ?? null,
     p.diffVsBaseline?.low ?? null, p.diffVsBaseline?.high ?? null, p.beatsBaseline, p.leakWarning, p.rawMetaPrompt === true,
     // Empty when a model called has no known price at its provider (never an invented 0).
-    p.costUsd ?? null,
+    p.costUsd ?? null, identical.has(p.policyId),
   ]);
   return toCsv({ header: CSV_HEADER, rows });
 }

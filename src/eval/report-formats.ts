@@ -68,10 +68,17 @@ export function completenessLine(report: EvaluationReport): string {
   return parts.join(' ');
 }
 
-export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation report'): string {
+/** The header line naming the code that ran an evaluation (results.json's codeVersion). */
+export const codeVersionLine = (codeVersion: string | null | undefined): string => `Code version: ${codeVersion ?? 'unknown (run before it was recorded)'}.`;
+
+/**
+ * The report as Markdown (report.md). `codeVersion` is the code that ran the evaluation (results.json's
+ * `codeVersion`); the header says "unknown" when it is not given.
+ */
+export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation report', codeVersion?: string | null): string {
   const status = completenessLine(report);
   const out = [
-    `# ${title}`, '',
+    `# ${title}`, '', codeVersionLine(codeVersion), '',
     ...(report.simulated ? [`> **Model: simulated (${report.simulated}).**`, ''] : []),
     ...(report.model ? [`> **${report.model[0]!.toUpperCase()}${report.model.slice(1)}.**`, ''] : []),
     ...(status ? [`> **${status}**`, ''] : []),

@@ -30,6 +30,13 @@ describe('HTML report', () => {
     expect(html).toContain('<td>detective</td>');
   });
 
+  it('names the code version under the title in both formats, and says unknown without one', () => {
+    expect(reportToHtml(report, 'T', '0.1.0+abc1234')).toContain('<p data-code-version="true">Code version: 0.1.0+abc1234.</p>');
+    expect(reportToMarkdown(report, 'T', '0.1.0+abc1234').split('\n').slice(0, 3)).toEqual(['# T', '', 'Code version: 0.1.0+abc1234.']);
+    expect(reportToMarkdown(report)).toContain('Code version: unknown (run before it was recorded).');
+    expect(html).toContain('Code version: unknown (run before it was recorded).');
+  });
+
   it('escapes text and loads nothing from elsewhere', () => {
     expect(html).not.toContain('<evil>');
     expect(html).toContain('&lt;evil&gt;');

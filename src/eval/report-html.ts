@@ -9,7 +9,7 @@
  * scores). Pure string building; no DOM.
  */
 import type { Interval } from '../ttl/metrics.ts';
-import { BOOTSTRAP_FOOTNOTE, comparisonCells, completenessLine, perGameText } from './report-formats.ts';
+import { BOOTSTRAP_FOOTNOTE, codeVersionLine, comparisonCells, completenessLine, perGameText } from './report-formats.ts';
 import type { Comparison, EvaluationReport, PolicySetSummary } from './interface.ts';
 
 /** Okabe–Ito colours (colour-blind safe), in series order. */
@@ -96,8 +96,8 @@ function policyCell(p: PolicySetSummary): string {
 
 const STYLE = `body{font-family:system-ui,sans-serif;margin:2rem;color:#1e1e1e;background:#fff;max-width:70rem}table{border-collapse:collapse;margin:1rem 0;font-variant-numeric:tabular-nums}th,td{border:1px solid #cfcac0;padding:.3rem .6rem;text-align:left}th{background:#f0ede6}.best{color:#0b6b2f}.leak{background:#fff3cd;color:#5c4400;padding:0 .3rem;border-radius:3px}.warn{background:#fff3cd;color:#5c4400;padding:.5rem .75rem;border-radius:6px}svg{max-width:100%;height:auto}.legend{list-style:none;display:flex;flex-wrap:wrap;gap:.5rem 1rem;padding:0}.swatch{display:inline-block;width:1rem;height:.6rem;margin-right:.35rem;vertical-align:middle}`;
 
-/** A standalone HTML document of the report. */
-export function reportToHtml(report: EvaluationReport, title = 'Evaluation report'): string {
+/** A standalone HTML document of the report; `codeVersion` (results.json's) is named under the title ("unknown" when not given). */
+export function reportToHtml(report: EvaluationReport, title = 'Evaluation report', codeVersion?: string | null): string {
   const policies = report.policies.map((p) => row([
     policyCell(p), escapeHtml(p.taskSet), String(p.sessions), String(p.games), formatInterval(p.wAuc), formatInterval(p.averageScore, 1),
     formatInterval(p.bestScore, 1), p.diffVsBaseline ? formatInterval(p.diffVsBaseline) : '—',
@@ -112,6 +112,7 @@ export function reportToHtml(report: EvaluationReport, title = 'Evaluation repor
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(title)}</title><style>${STYLE}</style></head>
 <body>
 <h1>${escapeHtml(title)}</h1>
+<p data-code-version="true">${escapeHtml(codeVersionLine(codeVersion))}</p>
 ${report.simulated ? `<p class="warn" data-simulated="true"><strong>Model: simulated (${escapeHtml(report.simulated)}).</strong></p>` : ''}
 ${report.model ? `<p data-model="true"><strong>${escapeHtml(`${report.model[0]!.toUpperCase()}${report.model.slice(1)}`)}.</strong></p>` : ''}
 ${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessLine(report))}</strong></p>` : ''}

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 import { hierarchicalBootstrapMean, nestedBootstrapMean } from '../ttl/metrics.ts';
 import { buildReport, leakWarning } from './report.ts';
+import { reportToCsv } from './report-csv.ts';
 
 const result = (policyId: string, storyId: string, repeat: number, wAuc: number, scores: number[]): EvaluationResult => ({
   key: `${policyId}|s|${storyId}:0|${repeat}`, policyId, taskId: `${storyId}:0`, storyId, taskSet: 'S', repeat, sessionId: 'x', wAuc,
@@ -91,8 +92,14 @@ describe('evaluation report', () => {
     const r = buildReport({ id: 'e', config, results: copies } as unknown as EvaluationState);
     expect(r.warnings!.map((w) => w.code)).toEqual(['few_games', 'identical_repeats']);
     expect(r.warnings![1]!.message).toMatch(/Every repeat of new gave the same scores/);
+    expect(r.warnings![1]!.policyId).toBe('new');
     const zeroWidth = r.policies.find((p) => p.policyId === 'new')!;
     expect(zeroWidth.wAuc.low).toBe(zeroWidth.wAuc.high);
+    // The summary CSV's last column says which policy's repeats were copies; the others are false.
+    const csv = reportToCsv(r).trim().split('\n').map((line) => line.split(','));
+    expect(csv[0]!.at(-1)).toBe('identical_repeats');
+    expect(csv.slice(1).map((row) => [row[0], row.at(-1)])).toEqual([['base', 'false'], ['new', 'true']]);
+    expect(reportToCsv(report).trim().split('\n').slice(1).map((line) => line.split(',').at(-1))).toEqual(['false', 'false']);
   });
 
   it('normalises learning curves per game by its max score, so a game with many points does not set the shape', () => {

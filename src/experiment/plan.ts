@@ -4,6 +4,7 @@
  * ordinary evolution or evaluation run, evolutions first. Task sets must already be expanded to
  * task ids (the CLI expands named sets such as ID). No UI, DOM or Node imports.
  */
+import { budgetRefusal, planBudget } from '../evolve/strategies/budget.ts';
 import type { EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep, StepRecord } from './interface.ts';
 
 /** The game a task id is on: `detective:3` → `detective`, `web:shop/t12:3` → `web:shop/t12`. */
@@ -137,4 +138,20 @@ export function matchedEditSizes(plan: ExperimentPlan, step: EvolutionStep, step
   const outcome: EvolutionOutcome | undefined = other ? steps[other.id]?.evolution : undefined;
   const sizes = (outcome?.editSizes ?? []).filter((x) => x >= 1);
   return other && sizes.length ? { sizes, source: `measured: ${other.id}'s ${sizes.length} edit${sizes.length === 1 ? '' : 's'}` } : null;
+}
+
+/**
+ * The first evolution step whose budget (metric calls) cannot pay for the seed's validation plus
+ * one full iteration, as "<step id>: <budgetRefusal's sentence>" ("… at least N are needed …"); null
+ * when every step's budget is enough. `experiment run` and the page's Start refuse such a plan, and
+ * `experiment register` / the page's Register refuse to freeze it (a run card no run can honour).
+ */
+export function planBudgetProblem(plan: ExperimentPlan): string | null {
+  for (const step of plan.steps) {
+    if (step.kind !== 'evolution') continue;
+    const e = step.evolution;
+    const refusal = budgetRefusal(planBudget({ budgetMetricCalls: e.budget, minibatchSize: e.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats }), e.budget);
+    if (refusal) return `${step.id}: ${refusal}`;
+  }
+  return null;
 }

@@ -226,8 +226,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       if (format === 'csv') download(`${name}.csv`, (await import('../../eval/report-csv.ts')).reportToCsv(report), 'text/csv');
       // The CLI's comparisons.csv: each contrast's Δ, per-game Δ, game-level test, Holm and repeats needed.
       else if (format === 'comparisons-csv') download(`${name}-comparisons.csv`, (await import('../../eval/report-csv.ts')).comparisonsToCsv(report), 'text/csv');
-      else if (format === 'md') download(`${name}.md`, [reportToMarkdown(report, title), ...vocabularyMarkdown('policy', (this.vocabulary ?? []).map((v) => ({ ...v, label: v.policy })))].join('\n'), 'text/markdown');
-      else if (format === 'html') download(`${name}.html`, reportToHtml(report, title), 'text/html');
+      else if (format === 'md') download(`${name}.md`, [reportToMarkdown(report, title, codeVersion()), ...vocabularyMarkdown('policy', (this.vocabulary ?? []).map((v) => ({ ...v, label: v.policy })))].join('\n'), 'text/markdown');
+      else if (format === 'html') download(`${name}.html`, reportToHtml(report, title, codeVersion()), 'text/html');
       else {
         const sessions = await loadEvaluationSessions(this.deps.runs.store, state.id);
         const vocabulary = this.vocabulary ?? [];

@@ -86,6 +86,9 @@ describe('EvaluateState', () => {
     const shown = report.policies[0]!.wAuc.estimate.toFixed(3);
     expect(md).toContain(`| ${shown} [`);
     expect(html).toContain(`<td>${shown} [`);
+    // The same code version as results.json names.
+    expect(md).toContain(`Code version: ${JSON.parse(json!).codeVersion}.`);
+    expect(html).toContain(`Code version: ${JSON.parse(json!).codeVersion}.`);
     expect(json).not.toContain('sk-test-123456');
   });
 

@@ -15,11 +15,10 @@
  * injected services; every thrown error is shown (key scrubbed).
  */
 import { applyOverrides } from '../../experiment/builtins.ts';
-import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
 import { estimateExperiment, pricesOfPlan, type ExperimentEstimate, type PriceUsed } from '../../experiment/estimate.ts';
 import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
 import type { ExperimentPlan, ExperimentReport, ExperimentSpec } from '../../experiment/interface.ts';
-import { gameOf, planExperiment } from '../../experiment/plan.ts';
+import { gameOf, planBudgetProblem, planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
 import { makeRegistration, specDifferences, specHash, type Registration } from '../../experiment/registration.ts';
 import { codeVersion } from '../../common/code-version.ts';
@@ -170,12 +169,8 @@ export class ExperimentsState {
     if (!p) return this.setup.source.kind === 'file' ? 'The experiment file has problems (listed above).' : 'Choose an experiment.';
     if ('problem' in p) return p.problem;
     if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
-    for (const step of p.plan.steps) {
-      if (step.kind !== 'evolution') continue;
-      const e = step.evolution;
-      const refusal = budgetRefusal(planBudget({ budgetMetricCalls: e.budget, minibatchSize: e.minibatch, trainTasks: step.train.length, valTasks: step.val.length, trainRepeats: e.trainRepeats, valRepeats: e.valRepeats }), e.budget);
-      if (refusal) return `${step.id}: ${refusal}`;
-    }
+    const budgetProblem = planBudgetProblem(p.plan);
+    if (budgetProblem) return budgetProblem;
     const r = this.registration;
     if (r && specHash(r.spec) !== specHash(p.spec)) return `The experiment differs from its registration (${r.registeredAt}) in ${specDifferences(r.spec, p.spec).join(', ')}: set it back to the registered settings, or clear the registration (its comparisons are then exploratory).`;
     if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
@@ -210,6 +205,12 @@ export class ExperimentsState {
   async register(options: { primary?: { a: string; b: string }; taskSet?: string | null; alpha?: number } = {}): Promise<boolean> {
     const p = this.prepared;
     if (!p || 'problem' in p) return false;
+    // The budget check Start makes: a run card for a plan Start would refuse is refused now.
+    const budgetProblem = planBudgetProblem(p.plan);
+    if (budgetProblem) {
+      this.error = budgetProblem;
+      return false;
+    }
     try {
       this.registration = makeRegistration(p.spec, { ...options, now: dateAt(this.deps.files.now()).toISOString(), codeVersion: codeVersion() });
     } catch (error) {

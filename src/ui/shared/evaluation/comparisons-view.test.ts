@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { Comparison } from '../../../eval/interface.ts';
-import { findPair, pairChoices } from './comparisons-view.ts';
+import type { Comparison, EvaluationReport } from '../../../eval/interface.ts';
+import { armName, findPair, pairChoices, pairLabel, policyNamesOfReport } from './comparisons-view.ts';
 
 const comparison = (a: string, b: string, step: string, mean: number, declared: boolean): Comparison & { step: string } => ({
   a, b, taskSet: 'ID', step, declared, sessions: 6, delta: { mean, low: mean - 0.1, high: mean + 0.2 }, perGame: [{ game: 'g1', mean, low: mean - 0.3, high: mean + 0.1, sessions: 2 }],
@@ -27,5 +27,24 @@ describe('comparison picker', () => {
     expect(flipped.perGame[0]!.low).toBeCloseTo(-0.06, 12);
     expect(findPair(all, 'naive', 'naive', 'eval-ID')).toBeNull();
     expect(findPair(all, 'random-evolved', 'naive', 'eval-OOD')).toBeNull();
+  });
+});
+
+describe('comparison names', () => {
+  const id = 'user-34a87735-1c2d-4e5f-8a9b-0c1d2e3f4a5b';
+  const report = { policies: [
+    { policyId: id, policyName: 'Map first' }, { policyId: id, policyName: 'Map first' }, { policyId: 'naive', policyName: 'naive' }, { policyId: 'static' },
+  ] } as unknown as Pick<EvaluationReport, 'policies'>;
+  const names = policyNamesOfReport(report);
+
+  it('maps each policy id to its name once; a policy with no name is left to its id', () => {
+    expect([...names]).toEqual([[id, 'Map first'], ['naive', 'naive']]);
+    expect(armName('static', names)).toBe('static');
+    expect(armName(id, names)).toBe('Map first');
+  });
+
+  it('labels a pair by name, with the ids for the title; no names gives the ids', () => {
+    expect(pairLabel({ a: id, b: 'naive' }, names)).toEqual({ label: 'Map first − naive', ids: `${id} − naive` });
+    expect(pairLabel({ a: id, b: 'static' })).toEqual({ label: `${id} − static`, ids: `${id} − static` });
   });
 });

@@ -5,7 +5,7 @@
  * the other way round (src/eval/comparisons.ts reverseComparison). No DOM.
  */
 import { reverseComparison } from '../../../eval/comparisons.ts';
-import type { Comparison } from '../../../eval/interface.ts';
+import type { Comparison, EvaluationReport } from '../../../eval/interface.ts';
 
 export type ShownComparison = Comparison & { step?: string };
 
@@ -24,4 +24,20 @@ export function findPair(all: readonly ShownComparison[], a: string, b: string, 
   if (same) return same;
   const other = all.find((c) => scopeOf(c) === scope && c.a === b && c.b === a);
   return other ? { ...reverseComparison(other), declared: false, ...(other.step !== undefined ? { step: other.step } : {}) } : null;
+}
+
+/** Policy id → name for people, from a report's policies (`policyName`; a library meta-prompt's
+ * name, where its id is `user-<uuid>`). Ids with no name are left out. */
+export function policyNamesOfReport(report: Pick<EvaluationReport, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const p of report.policies) if (p.policyName !== undefined && p.policyName !== '') names.set(p.policyId, p.policyName);
+  return names;
+}
+
+/** An arm's name for people: its entry in `names`, else its id. */
+export const armName = (id: string, names: ReadonlyMap<string, string> = new Map()): string => names.get(id) ?? id;
+
+/** A comparison's "a − b" by name (`label`, what the table shows) and by id (`ids`, the cell's title). */
+export function pairLabel(c: Pick<Comparison, 'a' | 'b'>, names: ReadonlyMap<string, string> = new Map()): { label: string; ids: string } {
+  return { label: `${armName(c.a, names)} − ${armName(c.b, names)}`, ids: `${c.a} − ${c.b}` };
 }
