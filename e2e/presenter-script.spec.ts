@@ -148,7 +148,7 @@ for (const { width, height } of [{ width: 1280, height: 800 }, { width: 1920, he
     await compare.getByTestId('compare-pick-b').selectOption('2');
     await expect(page.getByTestId('compare-edited-b')).toHaveText(`with a human edit (step ${step})`);
     await expect(page.getByTestId('compare-edited-a')).toHaveCount(0);
-    await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-legend', new RegExp(`Episode 2 \\(B, with a human edit \\(step ${step}\\)\\)`));
+    await expect(page.getByTestId('compare-chart')).toHaveAttribute('data-legend', new RegExp(`Episode 2 \\(B\\) · with a human edit \\(step ${step}\\)`));
     await page.getByTestId('compare-chart').evaluate((chart) => chart.scrollIntoView({ block: 'center' }));
     await expectInSight(page, 'compare-chart');
     await shot('09-side-by-side');
