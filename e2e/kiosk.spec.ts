@@ -7,6 +7,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { openView } from './llm-helpers.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 
 /** The page's JS heap in use after a full garbage collection, bytes (CDP `Runtime.getHeapUsage`). */
 async function heapAfterGc(page: Page): Promise<number> {
@@ -119,4 +120,21 @@ test('live, the simulated model plays a fresh session first (cap: one session), 
   }).toPass({ timeout: 60_000 });
   await expect(page.getByTestId('kiosk-mode')).toHaveText(/^Recorded sessions · \d+ in the loop · live done: 1 live session played$/);
   expect(errors).toEqual([]);
+});
+
+test('the booth has no serious or critical axe violation, playing and paused, at 1280×800 and 1920×1080', async ({ page }) => {
+  await page.clock.install();
+  for (const [width, height] of [[1280, 800], [1920, 1080]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto('./?kiosk=1');
+    await expect(page.getByTestId('kiosk-headline')).toHaveText(/^Episode 1 of \d+: /);
+    await page.clock.runFor(20_000);
+    await expectNoSeriousViolations(page, `the booth playing at ${width}×${height}`);
+    await page.mouse.click(width / 2, height / 2);
+    await expect(kiosk(page)).toHaveAttribute('data-paused', 'true');
+    await expectNoSeriousViolations(page, `the booth paused at ${width}×${height}`);
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId('kiosk-hint')).toBeVisible();
+    await expectNoSeriousViolations(page, `the booth saying how staff leave at ${width}×${height}`);
+  }
 });
