@@ -109,7 +109,7 @@ test('Settings and Learn, in the dark theme: the price table as CSV, the learnin
 
   const sessions = await save(page, page.getByTestId('learn-runs-export-csv'));
   const [sessionHeader, ...sessionRows] = csvRows(sessions);
-  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started']);
+  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits']);
   expect(sessionRows.map((r) => r[0])).toEqual(await page.getByTestId('learn-run').evaluateAll((li) => li.map((l) => l.getAttribute('data-id'))));
   const scoresShown = (await page.getByTestId('learn-run').first().locator('.scores').textContent()) ?? '';
   const [row] = sessionRows;

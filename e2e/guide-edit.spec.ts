@@ -127,7 +127,7 @@ test('an imported session shows its own K and S beside the form’s', async ({ p
   await goToLearn(page);
   await page.getByTestId('learn-episodes').fill('2');
   await page.getByTestId('learn-steps').fill('3');
-  const shipped = readFileSync(new URL('../public/replays/lever-room-naive.json', import.meta.url));
+  const shipped = readFileSync(new URL('../test/fixtures/recordings/lever-room-scripted.json', import.meta.url));
   await page.getByTestId('learn-import').setInputFiles({ name: 'lever.json', mimeType: 'application/json', buffer: shipped });
   await expect(page.getByTestId('learn-shown-ks')).toHaveText('K = 5, S = 10');
   await expect(page.getByTestId('learn-shown-session')).toContainText('The form and its cost estimate set up the next session.');

@@ -45,7 +45,7 @@ test('the booth plays the recordings for a simulated hour: no error, round after
   await page.clock.install();
   await page.goto('./?kiosk=1');
   await expect(page.getByTestId('kiosk-headline')).toHaveText(/^Episode 1 of \d+: /);
-  await expect(page.getByTestId('kiosk-credits')).toContainText('scripted test model — not a real model');
+  await expect(page.getByTestId('kiosk-credits')).toContainText('simulated model — not a language model');
   // Nothing to break: no nav, no form, no link; the one control is the window-sized tap target.
   await expect(page.locator('nav, form, input, select, textarea, a[href]')).toHaveCount(0);
   await expect(page.locator('button')).toHaveCount(1);
@@ -108,7 +108,7 @@ test('live, the simulated model plays a fresh session first (cap: one session), 
   await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
   await page.goto('./?kiosk=1&live=1&sessions=1');
   await expect(page.getByTestId('kiosk-title')).toHaveText('Live · The Lever Room · naive meta-agent', { timeout: 120_000 });
-  await expect(page.getByTestId('kiosk-credits')).toHaveText('actor: simulated · meta-agent: simulated');
+  await expect(page.getByTestId('kiosk-credits')).toHaveText('actor: simulated model · meta-agent: simulated model (simulated model — not a language model; it shows how the loop works, not how real models behave)');
   await expect(page.getByTestId('kiosk-mode')).toHaveText('Live · session 1 of 1 · simulated model — not a language model');
   await expect(page.getByTestId('kiosk-headline')).toHaveText(/^Episode 1 of 5: The Lever Room — the agent starts with the guide “Explore systematically/);
   // A live session has the engine's locations: the map is drawn (The Lever Room's first room).
