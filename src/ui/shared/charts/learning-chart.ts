@@ -109,9 +109,10 @@ export function scoreTicks(top: number, maxCount: number): number[] {
 }
 
 /** How many score labels of `fontPx` fit on an axis `heightPx` tall: a label and its gap take
- * 1.05 em (a digit's ink is about 0.75 em tall, so neighbours keep a clear gap), so that a teaching
- * game's 0…5 gets every whole number also at workshop mode's type size on a 1280 × 800 screen. */
-export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 1.05));
+ * 0.95 em (a digit's ink is about 0.72 em tall, so neighbours keep a gap of about a fifth of an em),
+ * so that a teaching game's 0…5 gets every whole number also at workshop mode's type size on a
+ * 1280 × 800 screen, with the model's line above the chart. */
+export const scoreLabelRoom = (heightPx: number, fontPx: number): number => Math.floor(heightPx / (fontPx * 0.95));
 
 /** The Chart.js configuration of a curve (pure). */
 export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfiguration<'line', (number | null)[], string> {
@@ -148,7 +149,7 @@ export function curveConfig(data: CurveData, theme: CurveTheme): ChartConfigurat
         },
       },
       plugins: {
-        legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 40, boxHeight: 12 } },
+        legend: { labels: { color: theme.text, font, usePointStyle: true, boxWidth: 24, boxHeight: 12, padding: 8 } },
         tooltip: {
           titleFont: font, bodyFont: font,
           // A flag's height is a place, not a score: its tooltip says where the edit was.
