@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import { startMockLlm } from '../test/mock-llm/server.ts';
 import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
-import { openReplay, openReplayFile, SHIPPED_TEXT } from './replay-helpers.ts';
+import { openReplay, openReplayFile, SCRIPTED_TEXT } from './replay-helpers.ts';
 
 const table = `|${Array.from({ length: 300 }, (_, i) => `column${i}`).join('|')}|\n|${'-|'.repeat(300)}\n|${'cell|'.repeat(300)}\n`;
 const INPUTS: Record<string, string> = {
@@ -17,9 +17,9 @@ const INPUTS: Record<string, string> = {
   'a 300-column table': table,
 };
 
-/** The shipped replay with its first meta-agent reply's analysis replaced by `think`. */
+/** The scripted recording (a fixture) with its first meta-agent reply's analysis replaced by `think`. */
 function sessionWith(think: string): string {
-  const record = JSON.parse(SHIPPED_TEXT) as { exchanges: { reply: string }[] };
+  const record = JSON.parse(SCRIPTED_TEXT) as { exchanges: { reply: string }[] };
   record.exchanges[0]!.reply = record.exchanges[0]!.reply.replace(/<think>[\s\S]*?<\/think>/, `<think>${think}</think>`);
   return JSON.stringify(record);
 }

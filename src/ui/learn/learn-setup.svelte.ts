@@ -164,12 +164,15 @@ export class LearnSetup {
     return this.drawnSeed;
   }
 
+  /** A story's default K and S in this form: 6 × 50, or what a first visit set (3 × 15). */
+  private storyShape = { episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS };
+
   /** Play a story or a web task; K, S and the episode-1 guide follow the kind's defaults unless
-   * they were changed (story: 6 × 50, the default guide; web: 3 × 10, the web guide). */
+   * they were changed (story: `storyShape`, the default guide; web: 3 × 10, the web guide). */
   setKind(kind: 'story' | 'web'): void {
     const f = this.form;
     if (kind === f.kind) return;
-    const story = { episodes: DEFAULT_EPISODES, maxSteps: DEFAULT_MAX_STEPS, guidingPrompt: DEFAULT_GUIDING_PROMPT };
+    const story = { ...this.storyShape, guidingPrompt: DEFAULT_GUIDING_PROMPT };
     const web = { episodes: WEB_DEFAULTS.episodes, maxSteps: WEB_DEFAULTS.maxSteps, guidingPrompt: WEB_DEFAULT_GUIDING_PROMPT };
     const [from, to] = kind === 'web' ? [story, web] : [web, story];
     this.change({
@@ -302,6 +305,8 @@ export class LearnSetup {
       if (!this.memory.found) {
         const { storyId, seed, ...counts } = this.firstVisit(this.library.entries);
         this.change(counts);
+        // The first visit's K and S are the story defaults a switch to a web task replaces.
+        this.storyShape = { episodes: this.form.episodes, maxSteps: this.form.maxSteps };
         if (storyId !== undefined && (asked === null || !this.library.find(asked))) this.change({ storyId, seed: seed ?? 0, seedRandom: false });
       }
       const wanted = (asked !== null && this.library.find(asked) ? asked : null) ?? (this.form.storyId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
