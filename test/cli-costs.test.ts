@@ -69,8 +69,11 @@ describe('costs only where the called model’s price is known', () => {
     expect(results.sessions.map((s: { costUsd: number | null }) => s.costUsd)).toEqual([null, null]);
     expect(results.report.policies.map((p: { costUsd: number | null }) => p.costUsd)).toEqual([null, null]);
     const csv = readFileSync(join(bare, 'summary.csv'), 'utf8').trim().split('\n');
-    expect(csv[0]!.endsWith(',cost_usd')).toBe(true);
-    expect(csv.slice(1).every((line) => line.endsWith(','))).toBe(true);
+    // cost_usd, then identical_repeats (the columns after it): empty without a price.
+    const header = csv[0]!.split(',');
+    const costAt = header.indexOf('cost_usd');
+    expect([costAt > 0, header.at(-1)]).toEqual([true, 'identical_repeats']);
+    expect(csv.slice(1).every((line) => line.split(',')[costAt] === '')).toBe(true);
     expect(readFileSync(join(bare, 'report.md'), 'utf8')).toMatch(/^\| static \| .* \| — \|$/m);
 
     const priced = join(mkdtempSync(join(tmpdir(), 'metattl-costs-')), 'out');
@@ -80,7 +83,8 @@ describe('costs only where the called model’s price is known', () => {
     const pricedResults = JSON.parse(readFileSync(join(priced, 'results.json'), 'utf8'));
     const sum = pricedResults.sessions.reduce((n: number, s: { costUsd: number }) => n + s.costUsd, 0);
     expect(sum).toBeCloseTo(json.costUsd, 10);
-    expect(readFileSync(join(priced, 'summary.csv'), 'utf8').trim().split('\n')[1]).toMatch(/,\d+\.\d+$/);
+    const pricedCsv = readFileSync(join(priced, 'summary.csv'), 'utf8').trim().split('\n');
+    expect(pricedCsv[1]!.split(',')[pricedCsv[0]!.split(',').indexOf('cost_usd')]).toMatch(/^\d+\.\d+$/);
   });
 
   it('evolve: costUsd null and "—" without a price, the proposer on the actor’s model said once', async () => {

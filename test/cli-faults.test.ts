@@ -51,7 +51,10 @@ describe('a failing provider never yields a "complete" result', () => {
     const stopped = JSON.parse(readFileSync(join(dir, 'a', 'results.json'), 'utf8'));
     // Both sessions were tried (one fault no longer stops the other) and each faulted once.
     expect([stopped.status, stopped.completedSessions, stopped.faultedEpisodes]).toEqual(['stopped', 0, 2]);
-    const resumed = await cli([...base, '--out', join(dir, 'b'), '--base-url', mock.baseUrl, '--resume', stopped.id]);
+    // A fixed URL is a changed setting: refused (exit 2, naming it) unless allowed, then recorded.
+    const refused = await cli([...base, '--out', join(dir, 'b'), '--base-url', mock.baseUrl, '--resume', stopped.id]);
+    expect([refused.code, /base URL/i.test(refused.stderr)]).toEqual([2, true]);
+    const resumed = await cli([...base, '--out', join(dir, 'b'), '--base-url', mock.baseUrl, '--resume', stopped.id, '--allow-changed-settings']);
     expect(resumed.code).toBe(0);
     const done = JSON.parse(readFileSync(join(dir, 'b', 'results.json'), 'utf8'));
     expect([done.status, done.completedSessions, done.plannedSessions, done.faultedEpisodes]).toEqual(['complete', 2, 2, 2]);
@@ -78,7 +81,7 @@ describe('a failing provider never yields a "complete" result', () => {
     expect(failed.code).toBe(1);
     const stopped = JSON.parse(failed.stdout);
     expect([stopped.status, stopped.scores, stopped.faultedEpisodes]).toEqual(['stopped', [], 1]);
-    const resumed = await cli([...base, '--base-url', mock.baseUrl, '--store', store, '--resume', stopped.id]);
+    const resumed = await cli([...base, '--base-url', mock.baseUrl, '--store', store, '--resume', stopped.id, '--allow-changed-settings']);
     expect(resumed.code).toBe(0);
     const out = JSON.parse(resumed.stdout);
     expect([out.status, out.scores, out.wAuc, out.faultedEpisodes]).toEqual(['complete', clean.scores, clean.wAuc, 1]);
@@ -91,7 +94,7 @@ describe('a failing provider never yields a "complete" result', () => {
     expect(r.code).toBe(1);
     const out = JSON.parse(r.stdout);
     expect([out.status, out.stopReason, out.metricCallsUsed, out.faultedEpisodes]).toEqual(['stopped', 'provider_error', 0, 1]);
-    const resumed = await cli([...args, '--base-url', mock.baseUrl, '--resume']);
+    const resumed = await cli([...args, '--base-url', mock.baseUrl, '--resume', '--allow-changed-settings']);
     expect(resumed.code).toBe(0);
     const done = JSON.parse(resumed.stdout);
     expect([done.status, done.stopReason, done.faultedEpisodes]).toEqual(['complete', 'budget', 1]);

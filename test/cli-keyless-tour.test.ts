@@ -62,7 +62,7 @@ describe('the keyless CLI tour (--provider simulated)', () => {
     const header = csv[0]!.split(',');
     const row = csv.find((l) => l.startsWith('fact-bank,'))!.split(',');
     expect(Number(row[header.indexOf('diff_low')])).toBeGreaterThan(0);
-    expect(readFileSync(join(dir, 'eval', 'report.md'), 'utf8').split('\n')[2]).toBe(`> **Model: simulated (${SIMULATION_NOTICE}).**`);
+    expect(readFileSync(join(dir, 'eval', 'report.md'), 'utf8').split('\n')).toContain(`> **Model: simulated (${SIMULATION_NOTICE}).**`);
   }, 180_000);
 
   it('an evolution from naive accepts a child within 8 metric calls, and its JSON names the simulation', async () => {
