@@ -304,7 +304,10 @@ export class LearnSetup {
       const asked = query.get('story');
       if (!this.memory.found) {
         const { storyId, seed, ...counts } = this.firstVisit(this.library.entries);
-        this.change(counts);
+        // Only fields still at their defaults: what a person typed before the page was ready stays.
+        const defaults = defaultLearnForm() as unknown as Record<string, unknown>;
+        const form = this.form as unknown as Record<string, unknown>;
+        this.change(Object.fromEntries(Object.entries(counts).filter(([key]) => form[key] === defaults[key])) as Partial<LearnForm>);
         // The first visit's K and S are the story defaults a switch to a web task replaces.
         this.storyShape = { episodes: this.form.episodes, maxSteps: this.form.maxSteps };
         if (storyId !== undefined && (asked === null || !this.library.find(asked))) this.change({ storyId, seed: seed ?? 0, seedRandom: false });
