@@ -1,5 +1,6 @@
 /**
- * Driving a persisted, resumable run in the page (an evolution or an evaluation): one tab drives
+ * Driving a persisted, resumable run in the page (an evolution or an evaluation) on the run
+ * lifecycle every view's run shares (run-lifecycle.svelte.ts: phase, Stop, waits, error slot): one tab drives
  * a run while holding its Web Lock (run-services `withRunLock`); a tab that opens a run another
  * tab drives shows it read-only and re-reads it from the store until the lock is free. Shows the
  * running tokens and USD of the usage meter, provider-requested waits, and every thrown error
@@ -15,43 +16,44 @@ import { knownUsd } from '../../../llm/defaults.ts';
 import type { RoleTotals, UsageMeter } from '../../../llm/usage-meter.ts';
 import type { SessionEvaluatorOptions } from '../../../ttl/session-evaluator.ts';
 import type { Schedule } from './retry-countdown.svelte.ts';
-import { RetryCountdown } from './retry-countdown.svelte.ts';
+import { RunLifecycle, WATCH_INTERVAL_MS, type RunPhase } from './run-lifecycle.svelte.ts';
 import type { RunContext, RunServices } from './run-services.ts';
 
 /** `idle`: nothing runs here; `watching`: another tab drives the run shown. */
-export type DriverMode = 'idle' | 'starting' | 'running' | 'stopping' | 'watching';
+export type DriverMode = RunPhase | 'watching';
 
-/** How often a watching tab re-reads the run, ms. */
-export const WATCH_INTERVAL_MS = 2_000;
+export { WATCH_INTERVAL_MS };
 
-export abstract class RunDriver<S extends { id: string; status: string; config: C }, C> {
+export abstract class RunDriver<S extends { id: string; status: string; config: C }, C> extends RunLifecycle {
   /** The run shown (a snapshot, replaced on every event). */
   state = $state.raw<S | null>(null);
-  mode = $state<DriverMode>('idle');
+  /** True while another tab drives the run shown (it is shown read-only and re-read). */
+  private watching = $state(false);
+  /** The run's phase here, or `watching`. */
+  get mode(): DriverMode {
+    return this.watching ? 'watching' : this.phase;
+  }
   /** Tokens and USD of the run while it runs here and after it ended here (earlier sessions of a
    * resumed run included); `costUsd` is null while a model it calls has no known price at this
    * provider (shown as "—", never an invented figure). */
   tokens = $state(0);
   costUsd = $state<number | null>(0);
-  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
-  get waitingSeconds(): number | null {
-    return this.wait.seconds;
-  }
-  error = $state<string | null>(null);
   /** The last resume found the stored run damaged: how many records are intact. */
   damaged = $state<{ keepCount: number } | null>(null);
   /** True while this tab drives the run shown. */
-  readonly driving = $derived(this.mode === 'starting' || this.mode === 'running' || this.mode === 'stopping');
-
-  private controller: AbortController | null = null;
-  private cancelWatch: (() => void) | null = null;
-  private readonly wait: RetryCountdown;
+  get driving(): boolean {
+    return this.running;
+  }
 
   constructor(
     protected readonly runs: RunServices,
-    private readonly schedule: Schedule,
+    schedule: Schedule,
   ) {
-    this.wait = new RetryCountdown(schedule);
+    super(schedule);
+  }
+
+  protected messageOf(error: unknown): string {
+    return this.runs.messageOf(error);
   }
 
   /** The stored state of run `id`, if any. */
@@ -79,14 +81,12 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     this.tokens = 0;
     this.costUsd = 0;
     if (await this.runs.isRunLocked(id)) this.watch(id);
-    else this.mode = 'idle';
   }
 
   /** Close the run shown (nothing runs). */
   clear(): void {
     if (this.driving) return;
     this.unwatch();
-    this.mode = 'idle';
     this.state = null;
     this.error = null;
   }
@@ -102,35 +102,28 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     this.unwatch();
     this.error = null;
     this.damaged = null;
-    this.mode = 'starting';
     this.fromLastGood = fromLastGood;
-    const controller = new AbortController();
-    this.controller = controller;
-    let result: S | null = null;
-    try {
+    const result = await this.lifecycle(async (signal) => {
       const done = await this.runs.withRunLock(id, async () => {
         await checkRunForResume(this.runs.store, id, this.kind, this.validateRecord, fromLastGood);
-        return this.drive(id, config, controller.signal);
+        return this.drive(id, config, signal);
       });
       if (done === null) {
-        this.mode = 'idle';
+        this.phase = 'idle';
         await this.show(id);
         this.error = `This ${this.noun} is running in another tab: it is shown read-only here.`;
-      } else {
-        this.state = done;
-        result = done;
+        return null;
       }
-    } catch (error) {
-      this.error = this.runs.messageOf(error);
-      if (error instanceof DamagedRunError) this.damaged = { keepCount: error.keepCount };
-      const stored = await this.load(id).catch(() => undefined);
-      if (stored) this.state = stored;
-    } finally {
-      this.controller = null;
-      this.clearWait();
-      if ((this.mode as DriverMode) !== 'watching') this.mode = 'idle';
-    }
-    return result;
+      this.state = done;
+      return done;
+    }, {
+      failed: async (error) => {
+        if (error instanceof DamagedRunError) this.damaged = { keepCount: error.keepCount };
+        const stored = await this.load(id).catch(() => undefined);
+        if (stored) this.state = stored;
+      },
+    });
+    return result ?? null;
   }
 
   /** Resume the run shown (stopped or interrupted); `fromLastGood`: after a damage report, keep
@@ -139,19 +132,6 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     const state = this.state;
     if (!state || (state.status === 'complete' && !fromLastGood)) return Promise.resolve(null);
     return this.run(state.id, state.config, fromLastGood);
-  }
-
-  /** Stop the run this tab drives: in-flight requests are aborted; finished sessions stay stored. */
-  stop(): void {
-    if (!this.controller) return;
-    this.controller.abort();
-    this.mode = 'stopping';
-    this.clearWait();
-  }
-
-  /** Mark the run as running (after its setup) — unless Stop came first. */
-  protected started(): void {
-    if (this.mode === 'starting') this.mode = 'running';
   }
 
   /** Build a run's context for `roles` (usage already recorded counted against the caps) and show
@@ -192,31 +172,20 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     });
   }
 
-  /** Show a provider-requested wait of `waitMs` (cleared after it or on the next call). */
-  protected showWait(waitMs: number): void {
-    this.wait.show(waitMs);
-  }
-
-  private clearWait(): void {
-    this.wait.clear();
-  }
-
   private watch(id: string): void {
-    this.mode = 'watching';
-    const tick = async () => {
-      this.cancelWatch = null;
+    this.watching = true;
+    this.watchEvery(async () => {
       const state = await this.load(id).catch(() => undefined);
-      if (this.mode !== 'watching' || this.state?.id !== id) return;
+      if (!this.watching || this.state?.id !== id) return false;
       if (state) this.state = state;
-      if (await this.runs.isRunLocked(id)) this.cancelWatch = this.schedule(() => void tick(), WATCH_INTERVAL_MS);
-      else this.mode = 'idle';
-    };
-    this.cancelWatch = this.schedule(() => void tick(), WATCH_INTERVAL_MS);
+      if (await this.runs.isRunLocked(id)) return true;
+      this.watching = false;
+      return false;
+    });
   }
 
   private unwatch(): void {
-    this.cancelWatch?.();
-    this.cancelWatch = null;
-    if (this.mode === 'watching') this.mode = 'idle';
+    this.stopWatching();
+    this.watching = false;
   }
 }
