@@ -8,7 +8,8 @@
  * human policy's question between episodes in `HumanTurn` (asked again on resume: runSession makes a missing update first).
  * Entering the view with an unfinished session stored (after a reload, a crash or a provider
  * fault) shows it as it is — progress, curve, transcript — with its settings in the form, which
- * stays read-only until the user resumes it or sets it aside (`held`).
+ * stays read-only until the user resumes it or sets it aside (`held`). Phase, Stop, waits,
+ * re-reading and the error slot are the run lifecycle every view shares (run-lifecycle.svelte.ts).
  */
 import type { TrajectoryStep } from '../../agents/trajectory.ts';
 import type { PlayerLocation } from '../../engine/interface.ts';
@@ -21,9 +22,11 @@ import { exportSession } from '../../ttl/session-io.ts';
 import { guideInEffect, usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
 import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
 import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
-import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
+import { buildSession, type SessionParts, type SessionPlan } from '../../ttl/session-setup.ts';
+import type { Pacer } from '../../ttl/pace.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { RunLifecycle, WATCH_INTERVAL_MS, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
 import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
@@ -31,17 +34,15 @@ import type { LearnSetup } from './learn-setup.svelte.ts';
 import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
 import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
 import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
-import { browserSchedule, WaitNotice } from './wait-notice.svelte.ts';
 import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
 import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
 
-export type LearnPhase = 'idle' | 'starting' | 'running' | 'stopping';
+export type LearnPhase = RunPhase;
 
 /** How often a session running in another tab is re-read, ms. */
-export const READ_ONLY_REFRESH_MS = 2_000;
+export const READ_ONLY_REFRESH_MS = WATCH_INTERVAL_MS;
 
-export class LearnState {
-  phase = $state<LearnPhase>('idle');
+export class LearnState extends RunLifecycle {
   /** The session shown: running here, reopened, or running in another tab (read-only). */
   record = $state.raw<SessionRecord | null>(null);
   /** Steps of the running episode (live), and its index. */
@@ -69,8 +70,6 @@ export class LearnState {
   private runCostKnown = $state(true);
   /** Time left, ms (null = unknown). */
   eta = $state<number | null>(null);
-  /** A provider-requested wait in progress. */
-  readonly wait: WaitNotice;
   /** The presenter's pace: the delay between steps (recorded with the run) and Pause / Step / Resume. */
   readonly pace: PaceControl;
   /** "You are the meta-agent": the question to the person between episodes. */
@@ -82,7 +81,6 @@ export class LearnState {
   get canEditGuide(): boolean {
     return this.phase === 'running' && this.pace.paused && !this.pace.nextIsUpdate && this.liveEpisode !== null;
   }
-  error = $state<string | null>(null);
   /** Set when the context window of the session started last is a guess (an unknown model). */
   contextWindowNote = $state<string | null>(null);
   /** The last failure was a full storage: offer export and deleting old runs. */
@@ -90,7 +88,6 @@ export class LearnState {
   /** The last resume found the stored session damaged: its id and how many episodes are intact
    * (offer to continue from there). */
   damaged = $state<{ id: string; keepEpisodes: number } | null>(null);
-  readonly running = $derived(this.phase !== 'idle');
   /** The unfinished session shown on entering the view (its id): its settings fill the form. */
   held = $state<string | null>(null);
   /** Unfinished sessions the user set aside this visit of the page (not offered again). */
@@ -106,11 +103,9 @@ export class LearnState {
     return open.find((s) => s.id !== this.record?.id && !this.setAside.includes(s.id)) ?? null;
   });
 
-  private controller: AbortController | null = null;
   /** The runner's own record object (mutated in place; holds every step, also when persisting failed). */
   private liveRecord: SessionRecord | null = null;
   private readonly etaClock: EtaClock;
-  private cancelRefresh: (() => void) | null = null;
   /** Whether entering the view already looked for an unfinished session to show (once per page). */
   private holdTried = false;
 
@@ -119,11 +114,11 @@ export class LearnState {
     readonly setup: LearnSetup,
     readonly sessions: SessionRuns,
     private readonly services: PlayerServices,
-    private readonly schedule: Schedule = browserSchedule,
+    schedule: Schedule = browserSchedule,
     private readonly clockMs: () => number = () => Date.now(),
   ) {
+    super(schedule);
     this.etaClock = new EtaClock(clockMs);
-    this.wait = new WaitNotice(schedule);
     this.pace = new PaceControl(() => this.runs.store, 'learn');
     this.pace.onDelayChange = (stepDelayMs) => {
       if (this.liveRecord) this.liveRecord.pace = { stepDelayMs };
@@ -238,7 +233,7 @@ export class LearnState {
     if (this.running) return;
     const record = await this.guard(() => loadSession(this.runs.store, id));
     if (!record) return;
-    this.stopRefresh();
+    this.stopWatching();
     this.readOnly = null;
     this.held = null;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
@@ -259,14 +254,6 @@ export class LearnState {
     this.pace.resume();
   }
 
-  /** Stop: the in-flight request is aborted; the session is kept as stopped (resumable). */
-  stop(): void {
-    if (!this.controller) return;
-    this.controller.abort();
-    this.phase = 'stopping';
-    this.wait.clear();
-  }
-
   /** Download the session shown as JSON (never holds the key); the live one when persisting failed. */
   exportShown(): void {
     const record = this.running || this.storageFull ? (this.liveRecord ?? this.record) : this.record;
@@ -277,15 +264,15 @@ export class LearnState {
     this.viewedEpisode = index;
   }
 
-  dismissError(): void {
-    this.error = null;
+  override dismissError(): void {
+    super.dismissError();
     this.storageFull = false;
     this.damaged = null;
   }
 
   /** Leave the read-only view of a session running elsewhere. */
   closeReadOnly(): void {
-    this.stopRefresh();
+    this.stopWatching();
     this.readOnly = null;
   }
 
@@ -294,27 +281,24 @@ export class LearnState {
     plan: (ctx: RunContext) => Promise<{ plan: SessionPlan; taskId: string; config: SessionConfig | null }>,
     fromLastGood = false,
   ): Promise<void> {
-    this.stopRefresh();
+    this.stopWatching();
     this.readOnly = null;
     this.held = null;
     this.storageFull = false;
     this.damaged = null;
-    this.phase = 'starting';
-    this.resetLive(resume);
-    const controller = new AbortController();
-    this.controller = controller;
-    const pacer = this.pace.begin();
-    const mirror = pacer.onChange;
-    pacer.onChange = (p) => {
-      mirror?.(p);
-      this.etaClock.hold(p.state === 'held'); // a presenter's pause is not time the session takes
-    };
     let ctx: RunContext | null = null;
     let meterOff = (): void => undefined;
-    try {
+    await this.lifecycle(async (signal) => {
+      this.resetLive(resume);
+      const pacer = this.pace.begin();
+      const mirror = pacer.onChange;
+      pacer.onChange = (p) => {
+        mirror?.(p);
+        this.etaClock.hold(p.state === 'held'); // a presenter's pause is not time the session takes
+      };
       ctx = await this.runs.prepare({
         previousUsage: resume ? usageOf(resume) : undefined, roleOverrides: resume ? roleOverridesOf(resume.config) : undefined,
-        roles: rolesFor(resume?.config.policy ?? this.setup.validate().policy ?? { kind: 'static' }), onRetryWait: (_role, ms) => this.wait.show(ms),
+        roles: rolesFor(resume?.config.policy ?? this.setup.validate().policy ?? { kind: 'static' }), onRetryWait: (_role, ms) => this.showWait(ms),
         previousAdaptations: resume?.adaptations,
       });
       const meter = ctx.meter;
@@ -322,40 +306,49 @@ export class LearnState {
       this.meterChanged(meter.totalTokens, meter.totalUsd, meter.estimatedCalls > 0, meter.cachedPromptTokens);
       const prepared = await plan(ctx);
       const parts = buildSession(prepared.plan, ctx.settings, ctx.models, ctx.countTokens, this.human.ask);
-      const config = prepared.config ?? parts.config;
-      if (this.phase === 'starting') this.phase = 'running';
-      const run = ctx;
-      const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
-      const result = await this.runs.withRunLock(id, async () => {
-        return run.engines.with(prepared.taskId, async (engine) => {
-          const checked = resume ? await openStoredSession(run.store, id, { engine, fromLastGood }) : undefined;
-          if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
-          return runSession({
-            id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: checked, sink, clockMs: this.clockMs,
-            gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
-          });
-        });
-      });
+      this.started();
+      const result = await this.playSession(ctx, id, { ...parts, config: prepared.config ?? parts.config, taskId: prepared.taskId }, resume !== null, fromLastGood, pacer, signal);
       if (result === null && resume) this.showReadOnly(resume);
       else if (result) this.show(result);
-    } catch (error) {
-      this.storageFull = error instanceof StorageFullError;
-      if (error instanceof DamagedRunError) this.damaged = { id: error.runId, keepEpisodes: error.keepCount };
-      this.error = this.runs.messageOf(error) + (this.storageFull ? ' Export this session to keep it, then delete old runs below to make room, and resume it.' : '');
-      if (this.liveRecord) this.record = structuredClone(this.liveRecord);
-    } finally {
-      meterOff();
-      this.pace.end();
-      ctx?.dispose();
-      this.wait.clear();
-      this.human.clear();
-      this.guideEdit.cancel();
-      this.controller = null;
-      this.phase = 'idle';
-      this.liveEpisode = null;
-      this.eta = null;
-      await this.sessions.refresh();
-    }
+    }, {
+      failed: (error) => {
+        this.storageFull = error instanceof StorageFullError;
+        if (error instanceof DamagedRunError) this.damaged = { id: error.runId, keepEpisodes: error.keepCount };
+        if (this.storageFull) this.error += ' Export this session to keep it, then delete old runs below to make room, and resume it.';
+        if (this.liveRecord) this.record = structuredClone(this.liveRecord);
+      },
+      settle: () => {
+        meterOff();
+        this.pace.end();
+        ctx?.dispose();
+        this.human.clear();
+        this.guideEdit.cancel();
+        this.liveEpisode = null;
+        this.eta = null;
+      },
+    });
+    await this.sessions.refresh();
+  }
+
+  /**
+   * Play (or resume) session `id` to its end or a stop while holding its Web Lock, on an engine of
+   * its task, persisting every step (`persistingSink`); a resumed session's stored records are
+   * checked and replayed first. @returns the finished record, or null when another tab holds the lock
+   * @throws DamagedRunError (a damaged store), StorageFullError, and what the runner throws
+   */
+  private playSession(
+    run: RunContext, id: string, parts: SessionParts & { taskId: string },
+    resume: boolean, fromLastGood: boolean, pacer: Pacer, signal: AbortSignal,
+  ): Promise<SessionRecord | null> {
+    const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
+    return this.runs.withRunLock(id, async () => run.engines.with(parts.taskId, async (engine) => {
+      const checked = resume ? await openStoredSession(run.store, id, { engine, fromLastGood }) : undefined;
+      if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
+      return runSession({
+        id, config: parts.config, engine, actor: parts.actor, policy: parts.policy, signal, resume: checked, sink, clockMs: this.clockMs,
+        gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
+      });
+    }));
   }
 
   private uiSink(): SessionSink {
@@ -364,7 +357,7 @@ export class LearnState {
       onEpisode: (_episode, record) => this.recordChanged(record),
       onExchange: (_exchange, record) => this.recordChanged(record),
       onStep: (episodeIndex, _step, trajectory) => {
-        this.wait.clear();
+        this.clearWait();
         this.liveEpisode = episodeIndex;
         this.liveSteps = [...trajectory.steps];
         this.liveStartObservation = trajectory.startObservation;
@@ -431,28 +424,22 @@ export class LearnState {
     this.show(record);
     this.held = null;
     this.readOnly = 'This session is running in another tab of this browser, so it is shown here read-only and refreshed every few seconds. Stop it there to resume it here.';
-    this.stopRefresh();
-    this.cancelRefresh = this.schedule(() => void this.refreshReadOnly(record.id), READ_ONLY_REFRESH_MS);
+    this.watchEvery(() => this.refreshReadOnly(record.id));
   }
 
-  private async refreshReadOnly(id: string): Promise<void> {
-    this.cancelRefresh = null;
-    if (this.readOnly === null || this.running) return;
+  /** Re-read session `id` shown read-only. @returns whether to go on (the other tab still runs it) */
+  private async refreshReadOnly(id: string): Promise<boolean> {
+    if (this.readOnly === null || this.running) return false;
     const [record, locked] = await Promise.all([loadSession(this.runs.store, id).catch(() => undefined), this.runs.isRunLocked(id)]);
-    if (!record || this.readOnly === null) return;
-    if (locked) return this.showReadOnly(record);
+    if (!record || this.readOnly === null) return false;
     this.show(record);
+    if (locked) return true;
     this.readOnly = null;
     await this.sessions.refresh();
+    return false;
   }
 
-  private stopRefresh(): void {
-    this.cancelRefresh?.();
-    this.cancelRefresh = null;
-  }
-
-  /** `task`'s result; undefined when it throws (its message shown as the error). */
-  private guard<T>(task: () => Promise<T>): Promise<T | undefined> {
-    return task().catch((error: unknown) => void (this.error = this.runs.messageOf(error)));
+  protected messageOf(error: unknown): string {
+    return this.runs.messageOf(error);
   }
 }
