@@ -8,7 +8,8 @@
  * in `error` with the key scrubbed. Instead of a story it can play a web task (`kind` 'web',
  * `web:<site>/<template>:<seed>`, 10 steps and the web guide by default, as the CLI): the site runs
  * on a detached document and every step records the page it showed (`page`: the latest, drawn
- * beside the transcript with the acted element highlighted; kept in exports).
+ * beside the transcript with the acted element highlighted; kept in exports). Phase, Stop, waits
+ * and the error slot are the run lifecycle every view shares (run-lifecycle.svelte.ts).
  */
 import { Actor } from '../../agents/actor.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
@@ -28,7 +29,8 @@ import { runEpisode } from '../../ttl/episode-runner.ts';
 import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import type { LlmServices } from '../shared/stores/llm-services.ts';
 import { isSeed, type LibraryEntry } from '../shared/stores/library.ts';
-import { browserSchedule, RetryCountdown, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { RunLifecycle, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
 import { withRetryWait } from '../shared/stores/retry-wait.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import type { SettingsState } from '../shared/stores/settings.svelte.ts';
@@ -40,7 +42,6 @@ import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
 import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
 import type { GuideEdit } from '../../agents/trajectory.ts';
 import type { Pacer } from '../../ttl/pace.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
 
 /** The Agent form's fields kept across reloads (store setting `form:agent`). */
 interface AgentForm {
@@ -61,13 +62,13 @@ const WEB_MAX_SCORE = 1;
 /** What the agent plays: a story of the library, or a web task. */
 export type AgentTaskKind = 'story' | 'web';
 
-/** Where the episode is: `loading` the story, `running` steps, `stopping` after Stop. */
-export type AgentPhase = 'idle' | 'loading' | 'running' | 'stopping';
+/** Where the episode is: `starting` (loading the story or the site), `running` steps, `stopping` after Stop. */
+export type AgentPhase = RunPhase;
 
 /** Calls `callback` after `delayMs` ms; returns a function that cancels it. */
 export type { Schedule };
 
-export class Agent {
+export class Agent extends RunLifecycle {
   /** A story or a web task. */
   kind = $state<AgentTaskKind>('story');
   /** Story picker value ('' = none). */
@@ -80,7 +81,6 @@ export class Agent {
   /** Step limit S. */
   maxSteps = $state(DEFAULT_MAX_STEPS);
   guidingPrompt = $state(DEFAULT_GUIDING_PROMPT);
-  phase = $state<AgentPhase>('idle');
   /** The steps shown: live while running, else of the finished or imported episode. */
   steps = $state.raw<readonly TrajectoryStep[]>([]);
   /** The game's opening text of the episode shown ('' before one starts). */
@@ -114,13 +114,7 @@ export class Agent {
     const model = roles.actor.model;
     return model === '' || model in prices ? null : model;
   }
-  /** Seconds left of the wait before a retry (counting down); null when not waiting. */
-  get waitingSeconds(): number | null {
-    return this.wait.seconds;
-  }
-  error = $state<string | null>(null);
   ready = $state(false);
-  readonly running = $derived(this.phase !== 'idle');
   /** Web tasks: the page after the latest step (the start page before the first step); null for a
    * story. (The view draws the page the latest action acted on: web-frame-page.ts.) */
   readonly page = $derived.by(() => this.steps.findLast((s) => s.page !== undefined)?.page ?? this.startPage);
@@ -131,10 +125,8 @@ export class Agent {
   readonly guideEdit = new GuideEditor();
   /** The person's edits of the guide in the episode shown (recorded in its trajectory). */
   edits = $state.raw<GuideEdit[]>([]);
-  private controller: AbortController | null = null;
   /** The running episode's pacer (null when idle). */
   private pacer: Pacer | null = null;
-  private readonly wait: RetryCountdown;
   /** Adds and removes stories (the library panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
@@ -149,7 +141,7 @@ export class Agent {
     /** The document a web task's site draws into (default: a detached document; tests: jsdom). */
     private readonly webDocument?: DocumentFactory,
   ) {
-    this.wait = new RetryCountdown(schedule);
+    super(schedule);
     this.pace = new PaceControl(() => library.store, 'agent');
     this.stories = new StoryPicker(() => library, {
       choose: (id) => this.selectStory(id),
@@ -209,10 +201,6 @@ export class Agent {
     this.error = problem;
     if (problem !== null) return;
     this.reset();
-    const controller = new AbortController();
-    this.controller = controller;
-    this.pacer = this.pace.begin();
-    this.phase = 'loading';
     const meter = new UsageMeter(settings.caps, settings.prices);
     const unsubscribe = meter.subscribe((m) => {
       this.tokens = m.totalTokens;
@@ -221,22 +209,20 @@ export class Agent {
       this.tokensEstimated = m.estimatedCalls > 0;
     });
     this.runUnpriced = settings.roles.actor.model in settings.prices ? null : settings.roles.actor.model;
-    try {
-      const trajectory = entry ? await this.playEpisode(entry, settings, meter, controller.signal) : await this.playWebTask(this.webTaskId, settings, meter, controller.signal);
+    this.pacer = this.pace.begin();
+    await this.lifecycle(async (signal) => {
+      const trajectory = entry ? await this.playEpisode(entry, settings, meter, signal) : await this.playWebTask(this.webTaskId, settings, meter, signal);
       this.show(trajectory);
       const failed = trajectory.steps.at(-1)?.error;
-      if (failed && failed.kind !== 'budget') this.error = this.settings.messageOf(new Error(failed.message));
-    } catch (error) {
-      this.error = this.settings.messageOf(error);
-    } finally {
-      unsubscribe();
-      this.clearWait();
-      this.pace.end();
-      this.guideEdit.cancel();
-      this.pacer = null;
-      this.controller = null;
-      this.phase = 'idle';
-    }
+      if (failed && failed.kind !== 'budget') this.error = this.messageOf(new Error(failed.message));
+    }, {
+      settle: () => {
+        unsubscribe();
+        this.pace.end();
+        this.guideEdit.cancel();
+        this.pacer = null;
+      },
+    });
   }
 
   /** The guide can be edited now: an episode runs, paused between steps. */
@@ -262,14 +248,6 @@ export class Agent {
     if (edited === null || edited === guide) return guide;
     this.edits = [...this.edits, { step, oldGuide: guide, newGuide: edited, at: dateAt(this.services.now()).toISOString() }];
     return edited;
-  }
-
-  /** Stop the run: the in-flight request is aborted and nothing of its reply is executed. */
-  stop(): void {
-    if (!this.controller) return;
-    this.controller.abort();
-    this.phase = 'stopping';
-    this.clearWait();
   }
 
   /** Download the episode shown as trajectory JSON (never holds the key). */
@@ -299,10 +277,6 @@ export class Agent {
     });
   }
 
-  dismissError(): void {
-    this.error = null;
-  }
-
   /** Load the story in its worker and run the episode (LLM and interpreter faults are data in
    * the trajectory). @throws for a story that cannot be loaded or a worker that cannot start */
   private async playEpisode(entry: LibraryEntry, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
@@ -323,7 +297,7 @@ export class Agent {
   private async runWatched(engine: EpisodeEngine, story: { title: string; maxScore: number | null }, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
     const models = await this.llm.createModels(settings, meter);
     const actor = new Actor(withRetryWait(models.actor, (waitMs) => this.showWait(waitMs)));
-    if (this.phase === 'loading') this.phase = 'running';
+    this.started();
     const trajectory = await runEpisode({
       engine, actor, story, guidingPrompt: this.guidingPrompt, maxSteps: this.maxSteps, signal, ...(this.pacer ? { gate: this.pacer } : {}),
       guideFor: async (step) => this.guideFor(step),
@@ -430,16 +404,7 @@ export class Agent {
     this.score = trajectory.finalScore;
   }
 
-  private showWait(waitMs: number): void {
-    this.wait.show(waitMs);
-  }
-
-  private clearWait(): void {
-    this.wait.clear();
-  }
-
-  /** Run `task`, showing anything it throws. */
-  private async guard(task: () => Promise<void>): Promise<void> {
-    await showingErrors(task, (message) => (this.error = message), (error) => this.settings.messageOf(error));
+  protected messageOf(error: unknown): string {
+    return this.settings.messageOf(error);
   }
 }
