@@ -26,6 +26,7 @@ import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList }
 import type { WebCatalog } from '../shared/stores/web-catalog.ts';
 import { isWebTaskId } from '../shared/stores/web-task-id.ts';
 import { OUTER_LOOP_FIELDS, OuterLoopForm, type OuterLoopFields } from './outer-loop-form.svelte.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 
@@ -154,7 +155,7 @@ export class EvolveForm {
     try {
       return { sizes: parseEditSizes(this.editSizes), source: 'given' };
     } catch (error) {
-      return { error: (error as Error).message.replace(/^--edit-sizes/, 'Edit sizes') };
+      return { error: errorText(error).replace(/^--edit-sizes/, 'Edit sizes') };
     }
   });
   /** The meta-agent's context window, tokens; null = what the provider reports, else the table,

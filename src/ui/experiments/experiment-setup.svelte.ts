@@ -7,6 +7,7 @@
 import { BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../../experiment/builtins.ts';
 import type { ExperimentSpec } from '../../experiment/interface.ts';
 import { ExperimentSpecError, validateExperiment } from '../../experiment/schema.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 export type ExperimentSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string };
 
@@ -46,7 +47,7 @@ export class ExperimentSetupState {
       json = JSON.parse(this.fileText);
     } catch (error) {
       this.fileSpec = null;
-      this.fileProblems = [`not JSON: ${(error as Error).message}`];
+      this.fileProblems = [`not JSON: ${errorText(error)}`];
       return;
     }
     try {
@@ -54,7 +55,7 @@ export class ExperimentSetupState {
       this.fileProblems = [];
     } catch (error) {
       this.fileSpec = null;
-      this.fileProblems = error instanceof ExperimentSpecError ? error.problems : [(error as Error).message];
+      this.fileProblems = error instanceof ExperimentSpecError ? error.problems : [errorText(error)];
     }
   }
 

@@ -43,6 +43,7 @@ import { experimentExport, type ExperimentFormat, type PageExperiment } from './
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -154,7 +155,7 @@ export class ExperimentsState {
       const { spec, missing } = canonicalSpec(applyOverrides(base, this.setup.overridesOf(base)), this.library());
       return { spec, plan: planExperiment(spec), missing };
     } catch (error) {
-      return { problem: error instanceof ExperimentSpecError ? error.problems.join('; ') : (error as Error).message };
+      return { problem: error instanceof ExperimentSpecError ? error.problems.join('; ') : errorText(error) };
     }
   }
 

@@ -12,6 +12,7 @@
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { KioskFeed } from './kiosk-loop.svelte.ts';
 import { kioskRecording, type KioskRecording } from './kiosk-pace.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 /** Sessions a live booth plays when the URL does not say (`&sessions=N`). */
 export const DEFAULT_LIVE_SESSIONS = 3;
@@ -94,7 +95,7 @@ export class LiveFeed implements KioskFeed {
       (record) => this.finished(record),
       (error: unknown) => {
         this.running = false;
-        this.ended = `a live session failed (${error instanceof Error ? error.message : String(error)})`;
+        this.ended = `a live session failed (${errorText(error)})`;
       },
     );
   }

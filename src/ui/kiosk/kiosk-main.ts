@@ -14,6 +14,7 @@ import { KioskLoop, PlaylistFeed, type KioskFeed } from './kiosk-loop.svelte.ts'
 import { LiveFeed, liveModeText } from './kiosk-live.svelte.ts';
 
 import { kioskRecordingsOf, type KioskRecording } from './kiosk-pace.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 /** Every session of the shipped recordings, in the Replay view's order. */
 async function shippedRecordings(): Promise<KioskRecording[]> {
@@ -46,7 +47,7 @@ const query = new URLSearchParams(location.search);
 let feed: KioskFeed = playlist;
 let mode = (): string => recorded;
 if (query.get('live') === '1') {
-  const booth = await import('./kiosk-live-run.ts').then((m) => m.openLiveBooth(query.get('sessions'))).catch((error: unknown) => ({ problem: `Live mode could not start: ${error instanceof Error ? error.message : String(error)}` }));
+  const booth = await import('./kiosk-live-run.ts').then((m) => m.openLiveBooth(query.get('sessions'))).catch((error: unknown) => ({ problem: `Live mode could not start: ${errorText(error)}` }));
   if ('problem' in booth) mode = () => `${recorded} · not live: ${booth.problem}`;
   else {
     const live = new LiveFeed(booth.cap, booth.run, playlist, booth.costOf);

@@ -12,6 +12,7 @@ import type { PlayerServices } from '../shared/stores/services.ts';
 import { entrySchema, exportEntry, importEntry, provenanceText, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/stores/error-text.ts';
 
 /** The entry being written: a new one, a duplicate, or an edit of a user entry. */
 export interface EntryDraft {
@@ -193,7 +194,7 @@ export class MetaLibraryState {
     try {
       this.counter = await (this.deps.loadCounter ?? loadTokenCounter)();
     } catch (error) {
-      this.error = `The tokenizer could not be loaded, so no token count is shown: ${(error as Error).message}`;
+      this.error = `The tokenizer could not be loaded, so no token count is shown: ${errorText(error)}`;
     }
     this.ready = true;
   }

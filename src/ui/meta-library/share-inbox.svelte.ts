@@ -139,7 +139,7 @@ export class ShareInbox {
       // Load the user's entries so `existing` also finds a copy added before.
       if (payload.kind === 'meta-prompt') void this.targets.catalog.init().catch(() => undefined);
     } catch (error) {
-      this.preview = { status: 'error', message: (error as Error).message };
+      this.preview = { status: 'error', message: errorText(error) };
     }
   }
 }

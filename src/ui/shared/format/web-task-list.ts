@@ -10,6 +10,7 @@ import { isWebTaskId } from '../stores/web-task-id.ts';
 import { parseTaskId } from '../stores/run-services.ts';
 import type { TaskPick } from './task-picks.ts';
 import { WEB_SESSION_DEFAULTS } from '../../../ttl/run-defaults.ts';
+import { errorText } from '../stores/error-text.ts';
 
 /** A parsed list: the named sets it names (with their ids) and the single ids, each once, in order. */
 export interface WebTaskList {
@@ -31,7 +32,7 @@ export function parseWebTaskList(text: string, catalog: WebCatalog): WebTaskList
     try {
       id = catalog.parseId(part);
     } catch (error) {
-      return { error: `“${part}”: ${(error as Error).message}.` };
+      return { error: `“${part}”: ${errorText(error)}.` };
     }
     if (!out.ids.includes(id)) out.ids.push(id);
   }

@@ -8,6 +8,7 @@
 import { BUILT_IN_META_PROMPTS } from '../../../agents/meta-prompt-library.ts';
 import type { Store } from '../../../store/interface.ts';
 import { readStoredEntry, storedEntryOf, type LibraryMetaPrompt } from './entry-io.ts';
+import { errorText } from './error-text.ts';
 
 /** The built-ins as library entries (no evaluations recorded). */
 export const BUILT_IN_ENTRIES: readonly LibraryMetaPrompt[] = BUILT_IN_META_PROMPTS.map((e) => ({ ...e, evaluations: [] }));
@@ -95,7 +96,7 @@ export class MetaPromptCatalog {
       this.skipped = skipped;
       this.error = null;
     } catch (error) {
-      this.error = `The meta-prompt library could not be loaded: ${(error as Error).message}`;
+      this.error = `The meta-prompt library could not be loaded: ${errorText(error)}`;
     } finally {
       this.loaded = true;
     }

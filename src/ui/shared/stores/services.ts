@@ -14,6 +14,7 @@ import { watchStorage } from '../../../store/storage-watch.ts';
 import type { Store } from '../../../store/interface.ts';
 import { MemoryStore } from '../../../store/memory-store.ts';
 import type { Navigation } from '../../shell/router.svelte.ts';
+import { errorText } from './error-text.ts';
 
 /** What the player needs of a running game (`EngineProxy` satisfies it). */
 export interface GameEngine {
@@ -108,7 +109,7 @@ export function createBrowserServices(doc: Document = document, fetchImpl: typeo
         const gauge = storage ?? null;
         return { store: gauge ? watchStorage(store, gauge, { onFailure: (error) => onStorageFailure?.(error) }) : store, problem: null };
       } catch (error) {
-        return { store: new MemoryStore(), problem: (error as Error).message };
+        return { store: new MemoryStore(), problem: errorText(error) };
       }
     },
     readFile: async (file) => new Uint8Array(await file.arrayBuffer()),

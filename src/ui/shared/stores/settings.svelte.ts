@@ -171,7 +171,7 @@ export class SettingsState {
       // encodeShare validates the payload: a refused base URL gets its reason in words; any other
       // refusal (a link too long) is ShareError's own message.
       const baseUrlRefused = !(error instanceof ShareError) || error.field === 'provider.baseUrl';
-      this.error = baseUrlRefused ? 'No setup link: the base URL must be an http(s) address without a user name or password.' : error.message;
+      this.error = baseUrlRefused ? 'No setup link: the base URL must be an http(s) address without a user name or password.' : this.messageOf(error);
       return;
     }
     this.error = null;

@@ -28,7 +28,7 @@ export class StorageAlarm {
     if (error instanceof StorageFullError) {
       this.message = `${error.message} Do not reload the page before exporting: the browser may not be able to open its storage again.`;
     } else if (error instanceof StorageBlockedError || (error as { name?: string } | null)?.name === 'AbortError') {
-      this.message = `Saving failed: the browser closed this page's storage (${(error as Error).message}). Export everything now, before you reload the page: a reload may not be able to open it again.`;
+      this.message = `Saving failed: the browser closed this page's storage (${errorText(error)}). Export everything now, before you reload the page: a reload may not be able to open it again.`;
     }
   }
 
