@@ -26,7 +26,7 @@ import { buildSession, type SessionParts, type SessionPlan } from '../../ttl/ses
 import type { Pacer } from '../../ttl/pace.ts';
 import { loadSession, persistingSink } from '../../ttl/session-store.ts';
 import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { RunLifecycle, WATCH_INTERVAL_MS, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
+import { RunLifecycle, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
 import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
@@ -38,9 +38,6 @@ import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
 import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
 
 export type LearnPhase = RunPhase;
-
-/** How often a session running in another tab is re-read, ms. */
-export const READ_ONLY_REFRESH_MS = WATCH_INTERVAL_MS;
 
 export class LearnState extends RunLifecycle {
   /** The session shown: running here, reopened, or running in another tab (read-only). */
