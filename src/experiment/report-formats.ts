@@ -152,7 +152,7 @@ export const EXPERIMENT_CSV_HEADER = [
 
 /** Who played model set `modelSet` of a report (its role models; an unknown model when not recorded). */
 export function modelOfSet(r: Pick<ExperimentReport, 'models'>, modelSet: number): ModelIdentity {
-  return describeModel(r.models[modelSet] ?? {});
+  return describeModel(r.models?.[modelSet] ?? {});
 }
 
 /** The results as CSV: one row per arm and evaluated task set (EXPERIMENT_CSV_HEADER), ending with
