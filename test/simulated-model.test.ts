@@ -125,7 +125,7 @@ describe('the rule table, rule by rule', () => {
     route: ['Write a route script.', 'Do credit assignment.', 'List the scoring moves in order.', 'List the scoring commands in order.', 'A guide that reproduces every gain.', 'Replay the best episode.'],
     'drop-useless': ['Drop moves that failed.', 'Drop commands that failed.', 'Cut wasted steps.', 'Skip steps that only looked around.', 'No useless moves.'],
     'last-hint-only': ['Keep only the last hint.', 'Write the last hint only.', 'Forget the earlier hints.', 'Keep only the latest hint.'],
-    'every-move': ['Keep every move.', 'Copy all the moves.', 'Replay the whole episode.', 'List every move of the episode.'],
+    'every-move': ['Keep every move.', 'Keep all the moves.', 'Replay the whole episode.', 'List every move of the episode.'],
   };
 
   it("each rule is named by each of its table's phrases, by that rule alone, and by the sentence the proposer writes for it", () => {
@@ -134,6 +134,10 @@ describe('the rule table, rule by rule', () => {
       expect(strategyInstructions(rule.sentence)).toEqual([rule.instruction]);
     }
     expect(strategyInstructions('Be concise and helpful.')).toEqual([]);
+    // Near misses name no rule that hurts: asking for more than the last hint, reading the whole log.
+    expect(strategyInstructions('Keep not only the last hint but every hint.')).toEqual(['all-hints']);
+    expect(strategyInstructions('Read the whole episode log, then drop moves that failed.')).toEqual(['drop-useless']);
+    expect(strategyInstructions('Drop all moves that scored nothing.')).toEqual(['drop-useless']);
   });
 
   it('naive with no hint in the last episode gives no plan, only the advice to explore; facts are listed only by a fact bank', () => {

@@ -67,21 +67,22 @@ export const RULES: readonly Rule[] = [
   },
   {
     instruction: 'drop-useless',
-    keywords: /drop (?:commands|moves)|wasted|only looked around|no useless/i,
+    keywords: /drop (?:all (?:the )?)?(?:commands|moves)|wasted|only looked around|no useless/i,
     keeps: 'the plan without moves that scored nothing and led nowhere (looking, examining, refused commands, a step there and back)',
     effect: 'helps',
     sentence: 'Drop moves that scored nothing and led nowhere (looking, examining, refused commands, going back and forth): no useless moves in the plan.',
   },
   {
     instruction: 'last-hint-only',
-    keywords: /only the (?:last|latest|newest) hint|last hint only|forget (?:the )?(?:earlier|older|previous) hints/i,
+    // "not only the last hint" asks for more, not less.
+    keywords: /(?<!not )only the (?:last|latest|newest) hint|last hint only|forget (?:the )?(?:earlier|older|previous) hints/i,
     keeps: "only the last episode's hint, whatever else the strategy asks for (the facts of earlier episodes are lost)",
     effect: 'hurts',
     sentence: 'Keep only the last hint: forget the earlier hints.',
   },
   {
     instruction: 'every-move',
-    keywords: /keep every move|every move of the|all (?:the )?moves|the whole episode/i,
+    keywords: /keep every move|keep all (?:the )?moves|every move of the (?:episode|best episode|log)|(?:replay|copy|repeat) the whole episode/i,
     keeps: "every move of the chosen episode in order, useless ones and those after its last point included, so the replay ends where that episode ended; it overrides drop-useless",
     effect: 'hurts',
     sentence: 'Keep every move of the episode in the plan, in order.',
