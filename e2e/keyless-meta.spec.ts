@@ -64,6 +64,8 @@ test('Evaluate: a fact bank beats naive on The Lever Room and The Vault with a Î
   // A session opened from the run: its curve says who played, and so does its CSV.
   await page.getByTestId('evaluate-session').first().click();
   await expect(page.getByTestId('evaluate-session-curve-model')).toHaveText(`Played by the ${SIMULATION_NOTICE}.`);
+  await page.getByTestId('evaluate-session-curve').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evaluate-keyless-session.png') });
   expectNamesTheSimulation(await csvOf(page, page.getByTestId('evaluate-session-curve-export-csv')));
 });
 
