@@ -9,6 +9,7 @@ import { resolve } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import Papa from 'papaparse';
 import { EVOLUTION_EXPORT_FORMAT } from '../src/evolve/evolution-io.ts';
+import { SIMULATION_NOTICE } from '../src/llm/model-label.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { REPO_ROOT } from '../test/support/shared.ts';
 import { configureForLearn, goToLearn, startSession, waitComplete } from './learn-helpers.ts';
@@ -105,11 +106,13 @@ test('Settings and Learn, in the dark theme: the price table as CSV, the learnin
   const body = await cellTexts(table.locator('tbody tr'), 'th, td');
   expect(body).toHaveLength(1);
   expect(body[0]!.slice(1).every((cell) => /^\d+$/.test(cell))).toBe(true);
-  expect(csvRows(csv)).toEqual([...header, ...body]);
+  // The table's cells, then who played: model and model_caveat (empty for a model that needs none).
+  expect(csvRows(csv).map((r) => r.slice(0, -2))).toEqual([...header, ...body]);
+  expect(csvRows(csv).map((r) => r.slice(-2))).toEqual([['model', 'model_caveat'], ['mock-model', '']]);
 
   const sessions = await save(page, page.getByTestId('learn-runs-export-csv'));
   const [sessionHeader, ...sessionRows] = csvRows(sessions);
-  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits']);
+  expect(sessionHeader).toEqual(['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits', 'model caveat']);
   expect(sessionRows.map((r) => r[0])).toEqual(await page.getByTestId('learn-run').evaluateAll((li) => li.map((l) => l.getAttribute('data-id'))));
   const scoresShown = (await page.getByTestId('learn-run').first().locator('.scores').textContent()) ?? '';
   const [row] = sessionRows;
@@ -141,14 +144,18 @@ test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, linea
 
   await expectChartPng(page, await save(page, page.getByTestId('evolve-progress-export-png')), new RegExp(`^evolve-progress-${runId}-.*\\.png$`));
   const progress = csvRows(await save(page, page.getByTestId('evolve-progress-export-csv')));
-  expect(progress[0]).toEqual(['series', 'budget spent (metric calls)', 'W-AUC']);
+  expect(progress[0]).toEqual(['series', 'budget spent (metric calls)', 'W-AUC', 'model', 'model_caveat']);
   expect(progress.length).toBeGreaterThan(1);
+  // The shipped evolution was played by the simulated model: every row of every export says so.
+  const SIMULATED = ['simulated model', SIMULATION_NOTICE];
+  expect(progress.slice(1).every((r) => r.slice(-2).join('|') === SIMULATED.join('|'))).toBe(true);
 
   const candidates = await save(page, page.getByTestId('candidate-table-export-csv'));
   expect(candidates.name).toMatch(new RegExp(`^evolve-candidates-${runId}-.*\\.csv$`));
   const [cHeader, ...cRows] = csvRows(candidates);
-  expect(cHeader).toEqual(['id', 'best', 'parent', 'status', 'lever-room:1', 'vault:1', 'mean', 'Pareto fronts', 'Pareto tasks', 'reason']);
+  expect(cHeader).toEqual(['id', 'best', 'parent', 'status', 'lever-room:1', 'vault:1', 'mean', 'Pareto fronts', 'Pareto tasks', 'reason', 'model', 'model_caveat']);
   expect(cRows).toHaveLength(4);
+  expect(cRows.every((r) => r.slice(-2).join('|') === SIMULATED.join('|'))).toBe(true);
   const shown = await page.getByTestId('candidate-row').evaluateAll((trs) => trs.map((tr) => ({
     id: tr.getAttribute('data-id'), status: tr.getAttribute('data-status'), mean: (tr.querySelector('[data-testid="candidate-mean"]')?.textContent ?? '').trim(),
     parent: (tr.querySelectorAll('td')[0]?.textContent ?? '').trim(), reason: (tr.querySelector('.reason')?.textContent ?? '').trim(),
@@ -156,13 +163,15 @@ test('Evolve: the best-so-far curve as a PNG and CSV, the candidate table, linea
   expect(cRows.map((r) => ({ id: r[0], status: r[3], mean: r[6] === '' ? '—' : Number(r[6]).toFixed(3), parent: r[2] || '—', reason: r[9] }))).toEqual(shown);
 
   const lineage = csvRows(await save(page, page.getByTestId('lineage-export-csv')));
-  expect(lineage[0]).toEqual(['id', 'parent', 'depth', 'tree', 'status', 'mean']);
+  expect(lineage[0]).toEqual(['id', 'parent', 'depth', 'tree', 'status', 'mean', 'model', 'model_caveat']);
+  expect(lineage.slice(1).every((r) => r.slice(-2).join('|') === SIMULATED.join('|'))).toBe(true);
   expect(lineage.slice(1).map((r) => [r[0], r[1]])).toEqual(
     await page.getByTestId('lineage-node').evaluateAll((li) => li.map((l) => [l.getAttribute('data-id'), l.getAttribute('data-parent')])));
 
   const runs = csvRows(await save(page, page.getByTestId('evolve-runs-export-csv')));
-  expect(runs[0]).toEqual(['id', 'status', 'progress', 'detail', 'updated']);
+  expect(runs[0]).toEqual(['id', 'status', 'progress', 'detail', 'updated', 'model', 'model_caveat']);
   expect(runs.slice(1).map((r) => r[0])).toEqual([runId]);
+  expect(runs[1]!.slice(-2)).toEqual(SIMULATED);
 });
 
 test('Evaluate: the learning curves as a PNG and CSV, the per-game table as CSV with the figures shown', async ({ page }) => {
@@ -181,15 +190,18 @@ test('Evaluate: the learning curves as a PNG and CSV, the per-game table as CSV 
 
   await expectChartPng(page, await save(page, page.getByTestId('evaluate-curves-export-png')), new RegExp(`^evaluate-curves-${runId}-custom-.*\\.png$`));
   const curves = csvRows(await save(page, page.getByTestId('evaluate-curves-export-csv')));
-  expect(curves[0]).toEqual(['series', 'episode', 'score ÷ max score (normalised per game)', 'score ÷ max score (normalised per game) 95% CI low', 'score ÷ max score (normalised per game) 95% CI high']);
+  expect(curves[0]).toEqual(['series', 'episode', 'score ÷ max score (normalised per game)', 'score ÷ max score (normalised per game) 95% CI low', 'score ÷ max score (normalised per game) 95% CI high', 'model', 'model_caveat']);
+  expect(curves.slice(1).map((r) => r.slice(-2))).toEqual(Array.from({ length: 4 }, () => ['mock-model', '']));
   expect(curves.slice(1).map((r) => r[1])).toEqual(['1', '2', '1', '2']);
 
   const games = await save(page, page.getByTestId('games-table-export-csv'));
   expect(games.name).toMatch(new RegExp(`^evaluate-games-${runId}-.*\\.csv$`));
   const [gHeader, ...gRows] = csvRows(games);
   const pageHeader = (await cellTexts(page.getByTestId('games-table').locator('thead tr'), 'th'))[0]!;
-  // The page's interval columns are split into estimate, low and high.
-  expect(gHeader!.filter((h) => !h.includes('95% CI'))).toEqual(pageHeader);
+  // The page's interval columns are split into estimate, low and high; then who played.
+  expect(gHeader!.filter((h) => !h.includes('95% CI')).slice(0, -2)).toEqual(pageHeader);
+  expect(gHeader!.slice(-2)).toEqual(['model', 'model_caveat']);
+  expect(gRows.map((r) => r.slice(-2))).toEqual([['mock-model', ''], ['mock-model', '']]);
   const f = (x: string) => (x === '' || x === 'NaN' ? 'n/a' : Number(x).toFixed(3));
   const f1 = (x: string) => (x === '' || x === 'NaN' ? 'n/a' : Number(x).toFixed(1));
   const asShown = gRows.map((r) => [r[0], r[1], r[2], r[3], `${f(r[4]!)} [${f(r[5]!)}, ${f(r[6]!)}]`, `${f1(r[7]!)} [${f1(r[8]!)}, ${f1(r[9]!)}]`, `${f1(r[10]!)} [${f1(r[11]!)}, ${f1(r[12]!)}]`]);

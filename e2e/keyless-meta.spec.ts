@@ -5,7 +5,8 @@
  * The same runs as the keyless CLI tour (test/cli-keyless-tour.test.ts).
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import Papa from 'papaparse';
 import { SIMULATION_NOTICE } from '../src/llm/model-label.ts';
 import { openView } from './llm-helpers.ts';
 import { goToRunView, setNumber, setStoryRole } from './run-helpers.ts';
@@ -17,6 +18,20 @@ async function useSimulated(page: Page): Promise<void> {
   await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
   const skipTour = page.getByRole('button', { name: 'Skip the tour' });
   if (await skipTour.isVisible()) await skipTour.click();
+}
+
+/** The rows of the CSV a button downloads (header first). */
+async function csvOf(page: Page, button: Locator): Promise<string[][]> {
+  const downloading = page.waitForEvent('download');
+  await button.click();
+  return Papa.parse<string[]>(readFileSync(await (await downloading).path(), 'utf8').trimEnd(), { header: false }).data;
+}
+
+/** Every row of a CSV export ends with the simulated model's name and caveat. */
+function expectNamesTheSimulation(rows: string[][]): void {
+  expect(rows[0]!.slice(-2)).toEqual(['model', 'model_caveat']);
+  expect(rows.length).toBeGreaterThan(1);
+  for (const row of rows.slice(1)) expect(row.slice(-2)).toEqual(['simulated model', SIMULATION_NOTICE]);
 }
 
 test('Evaluate: a fact bank beats naive on The Lever Room and The Vault with a Î” interval above 0; the report names the simulated model', async ({ page }) => {
@@ -44,6 +59,14 @@ test('Evaluate: a fact bank beats naive on The Lever Room and The Vault with a Î
   await page.getByTestId('evaluate-export-md').click();
   const md = readFileSync(await (await downloading).path(), 'utf8');
   expect(md.split('\n')).toContain(`> **Model: simulated (${SIMULATION_NOTICE}).**`);
+  // Every CSV of its results names the simulation: the summary, the comparisons, the curves, the per-game table.
+  for (const id of ['evaluate-export-csv', 'evaluate-export-comparisons-csv', 'evaluate-curves-export-csv', 'games-table-export-csv']) expectNamesTheSimulation(await csvOf(page, page.getByTestId(id).first()));
+  // A session opened from the run: its curve says who played, and so does its CSV.
+  await page.getByTestId('evaluate-session').first().click();
+  await expect(page.getByTestId('evaluate-session-curve-model')).toHaveText(`Played by the ${SIMULATION_NOTICE}.`);
+  await page.getByTestId('evaluate-session-curve').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('evaluate-keyless-session.png') });
+  expectNamesTheSimulation(await csvOf(page, page.getByTestId('evaluate-session-curve-export-csv')));
 });
 
 test('Evolve from naive accepts a child: the lineage shows c1, accepted, under the seed', async ({ page }) => {
@@ -64,6 +87,7 @@ test('Evolve from naive accepts a child: the lineage shows c1, accepted, under t
   await expect(child).toContainText('accepted');
   // The CLI tour's evolution prints the same: candidate c1: accepted (minibatch sum 0.6200 > parent's 0.1600).
   await expect(page.locator('[data-testid="candidate-row"][data-id="c1"]')).toContainText("minibatch sum 0.6200 > parent's 0.1600");
+  for (const id of ['evolve-progress-export-csv', 'candidate-table-export-csv', 'lineage-export-csv', 'evolve-runs-export-csv']) expectNamesTheSimulation(await csvOf(page, page.getByTestId(id)));
   await child.scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('evolve-keyless.png') });
 });

@@ -69,10 +69,11 @@ describe('costs only where the called model’s price is known', () => {
     expect(results.sessions.map((s: { costUsd: number | null }) => s.costUsd)).toEqual([null, null]);
     expect(results.report.policies.map((p: { costUsd: number | null }) => p.costUsd)).toEqual([null, null]);
     const csv = readFileSync(join(bare, 'summary.csv'), 'utf8').trim().split('\n');
-    // cost_usd, then identical_repeats (the columns after it): empty without a price.
+    // cost_usd, then identical_repeats and who played (the columns after it): empty without a price.
     const header = csv[0]!.split(',');
     const costAt = header.indexOf('cost_usd');
-    expect([costAt > 0, header.at(-1)]).toEqual([true, 'identical_repeats']);
+    expect([costAt > 0, header.slice(costAt + 1)]).toEqual([true, ['identical_repeats', 'model', 'model_caveat']]);
+    expect(csv.slice(1).every((line) => line.endsWith(',gpt-4o-mini,'))).toBe(true);
     expect(csv.slice(1).every((line) => line.split(',')[costAt] === '')).toBe(true);
     expect(readFileSync(join(bare, 'report.md'), 'utf8')).toMatch(/^\| static \| .* \| — \|$/m);
 

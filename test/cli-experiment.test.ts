@@ -230,7 +230,7 @@ describe('metattl experiment', () => {
     expect(json.comparisons[0].power.delta).toBe(0.1);
     expect(json.warnings).toEqual(report.warnings);
     for (const file of ['report.md', 'report.html']) expect(readFileSync(join(dir, 'again', file), 'utf8')).toContain('cannot support a claim about games in general');
-    expect(readFileSync(join(dir, 'again', 'comparisons.csv'), 'utf8')).toMatch(/^step,a,b,task_set,declared,.*,per_game,few_games,registered\n/);
+    expect(readFileSync(join(dir, 'again', 'comparisons.csv'), 'utf8')).toMatch(/^step,a,b,task_set,declared,.*,per_game,few_games,registered,model,model_caveat\n/);
     await killedThenResumed('random-control', ['experiment', 'run', 'random-control', ...tiny, '--budget', '8', '--task-set', 'OOD=balances,library', ...provider()], '[3/8]', report);
   }, 60_000);
 

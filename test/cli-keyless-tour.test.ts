@@ -42,6 +42,16 @@ async function tour(command: string): Promise<{ stdout: string; stderr: string }
 
 const json = (text: string): Record<string, unknown> => JSON.parse(text) as Record<string, unknown>;
 
+/** The last two cells of every CSV line under its header: model and model_caveat (the caveat is
+ * quoted, since it holds a comma). */
+const MODEL_CELLS = `,simulated model,"${SIMULATION_NOTICE}"`;
+function expectCsvNamesTheSimulation(path: string): void {
+  const lines = readFileSync(path, 'utf8').trim().split('\n');
+  expect(lines[0]!.endsWith(',model,model_caveat'), path).toBe(true);
+  expect(lines.length, path).toBeGreaterThan(1);
+  for (const line of lines.slice(1)) expect(line.endsWith(MODEL_CELLS), `${path}: ${line}`).toBe(true);
+}
+
 describe('the keyless CLI tour (--provider simulated)', () => {
   it('a session on The Vault learns the code in episode 2, and says who played', async () => {
     const text = await tour(KEYLESS_TOUR.session);
@@ -63,6 +73,7 @@ describe('the keyless CLI tour (--provider simulated)', () => {
     const row = csv.find((l) => l.startsWith('fact-bank,'))!.split(',');
     expect(Number(row[header.indexOf('diff_low')])).toBeGreaterThan(0);
     expect(readFileSync(join(dir, 'eval', 'report.md'), 'utf8').split('\n')).toContain(`> **Model: simulated (${SIMULATION_NOTICE}).**`);
+    for (const file of ['summary.csv', 'comparisons.csv']) expectCsvNamesTheSimulation(join(dir, 'eval', file));
   }, 180_000);
 
   it('an evolution from naive accepts a child within 8 metric calls, and its JSON names the simulation', async () => {
@@ -90,5 +101,6 @@ describe('the keyless CLI tour (--provider simulated)', () => {
     expect(JSON.stringify(report.simulated)).toContain(SIMULATION_NOTICE);
     expect(readFileSync(join(reportDir, 'report.md'), 'utf8')).toContain(`- Model: simulated (${SIMULATION_NOTICE})`);
     expect(readFileSync(join(reportDir, 'report.html'), 'utf8')).toContain(SIMULATION_NOTICE);
+    for (const file of ['report.csv', 'comparisons.csv', 'folds.csv', 'evolutions.csv']) expectCsvNamesTheSimulation(join(reportDir, file));
   }, 600_000);
 });

@@ -60,7 +60,7 @@ describe('metattl probe recall', () => {
     const prompts = mock.requests.filter((q) => q.path.endsWith('/chat/completions')).map((q) => (q.body as { messages: { content: string }[] }).messages[1]!.content);
     expect(prompts).toContain(`These are consecutive commands from a walkthrough of the text adventure game “Detective”:\n${detective.slice(positions(detective.length)[0]! - 4, positions(detective.length)[0]!).map((c, j) => `${j + 1}. ${c}`).join('\n')}\nWhat is the next command of the walkthrough?`);
     expect(readFileSync(join(out, 'recall.md'), 'utf8')).toContain('| all games |');
-    expect(readFileSync(join(out, 'recall.csv'), 'utf8').split('\n')[0]).toBe('game,walkthrough_lines,probes,failed,exact,normalised,normalised_low,normalised_high,shuffled_exact,shuffled_normalised,shuffled_low,shuffled_high,frequency_command,frequency_matches,excess,recall_only,control_only,sign_p');
+    expect(readFileSync(join(out, 'recall.csv'), 'utf8').split('\n')[0]).toBe('game,walkthrough_lines,probes,failed,exact,normalised,normalised_low,normalised_high,shuffled_exact,shuffled_normalised,shuffled_low,shuffled_high,frequency_command,frequency_matches,excess,recall_only,control_only,sign_p,model,model_caveat');
   }, 60_000);
 
   it('the simulated provider (no memory of any game) recalls no more than the control; bad options are named', async () => {

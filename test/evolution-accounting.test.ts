@@ -124,9 +124,12 @@ describe('the report shows both arms side by side', () => {
 
   it('CSV names each replicate and its rng seed; empty for an evolution recorded before replicates', () => {
     const rows = experimentEvolutionsToCsv({ evolutions: [{ ...evo('evolve-meta-ttl.r2', 'llm', 3, 1, 1, [5]), replicate: 2, rngSeed: 8 }, evo('evolve-old', 'llm', 3, 1, 1, [5])] } as ExperimentReport).trim().split('\n');
-    expect(rows[0]!.endsWith(',chosen,validation_wauc,replicate,rng_seed')).toBe(true);
+    expect(rows[0]!.endsWith(',chosen,validation_wauc,replicate,rng_seed,model,model_caveat')).toBe(true);
     expect(rows[1]!.startsWith('evolve-meta-ttl.r2,')).toBe(true);
-    expect(rows[1]!.endsWith(',c1,0.3,2,8')).toBe(true);
-    expect(rows[2]!.endsWith(',c1,0.3,,')).toBe(true);
+    // No models recorded in this report: the model is said to be unknown.
+    expect(rows[1]!.endsWith(',c1,0.3,2,8,unknown model,')).toBe(true);
+    expect(rows[2]!.endsWith(',c1,0.3,,,unknown model,')).toBe(true);
+    const named = experimentEvolutionsToCsv({ evolutions: [evo('evolve-old', 'llm', 3, 1, 1, [5])], models: [{ actor: 'gpt-4o-mini', metaAgent: 'gpt-4o-mini', proposer: 'gpt-4o' }] } as unknown as ExperimentReport).trim().split('\n');
+    expect(named[1]!.endsWith(',c1,0.3,,,gpt-4o-mini / gpt-4o,')).toBe(true);
   });
 });

@@ -124,6 +124,8 @@ describe('the rule table, rule by rule', () => {
     'all-hints': ['Keep a fact bank.', 'Record every fact.', 'Never delete anything.', 'Keep every hint.'],
     route: ['Write a route script.', 'Do credit assignment.', 'List the scoring moves in order.', 'List the scoring commands in order.', 'A guide that reproduces every gain.', 'Replay the best episode.'],
     'drop-useless': ['Drop moves that failed.', 'Drop commands that failed.', 'Cut wasted steps.', 'Skip steps that only looked around.', 'No useless moves.'],
+    'last-hint-only': ['Keep only the last hint.', 'Write the last hint only.', 'Forget the earlier hints.', 'Keep only the latest hint.'],
+    'every-move': ['Keep every move.', 'Keep all the moves.', 'Replay the whole episode.', 'List every move of the episode.'],
   };
 
   it("each rule is named by each of its table's phrases, by that rule alone, and by the sentence the proposer writes for it", () => {
@@ -132,6 +134,10 @@ describe('the rule table, rule by rule', () => {
       expect(strategyInstructions(rule.sentence)).toEqual([rule.instruction]);
     }
     expect(strategyInstructions('Be concise and helpful.')).toEqual([]);
+    // Near misses name no rule that hurts: asking for more than the last hint, reading the whole log.
+    expect(strategyInstructions('Keep not only the last hint but every hint.')).toEqual(['all-hints']);
+    expect(strategyInstructions('Read the whole episode log, then drop moves that failed.')).toEqual(['drop-useless']);
+    expect(strategyInstructions('Drop all moves that scored nothing.')).toEqual(['drop-useless']);
   });
 
   it('naive with no hint in the last episode gives no plan, only the advice to explore; facts are listed only by a fact bank', () => {
@@ -169,8 +175,83 @@ describe('the rule table, rule by rule', () => {
     expect(strategyInstructions(propose('', record).strategy)).toEqual(['all-hints']);
     expect(strategyInstructions(propose('Keep every hint.', record).strategy)).toEqual(['all-hints', 'route']);
     const sharpened = propose('Keep every hint. Write a route script. No useless moves.', record);
-    expect(sharpened.strategy).toBe(RULES.map((r) => r.sentence).join(' '));
-    expect(sharpened.reason).toBe('Every rule of the table is present; sharpening their wording.');
+    expect(sharpened.strategy).toBe(RULES.filter((r) => r.effect === 'helps').map((r) => r.sentence).join(' '));
+    expect(sharpened.reason).toBe('Every rule of the table that helps is present, and none that hurts shows its harm; sharpening their wording.');
+  });
+});
+
+describe('the rules that hurt, and the proposer removing them', () => {
+  /** One episode with a useless look before a point, no hint, no worse episode: it shows only useless moves. */
+  const USELESS = log(1, [['look', 0, ROOM], ['pull yellow lever', 1, ROOM]], 'Time passes.');
+  /** One episode that scored at once: it shows nothing. */
+  const QUIET = log(1, [['pull red lever', 1, ROOM]], 'Time passes.');
+
+  it('the table marks which rules help (the proposer adds them) and which hurt (it removes them)', () => {
+    expect(RULES.map((r) => [r.instruction, r.effect])).toEqual([
+      ['all-hints', 'helps'], ['route', 'helps'], ['drop-useless', 'helps'], ['last-hint-only', 'hurts'], ['every-move', 'hurts'],
+    ]);
+    // No built-in meta-prompt names a rule that hurts.
+    for (const p of BUILT_IN_META_PROMPTS) expect(strategyInstructions(p.strategy).filter((i) => RULES.find((r) => r.instruction === i)!.effect === 'hurts'), p.id).toEqual([]);
+  });
+
+  it('"keep only the last hint" makes the guide naive whatever else the strategy asks for: the facts of earlier episodes are lost', () => {
+    const d = decideGuide(episodes(LEVER_LOGS), ['all-hints', 'route', 'last-hint-only']);
+    expect(d.plan).toEqual(['pull yellow lever']);
+    expect(d.facts).toEqual([]);
+    expect(decideGuide(episodes(LEVER_LOGS), ['all-hints']).plan).toEqual(['pull yellow lever', 'examine door', 'pull blue lever']);
+  });
+
+  it('"keep every move" keeps the useless moves that drop-useless removes; alone it replays the last episode, then its hint', () => {
+    const two = episodes(LEVER_LOGS.slice(0, 2));
+    expect(decideGuide(two, ['route', 'drop-useless']).plan).toEqual(['pull yellow lever', 'pull blue lever']);
+    expect(decideGuide(two, ['route', 'drop-useless', 'every-move']).plan).toEqual(['pull yellow lever', 'examine door', 'pull blue lever']);
+    expect(decideGuide(two, ['every-move']).plan).toEqual(['pull yellow lever', 'examine door', 'pull blue lever']);
+    expect(decideGuide(episodes([USELESS]), ['every-move']).plan).toEqual(['look', 'pull yellow lever']);
+  });
+
+  it('the proposer removes "keep only the last hint" when the worst run got hints in several episodes, and adds the fact bank they call for', () => {
+    const record = LEVER_LOGS.join('\n\n');
+    const reply = simulatedReply('proposer', buildProposerMessages('Be brief. Keep only the last hint.', record));
+    const parsed = parseProposal(reply, 'stop', '');
+    expect(parsed.status).toBe('ok');
+    expect(parsed.strategy).toBe(`Be brief. ${RULES[0]!.sentence}`);
+    expect(strategyInstructions(parsed.strategy!)).toEqual(['all-hints']);
+    expect(reply).toContain('Removing the rule "last-hint-only": the game gave a hint in 3 episodes and the rule threw all but the last away: facts were lost. Adding the rule "all-hints"');
+    // The child's guide keeps what the parent's lost.
+    expect(decideGuide(episodes(LEVER_LOGS), strategyInstructions(parsed.strategy!)).plan).toEqual(['pull yellow lever', 'examine door', 'pull blue lever']);
+  });
+
+  it('the proposer removes "keep every move" when the worst run wasted moves, and adds dropping them', () => {
+    const child = propose('Write a route script. Keep every move of the episode.', USELESS);
+    expect(strategyInstructions(child.strategy)).toEqual(['route', 'drop-useless']);
+    expect(child.reason).toBe('Removing the rule "every-move": the worst run replayed moves that scored nothing and led nowhere, and the rule keeps them in the plan. Adding the rule "drop-useless": the worst run spent steps on moves that scored nothing and led nowhere.');
+    // With every rule that helps already present, the child is the parent without the harmful rule.
+    const full = `${RULES.filter((r) => r.effect === 'helps').map((r) => r.sentence).join(' ')} Keep every move.`;
+    const removed = propose(full, USELESS);
+    expect(strategyInstructions(removed.strategy)).toEqual(['all-hints', 'route', 'drop-useless']);
+    expect(removed.reason).toMatch(/^Removing the rule "every-move": [^.]*\.$/);
+  });
+
+  it('a rule that hurts is kept (in the table\'s wording) while the logs do not show its harm', () => {
+    const child = propose('Keep only the latest hint.', QUIET);
+    expect(strategyInstructions(child.strategy)).toEqual(['all-hints', 'last-hint-only']);
+    expect(child.strategy).toContain('Keep only the last hint: forget the earlier hints.');
+    expect(strategyInstructions(propose('Keep every move.', QUIET).strategy)).toEqual(['all-hints', 'every-move']);
+  });
+
+  it('the proposer sharpens each rule it keeps into the table\'s sentence, phrase by phrase, and never adds a rule that hurts', () => {
+    const PHRASINGS: Record<string, string> = { 'all-hints': 'Record every fact.', route: 'Do credit assignment.', 'drop-useless': 'Cut wasted steps.', 'last-hint-only': 'Forget the earlier hints.', 'every-move': 'Replay the whole episode.' };
+    for (const rule of RULES) {
+      const child = propose(`Stay calm. ${PHRASINGS[rule.instruction]!}`, QUIET).strategy;
+      expect(child.startsWith('Stay calm. '), rule.instruction).toBe(true);
+      expect(child, rule.instruction).toContain(rule.sentence);
+      expect(child, rule.instruction).not.toContain(PHRASINGS[rule.instruction]!);
+    }
+    for (const record of [QUIET, USELESS, LEVER_LOGS.join('\n\n')]) {
+      let strategy = '';
+      for (let i = 0; i < 4; i++) strategy = propose(strategy, record).strategy;
+      expect(strategyInstructions(strategy)).toEqual(['all-hints', 'route', 'drop-useless']);
+    }
   });
 });
 
@@ -305,26 +386,42 @@ describe('the simulated model on the teaching games', () => {
     }
   });
 
-  it('an evolution from naive accepts a child within a small budget', async () => {
-    const { entry, bytes } = story('lever-room');
-    const task = { id: 'lever-room:1', storyId: entry.id, title: entry.title, md5: entry.md5, seed: 1, maxScore: entry.maxScore! };
+  async function evolve(seedStrategy: string, game = 'lever-room'): Promise<EvolutionState> {
+    const { entry, bytes } = story(game);
+    const task = { id: `${game}:1`, storyId: entry.id, title: entry.title, md5: entry.md5, seed: 1, maxScore: entry.maxScore! };
     const s = simulatedSettings();
     const models = createSimulatedChatModels(s, new UsageMeter(s.caps, s.prices));
     const pool = new EnginePool(async () => ({ ...syncEngine(loadStory(bytes, { seed: 1, rules: rulesFor(entry) })), dispose: () => undefined }));
     const cfg = {
-      train: [task], val: [task], repeats: 1, episodes: 4, maxSteps: 15, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy: '', minibatchSize: 1,
+      train: [task], val: [task], repeats: 1, episodes: 4, maxSteps: 15, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, seedStrategy, minibatchSize: 1,
       budgetMetricCalls: 6, maxConsecutiveFailures: 3, proposer: 'llm' as const, rngSeed: 1, concurrency: 1,
       models: { actor: SIMULATED_MODEL, metaAgent: SIMULATED_MODEL, proposer: SIMULATED_MODEL }, contextWindow: 32_000,
     };
     const options = { settings: s, models, countTokens: approximateTokens, pool, episodes: cfg.episodes, maxSteps: cfg.maxSteps, initialGuidingPrompt: cfg.initialGuidingPrompt, contextWindow: cfg.contextWindow };
-    const state: EvolutionState = await runEvolution('evo', cfg, {
+    return runEvolution('evo', cfg, {
       proposer: models.proposer, cache: new MemoryCache(),
       evaluate: (strategy, t, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, t, sessionId, signal),
     });
+  }
+
+  it('an evolution from naive accepts a child within a small budget', async () => {
+    const state = await evolve('');
     const accepted = state.candidates.filter((c) => c.status === 'accepted');
     expect(accepted.length).toBeGreaterThanOrEqual(1);
     expect(strategyInstructions(accepted[0]!.strategy).length).toBeGreaterThan(0);
     expect(mean(Object.values(accepted[0]!.valScores))).toBeGreaterThan(mean(Object.values(state.candidates[0]!.valScores)));
+  });
+
+  it('an evolution from a strategy with a rule that hurts accepts a child with that rule removed', async () => {
+    for (const [seed, game] of [['Keep only the last hint.', 'lever-room'], ['Keep a fact bank. Keep only the last hint.', 'lever-room']] as const) {
+      const state = await evolve(seed, game);
+      const harmful = strategyInstructions(seed).find((i) => RULES.find((r) => r.instruction === i)!.effect === 'hurts')!;
+      const accepted = state.candidates.filter((c) => c.status === 'accepted');
+      expect(accepted.length, seed).toBeGreaterThanOrEqual(1);
+      expect(accepted[0]!.parentId, seed).toBe(state.candidates[0]!.id);
+      expect(strategyInstructions(accepted[0]!.strategy), seed).not.toContain(harmful);
+      expect(mean(Object.values(accepted[0]!.valScores)), seed).toBeGreaterThan(mean(Object.values(state.candidates[0]!.valScores)));
+    }
   });
 });
 

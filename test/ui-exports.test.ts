@@ -22,30 +22,33 @@ import { storyTaskTable } from '../src/ui/shared/format/task-picks.ts';
 import { evaluationsTable } from '../src/ui/shared/stores/entry-io.ts';
 import { createExports, exportFileName } from '../src/ui/shared/stores/exports.ts';
 import { replayCandidateTable } from '../src/ui/replay/replay-source.ts';
+import { describeModel } from '../src/llm/model-label.ts';
 
 const lines = (csv: string): string[] => csv.split('\n');
+/** The simulated model's caveat as a CSV cell (it holds a comma, so it is quoted). */
+const NOTICE = '"simulated model — not a language model; it shows how the loop works, not how real models behave"';
 
 describe('Learn exports', () => {
   const item = (id: string, scores: number[], extra: Partial<SessionListItem> = {}): SessionListItem => ({
     id, title: 'The Lever Room', seed: 3, policy: 'naive', episodes: 3, maxSteps: 15, status: 'complete', scores, wAuc: 0.4167, maxScore: 10,
     faultedEpisodes: 0, model: 'gpt-4o-mini', simulated: false, caveat: null, startedAt: '2026-11-30T18:00:00.000Z', updatedAt: 0, ...extra,
   });
-  const items = [item('s-aaaaaa111111', [0, 5, 10]), item('s-bbbbbb222222', [0], { status: 'running', policy: '=HYPERLINK("x")', wAuc: null, faultedEpisodes: 1, model: 'simulated model', simulated: true })];
+  const items = [item('s-aaaaaa111111', [0, 5, 10]), item('s-bbbbbb222222', [0], { status: 'running', policy: '=HYPERLINK("x")', wAuc: null, faultedEpisodes: 1, model: 'simulated model', simulated: true, caveat: 'simulated model — not a language model; it shows how the loop works, not how real models behave' })];
 
   it('the learning curve: one row per series, a column per episode, empty where an episode has not ended', () => {
     expect(lines(toCsv(curveTable(curveOfItems(items))))).toEqual([
-      'Series,Episode 1,Episode 2,Episode 3',
-      'The Lever Room · naive · gpt-4o-mini · 111111,0,5,10',
-      '"The Lever Room · =HYPERLINK(""x"") · simulated model · 222222",0,,',
+      'Series,Episode 1,Episode 2,Episode 3,model,model_caveat',
+      'The Lever Room · naive · gpt-4o-mini · 111111,0,5,10,gpt-4o-mini,',
+      `"The Lever Room · =HYPERLINK(""x"") · simulated model · 222222",0,,,simulated model,${NOTICE}`,
       '',
     ]);
   });
 
   it('the sessions list: what each row shows, the model-named policy defused', () => {
     expect(lines(toCsv(sessionsTable(items)))).toEqual([
-      'id,story,seed,policy,model,simulated,K,S,status,scores,W-AUC,faulted episodes,started,human edits',
-      's-aaaaaa111111,The Lever Room,3,naive,gpt-4o-mini,false,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z,0',
-      's-bbbbbb222222,The Lever Room,3,"\'=HYPERLINK(""x"")",simulated model,true,3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z,0',
+      'id,story,seed,policy,model,simulated,K,S,status,scores,W-AUC,faulted episodes,started,human edits,model caveat',
+      's-aaaaaa111111,The Lever Room,3,naive,gpt-4o-mini,false,3,15,complete,0 5 10,0.4167,0,2026-11-30T18:00:00.000Z,0,',
+      `s-bbbbbb222222,The Lever Room,3,"'=HYPERLINK(""x"")",simulated model,true,3,15,interrupted,0,,1,2026-11-30T18:00:00.000Z,0,${NOTICE}`,
       '',
     ]);
   });
@@ -74,33 +77,38 @@ describe('Evolve exports', () => {
   const tasks = state.config.val.map((t) => ({ id: t.id, label: `${t.storyId}:${t.seed}` }));
 
   it('the candidate table (heatmap): per-task W-AUC and mean as numbers, best flags, fronts, reasons quoted', () => {
-    const csv = toCsv(candidateTable(candidateRows(state), tasks));
+    const csv = toCsv(candidateTable(candidateRows(state), tasks, describeModel(state.config.models)));
     expect(lines(csv)).toEqual([
-      'id,best,parent,status,advent:0,temple:0,mean,Pareto fronts,Pareto tasks,reason',
-      'c0,mean,,seed,0.1,0.3,0.2,1,temple:0,seed because',
-      `c1,z-score,c0,accepted,0.2,0.1,${(0.2 + 0.1) / 2},1,advent:0,accepted because`,
-      'c2,,c1,rejected,,,,0,,"minibatch 0.1 ≤ parent 0.2, ""no gain"""',
+      'id,best,parent,status,advent:0,temple:0,mean,Pareto fronts,Pareto tasks,reason,model,model_caveat',
+      'c0,mean,,seed,0.1,0.3,0.2,1,temple:0,seed because,m,',
+      `c1,z-score,c0,accepted,0.2,0.1,${(0.2 + 0.1) / 2},1,advent:0,accepted because,m,`,
+      'c2,,c1,rejected,,,,0,,"minibatch 0.1 ≤ parent 0.2, ""no gain""",m,',
       '',
     ]);
   });
 
   it('the lineage tree: tree order, depth, the drawn line, status and mean', () => {
     const rows = candidateRows(state);
-    const csv = toCsv(lineageTable(state.candidates, (id) => rows.find((r) => r.id === id)?.mean ?? null));
-    expect(lines(csv)).toEqual(['id,parent,depth,tree,status,mean', 'c0,,0,c0,seed,0.2', `c1,c0,1,└─ c1,accepted,${0.15000000000000002}`, 'c2,c1,2,"   └─ c2",rejected,', '']);
+    const csv = toCsv(lineageTable(state.candidates, (id) => rows.find((r) => r.id === id)?.mean ?? null, describeModel({ presetId: 'simulated' })));
+    expect(lines(csv)).toEqual(['id,parent,depth,tree,status,mean,model,model_caveat', `c0,,0,c0,seed,0.2,simulated model,${NOTICE}`, `c1,c0,1,└─ c1,accepted,${0.15000000000000002},simulated model,${NOTICE}`, `c2,c1,2,"   └─ c2",rejected,,simulated model,${NOTICE}`, '']);
+    // Without a model given: said to be unknown, never left blank.
+    expect(lines(toCsv(lineageTable(state.candidates, () => null)))[1]).toBe('c0,,0,c0,seed,,unknown model,');
   });
 
   it('the best-so-far curve: its points, named after the axes', () => {
     expect(lines(toCsv(lineChartTable(progressSpec(state))))).toEqual([
-      'series,budget spent (metric calls),W-AUC', 'best mean validation W-AUC,2,0.2', 'best mean validation W-AUC,6,0.25', 'best mean validation W-AUC,9,0.25', '',
+      'series,budget spent (metric calls),W-AUC,model,model_caveat', 'best mean validation W-AUC,2,0.2,m,', 'best mean validation W-AUC,6,0.25,m,', 'best mean validation W-AUC,9,0.25,m,', '',
     ]);
   });
 
   it('the runs list', () => {
-    const row = evolutionRunRow({ id: 'run1', kind: 'evolution', updatedAt: Date.UTC(2026, 10, 30, 19, 5), summary: { status: 'complete', metricCallsUsed: 9, budget: 10, candidates: 3, bestCandidateId: 'c0', bestMeanVal: 0.2, train: ['detective:0'], val: ['advent:0'] } } as never);
+    const row = evolutionRunRow({ id: 'run1', kind: 'evolution', updatedAt: Date.UTC(2026, 10, 30, 19, 5), summary: { status: 'complete', metricCallsUsed: 9, budget: 10, candidates: 3, bestCandidateId: 'c0', bestMeanVal: 0.2, train: ['detective:0'], val: ['advent:0'], models: { actor: 'simulated', metaAgent: 'simulated', proposer: 'simulated' } } } as never);
     expect(lines(toCsv(runsTable([row])))).toEqual([
-      'id,status,progress,detail,updated', 'run1,complete,"9 / 10 metric calls, 3 candidates",best c0: 0.200 · train detective:0 · val advent:0,2026-11-30T19:05:00.000Z', '',
+      'id,status,progress,detail,updated,model,model_caveat', `run1,complete,"9 / 10 metric calls, 3 candidates",best c0: 0.200 · train detective:0 · val advent:0,2026-11-30T19:05:00.000Z,simulated model,${NOTICE}`, '',
     ]);
+    // A run stored before summaries recorded their models.
+    const old = evolutionRunRow({ id: 'run0', kind: 'evolution', updatedAt: 0, summary: { status: 'complete' } } as never);
+    expect(lines(toCsv(runsTable([old])))[1]!.endsWith(',unknown model,')).toBe(true);
   });
 });
 
@@ -116,22 +124,26 @@ describe('Evaluate exports', () => {
       { policyId: 'naive', taskSet: 'ID', storyId: 'temple', sessions: 1, wAuc: iv(0.1, 0.1, 0.1), averageScore: iv(3, 3, 3), bestScore: iv(5, 5, 5) },
       { policyId: 'naive', taskSet: 'ID', storyId: 'detective', sessions: 1, wAuc: iv(0.25, 0.2, 0.3), averageScore: iv(4.5, 4, 5), bestScore: iv(6, 6, 6) },
     ],
+    model: 'model: gpt-4o-mini',
   };
 
   it('the learning curves: mean final score per episode with its 95% CI, a missing point left out', () => {
-    expect(lines(toCsv(lineChartTable(curvesSpec(report, 'ID'))))).toEqual([
-      'series,episode,mean final score,mean final score 95% CI low,mean final score 95% CI high',
-      'naive,1,1,0,2', 'naive,2,3,2,4', 'memory,1,2,1,3', '',
+    expect(lines(toCsv(lineChartTable(curvesSpec(report, 'ID', { actor: 'gpt-4o-mini', metaAgent: 'gpt-4o-mini' }))))).toEqual([
+      'series,episode,mean final score,mean final score 95% CI low,mean final score 95% CI high,model,model_caveat',
+      'naive,1,1,0,2,gpt-4o-mini,', 'naive,2,3,2,4,gpt-4o-mini,', 'memory,1,2,1,3,gpt-4o-mini,', '',
     ]);
   });
 
   it('the per-game table: rows in the table’s order, every interval as estimate, low, high', () => {
     expect(lines(toCsv(gamesTable(report)))).toEqual([
-      'game,policy,task set,sessions,W-AUC,W-AUC 95% CI low,W-AUC 95% CI high,average score,average score 95% CI low,average score 95% CI high,best score,best score 95% CI low,best score 95% CI high',
-      'detective,naive,ID,1,0.25,0.2,0.3,4.5,4,5,6,6,6',
-      'temple,naive,ID,1,0.1,0.1,0.1,3,3,3,5,5,5',
+      'game,policy,task set,sessions,W-AUC,W-AUC 95% CI low,W-AUC 95% CI high,average score,average score 95% CI low,average score 95% CI high,best score,best score 95% CI low,best score 95% CI high,model,model_caveat',
+      'detective,naive,ID,1,0.25,0.2,0.3,4.5,4,5,6,6,6,gpt-4o-mini,',
+      'temple,naive,ID,1,0.1,0.1,0.1,3,3,3,5,5,5,gpt-4o-mini,',
       '',
     ]);
+    // The simulated model's report: named, with its caveat.
+    const simulated = { ...report, model: undefined, simulated: 'simulated model — not a language model; it shows how the loop works, not how real models behave' };
+    expect(lines(toCsv(gamesTable(simulated)))[1]).toBe(`detective,naive,ID,1,0.25,0.2,0.3,4.5,4,5,6,6,6,simulated model,${NOTICE}`);
   });
 });
 
@@ -153,8 +165,12 @@ describe('Settings and setup tables', () => {
 
 describe('Library and Replay tables', () => {
   it('a meta-prompt’s evaluations', () => {
-    expect(lines(toCsv(evaluationsTable([{ taskSet: 'ID', meanWAuc: 0.312, low: 0.25, high: 0.4, evaluationId: 'e1', sessions: 6 }, { taskSet: 'OOD', meanWAuc: 0.1, low: 0, high: 0.2 }])))).toEqual([
-      'task set,mean W-AUC,95% CI low,95% CI high,evaluation,sessions', 'ID,0.312,0.25,0.4,e1,6', 'OOD,0.1,0,0.2,,', '',
+    const simulated = describeModel({ presetId: 'simulated' });
+    expect(lines(toCsv(evaluationsTable([
+      { taskSet: 'ID', meanWAuc: 0.312, low: 0.25, high: 0.4, evaluationId: 'e1', sessions: 6, model: simulated.name, modelCaveat: simulated.caveat },
+      { taskSet: 'OOD', meanWAuc: 0.1, low: 0, high: 0.2 },
+    ])))).toEqual([
+      'task set,mean W-AUC,95% CI low,95% CI high,evaluation,sessions,model,model_caveat', `ID,0.312,0.25,0.4,e1,6,simulated model,${NOTICE}`, 'OOD,0.1,0,0.2,,,unknown model,', '',
     ]);
   });
 
@@ -162,7 +178,7 @@ describe('Library and Replay tables', () => {
     expect(lines(toCsv(replayCandidateTable([
       { id: 'c0', parentId: null, status: 'seed', meanVal: 0.25, reason: 'the seed' },
       { id: 'c1', parentId: 'c0', status: 'failed', meanVal: null, reason: '-1 parse error, see reply' },
-    ])))).toEqual(['candidate,parent,status,mean validation W-AUC,reason', 'c0,,seed,0.25,the seed', 'c1,c0,failed,,"\'-1 parse error, see reply"', '']);
+    ], describeModel({ actor: 'gpt-4o' }))))).toEqual(['candidate,parent,status,mean validation W-AUC,reason,model,model_caveat', 'c0,,seed,0.25,the seed,gpt-4o,', 'c1,c0,failed,,"\'-1 parse error, see reply",gpt-4o,', '']);
   });
 });
 

@@ -16,6 +16,7 @@ import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
 import { RECALL_FOOTNOTE, runRecallProbe, type Rate, type RecallGame, type RecallGameResult, type RecallReport } from '../eval/recall-probe.ts';
 import { BUILTIN_EXPERIMENTS } from '../experiment/builtins.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../llm/model-label.ts';
 import { PROBE_RECALL } from './commands.ts';
 import { costText, knownCostUsd, llmSettingsFromFlags } from './llm-options.ts';
 import { chatModelsFromFlags } from './models.ts';
@@ -76,13 +77,15 @@ export function recallMarkdown(report: RecallReport, model: string): string {
   ].join('\n');
 }
 
-/** The report as CSV: one row per game and the pooled row; shares in [0, 1]. */
-export function recallCsv(report: RecallReport): string {
-  const head = ['game', 'walkthrough_lines', 'probes', 'failed', 'exact', 'normalised', 'normalised_low', 'normalised_high', 'shuffled_exact', 'shuffled_normalised', 'shuffled_low', 'shuffled_high', 'frequency_command', 'frequency_matches', 'excess', 'recall_only', 'control_only', 'sign_p'];
+/** The report as CSV: one row per game and the pooled row; shares in [0, 1]; the last two columns,
+ * model and model_caveat, name the actor model asked (`model`, its id; llm/model-label.ts). */
+export function recallCsv(report: RecallReport, model: string): string {
+  const head = ['game', 'walkthrough_lines', 'probes', 'failed', 'exact', 'normalised', 'normalised_low', 'normalised_high', 'shuffled_exact', 'shuffled_normalised', 'shuffled_low', 'shuffled_high', 'frequency_command', 'frequency_matches', 'excess', 'recall_only', 'control_only', 'sign_p', ...MODEL_CSV_COLUMNS];
+  const who = modelCsvCells(describeModel({ actor: model }));
   const q = (v: unknown) => (v === null || v === undefined ? '' : typeof v === 'string' ? `"${v.replace(/"/g, '""')}"` : String(v));
   const rows = [...report.games, ...(report.pooled ? [report.pooled] : [])].map((g) => [
     g.game, g.walkthroughLines, g.probes, g.failed, g.exact.count, g.normalised.count, g.normalised.low, g.normalised.high, g.shuffledExact.count, g.shuffledNormalised.count,
-    g.shuffledNormalised.low, g.shuffledNormalised.high, g.frequencyBaseline.command, g.frequencyBaseline.rate.count, g.excess, g.discordant.recallOnly, g.discordant.controlOnly, g.discordant.p,
+    g.shuffledNormalised.low, g.shuffledNormalised.high, g.frequencyBaseline.command, g.frequencyBaseline.rate.count, g.excess, g.discordant.recallOnly, g.discordant.controlOnly, g.discordant.p, ...who,
   ].map(q).join(','));
   return [head.join(','), ...rows].join('\n') + '\n';
 }
@@ -112,7 +115,7 @@ export async function probeRecallCommand(argv: string[]): Promise<number> {
   if (values.out) {
     await writeFile(join(values.out, 'recall.json'), stringifyWithoutSecrets({ ...summary, footnote: RECALL_FOOTNOTE, items: report.items }));
     await writeFile(join(values.out, 'recall.md'), scrubText(recallMarkdown(report, model)));
-    await writeFile(join(values.out, 'recall.csv'), scrubText(recallCsv(report)));
+    await writeFile(join(values.out, 'recall.csv'), scrubText(recallCsv(report, model)));
   }
   if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
   else process.stdout.write(`${recallMarkdown(report, model)}\n${report.items.length} questions; ${costText(costUsd)}${values.out ? `; wrote recall.json, recall.md, recall.csv to ${values.out}` : ''}\n`);

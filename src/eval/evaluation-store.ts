@@ -31,7 +31,7 @@ export function evaluationEventProblem(data: unknown): string | null {
 export function evaluationSummary(state: EvaluationState): SettingValue {
   return {
     status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, policies: state.config.policies.map((p) => p.id),
-    taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt,
+    taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt, models: { ...state.config.models },
   };
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { EvaluationConfig, EvaluationResult, EvaluationState } from './interface.ts';
 import { hierarchicalBootstrapMean, nestedBootstrapMean } from '../ttl/metrics.ts';
 import { buildReport, leakWarning } from './report.ts';
-import { reportToCsv } from './report-csv.ts';
+import { CSV_HEADER, reportToCsv } from './report-csv.ts';
 
 const result = (policyId: string, storyId: string, repeat: number, wAuc: number, scores: number[]): EvaluationResult => ({
   key: `${policyId}|s|${storyId}:0|${repeat}`, policyId, taskId: `${storyId}:0`, storyId, taskSet: 'S', repeat, sessionId: 'x', wAuc,
@@ -95,11 +95,13 @@ describe('evaluation report', () => {
     expect(r.warnings![1]!.policyId).toBe('new');
     const zeroWidth = r.policies.find((p) => p.policyId === 'new')!;
     expect(zeroWidth.wAuc.low).toBe(zeroWidth.wAuc.high);
-    // The summary CSV's last column says which policy's repeats were copies; the others are false.
+    // The summary CSV's identical_repeats column says which policy's repeats were copies; the
+    // others are false. It ends with who played: model and model_caveat.
     const csv = reportToCsv(r).trim().split('\n').map((line) => line.split(','));
-    expect(csv[0]!.at(-1)).toBe('identical_repeats');
-    expect(csv.slice(1).map((row) => [row[0], row.at(-1)])).toEqual([['base', 'false'], ['new', 'true']]);
-    expect(reportToCsv(report).trim().split('\n').slice(1).map((line) => line.split(',').at(-1))).toEqual(['false', 'false']);
+    const at = CSV_HEADER.indexOf('identical_repeats');
+    expect(csv[0]!.slice(at)).toEqual(['identical_repeats', 'model', 'model_caveat']);
+    expect(csv.slice(1).map((row) => [row[0], row[at], row[at + 1], row[at + 2]])).toEqual([['base', 'false', 'm', ''], ['new', 'true', 'm', '']]);
+    expect(reportToCsv(report).trim().split('\n').slice(1).map((line) => line.split(',')[at])).toEqual(['false', 'false']);
   });
 
   it('normalises learning curves per game by its max score, so a game with many points does not set the shape', () => {
@@ -138,8 +140,8 @@ describe('report formats say what a claim rests on', () => {
     const csv = comparisonsToCsv(r).trim().split('\n');
     expect(csv).toHaveLength(2);
     expect(csv[1]).toMatch(/^new,base,S,true,4,2,0\.2/);
-    // Two games: the few_games column (last) says the comparison rests on fewer than 6.
-    expect(csv[0]!.endsWith(',per_game,few_games')).toBe(true);
-    expect(csv[1]!.endsWith(',true')).toBe(true);
+    // Two games: the few_games column says the comparison rests on fewer than 6; then who played.
+    expect(csv[0]!.endsWith(',per_game,few_games,model,model_caveat')).toBe(true);
+    expect(csv[1]!.endsWith(',true,m,')).toBe(true);
   });
 });

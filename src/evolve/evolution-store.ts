@@ -23,6 +23,7 @@ export function evolutionSummary(state: EvolutionState): SettingValue {
     candidates: state.candidates.length, accepted: state.candidates.filter((c) => c.status === 'accepted').length,
     bestCandidateId: state.best.byMean, bestMeanVal: mean, train: state.config.train.map((t) => t.id), val: state.config.val.map((t) => t.id),
     proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed ?? null, faultedEpisodes: state.faultedEpisodes ?? 0,
+    models: { ...state.config.models },
   };
 }
 

@@ -43,6 +43,8 @@ function fenced(text: string): string[] {
 }
 import { paperReferenceText, quartiles } from './report.ts';
 import type { SelectionInterval } from './selection.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells, type ModelIdentity } from '../llm/model-label.ts';
+import { stepComparisonsToCsv } from '../eval/report-csv.ts';
 import { registrationLines } from './registration.ts';
 
 const iv = (i: Interval | null, digits = 3) => (i ? formatInterval(i, digits) : '—');
@@ -145,13 +147,22 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
 export const EXPERIMENT_CSV_HEADER = [
   'step', 'model_set', 'fold', 'task_set', 'split', 'games', 'arm', 'sessions', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
   'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt', 'dictionary_overlap',
+  ...MODEL_CSV_COLUMNS,
 ];
 
+/** Who played model set `modelSet` of a report (its role models; an unknown model when not recorded). */
+export function modelOfSet(r: Pick<ExperimentReport, 'models'>, modelSet: number): ModelIdentity {
+  return describeModel(r.models?.[modelSet] ?? {});
+}
+
+/** The results as CSV: one row per arm and evaluated task set (EXPERIMENT_CSV_HEADER), ending with
+ * model and model_caveat — who played the row's model set. */
 export function experimentReportToCsv(r: ExperimentReport): string {
   const rows = r.rows.map((row) => [
     row.step, row.modelSet, row.fold, row.taskSet, row.split.role, row.split.games.join(' '), row.arm, row.sessions, row.wAuc.estimate, row.wAuc.low, row.wAuc.high,
     row.averageScore.estimate, row.averageScore.low, row.averageScore.high, row.bestScore.estimate, row.bestScore.low, row.bestScore.high,
     row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true, row.dictionaryOverlap ?? null,
+    ...modelCsvCells(modelOfSet(r, row.modelSet)),
   ]);
   return toCsv({ header: EXPERIMENT_CSV_HEADER, rows });
 }
@@ -224,12 +235,12 @@ export const EVOLUTION_FOOTNOTE = 'Proposals = proposer calls (LLM arm) or rando
 /** The evolutions as CSV, one row per evolution step; `edit_sizes` lists each proposal's edit size
  * (space-separated); `replicate` (1-based) and `rng_seed` say which run of a replicated evolution a
  * row is (empty for an outcome recorded before replicates existed). */
-export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc', 'replicate', 'rng_seed'];
+export const EVOLUTIONS_CSV_HEADER = ['step', 'model_set', 'fold', 'proposer', 'optimizer', 'proposer_input', 'edit_sizes_from', 'metric_calls', 'budget', 'sessions', 'proposals', 'accepted', 'validated', 'proposer_tokens', 'proposer_usd', 'edit_size_median', 'edit_size_q1', 'edit_size_q3', 'edit_sizes', 'chosen', 'validation_wauc', 'replicate', 'rng_seed', ...MODEL_CSV_COLUMNS];
 export function experimentEvolutionsToCsv(r: ExperimentReport): string {
   const rows = r.evolutions.map((x) => {
     const q = quartiles(x.editSizes ?? []);
     return [x.step, x.modelSet, x.fold, x.proposer, x.optimizer, x.proposer === 'llm' ? x.proposerInput ?? 'full' : null, x.editSizeTarget?.source ?? null, x.metricCallsUsed, x.budget, x.sessionsPlayed, x.proposals ?? null, x.accepted ?? null, x.validated ?? null, x.proposerTokens ?? null, x.proposerUsd ?? null,
-      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc, x.replicate ?? null, x.rngSeed ?? null];
+      q?.median ?? null, q?.q1 ?? null, q?.q3 ?? null, (x.editSizes ?? []).join(' '), x.bestCandidateId, x.bestValWAuc, x.replicate ?? null, x.rngSeed ?? null, ...modelCsvCells(modelOfSet(r, x.modelSet))];
   });
   return toCsv({ header: EVOLUTIONS_CSV_HEADER, rows });
 }
@@ -239,19 +250,26 @@ export function experimentEvolutionsToCsv(r: ExperimentReport): string {
 export const FOLDS_CSV_HEADER = [
   'model_set', 'fold', 'train', 'validation', 'test', 'chosen', 'chosen_is_seed', 'held_out_gap', 'held_out_gap_low', 'held_out_gap_high', 'recorded_validation_wauc', 'fresh_validation_wauc',
   'selection_optimism', 'selection_optimism_low', 'selection_optimism_high', 'selection_optimism_n', 'transfer_gap', 'transfer_gap_low', 'transfer_gap_high', 'transfer_gap_n',
-  'across_folds_optimism_low', 'across_folds_optimism_high', 'across_folds_gap_low', 'across_folds_gap_high',
+  'across_folds_optimism_low', 'across_folds_optimism_high', 'across_folds_gap_low', 'across_folds_gap_high', ...MODEL_CSV_COLUMNS,
 ];
 export function experimentFoldsToCsv(r: ExperimentReport): string {
   const sel = (x: SelectionInterval | null) => [x?.mean ?? null, x?.low ?? null, x?.high ?? null, x?.n ?? null];
   const rows = r.foldResults.map((f) => [
     f.modelSet, f.fold, f.train.join(' '), f.val.join(' '), f.test.join(' '), f.chosenCandidate, f.chosenIsSeed, f.heldOutGap?.estimate ?? null, f.heldOutGap?.low ?? null, f.heldOutGap?.high ?? null,
     f.validationWAuc, f.freshValidationWAuc?.estimate ?? null, ...sel(f.selectionOptimism), ...sel(f.transferGap), null, null, null, null,
+    ...modelCsvCells(modelOfSet(r, f.modelSet)),
   ]);
   const pooled = (r.foldsPooled ?? []).map((p) => [
     p.modelSet, 'pooled', '', '', '', `${p.seedFolds}/${p.folds} seed`, p.seedFolds === p.folds, null, null, null, null, null, ...sel(p.selectionOptimism), ...sel(p.transferGap),
     p.acrossFolds.selectionOptimism?.low ?? null, p.acrossFolds.selectionOptimism?.high ?? null, p.acrossFolds.transferGap?.low ?? null, p.acrossFolds.transferGap?.high ?? null,
+    ...modelCsvCells(modelOfSet(r, p.modelSet)),
   ]);
   return toCsv({ header: FOLDS_CSV_HEADER, rows: [...rows, ...pooled] });
 }
 
-export { stepComparisonsToCsv as experimentComparisonsToCsv } from '../eval/report-csv.ts';
+/** The experiment's comparisons CSV (stepComparisonsToCsv), each row ending with who played its
+ * evaluation step's model set. */
+export function experimentComparisonsToCsv(r: Pick<ExperimentReport, 'comparisons' | 'exploratoryComparisons' | 'rows' | 'models'>): string {
+  const setOf = new Map(r.rows.map((row) => [row.step, row.modelSet]));
+  return stepComparisonsToCsv(r, (step) => modelOfSet(r, setOf.get(step) ?? 0));
+}

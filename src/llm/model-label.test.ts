@@ -3,7 +3,7 @@
  * caveats, a model by its ids, and the export block that import checks against a config.
  */
 import { describe, expect, it } from 'vitest';
-import { describeModel, exportedModel, exportedModelProblem, isSimulated, modelName, SCRIPTED_NOTICE, SIMULATION_NOTICE, usesSimulatedModel } from './model-label.ts';
+import { describeModel, exportedModel, exportedModelProblem, isSimulated, MODEL_CSV_COLUMNS, modelCsvCells, modelName, modelOfReport, SCRIPTED_NOTICE, SIMULATION_NOTICE, usesSimulatedModel } from './model-label.ts';
 
 describe('describeModel', () => {
   it('names the simulated model with its caveat, by its provider or by any role model', () => {
@@ -65,5 +65,23 @@ describe('the export block', () => {
     expect(exportedModelProblem({ simulated: false, kind: 'model' }, { actor: 'scripted-test-model' })).toBe(`model.kind: "model", but the config's models say "scripted"`);
     expect(exportedModelProblem({ simulated: 'yes' }, sim)).toBe('model.simulated: not true or false');
     expect(exportedModelProblem('simulated', sim)).toBe('model: not an object');
+  });
+});
+
+describe('the CSV columns', () => {
+  it('name the model and its caveat, empty for a language model', () => {
+    expect(MODEL_CSV_COLUMNS).toEqual(['model', 'model_caveat']);
+    expect(modelCsvCells(describeModel({ presetId: 'simulated' }))).toEqual(['simulated model', SIMULATION_NOTICE]);
+    expect(modelCsvCells(describeModel({ actor: 'scripted-test-model' }))).toEqual(['scripted test model', SCRIPTED_NOTICE]);
+    expect(modelCsvCells(describeModel({ actor: 'gpt-4o-mini', metaAgent: 'gpt-4o' }))).toEqual(['gpt-4o-mini / gpt-4o', '']);
+    expect(modelCsvCells(describeModel({}))).toEqual(['unknown model', '']);
+  });
+
+  it("read a report's model back from the words it carries (simulated notice, or its model line)", () => {
+    for (const models of [{ presetId: 'simulated' }, { actor: 'scripted-test-model' }, { actor: 'gpt-4o-mini' }, { actor: 'a', metaAgent: 'b' }, {}]) {
+      const m = describeModel(models);
+      const report = m.simulated ? { simulated: SIMULATION_NOTICE } : m.kind === 'unknown' ? {} : { model: m.line };
+      expect(modelOfReport(report), JSON.stringify(models)).toMatchObject({ name: m.name, caveat: m.caveat, kind: m.kind });
+    }
   });
 });

@@ -125,3 +125,26 @@ export function exportedModelProblem(block: unknown, models: RunModels): string 
   if (given.kind !== undefined && given.kind !== expected.kind) return `model.kind: "${String(given.kind)}", but the config's models say "${expected.kind}"`;
   return null;
 }
+
+/** The two columns every CSV export of results ends with (appended after its older columns, so
+ * columns read by position or name stay where they were): the model's name and its caveat. */
+export const MODEL_CSV_COLUMNS = ['model', 'model_caveat'] as const;
+
+/** A model's cells under MODEL_CSV_COLUMNS: its display name ("simulated model", "gpt-4o-mini") and
+ * its caveat (SIMULATION_NOTICE, SCRIPTED_NOTICE; '' for a language model). */
+export function modelCsvCells(model: Pick<ModelIdentity, 'name' | 'caveat'>): [string, string] {
+  return [model.name, model.caveat ?? ''];
+}
+
+/**
+ * Who played a report, read back from the words every report carries: `simulated` (the notice,
+ * present when the simulated model played) or `model` (describeModel's `line`: "model: <ids>", or
+ * the scripted mock's caveat). Neither: an unknown model (a report made before either existed).
+ */
+export function modelOfReport(report: { simulated?: string; model?: string }): ModelIdentity {
+  if (report.simulated) return describeModel({ presetId: SIMULATED_PROVIDER });
+  const line = report.model?.trim() ?? '';
+  if (line === SCRIPTED_NOTICE) return describeModel({ actor: SCRIPTED_TEST_MODEL });
+  if (line.startsWith('model: ') && line !== 'model: unknown') return describeModel({ actor: line.slice('model: '.length) });
+  return describeModel({});
+}

@@ -15,8 +15,9 @@
  *   (`(step k, plan p)`), so the next request — whose history shows that reply — reads it back.
  * - **Meta-agent.** Reads every episode log of its chat and the meta-prompt's strategy section;
  *   what the next guide keeps is decided by the RULES table (naive: the last hint only).
- * - **Proposer.** Reads the parent strategy and the worst run's logs, and adds the rule whose
- *   absence the logs show (or sharpens the rules present into the table's wording).
+ * - **Proposer.** Reads the parent strategy and the worst run's logs: removes a rule that hurts
+ *   when the logs show its harm, adds the rule whose absence the logs show, and sharpens the rules
+ *   it keeps into the table's wording.
  * DOM-free; no network.
  */
 
@@ -27,40 +28,64 @@ export { SIMULATION_NOTICE } from './model-label.ts';
 export const SLIP_RATE = 0.05;
 
 /** An instruction of a strategy the simulated meta-agent acts on. */
-export type Instruction = 'all-hints' | 'route' | 'drop-useless';
+export type Instruction = 'all-hints' | 'route' | 'drop-useless' | 'last-hint-only' | 'every-move';
 
 /** One row of the rule table: the instruction, the words that name it, what the guide then keeps,
- * and the sentence the simulated proposer writes to add it. */
+ * whether it helps or hurts learning, and the sentence the simulated proposer writes for it (to
+ * add a rule that helps, or to sharpen the wording of one a parent keeps). */
 export interface Rule {
   instruction: Instruction;
   /** Matched against the strategy section (case-insensitive). */
   keywords: RegExp;
   keeps: string;
+  /** 'helps': the proposer adds it when the logs call for it; 'hurts': it removes it when the
+   * worst run's logs show the harm (HARM_SHOWN), and never adds it. */
+  effect: 'helps' | 'hurts';
   sentence: string;
 }
 
 /**
  * The rule table. A strategy with none of these is naive: the guide keeps only the last episode's
- * hint (the game's "Next time, try: X."). Rules combine.
+ * hint (the game's "Next time, try: X."). Rules combine, except that the two that hurt override:
+ * `last-hint-only` makes the guide naive whatever else the strategy asks for, and `every-move`
+ * keeps every move of the chosen episode (dropping none, even under drop-useless).
  */
 export const RULES: readonly Rule[] = [
   {
     instruction: 'all-hints',
     keywords: /fact bank|every fact|never delete|every hint/i,
     keeps: 'every hint the game gave in any episode, with the moves that led to it (the best-scoring such route over all episodes)',
+    effect: 'helps',
     sentence: 'Maintain a FACT BANK: keep every hint the game ever gave ("Next time, try: …") with the moves that led to it, and never delete a fact.',
   },
   {
     instruction: 'route',
     keywords: /route script|credit assignment|scoring (?:commands|moves) in order|reproduces every gain|replay the best/i,
     keeps: "the best episode's moves up to its last scoring move, in order, then the last episode's hint",
+    effect: 'helps',
     sentence: "Write the guide as a ROUTE SCRIPT: replay the best episode's scoring moves in order, then the move the game's last hint names.",
   },
   {
     instruction: 'drop-useless',
-    keywords: /drop (?:commands|moves)|wasted|only looked around|no useless/i,
+    keywords: /drop (?:all (?:the )?)?(?:commands|moves)|wasted|only looked around|no useless/i,
     keeps: 'the plan without moves that scored nothing and led nowhere (looking, examining, refused commands, a step there and back)',
+    effect: 'helps',
     sentence: 'Drop moves that scored nothing and led nowhere (looking, examining, refused commands, going back and forth): no useless moves in the plan.',
+  },
+  {
+    instruction: 'last-hint-only',
+    // "not only the last hint" asks for more, not less.
+    keywords: /(?<!not )only the (?:last|latest|newest) hint|last hint only|forget (?:the )?(?:earlier|older|previous) hints/i,
+    keeps: "only the last episode's hint, whatever else the strategy asks for (the facts of earlier episodes are lost)",
+    effect: 'hurts',
+    sentence: 'Keep only the last hint: forget the earlier hints.',
+  },
+  {
+    instruction: 'every-move',
+    keywords: /keep every move|keep all (?:the )?moves|every move of the (?:episode|best episode|log)|(?:replay|copy|repeat) the whole episode/i,
+    keeps: "every move of the chosen episode in order, useless ones and those after its last point included, so the replay ends where that episode ended; it overrides drop-useless",
+    effect: 'hurts',
+    sentence: 'Keep every move of the episode in the plan, in order.',
   },
 ];
 
@@ -164,6 +189,9 @@ export function dropUseless(steps: readonly LogStep[]): string[] {
 interface Route {
   steps: LogStep[];
   value: number;
+  /** The route with every move of its episode kept (what `every-move` hands on): the scoring
+   * route's whole episode, the hint route as it is. */
+  whole: LogStep[];
 }
 
 /** The episode's moves up to its last scoring step (null when nothing scored). */
@@ -173,13 +201,14 @@ function scoringRoute(e: LogEpisode): Route | null {
   if (last < 0) return null;
   let cum = 0;
   for (const s of e.steps.slice(0, last + 1)) cum += s.reward;
-  return { steps: e.steps.slice(0, last + 1), value: cum };
+  return { steps: e.steps.slice(0, last + 1), value: cum, whole: e.steps };
 }
 
 /** The episode's moves but its last (failing) one, then the hint (null without a hint). */
 function hintRoute(e: LogEpisode): Route | null {
   if (!e.hint) return null;
-  return { steps: [...e.steps.slice(0, -1), { action: e.hint, reward: 1, result: '' }], value: e.finalScore + 0.5 };
+  const steps = [...e.steps.slice(0, -1), { action: e.hint, reward: 1, result: '' }];
+  return { steps, value: e.finalScore + 0.5, whole: steps };
 }
 
 /** The meta-agent's decision: the plan, the facts it lists, and what it did (for `<think>`). */
@@ -196,17 +225,27 @@ export interface GuideDecision {
  * - none (naive): the last episode's hint alone;
  * - `route`: the best of every episode's scoring route and the last episode's hint route;
  * - `all-hints`: the best of every episode's scoring route and hint route;
- * - `drop-useless`: the chosen route without useless moves (dropUseless).
+ * - `drop-useless`: the chosen route without useless moves (dropUseless);
+ * - `every-move` (hurts): every move of the chosen route's episode, in order — useless ones and
+ *   those after its last point included (drop-useless or not), so the replay ends where that
+ *   episode ended; alone, every move of the last episode but its failing one, then its hint;
+ * - `last-hint-only` (hurts): naive, whatever else the strategy names.
  * Best = most points reached (a hint counts half a point more than the score before it); ties go
  * to the later episode.
  */
 export function decideGuide(episodes: readonly LogEpisode[], instructions: readonly Instruction[]): GuideDecision {
-  const has = (i: Instruction) => instructions.includes(i);
+  const onlyLast = instructions.includes('last-hint-only');
+  const has = (i: Instruction) => instructions.includes(i) && !(onlyLast && i !== 'last-hint-only');
   const last = episodes.at(-1);
   const attempt = (last?.index ?? 0) + 1;
   const facts: string[] = [];
   if (has('all-hints')) {
     for (const [i, e] of episodes.entries()) if (e.hint) facts.push(`after ${e.finalScore} point(s) in episode ${i + 1}, the game said to ${e.hint}`);
+  }
+  if (has('every-move') && !has('route') && !has('all-hints')) {
+    // Every move of the last episode but its failing one, then its hint (or all of them without a hint).
+    const moves = last ? (last.hint ? [...last.steps.slice(0, -1).map((s) => s.action), last.hint] : last.steps.map((s) => s.action)) : [];
+    return { attempt, plan: moves, facts, instructions: [...instructions] };
   }
   if (!has('route') && !has('all-hints')) return { attempt, plan: last?.hint ? [last.hint] : [], facts, instructions: [...instructions] };
   const candidates: Route[] = [];
@@ -220,7 +259,7 @@ export function decideGuide(episodes: readonly LogEpisode[], instructions: reado
   }
   let best: Route | null = null;
   for (const c of candidates) if (!best || c.value >= best.value) best = c;
-  const plan = !best ? [] : has('drop-useless') ? dropUseless(best.steps) : best.steps.map((s) => s.action);
+  const plan = !best ? [] : has('every-move') ? best.whole.map((s) => s.action) : has('drop-useless') ? dropUseless(best.steps) : best.steps.map((s) => s.action);
   for (const s of best?.steps ?? []) if (s.reward > 0 && s.result !== '' && has('all-hints')) facts.push(`${s.action} scored ${s.reward}`);
   return { attempt, plan, facts, instructions: [...instructions] };
 }
@@ -417,31 +456,45 @@ export interface Proposal {
   reason: string;
 }
 
+/** Why the worst run's logs call for a rule (the proposer's reasons), by instruction. */
+function ruleReasons(episodes: readonly LogEpisode[]): Record<Instruction, { shown: boolean; why: string }> {
+  const hinted = episodes.filter((e) => e.hint).length;
+  const worse = episodes.some((e, i) => episodes.slice(0, i).some((p) => p.finalScore > e.finalScore));
+  const useless = episodes.some((e) => e.steps.some((s) => !usefulStep(s)));
+  return {
+    'all-hints': { shown: hinted >= 2, why: `the game gave a hint in ${hinted} episodes, and a guide that keeps only the last one forgets the others` },
+    route: { shown: worse, why: 'an episode scored less than an earlier one: the scoring moves were not replayed' },
+    'drop-useless': { shown: useless, why: 'the worst run spent steps on moves that scored nothing and led nowhere' },
+    'last-hint-only': { shown: hinted >= 2, why: `the game gave a hint in ${hinted} episodes and the rule threw all but the last away: facts were lost` },
+    'every-move': { shown: useless, why: 'the worst run replayed moves that scored nothing and led nowhere, and the rule keeps them in the plan' },
+  };
+}
+
 /**
- * A child strategy: the parent's sentences that name no rule are kept, each rule present is
- * sharpened into the table's sentence, and one missing rule is added — the one the worst run's
- * logs call for: `all-hints` when the game gave a hint in two or more episodes, `route` when an
- * episode scored less than an earlier one, `drop-useless` when the logs hold useless moves; else
- * the first missing rule. With every rule present, the strategy is only sharpened.
+ * A child strategy, one edit of the parent after reading the worst run's logs (`record`):
+ * 1. **remove** the first rule that hurts (table order) whose harm the logs show: `last-hint-only`
+ *    when the game gave a hint in two or more episodes (facts were lost), `every-move` when the
+ *    logs hold useless moves (the rule keeps them);
+ * 2. **add** one missing rule that helps — the one the logs call for: `all-hints` when the game
+ *    gave a hint in two or more episodes, `route` when an episode scored less than an earlier one,
+ *    `drop-useless` when the logs hold useless moves; else (nothing removed) the first missing one;
+ * 3. **sharpen**: every rule kept is rewritten as the table's sentence; sentences that name no
+ *    rule are kept as written. With every helpful rule present and nothing to remove, the strategy
+ *    is only sharpened. A rule that hurts but whose harm the logs do not show is kept (sharpened).
  */
 export function propose(parent: string, record: string): Proposal {
   const present = strategyInstructions(parent);
-  const episodes = parseEpisodeLogs(record);
-  const missing = RULES.map((r) => r.instruction).filter((i) => !present.includes(i));
-  const wants: [Instruction, string][] = [
-    ['all-hints', `the game gave a hint in ${episodes.filter((e) => e.hint).length} episodes, and a guide that keeps only the last one forgets the others`],
-    ['route', 'an episode scored less than an earlier one: the scoring moves were not replayed'],
-    ['drop-useless', 'the worst run spent steps on moves that scored nothing and led nowhere'],
-  ];
-  const shows: Record<Instruction, boolean> = {
-    'all-hints': episodes.filter((e) => e.hint).length >= 2,
-    route: episodes.some((e, i) => episodes.slice(0, i).some((p) => p.finalScore > e.finalScore)),
-    'drop-useless': episodes.some((e) => e.steps.some((s) => !usefulStep(s))),
-  };
-  const add = wants.find(([i]) => missing.includes(i) && shows[i]) ?? wants.find(([i]) => missing.includes(i));
+  const reasons = ruleReasons(parseEpisodeLogs(record));
+  const remove = RULES.find((r) => r.effect === 'hurts' && present.includes(r.instruction) && reasons[r.instruction].shown)?.instruction;
+  const missing = RULES.filter((r) => r.effect === 'helps' && !present.includes(r.instruction)).map((r) => r.instruction);
+  const add = missing.find((i) => reasons[i].shown) ?? (remove ? undefined : missing[0]);
   const kept = parent.split(/(?<=[.!?])\s+/).map((s) => s.trim()).filter((s) => s !== '' && strategyInstructions(s).length === 0);
-  const rules = RULES.filter((r) => present.includes(r.instruction) || r.instruction === add?.[0]).map((r) => r.sentence);
+  const rules = RULES.filter((r) => (present.includes(r.instruction) && r.instruction !== remove) || r.instruction === add).map((r) => r.sentence);
   const strategy = [...kept, ...rules].join(' ');
-  const reason = add ? `Adding the rule "${add[0]}": ${add[1]}.` : 'Every rule of the table is present; sharpening their wording.';
+  const said = [
+    ...(remove ? [`Removing the rule "${remove}": ${reasons[remove].why}.`] : []),
+    ...(add ? [`Adding the rule "${add}": ${reasons[add].why}.`] : []),
+  ];
+  const reason = said.length > 0 ? said.join(' ') : 'Every rule of the table that helps is present, and none that hurts shows its harm; sharpening their wording.';
   return { strategy, reason };
 }

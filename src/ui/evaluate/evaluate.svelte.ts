@@ -35,7 +35,7 @@ import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './e
 import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
 import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
 import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/stores/policy-options.ts';
-import { exportedModel } from '../../llm/model-label.ts';
+import { exportedModel, modelOfReport } from '../../llm/model-label.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
 export const LAST_EVALUATION_KEY = 'evaluate:lastRunId';
@@ -189,12 +189,13 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   protected override async afterRun(): Promise<void> {
     const state = this.driver.state;
     if (!state || state.status !== 'complete') return;
-    const rows = buildReport(state).policies;
+    const report = buildReport(state);
+    const rows = report.policies;
     await this.guard(async () => {
       for (const stored of await this.deps.runs.store.listMetaPrompts()) {
         const entry = readStoredEntry(stored.entry);
         if (!entry) continue;
-        const updated = withEvaluation(entry, state.id, rows);
+        const updated = withEvaluation(entry, state.id, rows, modelOfReport(report));
         if (updated !== entry) await this.deps.runs.store.putMetaPrompt({ ...stored, entry: storedEntryOf(updated) });
       }
     });

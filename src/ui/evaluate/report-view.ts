@@ -7,14 +7,14 @@ import type { CsvTable } from '../../eval/csv.ts';
 import type { EvaluationReport, EvaluationState, GameSummary } from '../../eval/interface.ts';
 import { normalisedCurves, seriesOf } from '../../eval/report-html.ts';
 import type { LineChartSpec } from '../shared/charts/line-chart.ts';
-import { describeModel, type RunModels } from '../../llm/model-label.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells, modelOfReport, type RunModels } from '../../llm/model-label.ts';
 
 export const taskSetsOf = (report: EvaluationReport): string[] => [...new Set(report.policies.map((p) => p.taskSet))];
 
 /** The curves of `taskSet` (episodes on x from 1), titled, with who played (`models`, the
  * evaluation's config) as the note. Non-finite points are left out. */
 export function curvesSpec(report: EvaluationReport, taskSet: string, models: RunModels = {}): LineChartSpec {
-  const labels = { title: `Learning curves — ${taskSet}`, note: describeModel(models).sentence };
+  const labels = { title: `Learning curves — ${taskSet}`, note: describeModel(models).sentence, model: describeModel(models) };
   const series = seriesOf(report, taskSet).map((s) => {
     const ok = s.curve.map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
     return {
@@ -49,14 +49,16 @@ export function evaluationStatus(state: EvaluationState, driven: boolean): strin
 /** The per-game rows in the order the table shows them (by story id). */
 export const gamesInOrder = (report: EvaluationReport): GameSummary[] => [...report.games].sort((a, b) => a.storyId.localeCompare(b.storyId));
 
-/** The per-game table as CSV, as shown (policies by name): its columns, each interval as estimate, 95% CI low and high (numbers). */
+/** The per-game table as CSV, as shown (policies by name): its columns, each interval as estimate,
+ * 95% CI low and high (numbers), then who played (model, model_caveat: llm/model-label.ts modelOfReport). */
 export function gamesTable(report: EvaluationReport): CsvTable {
   const interval = (name: string) => [name, `${name} 95% CI low`, `${name} 95% CI high`];
+  const who = modelCsvCells(modelOfReport(report));
   return {
-    header: ['game', 'policy', 'task set', 'sessions', ...interval('W-AUC'), ...interval('average score'), ...interval('best score')],
+    header: ['game', 'policy', 'task set', 'sessions', ...interval('W-AUC'), ...interval('average score'), ...interval('best score'), ...MODEL_CSV_COLUMNS],
     rows: gamesInOrder(report).map((g) => [
       g.storyId, g.policyName ?? g.policyId, g.taskSet, g.sessions, g.wAuc.estimate, g.wAuc.low, g.wAuc.high,
-      g.averageScore.estimate, g.averageScore.low, g.averageScore.high, g.bestScore.estimate, g.bestScore.low, g.bestScore.high,
+      g.averageScore.estimate, g.averageScore.low, g.averageScore.high, g.bestScore.estimate, g.bestScore.low, g.bestScore.high, ...who,
     ]),
   };
 }

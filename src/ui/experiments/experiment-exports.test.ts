@@ -42,7 +42,7 @@ describe('experiment exports with a registration', () => {
     expect(experimentFormatsOf({ evolutions: [{}] as never, foldResults: [{}] as never }).map((f) => f.id)).toEqual(['json', 'csv', 'md', 'html', 'comparisons-csv', 'evolutions-csv', 'folds-csv']);
     const comparisons = experimentExport('comparisons-csv', record, report);
     expect(comparisons).toEqual({ name: 'experiment-random-control-exp-3-comparisons.csv', text: experimentComparisonsToCsv(report), mime: 'text/csv' });
-    expect(comparisons.text.split('\n')[0]).toMatch(/^step,a,b,task_set,.*,sign_flip_p,min_p,holm_p,.*,few_games,registered$/);
+    expect(comparisons.text.split('\n')[0]).toMatch(/^step,a,b,task_set,.*,sign_flip_p,min_p,holm_p,.*,few_games,registered,model,model_caveat$/);
     expect(experimentExport('evolutions-csv', record, report)).toEqual({ name: 'experiment-random-control-exp-3-evolutions.csv', text: experimentEvolutionsToCsv(report), mime: 'text/csv' });
   });
 });

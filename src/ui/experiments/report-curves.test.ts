@@ -6,7 +6,7 @@ import type { ExperimentReport, ExperimentRow } from '../../experiment/interface
 import type { Interval } from '../../ttl/metrics.ts';
 import { lineChartConfig, lineChartTable } from '../shared/charts/line-chart.ts';
 import { SIMULATION_NOTICE } from '../../llm/model-label.ts';
-import { curveLine, curveSteps, reportArms, reportModelNote, stepCurvesSpec, stepCurvesSummary, stepMaxScore } from './report-curves.ts';
+import { curveLine, curveSteps, reportArms, reportModelNote, stepCurvesSpec, stepCurvesSummary, stepMaxScore, stepModel } from './report-curves.ts';
 
 const iv = (estimate: number, low: number, high: number): Interval => ({ estimate, low, high, resamples: 2000, n: 2 });
 const row = (step: string, taskSet: string, arm: string, games: string[], curve: ExperimentRow['curve']): ExperimentRow => ({
@@ -51,7 +51,11 @@ describe('the experiment report’s learning-curve charts', () => {
     expect(data.map((d) => `${d.label} ${String(d.fill)}`)).toEqual(['naive (95% CI) false', 'naive (95% CI) -1', 'naive false', 'evolved (95% CI) false', 'evolved (95% CI) -1', 'evolved false']);
     expect(data[4]!.data).toEqual(evolved.band!.high);
     // The CSV export: one row per point with the band's bounds.
-    expect(lineChartTable(spec).rows.slice(3)).toEqual([['evolved', 1, 1.5, 1, 2], ['evolved', 2, 3, 2, 4], ['evolved', 3, 4, 3.5, 4.5]]);
+    expect(lineChartTable(spec).rows.slice(3)).toEqual([['evolved', 1, 1.5, 1, 2, 'unknown model', ''], ['evolved', 2, 3, 2, 4, 'unknown model', ''], ['evolved', 3, 4, 3.5, 4.5, 'unknown model', '']]);
+    // With the step's model set given, every row names it.
+    const named = stepCurvesSpec(curveSteps(report)[0]!, ['naive', 'evolved'], null, undefined, stepModel({ models: [{ actor: 'simulated', metaAgent: 'simulated', proposer: 'simulated' }] }, curveSteps(report)[0]!));
+    expect(lineChartTable(named).header.slice(-2)).toEqual(['model', 'model_caveat']);
+    expect(lineChartTable(named).rows[0]!.slice(-2)).toEqual(['simulated model', 'simulated model — not a language model; it shows how the loop works, not how real models behave']);
   });
 
   it('leaves out an episode whose estimate is not finite, keeping the others at their episode', () => {

@@ -12,7 +12,7 @@ import type { ExperimentReport, ExperimentRow } from '../../experiment/interface
 import { formatInterval, seriesColour } from '../../eval/report-html.ts';
 import { gameOf } from '../../experiment/plan.ts';
 import type { LineChartSpec, LineSeries } from '../shared/charts/line-chart.ts';
-import { describeModel } from '../../llm/model-label.ts';
+import { describeModel, type ModelIdentity } from '../../llm/model-label.ts';
 
 /** One evaluation step's curves: the step id, its task set and its rows (one per arm, report order). */
 export interface CurveStep {
@@ -56,7 +56,7 @@ export function stepMaxScore(games: readonly string[], maxScoreOf: (game: string
 export const stepNormalised = (step: CurveStep): boolean => step.rows.every((r) => (r.normalisedCurve?.length ?? 0) > 0);
 const curveOf = (row: ExperimentRow, normalised: boolean) => (normalised ? row.normalisedCurve! : row.curve);
 
-export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: number | null, note?: string): LineChartSpec {
+export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: number | null, note?: string, model?: LineChartSpec['model']): LineChartSpec {
   const normalised = stepNormalised(step);
   const series: LineSeries[] = step.rows.map((row) => {
     const ok = curveOf(row, normalised).map((c, i) => ({ c, x: i + 1 })).filter(({ c }) => Number.isFinite(c.estimate));
@@ -66,7 +66,7 @@ export function stepCurvesSpec(step: CurveStep, arms: readonly string[], max: nu
     };
   });
   const episodes = Math.max(1, ...step.rows.map((r) => r.curve.length));
-  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: normalised ? 'score ÷ max score (normalised per game)' : 'mean final score', xMin: 1, xMax: episodes, integerX: true, ...(note ? { note } : {}) };
+  const spec: LineChartSpec = { series, xLabel: 'episode', yLabel: normalised ? 'score ÷ max score (normalised per game)' : 'mean final score', xMin: 1, xMax: episodes, integerX: true, ...(note ? { note } : {}), ...(model ? { model } : {}) };
   const drawn0 = series.flatMap((s) => [...s.points, ...(s.band?.high ?? [])].map((p) => p.y)).filter(Number.isFinite);
   if (normalised) return { ...spec, yMin: 0, yMax: Math.max(1, ...drawn0), refLines: [{ label: 'Max score (each game)', y: 1 }] };
   if (max === null) return spec;
@@ -84,6 +84,11 @@ export function reportModelNote(report: Pick<ExperimentReport, 'models'>): strin
   const simulated = identities.find((m) => m.simulated);
   if (simulated) return simulated.sentence;
   return identities.length ? [...new Set(identities.map((m) => m.sentence))].join(' ') : describeModel({}).sentence;
+}
+
+/** Who played a step's curves: its rows' model set (llm/model-label.ts; unknown when not recorded). */
+export function stepModel(report: Pick<ExperimentReport, 'models'>, step: CurveStep): ModelIdentity {
+  return describeModel(report.models[step.rows[0]?.modelSet ?? 0] ?? {});
 }
 
 /** The report's arms in order of first appearance (their colour index). */

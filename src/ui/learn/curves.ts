@@ -19,7 +19,8 @@ export function curveOfRecord(record: SessionRecord, label = SCORE_SERIES): Curv
   const scores = record.episodes.filter((e) => e.trajectory !== null).sort((a, b) => a.index - b.index).map((e) => e.finalScore);
   const max = record.config.story.maxScore;
   const marks = curveMarksOf(record);
-  return { episodes: record.config.episodes, series: [{ label, scores }], maxScores: max !== null ? [max] : [], note: sessionModel(record.config).sentence, ...(marks.length ? { marks } : {}) };
+  const model = sessionModel(record.config);
+  return { episodes: record.config.episodes, series: [{ label, scores, model }], maxScores: max !== null ? [max] : [], note: model.sentence, ...(marks.length ? { marks } : {}) };
 }
 
 /** Overlaid curves of listed sessions (labels: an imported session's file name and its policy;
@@ -30,21 +31,22 @@ export function curveOfItems(items: readonly SessionListItem[]): CurveData {
   const caveats = [...new Set(items.map((i) => i.caveat).filter((c): c is string => c !== null))];
   return {
     episodes: Math.max(1, ...items.map((i) => i.episodes)),
-    series: items.map((i) => ({ label: `${i.source !== undefined ? `${i.source} · ${i.policy}` : `${i.title} · ${i.policy} · ${i.model} · ${i.id.slice(-6)}`}${humanEditSuffix(i.interventions ?? 0)}`, scores: i.scores })),
+    series: items.map((i) => ({ label: `${i.source !== undefined ? `${i.source} · ${i.policy}` : `${i.title} · ${i.policy} · ${i.model} · ${i.id.slice(-6)}`}${humanEditSuffix(i.interventions ?? 0)}`, scores: i.scores, model: { name: i.model, caveat: i.caveat } })),
     maxScores,
     ...(caveats.length ? { note: caveats.map((c) => `${c[0]!.toUpperCase()}${c.slice(1)}.`).join(' ') } : {}),
   };
 }
 
 /** The sessions list as CSV: one row per session as listed; scores space-separated, W-AUC a number
- * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"), and the
- * person's edits of the guide mid-episode (0: the policy's own result). */
+ * (empty: n/a), status as the list words it (an unfinished running one is "interrupted"), the
+ * person's edits of the guide mid-episode (0: the policy's own result), and last the model's
+ * caveat (simulated, scripted; empty for a language model). */
 export function sessionsTable(items: readonly SessionListItem[]): CsvTable {
   return {
-    header: ['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits'],
+    header: ['id', 'story', 'seed', 'policy', 'model', 'simulated', 'K', 'S', 'status', 'scores', 'W-AUC', 'faulted episodes', 'started', 'human edits', 'model caveat'],
     rows: items.map((i) => [
       i.id, i.title, i.seed, i.policy, i.model, i.simulated, i.episodes, i.maxSteps, i.status === 'complete' ? 'complete' : i.status === 'running' ? 'interrupted' : 'stopped',
-      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.startedAt, i.interventions ?? 0,
+      i.scores.join(' '), i.wAuc, i.faultedEpisodes, i.startedAt, i.interventions ?? 0, i.caveat ?? '',
     ]),
   };
 }

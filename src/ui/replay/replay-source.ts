@@ -18,7 +18,7 @@ import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { EvaluationReport } from '../../eval/interface.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
 import { creditsLine } from '../shared/replay/model-label.ts';
-import { exportedModelProblem, type RunModels } from '../../llm/model-label.ts';
+import { describeModel, exportedModelProblem, MODEL_CSV_COLUMNS, modelCsvCells, type RunModels } from '../../llm/model-label.ts';
 import { policyNamesOf, reportOf } from './replay-report.ts';
 
 /** One replayable session of a file. */
@@ -198,7 +198,9 @@ export function parseReplayFile(text: string): ReplaySource {
 }
 
 /** The candidates table of an evolution file without sessions, as CSV: id, parent, status, mean
- * validation W-AUC (empty when none) and why it was kept or not. */
-export function replayCandidateTable(candidates: readonly CandidateRow[]): CsvTable {
-  return { header: ['candidate', 'parent', 'status', 'mean validation W-AUC', 'reason'], rows: candidates.map((c) => [c.id, c.parentId, c.status, c.meanVal, c.reason]) };
+ * validation W-AUC (empty when none), why it was kept or not, and who played the run (`model`:
+ * model and model_caveat, llm/model-label.ts; "unknown model" without it). */
+export function replayCandidateTable(candidates: readonly CandidateRow[], model: { name: string; caveat: string | null } = describeModel({})): CsvTable {
+  const who = modelCsvCells(model);
+  return { header: ['candidate', 'parent', 'status', 'mean validation W-AUC', 'reason', ...MODEL_CSV_COLUMNS], rows: candidates.map((c) => [c.id, c.parentId, c.status, c.meanVal, c.reason, ...who]) };
 }

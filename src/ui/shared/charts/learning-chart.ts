@@ -6,12 +6,16 @@
  * owns one canvas.
  */
 import type { CsvTable } from '../../../eval/csv.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 import { Chart, chartPng, EXPORT_COLOURS, type ChartConfiguration, type ChartDataset } from './chart.ts';
 
 /** One session's curve: final score of episodes 1…K (null = not ended yet). */
 export interface CurveSeries {
   label: string;
   scores: readonly (number | null)[];
+  /** Who played this series, as the CSV's model and model_caveat columns (llm/model-label.ts);
+   * absent: "unknown model". */
+  model?: { name: string; caveat: string | null };
 }
 
 export interface CurveData {
@@ -175,10 +179,14 @@ function markDataset(data: CurveData, labels: readonly string[], top: number | n
 }
 
 /** The curve's numbers as a table, with the headings of the chart's screen-reader table: one row
- * per series, one column per episode, final scores (empty: the episode has not ended). */
+ * per series, one column per episode, final scores (empty: the episode has not ended), then who
+ * played the series (model, model_caveat; "unknown model" when the series does not say). */
 export function curveTable(data: CurveData): CsvTable {
   const episodes = Array.from({ length: data.episodes }, (_, i) => i);
-  return { header: ['Series', ...episodes.map((e) => `Episode ${e + 1}`)], rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null)]) };
+  return {
+    header: ['Series', ...episodes.map((e) => `Episode ${e + 1}`), ...MODEL_CSV_COLUMNS],
+    rows: data.series.map((s) => [s.label, ...episodes.map((e) => s.scores[e] ?? null), ...modelCsvCells(s.model ?? describeModel({}))]),
+  };
 }
 
 /** The configuration of an exported curve (pure): the chart in export colours (dark on white) with

@@ -5,6 +5,7 @@
  * are plain data (LineSeries); a band is drawn as two hidden-from-legend datasets filled between.
  */
 import type { CsvTable } from '../../../eval/csv.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 import { Chart, chartPng, EXPORT_COLOURS, type ChartConfiguration, type ChartDataset } from './chart.ts';
 
 export interface LinePoint {
@@ -43,6 +44,9 @@ export interface LineChartSpec {
   /** Who played, one sentence (llm/model-label.ts `sentence`): shown with the chart, drawn under
    * the exported image's title and written into its file. */
   note?: string;
+  /** Who played, as the CSV's last two columns (model, model_caveat: llm/model-label.ts); absent:
+   * "unknown model". */
+  model?: { name: string; caveat: string | null };
 }
 
 export interface LineChartHandle {
@@ -155,14 +159,16 @@ function options(spec: LineChartSpec, textColour: string, fontPx = LINE_CHART_FO
 }
 
 /** The chart's data as a table: one row per point (series, x, y), with the 95% CI's low and high
- * at that x when some series has a band (empty where it has none). Columns are named after the axes. */
+ * at that x when some series has a band (empty where it has none), then who played (model,
+ * model_caveat; "unknown model" when the spec does not say). Columns are named after the axes. */
 export function lineChartTable(spec: LineChartSpec): CsvTable {
   const bands = spec.series.some((s) => s.band);
-  const header = ['series', spec.xLabel, spec.yLabel, ...(bands ? [`${spec.yLabel} 95% CI low`, `${spec.yLabel} 95% CI high`] : [])];
+  const header = ['series', spec.xLabel, spec.yLabel, ...(bands ? [`${spec.yLabel} 95% CI low`, `${spec.yLabel} 95% CI high`] : []), ...MODEL_CSV_COLUMNS];
+  const who = modelCsvCells(spec.model ?? describeModel({}));
   const rows = spec.series.flatMap((s) =>
     s.points.map((p) => {
       const edge = (list: LinePoint[] | undefined) => list?.find((q) => q.x === p.x)?.y ?? null;
-      return [s.label, p.x, p.y, ...(bands ? [edge(s.band?.low), edge(s.band?.high)] : [])];
+      return [s.label, p.x, p.y, ...(bands ? [edge(s.band?.low), edge(s.band?.high)] : []), ...who];
     }));
   return { header, rows };
 }

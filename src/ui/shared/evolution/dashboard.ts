@@ -5,7 +5,7 @@
  * of an evolved candidate (provenance "evolved in run X from parent Y", selectedOn = the run's
  * train + validation games). Pure.
  */
-import { describeModel } from '../../../llm/model-label.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
 import { proposalsText } from '../../../evolve/strategies/proposals.ts';
 import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
@@ -50,7 +50,7 @@ export function progressSpec(state: EvolutionState, colour = '#0072B2'): LineCha
   const last = points.at(-1);
   if (last && state.metricCallsUsed > last.x) points.push({ x: state.metricCallsUsed, y: last.y });
   return {
-    title: `Best-so-far validation W-AUC — evolution ${state.id}`, note: describeModel(state.config.models).sentence,
+    title: `Best-so-far validation W-AUC — evolution ${state.id}`, note: describeModel(state.config.models).sentence, model: describeModel(state.config.models),
     series: [{ label: 'best mean validation W-AUC', colour, points, stepped: true }],
     xLabel: 'budget spent (metric calls)', yLabel: 'W-AUC', xMin: 0, xMax: Math.max(state.config.budgetMetricCalls, state.metricCallsUsed), yMin: 0, integerX: true,
   };
@@ -137,15 +137,17 @@ export function statusText(state: EvolutionState, driven: boolean): string {
 /**
  * The candidate table (heatmap) as CSV: the table's columns, validation W-AUC per task (`tasks`,
  * in the table's order) and the mean as numbers (empty: not validated), `best` = mean and/or
- * z-score, the Pareto fronts as a count and the tasks' labels.
+ * z-score, the Pareto fronts as a count and the tasks' labels; last, who played the run (`model`:
+ * model and model_caveat, llm/model-label.ts; "unknown model" without it).
  */
-export function candidateTable(rows: readonly CandidateRow[], tasks: readonly { id: string; label: string }[]): CsvTable {
+export function candidateTable(rows: readonly CandidateRow[], tasks: readonly { id: string; label: string }[], model: { name: string; caveat: string | null } = describeModel({})): CsvTable {
   const labelOf = new Map(tasks.map((t) => [t.id, t.label]));
+  const who = modelCsvCells(model);
   return {
-    header: ['id', 'best', 'parent', 'status', ...tasks.map((t) => t.label), 'mean', 'Pareto fronts', 'Pareto tasks', 'reason'],
+    header: ['id', 'best', 'parent', 'status', ...tasks.map((t) => t.label), 'mean', 'Pareto fronts', 'Pareto tasks', 'reason', ...MODEL_CSV_COLUMNS],
     rows: rows.map((r) => [
       r.id, [r.bestByMean ? 'mean' : '', r.bestByZScore ? 'z-score' : ''].filter(Boolean).join(', '), r.mergeOf ? r.mergeOf.join(' + ') : r.parentId, r.status,
-      ...tasks.map((t) => r.scores[t.id] ?? null), r.mean, r.frontTasks.length, r.frontTasks.map((t) => labelOf.get(t) ?? t).join(' '), r.reason,
+      ...tasks.map((t) => r.scores[t.id] ?? null), r.mean, r.frontTasks.length, r.frontTasks.map((t) => labelOf.get(t) ?? t).join(' '), r.reason, ...who,
     ]),
   };
 }

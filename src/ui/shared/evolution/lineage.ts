@@ -5,6 +5,7 @@
  * a root. Pure.
  */
 import type { CsvTable } from '../../../eval/csv.ts';
+import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 
 export interface LineageNode {
   id: string;
@@ -64,11 +65,13 @@ export function ancestry(nodes: readonly LineageNode[], id: string): string[] {
 }
 
 /** The lineage tree as a table (tree order): id, parent, depth (0 = root), the drawn tree line,
- * status and mean validation W-AUC (`meanOf`; empty when not validated). */
-export function lineageTable(nodes: readonly (LineageNode & { status: string })[], meanOf: (id: string) => number | null): CsvTable {
+ * status and mean validation W-AUC (`meanOf`; empty when not validated), then who played the run
+ * (`model`: model and model_caveat, llm/model-label.ts; "unknown model" without it). */
+export function lineageTable(nodes: readonly (LineageNode & { status: string })[], meanOf: (id: string) => number | null, model: { name: string; caveat: string | null } = describeModel({})): CsvTable {
   const statusOf = new Map(nodes.map((n) => [n.id, n.status]));
+  const who = modelCsvCells(model);
   return {
-    header: ['id', 'parent', 'depth', 'tree', 'status', 'mean'],
-    rows: lineageRows(nodes).map((r) => [r.id, r.parentId, r.depth, `${r.prefix}${r.id}`, statusOf.get(r.id) ?? '', meanOf(r.id)]),
+    header: ['id', 'parent', 'depth', 'tree', 'status', 'mean', ...MODEL_CSV_COLUMNS],
+    rows: lineageRows(nodes).map((r) => [r.id, r.parentId, r.depth, `${r.prefix}${r.id}`, statusOf.get(r.id) ?? '', meanOf(r.id), ...who]),
   };
 }

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { parseExportJson, validateExport } from '../../../agents/export-file.ts';
 import { wAucNumber } from '../../../agents/export-numbers.ts';
 import type { CsvTable } from '../../../eval/csv.ts';
+import { describeModel, MODEL_CSV_COLUMNS, type ModelIdentity } from '../../../llm/model-label.ts';
 import { scrubText } from '../../../common/secrets.ts';
 import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SettingValue } from '../../../store/interface.ts';
@@ -23,6 +24,9 @@ export interface MetaPromptEvaluation {
   /** The evaluation run it comes from, and the sessions behind the figure (absent in old files). */
   evaluationId?: string;
   sessions?: number;
+  /** Who played that evaluation (llm/model-label.ts name and caveat; absent in old files). */
+  model?: string;
+  modelCaveat?: string | null;
 }
 
 /** A library entry with its evaluations (empty when none). */
@@ -43,17 +47,20 @@ const provenanceSchema = z.discriminatedUnion('kind', [
 const evaluationSchema = z.object({
   taskSet: z.string().max(200), meanWAuc: wAucNumber(), low: wAucNumber(), high: wAucNumber(),
   evaluationId: z.string().max(200).optional(), sessions: z.number().int().nonnegative().optional(),
+  model: z.string().max(400).optional(), modelCaveat: z.string().max(400).nullable().optional(),
 });
 
 /**
  * `entry` with the results of one evaluation (one row per task set the entry was evaluated on),
- * replacing earlier rows of the same evaluation. Pure.
+ * replacing earlier rows of the same evaluation; `model` (who played it) is kept on each row. Pure.
  */
 export function withEvaluation(
   entry: LibraryMetaPrompt, evaluationId: string, rows: readonly { policyId: string; taskSet: string; sessions: number; wAuc: { estimate: number; low: number; high: number } }[],
+  model?: Pick<ModelIdentity, 'name' | 'caveat'>,
 ): LibraryMetaPrompt {
   const mine = rows.filter((r) => r.policyId === entry.id).map((r): MetaPromptEvaluation => ({
     taskSet: r.taskSet, meanWAuc: r.wAuc.estimate, low: r.wAuc.low, high: r.wAuc.high, evaluationId, sessions: r.sessions,
+    ...(model ? { model: model.name, modelCaveat: model.caveat } : {}),
   }));
   if (mine.length === 0) return entry;
   return { ...entry, evaluations: [...entry.evaluations.filter((e) => e.evaluationId !== evaluationId), ...mine] };
@@ -122,10 +129,11 @@ export function provenanceText(provenance: MetaPromptEntry['provenance']): strin
 }
 
 /** An entry's evaluations as CSV (the Library's evaluations table): task set, mean W-AUC, its 95%
- * interval, the evaluation run and the sessions behind it (empty when an old file lacks them). */
+ * interval, the evaluation run and the sessions behind it (empty when an old file lacks them), then
+ * who played it (model, model_caveat; "unknown model" when an old file lacks it). */
 export function evaluationsTable(evaluations: readonly MetaPromptEvaluation[]): CsvTable {
   return {
-    header: ['task set', 'mean W-AUC', '95% CI low', '95% CI high', 'evaluation', 'sessions'],
-    rows: evaluations.map((e) => [e.taskSet, e.meanWAuc, e.low, e.high, e.evaluationId ?? null, e.sessions ?? null]),
+    header: ['task set', 'mean W-AUC', '95% CI low', '95% CI high', 'evaluation', 'sessions', ...MODEL_CSV_COLUMNS],
+    rows: evaluations.map((e) => [e.taskSet, e.meanWAuc, e.low, e.high, e.evaluationId ?? null, e.sessions ?? null, e.model ?? describeModel({}).name, e.modelCaveat ?? '']),
   };
 }
