@@ -260,9 +260,9 @@ describe('the experiment report\'s vocabulary overlap', () => {
     expect(html).toContain('<table id="vocabulary">');
     expect(html).toContain(`<td>${percent}</td>`);
     const csv = experimentReportToCsv(report).trim().split('\n');
-    expect(csv[0]!.split(',').at(-1)).toBe('dictionary_overlap');
-    expect(Number(csv[3]!.split(',').at(-1))).toBeCloseTo(oodShare, 12);
-    expect(csv[5]!.split(',').at(-1)).toBe('');
+    expect(csv[0]!.split(',').slice(-2)).toEqual(['dictionary_overlap', 'identical_repeats']);
+    expect(Number(csv[3]!.split(',').at(-2))).toBeCloseTo(oodShare, 12);
+    expect(csv[5]!.split(',').at(-2)).toBe('');
 
     // Built without story files (the page): no column, no section.
     const bare = buildExperimentReport(plan, state);

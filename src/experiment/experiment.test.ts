@@ -291,6 +291,38 @@ describe("the paper's numbers stand only beside the paper's games", () => {
     expect([paper('ID', 'naive'), paper('ID', 'evolved')]).toEqual([null, null]);
     const md = experimentReportToMarkdown(report);
     expect(md).toContain("ID W-AUC naive 0.55 → Meta-TTL 0.63 — not shown beside ours: none of our task sets is the paper's.");
-    expect(experimentReportToCsv(report).split('\n').slice(1).filter(Boolean).every((line) => line.endsWith(',,,false,'))).toBe(true);
+    expect(experimentReportToCsv(report).split('\n').slice(1).filter(Boolean).every((line) => line.endsWith(',,,false,,false'))).toBe(true);
+  });
+});
+
+describe('experiment report.csv: identical repeats', () => {
+  it('ends every row with identical_repeats, true only for the arm and step whose evaluation warned of it', async () => {
+    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ...BUILTIN_EXPERIMENTS['vocab-ood']!.taskSets, ID: ['lever-room', 'vault', 'zork2'], OOD: ['detective'] }, evaluateOn: ['ID', 'OOD'] };
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z',
+      save: async () => {},
+      evolution: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: 0.3, candidates: 2 } }),
+      evaluation: async (step) => {
+        const report = evalReport({ naive: [0.1, null], evolved: [0.2, 0.1] });
+        // Only the OOD evaluation's evolved arm repeated itself exactly.
+        if (step.taskSet === 'OOD') report.warnings = [{ code: 'identical_repeats', policyId: 'evolved', message: 'Every repeat of evolved gave the same scores on each of its 1 task: …' }];
+        return { exitCode: 0, outcome: { runId: step.id, status: 'complete', report } };
+      },
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.warnings!.filter((w) => w.code === 'identical_repeats')).toEqual([{ code: 'identical_repeats', policyId: 'evolved', step: 'eval-OOD', message: 'eval-OOD: Every repeat of evolved gave the same scores on each of its 1 task: …' }]);
+    const csv = experimentReportToCsv(report).trim().split('\n').map((l) => l.split(','));
+    expect(EXPERIMENT_CSV_HEADER.at(-1)).toBe('identical_repeats');
+    expect(EXPERIMENT_CSV_HEADER.indexOf('dictionary_overlap')).toBe(EXPERIMENT_CSV_HEADER.length - 2);
+    expect(csv[0]).toEqual(EXPERIMENT_CSV_HEADER);
+    const col = (name: string) => EXPERIMENT_CSV_HEADER.indexOf(name);
+    expect(csv.slice(1).map((r) => [r[col('step')], r[col('arm')], r.at(-1)])).toEqual([
+      ['eval-ID', 'naive', 'false'], ['eval-ID', 'evolved', 'false'], ['eval-OOD', 'naive', 'false'], ['eval-OOD', 'evolved', 'true'],
+    ]);
+    // A report saved before warnings named their step: the column is there, false.
+    const older = { ...report, warnings: report.warnings!.map(({ step: _step, ...w }) => w) };
+    expect(experimentReportToCsv(older).trim().split('\n').slice(1).map((l) => l.split(',').at(-1))).toEqual(['false', 'false', 'false', 'false']);
   });
 });

@@ -145,13 +145,20 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
 export const EXPERIMENT_CSV_HEADER = [
   'step', 'model_set', 'fold', 'task_set', 'split', 'games', 'arm', 'sessions', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
   'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt', 'dictionary_overlap',
+  'identical_repeats',
 ];
 
+/** The experiment's report.csv: one row per arm and evaluated task set (`EXPERIMENT_CSV_HEADER`).
+ * The last column, identical_repeats, is true on the rows of an arm that its step's
+ * `identical_repeats` warning names (every repeat gave the same scores: zero-width within-task
+ * intervals); false otherwise, also for a report saved before warnings named their step. */
 export function experimentReportToCsv(r: ExperimentReport): string {
+  const identical = new Set((r.warnings ?? []).filter((w) => w.code === 'identical_repeats' && w.step !== undefined && w.policyId !== undefined).map((w) => `${w.step}|${w.policyId}`));
   const rows = r.rows.map((row) => [
     row.step, row.modelSet, row.fold, row.taskSet, row.split.role, row.split.games.join(' '), row.arm, row.sessions, row.wAuc.estimate, row.wAuc.low, row.wAuc.high,
     row.averageScore.estimate, row.averageScore.low, row.averageScore.high, row.bestScore.estimate, row.bestScore.low, row.bestScore.high,
     row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true, row.dictionaryOverlap ?? null,
+    identical.has(`${row.step}|${row.arm}`),
   ]);
   return toCsv({ header: EXPERIMENT_CSV_HEADER, rows });
 }

@@ -209,7 +209,7 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
     // The step's evaluation names its task set "custom": few_games is said again with the experiment's name.
     const games = [...new Set(report.games.map((g) => g.storyId))];
     if (games.length > 0 && games.length < FEW_GAMES) warnings.push({ code: 'few_games', message: `${step.id}: ${fewGamesMessage(games.length, step.taskSet)} (${games.join(', ')})` });
-    for (const w of report.warnings ?? []) if (w.code !== 'few_games') warnings.push({ code: w.code, message: `${step.id}: ${w.message}` });
+    for (const w of report.warnings ?? []) if (w.code !== 'few_games') warnings.push({ code: w.code, message: `${step.id}: ${w.message}`, ...(w.policyId !== undefined ? { policyId: w.policyId } : {}), step: step.id });
   }
   applyHolm(declared);
   return { declared, exploratory, warnings };
