@@ -43,6 +43,7 @@ import { experimentExport, type ExperimentFormat, type PageExperiment } from './
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
+import { RecallProbeState } from './recall-probe.svelte.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -76,6 +77,8 @@ export class ExperimentsState {
   /** Drivers of the replicates running side by side with `evolution` (made as a plan needs them). */
   sideEvolutions = $state.raw<EvolutionDriver[]>([]);
   readonly evaluation: EvaluationDriver;
+  /** The walkthrough-recall probe beside the experiments (recall-probe.svelte.ts). */
+  readonly recall: RecallProbeState;
   private readonly schedule: Schedule;
   private readonly clock: () => Date;
   private webSets: ((name: string) => string[] | null) | null = null;
@@ -114,6 +117,7 @@ export class ExperimentsState {
     this.clock = now;
     this.evolution = new EvolutionDriver(deps.runs, schedule, now);
     this.evaluation = new EvaluationDriver(deps.runs, schedule, now);
+    this.recall = new RecallProbeState({ runs: deps.runs, files: deps.files });
   }
 
   /** Open the library and the web sets; show the experiment last shown. Idempotent. */
