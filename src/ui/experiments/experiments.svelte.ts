@@ -83,6 +83,8 @@ export class ExperimentsState {
   private readonly clock: () => Date;
   private webSets: ((name: string) => string[] | null) | null = null;
   private stopped = false;
+  /** Stops a running recall-probe step. */
+  private recallStop: AbortController | null = null;
   private starting: Promise<void> | null = null;
 
   /** The experiment as it would run: overrides applied, task sets canonical; or the problem. */
@@ -260,6 +262,7 @@ export class ExperimentsState {
     this.evolution.stop();
     for (const d of this.sideEvolutions) d.stop();
     this.evaluation.stop();
+    this.recallStop?.abort();
   }
 
   /** Tokens and USD spent: finished steps plus the step running now. */
@@ -293,6 +296,15 @@ export class ExperimentsState {
         await this.persist();
       },
       now: () => dateAt(this.deps.files.now()).toISOString(),
+      recallModel: async () => {
+        const ctx = await runs.prepare({ roles: ['actor'] });
+        this.recallStop = new AbortController();
+        return { model: ctx.models.actor, name: ctx.settings.roles.actor.model, concurrency: ctx.settings.maxConcurrent, signal: this.recallStop.signal, dispose: () => { ctx.dispose(); this.recallStop = null; } };
+      },
+      titleOf: (game) => {
+        const entry = entryFor(runs.library.entries, game);
+        return entry?.catalog?.title ?? entry?.title ?? game;
+      },
     });
     executor.onStep = (e) => {
       if (e.phase === 'start') this.current = { index: e.index, total: e.total, step: e.step };
@@ -300,7 +312,7 @@ export class ExperimentsState {
     };
     try {
       // A Stop pressed between two steps stops the next one before it starts.
-      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
+      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)), recallProbe: (s) => this.guarded(() => executor.recallProbe!(s)) });
       this.error = this.evolution.error ?? this.sideEvolutions.find((d) => d.error)?.error ?? this.evaluation.error;
     } catch (error) {
       this.error = runs.messageOf(error);
