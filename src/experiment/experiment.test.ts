@@ -326,3 +326,20 @@ describe('experiment report.csv: identical repeats', () => {
     expect(experimentReportToCsv(older).trim().split('\n').slice(1).map((l) => l.split(',').at(-1))).toEqual(['false', 'false', 'false', 'false']);
   });
 });
+
+describe('experiment report: model sets by their labels', () => {
+  it('names a labelled model set by its label where people read it; an unlabelled one by its number', async () => {
+    const spec = validateExperiment({ name: 'labelled', episodes: 1, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, models: [{ label: 'small actor', actor: 'a' }, { actor: 'b' }], arms: [{ id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'] });
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z', save: async () => {},
+      evolution: async () => ({ exitCode: 1, outcome: null }),
+      evaluation: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null] }) } }),
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }, { actor: 'b', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.models).toEqual([{ actor: 'a', metaAgent: 'm', proposer: 'p', label: 'small actor' }, { actor: 'b', metaAgent: 'm', proposer: 'p' }]);
+    expect(experimentReportToMarkdown(report)).toContain('- Models: set 0 (small actor): actor a, meta-agent m, proposer p; set 1: actor b, meta-agent m, proposer p.');
+    expect(experimentReportToHtml(report)).toContain('<li>Models: set 0 (small actor): actor a, meta-agent m, proposer p; set 1: actor b, meta-agent m, proposer p.</li>');
+  });
+});

@@ -407,7 +407,8 @@ export interface ExperimentReport {
   description: string;
   status: ExperimentState['status'];
   settings: { episodes: number; steps: number; repeats: number; bootstrapSeed: number };
-  models: ExperimentState['models'];
+  /** The model each role used in each model set, with the set's `label` from the spec when it has one. */
+  models: (ExperimentState['models'][number] & { label?: string })[];
   folds: Fold[];
   evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro'; proposerInput?: 'no-trace' })[];
   rows: ExperimentRow[];

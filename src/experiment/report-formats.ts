@@ -97,11 +97,14 @@ function labelledComparisons(r: ExperimentReport): NonNullable<ExperimentReport[
   return [...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])].map((c) => (c.registered ? { ...c, step: `${c.step} · ${c.registered}` } : c));
 }
 
+/** A model set as people read it: "set 0", or "set 1 (gpt-5 actor)" when the spec labels it. */
+export const modelSetName = (m: { label?: string }, i: number): string => `set ${i}${m.label ? ` (${m.label})` : ''}`;
+
 function headerLines(r: ExperimentReport): string[] {
   return [
     `Status: ${r.status}${r.pendingSteps.length ? ` — not finished: ${r.pendingSteps.join(', ')}` : ''}.`,
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
-    `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
+    `Models: ${r.models.map((m, i) => `${modelSetName(m, i)}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
     ...(r.simulated ? [`Model: simulated (${r.simulated}); the paper's numbers are not printed beside a simulation's.`] : []),
     ...(r.paperReference ? [paperReferenceText(r.paperReference)] : []),
     `Code version: ${r.codeVersion ?? 'unknown (run before it was recorded)'}.`,

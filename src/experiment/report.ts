@@ -273,7 +273,7 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
   const replicated = replicatedArms(plan, state);
   return {
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
-    settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
+    settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models.map((m, i) => (spec.models[i]?.label ? { ...m, label: spec.models[i]!.label! } : m)), folds: plan.folds,
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
     armMatching: armMatchingOf(evolutions),
