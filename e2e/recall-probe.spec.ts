@@ -3,7 +3,8 @@
  * model), then in Experiments upload a walkthrough — an empty file and a games.json without the
  * chosen story are refused with what to fix — pick The Lever Room, run 4 positions with k = 2, and
  * read recall beside the shuffled control and the best constant guess; the CSV and JSON downloads
- * carry the same counts as the table.
+ * carry the same counts as the table. An experiment file with a `recallProbe` step runs it through
+ * the page's executor and reports it (section and Recall CSV).
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -83,4 +84,37 @@ test('the recall probe: an uploaded walkthrough of The Lever Room against the si
   const csv = (await download(page, 'recall-download-csv')).trim().split('\n').map((l) => l.split(','));
   expect(csv[0]!.slice(0, 6)).toEqual(['game', 'walkthrough_lines', 'probes', 'failed', 'exact', 'normalised']);
   expect(csv[1]!.slice(0, 6)).toEqual(['"lever-room"', '8', '4', '0', expect.any(String), String(recalled)]);
+});
+
+test('an experiment file with a recall-probe step: planned after its evaluation, run with the simulated model, its section in the report', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./?view=settings');
+  await expect(page.getByTestId('settings')).toHaveAttribute('data-loaded', 'true');
+  await page.getByTestId('provider-preset').selectOption('simulated');
+  await expect(page.getByTestId('settings')).toHaveAttribute('data-pending', '0');
+  const skipTour = page.getByRole('button', { name: 'Skip the tour' });
+  if (await skipTour.isVisible()) await skipTour.click();
+  await page.getByTestId('nav-experiments').click();
+  await expect(page.getByTestId('experiments')).toHaveAttribute('data-ready', 'true');
+  const spec = {
+    name: 'recall-page', episodes: 1, steps: 3, repeats: 1, taskSets: { T: ['lever-room:1'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'],
+    recallProbe: { taskSets: ['T'], k: 2, probes: 4, walkthroughs: { 'lever-room': WALKTHROUGH } },
+  };
+  await page.getByTestId('experiment-file').setInputFiles({ name: 'recall-page.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(spec)) });
+  const plan = page.getByTestId('experiment-plan-panel');
+  await expect(plan).toContainText('walkthrough-recall probe of lever-room (k 2, at most 4 positions per game)');
+  await page.getByTestId('experiment-start').click();
+  await expect(page.getByTestId('experiment-run')).toHaveAttribute('data-status', 'complete', { timeout: 150_000 });
+  await expect(page.getByTestId('experiment-report-recall-step')).toHaveText('recall-probe: Model: simulated; k = 2 commands shown, at most 4 positions per game, control seed 0. Walkthroughs: the experiment\'s recallProbe.walkthroughs (lever-room).');
+  const row = page.locator('[data-testid="experiment-report-recall-row"][data-game="lever-room"]');
+  await expect(row.locator('td[data-column="probes"]')).toHaveText('4');
+  // The same walkthrough, k and positions as the upload above: "pull lever" is 2 of the 4 asked.
+  await expect(row.locator('td[data-column="frequency baseline"]')).toHaveText('2/4 50.0 % [15.0, 85.0] ("pull lever")');
+  const downloading = page.waitForEvent('download');
+  await page.getByTestId('experiment-export-recall-csv').click();
+  const csv = readFileSync(await (await downloading).path(), 'utf8').trim().split('\n').map((l) => l.split(','));
+  expect(csv[1]!.slice(0, 6)).toEqual(['recall-probe', '0', 'simulated', 'lever-room', '8', '4']);
+  await page.getByTestId('experiment-report-recall').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('experiment-recall.png') });
 });
