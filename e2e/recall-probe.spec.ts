@@ -86,7 +86,7 @@ test('the recall probe: an uploaded walkthrough of The Lever Room against the si
   expect(csv[1]!.slice(0, 6)).toEqual(['"lever-room"', '8', '4', '0', expect.any(String), String(recalled)]);
 });
 
-test('an experiment file with a recall-probe step: planned after its evaluation, run with the simulated model, its section in the report', async ({ page }) => {
+test('an experiment file with a recall-probe step: refused without its walkthrough, planned after its evaluation, run with the simulated model, its section in the report', async ({ page }) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('./?view=settings');
@@ -101,6 +101,12 @@ test('an experiment file with a recall-probe step: planned after its evaluation,
     name: 'recall-page', episodes: 1, steps: 3, repeats: 1, taskSets: { T: ['lever-room:1'] }, arms: [{ id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'],
     recallProbe: { taskSets: ['T'], k: 2, probes: 4, walkthroughs: { 'lever-room': WALKTHROUGH } },
   };
+  // Without the walkthrough in the spec the page refuses before Start (it has no games.json).
+  const bare = { ...spec, recallProbe: { taskSets: ['T'], k: 2, probes: 4 } };
+  await page.getByTestId('experiment-file').setInputFiles({ name: 'recall-page.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(bare)) });
+  await page.getByTestId('experiment-start').click();
+  await expect(page.getByTestId('experiments-error')).toContainText('The recall probe has no walkthrough for lever-room: the page reads walkthroughs only from the experiment\'s recallProbe.walkthroughs (game → commands); the CLI also reads Jericho\'s games.json.');
+  await page.getByRole('button', { name: 'Dismiss' }).click();
   await page.getByTestId('experiment-file').setInputFiles({ name: 'recall-page.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(spec)) });
   const plan = page.getByTestId('experiment-plan-panel');
   await expect(plan).toContainText('walkthrough-recall probe of lever-room (k 2, at most 4 positions per game)');

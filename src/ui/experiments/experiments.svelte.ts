@@ -38,7 +38,7 @@ import type { RunServices } from '../shared/stores/run-services.ts';
 import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
-import { browserExecutor, sideBySide } from './experiment-executor.ts';
+import { browserExecutor, PAGE_WALKTHROUGHS, sideBySide } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
@@ -177,6 +177,9 @@ export class ExperimentsState {
     if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
     const budgetProblem = planBudgetProblem(p.plan);
     if (budgetProblem) return budgetProblem;
+    // The recall probe's walkthroughs must be in the spec here (the page has no games.json): refused before Start, not at the last step.
+    const noWalkthrough = p.plan.steps.flatMap((s) => (s.kind === 'recall-probe' ? s.games : [])).filter((g) => !p.spec.recallProbe?.walkthroughs?.[g]?.length);
+    if (noWalkthrough.length) return `The recall probe has no walkthrough for ${noWalkthrough.filter((g, i) => noWalkthrough.indexOf(g) === i).join(', ')}: ${PAGE_WALKTHROUGHS}.`;
     const r = this.registration;
     if (r && specHash(r.spec) !== specHash(p.spec)) return `The experiment differs from its registration (${r.registeredAt}) in ${specDifferences(r.spec, p.spec).join(', ')}: set it back to the registered settings, or clear the registration (its comparisons are then exploratory).`;
     if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
