@@ -33,6 +33,7 @@ import { ReplayMismatchError } from '../src/ttl/episode-runner.ts';
 import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
+import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -121,6 +122,7 @@ const instances: Record<string, MetattlError[]> = {
   RegistrationError: [new RegistrationError('m')],
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],
+  WalkthroughFileError: [new WalkthroughFileError('m')],
 };
 
 describe('error classes', () => {

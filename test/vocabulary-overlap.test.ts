@@ -261,7 +261,7 @@ describe('the experiment report\'s vocabulary overlap', () => {
     expect(html).toContain(`<td>${percent}</td>`);
     const csv = experimentReportToCsv(report).trim().split('\n');
     const at = csv[0]!.split(',').indexOf('dictionary_overlap');
-    expect(csv[0]!.split(',').slice(at)).toEqual(['dictionary_overlap', 'model', 'model_caveat']);
+    expect(csv[0]!.split(',').slice(at)).toEqual(['dictionary_overlap', 'identical_repeats', 'model', 'model_caveat']);
     expect(Number(csv[3]!.split(',')[at])).toBeCloseTo(oodShare, 12);
     expect(csv[5]!.split(',')[at]).toBe('');
 

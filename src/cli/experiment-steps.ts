@@ -5,18 +5,27 @@
  * stdout goes to stderr (the experiment's stdout is its own); their progress lines stay on stderr.
  * Each eval is given the experiment's declared contrasts (`--contrast A:B`), so a step's results.json
  * carries the same declared `comparisons[]` as the experiment's report (Holm within the step there,
- * over the whole report in the report).
+ * over the whole report in the report). A recall-probe step is `metattl probe recall` on the step's
+ * games, its walkthroughs written to the step's folder (the spec's `recallProbe.walkthroughs`
+ * first, then Jericho's games.json by name), its recall.json turned into the step's outcome
+ * (src/experiment/recall-step.ts `recallOutcomeOf`); a rerun asks again (it keeps no partial state).
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { evalCommand } from './eval.ts';
 import { evolveCommand } from './evolve.ts';
+import { probeRecallCommand } from './probe-recall.ts';
+import { UsageError } from './usage-error.ts';
+import { scrubText } from '../common/secrets.ts';
+import { defaultGamesJson, readJerichoGames } from './stories-overlap.ts';
+import { recallOutcomeOf } from '../experiment/recall-step.ts';
+import type { RecallItem, RecallGameResult, RecallProbeOptions } from '../eval/recall-probe.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
 import { evolutionOutcomeOf } from '../experiment/outcomes.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../experiment/experiment-runner.ts';
-import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet, StepRecord } from '../experiment/interface.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ModelSet, RecallOutcome, RecallProbeStep, StepRecord } from '../experiment/interface.ts';
 import { matchedEditSizes, selectedOnOf, stepContrasts } from '../experiment/plan.ts';
 import type { SessionWAuc } from '../experiment/selection.ts';
 
@@ -130,5 +139,45 @@ export function cliExecutor(plan: ExperimentPlan, dir: string, providerArgs: rea
       const sessions = (results?.sessions ?? []).map((r) => ({ policyId: r.policyId, taskId: r.taskId, repeat: r.repeat, wAuc: r.wAuc }));
       return { exitCode, outcome: results ? { runId: results.id, status: results.status, report: results.report, sessions } : null };
     },
+    async recallProbe(step: RecallProbeStep): Promise<StepResult<RecallOutcome>> {
+      const stepDir = join(dir, step.id);
+      await mkdir(stepDir, { recursive: true });
+      const { source, file } = await recallWalkthroughs(step, spec.recallProbe?.walkthroughs ?? {}, stepDir);
+      const args = [
+        '--tasks', step.games.join(','), '--k', String(step.options.k), '--probes', String(step.options.probes), '--seed', String(step.options.seed), '--walkthroughs', file, '--out', join(stepDir, 'out'),
+        ...providerArgs.filter((a) => a !== '--allow-changed-settings'), ...modelArgs(spec.models[step.modelSet]),
+      ];
+      // A provider fault or a cap stops the step (resumable: it is asked again), as a stopped eval does.
+      const exitCode = await stdoutToStderr(() => probeRecallCommand(args)).catch((error: unknown) => {
+        if (error instanceof UsageError) throw error;
+        process.stderr.write(`${step.id}: ${scrubText(error instanceof Error ? error.message : String(error))}\n`);
+        return 1;
+      });
+      const recall = await readFile(join(stepDir, 'out', 'recall.json'), 'utf8').then((t) => JSON.parse(t) as { model: string; options: RecallProbeOptions; games: RecallGameResult[]; pooled: RecallGameResult | null; items: RecallItem[] }, () => null);
+      return { exitCode, outcome: exitCode === 0 && recall ? recallOutcomeOf(recall, recall.model, source) : null };
+    },
   };
+}
+
+/**
+ * The walkthroughs of a recall-probe step as a games.json-shaped file in `stepDir` (what `probe
+ * recall --walkthroughs` reads): each game's from `inline` (the spec's), else from Jericho's
+ * games.json by name when that file exists. `source` says where they came from, for the report.
+ * @throws UsageError naming every game found in neither
+ */
+async function recallWalkthroughs(step: RecallProbeStep, inline: Readonly<Record<string, string[]>>, stepDir: string): Promise<{ source: string; file: string }> {
+  const needJericho = step.games.some((g) => !inline[g]);
+  const jericho = needJericho && existsSync(defaultGamesJson()) ? await readJerichoGames(defaultGamesJson()) : [];
+  const games = step.games.flatMap((g) => {
+    const walkthrough = inline[g] ?? jericho.find((x) => x.name === g)?.walkthrough;
+    return walkthrough ? [{ name: g, walkthrough }] : [];
+  });
+  const missing = step.games.filter((g) => !games.some((x) => x.name === g));
+  if (missing.length) throw new UsageError(`${step.id}: no walkthrough for ${missing.join(', ')}: give it in the experiment's recallProbe.walkthroughs (game → commands)${needJericho ? `, or name a Jericho game (${defaultGamesJson()} ${jericho.length ? 'has no such game' : 'is missing'})` : ''}`);
+  const fromSpec = step.games.filter((g) => inline[g]);
+  const fromJericho = step.games.filter((g) => !inline[g] && games.some((x) => x.name === g));
+  const file = join(stepDir, 'walkthroughs.json');
+  await writeFile(file, JSON.stringify(games));
+  const source = [fromSpec.length ? `the experiment's recallProbe.walkthroughs (${fromSpec.join(', ')})` : '', fromJericho.length ? `Jericho's games.json (${fromJericho.join(', ')})` : ''].filter(Boolean).join('; ') || 'none found';
+  return { source, file };
 }

@@ -22,7 +22,7 @@ import { gameOf, planBudgetProblem, planExperiment } from '../experiment/plan.ts
 import { buildExperimentReport } from '../experiment/report.ts';
 import type { GameVocabulary } from '../eval/vocabulary-overlap.ts';
 import { vocabulariesFor } from './stories-overlap.ts';
-import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentEvolutionsToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
+import { chosenText, experimentComparisonsToCsv, experimentFoldsToCsv, experimentEvolutionsToCsv, experimentRecallToCsv, experimentReportToCsv, experimentReportToHtml, experimentReportToMarkdown, formatSelection, replicatedParts } from '../experiment/report-formats.ts';
 import { ExperimentSpecError, validateExperiment } from '../experiment/schema.ts';
 import { defaultLlmSettings } from '../llm/defaults.ts';
 import { loadTokenCounter } from '../llm/token-count.ts';
@@ -34,6 +34,7 @@ import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { contrastOption, intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
 import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
 import { codeVersion } from '../common/code-version.ts';
+import { recallPercent, recallRows } from '../eval/recall-report.ts';
 import { makeRegistration, parseRegistration, RegistrationError, specDifferences, specHash, type Registration } from '../experiment/registration.ts';
 import { resolveStory } from './stories.ts';
 import { expandTaskSets } from './tasks.ts';
@@ -98,7 +99,7 @@ async function expanded(spec: ExperimentSpec): Promise<ExperimentSpec> {
 
 /** Games (not web tasks) of the plan that no stories directory holds. */
 async function missingGames(plan: ExperimentPlan): Promise<string[]> {
-  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
+  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.kind === 'recall-probe' ? [] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
   const missing: string[] = [];
   for (const game of games) await resolveStory(game).catch(() => missing.push(game));
   return missing;
@@ -110,7 +111,7 @@ async function missingGames(plan: ExperimentPlan): Promise<string[]> {
  * A game whose file is missing or unreadable is left out (the report lists it as missing).
  */
 async function planVocabularies(plan: ExperimentPlan): Promise<Record<string, GameVocabulary> | undefined> {
-  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
+  const games = [...new Set(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.kind === 'recall-probe' ? [] : s.tasks)).filter((t) => !t.startsWith('web:')).map(gameOf))];
   if (!games.length) return undefined;
   return vocabulariesFor(games);
 }
@@ -168,7 +169,7 @@ async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
     const k = (n: number) => `${Math.round(n / 1000)}K`;
     const lines = plan.steps.map((s, i) => {
       const e = estimate.steps[i]!;
-      const what = s.kind === 'evolution' ? `evolve (${s.evolution.proposer}${s.replicates > 1 ? `, replicate ${s.replicate} of ${s.replicates}, rng seed ${s.evolution.rngSeed}` : ''}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
+      const what = s.kind === 'recall-probe' ? `walkthrough-recall probe of ${s.games.join(', ')} (k ${s.options.k}, at most ${s.options.probes} positions per game, control seed ${s.options.seed})` : s.kind === 'evolution' ? `evolve (${s.evolution.proposer}${s.replicates > 1 ? `, replicate ${s.replicate} of ${s.replicates}, rng seed ${s.evolution.rngSeed}` : ''}) train ${s.train.join(', ')} / validation ${s.val.join(', ')}, budget ${s.evolution.budget} metric calls` : `evaluate ${s.arms.map((a) => a.id).join(', ')} on ${s.taskSet} (${s.tasks.join(', ')}) × ${s.repeats}`;
       return `${i + 1}. ${s.id}: ${what}; ${e.sessions.low}–${e.sessions.high} sessions, ${e.llmCalls.low}–${e.llmCalls.high} LLM calls, ${k(e.tokens.low)}–${k(e.tokens.high)} tokens, ${usdRange(e.costUsd)}`;
     });
     const t = estimate.total;
@@ -208,6 +209,7 @@ async function writeReport(report: ExperimentReport, dir: string): Promise<void>
   await writeFile(join(dir, 'comparisons.csv'), scrubText(experimentComparisonsToCsv(report)));
   if (report.foldResults.length) await writeFile(join(dir, 'folds.csv'), scrubText(experimentFoldsToCsv(report)));
   if (report.evolutions.length) await writeFile(join(dir, 'evolutions.csv'), scrubText(experimentEvolutionsToCsv(report)));
+  if (report.recall?.length) await writeFile(join(dir, 'recall.csv'), scrubText(experimentRecallToCsv(report)));
 }
 
 function printReport(report: ExperimentReport, dir: string, v: Values, exitCode: number): void {
@@ -229,8 +231,9 @@ function printReport(report: ExperimentReport, dir: string, v: Values, exitCode:
     const p = replicatedParts(a);
     return [`${p.title}: ${p.summary}`, ...p.rows.map((c) => `  r${c[0]} ${c[1]}: rng seed ${c[2]}, chosen ${c[3]}, W-AUC ${c[5]}, Δ ${c[6]}`), ...p.pairs.map((l) => `  ${l}`)];
   });
+  const recall = (report.recall ?? []).flatMap((x) => recallRows(x).map((g) => `${x.step} ${g.game}: recall ${recallPercent(g.normalised)} vs control ${recallPercent(g.shuffledNormalised)}, best constant guess ${recallPercent(g.frequencyBaseline.rate)}, sign test p ${g.discordant.p === null ? '—' : g.discordant.p.toPrecision(2)} (model ${x.model})`));
   const vocabulary = (report.vocabulary ?? []).map((x) => `${x.step}: dictionary overlap with ${x.training.join(', ')} ${x.dictionary?.share != null ? `${(100 * x.dictionary.share).toFixed(1)} %` : `— (no story file: ${x.missing.join(', ')})`}`);
-  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}${report.evolutions.length ? ', evolutions.csv' : ''}, report.json to ${dir}\n`);
+  process.stdout.write(`${[...rows, ...replicated, ...folds, ...comparisons, ...vocabulary, ...recall, ...warnings].join('\n')}\nexperiment ${report.name}: ${report.status}${report.pendingSteps.length ? ` (continue with: npx metattl experiment resume ${report.name} --store …)` : ''}; wrote report.md, report.html, report.csv, comparisons.csv${report.foldResults.length ? ', folds.csv' : ''}${report.evolutions.length ? ', evolutions.csv' : ''}${report.recall?.length ? ', recall.csv' : ''}, report.json to ${dir}\n`);
 }
 
 async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Promise<number> {

@@ -17,6 +17,7 @@ import { basename, extname, resolve } from 'node:path';
 import { md5Hex, identifyStory } from '../engine/story-file.ts';
 import { readStoryDictionary } from '../engine/story-dictionary.ts';
 import { overlapTable, type GameVocabulary } from '../eval/vocabulary-overlap.ts';
+import { walkthroughGames, type WalkthroughEntry } from '../eval/walkthrough-file.ts';
 import { resolveStory } from './stories.ts';
 import { UsageError } from './usage-error.ts';
 
@@ -32,28 +33,37 @@ export interface LoadedVocabulary extends GameVocabulary {
   version: number;
 }
 
-interface JerichoEntry { name?: unknown; rom_md5?: unknown; walkthrough?: unknown }
+/** ../shared/jericho/games.json (or $SHARED_DIR/jericho/games.json): where Jericho's walkthroughs are by default. */
+export const defaultGamesJson = (): string => resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'jericho/games.json');
 
 /**
- * Walkthroughs by story md5 from a Jericho games.json: `file`, else ../shared/jericho/games.json
- * (or $SHARED_DIR/jericho/games.json) when it exists, else none.
- * @throws UsageError when `file` is given and cannot be read or is not an array of games
+ * The games of a Jericho games.json file (src/eval/walkthrough-file.ts `walkthroughGames`), for
+ * `stories overlap` and `probe recall` alike.
+ * @throws UsageError naming `--walkthroughs` when the file cannot be read, is not JSON, or has no walkthrough
  */
-export async function loadWalkthroughs(file?: string): Promise<Map<string, string[]>> {
-  const path = file ?? resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'jericho/games.json');
-  const out = new Map<string, string[]>();
-  if (file === undefined && !existsSync(path)) return out;
+export async function readJerichoGames(path: string): Promise<WalkthroughEntry[]> {
   let games: unknown;
   try {
     games = JSON.parse(await readFile(path, 'utf8'));
   } catch (error) {
     throw new UsageError(`--walkthroughs ${path}: cannot read it as JSON (${(error as Error).message.split('\n')[0]})`);
   }
-  if (!Array.isArray(games)) throw new UsageError(`--walkthroughs ${path}: expected Jericho's games.json (an array of games)`);
-  for (const g of games as JerichoEntry[]) {
-    if (typeof g?.rom_md5 === 'string' && Array.isArray(g.walkthrough) && g.walkthrough.every((c) => typeof c === 'string')) out.set(g.rom_md5, g.walkthrough as string[]);
+  try {
+    return walkthroughGames(games, `--walkthroughs ${path}`);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  return out;
+}
+
+/**
+ * Walkthroughs by story md5 from a Jericho games.json: `file`, else `defaultGamesJson()` when it
+ * exists, else none.
+ * @throws UsageError when `file` is given and cannot be read or is not an array of games
+ */
+export async function loadWalkthroughs(file?: string): Promise<Map<string, string[]>> {
+  const path = file ?? defaultGamesJson();
+  if (file === undefined && !existsSync(path)) return new Map();
+  return new Map((await readJerichoGames(path)).flatMap((g) => (g.md5 ? [[g.md5, g.walkthrough] as const] : [])));
 }
 
 /**

@@ -172,6 +172,8 @@ export interface ReportWarning {
   message: string;
   /** The policy an `identical_repeats` warning is about (absent on `few_games`, and in reports written before it was recorded). */
   policyId?: string;
+  /** The experiment step whose evaluation gave the warning (set by the experiment's report; absent in an evaluation's own). */
+  step?: string;
 }
 
 export interface EvaluationReport {

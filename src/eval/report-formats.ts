@@ -99,7 +99,7 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
     for (const w of report.warnings ?? []) out.push(`- **${w.code}**: ${w.message}`);
     for (const p of warnings) out.push(`- **${p.policyId}** on ${p.taskSet}: ${p.leakWarning}`);
   }
-  out.push(...comparisonsMarkdown([...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])]));
+  out.push(...comparisonsMarkdown([...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])], policyNamesOf(report)));
   out.push('', '## Per game', '', '| policy | task set | game | sessions | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|');
   for (const g of report.games) out.push(`| ${g.policyId} | ${g.taskSet} | ${g.storyId} | ${g.sessions} | ${ci(g.wAuc)} | ${ci(g.averageScore, 1)} | ${ci(g.bestScore, 1)} |`);
   out.push('', '## Learning curves (mean final score per episode, 95% CI; normalised per game: score ÷ the game\'s max score)', '');
@@ -111,8 +111,24 @@ export function reportToMarkdown(report: EvaluationReport, title = 'Evaluation r
   return out.join('\n') + '\n';
 }
 
-/** The comparisons as Markdown: one table row each, then each one's per-game Δ. */
-export function comparisonsMarkdown(comparisons: readonly (Comparison & { step?: string })[]): string[] {
+/** Policy id → name for people, from a report's policies (`policyName`; ids without one are left out). */
+export function policyNamesOf(report: Pick<EvaluationReport, 'policies'>): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const p of report.policies) if (p.policyName !== undefined && p.policyName !== '') names.set(p.policyId, p.policyName);
+  return names;
+}
+
+/** A comparison's "a − b" for people: by name, with the ids after it when a name differs from its
+ * id ("Fact bank − Naive (fact-bank − naive)": the ids are the CSV's and the JSON's). */
+export function comparisonPairText(c: Pick<Comparison, 'a' | 'b'>, names: ReadonlyMap<string, string> = new Map()): string {
+  const ids = `${c.a} − ${c.b}`;
+  const named = `${names.get(c.a) ?? c.a} − ${names.get(c.b) ?? c.b}`;
+  return named === ids ? ids : `${named} (${ids})`;
+}
+
+/** The comparisons as Markdown: one table row each, then each one's per-game Δ; arms by name
+ * (`names`: policy id → name) with their ids. */
+export function comparisonsMarkdown(comparisons: readonly (Comparison & { step?: string })[], names: ReadonlyMap<string, string> = new Map()): string[] {
   if (comparisons.length === 0) return [];
   const steps = comparisons.some((c) => c.step !== undefined);
   const out = ['', '## Comparisons (W-AUC, a − b, paired)', '',
@@ -120,9 +136,9 @@ export function comparisonsMarkdown(comparisons: readonly (Comparison & { step?:
     `|${steps ? '---|' : ''}---|---|---|---|---|---|---|---|---|`];
   for (const c of comparisons) {
     const x = comparisonCells(c);
-    out.push(`| ${steps ? `${c.step ?? ''} | ` : ''}${x.label} | ${c.taskSet} | ${x.games} | ${x.delta} | ${x.tInterval} | ${x.signFlip} | ${x.holm} | ${x.flag || '—'} | ${x.power} |`);
+    out.push(`| ${steps ? `${c.step ?? ''} | ` : ''}${comparisonPairText(c, names)} | ${c.taskSet} | ${x.games} | ${x.delta} | ${x.tInterval} | ${x.signFlip} | ${x.holm} | ${x.flag || '—'} | ${x.power} |`);
   }
   out.push('', '### Per game Δ (95% bootstrap over each game\'s seeds and repeats)', '');
-  for (const c of comparisons) out.push(`- ${c.step ? `${c.step} ` : ''}${c.a} − ${c.b} (${c.taskSet}): ${perGameText(c)}`);
+  for (const c of comparisons) out.push(`- ${c.step ? `${c.step} ` : ''}${comparisonPairText(c, names)} (${c.taskSet}): ${perGameText(c)}`);
   return out;
 }

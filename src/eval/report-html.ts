@@ -9,7 +9,7 @@
  * scores). Pure string building; no DOM.
  */
 import type { Interval } from '../ttl/metrics.ts';
-import { BOOTSTRAP_FOOTNOTE, codeVersionLine, comparisonCells, completenessLine, perGameText } from './report-formats.ts';
+import { BOOTSTRAP_FOOTNOTE, codeVersionLine, comparisonCells, comparisonPairText, completenessLine, perGameText, policyNamesOf } from './report-formats.ts';
 import type { Comparison, EvaluationReport, PolicySetSummary } from './interface.ts';
 
 /** Okabe–Ito colours (colour-blind safe), in series order. */
@@ -76,14 +76,14 @@ export function seriesOf(report: EvaluationReport, taskSet: string): CurveSeries
 }
 
 /** The comparisons as an HTML table plus each one's per-game Δ (escaped). */
-export function comparisonsHtml(comparisons: readonly (Comparison & { step?: string })[]): string {
+export function comparisonsHtml(comparisons: readonly (Comparison & { step?: string })[], names: ReadonlyMap<string, string> = new Map()): string {
   if (comparisons.length === 0) return '';
   const steps = comparisons.some((c) => c.step !== undefined);
   const rows = comparisons.map((c) => {
     const x = comparisonCells(c);
-    return row([...(steps ? [escapeHtml(c.step ?? '')] : []), escapeHtml(x.label), escapeHtml(c.taskSet), x.games, x.delta, x.tInterval, x.signFlip, escapeHtml(x.holm), x.flag ? `<strong class="best">${x.flag}</strong>` : '—', escapeHtml(x.power)]);
+    return row([...(steps ? [escapeHtml(c.step ?? '')] : []), escapeHtml(comparisonPairText(c, names)), escapeHtml(c.taskSet), x.games, x.delta, x.tInterval, x.signFlip, escapeHtml(x.holm), x.flag ? `<strong class="best">${x.flag}</strong>` : '—', escapeHtml(x.power)]);
   });
-  const per = comparisons.map((c) => `<li>${escapeHtml(`${c.step ? `${c.step} ` : ''}${c.a} − ${c.b} (${c.taskSet}): ${perGameText(c)}`)}</li>`).join('');
+  const per = comparisons.map((c) => `<li>${escapeHtml(`${c.step ? `${c.step} ` : ''}${comparisonPairText(c, names)} (${c.taskSet}): ${perGameText(c)}`)}</li>`).join('');
   return `<h2>Comparisons (W-AUC, a − b, paired)</h2><table id="comparisons"><thead>${head([...(steps ? ['step'] : []), 'a − b', 'task set', 'games', 'Δ bootstrap (95% CI)', 'game-level t-interval', 'sign-flip p', 'Holm p', 'flag', 'repeats needed'])}</thead><tbody>${rows.join('')}</tbody></table><h3>Per game Δ</h3><ul>${per}</ul>`;
 }
 
@@ -120,7 +120,7 @@ ${completenessLine(report) ? `<p class="warn"><strong>${escapeHtml(completenessL
 <h2>Results</h2>
 <table id="results"><thead>${head(['policy', 'task set', 'sessions', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline'])}</thead><tbody>${policies.join('')}</tbody></table>
 ${warnings.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${warnings.join('')}</ul>` : ''}
-${comparisonsHtml([...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])])}
+${comparisonsHtml([...(report.comparisons ?? []), ...(report.exploratoryComparisons ?? [])], policyNamesOf(report))}
 <h2>Per game</h2>
 <table id="games"><thead>${head(['policy', 'task set', 'game', 'sessions', 'W-AUC', 'average score', 'best score'])}</thead><tbody>${games.join('')}</tbody></table>
 <h2>Learning curves</h2>

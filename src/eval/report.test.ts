@@ -144,4 +144,17 @@ describe('report formats say what a claim rests on', () => {
     expect(csv[0]!.endsWith(',per_game,few_games,model,model_caveat')).toBe(true);
     expect(csv[1]!.endsWith(',true,m,')).toBe(true);
   });
+
+  it('names the arms of a comparison as people read them, with their ids (the CSV\'s) after them', async () => {
+    const { reportToMarkdown, comparisonPairText } = await import('./report-formats.ts');
+    const { reportToHtml } = await import('./report-html.ts');
+    const rs = [result('base', 'g1', 0, 0.1, [1, 2]), result('base', 'g2', 0, 0.3, [0, 4]), result('new', 'g1', 0, 0.3, [3, 4]), result('new', 'g2', 0, 0.5, [2, 6])];
+    const named = { ...config, policies: config.policies.map((p) => ({ ...p, name: p.id === 'new' ? 'Fact bank' : 'Naive' })) } as EvaluationConfig;
+    const r = buildReport({ id: 'e', config: named, results: rs } as unknown as EvaluationState);
+    expect(reportToMarkdown(r)).toContain('| Fact bank − Naive (new − base) | S |');
+    expect(reportToMarkdown(r)).toContain('- Fact bank − Naive (new − base) (S): g1 ');
+    expect(reportToHtml(r)).toContain('<td>Fact bank − Naive (new − base)</td>');
+    // Without names (or names equal to the ids) the ids alone.
+    expect(comparisonPairText({ a: 'new', b: 'base' }, new Map([['new', 'new']]))).toBe('new − base');
+  });
 });

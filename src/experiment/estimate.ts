@@ -7,10 +7,12 @@
  */
 import { estimateEvaluation } from '../eval/cost-estimate.ts';
 import { estimateEvolution } from '../evolve/cost-estimate.ts';
-import { sessionUsage, type CostPoint, type EstimateModels } from '../ttl/cost-estimate.ts';
+import { priceUsage, sessionUsage, unpricedModels, zeroUsage, type CostPoint, type EstimateModels } from '../ttl/cost-estimate.ts';
+import { recallMessages } from '../eval/recall-probe.ts';
+import { countChatTokens } from '../llm/token-count.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
-import type { ExperimentPlan } from './interface.ts';
+import type { ExperimentPlan, RecallProbeStep } from './interface.ts';
 
 /** The paper's token counts per session (Lou et al. 2026, v4), K = 6 Jericho episodes. */
 export const PAPER_SESSION_TOKENS = { episodes: 6, metaTtl: 364_000, static: 196_000 } as const;
@@ -22,8 +24,8 @@ export interface Range {
 
 export interface StepEstimate {
   step: string;
-  kind: 'evolution' | 'evaluation';
-  /** An evolution's budget (it never spends more); an evaluation's sessions (one metric each). */
+  kind: 'evolution' | 'evaluation' | 'recall-probe';
+  /** An evolution's budget (it never spends more); an evaluation's sessions (one metric each); 0 for the recall probe (no session). */
   metricCalls: number;
   sessions: Range;
   llmCalls: Range;
@@ -53,6 +55,31 @@ function policyOf(arm: { policy?: string; evolutionStep?: string }): PolicySpec 
   return { kind: 'meta', name: arm.policy, strategy: '' };
 }
 
+/** A recall reply's tokens: one command (low) or a short sentence around it (high). */
+const RECALL_REPLY_TOKENS = { low: 4, high: 24 } as const;
+
+/**
+ * The recall probe's calls and tokens: 2 questions (recall, control) per position; positions per
+ * game min(probes, walkthrough − k) when the spec gives the walkthrough, else 1 … probes (the
+ * walkthroughs are read at run time); each question's prompt counted on k sample commands.
+ */
+function estimateRecall(step: RecallProbeStep, walkthroughs: Record<string, string[]> | undefined, models: EstimateModels, count: TokenCounter): { low: CostPoint; high: CostPoint; unpriced: string[] } {
+  const { k, probes } = step.options;
+  const positions = (scenario: 'low' | 'high') => step.games.reduce((n, g) => {
+    const known = walkthroughs?.[g]?.length;
+    return n + (known !== undefined ? Math.max(0, Math.min(probes, known - k)) : scenario === 'low' ? 1 : probes);
+  }, 0);
+  const prompt = countChatTokens(recallMessages('A text adventure', Array.from({ length: k }, () => 'take the brass lantern')), count);
+  const point = (scenario: 'low' | 'high') => {
+    const calls = 2 * positions(scenario);
+    const usage = zeroUsage();
+    usage.actor = { calls, promptTokens: calls * prompt, completionTokens: calls * RECALL_REPLY_TOKENS[scenario] };
+    return priceUsage(usage, models);
+  };
+  const low = point('low');
+  return { low, high: point('high'), unpriced: unpricedModels(low.byRole, models) };
+}
+
 /** Estimate every step of `plan`; `modelsOf(i)` gives model set i's roles and prices. */
 export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: number) => EstimateModels, count: TokenCounter, contextWindow: number): ExperimentEstimate {
   const { spec } = plan;
@@ -64,6 +91,11 @@ export function estimateExperiment(plan: ExperimentPlan, modelsOf: (modelSet: nu
       const e = estimateEvolution({ shape, trainRepeats: step.evolution.trainRepeats, valRepeats: step.evolution.valRepeats, trainTasks: step.train.length, valTasks: step.val.length, minibatchSize: step.evolution.minibatch, budgetMetricCalls: step.evolution.budget, proposer: step.evolution.proposer, ...(step.evolution.optimizer ? { optimizer: step.evolution.optimizer } : {}), seedStrategy: '' }, models, count);
       e.unpricedModels.forEach((m) => unpriced.add(m));
       return { step: step.id, kind: 'evolution', metricCalls: step.evolution.budget, sessions: range(e.counts.sessions.low, e.counts.sessions.high), llmCalls: range(calls(e.low), calls(e.high)), tokens: range(e.low.totalTokens, e.high.totalTokens), costUsd: e.unpricedModels.length ? null : range(e.low.costUsd, e.high.costUsd), warnings: e.warnings };
+    }
+    if (step.kind === 'recall-probe') {
+      const r = estimateRecall(step, spec.recallProbe?.walkthroughs, models, count);
+      r.unpriced.forEach((m) => unpriced.add(m));
+      return { step: step.id, kind: 'recall-probe', metricCalls: 0, sessions: range(0, 0), llmCalls: range(calls(r.low), calls(r.high)), tokens: range(r.low.totalTokens, r.high.totalTokens), costUsd: r.unpriced.length ? null : range(r.low.costUsd, r.high.costUsd), warnings: [] };
     }
     const e = estimateEvaluation({ shape, policies: step.arms.map(policyOf), tasks: step.tasks.length, repeats: step.repeats }, models, count);
     e.unpricedModels.forEach((m) => unpriced.add(m));

@@ -6,7 +6,7 @@
  * fault) stops the experiment, resumable. No UI, DOM or Node imports.
  */
 import { codeVersion } from '../common/code-version.ts';
-import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState, StepRecord } from './interface.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState, RecallOutcome, RecallProbeStep, StepRecord } from './interface.ts';
 
 /** What an executor reports: the process-style exit code of the step's run (0 = done) and, when
  * the run got far enough to have one, its outcome. */
@@ -21,6 +21,8 @@ export interface ExperimentExecutor {
   evolution(step: EvolutionStep, steps: Readonly<Record<string, StepRecord>>): Promise<StepResult<EvolutionOutcome>>;
   /** Run or resume one evaluation; `evolved` maps each evolution step the arms need to its outcome. */
   evaluation(step: EvaluationStep, evolved: Record<string, EvolutionOutcome>): Promise<StepResult<EvaluationOutcome>>;
+  /** Run the walkthrough-recall probe step (recall-step.ts); required when the plan has one. */
+  recallProbe?(step: RecallProbeStep): Promise<StepResult<RecallOutcome>>;
   save(state: ExperimentState): Promise<void>;
   onStep?(event: { step: string; index: number; total: number; phase: 'start' | 'done' | 'skipped' | 'stopped' }): void;
   /** ISO time (injected clock). */
@@ -79,6 +81,12 @@ export async function runExperiment(plan: ExperimentPlan, state: ExperimentState
       batch.forEach((s, i) => started.set(s.id, codes[i]!));
       exitCode = codes[0]!;
       if (batch.length > 1) await exec.save(state);
+    } else if (step.kind === 'recall-probe') {
+      exec.onStep?.({ step: step.id, index: index + 1, total, phase: 'start' });
+      if (!exec.recallProbe) throw new Error(`${step.id}: this executor cannot run the walkthrough-recall probe`);
+      const result = await exec.recallProbe(step);
+      exitCode = result.exitCode;
+      state.steps[step.id] = { status: result.exitCode === 0 && result.outcome ? 'complete' : 'stopped', ...(result.outcome ? { recall: result.outcome } : {}) };
     } else {
       exec.onStep?.({ step: step.id, index: index + 1, total, phase: 'start' });
       const evolved: Record<string, EvolutionOutcome> = {};

@@ -295,3 +295,51 @@ describe("the paper's numbers stand only beside the paper's games", () => {
     expect(experimentReportToCsv(report).split('\n').slice(1).filter(Boolean).every((line) => line.split(',').slice(at, at + 4).join(',') === ',,false,')).toBe(true);
   });
 });
+
+describe('experiment report.csv: identical repeats', () => {
+  it('ends every row with identical_repeats, true only for the arm and step whose evaluation warned of it', async () => {
+    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ...BUILTIN_EXPERIMENTS['vocab-ood']!.taskSets, ID: ['lever-room', 'vault', 'zork2'], OOD: ['detective'] }, evaluateOn: ['ID', 'OOD'] };
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z',
+      save: async () => {},
+      evolution: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', stopReason: 'budget', metricCallsUsed: 8, budget: 8, sessionsPlayed: 5, bestCandidateId: 'c1', bestStrategy: 's', bestValWAuc: 0.3, candidates: 2 } }),
+      evaluation: async (step) => {
+        const report = evalReport({ naive: [0.1, null], evolved: [0.2, 0.1] });
+        // Only the OOD evaluation's evolved arm repeated itself exactly.
+        if (step.taskSet === 'OOD') report.warnings = [{ code: 'identical_repeats', policyId: 'evolved', message: 'Every repeat of evolved gave the same scores on each of its 1 task: …' }];
+        return { exitCode: 0, outcome: { runId: step.id, status: 'complete', report } };
+      },
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.warnings!.filter((w) => w.code === 'identical_repeats')).toEqual([{ code: 'identical_repeats', policyId: 'evolved', step: 'eval-OOD', message: 'eval-OOD: Every repeat of evolved gave the same scores on each of its 1 task: …' }]);
+    const csv = experimentReportToCsv(report).trim().split('\n').map((l) => l.split(','));
+    expect(EXPERIMENT_CSV_HEADER.slice(-4)).toEqual(['dictionary_overlap', 'identical_repeats', 'model', 'model_caveat']);
+    expect(csv[0]).toEqual(EXPERIMENT_CSV_HEADER);
+    const col = (name: string) => EXPERIMENT_CSV_HEADER.indexOf(name);
+    expect(csv.slice(1).map((r) => [r[col('step')], r[col('arm')], r[col('identical_repeats')]])).toEqual([
+      ['eval-ID', 'naive', 'false'], ['eval-ID', 'evolved', 'false'], ['eval-OOD', 'naive', 'false'], ['eval-OOD', 'evolved', 'true'],
+    ]);
+    // A report saved before warnings named their step: the column is there, false.
+    const older = { ...report, warnings: report.warnings!.map(({ step: _step, ...w }) => w) };
+    expect(experimentReportToCsv(older).trim().split('\n').slice(1).map((l) => l.split(',')[col('identical_repeats')])).toEqual(['false', 'false', 'false', 'false']);
+  });
+});
+
+describe('experiment report: model sets by their labels', () => {
+  it('names a labelled model set by its label where people read it; an unlabelled one by its number', async () => {
+    const spec = validateExperiment({ name: 'labelled', episodes: 1, steps: 3, repeats: 1, taskSets: { T: ['lever-room'] }, models: [{ label: 'small actor', actor: 'a' }, { actor: 'b' }], arms: [{ id: 'naive', policy: 'naive' }], baseline: 'naive', evaluateOn: ['T'] });
+    const plan = planExperiment(spec);
+    const exec: ExperimentExecutor = {
+      now: () => '2026-01-01T00:00:00.000Z', save: async () => {},
+      evolution: async () => ({ exitCode: 1, outcome: null }),
+      evaluation: async (step) => ({ exitCode: 0, outcome: { runId: step.id, status: 'complete', report: evalReport({ naive: [0.1, null] }) } }),
+    };
+    const { state } = await runExperiment(plan, freshExperimentState(plan, [{ actor: 'a', metaAgent: 'm', proposer: 'p' }, { actor: 'b', metaAgent: 'm', proposer: 'p' }], exec.now()), exec);
+    const report = buildExperimentReport(plan, state);
+    expect(report.models).toEqual([{ actor: 'a', metaAgent: 'm', proposer: 'p', label: 'small actor' }, { actor: 'b', metaAgent: 'm', proposer: 'p' }]);
+    expect(experimentReportToMarkdown(report)).toContain('- Models: set 0 (small actor): actor a, meta-agent m, proposer p; set 1: actor b, meta-agent m, proposer p.');
+    expect(experimentReportToHtml(report)).toContain('<li>Models: set 0 (small actor): actor a, meta-agent m, proposer p; set 1: actor b, meta-agent m, proposer p.</li>');
+  });
+});

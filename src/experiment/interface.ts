@@ -8,6 +8,7 @@ import type { TaskSetOverlap } from '../eval/vocabulary-overlap.ts';
 import type { Comparison, EvaluationReport, ReportWarning } from '../eval/interface.ts';
 import type { Interval } from '../ttl/metrics.ts';
 import type { SelectionInterval, SessionWAuc } from './selection.ts';
+import type { RecallGameResult, RecallItem, RecallProbeOptions } from '../eval/recall-probe.ts';
 
 /** One set of role models; a role left out takes the CLI's flag (or the page's setting). */
 export interface ModelSet {
@@ -55,6 +56,21 @@ export interface EvolutionSpec {
  * our header and footer (`metattl eval --raw-meta-prompt FILE`; a paper's prompt run verbatim). */
 export type ArmSpec = { id: string; policy: string; raw?: true } | { id: string; evolution: string; replicates?: number };
 
+/** The walkthrough-recall probe as a step of the experiment (src/eval/recall-probe.ts): each model
+ * set's actor is asked for the next command of the walkthroughs of the games of `taskSets` (web
+ * tasks left out), beside the shuffled control. Walkthroughs: `walkthroughs` (game → commands)
+ * first, then (CLI only) Jericho's games.json by game name. */
+export interface RecallProbeSpec {
+  taskSets: string[];
+  /** Commands shown before the asked one (default 5). */
+  k: number;
+  /** Positions asked per game at most (default 20). */
+  probes: number;
+  /** The shuffled control's seed (default 0). */
+  seed: number;
+  walkthroughs?: Record<string, string[]>;
+}
+
 /** Which of the paper's reported numbers the report sets beside ours. */
 export type PaperReference = 'jericho' | 'webarena-lite' | null;
 
@@ -84,6 +100,8 @@ export interface ExperimentSpec {
   /** Task sets the arms are evaluated on (a fold experiment evaluates on its fold's "test"). */
   evaluateOn: string[];
   paper: PaperReference;
+  /** The walkthrough-recall probe, one step per model set after its runs; absent = none. */
+  recallProbe?: RecallProbeSpec;
 }
 
 /** A fold of a leave-one-out experiment: pairwise disjoint game lists. */
@@ -128,7 +146,20 @@ export interface EvaluationStep {
   purpose?: 'fresh-validation';
 }
 
-export type PlanStep = EvolutionStep | EvaluationStep;
+/** The walkthrough-recall probe of one model set (`spec.recallProbe`): the actor asked on `games`. */
+export interface RecallProbeStep {
+  kind: 'recall-probe';
+  id: string;
+  modelSet: number;
+  fold: null;
+  /** The games probed (distinct, no web task), in the task sets' order. */
+  games: string[];
+  /** The same games as task ids (what the vocabulary reader and the library take). */
+  tasks: string[];
+  options: RecallProbeOptions;
+}
+
+export type PlanStep = EvolutionStep | EvaluationStep | RecallProbeStep;
 
 export interface ExperimentPlan {
   spec: ExperimentSpec;
@@ -180,10 +211,24 @@ export interface EvaluationOutcome {
   sessions?: SessionWAuc[];
 }
 
+/** What a finished recall-probe step keeps: the model asked (as the settings named it), where the
+ * walkthroughs came from, the per-game and pooled counts and every question (model output:
+ * untrusted text). */
+export interface RecallOutcome {
+  status: 'complete';
+  model: string;
+  walkthroughSource: string;
+  options: RecallProbeOptions;
+  games: RecallGameResult[];
+  pooled: RecallGameResult | null;
+  items: RecallItem[];
+}
+
 export interface StepRecord {
   status: 'pending' | 'complete' | 'stopped';
   evolution?: EvolutionOutcome;
   evaluation?: EvaluationOutcome;
+  recall?: RecallOutcome;
 }
 
 /** The experiment's stored state (`<store>/experiments/<name>/experiment.json`). */
@@ -362,7 +407,8 @@ export interface ExperimentReport {
   description: string;
   status: ExperimentState['status'];
   settings: { episodes: number; steps: number; repeats: number; bootstrapSeed: number };
-  models: ExperimentState['models'];
+  /** The model each role used in each model set, with the set's `label` from the spec when it has one. */
+  models: (ExperimentState['models'][number] & { label?: string })[];
   folds: Fold[];
   evolutions: (EvolutionOutcome & { step: string; modelSet: number; fold: string | null; train: string[]; val: string[]; proposer: string; optimizer: 'gepa' | 'opro'; proposerInput?: 'no-trace' })[];
   rows: ExperimentRow[];
@@ -406,4 +452,7 @@ export interface ExperimentReport {
    * intervals that include the replicates' spread), with each replicate's row, chosen prompt and
    * their pairwise dissimilarity (src/experiment/replicates.ts); absent without replicates. */
   replicated?: ReplicatedArm[];
+  /** Each finished recall-probe step (one per model set): recall vs the shuffled control and the
+   * best constant guess per game and pooled; absent when the spec has no `recallProbe`. */
+  recall?: (Omit<RecallOutcome, 'items' | 'status'> & { step: string; modelSet: number })[];
 }

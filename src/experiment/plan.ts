@@ -5,7 +5,7 @@
  * task ids (the CLI expands named sets such as ID). No UI, DOM or Node imports.
  */
 import { budgetRefusal, planBudget } from '../evolve/strategies/budget.ts';
-import type { EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep, StepRecord } from './interface.ts';
+import type { EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep, RecallProbeStep, StepRecord } from './interface.ts';
 
 /** The game a task id is on: `detective:3` → `detective`, `web:shop/t12:3` → `web:shop/t12`. */
 export function gameOf(taskId: string): string {
@@ -64,7 +64,8 @@ export function replicateArmId(arm: string, replicate: number): string {
   return `${arm}#r${replicate}`;
 }
 
-/** The experiment's folds and steps (one model set = one copy of every step; ids `m<i>.` prefixed
+/** The experiment's folds and steps (one model set = one copy of every step, ending with its
+ * recall-probe step when the spec has `recallProbe`; ids `m<i>.` prefixed
  * when there are several, `fold-<game>.` in a fold experiment, where each fold ends with
  * `eval-validation`: the arms played afresh on the fold's validation games). An evolution with
  * `replicates: n > 1` plans n evolution steps `evolve-<id>.r1 … .rn` (seeds `replicateSeed`), and
@@ -106,8 +107,20 @@ export function planExperiment(spec: ExperimentSpec): ExperimentPlan {
       }
       steps.push(...evolutions, ...evaluations);
     }
+    const recall = recallProbeStepOf(spec, m, modelSets > 1 ? `m${m}.` : '');
+    if (recall) steps.push(recall);
   }
   return { spec, folds, steps };
+}
+
+/** Model set m's recall-probe step (`<prefix>recall-probe`, after its runs), or null without
+ * `spec.recallProbe`: the distinct story games of its task sets, in order (web tasks left out). */
+export function recallProbeStepOf(spec: ExperimentSpec, modelSet: number, prefix: string): RecallProbeStep | null {
+  const r = spec.recallProbe;
+  if (!r) return null;
+  const tasks = r.taskSets.flatMap((name) => spec.taskSets[name] ?? []).filter((t) => !t.startsWith('web:'));
+  const games = gamesOf(tasks);
+  return { kind: 'recall-probe', id: `${prefix}recall-probe`, modelSet, fold: null, games, tasks: games, options: { k: r.k, probes: r.probes, seed: r.seed } };
 }
 
 /** Games an evaluation step's arm was selected on (its evolution's train and validation games), or []. */

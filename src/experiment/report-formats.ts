@@ -10,6 +10,12 @@ import { comparisonsHtml, curvesSvg, escapeHtml, formatInterval, formatNumber, s
 import type { Interval } from '../ttl/metrics.ts';
 import { overlapPercent as pct, VOCABULARY_FOOTNOTE, vocabularyCells, vocabularyHeader, vocabularyMarkdown } from '../eval/vocabulary-overlap.ts';
 import type { ExperimentReport, ExperimentRow, FoldResult, FoldsPooled, ReplicatedArm, ReplicateRow } from './interface.ts';
+import { RECALL_FOOTNOTE } from '../eval/recall-probe.ts';
+import { RECALL_CSV_HEADER, RECALL_HEADER, recallCells, recallCsvCells, recallRows, recallSettingsText } from '../eval/recall-report.ts';
+
+type ReportRecall = NonNullable<ExperimentReport['recall']>[number];
+/** One recall step's heading line: its step, model, settings and where its walkthroughs came from. */
+export const recallStepText = (x: ReportRecall): string => `${x.step}: ${recallSettingsText(x, x.model)} Walkthroughs: ${x.walkthroughSource}.`;
 
 /** What the replicated rows mean and cannot show. */
 export const REPLICATES_FOOTNOTE = 'A replicated arm runs its evolution n times with rng seeds base, base + 1, …, and evaluates each chosen prompt as its own policy (<arm>#r<r>). Its W-AUC and Δ intervals are a percentile bootstrap over replicates → games → seeds → repeats (replicates and games each drawn with replacement; Owen 2007, Davison & Hinkley 1997 §3.8), so the optimiser\'s run-to-run variance is inside them; with one replicate they are the unreplicated intervals. With few replicates the replicate level is itself poorly estimated (n = 2 or 3 draws only a handful of distinct replicate sets): the interval then understates the optimiser\'s variance. Dissimilarity: word edit distance = word-level Levenshtein distance ÷ the longer prompt\'s words; Jaccard distance = 1 − shared ÷ all distinct words (lower-cased, split on whitespace); 0 = the same words, 1 = nothing shared. It measures wording, not what the prompts make the actor do.';
@@ -93,11 +99,14 @@ function labelledComparisons(r: ExperimentReport): NonNullable<ExperimentReport[
   return [...(r.comparisons ?? []), ...(r.exploratoryComparisons ?? [])].map((c) => (c.registered ? { ...c, step: `${c.step} · ${c.registered}` } : c));
 }
 
+/** A model set as people read it: "set 0", or "set 1 (gpt-5 actor)" when the spec labels it. */
+export const modelSetName = (m: { label?: string }, i: number): string => `set ${i}${m.label ? ` (${m.label})` : ''}`;
+
 function headerLines(r: ExperimentReport): string[] {
   return [
     `Status: ${r.status}${r.pendingSteps.length ? ` — not finished: ${r.pendingSteps.join(', ')}` : ''}.`,
     `K = ${r.settings.episodes} episodes, S = ${r.settings.steps} steps, ${r.settings.repeats} repeats per task; intervals 95% hierarchical bootstrap (B = 2,000, seed ${r.settings.bootstrapSeed}).`,
-    `Models: ${r.models.map((m, i) => `set ${i}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
+    `Models: ${r.models.map((m, i) => `${modelSetName(m, i)}: actor ${m.actor}, meta-agent ${m.metaAgent}, proposer ${m.proposer}`).join('; ')}.`,
     ...(r.simulated ? [`Model: simulated (${r.simulated}); the paper's numbers are not printed beside a simulation's.`] : []),
     ...(r.paperReference ? [paperReferenceText(r.paperReference)] : []),
     `Code version: ${r.codeVersion ?? 'unknown (run before it was recorded)'}.`,
@@ -131,6 +140,12 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
   out.push('## Results', '', `| step | task set | split | arm | n | games | W-AUC | average score | best score | Δ W-AUC vs baseline | paper W-AUC |${vocab ? ' dictionary overlap with training |' : ''}`, `|---|---|---|---|---|---|---|---|---|---|---|${vocab ? '---|' : ''}`);
   for (const row of r.rows) out.push(`| ${row.step} | ${row.taskSet} | ${row.split.games.join(', ')} (${SPLIT_TEXT[row.split.role]}) | ${row.arm}${row.rawMetaPrompt ? ' (raw)' : ''} | ${row.sessions} | ${row.games} | ${iv(row.wAuc)} | ${iv(row.averageScore, 1)} | ${iv(row.bestScore, 1)} | ${iv(row.diffVsBaseline)} | ${paperCell(row)} |${vocab ? ` ${pct(row.dictionaryOverlap)} |` : ''}`);
   out.push(...vocabularyMarkdown('step', (r.vocabulary ?? []).map((v) => ({ ...v, label: v.step }))));
+  if (r.recall?.length) {
+    const cell = (c: string) => c.replace(/\|/g, '\\|');
+    out.push('', '## Walkthrough-recall probe', '');
+    for (const x of r.recall) out.push(`- ${recallStepText(x)}`, '', `| ${RECALL_HEADER.join(' | ')} |`, `|${RECALL_HEADER.map(() => '---').join('|')}|`, ...recallRows(x).map((g) => `| ${recallCells(g).map(cell).join(' | ')} |`), '');
+    out.push(...RECALL_FOOTNOTE.flatMap((l) => [l, '']));
+  }
   if (r.warnings?.length) out.push('', '## Warnings', '', ...r.warnings.map((w) => `- **${w.code}**: ${w.message}`));
   out.push(...comparisonsMarkdown(labelledComparisons(r)));
   out.push('', '## Per game', '', '| step | task set | arm | game | n | W-AUC | average score | best score |', '|---|---|---|---|---|---|---|---|');
@@ -147,6 +162,7 @@ export function experimentReportToMarkdown(r: ExperimentReport): string {
 export const EXPERIMENT_CSV_HEADER = [
   'step', 'model_set', 'fold', 'task_set', 'split', 'games', 'arm', 'sessions', 'wauc_mean', 'wauc_low', 'wauc_high', 'avg_score_mean', 'avg_score_low', 'avg_score_high',
   'best_score_mean', 'best_score_low', 'best_score_high', 'diff_vs_baseline', 'diff_low', 'diff_high', 'leak_warning', 'paper_wauc', 'paper_avg_score', 'raw_meta_prompt', 'dictionary_overlap',
+  'identical_repeats',
   ...MODEL_CSV_COLUMNS,
 ];
 
@@ -155,13 +171,18 @@ export function modelOfSet(r: Pick<ExperimentReport, 'models'>, modelSet: number
   return describeModel(r.models?.[modelSet] ?? {});
 }
 
-/** The results as CSV: one row per arm and evaluated task set (EXPERIMENT_CSV_HEADER), ending with
- * model and model_caveat — who played the row's model set. */
+/** The experiment's report.csv: one row per arm and evaluated task set (`EXPERIMENT_CSV_HEADER`).
+ * identical_repeats is true on the rows of an arm that its step's `identical_repeats` warning names
+ * (every repeat gave the same scores: zero-width within-task intervals); false otherwise, also for a
+ * report saved before warnings named their step. The row ends with model and model_caveat — who
+ * played the row's model set. */
 export function experimentReportToCsv(r: ExperimentReport): string {
+  const identical = new Set((r.warnings ?? []).filter((w) => w.code === 'identical_repeats' && w.step !== undefined && w.policyId !== undefined).map((w) => `${w.step}|${w.policyId}`));
   const rows = r.rows.map((row) => [
     row.step, row.modelSet, row.fold, row.taskSet, row.split.role, row.split.games.join(' '), row.arm, row.sessions, row.wAuc.estimate, row.wAuc.low, row.wAuc.high,
     row.averageScore.estimate, row.averageScore.low, row.averageScore.high, row.bestScore.estimate, row.bestScore.low, row.bestScore.high,
     row.diffVsBaseline?.estimate ?? null, row.diffVsBaseline?.low ?? null, row.diffVsBaseline?.high ?? null, row.leakWarning, row.paper?.wAuc ?? null, row.paper?.averageScore ?? null, row.rawMetaPrompt === true, row.dictionaryOverlap ?? null,
+    identical.has(`${row.step}|${row.arm}`),
     ...modelCsvCells(modelOfSet(r, row.modelSet)),
   ]);
   return toCsv({ header: EXPERIMENT_CSV_HEADER, rows });
@@ -200,6 +221,7 @@ ${r.replicated?.length ? `<section id="replicates"><h2>Replicated evolutions</h2
 <h2>Results</h2>
 ${table('results', ['step', 'task set', 'split', 'arm', 'n', 'games', 'W-AUC', 'average score', 'best score', 'Δ W-AUC vs baseline', 'paper W-AUC', ...(r.vocabulary !== undefined ? ['dictionary overlap with training'] : [])], rows)}
 ${r.vocabulary?.length ? `<h2>Vocabulary overlap with the training games</h2>${table('vocabulary', vocabularyHeader('step'), vocabularyCells(r.vocabulary.map((v) => ({ ...v, label: v.step }))).map((cells) => cells.map((c) => e(c))))}<p>${e(VOCABULARY_FOOTNOTE)}</p>` : ''}
+${r.recall?.length ? `<section id="recall"><h2>Walkthrough-recall probe</h2>${r.recall.map((x) => `<p>${e(recallStepText(x))}</p>${table(`recall-${e(x.step)}`, RECALL_HEADER, recallRows(x).map((g) => recallCells(g).map(e)))}`).join('')}${RECALL_FOOTNOTE.map((l) => `<p>${e(l)}</p>`).join('')}</section>` : ''}
 ${r.warnings?.length ? `<h2>Warnings</h2><ul class="warn" id="warnings">${r.warnings.map((w) => `<li data-code="${e(w.code)}"><strong>${e(w.code)}</strong>: ${e(w.message)}</li>`).join('')}</ul>` : ''}
 ${comparisonsHtml(labelledComparisons(r))}
 <h2>Per game</h2>
@@ -273,3 +295,12 @@ export function experimentComparisonsToCsv(r: Pick<ExperimentReport, 'comparison
   const setOf = new Map(r.rows.map((row) => [row.step, row.modelSet]));
   return stepComparisonsToCsv(r, (step) => modelOfSet(r, setOf.get(step) ?? 0));
 }
+/** The recall probe as CSV (recall.csv beside report.csv): one row per game and pooled row of each
+ * recall step, the columns of `metattl probe recall`'s recall.csv (model and model_caveat last) after
+ * step, model_set, model. */
+export const EXPERIMENT_RECALL_CSV_HEADER = ['step', 'model_set', 'model', ...RECALL_CSV_HEADER, ...MODEL_CSV_COLUMNS];
+export function experimentRecallToCsv(r: ExperimentReport): string {
+  const rows = (r.recall ?? []).flatMap((x) => recallRows(x).map((g) => [x.step, x.modelSet, x.model, ...recallCsvCells(g), ...modelCsvCells(describeModel({ actor: x.model }))]));
+  return toCsv({ header: EXPERIMENT_RECALL_CSV_HEADER, rows });
+}
+

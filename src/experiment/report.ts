@@ -9,7 +9,8 @@
  * paper's numbers beside ours where it gives them (Lou et al. 2026, abstract: Jericho, GPT-5
  * meta-agent, W-AUC naive 0.18 → Meta-TTL 0.41 on ID, average score 50.4 → 110.8, 0.23 → 0.28 on
  * OOD; WebArena-Lite ID 0.55 → 0.63) — beside a row only when its games are exactly the paper's
- * task set's (`paperTaskSetOf`; never for our web tasks, which are not WebArena-Lite). No UI, DOM or Node imports.
+ * task set's (`paperTaskSetOf`; never for our web tasks, which are not WebArena-Lite), and the
+ * walkthrough-recall probe's steps (recall vs the shuffled control, per game and pooled). No UI, DOM or Node imports.
  */
 import { checkRegistration, type Registration } from './registration.ts';
 import { applyHolm, DEFAULT_POWER_DELTA, FEW_GAMES, fewGamesMessage, reverseComparison, withPowerDelta } from '../eval/comparisons.ts';
@@ -209,7 +210,7 @@ function comparisonsOf(plan: ExperimentPlan, state: ExperimentState, powerDelta:
     // The step's evaluation names its task set "custom": few_games is said again with the experiment's name.
     const games = [...new Set(report.games.map((g) => g.storyId))];
     if (games.length > 0 && games.length < FEW_GAMES) warnings.push({ code: 'few_games', message: `${step.id}: ${fewGamesMessage(games.length, step.taskSet)} (${games.join(', ')})` });
-    for (const w of report.warnings ?? []) if (w.code !== 'few_games') warnings.push({ code: w.code, message: `${step.id}: ${w.message}` });
+    for (const w of report.warnings ?? []) if (w.code !== 'few_games') warnings.push({ code: w.code, message: `${step.id}: ${w.message}`, ...(w.policyId !== undefined ? { policyId: w.policyId } : {}), step: step.id });
   }
   applyHolm(declared);
   return { declared, exploratory, warnings };
@@ -263,14 +264,20 @@ export function buildExperimentReport(plan: ExperimentPlan, state: ExperimentSta
     step: step.id, taskSet: step.taskSet, arm: g.policyId, game: g.storyId, sessions: g.sessions, wAuc: g.wAuc, averageScore: g.averageScore, bestScore: g.bestScore,
   }))));
   const folded = foldResultsOf(plan, state, rows);
+  const recall = plan.steps.flatMap((s) => {
+    const outcome = s.kind === 'recall-probe' ? state.steps[s.id]?.recall : undefined;
+    if (!outcome) return [];
+    const { items: _items, status: _status, ...kept } = outcome;
+    return [{ step: s.id, modelSet: s.modelSet, ...kept }];
+  });
   const replicated = replicatedArms(plan, state);
   return {
     format: 'metattl-experiment-report-1', name: spec.name, description: spec.description, status: state.status,
-    settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models, folds: plan.folds,
+    settings: { episodes: spec.episodes, steps: spec.steps, repeats: spec.repeats, bootstrapSeed: spec.bootstrapSeed }, models: state.models.map((m, i) => (spec.models[i]?.label ? { ...m, label: spec.models[i]!.label! } : m)), folds: plan.folds,
     evolutions, rows, perGame, foldResults: folded.folds, ...(plan.folds.length ? { foldsPooled: folded.pooled, foldRegime: foldRegimeOf(plan) } : {}), paperReference: paper, pendingSteps: plan.steps.filter((s) => state.steps[s.id]?.status !== 'complete').map((s) => s.id),
     comparisons: compared.declared, exploratoryComparisons: compared.exploratory, warnings: compared.warnings, powerDelta, ...(vocabulary ? { vocabulary } : {}),
     armMatching: armMatchingOf(evolutions),
     codeVersion: state.codeVersion ?? null, registration: registered?.check ?? null, ...(replicated.length ? { replicated } : {}),
-    ...(simulated ? { simulated: SIMULATION_NOTICE } : {}),
+    ...(simulated ? { simulated: SIMULATION_NOTICE } : {}), ...(recall.length ? { recall } : {}),
   };
 }

@@ -5,7 +5,7 @@
  * No UI, DOM or Node imports.
  */
 import { MetattlError } from '../common/errors.ts';
-import type { ArmSpec, EvolutionSpec, ExperimentSpec, ModelSet, PaperReference } from './interface.ts';
+import type { ArmSpec, EvolutionSpec, ExperimentSpec, ModelSet, PaperReference, RecallProbeSpec } from './interface.ts';
 
 /** Thrown with one line per bad field; `problems` holds them. */
 export class ExperimentSpecError extends MetattlError {
@@ -150,6 +150,26 @@ function taskSetsOf(c: Checker, v: unknown): Record<string, string[]> {
   return out;
 }
 
+/** The recall probe's spec (absent = none): task sets of this experiment, k, probes, seed, and walkthroughs by game. */
+function recallProbeOf(c: Checker, v: unknown, sets: Record<string, string[]>): RecallProbeSpec | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) {
+    c.bad('recallProbe', 'an object { taskSets, k?, probes?, seed?, walkthroughs? }', v);
+    return undefined;
+  }
+  const path = 'recallProbe.';
+  const taskSets = Array.isArray(v.taskSets) ? v.taskSets.filter((s): s is string => typeof s === 'string') : [];
+  if (!Array.isArray(v.taskSets) || v.taskSets.length === 0 || taskSets.length !== v.taskSets.length || taskSets.some((s) => !sets[s])) c.bad(`${path}taskSets`, `a non-empty list of task set names among ${Object.keys(sets).join(', ')}`, v.taskSets);
+  else if (taskSets.every((s) => sets[s]!.every((t) => t.startsWith('web:')))) c.bad(`${path}taskSets`, 'task sets with at least one story game (web tasks have no walkthrough)', v.taskSets);
+  const spec: RecallProbeSpec = { taskSets, k: c.int(v, 'k', path, 1, 100, 5), probes: c.int(v, 'probes', path, 1, 10_000, 20), seed: c.int(v, 'seed', path, 0, 0xffffffff, 0) };
+  if (v.walkthroughs !== undefined) {
+    const w = v.walkthroughs;
+    if (!isObj(w) || !Object.values(w).every((list) => Array.isArray(list) && list.length > 0 && list.every((x) => typeof x === 'string' && x.trim() !== ''))) c.bad(`${path}walkthroughs`, 'an object of game → a non-empty list of commands', w);
+    else spec.walkthroughs = Object.fromEntries(Object.entries(w).map(([g, list]) => [g, (list as string[]).map((x) => x.trim())]));
+  }
+  return spec;
+}
+
 /** Check an experiment file's JSON. @throws ExperimentSpecError naming every bad field */
 export function validateExperiment(value: unknown): ExperimentSpec {
   const c = new Checker();
@@ -195,13 +215,14 @@ export function validateExperiment(value: unknown): ExperimentSpec {
       else contrasts.push({ a: x.a, b: x.b });
     });
   }
+  const recallProbe = recallProbeOf(c, value.recallProbe, taskSets);
   const paper = value.paper ?? null;
   if (paper !== null && paper !== 'jericho' && paper !== 'webarena-lite') c.bad('paper', '"jericho", "webarena-lite" or null', paper);
   const spec: ExperimentSpec = {
     format: 'metattl-experiment-1', name: c.str(value, 'name', '', NAME), description: typeof value.description === 'string' ? value.description : '',
     episodes: c.int(value, 'episodes', '', 1, 100), steps: c.int(value, 'steps', '', 1, 10_000), repeats: c.int(value, 'repeats', '', 1, 1000),
     bootstrapSeed: c.int(value, 'bootstrapSeed', '', 0, 0xffffffff, 0), models: modelsOf(c, value.models), taskSets, evolutions, folds, arms, baseline, evaluateOn,
-    paper: paper as PaperReference, ...(contrasts.length ? { contrasts } : {}),
+    paper: paper as PaperReference, ...(contrasts.length ? { contrasts } : {}), ...(recallProbe ? { recallProbe } : {}),
   };
   if (c.problems.length) throw new ExperimentSpecError(c.problems);
   return spec;

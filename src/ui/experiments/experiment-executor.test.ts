@@ -11,12 +11,15 @@ import type { EvaluationConfig, EvaluationResult, EvaluationState } from '../../
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
 import { applyOverrides, BUILTIN_EXPERIMENTS } from '../../experiment/builtins.ts';
 import { freshExperimentState, runExperiment } from '../../experiment/experiment-runner.ts';
-import type { EvaluationStep, EvolutionStep, ExperimentState } from '../../experiment/interface.ts';
+import type { EvaluationStep, EvolutionStep, ExperimentState, RecallProbeStep } from '../../experiment/interface.ts';
+import { runRecallProbe } from '../../eval/recall-probe.ts';
+import { LlmError } from '../../llm/errors.ts';
+import type { ChatMessage, ChatModel, Completion } from '../../llm/interface.ts';
 import { planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
 import { experimentReportToMarkdown } from '../../experiment/report-formats.ts';
 import { policyOptions } from '../shared/stores/policy-options.ts';
-import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, stepRunId, type RunShape } from './experiment-executor.ts';
+import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, PAGE_WALKTHROUGHS, stepRunId, type RunShape } from './experiment-executor.ts';
 import { canonicalTasks, libraryTask } from './experiment-tasks.ts';
 
 const SHAPE: RunShape = { models: { actor: 'a', metaAgent: 'm', proposer: 'p' }, concurrency: 2, contextWindow: 32_000 };
@@ -170,5 +173,50 @@ describe('task sets in the page', () => {
     expect(libraryTask('detective:2', lib.entries)).toEqual({ storyId: 'local:detective.z5', seed: 2 });
     expect(libraryTask('web:map/t1:4', lib.entries)).toEqual({ storyId: 'web:map/t1', seed: 4 });
     expect(() => libraryTask('zork1:12', lib.entries)).toThrow(/No story in the library plays “zork1”/);
+  });
+});
+
+describe('the recall-probe step in the page', () => {
+  const WALK = ['look', 'pull lever', 'north', 'pull lever', 'south', 'pull lever', 'inventory', 'pull lever'];
+  const recallSpec = { ...spec, recallProbe: { taskSets: ['ID'], k: 2, probes: 3, seed: 0, walkthroughs: { advent: WALK } } };
+  const recallPlan = planExperiment(recallSpec);
+  /** An actor that knows the walkthrough: it finds the context in it and says the next command. */
+  const memoriser = (calls: string[]): ChatModel => ({
+    role: 'actor', settings: {} as ChatModel['settings'],
+    async complete(messages: ChatMessage[]): Promise<Completion> {
+      calls.push(messages[1]!.content);
+      const context = [...messages[1]!.content.matchAll(/^\d+\. (.*)$/gm)].map((x) => x[1]!);
+      const at = WALK.findIndex((_, i) => context.every((c, j) => WALK[i + j] === c));
+      return { content: (at >= 0 ? WALK[at + context.length] : undefined) ?? 'wait', finishReason: 'stop', model: 'fake', usage: { promptTokens: 1, completionTokens: 1, reasoningTokens: 0, latencyMs: 0, costUsd: 0 } as Completion['usage'] };
+    },
+  });
+  const deps = (model: ChatModel, signal?: AbortSignal) => ({
+    experimentId: 'exp-r', evolution: { run: async () => null, state: null }, evaluation: { run: async () => null, state: null }, resolve: async (id: string) => task(id), storedConfig: async () => undefined,
+    shape: async () => SHAPE, policies: async () => options, save: async () => {}, now: () => '2026-01-01T00:00:00.000Z',
+    recallModel: async () => ({ model, name: 'memoriser', concurrency: 2, ...(signal ? { signal } : {}), dispose: () => {} }), titleOf: (game: string) => (game === 'advent' ? 'Adventure' : game),
+  });
+
+  it('is planned last and runs the core probe with the Settings\' actor: the same report as runRecallProbe on the same walkthrough', async () => {
+    const step = recallPlan.steps.at(-1)!;
+    expect(step).toMatchObject({ kind: 'recall-probe', id: 'recall-probe', games: ['advent'], options: { k: 2, probes: 3, seed: 0 } });
+    const calls: string[] = [];
+    const result = await browserExecutor(recallPlan, deps(memoriser(calls))).recallProbe!(step as RecallProbeStep);
+    const direct = await runRecallProbe([{ game: 'advent', title: 'Adventure', walkthrough: WALK }], memoriser([]), { k: 2, probes: 3, seed: 0 });
+    expect(result.exitCode).toBe(0);
+    expect(result.outcome).toEqual({ status: 'complete', model: 'memoriser', walkthroughSource: 'the experiment\'s recallProbe.walkthroughs (advent)', options: { k: 2, probes: 3, seed: 0 }, games: direct.games, pooled: null, items: direct.items });
+    expect(result.outcome!.games[0]!.normalised).toMatchObject({ count: 3, n: 3 });
+    expect(calls[0]).toContain('“Adventure”');
+  });
+
+  it('names the game without a walkthrough and where the page looks; a stop leaves the step to ask again', async () => {
+    const bare = planExperiment({ ...recallSpec, recallProbe: { ...recallSpec.recallProbe, walkthroughs: {} } });
+    await expect(browserExecutor(bare, deps(memoriser([]))).recallProbe!(bare.steps.at(-1) as RecallProbeStep)).rejects.toThrow(`recall-probe: no walkthrough for advent (${PAGE_WALKTHROUGHS})`);
+    const stop = new AbortController();
+    const stopping: ChatModel = { ...memoriser([]), complete: async () => { stop.abort(); throw new LlmError('aborted', 'stopped'); } };
+    // The plan's recall step alone through the core runner: stopped, nothing kept, asked again on Resume.
+    const only = { ...recallPlan, steps: [recallPlan.steps.at(-1)!] };
+    const run = await runExperiment(only, freshExperimentState(only, [SHAPE.models], '2026-01-01T00:00:00.000Z'), browserExecutor(only, deps(stopping, stop.signal)));
+    expect(run.exitCode).toBe(130);
+    expect(run.state.steps['recall-probe']).toEqual({ status: 'stopped' });
   });
 });

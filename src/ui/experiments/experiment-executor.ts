@@ -8,7 +8,9 @@
  * settings are injected. The replicates of an evolution run side by side, as the CLI runs them:
  * min(replicates, concurrency) at once on drivers of their own, each with ⌊concurrency ÷ that⌋
  * sessions at once (`replicateConcurrency`); each replicate is its own run (own id, rng seed and
- * cache), so its result is the one it has run alone. Must not import a view.
+ * cache), so its result is the one it has run alone. A recall-probe step runs the core probe
+ * (src/experiment/recall-step.ts) with the Settings' actor on the walkthroughs the experiment
+ * gives. Must not import a view.
  */
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
@@ -16,7 +18,9 @@ import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolv
 import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
 import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../../experiment/experiment-runner.ts';
-import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState } from '../../experiment/interface.ts';
+import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState, RecallOutcome } from '../../experiment/interface.ts';
+import { recallGamesOf, runRecallProbeStep } from '../../experiment/recall-step.ts';
+import type { ChatModel } from '../../llm/interface.ts';
 import { evaluationOutcomeOf, evolutionOutcomeOf } from '../../experiment/outcomes.ts';
 import { matchedEditSizes, selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
@@ -106,7 +110,15 @@ export interface BrowserExecutorDeps {
   sideDrivers?: readonly StepDriver<EvolutionState, EvolutionConfig>[];
   /** The concurrency the replicates side by side share (Settings' sessions at once); default 1. */
   concurrency?: number;
+  /** The Settings' actor for a recall-probe step: the model, its name, calls at once, the stop
+   * signal; `dispose` when done. Absent: the page cannot run the probe step. */
+  recallModel?(): Promise<{ model: ChatModel; name: string; concurrency: number; signal?: AbortSignal; dispose(): void }>;
+  /** A game's title for the recall question (the library's; default the game id). */
+  titleOf?(game: string): string;
 }
+
+/** Where the page looks for a recall-probe step's walkthroughs (said when one is missing). */
+export const PAGE_WALKTHROUGHS = 'the page reads walkthroughs only from the experiment\'s recallProbe.walkthroughs (game → commands); the CLI also reads Jericho\'s games.json';
 
 /** How `plan`'s replicated evolutions share `concurrency` with `drivers` drivers: replicates at once
  * (≤ drivers, ≤ the most replicates of any evolution) and sessions at once for each. */
@@ -151,6 +163,23 @@ export function browserExecutor(plan: ExperimentPlan, deps: BrowserExecutorDeps)
       const config = stored ?? evaluationConfigOf(plan, step, armPolicies(plan, step, evolved, await deps.policies()), await resolveAll(step.tasks), await deps.shape());
       const state = (await deps.evaluation.run(id, config)) ?? (deps.evaluation.state?.id === id ? deps.evaluation.state : null);
       return { exitCode: state && state.status !== 'running' ? 0 : 1, outcome: state && state.results.length > 0 ? evaluationOutcomeOf(state) : null };
+    },
+    async recallProbe(step): Promise<StepResult<RecallOutcome>> {
+      // The same core as the CLI's `probe recall`: recall-step.ts over eval/recall-probe.ts.
+      const walkthroughs = plan.spec.recallProbe?.walkthroughs ?? {};
+      const games = recallGamesOf(step, (g) => walkthroughs[g] ?? null, deps.titleOf ?? ((g) => g), PAGE_WALKTHROUGHS);
+      if (!deps.recallModel) throw new Error(`${step.id}: this page cannot run the walkthrough-recall probe.`);
+      const actor = await deps.recallModel();
+      try {
+        const outcome = await runRecallProbeStep(step, games, actor.model, actor.name, `the experiment's recallProbe.walkthroughs (${step.games.join(', ')})`, { concurrency: actor.concurrency, ...(actor.signal ? { signal: actor.signal } : {}) });
+        return { exitCode: 0, outcome };
+      } catch (error) {
+        // Stopped: the step stays pending-stopped and is asked again on Resume.
+        if (actor.signal?.aborted) return { exitCode: 130, outcome: null };
+        throw error;
+      } finally {
+        actor.dispose();
+      }
     },
   };
 }

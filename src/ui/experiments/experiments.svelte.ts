@@ -38,12 +38,13 @@ import type { RunServices } from '../shared/stores/run-services.ts';
 import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.ts';
 import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
 import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
-import { browserExecutor, sideBySide } from './experiment-executor.ts';
+import { browserExecutor, PAGE_WALKTHROUGHS, sideBySide } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
 import { errorText } from '../shared/stores/error-text.ts';
+import { RecallProbeState } from './recall-probe.svelte.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -77,10 +78,14 @@ export class ExperimentsState {
   /** Drivers of the replicates running side by side with `evolution` (made as a plan needs them). */
   sideEvolutions = $state.raw<EvolutionDriver[]>([]);
   readonly evaluation: EvaluationDriver;
+  /** The walkthrough-recall probe beside the experiments (recall-probe.svelte.ts). */
+  readonly recall: RecallProbeState;
   private readonly schedule: Schedule;
   private readonly clock: () => Date;
   private webSets: ((name: string) => string[] | null) | null = null;
   private stopped = false;
+  /** Stops a running recall-probe step. */
+  private recallStop: AbortController | null = null;
   private starting: Promise<void> | null = null;
 
   /** The experiment as it would run: overrides applied, task sets canonical; or the problem. */
@@ -115,6 +120,7 @@ export class ExperimentsState {
     this.clock = now;
     this.evolution = new EvolutionDriver(deps.runs, schedule, now);
     this.evaluation = new EvaluationDriver(deps.runs, schedule, now);
+    this.recall = new RecallProbeState({ runs: deps.runs, files: deps.files });
   }
 
   /** Open the library and the web sets; show the experiment last shown. Idempotent. */
@@ -172,6 +178,9 @@ export class ExperimentsState {
     if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
     const budgetProblem = planBudgetProblem(p.plan);
     if (budgetProblem) return budgetProblem;
+    // The recall probe's walkthroughs must be in the spec here (the page has no games.json): refused before Start, not at the last step.
+    const noWalkthrough = p.plan.steps.flatMap((s) => (s.kind === 'recall-probe' ? s.games : [])).filter((g) => !p.spec.recallProbe?.walkthroughs?.[g]?.length);
+    if (noWalkthrough.length) return `The recall probe has no walkthrough for ${noWalkthrough.filter((g, i) => noWalkthrough.indexOf(g) === i).join(', ')}: ${PAGE_WALKTHROUGHS}.`;
     const r = this.registration;
     if (r && specHash(r.spec) !== specHash(p.spec)) return `The experiment differs from its registration (${r.registeredAt}) in ${specDifferences(r.spec, p.spec).join(', ')}: set it back to the registered settings, or clear the registration (its comparisons are then exploratory).`;
     if (p.spec.models.some((m) => m.actor || m.metaAgent || m.proposer)) return 'This experiment names its own models: the page runs with the Settings’ models; run it from the CLI (npx metattl experiment run).';
@@ -257,6 +266,7 @@ export class ExperimentsState {
     this.evolution.stop();
     for (const d of this.sideEvolutions) d.stop();
     this.evaluation.stop();
+    this.recallStop?.abort();
   }
 
   /** Tokens and USD spent: finished steps plus the step running now. */
@@ -290,6 +300,15 @@ export class ExperimentsState {
         await this.persist();
       },
       now: () => dateAt(this.deps.files.now()).toISOString(),
+      recallModel: async () => {
+        const ctx = await runs.prepare({ roles: ['actor'] });
+        this.recallStop = new AbortController();
+        return { model: ctx.models.actor, name: ctx.settings.roles.actor.model, concurrency: ctx.settings.maxConcurrent, signal: this.recallStop.signal, dispose: () => { ctx.dispose(); this.recallStop = null; } };
+      },
+      titleOf: (game) => {
+        const entry = entryFor(runs.library.entries, game);
+        return entry?.catalog?.title ?? entry?.title ?? game;
+      },
     });
     executor.onStep = (e) => {
       if (e.phase === 'start') this.current = { index: e.index, total: e.total, step: e.step };
@@ -297,7 +316,7 @@ export class ExperimentsState {
     };
     try {
       // A Stop pressed between two steps stops the next one before it starts.
-      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)) });
+      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)), recallProbe: (s) => this.guarded(() => executor.recallProbe!(s)) });
       this.error = this.evolution.error ?? this.sideEvolutions.find((d) => d.error)?.error ?? this.evaluation.error;
     } catch (error) {
       this.error = runs.messageOf(error);

@@ -6,6 +6,7 @@
  */
 import { reverseComparison } from '../../../eval/comparisons.ts';
 import type { Comparison, EvaluationReport } from '../../../eval/interface.ts';
+import { policyNamesOf } from '../../../eval/report-formats.ts';
 
 export type ShownComparison = Comparison & { step?: string };
 
@@ -27,12 +28,9 @@ export function findPair(all: readonly ShownComparison[], a: string, b: string, 
 }
 
 /** Policy id → name for people, from a report's policies (`policyName`; a library meta-prompt's
- * name, where its id is `user-<uuid>`). Ids with no name are left out. */
-export function policyNamesOfReport(report: Pick<EvaluationReport, 'policies'>): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const p of report.policies) if (p.policyName !== undefined && p.policyName !== '') names.set(p.policyId, p.policyName);
-  return names;
-}
+ * name, where its id is `user-<uuid>`): the core's (eval/report-formats.ts), which the exported
+ * reports use too. Ids with no name are left out. */
+export const policyNamesOfReport = (report: Pick<EvaluationReport, 'policies'>): Map<string, string> => policyNamesOf(report);
 
 /** An arm's name for people: its entry in `names`, else its id. */
 export const armName = (id: string, names: ReadonlyMap<string, string> = new Map()): string => names.get(id) ?? id;
