@@ -1,7 +1,7 @@
 /**
  * An evolution's config on the command line, built in one place for `metattl evolve` and the CLI's
  * experiment executor (experiment-steps.ts): a new run's config from its parsed settings (what is
- * not given takes `EVOLUTION_DEFAULTS` and the session's K and S, `ttl/run-defaults.ts`), a
+ * not given takes `EVOLUTION_DEFAULTS`, the session's K and S, `ttl/run-defaults.ts`), a
  * resumed run's (its stored config after the resume check and the changed-settings check), and
  * the budget line printed before a new run.
  */
@@ -17,6 +17,7 @@ import type { Acceptance } from '../evolve/strategies/acceptance.ts';
 import type { CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
 import type { Optimizer } from '../evolve/strategies/opro-proposer.ts';
+import { DEFAULT_EDIT_SIZES } from '../evolve/strategies/neutral-mutation.ts';
 import type { ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import { ROLES, type LlmSettings } from '../llm/interface.ts';
@@ -72,14 +73,17 @@ export function newEvolutionConfig(n: NewEvolution, settings: LlmSettings, now: 
   const web = allWeb([...n.train, ...n.val]);
   const shape = sessionDefaults(web);
   const valRepeats = n.valRepeats ?? EVOLUTION_DEFAULTS.valRepeats;
+  const proposer = n.proposer ?? EVOLUTION_DEFAULTS.proposer;
+  // The matched control without sizes of its own draws from the documented default spread.
+  const editSizes = n.editSizes ?? (proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined);
   const loop = n.outerLoop ?? { selection: EVOLUTION_DEFAULTS.candidateSelection, acceptance: EVOLUTION_DEFAULTS.acceptance, stopConditions: {} };
   return {
     train: n.train.map(strip), val: n.val.map(strip),
     repeats: valRepeats, trainRepeats: n.trainRepeats ?? EVOLUTION_DEFAULTS.trainRepeats, valRepeats, episodes: n.episodes ?? shape.episodes, maxSteps: n.maxSteps ?? shape.maxSteps,
     initialGuidingPrompt: n.initialGuidingPrompt ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: n.seedStrategy ?? EVOLUTION_DEFAULTS.seedStrategy,
     minibatchSize: n.minibatchSize ?? EVOLUTION_DEFAULTS.minibatchSize, budgetMetricCalls: n.budgetMetricCalls ?? EVOLUTION_DEFAULTS.budgetMetricCalls,
-    maxConsecutiveFailures: n.maxConsecutiveFailures ?? EVOLUTION_DEFAULTS.maxConsecutiveFailures, proposer: n.proposer ?? EVOLUTION_DEFAULTS.proposer,
-    ...(n.editSizes ? { editSizes: n.editSizes } : {}), ...(n.proposerInput === 'no-trace' ? { proposerInput: n.proposerInput } : {}),
+    maxConsecutiveFailures: n.maxConsecutiveFailures ?? EVOLUTION_DEFAULTS.maxConsecutiveFailures, proposer,
+    ...(editSizes ? { editSizes } : {}), ...(n.proposerInput === 'no-trace' ? { proposerInput: n.proposerInput } : {}),
     proposerInstruction: n.proposerInstruction ?? EVOLUTION_DEFAULTS.proposerInstruction, optimizer: n.optimizer ?? EVOLUTION_DEFAULTS.optimizer,
     rngSeed: n.rngSeed ?? EVOLUTION_DEFAULTS.rngSeed, concurrency: settings.maxConcurrent,
     models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },

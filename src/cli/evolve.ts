@@ -30,7 +30,7 @@ import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strateg
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
-import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
+import { parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
 import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import { allWeb, parseTasks, type CliTask } from './tasks.ts';
 import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
@@ -178,7 +178,7 @@ function proposerFlags(values: { proposer: string; 'edit-sizes'?: string; 'edit-
   if (values['edit-sizes'] !== undefined && values.proposer !== 'random-neutral') throw new UsageError('--edit-sizes goes with --proposer random-neutral');
   let editSizes: EvolutionConfig['editSizes'];
   try {
-    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : values.proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined;
+    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : undefined;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
