@@ -1,7 +1,7 @@
 /**
  * The Learn view's state: a test-time-learning session (method.md, "Inner loop": K episodes, the
  * policy rewriting the guiding prompt between them) run in the page and persisted step by step
- * (`persistingSink`), so a reload or crash resumes it (`loadSession` + `runSession({ resume })`,
+ * (`startOrResumeSession`, ttl/session-service.ts), so a reload or crash resumes it (`loadSession` + a resume,
  * which replays the recorded steps without calling the actor again). A Web Lock per session
  * (run-services.ts) keeps two tabs from running the same one: the other tab shows it read-only
  * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`; the
@@ -16,13 +16,12 @@ import type { PageSnapshot } from '../../web/interface.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
 import type { SharedSetup } from '../../share/share-link.ts';
-import { openStoredSession } from '../../ttl/session-integrity.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { guideInEffect, usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
-import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
-import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
+import type { SessionSink } from '../../ttl/session-runner.ts';
+import { startOrResumeSession } from '../../ttl/session-service.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
-import { loadSession, persistingSink } from '../../ttl/session-store.ts';
+import { loadSession } from '../../ttl/session-store.ts';
 import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
 import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
@@ -325,16 +324,16 @@ export class LearnState {
       const config = prepared.config ?? parts.config;
       if (this.phase === 'starting') this.phase = 'running';
       const run = ctx;
-      const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
+      // The core checks a resume, persists every step and record and runs it (ttl/session-service.ts); this is wiring and display.
       const result = await this.runs.withRunLock(id, async () => {
-        return run.engines.with(prepared.taskId, async (engine) => {
-          const checked = resume ? await openStoredSession(run.store, id, { engine, fromLastGood }) : undefined;
-          if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
-          return runSession({
-            id, config, engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, resume: checked, sink, clockMs: this.clockMs,
-            gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
-          });
-        });
+        return run.engines.with(prepared.taskId, (engine) => startOrResumeSession(run.store, id, config, {
+          engine, actor: parts.actor, policy: parts.policy, signal: controller.signal, display: this.uiSink(), adaptations: run.adaptations, storeNow: this.services.now,
+          ...(resume ? { resume: 'required' as const, fromLastGood, storeName: 'this browser' } : {}),
+          onResumed: (checked) => {
+            [this.record, this.liveRecord] = [structuredClone(checked), checked];
+          },
+          clockMs: this.clockMs, gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
+        }));
       });
       if (result === null && resume) this.showReadOnly(resume);
       else if (result) this.show(result);
