@@ -1,11 +1,13 @@
 /**
- * The CLI's executor of experiment steps: each evolution step is `metattl evolve` and each
- * evaluation step `metattl eval`, run in this process with their own store under the experiment's
- * folder (`<store>/experiments/<name>/<step>/`), so each is resumed by its own --resume. Their
- * stdout goes to stderr (the experiment's stdout is its own); their progress lines stay on stderr.
- * Each eval is given the experiment's declared contrasts (`--contrast A:B`), so a step's results.json
- * carries the same declared `comparisons[]` as the experiment's report (Holm within the step there,
- * over the whole report in the report).
+ * The CLI's executor of experiment steps: each evolution step runs as `metattl evolve` does and
+ * each evaluation step as `metattl eval` does — the same config, resume and run-and-report
+ * functions (evolve-config.ts, evolve-run.ts, eval-run.ts), called directly with the step's
+ * settings and the user's provider flags — in this process, with their own store under the
+ * experiment's folder (`<store>/experiments/<name>/<step>/`), so each is resumed from its store.
+ * What they print on stdout goes to stderr (the experiment's stdout is its own); their progress
+ * lines stay on stderr. Each evaluation carries the experiment's declared contrasts among its
+ * arms, so a step's results.json has the same declared `comparisons[]` as the experiment's report
+ * (Holm within the step there, over the whole report in the report).
  */
 import { copyFile, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
