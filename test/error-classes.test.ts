@@ -30,6 +30,7 @@ import { LoopStop } from '../src/evolve/proposers/interface.ts';
 import { OracleTargetError } from '../src/web/dom/oracle.ts';
 import { ShareError } from '../src/share/share-link.ts';
 import { ReplayMismatchError } from '../src/ttl/episode-runner.ts';
+import { MissingSessionError } from '../src/ttl/session-service.ts';
 import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
@@ -119,6 +120,7 @@ const instances: Record<string, MetattlError[]> = {
   OracleTargetError: [new OracleTargetError('m')],
   ShareError: [new ShareError('m')],
   ReplayMismatchError: [new ReplayMismatchError('m')],
+  MissingSessionError: [new MissingSessionError('s1', 'the store')],
   RegistrationError: [new RegistrationError('m')],
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],

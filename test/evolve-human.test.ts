@@ -13,6 +13,7 @@ import { branchConfig, configAt, createBranch, spentAfter } from '../src/evolve/
 import { exportEvolution, importEvolution } from '../src/evolve/evolution-io.ts';
 import { openEvolutionCache, loadEvolutionState, saveEvolutionState } from '../src/evolve/evolution-store.ts';
 import { addHumanCandidate, feedbackMessages, HumanCandidateError, humanMinibatch, proposeFromFeedback } from '../src/evolve/human-candidate.ts';
+import { freshEvolutionState } from '../src/evolve/fresh-state.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { openNodeStore } from '../src/store/node-store.ts';
 import { MemoryCache, plusProposer, runWorld, timeless } from './support/human-world.ts';
@@ -121,10 +122,7 @@ describe('branch', () => {
   it('a branch from iteration 1 starts from the source state after it and goes on with its own settings', async () => {
     const store = await openNodeStore(mkdtempSync(join(tmpdir(), 'metattl-branch-')));
     const sourceConfig = config();
-    const fresh = (id: string, c = sourceConfig): EvolutionState => ({
-      format: 'metattl-evolution-1', id, config: c, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [], metricCallsUsed: 0,
-      failedProposals: 0, fronts: {}, iteration: 0, rngState: 0, best: { byMean: null, byZScore: null }, progress: [], startedAt: '', finishedAt: null,
-    });
+    const fresh = (id: string, c = sourceConfig): EvolutionState => freshEvolutionState(id, c, new Date(0));
     const atOne = await runWorld(sourceConfig, new MemoryCache(), { pauseRequested: (d) => d >= 1 });
     const source = await runWorld(sourceConfig, await openEvolutionCache(store, 'src', () => fresh('src')), { onEvent: (e, st) => (e.type === 'finished' ? saveEvolutionState(store, st) : undefined) }, [], 'src');
     expect(spentAfter(source, 1)).toBe(4);

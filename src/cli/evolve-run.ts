@@ -13,7 +13,10 @@ import { loadTokenCounter } from '../llm/token-count.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import type { Store } from '../store/interface.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { listenForInterrupt } from './interrupt.ts';
+import { exitCode, listenForInterrupt } from './interrupt.ts';
+import { costText, knownCostUsd, providerNotes, providerNotesText } from './llm-options.ts';
+import { plural } from '../agents/plural.ts';
+import { exportedModel } from '../llm/model-label.ts';
 import { chatModelsFromFlags } from './models.ts';
 import { workerPool, type CliTask } from './tasks.ts';
 
@@ -72,4 +75,45 @@ export async function runStoredEvolution(r: StoredEvolutionRun): Promise<{ state
     pool.disposeAll();
     store.close();
   }
+}
+
+/**
+ * `metattl evolve`'s run and report, shared with the experiment executor's evolution steps: run
+ * (or resume) `r` (runStoredEvolution), then print the --json contract (`evolutionJson`) or the
+ * one-line summary on stdout (provider notes on stderr).
+ * @returns the exit code: 0, 130 after Ctrl-C, 1 when a provider fault stopped the run
+ */
+export async function runAndReportEvolution(r: StoredEvolutionRun): Promise<number> {
+  const { settings, id, config } = r;
+  const { state, meter, interrupted } = await runStoredEvolution(r);
+  const out = evolutionJson(id, state, config, settings, meter);
+  if (r.json) {
+    process.stdout.write(JSON.stringify(out) + '\n');
+    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
+  } else {
+    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
+    const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${r.storeDir} --resume --id ${id}` : '';
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+  }
+  return exitCode(interrupted, state.stopReason === 'provider_error');
+}
+
+/** The --json output contract of an evolution after this invocation (see the module's docstring). */
+export function evolutionJson(id: string, state: EvolutionState, config: EvolutionConfig, settings: LlmSettings, meter: UsageMeter) {
+  return {
+    id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
+    model: exportedModel({ presetId: settings.provider.presetId, ...config.models }),
+    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
+    faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
+    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer', ...(c.providerModel ? { providerModel: c.providerModel } : {}), ...(c.systemFingerprint ? { systemFingerprint: c.systemFingerprint } : {}) })),
+    iteration: state.iteration, iterationsDone: state.iterationsDone ?? null, branchedFrom: config.branchedFrom ? { runId: config.branchedFrom.runId, iteration: config.branchedFrom.iteration } : null,
+    fronts: state.fronts,
+    outerLoop: {
+      optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {},
+      ...(config.merge ? { merge: config.merge } : {}), ...(config.proposals ? { proposals: config.proposals } : {}),
+    },
+    merges: state.candidates.filter((c) => c.merge).map((c) => ({ id: c.id, parentIds: c.merge!.parentIds, ancestorId: c.merge!.ancestorId, status: c.status })),
+    // This invocation's spend; null when a model called has no known price at this provider.
+    costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
+  };
 }

@@ -15,36 +15,27 @@
 import { EVOLVE } from './commands.ts';
 import { parseCommand } from './option-defs.ts';
 import { randomUUID } from 'node:crypto';
-import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
-import { budgetPlanOf } from '../evolve/evolution-runner.ts';
 import { BranchError, createBranch, type BranchChanges } from '../evolve/branch.ts';
-import { budgetRefusal } from '../evolve/strategies/budget.ts';
-import { cacheEventProblem } from '../evolve/evolution-io.ts';
 import { loadEvolutionState } from '../evolve/evolution-store.ts';
-import { changedSettingsCheck, resumeCheck, runSettingsNow, settingsChanges, withChangedSettings } from './resume-check.ts';
+import { runSettingsNow } from './resume-check.ts';
 import type { EvolutionConfig, EvolutionState } from '../evolve/interface.ts';
 import { replyGrammarOf } from './models.ts';
-import { runStoredEvolution } from './evolve-run.ts';
+import { runAndReportEvolution } from './evolve-run.ts';
+import { budgetLine, newEvolutionConfig, refuseSmallBudget, resumedEvolution, type OuterLoopOptions, type ResumedEvolution } from './evolve-config.ts';
 import { openNodeStore } from '../store/node-store.ts';
-import { contextWindowFromFlags, costText, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
-import { ROLES, type LlmSettings, type SettingsChangeRecord } from '../llm/interface.ts';
-import type { UsageMeter } from '../llm/usage-meter.ts';
+import { contextWindowFromFlags, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
 import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
 import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
 import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
 import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
 import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
-import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
+import { parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
 import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
 import { allWeb, parseTasks, type CliTask } from './tasks.ts';
 import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
 import { sessionDefaults } from '../ttl/run-defaults.ts';
-import { WEB_DEFAULT_GUIDING_PROMPT } from '../web/texts.ts';
-import { exitCode } from './interrupt.ts';
 import { UsageError } from './usage-error.ts';
-import { plural } from '../agents/plural.ts';
-import { exportedModel } from '../llm/model-label.ts';
 
 
 export async function evolveCommand(argv: string[]): Promise<number> {
@@ -54,20 +45,15 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   const settings = llmSettingsFromFlags(values);
   const store = await openNodeStore(values.store);
   let id = values.id;
-  let previous: EvolutionState | undefined;
   // A resume runs with the flags' models and settings: refused when they differ from the run's, unless allowed (then recorded).
   const now = runSettingsNow(settings, replyGrammarOf(values).replyGrammar);
-  let change: SettingsChangeRecord | null = null;
+  let resumed: ResumedEvolution | undefined;
   if (values.resume) {
     if (!id) id = (await store.listRuns('evolution'))[0]?.id;
     if (!id) throw new UsageError(`--resume: no evolution run in ${values.store}`);
-    previous = await loadEvolutionState(store, id);
-    if (!previous) throw new UsageError(`--resume: no evolution run "${id}" in ${values.store}`);
-    await resumeCheck(store, id, 'evolution', cacheEventProblem, values['from-last-good'], `metattl evolve --store ${values.store} --resume --id ${id} --from-last-good`);
-    // The proposer's temperature and limit count only where it calls a model (its model, as recorded, always).
-    const settingRoles = previous.config.proposer === 'llm' ? ROLES : (['actor', 'metaAgent'] as const);
-    change = changedSettingsCheck('evolve', settingsChanges(previous.config, now, ROLES, settingRoles), values['allow-changed-settings']);
+    resumed = await resumedEvolution(store, values.store, id, now, { fromLastGood: values['from-last-good'], allowChanged: values['allow-changed-settings'] });
   }
+  const previous = resumed?.previous;
   let source: EvolutionState | undefined;
   let fromIteration: number | undefined;
   if (values.branch !== undefined) {
@@ -94,29 +80,19 @@ export async function evolveCommand(argv: string[]): Promise<number> {
   if (outerLoop.stopConditions.maxProposerUsd !== undefined && !settings.prices[settings.roles.proposer.model]) {
     throw new UsageError(`--max-proposer-usd needs the proposer model's price (--price ${settings.roles.proposer.model}=IN/OUT)`);
   }
-  const strip = ({ story: _s, ...t }: CliTask) => t;
-  const web = allWeb([...train, ...val]);
   const repeats = intOption(values.repeats, 'repeats', EVOLUTION_DEFAULTS.repeats, 1, LIMITS.repeats);
-  const valRepeats = intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats);
-  let config: EvolutionConfig = previous ? withChangedSettings(previous.config, change, now) : {
-    train: train.map(strip), val: val.map(strip),
-    repeats: valRepeats, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats, episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
-    initialGuidingPrompt: values.guide ?? (web ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT), seedStrategy: values['seed-strategy'] ?? EVOLUTION_DEFAULTS.seedStrategy,
+  const web = allWeb([...train, ...val]);
+  let config: EvolutionConfig = resumed ? resumed.config : newEvolutionConfig({
+    train, val, trainRepeats: intOption(values['train-repeats'], 'train-repeats', repeats, 1, LIMITS.repeats), valRepeats: intOption(values['val-repeats'], 'val-repeats', repeats, 1, LIMITS.repeats),
+    episodes: intOption(values.episodes, 'episodes', sessionDefaults(web).episodes, 1, LIMITS.episodes), maxSteps: intOption(values.steps, 'steps', sessionDefaults(web).maxSteps, 1, LIMITS.steps),
+    ...(values.guide !== undefined ? { initialGuidingPrompt: values.guide } : {}), ...(values['seed-strategy'] !== undefined ? { seedStrategy: values['seed-strategy'] } : {}),
     minibatchSize: intOption(values.minibatch, 'minibatch', EVOLUTION_DEFAULTS.minibatchSize, 1, 100), budgetMetricCalls: intOption(values.budget, 'budget', EVOLUTION_DEFAULTS.budgetMetricCalls, 1, LIMITS.budget),
-    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', EVOLUTION_DEFAULTS.maxConsecutiveFailures, 1, 1000), proposer: values.proposer as EvolutionConfig['proposer'], ...(editSizes ? { editSizes } : {}), ...(proposerInput === 'no-trace' ? { proposerInput } : {}), proposerInstruction: instruction, optimizer: optimizer as Optimizer,
-    rngSeed: intOption(values['rng-seed'], 'rng-seed', EVOLUTION_DEFAULTS.rngSeed, 0, 0xffffffff), concurrency: settings.maxConcurrent,
-    models: { actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model, proposer: settings.roles.proposer.model },
-    contextWindow: saved ? saved.contextWindow : await contextWindowFromFlags(values, settings),
-    candidateSelection: outerLoop.selection, ...(outerLoop.epsilon !== undefined ? { epsilon: outerLoop.epsilon } : {}), ...(outerLoop.topK !== undefined ? { topK: outerLoop.topK } : {}),
-    acceptance: outerLoop.acceptance, stopConditions: outerLoop.stopConditions,
-    ...(outerLoop.merge ? { merge: outerLoop.merge } : {}), ...(outerLoop.proposals ? { proposals: outerLoop.proposals } : {}),
-    ...replyGrammarOf(values), llm: now.llm,
-  };
-  // Refuse a budget that cannot pay for the seed's validation plus one full iteration, before any call.
-  const plan = budgetPlanOf(config);
-  const refusal = budgetRefusal(plan, config.budgetMetricCalls);
+    maxConsecutiveFailures: intOption(values['max-failures'], 'max-failures', EVOLUTION_DEFAULTS.maxConsecutiveFailures, 1, 1000), proposer: values.proposer as EvolutionConfig['proposer'],
+    ...(editSizes ? { editSizes } : {}), proposerInput, proposerInstruction: instruction, optimizer,
+    rngSeed: intOption(values['rng-seed'], 'rng-seed', EVOLUTION_DEFAULTS.rngSeed, 0, 0xffffffff), outerLoop,
+  }, settings, now, saved ? saved.contextWindow : await contextWindowFromFlags(values, settings), replyGrammarOf(values));
   // A branch's budget is checked against what its source had spent (branch.ts).
-  if (refusal && values.branch === undefined) throw new UsageError(refusal);
+  if (values.branch === undefined) refuseSmallBudget(config);
   const tasks = [...train, ...val];
   if (values.branch !== undefined) {
     config = await createBranch(store, values.branch, id, fromIteration!, branchChanges(argv, config), new Date()).catch((error: unknown) => {
@@ -125,49 +101,17 @@ export async function evolveCommand(argv: string[]): Promise<number> {
     });
   }
   const pauseAfter = values['pause-after'] === undefined ? undefined : intOption(values['pause-after'], 'pause-after', 0, 0, 1_000_000);
-  if (!values.json && !previous && values.branch === undefined) process.stderr.write(`budget ${config.budgetMetricCalls} metric calls: seed validation ${plan.seedCalls}, at most ${plan.iterationWorstCase} per iteration → ${countRange(plan.proposals, 'proposal')}, ${countRange(plan.sessions, 'session')}\n`);
-  const { state, meter, interrupted } = await runStoredEvolution({
+  if (!values.json && !previous && values.branch === undefined) process.stderr.write(budgetLine(config));
+  return runAndReportEvolution({
     values, settings, store, storeDir: values.store, id, config, tasks, ...(previous ? { previous } : {}), json: values.json, fromLastGood: values['from-last-good'],
     ...(pauseAfter !== undefined ? { pauseRequested: (done: number) => done >= pauseAfter } : {}),
   });
-  const out = evolutionJson(id, state, config, settings, meter);
-  if (values.json) {
-    process.stdout.write(JSON.stringify(out) + '\n');
-    if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evolution stopped: ${state.stopMessage ?? 'provider fault'}\n`);
-  } else {
-    process.stderr.write(providerNotesText(providerNotes(settings, meter)));
-    const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${values.store} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
-  }
-  return exitCode(interrupted, state.stopReason === 'provider_error');
-}
-
-/** The --json output contract of an evolution after this invocation (see the module's docstring). */
-function evolutionJson(id: string, state: EvolutionState, config: EvolutionConfig, settings: LlmSettings, meter: UsageMeter) {
-  return {
-    id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
-    model: exportedModel({ presetId: settings.provider.presetId, ...config.models }),
-    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
-    faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
-    candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer', ...(c.providerModel ? { providerModel: c.providerModel } : {}), ...(c.systemFingerprint ? { systemFingerprint: c.systemFingerprint } : {}) })),
-    iteration: state.iteration, iterationsDone: state.iterationsDone ?? null, branchedFrom: config.branchedFrom ? { runId: config.branchedFrom.runId, iteration: config.branchedFrom.iteration } : null,
-    fronts: state.fronts,
-    outerLoop: {
-      optimizer: config.optimizer ?? 'gepa', candidateSelection: config.candidateSelection ?? 'pareto', epsilon: config.epsilon ?? null, topK: config.topK ?? null, acceptance: config.acceptance ?? 'strict_improvement', stopConditions: config.stopConditions ?? {},
-      ...(config.merge ? { merge: config.merge } : {}), ...(config.proposals ? { proposals: config.proposals } : {}),
-    },
-    merges: state.candidates.filter((c) => c.merge).map((c) => ({ id: c.id, parentIds: c.merge!.parentIds, ancestorId: c.merge!.ancestorId, status: c.status })),
-    // This invocation's spend; null when a model called has no known price at this provider.
-    costUsd: knownCostUsd(settings, meter), ...providerNotes(settings, meter),
-  };
 }
 
 /** The outer loop's strategy flags (GEPA's names): --selection, --epsilon, --top-k, --accept, the
  * stop conditions, --merge [--max-merges N] and --proposals PxN. @throws UsageError for an unknown
  * name or a value out of range */
-function outerLoopOptions(values: Record<string, string | boolean | string[] | undefined>): {
-  selection: CandidateSelection; epsilon?: number; topK?: number; acceptance: Acceptance; stopConditions: StopConditionsConfig; merge?: { maxMerges: number }; proposals?: ProposalsConfig;
-} {
+function outerLoopOptions(values: Record<string, string | boolean | string[] | undefined>): OuterLoopOptions {
   const selection = values.selection as string;
   if (!(CANDIDATE_SELECTIONS as readonly string[]).includes(selection)) throw new UsageError(`--selection must be one of ${CANDIDATE_SELECTIONS.join(', ')}, got "${selection}"`);
   const acceptance = values.accept as string;
@@ -202,11 +146,6 @@ function outerLoopOptions(values: Record<string, string | boolean | string[] | u
   };
 }
 
-/** "2–4 sessions", or "1 session" when the range is one number. */
-function countRange(range: { low: number; high: number }, noun: string): string {
-  return range.low === range.high ? plural(range.low, noun) : `${range.low}–${range.high} ${noun}s`;
-}
-
 /** Flags whose values define the state a branch forks from (a branch keeps the source's). */
 const BRANCH_FIXED_FLAGS = ['train', 'val', 'repeats', 'train-repeats', 'val-repeats', 'episodes', 'steps', 'minibatch', 'rng-seed', 'seed-strategy', 'guide', 'context-window'] as const;
 
@@ -239,7 +178,7 @@ function proposerFlags(values: { proposer: string; 'edit-sizes'?: string; 'edit-
   if (values['edit-sizes'] !== undefined && values.proposer !== 'random-neutral') throw new UsageError('--edit-sizes goes with --proposer random-neutral');
   let editSizes: EvolutionConfig['editSizes'];
   try {
-    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : values.proposer === 'random-neutral' ? { sizes: [...DEFAULT_EDIT_SIZES], source: 'default' } : undefined;
+    editSizes = values['edit-sizes'] !== undefined ? { sizes: parseEditSizes(values['edit-sizes']), source: values['edit-sizes-source'] ?? 'given' } : undefined;
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

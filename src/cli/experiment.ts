@@ -29,7 +29,7 @@ import { loadTokenCounter } from '../llm/token-count.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import { scrubText } from '../common/secrets.ts';
 import { STORY_SOURCES } from '../stories/story-download.ts';
-import { cliExecutor } from './experiment-steps.ts';
+import { cliExecutor, type ProviderFlags } from './experiment-steps.ts';
 import { LLM_OPTIONS, llmSettingsFromFlags } from './llm-options.ts';
 import { contrastOption, intOption, LIMITS, numberOption, powerDeltaOption } from './numbers.ts';
 import { pilotVariance, planPower, planPowerLines, type VarianceSource } from '../experiment/plan-power.ts';
@@ -133,15 +133,9 @@ function estimateSettings(v: Values): LlmSettings {
   return s;
 }
 
-/** The user's provider flags, to hand to every step (models of a model set are appended after them). */
-function providerArgs(v: Values): string[] {
-  const out: string[] = [];
-  for (const key of Object.keys(LLM_OPTIONS) as (keyof typeof LLM_OPTIONS)[]) {
-    const value = v[key];
-    if (value === undefined || value === false) continue;
-    for (const one of Array.isArray(value) ? value : [value]) out.push(`--${key}`, ...(one === true ? [] : [String(one)]));
-  }
-  return out;
+/** The user's provider flags, to hand to every step (a model set's models replace theirs). */
+function providerFlags(v: Values): ProviderFlags {
+  return Object.fromEntries((Object.keys(LLM_OPTIONS) as (keyof typeof LLM_OPTIONS)[]).filter((key) => v[key] !== undefined).map((key) => [key, v[key]]));
 }
 
 async function planCommand(spec: ExperimentSpec, v: Values): Promise<number> {
@@ -287,7 +281,7 @@ async function runCommand(action: 'run' | 'resume', ref: string, v: Values): Pro
   await mkdir(dir, { recursive: true });
   const save = (text: string) => writeFile(file, scrubText(text));
   // Steps resumed under allowed changes pass the permission on (the change is recorded in experiment.json).
-  const executor = cliExecutor(plan, dir, [...providerArgs(v), ...(v['allow-changed-settings'] ? ['--allow-changed-settings'] : [])], save, settings.maxConcurrent);
+  const executor = cliExecutor(plan, dir, { flags: providerFlags(v), allowChanged: v['allow-changed-settings'] === true }, save, settings.maxConcurrent);
   executor.onStep = (e) => process.stderr.write(`[experiment ${e.index}/${e.total}] ${e.step}: ${e.phase}\n`);
   await executor.save(state);
   const result = await runExperiment(plan, state, executor);

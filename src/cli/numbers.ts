@@ -3,6 +3,7 @@
  * One place for every command's integer and number flags.
  */
 import { UsageError } from './usage-error.ts';
+import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 
 /** An integer flag in [min, max]; `fallback` when absent. @throws UsageError */
 export function intOption(value: string | undefined, name: string, fallback: number, min = 1, max = Number.MAX_SAFE_INTEGER): number {
@@ -26,7 +27,7 @@ export const LIMITS = { episodes: 100, steps: 1000, repeats: 100, budget: 100_00
 /** `--power-delta X`: the Δ (W-AUC units, 0 < X ≤ 1) a repeats-needed estimate is for; 0.05 when absent. @throws UsageError */
 export function powerDeltaOption(value: string | undefined): number {
   const x = numberOption(value, 'power-delta');
-  if (x === undefined) return 0.05;
+  if (x === undefined) return EVALUATION_DEFAULTS.powerDelta;
   if (!(x > 0 && x <= 1)) throw new UsageError(`--power-delta must be a W-AUC difference above 0 and at most 1, got "${value}"`);
   return x;
 }

@@ -13,11 +13,10 @@ import { join } from 'node:path';
 import { codeVersion } from '../common/code-version.ts';
 import { scrubText } from '../common/secrets.ts';
 import { stringifyWithoutSecrets } from '../agents/trajectory-io.ts';
-import { RECALL_FOOTNOTE, runRecallProbe, type RecallGame, type RecallReport } from '../eval/recall-probe.ts';
+import { RECALL_FOOTNOTE, runRecallProbe, type RecallGame, type RecallProbeOptions, type RecallReport } from '../eval/recall-probe.ts';
 import { recallCsv, recallMarkdown as recallMarkdownOf } from '../eval/recall-report.ts';
 import { BUILTIN_EXPERIMENTS } from '../experiment/builtins.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
-import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../llm/model-label.ts';
 import { PROBE_RECALL } from './commands.ts';
 import { costText, knownCostUsd, llmSettingsFromFlags } from './llm-options.ts';
 import { chatModelsFromFlags } from './models.ts';
@@ -55,28 +54,43 @@ export async function probeRecallCommand(argv: string[]): Promise<number> {
   const names = recallGames(values.tasks);
   const options = { k: intOption(values.k, 'k', 5, 1, 100), probes: intOption(values.probes, 'probes', 20, 1, 10_000), seed: intOption(values.seed, 'seed', 0, 0, 0xffffffff) };
   const walkthroughs = await walkthroughsByName(values.walkthroughs);
+  return runAndReportRecall({ names, options, walkthroughs, flags: values, ...(values.out ? { out: values.out } : {}), json: values.json === true });
+}
+
+/**
+ * The probe as `metattl probe recall` runs it, after its flags are read — also an experiment's
+ * recall-probe step (cli/experiment-steps.ts): games `names` from `walkthroughs` (game → commands),
+ * the actor model of the provider `flags`; writes recall.json, recall.md and recall.csv to `out`
+ * when given, prints the table (or the JSON summary with `json`). @returns the exit code (0)
+ * @throws UsageError when a game has no walkthrough or none longer than k
+ */
+export async function runAndReportRecall(run: {
+  names: readonly string[]; options: RecallProbeOptions; walkthroughs: ReadonlyMap<string, readonly string[]>;
+  flags: Readonly<Record<string, string | boolean | string[] | undefined>>; out?: string; json: boolean;
+}): Promise<number> {
+  const { names, options, walkthroughs, flags: values } = run;
   const unknown = names.filter((n) => !walkthroughs.get(n)?.length);
   if (unknown.length) throw new UsageError(`probe recall: no Jericho walkthrough for ${unknown.join(', ')} (games.json names games such as zork1, detective, trinity)`);
   const tooShort = names.filter((n) => walkthroughs.get(n)!.length <= options.k);
   if (tooShort.length) throw new UsageError(`probe recall: the walkthrough of ${tooShort.join(', ')} has no command after the first ${options.k} (lower --k)`);
-  if (values.out) await prepareOutputDir(values.out, '--out');
+  if (run.out) await prepareOutputDir(run.out, '--out');
   const catalog = await loadCatalog().catch(() => null);
-  const games: RecallGame[] = names.map((game) => ({ game, title: catalog?.stories.find((s) => s.id === game)?.title ?? game, walkthrough: walkthroughs.get(game)! }));
+  const games: RecallGame[] = names.map((game) => ({ game, title: catalog?.stories.find((s) => s.id === game)?.title ?? game, walkthrough: [...walkthroughs.get(game)!] }));
   const settings = llmSettingsFromFlags(values);
   const meter = new UsageMeter(settings.caps, settings.prices);
   const models = await chatModelsFromFlags(values, settings, meter);
   const report = await runRecallProbe(games, models.actor, options, {
-    concurrency: settings.maxConcurrent, onItem: (done, total) => void (!values.json && (done % 10 === 0 || done === total) && process.stderr.write(`[${done}/${total}] questions\n`)),
+    concurrency: settings.maxConcurrent, onItem: (done, total) => void (!run.json && (done % 10 === 0 || done === total) && process.stderr.write(`[${done}/${total}] questions\n`)),
   });
   const model = settings.roles.actor.model;
   const costUsd = knownCostUsd(settings, meter);
   const summary = { format: RECALL_FORMAT, codeVersion: codeVersion(), model, options, games: report.games, pooled: report.pooled, costUsd, totalTokens: meter.totalTokens };
-  if (values.out) {
-    await writeFile(join(values.out, 'recall.json'), stringifyWithoutSecrets({ ...summary, footnote: RECALL_FOOTNOTE, items: report.items }));
-    await writeFile(join(values.out, 'recall.md'), scrubText(recallMarkdown(report, model)));
-    await writeFile(join(values.out, 'recall.csv'), scrubText(recallCsv(report, model)));
+  if (run.out) {
+    await writeFile(join(run.out, 'recall.json'), stringifyWithoutSecrets({ ...summary, footnote: RECALL_FOOTNOTE, items: report.items }));
+    await writeFile(join(run.out, 'recall.md'), scrubText(recallMarkdown(report, model)));
+    await writeFile(join(run.out, 'recall.csv'), scrubText(recallCsv(report, model)));
   }
-  if (values.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
-  else process.stdout.write(`${recallMarkdown(report, model)}\n${report.items.length} questions; ${costText(costUsd)}${values.out ? `; wrote recall.json, recall.md, recall.csv to ${values.out}` : ''}\n`);
+  if (run.json) process.stdout.write(`${JSON.stringify(summary)}\n`);
+  else process.stdout.write(`${recallMarkdown(report, model)}\n${report.items.length} questions; ${costText(costUsd)}${run.out ? `; wrote recall.json, recall.md, recall.csv to ${run.out}` : ''}\n`);
   return 0;
 }

@@ -32,14 +32,11 @@ import { resumedSessionSettings } from './resume-check.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { openNodeStore } from '../store/node-store.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import { recordingAdaptations } from '../ttl/adaptation-sink.ts';
 import { usageOf } from '../ttl/session-record.ts';
-import { runSession } from '../ttl/session-runner.ts';
 import { Pacer } from '../ttl/pace.ts';
 import { buildSession } from '../ttl/session-setup.ts';
 import { exportSession } from '../ttl/session-io.ts';
-import { loadSession, persistingSink } from '../ttl/session-store.ts';
-import { openStoredSession } from '../ttl/session-integrity.ts';
+import { MissingSessionError, startOrResumeSession, storedSession } from '../ttl/session-service.ts';
 import { DamagedRunError } from '../store/interface.ts';
 import { contextWindowFromFlags, knownCostUsd, llmSettingsFromFlags, providerNotes, providerNotesText } from './llm-options.ts';
 import { policyFromOption, rawMetaPromptFromFile } from './policy-option.ts';
@@ -63,8 +60,9 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const store = values.store ? await openNodeStore(values.store) : null;
   if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
   if (values['from-last-good-episode'] && !values.resume) throw new UsageError('--from-last-good-episode needs --resume RUN_ID');
-  let previous = values.resume ? await loadSession(store!, values.resume) : undefined;
-  if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
+  const previous = values.resume ? await storedSession(store!, values.resume, values.store!).catch((error: unknown) => {
+    throw error instanceof MissingSessionError ? new UsageError(error.message) : error;
+  }) : undefined;
   const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
   if (!storySpec) throw new UsageError('session needs a story file');
   const isWeb = storySpec.startsWith('web:');
@@ -102,21 +100,6 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const checked = previous ? resumedSessionSettings(previous, parts.config, values['allow-changed-settings']) : undefined;
   const changed = checked !== previous ? checked : undefined;
   const engine = webTask ? await webEngine(webTask.id) : await EngineProxy.load(createNodeWorker, story!.bytes, { seed, rules: story!.rules });
-  if (previous) {
-    // Check what the resume replays (records whole, steps in place, scores reproduced) first.
-    try {
-      previous = await openStoredSession(store!, previous.id, { engine, fromLastGood: values['from-last-good-episode'] });
-    } catch (error) {
-      engine.dispose();
-      store!.close();
-      if (error instanceof DamagedRunError) {
-        error.message += ` To continue from there: metattl session --store ${values.store} --resume ${error.runId} --from-last-good-episode`;
-      }
-      throw error;
-    }
-  }
-  if (previous && changed) previous = { ...previous, config: changed.config, ...(changed.settingsChanges ? { settingsChanges: changed.settingsChanges } : {}) };
-  const config = previous?.config ?? { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } };
   const id = previous?.id ?? randomUUID();
   const progress = {
     onEpisode: (e: { index: number; finalScore: number | null; termination: string | null }) => {
@@ -126,11 +109,18 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const interrupt = listenForInterrupt();
   let record: SessionRecord;
   try {
-    record = await runSession({
-      id, config, engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, resume: previous,
+    // The core checks a resume (records whole, steps in place, scores reproduced), persists every
+    // step and record, and runs it (ttl/session-service.ts); this is wiring and display.
+    record = await startOrResumeSession(store, id, { ...parts.config, story: { ...parts.config.story, md5: engine.info.md5 } }, {
+      engine, actor: parts.actor, policy: parts.policy, signal: interrupt.signal, display: progress,
+      ...(previous ? { resume: 'required' as const, fromLastGood: values['from-last-good-episode'], storeName: values.store! } : {}),
+      ...(changed ? { reconcile: (checked: SessionRecord) => ({ ...checked, config: changed.config, ...(changed.settingsChanges ? { settingsChanges: changed.settingsChanges } : {}) }) } : {}),
       ...(stepDelayMs > 0 ? { gate: new Pacer({ stepDelayMs }), pace: { stepDelayMs } } : {}),
-      sink: recordingAdaptations(store ? persistingSink(store, id, progress) : progress, () => providerNotes(settings, meter).adaptations),
+      adaptations: () => providerNotes(settings, meter).adaptations,
     });
+  } catch (error) {
+    if (error instanceof DamagedRunError) error.message += ` To continue from there: metattl session --store ${values.store} --resume ${error.runId} --from-last-good-episode`;
+    throw error;
   } finally {
     interrupt.release();
     engine.dispose();

@@ -6,6 +6,8 @@
  */
 import { MetattlError } from '../common/errors.ts';
 import type { ArmSpec, EvolutionSpec, ExperimentSpec, ModelSet, PaperReference, RecallProbeSpec } from './interface.ts';
+import { EVOLUTION_DEFAULTS as D } from '../evolve/run-defaults.ts';
+import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 
 /** Thrown with one line per bad field; `problems` holds them. */
 export class ExperimentSpecError extends MetattlError {
@@ -48,14 +50,14 @@ function evolutionOf(c: Checker, v: unknown, i: number, sets: Record<string, str
   const path = `evolutions[${i}].`;
   if (!isObj(v)) {
     c.bad(`evolutions[${i}]`, 'an object', v);
-    return { id: '', budget: 0, minibatch: 1, trainRepeats: 1, valRepeats: 1, proposer: 'llm', rngSeed: 0 };
+    return { id: '', budget: 0, minibatch: D.minibatchSize, trainRepeats: D.trainRepeats, valRepeats: D.valRepeats, proposer: D.proposer, rngSeed: D.rngSeed };
   }
   const proposer = v.proposer ?? 'llm';
   if (proposer !== 'llm' && proposer !== 'random' && proposer !== 'random-neutral') c.bad(`${path}proposer`, '"llm", "random" or "random-neutral"', v.proposer);
   const spec: EvolutionSpec = {
-    id: c.str(v, 'id', path, NAME), budget: c.int(v, 'budget', path, 1, 100_000), minibatch: c.int(v, 'minibatch', path, 1, 100, 1),
-    trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, 1), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, 1),
-    proposer: proposer === 'random' || proposer === 'random-neutral' ? proposer : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, 0),
+    id: c.str(v, 'id', path, NAME), budget: c.int(v, 'budget', path, 1, 100_000), minibatch: c.int(v, 'minibatch', path, 1, 100, D.minibatchSize),
+    trainRepeats: c.int(v, 'trainRepeats', path, 1, 1000, D.trainRepeats), valRepeats: c.int(v, 'valRepeats', path, 1, 1000, D.valRepeats),
+    proposer: proposer === 'random' || proposer === 'random-neutral' ? proposer : 'llm', rngSeed: c.int(v, 'rngSeed', path, 0, 0xffffffff, D.rngSeed),
   };
   if (v.replicates !== undefined) spec.replicates = c.int(v, 'replicates', path, 1, MAX_REPLICATES);
   if (v.proposerInput !== undefined) {
@@ -221,7 +223,7 @@ export function validateExperiment(value: unknown): ExperimentSpec {
   const spec: ExperimentSpec = {
     format: 'metattl-experiment-1', name: c.str(value, 'name', '', NAME), description: typeof value.description === 'string' ? value.description : '',
     episodes: c.int(value, 'episodes', '', 1, 100), steps: c.int(value, 'steps', '', 1, 10_000), repeats: c.int(value, 'repeats', '', 1, 1000),
-    bootstrapSeed: c.int(value, 'bootstrapSeed', '', 0, 0xffffffff, 0), models: modelsOf(c, value.models), taskSets, evolutions, folds, arms, baseline, evaluateOn,
+    bootstrapSeed: c.int(value, 'bootstrapSeed', '', 0, 0xffffffff, EVALUATION_DEFAULTS.bootstrapSeed), models: modelsOf(c, value.models), taskSets, evolutions, folds, arms, baseline, evaluateOn,
     paper: paper as PaperReference, ...(contrasts.length ? { contrasts } : {}), ...(recallProbe ? { recallProbe } : {}),
   };
   if (c.problems.length) throw new ExperimentSpecError(c.problems);

@@ -5,7 +5,7 @@
  * carries `sampleSalt: r`, so a local model (whose sampling seed is a hash of the request,
  * src/llm/request-seed.ts) samples each repeat differently and deterministically.
  *
- * With a store, the session is persisted as it runs (one `session` run per metric call, id =
+ * The session service (session-service.ts) runs it: with a store, the session is persisted as it runs (one `session` run per metric call, id =
  * `sessionId`, as `metattl session --store` does) and a stored unfinished one is continued from its
  * last finished episode after the resume check (`openStoredSession`: records intact, recorded
  * actions replayed reproduce the recorded scores); a provider fault thus costs at most the episode
@@ -20,10 +20,9 @@ import type { Store } from '../store/interface.ts';
 import type { EnginePool } from './engine-pool.ts';
 import type { PolicySpec } from './policy.ts';
 import type { SessionRecord } from './session-record.ts';
-import { runSession, type SessionSink } from './session-runner.ts';
+import type { SessionSink } from './session-runner.ts';
 import { buildSession } from './session-setup.ts';
-import { openStoredSession } from './session-integrity.ts';
-import { persistingSink } from './session-store.ts';
+import { startOrResumeSession } from './session-service.ts';
 
 /**
  * The models with `sampleSalt: salt` added to every call's options (the repeat index): a Proxy, so
@@ -96,15 +95,14 @@ export async function evaluateSession(
   const store = options.store;
   let faultedBefore = 0;
   let finishedBefore = 0;
-  const session = await options.pool.with(task.id, async (engine) => {
-    const previous = store ? await openStoredSession(store, sessionId, { engine, fromLastGood: options.fromLastGood ?? false }) : undefined;
-    faultedBefore = previous?.faultedEpisodes ?? 0;
-    finishedBefore = previous?.scores.length ?? 0;
-    if (previous?.status === 'complete') return previous;
-    const inner = options.sink?.(sessionId);
-    const sink = store ? persistingSink(store, sessionId, inner) : inner;
-    return runSession({ id: sessionId, config: previous?.config ?? parts.config, engine, actor: parts.actor, policy: parts.policy, signal, sink, ...(previous ? { resume: previous } : {}) });
-  });
+  const session = await options.pool.with(task.id, (engine) => startOrResumeSession(store ?? null, sessionId, parts.config, {
+    engine, actor: parts.actor, policy: parts.policy, resume: 'if-stored', fromLastGood: options.fromLastGood ?? false, ...(signal ? { signal } : {}),
+    onResumed: (previous) => {
+      faultedBefore = previous.faultedEpisodes ?? 0;
+      finishedBefore = previous.scores.length;
+    },
+    ...(options.sink ? { display: options.sink(sessionId) } : {}),
+  }));
   return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore,
     finishedNow: session.scores.length - finishedBefore,
   };

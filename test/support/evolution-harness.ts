@@ -11,8 +11,7 @@ import { md5Hex } from '../../src/engine/story-file.ts';
 import { EngineProxy } from '../../src/engine/engine-proxy.ts';
 import { createNodeWorker } from '../../src/engine/node/worker-factory.ts';
 import { loadStory } from '../../src/engine/zvm-engine.ts';
-import { runEvolution } from '../../src/evolve/evolution-runner.ts';
-import { openEvolutionCache, saveEvolutionState } from '../../src/evolve/evolution-store.ts';
+import { startOrResumeEvolution } from '../../src/evolve/evolution-service.ts';
 import type { EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask } from '../../src/evolve/interface.ts';
 import { defaultLlmSettings } from '../../src/llm/defaults.ts';
 import { createChatModels } from '../../src/llm/openai-chat-model.ts';
@@ -77,19 +76,11 @@ export async function evolve(
     settings: s, models, countTokens: await loadTokenCounter(), pool, episodes: cfg.episodes, maxSteps: cfg.maxSteps,
     initialGuidingPrompt: cfg.initialGuidingPrompt, contextWindow: cfg.contextWindow,
   };
-  const initial = (): EvolutionState => ({
-    format: 'metattl-evolution-1', id, config: cfg, status: 'running', stopReason: null, stopMessage: null, candidates: [], metricCalls: [],
-    metricCallsUsed: 0, failedProposals: 0, fronts: {}, iteration: 0, rngState: cfg.rngSeed, best: { byMean: null, byZScore: null }, progress: [],
-    startedAt: new Date().toISOString(), finishedAt: null,
-  });
-  const cache = await openEvolutionCache(store, id, initial);
-  const state = await runEvolution(id, cfg, {
-    proposer: models.proposer, cache, signal: o.signal,
+  // The core's evolution service: the one builder of a new run's state, the state saved after every event.
+  const state = await startOrResumeEvolution(store, id, cfg, {
+    proposer: models.proposer, signal: o.signal,
     evaluate: (strategy, t, _repeat, sessionId, signal) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, { ...t, storyId: t.storyId }, sessionId, signal),
-    onEvent: async (event, st) => {
-      o.onEvent?.(event);
-      if (event.type === 'metric_call_done' || event.type === 'finished' || event.type === 'proposal_failed') await saveEvolutionState(store, st);
-    },
+    observers: o.onEvent ? [(event) => o.onEvent!(event)] : [],
   });
   pool.disposeAll();
   return { state, store, dir };

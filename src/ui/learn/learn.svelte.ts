@@ -1,7 +1,7 @@
 /**
  * The Learn view's state: a test-time-learning session (method.md, "Inner loop": K episodes, the
  * policy rewriting the guiding prompt between them) run in the page and persisted step by step
- * (`persistingSink`), so a reload or crash resumes it (`loadSession` + `runSession({ resume })`,
+ * (`startOrResumeSession`, ttl/session-service.ts), so a reload or crash resumes it (`loadSession` + a resume,
  * which replays the recorded steps without calling the actor again). A Web Lock per session
  * (run-services.ts) keeps two tabs from running the same one: the other tab shows it read-only
  * and refreshes it. The setup form lives in `LearnSetup`; the runs list in `SessionRuns`; the
@@ -17,16 +17,15 @@ import type { PageSnapshot } from '../../web/interface.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import { DamagedRunError, StorageFullError } from '../../store/interface.ts';
 import type { SharedSetup } from '../../share/share-link.ts';
-import { openStoredSession } from '../../ttl/session-integrity.ts';
 import { exportSession } from '../../ttl/session-io.ts';
 import { guideInEffect, usageOf, type SessionConfig, type SessionRecord } from '../../ttl/session-record.ts';
-import { recordingAdaptations } from '../../ttl/adaptation-sink.ts';
-import { runSession, type SessionSink } from '../../ttl/session-runner.ts';
+import type { SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionParts, type SessionPlan } from '../../ttl/session-setup.ts';
 import type { Pacer } from '../../ttl/pace.ts';
-import { loadSession, persistingSink } from '../../ttl/session-store.ts';
+import { loadSession } from '../../ttl/session-store.ts';
 import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
 import { RunLifecycle, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
+import { startOrResumeSession } from '../../ttl/session-service.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
 import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
@@ -329,23 +328,23 @@ export class LearnState extends RunLifecycle {
 
   /**
    * Play (or resume) session `id` to its end or a stop while holding its Web Lock, on an engine of
-   * its task, persisting every step (`persistingSink`); a resumed session's stored records are
-   * checked and replayed first. @returns the finished record, or null when another tab holds the lock
+   * its task, through the core's session service (`startOrResumeSession`: every step persisted; a
+   * resumed session's stored records checked and replayed first). @returns the finished record, or null when another tab holds the lock
    * @throws DamagedRunError (a damaged store), StorageFullError, and what the runner throws
    */
   private playSession(
     run: RunContext, id: string, parts: SessionParts & { taskId: string },
     resume: boolean, fromLastGood: boolean, pacer: Pacer, signal: AbortSignal,
   ): Promise<SessionRecord | null> {
-    const sink = recordingAdaptations(persistingSink(run.store, id, this.uiSink(), this.services.now), run.adaptations);
-    return this.runs.withRunLock(id, async () => run.engines.with(parts.taskId, async (engine) => {
-      const checked = resume ? await openStoredSession(run.store, id, { engine, fromLastGood }) : undefined;
-      if (checked) [this.record, this.liveRecord] = [structuredClone(checked), checked];
-      return runSession({
-        id, config: parts.config, engine, actor: parts.actor, policy: parts.policy, signal, resume: checked, sink, clockMs: this.clockMs,
-        gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
-      });
-    }));
+    // The core checks a resume, persists every step and record and runs it (ttl/session-service.ts); this is wiring and display.
+    return this.runs.withRunLock(id, async () => run.engines.with(parts.taskId, (engine) => startOrResumeSession(run.store, id, parts.config, {
+      engine, actor: parts.actor, policy: parts.policy, signal, display: this.uiSink(), adaptations: run.adaptations, storeNow: this.services.now,
+      ...(resume ? { resume: 'required' as const, fromLastGood, storeName: 'this browser' } : {}),
+      onResumed: (checked) => {
+        [this.record, this.liveRecord] = [structuredClone(checked), checked];
+      },
+      clockMs: this.clockMs, gate: pacer, pace: { stepDelayMs: pacer.stepDelayMs }, interventions: this.guideEdit,
+    })));
   }
 
   private uiSink(): SessionSink {

@@ -8,6 +8,7 @@
 import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
 import { proposalsText } from '../../../evolve/strategies/proposals.ts';
+import { EVOLUTION_DEFAULTS } from '../../../evolve/run-defaults.ts';
 import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
 import type { CsvTable } from '../../../eval/csv.ts';
 import type { LineChartSpec } from '../charts/line-chart.ts';
@@ -111,12 +112,13 @@ const STOP_TEXT: Record<NonNullable<EvolutionState['stopReason']>, string> = {
 
 /** The run's outer-loop options in words (optimizer when not GEPA's, candidate selection,
  * acceptance, stop conditions), e.g. "parent: pareto · accept: strict improvement", or
- * "optimizer: OPRO (scored history) · parent: pareto · …". GEPA's names; absent = its defaults. */
+ * "optimizer: OPRO (scored history) · parent: pareto · …". GEPA's names; absent = its defaults
+ * (evolve/run-defaults.ts). */
 export function strategyText(config: EvolutionState['config']): string {
-  const selection = config.candidateSelection ?? 'pareto';
+  const selection = config.candidateSelection ?? EVOLUTION_DEFAULTS.candidateSelection;
   const parts = config.optimizer === 'opro' ? ['optimizer: OPRO (scored history)'] : [];
-  parts.push(`parent: ${selection}${selection === 'epsilon_greedy' ? ` (ε = ${config.epsilon ?? 0.1})` : selection === 'top_k_pareto' ? ` (k = ${config.topK ?? 5})` : ''}`);
-  parts.push(`accept: ${(config.acceptance ?? 'strict_improvement').replace(/_/g, ' ')}`);
+  parts.push(`parent: ${selection}${selection === 'epsilon_greedy' ? ` (ε = ${config.epsilon ?? EVOLUTION_DEFAULTS.epsilon})` : selection === 'top_k_pareto' ? ` (k = ${config.topK ?? EVOLUTION_DEFAULTS.topK})` : ''}`);
+  parts.push(`accept: ${(config.acceptance ?? EVOLUTION_DEFAULTS.acceptance).replace(/_/g, ' ')}`);
   const stop = config.stopConditions ?? {};
   if (stop.noImprovementIterations !== undefined) parts.push(`stop after ${stop.noImprovementIterations} iteration${stop.noImprovementIterations === 1 ? '' : 's'} without improvement`);
   if (stop.scoreThreshold !== undefined) parts.push(`stop at W-AUC ≥ ${stop.scoreThreshold}`);
