@@ -63,7 +63,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
   const store = values.store ? await openNodeStore(values.store) : null;
   if (values.resume && !store) throw new UsageError('--resume needs --store DIR');
   if (values['from-last-good-episode'] && !values.resume) throw new UsageError('--from-last-good-episode needs --resume RUN_ID');
-  let previous = values.resume ? await loadSession(store!, values.resume) : undefined;
+  let previous: SessionRecord | undefined = values.resume ? await loadSession(store!, values.resume) : undefined;
   if (values.resume && !previous) throw new UsageError(`no session "${values.resume}" in ${values.store}`);
   const storySpec = positionals[0] ?? previous?.config.story.id ?? undefined;
   if (!storySpec) throw new UsageError('session needs a story file');
