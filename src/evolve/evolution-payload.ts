@@ -3,7 +3,8 @@
  * versioned, with the one upgrade step that brings a state of any older shape to the current one
  * at load (from either store backend, through `loadEvolutionState` / `readEvolutionRun`, and from
  * an import), and its cache events — metric calls with their sessions (upgraded like any stored
- * session, ttl/session-payload.ts) and proposer replies.
+ * session, ttl/session-payload.ts) and proposer replies (read with their usage, null when they
+ * were stored before it was kept).
  *
  * Version 1 (current): `sessionsPlayed` and `faultedEpisodes` are always there. Version 0 (states
  * written before versions): either may be absent (runs made before they were counted).
@@ -21,9 +22,12 @@ export type EvolutionPayload = EvolutionState & { sessionsPlayed: number; faulte
  * iteration, absent for the first (and only, at 1×1); `usage` absent in replies stored before it was kept. */
 export type ProposalEvent = { type: 'proposal'; iteration: number; index?: number; reply: string; finishReason: string | null; usage?: CallUsage | null } & ProposalProvenance;
 
-/** One cache event of an evolution run: a metric call with its session, or a proposer reply.
- * `S`: the session's type (the current payload shape when read back). */
-export type EvolutionCacheEvent<S extends SessionRecord = SessionPayload> = { type: 'call'; call: MetricCall; session: S } | ProposalEvent;
+/** One cache event of an evolution run as written: a metric call with its session, or a proposer reply. */
+export type EvolutionCacheEvent = { type: 'call'; call: MetricCall; session: SessionRecord } | ProposalEvent;
+
+/** One cache event as read back: a metric call's session in the current shape, a reply's usage
+ * null when it was stored without one. */
+export type StoredEvolutionEvent = { type: 'call'; call: MetricCall; session: SessionPayload } | (ProposalEvent & { usage: CallUsage | null });
 
 /** Version 0 → 1: a run that did not count its sessions played one per stored metric call (each
  * metric call record is one session); no count of faulted episodes = none. */
@@ -53,7 +57,7 @@ export function upgradeEvolutionPayload(data: unknown, version?: unknown): Evolu
  * resume check, `cacheEventProblem`, says whether an event is whole; this reads what was written).
  * @throws PayloadVersionError when its session was written by a newer version
  */
-export function evolutionEventOf(data: unknown): EvolutionCacheEvent {
-  const event = data as EvolutionCacheEvent<SessionRecord>;
-  return event.type === 'call' ? { ...event, session: upgradeSessionPayload(event.session) } : event;
+export function evolutionEventOf(data: unknown): StoredEvolutionEvent {
+  const event = data as EvolutionCacheEvent;
+  return event.type === 'call' ? { ...event, session: upgradeSessionPayload(event.session) } : { ...event, usage: event.usage ?? null };
 }

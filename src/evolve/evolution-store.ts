@@ -45,9 +45,9 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
     seq = Math.max(seq, event.seq);
     const data = evolutionEventOf(event.data);
     if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
-    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage ?? null, ...provenanceOf(data) });
+    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage, ...provenanceOf(data) });
   }
-  const append = (data: EvolutionCacheEvent<SessionRecord>) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
+  const append = (data: EvolutionCacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
   return {
     get size() {
       return calls.size + proposals.size;
@@ -96,7 +96,7 @@ export async function loadProposalUsage(store: Store, id: string, iteration: num
   let usage: CallUsage | null = null;
   for (const event of run?.events ?? []) {
     const data = evolutionEventOf(event.data);
-    if (data.type === 'proposal' && data.iteration === iteration) usage = data.usage ?? null;
+    if (data.type === 'proposal' && data.iteration === iteration) usage = data.usage;
   }
   return usage;
 }
