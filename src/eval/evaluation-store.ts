@@ -31,16 +31,18 @@ export function evaluationEventProblem(data: unknown): string | null {
   return null;
 }
 
-export function evaluationSummary(state: EvaluationState): SettingValue {
+/** What evaluation lists show (of a state in the current payload shape). */
+export function evaluationSummary(state: EvaluationPayload): SettingValue {
   return {
-    status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, policies: state.config.policies.map((p) => p.id),
+    status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes, policies: state.config.policies.map((p) => p.id),
     taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt,
   };
 }
 
 /** Write the evaluation's state as its run header (with its payload version). */
 export async function saveEvaluationState(store: Store, state: EvaluationState, now: () => number = Date.now): Promise<void> {
-  await store.putRun({ id: state.id, kind: 'evaluation', updatedAt: now(), summary: evaluationSummary(state), ...versionedData(EVALUATION_PAYLOAD, state) });
+  const versioned = versionedData(EVALUATION_PAYLOAD, state);
+  await store.putRun({ id: state.id, kind: 'evaluation', updatedAt: now(), summary: evaluationSummary(versioned.data), ...versioned });
 }
 
 /** The stored state of evaluation `id` in the current payload shape, if any.

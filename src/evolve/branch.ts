@@ -7,9 +7,8 @@
  * No UI or DOM imports.
  */
 import type { RunEvent, Store } from '../store/interface.ts';
-import { versionedData } from '../store/payload.ts';
-import { evolutionSummary } from './evolution-store.ts';
-import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload } from './evolution-payload.ts';
+import { evolutionHeader } from './evolution-store.ts';
+import { evolutionEventOf, upgradeEvolutionPayload } from './evolution-payload.ts';
 import { freshEvolutionState } from './fresh-state.ts';
 import type { EvolutionConfig, EvolutionState, MetricCall } from './interface.ts';
 import { MetattlError } from '../common/errors.ts';
@@ -106,6 +105,6 @@ export async function createBranch(store: Store, sourceId: string, id: string, i
   const source = upgradeEvolutionPayload(run.header.data, run.header.payloadVersion);
   const config = branchConfig(source, iteration, changes);
   const state: EvolutionState = { ...freshEvolutionState(id, config, now), status: 'stopped', stopReason: 'stopped' };
-  await store.appendRunEvents(id, branchEvents(run.events, iteration), { id, kind: 'evolution', updatedAt: now.getTime(), summary: evolutionSummary(state), ...versionedData(EVOLUTION_PAYLOAD, state) });
+  await store.appendRunEvents(id, branchEvents(run.events, iteration), evolutionHeader(state, now.getTime()));
   return config;
 }

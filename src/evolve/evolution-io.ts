@@ -20,8 +20,8 @@ import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { RunEvent, Store } from '../store/interface.ts';
 import { recordedLlmSettingsSchema, sessionSchema, settingsChangeSchema } from '../ttl/session-io.ts';
 import { usageOf } from '../ttl/session-record.ts';
-import { fileVersionOf, versionedData } from '../store/payload.ts';
-import { evolutionSummary } from './evolution-store.ts';
+import { fileVersionOf } from '../store/payload.ts';
+import { evolutionHeader } from './evolution-store.ts';
 import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload, type EvolutionPayload } from './evolution-payload.ts';
 import { CALL_PURPOSES, isMinibatchPurpose, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
 import { repeatsFor } from './strategies/budget.ts';
@@ -278,7 +278,7 @@ export function importEvolution(text: string): EvolutionRunData {
 /** Store an imported run (header and events in one write). @throws ImportError when the id exists */
 export async function storeImportedEvolution(store: Store, run: EvolutionRunData<EvolutionState>, now: number): Promise<void> {
   if (await store.getRun(run.state.id)) throw new ImportError(`A run with the id “${run.state.id}” is already in your list.`);
-  await store.appendRunEvents(run.state.id, run.events, { id: run.state.id, kind: 'evolution', updatedAt: now, summary: evolutionSummary(run.state), ...versionedData(EVOLUTION_PAYLOAD, run.state) });
+  await store.appendRunEvents(run.state.id, run.events, evolutionHeader(run.state, now));
 }
 
 /** Tokens and USD recorded by the sessions of a run's events, by role (proposer calls are not

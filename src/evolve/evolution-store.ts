@@ -6,7 +6,7 @@
  * while it plays) is removed only once its record is in the run's events. Loads upgrade what they
  * read to the current payload shape (evolution-payload.ts).
  */
-import type { SettingValue, Store } from '../store/interface.ts';
+import type { RunHeader, SettingValue, Store } from '../store/interface.ts';
 import { versionedData } from '../store/payload.ts';
 import type { CallUsage } from '../llm/interface.ts';
 import type { SessionPayload } from '../ttl/session-payload.ts';
@@ -14,20 +14,28 @@ import type { SessionRecord } from '../ttl/session-record.ts';
 import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload, type EvolutionCacheEvent, type EvolutionPayload } from './evolution-payload.ts';
 import type { EvolutionCache, EvolutionState, MetricCall, ProposalProvenance } from './interface.ts';
 
-export function evolutionSummary(state: EvolutionState): SettingValue {
+/** What evolution run lists show (of a state in the current payload shape). */
+export function evolutionSummary(state: EvolutionPayload): SettingValue {
   const best = state.candidates.find((c) => c.id === state.best.byMean);
   const mean = best ? Object.values(best.valScores).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(best.valScores).length) : null;
   return {
     status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls,
     candidates: state.candidates.length, accepted: state.candidates.filter((c) => c.status === 'accepted').length,
     bestCandidateId: state.best.byMean, bestMeanVal: mean, train: state.config.train.map((t) => t.id), val: state.config.val.map((t) => t.id),
-    proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed ?? null, faultedEpisodes: state.faultedEpisodes ?? 0,
+    proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed, faultedEpisodes: state.faultedEpisodes,
   };
+}
+
+/** The run header of an evolution run's state at `updatedAt` (ms since the epoch): the state in
+ * the current payload shape, its version, and its list summary. */
+export function evolutionHeader(state: EvolutionState, updatedAt: number): RunHeader {
+  const versioned = versionedData(EVOLUTION_PAYLOAD, state);
+  return { id: state.id, kind: 'evolution', updatedAt, summary: evolutionSummary(versioned.data), ...versioned };
 }
 
 /** Write the run's state as its header (with its payload version). */
 export async function saveEvolutionState(store: Store, state: EvolutionState, now: () => number = Date.now): Promise<void> {
-  await store.putRun({ id: state.id, kind: 'evolution', updatedAt: now(), summary: evolutionSummary(state), ...versionedData(EVOLUTION_PAYLOAD, state) });
+  await store.putRun(evolutionHeader(state, now()));
 }
 
 /**

@@ -28,22 +28,23 @@ function withoutSteps(record: SessionRecord): SessionRecord {
   };
 }
 
-/** What session lists show. */
-export function sessionSummary(record: SessionRecord): SettingValue {
+/** What session lists show (of a record in the current payload shape). */
+export function sessionSummary(record: SessionPayload): SettingValue {
   const c = record.config;
   const model = sessionModel(c);
   return {
     title: c.story.title, storyMd5: c.story.md5, seed: c.seed, policy: c.policy.kind === 'meta' ? `${c.policy.name}${c.policy.raw ? ' (raw)' : ''}` : c.policy.kind,
     episodes: c.episodes, maxSteps: c.maxSteps, status: record.status, scores: record.scores, wAuc: record.wAuc,
     maxScore: c.story.maxScore, startedAt: record.startedAt, episodesDone: record.scores.length,
-    faultedEpisodes: record.faultedEpisodes ?? 0, interventions: record.interventions?.length ?? 0,
+    faultedEpisodes: record.faultedEpisodes, interventions: record.interventions?.length ?? 0,
     // Who played (llm/model-label.ts), so lists and compared curves name the model.
     model: model.name, simulated: model.simulated, ...(model.caveat ? { modelCaveat: model.caveat } : {}),
   };
 }
 
 function header(record: SessionRecord, now: () => number): RunHeader {
-  return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(record), ...versionedData(SESSION_PAYLOAD, withoutSteps(record)) };
+  const versioned = versionedData(SESSION_PAYLOAD, withoutSteps(record));
+  return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(versioned.data), ...versioned };
 }
 
 const stepEvents = (record: SessionRecord): RunEvent[] =>
