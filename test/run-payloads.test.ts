@@ -122,8 +122,11 @@ describe('the upgrade step of each run kind', () => {
     expect(event.session).toMatchObject({ id: row.session.id, faults: [], faultedEpisodes: 0 });
     const call = evolutionEventOf({ type: 'call', call: EVOLUTION.metricCalls[0], session: SESSION_V0 });
     expect(call.type === 'call' && call.session.faults).toEqual([]);
+    // A proposer reply stored before its usage was kept reads with usage null; one with usage keeps it.
     const proposal = { type: 'proposal', iteration: 1, reply: 'text', finishReason: 'stop' };
-    expect(evolutionEventOf(proposal)).toEqual(proposal);
+    expect(evolutionEventOf(proposal)).toEqual({ ...proposal, usage: null });
+    const usage = { promptTokens: 10, completionTokens: 5, reasoningTokens: 0, latencyMs: 20, costUsd: 0.001 };
+    expect(evolutionEventOf({ ...proposal, usage })).toEqual({ ...proposal, usage });
   });
 
   it('runs every step from the stored version on, in order', () => {
