@@ -16,7 +16,7 @@ import { MetattlError } from '../src/common/errors.ts';
 import { EVALUATION_PAYLOAD, evaluationEventOf, upgradeEvaluationPayload } from '../src/eval/evaluation-payload.ts';
 import { loadEvaluationSessions, loadEvaluationState, saveEvaluationState } from '../src/eval/evaluation-store.ts';
 import type { EvaluationResult, EvaluationState } from '../src/eval/interface.ts';
-import { EVOLUTION_EXPORT_FORMAT, exportEvolution, importEvolution, readEvolutionRun, recordedUsage } from '../src/evolve/evolution-io.ts';
+import { EVOLUTION_EXPORT_FORMAT, exportEvolution, importEvolution, readEvolutionRun, recordedUsage, storeImportedEvolution } from '../src/evolve/evolution-io.ts';
 import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload } from '../src/evolve/evolution-payload.ts';
 import { loadEvolutionState, loadMetricSession, saveEvolutionState } from '../src/evolve/evolution-store.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
@@ -220,6 +220,16 @@ describe('files of a newer payload version', () => {
 });
 
 describe('imports and shipped recordings', () => {
+  it('an exported session and evolution run come back through import and the store as they were', async () => {
+    const store = new MemoryStore();
+    await saveSession(store, importSession(exportSession(SESSION)));
+    expect(await loadSession(store, SESSION.id)).toEqual(SESSION);
+    const run = importEvolution(exportEvolution({ state: EVOLUTION, events: [] }));
+    await storeImportedEvolution(store, run, 5);
+    expect((await store.getRun(EVOLUTION.id))!.header.payloadVersion).toBe(currentPayloadVersion(EVOLUTION_PAYLOAD));
+    expect(await readEvolutionRun(store, EVOLUTION.id)).toEqual({ state: EVOLUTION, events: [] });
+  });
+
   it('an imported evolution run of an older shape comes in the current shape', () => {
     const file = JSON.stringify({ ...JSON.parse(exportEvolution({ state: EVOLUTION, events: [] })), state: EVOLUTION_V0 });
     expect(importEvolution(file).state).toEqual(EVOLUTION);
