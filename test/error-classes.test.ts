@@ -21,6 +21,7 @@ import { ModelStorageFullError } from '../src/llm/wllama-model-store.ts';
 import { LocalModelMissingError } from '../src/llm/local-chat-model.ts';
 import { DamagedRunError, StorageBlockedError, StorageError, StorageFullError } from '../src/store/interface.ts';
 import { StorageLowError } from '../src/store/storage-watch.ts';
+import { PayloadVersionError } from '../src/store/payload.ts';
 import { ImportError } from '../src/agents/export-file.ts';
 import { EntryImportError } from '../src/ui/shared/stores/entry-io.ts';
 import { HumanCandidateError } from '../src/evolve/human-candidate.ts';
@@ -111,6 +112,7 @@ const instances: Record<string, MetattlError[]> = {
   StorageFullError: [new StorageFullError('the run "r1"')],
   StorageBlockedError: [new StorageBlockedError('m')],
   StorageLowError: [new StorageLowError(99, 100)],
+  PayloadVersionError: [new PayloadVersionError('session', 9, 1)],
   ImportError: [new ImportError('m')],
   EntryImportError: [new EntryImportError('m')],
   HumanCandidateError: [new HumanCandidateError('m')],

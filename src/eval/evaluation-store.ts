@@ -2,12 +2,15 @@
  * Persisting evaluations through the store's run API: the header is the state (config and every
  * result so far); each finished session is an appended event with its full record — the cache a
  * resumed evaluation reads. A session's own run (kept while it plays) is removed only once its
- * record is in the evaluation's events, so no stop between the two loses it.
+ * record is in the evaluation's events, so no stop between the two loses it. Loads upgrade what
+ * they read to the current payload shape (evaluation-payload.ts).
  */
 import type { SettingValue, Store } from '../store/interface.ts';
 import { sessionSchema } from '../ttl/session-io.ts';
-import type { SessionRecord } from '../ttl/session-record.ts';
+import { versionedData } from '../store/payload.ts';
+import type { SessionPayload } from '../ttl/session-payload.ts';
 import type { EvaluationCache } from './evaluation-runner.ts';
+import { EVALUATION_PAYLOAD, evaluationEventOf, evaluationResultOf, upgradeEvaluationPayload, type EvaluationPayload } from './evaluation-payload.ts';
 import type { EvaluationResult, EvaluationState } from './interface.ts';
 
 /**
@@ -28,28 +31,33 @@ export function evaluationEventProblem(data: unknown): string | null {
   return null;
 }
 
-export function evaluationSummary(state: EvaluationState): SettingValue {
+/** What evaluation lists show (of a state in the current payload shape). */
+export function evaluationSummary(state: EvaluationPayload): SettingValue {
   return {
-    status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, policies: state.config.policies.map((p) => p.id),
+    status: state.status, done: state.results.length, total: state.totalSessions, faultedEpisodes: state.faultedEpisodes, policies: state.config.policies.map((p) => p.id),
     taskSets: state.config.taskSets.map((s) => s.name), startedAt: state.startedAt, models: { ...state.config.models },
   };
 }
 
+/** Write the evaluation's state as its run header (with its payload version). */
 export async function saveEvaluationState(store: Store, state: EvaluationState, now: () => number = Date.now): Promise<void> {
-  await store.putRun({ id: state.id, kind: 'evaluation', updatedAt: now(), summary: evaluationSummary(state), data: state });
+  const versioned = versionedData(EVALUATION_PAYLOAD, state);
+  await store.putRun({ id: state.id, kind: 'evaluation', updatedAt: now(), summary: evaluationSummary(versioned.data), ...versioned });
 }
 
-export async function loadEvaluationState(store: Store, id: string): Promise<EvaluationState | undefined> {
+/** The stored state of evaluation `id` in the current payload shape, if any.
+ * @throws PayloadVersionError when it was written by a newer version (nothing is changed) */
+export async function loadEvaluationState(store: Store, id: string): Promise<EvaluationPayload | undefined> {
   const run = await store.getRun(id);
-  return run?.header.kind === 'evaluation' ? (run.header.data as EvaluationState) : undefined;
+  return run?.header.kind === 'evaluation' ? upgradeEvaluationPayload(run.header.data, run.header.payloadVersion) : undefined;
 }
 
-/** Every stored session of an evaluation, by result key. */
-export async function loadEvaluationSessions(store: Store, id: string): Promise<Map<string, SessionRecord>> {
+/** Every stored session of an evaluation, by result key (in the current payload shape). */
+export async function loadEvaluationSessions(store: Store, id: string): Promise<Map<string, SessionPayload>> {
   const run = await store.getRun(id);
-  const sessions = new Map<string, SessionRecord>();
+  const sessions = new Map<string, SessionPayload>();
   for (const e of run?.events ?? []) {
-    const data = e.data as { result: EvaluationResult; session: SessionRecord };
+    const data = evaluationEventOf(e.data);
     sessions.set(data.result.key, data.session);
   }
   return sessions;
@@ -62,8 +70,8 @@ export async function openEvaluationCache(store: Store, id: string, initial: () 
   let seq = 0;
   for (const e of run?.events ?? []) {
     seq = Math.max(seq, e.seq);
-    const data = e.data as { result: EvaluationResult };
-    results.set(data.result.key, data.result);
+    const result = evaluationResultOf(e.data);
+    results.set(result.key, result);
   }
   return {
     get: async (key) => results.get(key),

@@ -7,7 +7,8 @@
  * No UI or DOM imports.
  */
 import type { RunEvent, Store } from '../store/interface.ts';
-import { evolutionSummary } from './evolution-store.ts';
+import { evolutionHeader } from './evolution-store.ts';
+import { evolutionEventOf, upgradeEvolutionPayload } from './evolution-payload.ts';
 import { freshEvolutionState } from './fresh-state.ts';
 import type { EvolutionConfig, EvolutionState, MetricCall } from './interface.ts';
 import { MetattlError } from '../common/errors.ts';
@@ -82,9 +83,9 @@ export function spentAfter(source: EvolutionState, iteration: number): number {
 /** The source's cache events the branch replays: metric calls and proposer replies up to iteration N. */
 export function branchEvents(events: readonly RunEvent[], iteration: number): RunEvent[] {
   const kept = events.filter((e) => {
-    const data = e.data as { type?: string; call?: MetricCall; iteration?: number };
-    if (data.type === 'call' && data.call) return beforeFork(data.call, iteration);
-    if (data.type === 'proposal' && typeof data.iteration === 'number') return data.iteration <= iteration;
+    const data = evolutionEventOf(e.data);
+    if (data.type === 'call') return beforeFork(data.call, iteration);
+    if (data.type === 'proposal') return data.iteration <= iteration;
     return false;
   });
   return kept.map((e, i) => ({ seq: i + 1, data: e.data }));
@@ -101,9 +102,9 @@ export async function createBranch(store: Store, sourceId: string, id: string, i
   const run = await store.getRun(sourceId);
   if (!run || run.header.kind !== 'evolution') throw new BranchError(`There is no evolution run "${sourceId}" to branch from.`);
   if (await store.getRun(id)) throw new BranchError(`A run with the id "${id}" already exists.`);
-  const source = run.header.data as EvolutionState;
+  const source = upgradeEvolutionPayload(run.header.data, run.header.payloadVersion);
   const config = branchConfig(source, iteration, changes);
   const state: EvolutionState = { ...freshEvolutionState(id, config, now), status: 'stopped', stopReason: 'stopped' };
-  await store.appendRunEvents(id, branchEvents(run.events, iteration), { id, kind: 'evolution', updatedAt: now.getTime(), summary: evolutionSummary(state), data: state });
+  await store.appendRunEvents(id, branchEvents(run.events, iteration), evolutionHeader(state, now.getTime()));
   return config;
 }

@@ -15,12 +15,14 @@ import { parseExportJson, validateExport } from '../agents/export-file.ts';
 import { maxScoreNumber, scoreNumber, wAucNumber } from '../agents/export-numbers.ts';
 import { ImportError, stringifyWithoutSecrets, taskDescriptorSchema } from '../agents/trajectory-io.ts';
 import { MAX_SEED } from '../engine/frotz-rng.ts';
-import type { CallUsage, Role } from '../llm/interface.ts';
+import type { Role } from '../llm/interface.ts';
 import type { RoleTotals } from '../llm/usage-meter.ts';
 import type { RunEvent, Store } from '../store/interface.ts';
 import { recordedLlmSettingsSchema, sessionSchema, settingsChangeSchema } from '../ttl/session-io.ts';
-import { usageOf, type SessionRecord } from '../ttl/session-record.ts';
-import { evolutionSummary } from './evolution-store.ts';
+import { usageOf } from '../ttl/session-record.ts';
+import { fileVersionOf } from '../store/payload.ts';
+import { evolutionHeader } from './evolution-store.ts';
+import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload, type EvolutionPayload } from './evolution-payload.ts';
 import { CALL_PURPOSES, isMinibatchPurpose, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
 import { repeatsFor } from './strategies/budget.ts';
 import { MAX_PROPOSALS_PER_ITERATION } from './strategies/proposals.ts';
@@ -241,21 +243,23 @@ function exportEventsInconsistency(state: EvolutionState, events: readonly { seq
   return null;
 }
 
-export interface EvolutionRunData {
-  state: EvolutionState;
+/** A whole evolution run: its state (read back: in the current payload shape) and its stored events. */
+export interface EvolutionRunData<S extends EvolutionState = EvolutionPayload> {
+  state: S;
   events: RunEvent[];
 }
 
-/** The stored state and events of run `id` (undefined when it is not an evolution run). */
+/** The stored state (in the current payload shape) and events of run `id` (undefined when it is
+ * not an evolution run). @throws PayloadVersionError when it was written by a newer version */
 export async function readEvolutionRun(store: Store, id: string): Promise<EvolutionRunData | undefined> {
   const run = await store.getRun(id);
   if (!run || run.header.kind !== 'evolution') return undefined;
-  return { state: run.header.data as EvolutionState, events: run.events };
+  return { state: upgradeEvolutionPayload(run.header.data, run.header.payloadVersion), events: run.events };
 }
 
 /** JSON text of a whole run, with no key-like fields, and a `model` block saying who played it
  * (`{ name, simulated, kind, caveat }`, llm/model-label.ts). */
-export function exportEvolution(run: EvolutionRunData): string {
+export function exportEvolution(run: EvolutionRunData<EvolutionState>): string {
   return stringifyWithoutSecrets({ format: EVOLUTION_EXPORT_FORMAT, model: exportedModel(run.state.config.models), state: run.state, events: run.events });
 }
 
@@ -264,14 +268,17 @@ export function exportEvolution(run: EvolutionRunData): string {
  * @throws ImportError with a readable reason (not JSON, another format, the first invalid field)
  */
 export function importEvolution(text: string): EvolutionRunData {
-  const data = validateExport(parseExportJson(text), exportSchema, { kind: 'an exported evolution run', valid: 'evolution run', format: EVOLUTION_EXPORT_FORMAT });
-  return { state: data.state as EvolutionState, events: data.events };
+  const raw = parseExportJson(text);
+  // A file written by a newer version is refused before the schema drops what it does not know.
+  const version = fileVersionOf(EVOLUTION_PAYLOAD, raw);
+  const data = validateExport(raw, exportSchema, { kind: 'an exported evolution run', valid: 'evolution run', format: EVOLUTION_EXPORT_FORMAT });
+  return { state: upgradeEvolutionPayload(data.state, version), events: data.events };
 }
 
 /** Store an imported run (header and events in one write). @throws ImportError when the id exists */
-export async function storeImportedEvolution(store: Store, run: EvolutionRunData, now: number): Promise<void> {
+export async function storeImportedEvolution(store: Store, run: EvolutionRunData<EvolutionState>, now: number): Promise<void> {
   if (await store.getRun(run.state.id)) throw new ImportError(`A run with the id “${run.state.id}” is already in your list.`);
-  await store.appendRunEvents(run.state.id, run.events, { id: run.state.id, kind: 'evolution', updatedAt: now, summary: evolutionSummary(run.state), data: run.state });
+  await store.appendRunEvents(run.state.id, run.events, evolutionHeader(run.state, now));
 }
 
 /** Tokens and USD recorded by the sessions of a run's events, by role (proposer calls are not
@@ -280,7 +287,7 @@ export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTot
   const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
   const total: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
   for (const e of events) {
-    const data = e.data as { type?: unknown; session?: SessionRecord; usage?: CallUsage | null };
+    const data = evolutionEventOf(e.data);
     if (data.type === 'proposal' && data.usage) {
       const p = total.proposer;
       p.calls += 1;
@@ -292,7 +299,7 @@ export function recordedUsage(events: readonly RunEvent[]): Record<Role, RoleTot
       p.costUsd += data.usage.costUsd;
       continue;
     }
-    if (data.type !== 'call' || !data.session) continue;
+    if (data.type !== 'call') continue;
     const u = usageOf(data.session);
     for (const role of Object.keys(total) as Role[]) {
       for (const k of Object.keys(total[role]) as (keyof RoleTotals)[]) total[role][k] = (total[role][k] ?? 0) + (u[role][k] ?? 0);

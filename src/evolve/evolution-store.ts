@@ -3,33 +3,40 @@
  * (candidates accepted and rejected, metric calls, fronts, budget, RNG state, config), rewritten
  * after every event; every completed metric call (with its full session) and every proposer reply
  * is an appended event — the cache a resumed run replays from. A metric call's session run (kept
- * while it plays) is removed only once its record is in the run's events.
+ * while it plays) is removed only once its record is in the run's events. Loads upgrade what they
+ * read to the current payload shape (evolution-payload.ts).
  */
-import type { SettingValue, Store } from '../store/interface.ts';
+import type { RunHeader, SettingValue, Store } from '../store/interface.ts';
+import { versionedData } from '../store/payload.ts';
 import type { CallUsage } from '../llm/interface.ts';
+import type { SessionPayload } from '../ttl/session-payload.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
+import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload, type EvolutionCacheEvent, type EvolutionPayload } from './evolution-payload.ts';
 import type { EvolutionCache, EvolutionState, MetricCall, ProposalProvenance } from './interface.ts';
 
-type CacheEvent =
-  | { type: 'call'; call: MetricCall; session: SessionRecord }
-  /** `index`: the proposal's index within its iteration, absent for the first (and only, at 1×1). */
-  | ({ type: 'proposal'; iteration: number; index?: number; reply: string; finishReason: string | null; usage?: CallUsage | null } & ProposalProvenance);
-
-export function evolutionSummary(state: EvolutionState): SettingValue {
+/** What evolution run lists show (of a state in the current payload shape). */
+export function evolutionSummary(state: EvolutionPayload): SettingValue {
   const best = state.candidates.find((c) => c.id === state.best.byMean);
   const mean = best ? Object.values(best.valScores).reduce((a, b) => a + b, 0) / Math.max(1, Object.keys(best.valScores).length) : null;
   return {
     status: state.status, stopReason: state.stopReason, metricCallsUsed: state.metricCallsUsed, budget: state.config.budgetMetricCalls,
     candidates: state.candidates.length, accepted: state.candidates.filter((c) => c.status === 'accepted').length,
     bestCandidateId: state.best.byMean, bestMeanVal: mean, train: state.config.train.map((t) => t.id), val: state.config.val.map((t) => t.id),
-    proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed ?? null, faultedEpisodes: state.faultedEpisodes ?? 0,
+    proposer: state.config.proposer, startedAt: state.startedAt, sessionsPlayed: state.sessionsPlayed, faultedEpisodes: state.faultedEpisodes,
     models: { ...state.config.models },
   };
 }
 
-/** Write the run's state as its header. */
+/** The run header of an evolution run's state at `updatedAt` (ms since the epoch): the state in
+ * the current payload shape, its version, and its list summary. */
+export function evolutionHeader(state: EvolutionState, updatedAt: number): RunHeader {
+  const versioned = versionedData(EVOLUTION_PAYLOAD, state);
+  return { id: state.id, kind: 'evolution', updatedAt, summary: evolutionSummary(versioned.data), ...versioned };
+}
+
+/** Write the run's state as its header (with its payload version). */
 export async function saveEvolutionState(store: Store, state: EvolutionState, now: () => number = Date.now): Promise<void> {
-  await store.putRun({ id: state.id, kind: 'evolution', updatedAt: now(), summary: evolutionSummary(state), data: state });
+  await store.putRun(evolutionHeader(state, now()));
 }
 
 /**
@@ -45,11 +52,11 @@ export async function openEvolutionCache(store: Store, id: string, initial: () =
   let seq = 0;
   for (const event of run?.events ?? []) {
     seq = Math.max(seq, event.seq);
-    const data = event.data as CacheEvent;
+    const data = evolutionEventOf(event.data);
     if (data.type === 'call') calls.set(data.call.key, { call: data.call, session: data.session });
-    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage ?? null, ...provenanceOf(data) });
+    else proposals.set(proposalKey(data.iteration, data.index), { reply: data.reply, finishReason: data.finishReason, usage: data.usage, ...provenanceOf(data) });
   }
-  const append = (data: CacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
+  const append = (data: EvolutionCacheEvent) => store.appendRunEvents(id, [{ seq: ++seq, data }]);
   return {
     get size() {
       return calls.size + proposals.size;
@@ -74,17 +81,18 @@ function provenanceOf(p: ProposalProvenance | undefined): ProposalProvenance {
   return { ...(p?.providerModel ? { providerModel: p.providerModel } : {}), ...(p?.systemFingerprint ? { systemFingerprint: p.systemFingerprint } : {}) };
 }
 
-/** The stored state of run `id`, if any. */
-export async function loadEvolutionState(store: Store, id: string): Promise<EvolutionState | undefined> {
+/** The stored state of run `id` in the current payload shape, if any.
+ * @throws PayloadVersionError when it was written by a newer version (nothing is changed) */
+export async function loadEvolutionState(store: Store, id: string): Promise<EvolutionPayload | undefined> {
   const run = await store.getRun(id);
-  return run?.header.kind === 'evolution' ? (run.header.data as EvolutionState) : undefined;
+  return run?.header.kind === 'evolution' ? upgradeEvolutionPayload(run.header.data, run.header.payloadVersion) : undefined;
 }
 
 /** The session of one metric call of a stored run (for the dashboard's "worst trajectory"). */
-export async function loadMetricSession(store: Store, id: string, callKey: string): Promise<SessionRecord | undefined> {
+export async function loadMetricSession(store: Store, id: string, callKey: string): Promise<SessionPayload | undefined> {
   const run = await store.getRun(id);
   for (const event of run?.events ?? []) {
-    const data = event.data as CacheEvent;
+    const data = evolutionEventOf(event.data);
     if (data.type === 'call' && data.call.key === callKey) return data.session;
   }
   return undefined;
@@ -96,8 +104,8 @@ export async function loadProposalUsage(store: Store, id: string, iteration: num
   const run = await store.getRun(id);
   let usage: CallUsage | null = null;
   for (const event of run?.events ?? []) {
-    const data = event.data as CacheEvent;
-    if (data.type === 'proposal' && data.iteration === iteration) usage = data.usage ?? null;
+    const data = evolutionEventOf(event.data);
+    if (data.type === 'proposal' && data.iteration === iteration) usage = data.usage;
   }
   return usage;
 }

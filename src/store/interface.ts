@@ -71,10 +71,13 @@ export interface RunHeader {
   updatedAt: number;
   summary: SettingValue;
   data: unknown;
+  /** The version of `data`'s shape (store/payload.ts; each run kind's upgrade steps bring an older
+   * one to the current shape at load); absent in headers written before versions = 0. */
+  payloadVersion?: number;
 }
 
 /** A run's header without its data, for listings. */
-export type RunSummary = Omit<RunHeader, 'data'>;
+export type RunSummary = Omit<RunHeader, 'data' | 'payloadVersion'>;
 
 /** One append-only event of a run (e.g. a step), ordered by `seq` (an integer, unique per run). */
 export interface RunEvent {
@@ -185,7 +188,7 @@ export interface StoredMetaPrompt {
 export const byUpdatedAtDesc = (a: RunSummary, b: RunSummary): number => b.updatedAt - a.updatedAt || a.id.localeCompare(b.id);
 export const byCreatedAt = (a: StoredMetaPrompt, b: StoredMetaPrompt): number => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
 
-/** A run header's summary (drops the data). */
+/** A run header's summary (drops the data and its version). */
 export function summariseRun(header: RunHeader): RunSummary {
   return { id: header.id, kind: header.kind, updatedAt: header.updatedAt, summary: header.summary };
 }

@@ -11,6 +11,8 @@ import { stepSchema, stringifyWithoutSecrets, taskDescriptorSchema, trajectorySc
 import { averageScore, bestScore, wAuc } from './metrics.ts';
 import { addInconsistency, episodeStepsProblem, fieldPath, type Inconsistency } from '../agents/consistency.ts';
 import type { SessionRecord } from './session-record.ts';
+import { SESSION_PAYLOAD } from './session-payload.ts';
+import { fileVersionOf } from '../store/payload.ts';
 import { exportedModelProblem } from '../llm/model-label.ts';
 import { sessionExportedModel, sessionRunModels } from './session-model.ts';
 
@@ -155,12 +157,16 @@ export function exportSession(record: SessionRecord): string {
 
 /**
  * Parse and validate an exported session. Its `model` block (absent in older files) is read and
- * must agree with the config's models; the record returned holds no `model` field (it is derived).
+ * must agree with the config's models; the record returned holds no `model` field (it is derived)
+ * and is as the file holds it (readers bring it to the current shape, session-payload.ts).
  * @throws ImportError with a readable reason (not JSON, wrong format, first invalid field, a
  *   `model` block that contradicts the config)
+ * @throws PayloadVersionError when a newer version wrote the file (its `payloadVersion`)
  */
 export function importSession(text: string): SessionRecord {
   const data = parseExportJson(text);
+  // A file written by a newer version is refused before the schema drops what it does not know.
+  fileVersionOf(SESSION_PAYLOAD, data);
   const { model, ...record } = validateExport(data, sessionSchema, { kind: 'a Meta-TTL session file', valid: 'session file', format: 'metattl-session-1' }) as SessionRecord & { model?: unknown };
   const problem = exportedModelProblem(model, sessionRunModels(record.config));
   if (problem !== null) throw new ImportError(`This is not a valid session file: ${problem}`);

@@ -7,13 +7,15 @@
  * actor call takes longer than a write). When an episode attempt is cut
  * short by a provider fault, the run is rewritten without that attempt's steps (they live on in
  * the header's `faults`), so the stored steps are always those of the current attempt.
- * `loadSession` reassembles.
+ * `loadSession` reassembles, upgrading a header of any older shape (session-payload.ts).
  */
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import type { RunEvent, RunHeader, SettingValue, Store } from '../store/interface.ts';
 import type { SessionSink } from './session-runner.ts';
 import type { SessionRecord } from './session-record.ts';
 import { sessionModel } from './session-model.ts';
+import { SESSION_PAYLOAD, sessionStepOf, upgradeSessionPayload, type SessionPayload } from './session-payload.ts';
+import { versionedData } from '../store/payload.ts';
 
 /** seq of a step event = episode index × SEQ_PER_EPISODE + step index. */
 export const SEQ_PER_EPISODE = 100_000;
@@ -26,22 +28,23 @@ function withoutSteps(record: SessionRecord): SessionRecord {
   };
 }
 
-/** What session lists show. */
-export function sessionSummary(record: SessionRecord): SettingValue {
+/** What session lists show (of a record in the current payload shape). */
+export function sessionSummary(record: SessionPayload): SettingValue {
   const c = record.config;
   const model = sessionModel(c);
   return {
     title: c.story.title, storyMd5: c.story.md5, seed: c.seed, policy: c.policy.kind === 'meta' ? `${c.policy.name}${c.policy.raw ? ' (raw)' : ''}` : c.policy.kind,
     episodes: c.episodes, maxSteps: c.maxSteps, status: record.status, scores: record.scores, wAuc: record.wAuc,
     maxScore: c.story.maxScore, startedAt: record.startedAt, episodesDone: record.scores.length,
-    faultedEpisodes: record.faultedEpisodes ?? 0, interventions: record.interventions?.length ?? 0,
+    faultedEpisodes: record.faultedEpisodes, interventions: record.interventions?.length ?? 0,
     // Who played (llm/model-label.ts), so lists and compared curves name the model.
     model: model.name, simulated: model.simulated, ...(model.caveat ? { modelCaveat: model.caveat } : {}),
   };
 }
 
 function header(record: SessionRecord, now: () => number): RunHeader {
-  return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(record), data: withoutSteps(record) };
+  const versioned = versionedData(SESSION_PAYLOAD, withoutSteps(record));
+  return { id: record.id, kind: 'session', updatedAt: now(), summary: sessionSummary(versioned.data), ...versioned };
 }
 
 const stepEvents = (record: SessionRecord): RunEvent[] =>
@@ -126,22 +129,25 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
   };
 }
 
-/** Reassemble a stored session; undefined when absent. */
-export async function loadSession(store: Store, id: string): Promise<SessionRecord | undefined> {
+/** Reassemble a stored session in the current payload shape; undefined when absent.
+ * @throws PayloadVersionError when it was written by a newer version (nothing is changed) */
+export async function loadSession(store: Store, id: string): Promise<SessionPayload | undefined> {
   const run = await store.getRun(id);
   if (!run || run.header.kind !== 'session') return undefined;
   return assembleSession(run.header, run.events);
 }
 
-/** A session record from its run header and step events (steps grouped by episode, by index). */
-export function assembleSession(runHeader: RunHeader, events: readonly RunEvent[]): SessionRecord {
+/** A session record from its run header and step events (steps grouped by episode, by index),
+ * its header upgraded to the current payload shape (a copy).
+ * @throws PayloadVersionError when the header was written by a newer version */
+export function assembleSession(runHeader: RunHeader, events: readonly RunEvent[]): SessionPayload {
   const run = { header: runHeader, events };
-  const record = structuredClone(run.header.data) as SessionRecord;
+  const record = upgradeSessionPayload(structuredClone(run.header.data), run.header.payloadVersion);
   const byEpisode = new Map<number, TrajectoryStep[]>();
   for (const event of run.events) {
     const episode = Math.floor(event.seq / SEQ_PER_EPISODE);
     const list = byEpisode.get(episode) ?? [];
-    list.push(event.data as TrajectoryStep);
+    list.push(sessionStepOf(event.data));
     byEpisode.set(episode, list);
   }
   for (const episode of record.episodes) {

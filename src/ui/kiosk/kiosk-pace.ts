@@ -5,6 +5,7 @@
 import type { ReplayFrame } from '../../ttl/replay.ts';
 import type { FrameCaption } from '../../ttl/session-captions.ts';
 import { sessionSchema } from '../../ttl/session-io.ts';
+import { upgradeSessionPayload } from '../../ttl/session-payload.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { sessionModel } from '../../ttl/session-model.ts';
 import { creditsOf } from '../shared/replay/model-label.ts';
@@ -76,7 +77,7 @@ export function kioskRecordingsOf(entry: Pick<ShippedReplay, 'kind'>, text: stri
   const out: KioskRecording[] = [];
   for (const candidate of candidates) {
     const parsed = sessionSchema.safeParse(candidate);
-    if (parsed.success && parsed.data.episodes.length > 0) out.push(kioskRecording(parsed.data as SessionRecord));
+    if (parsed.success && parsed.data.episodes.length > 0) out.push(kioskRecording(upgradeSessionPayload(parsed.data)));
   }
   return out;
 }

@@ -13,7 +13,10 @@ import { importTrajectory } from '../../agents/trajectory-io.ts';
 import { wAuc } from '../../ttl/metrics.ts';
 import { evolutionStateSchema, EVOLUTION_EXPORT_FORMAT, importEvolution } from '../../evolve/evolution-io.ts';
 import type { Candidate, EvolutionState, MetricCall } from '../../evolve/interface.ts';
+import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload } from '../../evolve/evolution-payload.ts';
+import { checkPayloadVersion } from '../../store/payload.ts';
 import { importSession, sessionSchema } from '../../ttl/session-io.ts';
+import { upgradeSessionPayload } from '../../ttl/session-payload.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { EvaluationReport } from '../../eval/interface.ts';
 import { policyLabel } from '../shared/format/learn-form.ts';
@@ -99,14 +102,14 @@ function evaluationSource(data: Record<string, unknown>): ReplaySource {
       const issue = parsed.error.issues[0]!;
       throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.${issue.path.join('.')}: ${issue.message}`);
     }
-    const record = parsed.data as SessionRecord;
+    const record = upgradeSessionPayload(parsed.data);
     // The row's numbers must be its session's (the same check the evaluation's resume makes).
     if (typeof row.wAuc === 'number' && Math.abs(row.wAuc - (record.wAuc ?? 0)) > 1e-9) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.wAuc: W-AUC ${row.wAuc} is not its session's (${record.wAuc ?? 0})`);
     const k = isObject(data.config) ? data.config.episodes : undefined;
     if (typeof k === 'number' && record.config.episodes !== k) throw new ImportError(`This is not a valid evaluation file: sessions.${i}.session.config.episodes: K = ${record.config.episodes}, the evaluation's is K = ${k}`);
     const policy = typeof row.policyId === 'string' ? `${names.get(row.policyId) ?? row.policyId} · ` : '';
     const repeat = typeof row.repeat === 'number' ? ` · repeat ${row.repeat + 1}` : '';
-    const item = itemOf(parsed.data as SessionRecord, policy);
+    const item = itemOf(record, policy);
     items.push({ ...item, label: item.label + repeat });
   });
   return { kind: 'evaluation', id: typeof data.id === 'string' ? data.id : '(no id)', items, withoutRecord, report, names };
@@ -137,6 +140,23 @@ export function trajectorySession(t: Trajectory): SessionRecord {
   };
 }
 
+/**
+ * A bare evolution state (a store header's data, or a state file), validated, in the current
+ * payload shape. `at`: the path prefix of its fields in messages; `version`: its payload version
+ * (the header's, or the file's; absent = 0).
+ * @throws PayloadVersionError when a newer version wrote it; ImportError naming the first bad field
+ */
+function evolutionStateOf(data: unknown, at: string, version: unknown): EvolutionState {
+  // A newer version's state is refused before the schema drops what it does not know.
+  checkPayloadVersion(EVOLUTION_PAYLOAD, version);
+  const parsed = evolutionStateSchema.safeParse(data);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new ImportError(`This is not a valid evolution run: ${at}${issue.path.join('.') || '(root)'}: ${issue.message}`);
+  }
+  return upgradeEvolutionPayload(parsed.data, version);
+}
+
 /** A store's run header file (`--store DIR`'s `runs/<sha1>.json`: `{ id, kind, updatedAt, summary, data }`). */
 const isStoreHeader = (data: Record<string, unknown>): boolean =>
   typeof data.id === 'string' && (data.kind === 'session' || data.kind === 'evolution' || data.kind === 'evaluation') && typeof data.updatedAt === 'number' && 'data' in data;
@@ -144,14 +164,7 @@ const isStoreHeader = (data: Record<string, unknown>): boolean =>
 /** An evolution's store header holds its whole state (candidates, progress); a session's or an
  * evaluation's holds no episodes (they are in the events file beside it). */
 function storeHeaderSource(header: Record<string, unknown>): ReplaySource {
-  if (header.kind === 'evolution') {
-    const parsed = evolutionStateSchema.safeParse(header.data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ImportError(`This is not a valid evolution run: data.${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    return evolutionSource(parsed.data as EvolutionState, []);
-  }
+  if (header.kind === 'evolution') return evolutionSource(evolutionStateOf(header.data, 'data.', header.payloadVersion), []);
   const what = header.kind === 'session' ? 'a session' : 'an evaluation';
   const instead = header.kind === 'session' ? '`metattl session … --out FILE` writes its export' : 'open the results.json `metattl eval` wrote to its --out folder';
   throw new ImportError(`This is the store header of ${what} (a --store folder's runs/…json): its episodes are in the events file beside it, not here. To replay it, ${instead}.`);
@@ -175,20 +188,16 @@ export function parseReplayFile(text: string): ReplaySource {
   if (notJson) throw new ImportError(notJson);
   const data = parseExportJson(text);
   const format = isObject(data) ? data.format : undefined;
-  if (format === 'metattl-session-1') return { kind: 'session', items: [itemOf(importSession(text))] };
+  if (format === 'metattl-session-1') return { kind: 'session', items: [itemOf(upgradeSessionPayload(importSession(text)))] };
   if (format === EVOLUTION_EXPORT_FORMAT) {
     const run = importEvolution(text);
-    const calls = run.events.flatMap((e) => (isObject(e.data) && e.data.type === 'call' ? [e.data as unknown as { call: MetricCall; session: SessionRecord }] : []));
+    const calls = run.events.flatMap((e) => {
+      const data = evolutionEventOf(e.data);
+      return data.type === 'call' ? [data] : [];
+    });
     return evolutionSource(run.state, calls);
   }
-  if (format === 'metattl-evolution-1') {
-    const parsed = evolutionStateSchema.safeParse(data);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      throw new ImportError(`This is not a valid evolution run: ${issue.path.join('.') || '(root)'}: ${issue.message}`);
-    }
-    return evolutionSource(parsed.data as EvolutionState, []);
-  }
+  if (format === 'metattl-evolution-1') return evolutionSource(evolutionStateOf(data, '', isObject(data) ? data.payloadVersion : undefined), []);
   if (format === 'metattl-trajectory-1') return { kind: 'session', items: [itemOf(trajectorySession(importTrajectory(text)))] };
   if (format === 'metattl-evaluation-1') throw new ImportError('This is an evaluation’s saved state, which holds no sessions: export its JSON results from the Evaluate view (or use `metattl eval`’s results.json).');
   // `metattl eval` tags its results.json; the Evaluate view's export has no tag.
