@@ -1,6 +1,6 @@
 /** What a page on plain http from another machine lacks, and the fallbacks it uses instead. */
-import { JSDOM } from 'jsdom';
 import { describe, expect, it } from 'vitest';
+import { createJsdomDocument } from '../../web/node/jsdom-document.ts';
 import { copyText, insecureNotice, isolationText, localModelProblem, newId, readPageAbilities, type AbilityScope } from './page-abilities.ts';
 
 /** A secure page's globals (https or localhost, with COOP + COEP). */
@@ -66,8 +66,10 @@ describe('newId', () => {
 
 describe('copyText', () => {
   const page = (commandCopies: boolean) => {
-    const { window } = new JSDOM('<!doctype html><body><input id="focus"></body>');
-    const doc = window.document;
+    const doc = createJsdomDocument();
+    const input = doc.createElement('input');
+    input.id = 'focus';
+    doc.body.append(input);
     const seen: string[] = [];
     doc.execCommand = (command: string) => {
       const field = doc.activeElement as HTMLTextAreaElement | null;
