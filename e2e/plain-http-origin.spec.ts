@@ -1,7 +1,7 @@
 /**
  * Every student path from a page on plain http from another machine — as a workshop room serves
  * it at `http://<LAN address>` — which is not a secure context: no crypto.randomUUID, clipboard API,
- * Web Locks, file storage for models or cross-origin isolation. The built page is opened as
+ * Web Locks (the run guard uses localStorage leases), file storage for models or cross-origin isolation. The built page is opened as
  * `http://classroom.test:PORT/…` (Chromium maps the name to 127.0.0.1), and walked as a student:
  * the first screen shows the notice of what needs https or localhost; "Try it without a key" runs a
  * Learn session to its end and exports it; its share link, copied and opened by a classmate; a new Library entry (its id made without
@@ -27,7 +27,7 @@ test.use({
   },
 });
 
-const NOTICE = `This page is served over plain http from another machine (${HOST}): the in-page local model, copying a link with one click (links are shown to copy by hand) and the guard that stops one run running in two tabs at once need https or localhost; everything else works.`;
+const NOTICE = `This page is served over plain http from another machine (${HOST}): the in-page local model (Settings) needs https or localhost; everything else works.`;
 
 /** Chromium's own console line on an untrustworthy origin: the server's COOP header is ignored
  * there (the page's code logs nothing of the kind; it is the fact the notice explains). */
@@ -47,6 +47,16 @@ test('from a plain-http origin every student path works and the page says what n
   test.setTimeout(300_000);
   const errors = collectErrors(page);
   await page.setViewportSize({ width: 1280, height: 800 });
+  // Note the run-guard leases written (no Web Locks here: the guard uses localStorage leases).
+  await page.addInitScript(() => {
+    const leases: string[] = [];
+    (window as unknown as { leases: string[] }).leases = leases;
+    const setItem = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key: string, value: string) {
+      if (key.startsWith('metattl.lease:')) leases.push(key);
+      return setItem.call(this, key, value);
+    };
+  });
   const response = await page.goto('./');
   // The server sends COOP + COEP; the page is still neither secure nor isolated (plain http, not localhost).
   expect(response?.headers()['cross-origin-opener-policy']).toBe('same-origin');
@@ -132,6 +142,12 @@ test('from a plain-http origin every student path works and the page says what n
   await page.getByTestId('evaluate-export-md').click();
   const report = readFileSync(await (await downloading).path(), 'utf8');
   expect(report.split('\n')).toContain(`> **Model: simulated (${SIMULATION_NOTICE}).**`);
+
+  // Each run held its lease while it ran, and gave it back at its end.
+  const leases = await page.evaluate(() => ({ written: (window as unknown as { leases: string[] }).leases, left: Object.keys(localStorage).filter((k) => k.startsWith('metattl.lease:')) }));
+  expect(new Set(leases.written).size).toBe(2);
+  for (const key of leases.written) expect(key).toMatch(/^metattl\.lease:metattl-run:/);
+  expect(leases.left).toEqual([]);
 
   // The notice can be dismissed; nothing failed on the way.
   await page.getByRole('button', { name: 'Dismiss the note on plain http' }).click();

@@ -23,7 +23,7 @@ import { SIMULATED_PROVIDER } from '../llm/model-label.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
 import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
-import { copyText, newId } from './shared/page-abilities.ts';
+import { copyText, newId, pageRunLocks } from './shared/page-abilities.ts';
 import { workshopPreset, WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
 import { WorkshopState } from './workshop/workshop.svelte.ts';
 
@@ -56,7 +56,7 @@ const settings = stateAfterSchemas(async () => {
 /** Session-running wiring shared by the Learn, Evolve, Evaluate and Experiments views (run-services.ts). */
 const runs = stateAfterSchemas(async () => {
   const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/stores/run-services.ts'), llm.get(), settings.get()]);
-  return new RunServices({ library, settings: settingsState, llm: llmServices });
+  return new RunServices({ library, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
 });
 /** The meta-prompt library's entries: built-in and the user's (Learn, Library, Evolve, a shared link). */
 const catalog = stateAfterSchemas(async () => {

@@ -5,11 +5,13 @@
  * Locks (`navigator.locks`), the Origin Private File System and cross-origin isolation (so
  * multi-threading) exist only on https or localhost. Everything else the page does works there:
  * ids come from `crypto.getRandomValues`, copying falls back to the old copy command (else the text
- * is shown to copy by hand), a run runs without the cross-tab guard, and the in-page model says
- * plainly that it needs https or localhost. The core gets these as injected functions, never
- * by reading the browser itself.
+ * is shown to copy by hand), the cross-tab run guard uses localStorage leases (lease-locks.ts),
+ * and the in-page model says plainly that it needs https or localhost. The core gets these as
+ * injected functions, never by reading the browser itself.
  */
 import { randomUuid } from '../../common/random-id.ts';
+import { leaseLocks } from './lease-locks.ts';
+import type { RunLocks } from './stores/run-services.ts';
 
 /** What the page may use (each true when the browser offers it here). */
 export interface PageAbilities {
@@ -19,7 +21,7 @@ export interface PageAbilities {
   isolated: boolean;
   /** `navigator.clipboard.writeText` exists. */
   clipboard: boolean;
-  /** Web Locks (`navigator.locks`) exist: one run cannot run in two tabs at once. */
+  /** Web Locks (`navigator.locks`) exist (else the run guard uses localStorage leases). */
   locks: boolean;
   /** The Origin Private File System and `crypto.subtle` exist: the in-page model can keep model files. */
   modelStorage: boolean;
@@ -66,22 +68,17 @@ export function isolationText(abilities: PageAbilities): string {
   if (abilities.isolated) return 'The page is cross-origin isolated.';
   return abilities.secure
     ? 'The page is not cross-origin isolated (its server does not send both COOP and COEP headers that allow it): the model runs single-threaded in its own worker.'
-    : 'The page is not cross-origin isolated: that needs https or localhost, whatever headers its server sends (this page is plain http from another machine), so the model would run single-threaded.';
+    : 'The page is not cross-origin isolated: that needs https or localhost, whatever headers its server sends (this page is plain http from another machine).';
 }
 
 /**
  * The plain-words notice of a page on plain http from another machine: what needs https or
- * localhost. Null on a secure page (nothing is missing) or when every ability is there anyway.
+ * localhost. Copying and the one-tab run guard have fallbacks there (the copy command, localStorage
+ * leases), so only the in-page model is named. Null on a secure page, or when nothing is missing.
  */
 export function insecureNotice(abilities: PageAbilities): string | null {
-  if (abilities.secure) return null;
-  const missing: string[] = [];
-  if (!abilities.modelStorage) missing.push('the in-page local model');
-  if (!abilities.clipboard) missing.push('copying a link with one click (links are shown to copy by hand)');
-  if (!abilities.locks) missing.push('the guard that stops one run running in two tabs at once');
-  if (missing.length === 0) return null;
-  const list = missing.length === 1 ? missing[0]! : `${missing.slice(0, -1).join(', ')} and ${missing.at(-1)!}`;
-  return `This page is served over plain http from another machine${abilities.host ? ` (${abilities.host})` : ''}: ${list} need${missing.length === 1 ? 's' : ''} https or localhost; everything else works.`;
+  if (abilities.secure || abilities.modelStorage) return null;
+  return `This page is served over plain http from another machine${abilities.host ? ` (${abilities.host})` : ''}: the in-page local model (Settings) needs https or localhost; everything else works.`;
 }
 
 /** A random UUID (made from `crypto.getRandomValues`, which every page has). */
@@ -121,4 +118,19 @@ export async function copyText(text: string, doc: CopyDocument = document, clipb
     before?.focus?.();
   }
   if (!copied) throw new Error('The browser did not copy: select the text and copy it (Ctrl+C).');
+}
+
+/**
+ * The run guard of this page: Web Locks where the page has them, else localStorage leases
+ * (lease-locks.ts; released when the page goes away), else null (no guard: storage refused).
+ */
+export function pageRunLocks(scope: Window & typeof globalThis = window): RunLocks | null {
+  if (scope.navigator.locks) return scope.navigator.locks;
+  try {
+    const locks = leaseLocks({ storage: scope.localStorage, owner: newId() });
+    scope.addEventListener('pagehide', () => locks.release());
+    return locks;
+  } catch {
+    return null;
+  }
 }
