@@ -1,14 +1,15 @@
 /**
  * Every student path from a page on plain http from another machine — as a workshop room serves
- * it at `http://<LAN address>` — which is not a secure context: no crypto.randomUUID, clipboard API,
- * Web Locks (the run guard uses localStorage leases), file storage for models or cross-origin isolation. The built page is opened as
- * `http://classroom.test:PORT/…` (Chromium maps the name to 127.0.0.1), and walked as a student:
- * the first screen shows the notice of what needs https or localhost; "Try it without a key" runs a
- * Learn session to its end and exports it; its share link, copied and opened by a classmate; a new Library entry (its id made without
- * crypto.randomUUID) and its share link; Settings (the in-page model says plainly it needs https
- * or localhost, and the isolation text does not blame the server's headers, which it
- * does send); a small Evaluate with the simulated model and its report — with no uncaught error and
- * no console error on the way. Screenshot of the notice at 1280×800.
+ * it at `http://<LAN address>` — which is not a secure context: no crypto.randomUUID, clipboard
+ * API, Web Locks, file storage for models or cross-origin isolation. The built page is opened as
+ * `http://classroom.test:PORT/…` (Chromium maps the name to 127.0.0.1) and walked as a student:
+ * the first screen shows the notice of what needs https or localhost; "Try it without a key" runs
+ * a Learn session to its end and exports it; its share link is copied (the copy command) and
+ * opened by a classmate; a new Library entry (its id made without crypto.randomUUID) and its share
+ * link; Settings (the in-page model says plainly it needs https or localhost, and the isolation
+ * text does not blame the server's headers, which it does send); a small Evaluate with the
+ * simulated model and its report; each run guarded by a localStorage lease, given back at its
+ * end — with no uncaught error and no console error on the way. Screenshots at 1280×800.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
