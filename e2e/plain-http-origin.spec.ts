@@ -125,6 +125,8 @@ test('from a plain-http origin every student path works and the page says what n
   await expect(page.getByTestId('local-threads')).not.toContainText('sends no');
   await expect(page.getByTestId('local-error')).toHaveCount(0);
   await expect(page.getByTestId('local-url')).toHaveCount(0);
+  await page.getByTestId('test-connection').click();
+  await expect(page.getByTestId('connection-error')).toContainText('The in-page model needs https or localhost');
   await page.getByTestId('local-model').scrollIntoViewIfNeeded();
   await page.screenshot({ path: test.info().outputPath('plain-http-local-model.png') });
   await page.getByTestId('provider-preset').selectOption('simulated');
