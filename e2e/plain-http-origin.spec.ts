@@ -158,6 +158,18 @@ test('from a plain-http origin every student path works and the page says what n
   expect(errors).toEqual([]);
 });
 
+test('from a plain-http origin the first screen\'s recorded run plays', async ({ page }) => {
+  const errors = collectErrors(page);
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('./');
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('insecure-notice')).toBeVisible();
+  await page.getByTestId('first-watch').click();
+  await expect(page.getByTestId('replay')).toHaveAttribute('data-loaded', 'true');
+  await expect(page.getByTestId('replay-models')).toContainText('actor simulated');
+  expect(errors).toEqual([]);
+});
+
 test('on localhost the page is a secure context and shows no plain-http notice', async ({ page }) => {
   await page.goto(`http://127.0.0.1:${PORT}/sub/path/`);
   await expect(page.getByTestId('player')).toHaveAttribute('data-ready', 'true');
