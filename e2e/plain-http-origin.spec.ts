@@ -14,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { SIMULATION_NOTICE } from '../src/llm/model-label.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 import { downloadText, waitComplete } from './learn-helpers.ts';
 import { goToRunView, setNumber, setStoryRole } from './run-helpers.ts';
 
@@ -72,6 +73,7 @@ test('from a plain-http origin every student path works and the page says what n
   await expect(notice.getByTestId('insecure-notice-text')).toHaveText(NOTICE);
   await expect(notice).toBeInViewport();
   await page.screenshot({ path: test.info().outputPath('plain-http-notice.png') });
+  await expectNoSeriousViolations(page, 'the first screen on plain http, with its notice');
 
   // "Try it without a key": a keyless Learn session to its end, its export and its share link.
   await page.getByTestId('first-simulated').click();
