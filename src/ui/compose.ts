@@ -23,6 +23,7 @@ import { SIMULATED_PROVIDER } from '../llm/model-label.ts';
 import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
 import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
+import { copyText, newId, pageRunLocks } from './shared/page-abilities.ts';
 import { workshopPreset, WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
 import { WorkshopState } from './workshop/workshop.svelte.ts';
 
@@ -35,7 +36,6 @@ const library = new StoryLibrary(services);
 /** The library's store, opened (or the memory-only fallback when opening failed). */
 const libraryReady = library.init().catch(() => undefined);
 const player = new Player(services, library);
-const copyText = (text: string): Promise<void> => navigator.clipboard.writeText(text);
 const router = new Router(createBrowserNavigation());
 const tour = new TourState();
 const workshop = new WorkshopState(services.query());
@@ -56,12 +56,12 @@ const settings = stateAfterSchemas(async () => {
 /** Session-running wiring shared by the Learn, Evolve, Evaluate and Experiments views (run-services.ts). */
 const runs = stateAfterSchemas(async () => {
   const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/stores/run-services.ts'), llm.get(), settings.get()]);
-  return new RunServices({ library, settings: settingsState, llm: llmServices });
+  return new RunServices({ library, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
 });
 /** The meta-prompt library's entries: built-in and the user's (Learn, Library, Evolve, a shared link). */
 const catalog = stateAfterSchemas(async () => {
   const { MetaPromptCatalog } = await import('./shared/stores/meta-prompt-catalog.svelte.ts');
-  return new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${crypto.randomUUID()}` });
+  return new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${newId()}` });
 });
 const agent = stateAfterSchemas(async () => {
   const [{ Agent }, settingsState, llmServices] = await Promise.all([import('./agent/agent.svelte.ts'), settings.get(), llm.get()]);

@@ -31,14 +31,15 @@ import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/stores/run-services.ts';
 import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 import { showingErrors } from '../shared/stores/error-text.ts';
+import { copyText } from '../shared/page-abilities.ts';
 
 /** The policy's meta-prompt is run raw (its text the whole system message). */
 const isRaw = (policy: PolicySpec): boolean => policy.kind === 'meta' && policy.raw === true;
 
-/** Writes text to the clipboard. @throws when the browser refuses */
+/** Writes text to the clipboard (page-abilities.ts: with a fallback on plain http). @throws when the browser refuses */
 export type CopyText = (text: string) => Promise<void>;
 
-const browserCopy: CopyText = (text) => navigator.clipboard.writeText(text);
+const browserCopy: CopyText = (text) => copyText(text);
 
 export class LearnSetup {
   form = $state.raw<LearnForm>(defaultLearnForm());

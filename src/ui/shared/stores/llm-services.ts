@@ -44,6 +44,7 @@ export function createBrowserLlmServices(origin: string = location.origin): LlmS
     listModels: async (settings, signal) => {
       if (simulated(settings)) return [SIMULATED_MODEL];
       if (!inPage(settings)) return (await sdk()).listModels(settings, { origin }, signal);
+      if (localModels.problem !== null) throw new Error(localModels.problem);
       await localModels.refresh();
       return localModels.stored.map((m) => m.name);
     },

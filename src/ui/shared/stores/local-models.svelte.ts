@@ -9,6 +9,7 @@ import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { BrowserModelHost, LocalActivity, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
 import type { StoredModel, SuggestedModel, UnfinishedDownload } from '../../../llm/wllama-model-store.ts';
 import { errorText } from './error-text.ts';
+import { isolationText, localModelProblem, pageAbilities, type PageAbilities } from '../page-abilities.ts';
 
 /** The preset id of the in-page provider (src/llm/providers.ts). */
 export const BROWSER_LOCAL_PRESET = 'browser-local';
@@ -49,9 +50,23 @@ export class LocalModels {
   private hostLoad: Promise<BrowserModelHost> | null = null;
   private abort: AbortController | null = null;
 
+  /** @param abilities what the page may use (page-abilities.ts; default: read from the page) */
+  constructor(private readonly abilities: () => PageAbilities = pageAbilities) {}
+
   /** True when the page is cross-origin isolated (wllama can then run multi-threaded). */
   get isolated(): boolean {
-    return typeof crossOriginIsolated !== 'undefined' && crossOriginIsolated;
+    return this.abilities().isolated;
+  }
+
+  /** Why the in-page model cannot run on this page, in plain words (plain http from another
+   * machine: no storage for model files); null when it can. */
+  get problem(): string | null {
+    return localModelProblem(this.abilities());
+  }
+
+  /** What Settings says about cross-origin isolation when the page is not isolated (true to why). */
+  get isolationText(): string {
+    return isolationText(this.abilities());
   }
 
   /** The threads the user asked for (kept on this device), null = the default. */
@@ -80,6 +95,7 @@ export class LocalModels {
 
   /** Read the stored models (and the suggestions). Never throws: a failure is shown as `error`. */
   async refresh(): Promise<void> {
+    if (this.problem !== null) return;
     try {
       const s = await store();
       this.suggestions = s.SUGGESTED_MODELS;
@@ -95,6 +111,7 @@ export class LocalModels {
    * earlier attempt (the progress starts there); resolves with its name, null on failure (see `error`).
    */
   async download(url: string): Promise<string | null> {
+    if (this.problem !== null) return ((this.error = this.problem), null);
     const s = await store();
     const name = s.modelNameOf(url.trim());
     const kept = this.unfinished.find((u) => u.url === url.trim());
@@ -113,6 +130,7 @@ export class LocalModels {
 
   /** Copy a picked or dropped file into storage; resolves with its name, null on failure. */
   async addFile(file: File): Promise<string | null> {
+    if (this.problem !== null) return ((this.error = this.problem), null);
     const s = await store();
     return this.transferring(file.name, () => s.storeModelFile(file, file.name));
   }
@@ -136,11 +154,12 @@ export class LocalModels {
 
   /**
    * The loaded model called `name`, loading it from storage when another (or none) is loaded.
-   * @throws Error when no stored model has that name, or it fails to load
+   * @throws Error when no stored model has that name, it fails to load, or the page cannot keep model files (`problem`: plain http from another machine)
    */
   async hostFor(name: string): Promise<BrowserModelHost> {
     if (this.host?.name === name) return this.host;
     if (this.hostLoad && this.loading === name) return this.hostLoad;
+    if (this.problem !== null) throw new Error(this.problem);
     await this.unload();
     this.loading = name;
     this.hostLoad = (async () => {

@@ -145,7 +145,7 @@ export interface RunServicesDeps {
   llm: LlmServices;
   /** Default: a module Worker per engine. */
   loadEngine?: EngineLoader;
-  /** Default: `navigator.locks` (null = no locking). */
+  /** Default: `navigator.locks` (null = no locking); the page passes page-abilities.ts `pageRunLocks()` (localStorage leases where Web Locks are absent). */
   locks?: RunLocks | null;
   /** The document a web task's site draws into (default: a detached document; tests: jsdom). */
   webDocument?: DocumentFactory;
