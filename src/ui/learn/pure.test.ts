@@ -192,7 +192,10 @@ describe('session plans and curves', () => {
   });
 
   it('draws one series per session and one max line per distinct max score, naming the model on every curve', () => {
-    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{ label: 'Score per episode', scores: [5] }], maxScores: [350], note: 'Played by m / r.' });
+    expect(curveOfRecord(fakeRecord())).toEqual({ episodes: 2, series: [{
+      label: 'Score per episode', scores: [5],
+      model: { name: 'm / r', simulated: false, kind: 'model', caveat: null, line: 'model: m / r', sentence: 'Played by m / r.' },
+    }], maxScores: [350], note: 'Played by m / r.' });
     expect(captionOfRecord(fakeRecord())).toEqual({
       title: 'Learning curve — Adventure (m / r)',
       subtitle: 'Story: Adventure · policy: naive meta-agent · seed 0 · K = 2, S = 3 · W-AUC 0.014 (1 of 2 episodes)',

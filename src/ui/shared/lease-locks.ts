@@ -7,7 +7,9 @@
  * either. Best effort: two tabs starting the same run within the same instant can both win
  * (localStorage has no compare-and-set); Web Locks, where present, have no such gap.
  */
-import type { RunLocks } from './stores/run-services.ts';
+
+/** The Web Locks surface we use (`navigator.locks`); absent in old browsers and in Node. */
+export type RunLocks = Pick<LockManager, 'request' | 'query'>;
 
 /** The localStorage surface used (a test passes a Map-backed stand-in). */
 export type LeaseStorage = Pick<Storage, 'getItem' | 'setItem' | 'removeItem' | 'key' | 'length'>;

@@ -10,8 +10,7 @@
  * injected functions, never by reading the browser itself.
  */
 import { randomUuid } from '../../common/random-id.ts';
-import { leaseLocks } from './lease-locks.ts';
-import type { RunLocks } from './stores/run-services.ts';
+import { leaseLocks, type RunLocks } from './lease-locks.ts';
 
 /** What the page may use (each true when the browser offers it here). */
 export interface PageAbilities {

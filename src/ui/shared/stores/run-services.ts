@@ -21,6 +21,7 @@ import type { TaskDescriptor } from '../../../agents/kind-texts.ts';
 import type { DocumentFactory } from '../../../web/dom/web-environment.ts';
 import { isWebTaskId } from './web-task-id.ts';
 import type { LlmServices } from './llm-services.ts';
+import type { RunLocks } from '../lease-locks.ts';
 import { withRetryWait } from './retry-wait.ts';
 import type { SettingsState } from './settings.svelte.ts';
 import { pricesOf } from './llm-settings.ts';
@@ -71,8 +72,7 @@ export type EngineLoader = (bytes: Uint8Array, options: LoadOptions) => Promise<
 const browserEngineLoader: EngineLoader = (bytes, options) =>
   EngineProxy.load(createBrowserWorker, bytes, options, { stepTimeoutMs: SESSION_STEP_TIMEOUT_MS });
 
-/** The Web Locks surface we use (`navigator.locks`); absent in old browsers and in Node. */
-export type RunLocks = Pick<LockManager, 'request' | 'query'>;
+export type { RunLocks } from '../lease-locks.ts';
 
 const pageLocks = (): RunLocks | null => (typeof navigator !== 'undefined' && navigator.locks ? navigator.locks : null);
 
