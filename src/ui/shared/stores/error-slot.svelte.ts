@@ -29,24 +29,14 @@ export class ErrorSlot {
    * @returns true when the task finished, false when it threw
    */
   async attempt(task: () => unknown, options: SlotOptions = {}): Promise<boolean> {
-    if (options.clear) this.message = null;
-    try {
-      await task();
-      return true;
-    } catch (error) {
-      this.showError(error, options.framed);
-      return false;
-    }
+    return (await this.settle(task, options)).ok;
   }
 
   /** `attempt` that hands back what `task` returned.
    * @returns the task's value; undefined when it threw (its text shown) */
   async run<T>(task: () => Promise<T> | T, options: SlotOptions = {}): Promise<T | undefined> {
-    let value: T | undefined;
-    await this.attempt(async () => {
-      value = await task();
-    }, options);
-    return value;
+    const outcome = await this.settle(task, options);
+    return outcome.ok ? outcome.value : undefined;
   }
 
   /** Show thrown value `error` (worded, key scrubbed; `framed` around it) — for a caller whose
@@ -58,5 +48,15 @@ export class ErrorSlot {
   /** Empty the slot. */
   dismiss(): void {
     this.message = null;
+  }
+
+  private async settle<T>(task: () => Promise<T> | T, options: SlotOptions): Promise<{ ok: true; value: T } | { ok: false }> {
+    if (options.clear) this.message = null;
+    try {
+      return { ok: true, value: await task() };
+    } catch (error) {
+      this.showError(error, options.framed);
+      return { ok: false };
+    }
   }
 }

@@ -99,8 +99,13 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     this.notice = null;
     this.error = problems[0] ?? this.runs.settingsProblem(roles);
     if (this.error !== null || this.driver.driving) return;
-    let config!: C;
-    if (!(await this.errors.attempt(async () => (config = await buildConfig())))) return;
+    let config: C;
+    try {
+      config = await buildConfig();
+    } catch (error) {
+      this.errors.showError(error);
+      return;
+    }
     const id = this.newRunId();
     this.forgetShown();
     await this.runs.store.setSetting(this.lastRunKey, id).catch(() => undefined);
