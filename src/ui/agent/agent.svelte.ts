@@ -148,8 +148,7 @@ export class Agent extends RunLifecycle {
       removed: (id) => {
         if (this.selectedId === id) this.selectedId = '';
       },
-      show: (message) => (this.error = message),
-      messageOf: (error) => settings.messageOf(error),
+      errors: this.errors,
     });
   }
 
@@ -262,7 +261,7 @@ export class Agent extends RunLifecycle {
   async importFile(file: File): Promise<void> {
     if (this.running) return;
     this.error = null;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const trajectory = importTrajectory(new TextDecoder().decode(await this.services.readFile(file)));
       this.reset();
       this.startObservation = trajectory.startObservation;
@@ -338,7 +337,7 @@ export class Agent extends RunLifecycle {
   }
 
   private async start(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await this.library.init();
       await this.restoreForm();
       await this.pace.load();

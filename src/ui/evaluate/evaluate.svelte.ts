@@ -117,7 +117,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
       this.shownSession = null;
       return;
     }
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const record = (await loadEvaluationSessions(this.deps.runs.store, state.id)).get(key);
       if (!record) throw new Error(`The session ${key} of evaluation ${state.id} has no record in this browser.`);
       this.shownSession = { key, record };
@@ -134,7 +134,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
   }
 
   async refreshPolicies(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const stored = await this.deps.runs.store.listMetaPrompts();
       this.form.options = policyOptions(stored.map((s) => readStoredEntry(s.entry)).filter((e) => e !== null));
       this.form.entries = this.deps.runs.library.entries;
@@ -191,7 +191,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     if (!state || state.status !== 'complete') return;
     const report = buildReport(state);
     const rows = report.policies;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       for (const stored of await this.deps.runs.store.listMetaPrompts()) {
         const entry = readStoredEntry(stored.entry);
         if (!entry) continue;
@@ -219,7 +219,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     const state = this.driver.state;
     const report = this.report;
     if (!state || !report) return;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const name = `evaluation-${state.id}`;
       const title = `Evaluation ${state.id}`;
       const download = this.deps.files.download;

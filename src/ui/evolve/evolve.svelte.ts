@@ -145,7 +145,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
 
   /** Download the whole run (state, sessions, proposer replies) as JSON; never a key. */
   async exportRun(id: string): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const run = await readEvolutionRun(this.deps.runs.store, id);
       if (!run) throw new Error(`There is no evolution run “${id}” in this browser.`);
       this.deps.files.download(`evolution-${id}.json`, exportEvolution(run), 'application/json');
@@ -155,7 +155,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   /** Import an exported run (validated), then show it. */
   async importFile(file: File): Promise<void> {
     this.notice = null;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const run = importEvolution(new TextDecoder().decode(await this.deps.files.readFile(file)));
       await storeImportedEvolution(this.deps.runs.store, run, this.deps.files.now());
       await this.refreshRuns();
@@ -170,7 +170,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     const c = state?.candidates.find((x) => x.id === candidateId);
     if (!state || !c) return null;
     let saved: string | null = null;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const entry = evolvedEntry(state, c);
       if (this.deps.saveMetaPrompt) await this.deps.saveMetaPrompt(entry);
       else await this.deps.runs.store.putMetaPrompt({ id: entry.id, createdAt: this.deps.files.now(), entry: storedEntryOf(entry) });
@@ -232,7 +232,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     if (this.error !== null) return;
     let config: EvolutionConfig | undefined;
     const id = this.makeRunId();
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await createBranch(this.deps.runs.store, source.id, id, iteration, { budgetMetricCalls: budget }, dateAt(this.deps.files.now()));
       config = (await loadEvolutionState(this.deps.runs.store, id))?.config;
     });

@@ -42,9 +42,9 @@ import { browserExecutor, PAGE_WALKTHROUGHS, sideBySide } from './experiment-exe
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
 import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
 import { errorText } from '../shared/stores/error-text.ts';
 import { RecallProbeState } from './recall-probe.svelte.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -72,7 +72,15 @@ export class ExperimentsState {
   current = $state.raw<{ index: number; total: number; step: string } | null>(null);
   running = $state(false);
   ready = $state(false);
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot((error) => this.deps.runs.messageOf(error));
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   notice = $state<string | null>(null);
   readonly evolution: EvolutionDriver;
   /** Drivers of the replicates running side by side with `evolution` (made as a plan needs them). */
@@ -130,7 +138,7 @@ export class ExperimentsState {
   }
 
   private async open(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await this.deps.runs.library.init();
       const { WEB_TASK_SETS, webTaskSet } = await import('../../web/tasks/catalog.ts');
       this.webSets = (name) => {
@@ -167,7 +175,7 @@ export class ExperimentsState {
 
   /** Read the user's experiment file; a bad one is refused with every field named (its text kept to edit). */
   async loadFile(file: File): Promise<void> {
-    await this.guard(async () => this.setup.load(new TextDecoder().decode(await this.deps.files.readFile(file)), file.name));
+    await this.errors.run(async () => this.setup.load(new TextDecoder().decode(await this.deps.files.readFile(file)), file.name));
   }
 
   /** Why Start is refused now, or null. */
@@ -221,12 +229,10 @@ export class ExperimentsState {
       this.error = budgetProblem;
       return false;
     }
-    try {
+    const made = await this.errors.attempt(() => {
       this.registration = makeRegistration(p.spec, { ...options, now: dateAt(this.deps.files.now()).toISOString(), codeVersion: codeVersion() });
-    } catch (error) {
-      this.error = this.deps.runs.messageOf(error);
-      return false;
-    }
+    });
+    if (!made) return false;
     await this.deps.runs.store.setSetting(PENDING_REGISTRATION_KEY, JSON.parse(JSON.stringify(this.registration)) as SettingValue);
     return true;
   }
@@ -315,12 +321,12 @@ export class ExperimentsState {
       if (e.phase === 'done' || e.phase === 'stopped') this.addSpent(e.step);
     };
     try {
-      // A Stop pressed between two steps stops the next one before it starts.
-      await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)), recallProbe: (s) => this.guarded(() => executor.recallProbe!(s)) });
-      this.error = this.evolution.error ?? this.sideEvolutions.find((d) => d.error)?.error ?? this.evaluation.error;
-    } catch (error) {
-      this.error = runs.messageOf(error);
-      if (this.record) {
+      const finished = await this.errors.attempt(async () => {
+        // A Stop pressed between two steps stops the next one before it starts.
+        await runExperiment(plan, record.state, { ...executor, evolution: (s, done) => this.guarded(() => executor.evolution(s, done)), evaluation: (s, ev) => this.guarded(() => executor.evaluation(s, ev)), recallProbe: (s) => this.guarded(() => executor.recallProbe!(s)) });
+        this.error = this.evolution.error ?? this.sideEvolutions.find((d) => d.error)?.error ?? this.evaluation.error;
+      });
+      if (!finished && this.record) {
         this.record = { ...this.record, state: { ...this.record.state, status: 'stopped' } };
         await this.persist();
       }
@@ -376,9 +382,5 @@ export class ExperimentsState {
   dismiss(): void {
     this.error = null;
     this.notice = null;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    await showingErrors(task, (message) => (this.error = message), (error) => this.deps.runs.messageOf(error));
   }
 }

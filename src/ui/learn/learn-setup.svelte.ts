@@ -30,8 +30,8 @@ import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/stores/run-services.ts';
 import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
 import { copyText } from '../shared/page-abilities.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 /** The policy's meta-prompt is run raw (its text the whole system message). */
 const isRaw = (policy: PolicySpec): boolean => policy.kind === 'meta' && policy.raw === true;
@@ -76,7 +76,15 @@ export class LearnSetup {
   shareLink = $state<string | null>(null);
   /** Whether the last link reached the clipboard. */
   copied = $state(false);
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot((error) => this.runs.messageOf(error));
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   ready = $state(false);
   private changedSinceReady = false;
   /** The seed drawn for the last session started with "random" (null: none yet). */
@@ -116,8 +124,7 @@ export class LearnSetup {
       removed: (id) => {
         if (this.form.storyId === id) this.change({ storyId: '' });
       },
-      show: (message) => (this.error = message),
-      messageOf: (error) => runs.messageOf(error),
+      errors: this.errors,
     });
   }
 
@@ -282,7 +289,7 @@ export class LearnSetup {
       this.error = problem ?? (sharable ? 'A link carries a fixed seed: type a seed instead of “random” to share this setup.' : 'This policy cannot be shared as a link.');
       return;
     }
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const ref = this.form.kind === 'web' ? parseTaskId(this.form.webTaskId) : { storyId: this.form.storyId, seed: this.form.seed };
       const task = await this.runs.resolveTask(ref.storyId, ref.seed);
       const web = task.task?.kind === 'web' ? { kind: 'web' as const, id: task.task.id } : undefined;
@@ -298,7 +305,7 @@ export class LearnSetup {
 
   private async start(): Promise<void> {
     this.countTokens = estimateTokenCounter();
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await Promise.all([this.library.init(), this.catalog.init()]);
       await this.restoreForm();
       const query = this.services.query();
@@ -338,9 +345,5 @@ export class LearnSetup {
     if (!this.library.find(saved.storyId)) saved.storyId = '';
     if (!this.options.some((o) => o.id === saved.policyId)) saved.policyId = defaultLearnForm().policyId;
     this.form = saved;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    await showingErrors(task, (message) => (this.error = message), (error) => this.runs.messageOf(error));
   }
 }

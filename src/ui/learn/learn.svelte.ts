@@ -146,7 +146,7 @@ export class LearnState extends RunLifecycle {
     this.holdTried = true;
     const next = this.sessions.unfinished.find((s) => !this.setAside.includes(s.id));
     if (!next || this.record !== null || this.readOnly !== null) return;
-    const record = await this.guard(() => loadSession(this.runs.store, next.id));
+    const record = await this.errors.run(() => loadSession(this.runs.store, next.id));
     if (!record || this.running || this.record !== null) return;
     this.show(record);
     this.held = record.id;
@@ -205,7 +205,7 @@ export class LearnState extends RunLifecycle {
    */
   async resume(id: string, fromLastGood = false): Promise<void> {
     if (this.running) return;
-    const record = await this.guard(() => loadSession(this.runs.store, id));
+    const record = await this.errors.run(() => loadSession(this.runs.store, id));
     if (!record) return;
     if (await this.runs.isRunLocked(id)) return this.showReadOnly(record);
     this.error = null;
@@ -227,7 +227,7 @@ export class LearnState extends RunLifecycle {
   /** Show a stored session (read-only; resumable when unfinished). */
   async open(id: string): Promise<void> {
     if (this.running) return;
-    const record = await this.guard(() => loadSession(this.runs.store, id));
+    const record = await this.errors.run(() => loadSession(this.runs.store, id));
     if (!record) return;
     this.stopWatching();
     this.readOnly = null;

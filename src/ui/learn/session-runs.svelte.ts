@@ -10,7 +10,7 @@ import type { SessionStatus } from '../../ttl/session-record.ts';
 import { loadSession, saveSession } from '../../ttl/session-store.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { exportFileName } from './session-plan.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 /** One row of the runs list (read defensively from the run's summary). */
 export interface SessionListItem {
@@ -81,7 +81,15 @@ export class SessionRuns {
   readonly compared = $derived(this.items.filter((i) => this.compareIds.includes(i.id)));
   /** Sessions that did not finish (resumable), newest first. */
   readonly unfinished = $derived(this.items.filter((i) => i.status !== 'complete'));
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot();
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   /** The id of the session just imported (to open it). */
   lastImported = $state<string | null>(null);
 
@@ -91,12 +99,12 @@ export class SessionRuns {
   ) {}
 
   async refresh(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       // Sessions of an evaluation or evolution (id `<run id>:<key>`) belong to that run, not to this list.
       const sources = recordOf(await this.store().getSetting(IMPORTED_NAMES_KEY).catch(() => undefined));
       this.items = (await this.store().listRuns('session')).filter((r) => !r.id.includes(':')).map((run) => listItemOf(run, sources));
       this.compareIds = this.compareIds.filter((id) => this.items.some((i) => i.id === id));
-    });
+    }, { clear: true });
   }
 
   toggleCompare(id: string): void {
@@ -105,18 +113,18 @@ export class SessionRuns {
 
   /** Download a stored session as JSON. */
   async exportRun(id: string): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const record = await loadSession(this.store(), id);
       if (!record) throw new Error('This session is no longer stored.');
       this.services.download(exportFileName(record), exportSession(record), 'application/json');
-    });
+    }, { clear: true });
   }
 
   /** Store a session file (an id already stored is kept under a new id), labelled by its file name
    * (`importedName`: a class's results, imported one file at a time, are told apart by it). */
   async importFile(file: File): Promise<void> {
     this.lastImported = null;
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       const record = importSession(new TextDecoder().decode(await this.services.readFile(file)));
       const taken = this.items.some((i) => i.id === record.id) || (await this.store().getRun(record.id)) !== undefined;
       const stored = taken ? { ...record, id: `${record.id}-imported-${this.services.now().toString(36)}` } : record;
@@ -129,22 +137,17 @@ export class SessionRuns {
       }
       this.lastImported = stored.id;
       await this.refresh();
-    });
+    }, { clear: true });
   }
 
   async remove(id: string): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await this.store().deleteRun(id);
       await this.refresh();
-    });
+    }, { clear: true });
   }
 
   dismissError(): void {
-    this.error = null;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    this.error = null;
-    await showingErrors(task, (message) => (this.error = message));
+    this.errors.dismiss();
   }
 }

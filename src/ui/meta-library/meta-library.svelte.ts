@@ -11,8 +11,7 @@ import { shareUrl } from '../../share/share-link.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { entrySchema, exportEntry, importEntry, provenanceText, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
 import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 /** The entry being written: a new one, a duplicate, or an edit of a user entry. */
 export interface EntryDraft {
@@ -50,7 +49,15 @@ export class MetaLibraryState {
   shareLink = $state<string | null>(null);
   shareFor = $state<string | null>(null);
   copied = $state(false);
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot();
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   /** A short confirmation ("Saved.", "Imported …"); null when none. */
   message = $state<string | null>(null);
   ready = $state(false);
@@ -126,20 +133,22 @@ export class MetaLibraryState {
       this.error = `The entry cannot be saved: ${issue.path.join('.') || 'entry'}: ${issue.message}`;
       return;
     }
-    await this.guard(async () => {
+    this.message = null;
+    await this.errors.run(async () => {
       await this.deps.catalog.save(result.data);
       this.draft = null;
       this.selectedId = result.data.id;
       this.message = `Saved “${result.data.name}”.`;
-    });
+    }, { clear: true });
   }
 
   async remove(entry: LibraryMetaPrompt): Promise<void> {
-    await this.guard(async () => {
+    this.message = null;
+    await this.errors.run(async () => {
       await this.deps.catalog.remove(entry.id);
       if (this.selectedId === entry.id) this.selectedId = null;
       this.message = `Deleted “${entry.name}”.`;
-    });
+    }, { clear: true });
   }
 
   exportEntry(entry: LibraryMetaPrompt): void {
@@ -149,18 +158,20 @@ export class MetaLibraryState {
 
   /** Add an exported entry file to the library (EntryImportError messages shown as they are). */
   async importFile(file: File): Promise<void> {
-    await this.guard(async () => {
+    this.message = null;
+    await this.errors.run(async () => {
       const text = new TextDecoder().decode(await this.deps.services.readFile(file));
       const entry = importEntry(text, this.deps.catalog.newId(), file.name);
       await this.deps.catalog.save(entry);
       this.selectedId = entry.id;
       this.message = `Imported “${entry.name}”.`;
-    });
+    }, { clear: true });
   }
 
   /** Make the entry's share link, show it and copy it to the clipboard. */
   async copyShareLink(entry: LibraryMetaPrompt): Promise<void> {
-    await this.guard(async () => {
+    this.message = null;
+    await this.errors.run(async () => {
       const link = shareUrl(this.deps.pageUrl(), {
         kind: 'meta-prompt',
         metaPrompt: { name: entry.name, description: entry.description, strategy: entry.strategy, provenance: provenanceText(entry.provenance), selectedOn: entry.selectedOn },
@@ -169,7 +180,7 @@ export class MetaLibraryState {
       this.shareFor = entry.id;
       this.copied = false;
       this.copied = await this.deps.copyText(link).then(() => true, () => false);
-    });
+    }, { clear: true });
   }
 
   /** Open the Learn view with this meta-prompt chosen. */
@@ -191,17 +202,10 @@ export class MetaLibraryState {
 
   private async start(): Promise<void> {
     await this.deps.catalog.init();
-    try {
-      this.counter = await (this.deps.loadCounter ?? loadTokenCounter)();
-    } catch (error) {
-      this.error = `The tokenizer could not be loaded, so no token count is shown: ${errorText(error)}`;
-    }
+    const counter = await this.errors.run(() => (this.deps.loadCounter ?? loadTokenCounter)(), {
+      framed: (text) => `The tokenizer could not be loaded, so no token count is shown: ${text}`,
+    });
+    if (counter) this.counter = counter;
     this.ready = true;
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    this.error = null;
-    this.message = null;
-    await showingErrors(task, (message) => (this.error = message));
   }
 }

@@ -12,7 +12,7 @@ import { isSeed, maxScoreHint } from '../shared/stores/library.ts';
 import { drawSeed, parseSeedText, SEED_HELP } from '../shared/format/seed.ts';
 import type { PlayerServices } from '../shared/stores/services.ts';
 import { LAST_STORY_KEY, StoryLibrary, type AddedStory, type LoadedStory } from '../shared/stores/story-library.svelte.ts';
-import { showingErrors } from '../shared/stores/error-text.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 /** The story being played. */
 export type CurrentStory = LoadedStory;
@@ -30,7 +30,15 @@ export class Player {
   seed = $state(0);
   /** The seed field says "random": every start draws a new seed (shown as `session.seed`). */
   seedRandom = $state(false);
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot();
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   /** Something odd about the story playing that does not stop it (a header checksum mismatch):
    * shown as a warning; the game goes on. */
   warning = $state<string | null>(null);
@@ -87,7 +95,7 @@ export class Player {
   /** Remove a user story from the library (its save slots stay). */
   async removeStory(id: string): Promise<void> {
     this.error = null;
-    await this.guard(async () => {
+    await this.errors.attempt(async () => {
       await this.library.remove(id);
       if (this.current?.entry.id === id) {
         this.session.end();
@@ -101,7 +109,7 @@ export class Player {
   async restart(): Promise<void> {
     const current = this.current;
     if (!current) return;
-    await this.guard(async () => {
+    await this.errors.attempt(async () => {
       if (this.seedRandom) this.seed = this.draw();
       else if (this.seed === this.session.seed) return this.session.restart();
       const engine = await this.services.loadEngine(current.bytes, this.library.loadOptions(current, this.seed));
@@ -136,25 +144,25 @@ export class Player {
       return;
     }
     this.maxScore = maxScore;
-    await this.guard(() => this.library.setMaxScore(current, maxScore));
+    await this.errors.attempt(() => this.library.setMaxScore(current, maxScore));
   }
 
   send(command: string): Promise<boolean> {
-    return this.guard(() => this.session.send(command));
+    return this.errors.attempt(() => this.session.send(command));
   }
 
   undo(): Promise<boolean> {
-    return this.guard(() => this.session.undo());
+    return this.errors.attempt(() => this.session.undo());
   }
 
   save(name: string): Promise<boolean> {
     this.error = null;
-    return this.guard(() => this.session.save(name));
+    return this.errors.attempt(() => this.session.save(name));
   }
 
   restoreSlot(name: string): Promise<boolean> {
     this.error = null;
-    return this.guard(() => this.session.restoreSlot(name));
+    return this.errors.attempt(() => this.session.restoreSlot(name));
   }
 
   /** Download the transcript shown as plain text (`txt`) or a standalone escaped page (`html`). */
@@ -169,7 +177,7 @@ export class Player {
 
   deleteSlot(name: string): Promise<boolean> {
     this.error = null;
-    return this.guard(() => this.session.deleteSlot(name));
+    return this.errors.attempt(() => this.session.deleteSlot(name));
   }
 
   dismissError(): void {
@@ -177,7 +185,7 @@ export class Player {
   }
 
   private async start(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.attempt(async () => {
       await this.library.init();
       if (this.library.catalogProblem !== null) this.error = this.library.catalogProblem;
       const query = this.services.query();
@@ -221,16 +229,11 @@ export class Player {
     return true;
   }
 
-  /** `guard` with the loading flag; the picker falls back to the story still playing on failure. */
+  /** `errors.attempt` with the loading flag; the picker falls back to the story still playing on failure. */
   private async withLoading(task: () => Promise<void>): Promise<void> {
     this.loading = true;
-    const ok = await this.guard(task);
+    const ok = await this.errors.attempt(task);
     this.loading = false;
     if (!ok) this.selectedId = this.current?.entry.id ?? '';
-  }
-
-  /** Run `task`, showing anything it throws; true when it succeeded. */
-  private async guard(task: () => Promise<void>): Promise<boolean> {
-    return showingErrors(task, (message) => (this.error = message));
   }
 }

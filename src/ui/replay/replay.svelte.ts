@@ -9,7 +9,7 @@ import type { PlayerServices } from '../shared/stores/services.ts';
 import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
 import { parseReplayFile, type ReplaySource } from './replay-source.ts';
 import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from '../shared/replay/shipped-replays.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
 
 export type ReplayFiles = Pick<PlayerServices, 'resolve' | 'fetchBytes' | 'readFile' | 'query'>;
 
@@ -22,7 +22,15 @@ export class ReplayState {
   /** Index of the shown session in `source.items` (null: none shown). */
   selected = $state<number | null>(null);
   loading = $state(false);
-  error = $state<string | null>(null);
+  /** The view's error slot. */
+  readonly errors = new ErrorSlot();
+  /** The error slot's text (a thrown error's, key scrubbed, or a problem found here); null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   private appliedQuery: string | null = null;
 
   constructor(
@@ -45,12 +53,12 @@ export class ReplayState {
   async openShipped(id: string): Promise<void> {
     const entry = shippedReplay(id);
     if (!entry) return;
-    await this.guard(entry.label, async () => new TextDecoder().decode(await this.files.fetchBytes(this.files.resolve(entry.path))));
+    await this.openSource(entry.label, async () => new TextDecoder().decode(await this.files.fetchBytes(this.files.resolve(entry.path))));
   }
 
   /** Open a file the user picked or dropped (validated). */
   async openFile(file: File): Promise<void> {
-    await this.guard(file.name, async () => new TextDecoder().decode(await this.files.readFile(file)));
+    await this.openSource(file.name, async () => new TextDecoder().decode(await this.files.readFile(file)));
   }
 
   /** Show session `index` of the open source. */
@@ -68,24 +76,20 @@ export class ReplayState {
   }
 
   dismissError(): void {
-    this.error = null;
+    this.errors.dismiss();
   }
 
   /** Read, parse and show a source; the one shown stays when this fails. */
-  private async guard(name: string, read: () => Promise<string>): Promise<void> {
+  private async openSource(name: string, read: () => Promise<string>): Promise<void> {
     this.loading = true;
-    this.error = null;
-    try {
+    await this.errors.run(async () => {
       const source = parseReplayFile(await read());
       this.source = source;
       this.sourceName = name;
       this.selected = null;
       this.player.clear();
       if (source.items.length > 0 && (source.kind === 'session' || source.items.length === 1)) this.select(0);
-    } catch (error) {
-      this.error = `${name}: ${errorText(error)}`;
-    } finally {
-      this.loading = false;
-    }
+    }, { clear: true, framed: (text) => `${name}: ${text}` });
+    this.loading = false;
   }
 }

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forgetSecrets, KEY_HIDDEN, registerSecret } from '../../../common/secrets.ts';
-import { errorText, showingErrors } from './error-text.ts';
+import { errorText } from './error-text.ts';
 
 const KEY = 'fake-test-key-0123456789abcdefghij';
 afterEach(() => forgetSecrets());
@@ -15,16 +15,6 @@ describe('the text a view shows for an error', () => {
     expect(errorText(new Error('The story file is not a Z-machine story.'))).toBe('The story file is not a Z-machine story.');
   });
 
-  it('a guarded task that throws shows its scrubbed text and reports false; one that finishes reports true', async () => {
-    registerSecret(KEY);
-    const shown: string[] = [];
-    expect(await showingErrors(async () => Promise.reject(new Error(`echo ${KEY}`)), (m) => shown.push(m))).toBe(false);
-    expect(await showingErrors(async () => 1, (m) => shown.push(m))).toBe(true);
-    expect(shown).toEqual([`echo ${KEY_HIDDEN}`]);
-    expect(await showingErrors(async () => Promise.reject(new Error('x')), (m) => shown.push(m), () => 'custom')).toBe(false);
-    expect(shown.at(-1)).toBe('custom');
-  });
-
   it('no view words a caught error itself: every one goes through errorText (or a messageOf built on it)', () => {
     const root = new URL('../..', import.meta.url).pathname;
     const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.(ts|svelte)$/.test(f) && !f.endsWith('.test.ts'));
@@ -35,5 +25,21 @@ describe('the text a view shows for an error', () => {
       .filter((line) => raw.test(line) && !/\bthrow new \w*Error\(/.test(line)).map((line) => `${f}: ${line.trim()}`));
     expect(files.length).toBeGreaterThan(100);
     expect(offenders).toEqual([]);
+  });
+
+  it('every view shows thrown errors through its one error slot: no view defines a guard of its own or catches into its error field', () => {
+    const root = new URL('../..', import.meta.url).pathname;
+    const files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => /\.(ts|svelte)$/.test(f) && !f.endsWith('.test.ts'));
+    const sources = files.map((f) => ({ f, text: readFileSync(join(root, f), 'utf8') }));
+    // A method that runs a task and shows what it throws, written again in a view.
+    const guardMethod = /^\s*(?:private |protected |public )?(?:async )?guard\s*[<(]/m;
+    // A catch whose first act is to put the caught value's text into the view's error field.
+    const catchIntoError = /catch \((\w+)\) \{\s*(?:if \([^)]*\) )?this\.error = [^\n]*\b\1\b/;
+    const slotViews = sources.filter(({ text }) => /new ErrorSlot\(|extends (?:RunLifecycle|RunDriver|RunViewState)\b/.test(text));
+    expect(sources.filter(({ text }) => guardMethod.test(text)).map(({ f }) => f)).toEqual([]);
+    expect(slotViews.length).toBeGreaterThanOrEqual(10);
+    expect(slotViews.filter(({ text }) => catchIntoError.test(text)).map(({ f }) => f)).toEqual([]);
+    // The old per-view helper is gone; the slot is the one place a task's thrown error is worded and shown.
+    expect(sources.filter(({ f, text }) => /\bshowingErrors\b/.test(text) && !f.endsWith('error-slot.svelte.ts')).map(({ f }) => f)).toEqual([]);
   });
 });

@@ -64,12 +64,8 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
       return null;
     }
     if (request.strategy !== undefined) {
-      try {
-        addHumanCandidate(state, { parentId: request.parentId, strategy: request.strategy });
-      } catch (error) {
-        this.error = this.runs.messageOf(error);
-        return null;
-      }
+      const { strategy } = request;
+      if (!(await this.errors.attempt(() => addHumanCandidate(state, { parentId: request.parentId, strategy })))) return null;
     }
     this.pending = { request, holdAt: state.iteration };
     try {

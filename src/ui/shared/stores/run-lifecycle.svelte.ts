@@ -2,11 +2,12 @@
  * The lifecycle every run a view starts shares, written once: a phase (idle → starting → running
  * → stopping → idle), an abort signal Stop fires, the countdown of a provider-requested wait,
  * re-reading a run another tab drives while its Web Lock is held, and the view's one error slot
- * (every thrown error shown as error-text.ts words it, the key scrubbed). Subclasses say how an
- * error reads (`messageOf`) and run their work through `lifecycle`, overriding nothing else: the
- * Evolve and Evaluate drivers (run-driver.svelte.ts), Learn's session and the Agent's episode.
+ * (`errors`, error-slot.svelte.ts: every thrown error worded as error-text.ts does, the key
+ * scrubbed). Subclasses say how an error reads (`messageOf`), run their work through `lifecycle`
+ * and any other fallible task through `errors.run`, overriding nothing else: the Evolve and
+ * Evaluate drivers (run-driver.svelte.ts), Learn's session and the Agent's episode.
  */
-import { showingErrors } from './error-text.ts';
+import { ErrorSlot } from './error-slot.svelte.ts';
 import { RetryCountdown, type Schedule } from './retry-countdown.svelte.ts';
 
 /** `idle`: nothing runs here; `starting`: set-up before the first step; `stopping`: after Stop. */
@@ -24,9 +25,15 @@ export interface LifecycleHooks {
 
 export abstract class RunLifecycle {
   phase = $state<RunPhase>('idle');
-  /** The view's error slot: the text of the last thrown error (key scrubbed), or a problem found
-   * before a run; null when none. */
-  error = $state<string | null>(null);
+  /** The view's error slot; `error` is its text. */
+  readonly errors = new ErrorSlot((error) => this.messageOf(error));
+  /** The text of the last thrown error (key scrubbed), or a problem found before a run; null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
   /** True while a run is in progress in this tab (from its start to the end of its stop). */
   readonly running = $derived(this.phase !== 'idle');
   /** Seconds left of the wait before a retry (counting down); null when not waiting. */
@@ -58,7 +65,7 @@ export abstract class RunLifecycle {
     try {
       return await work(controller.signal);
     } catch (error) {
-      this.error = this.messageOf(error);
+      this.errors.showError(error);
       await hooks.failed?.(error);
       return undefined;
     } finally {
@@ -80,7 +87,7 @@ export abstract class RunLifecycle {
 
   /** Close the error slot. */
   dismissError(): void {
-    this.error = null;
+    this.errors.dismiss();
   }
 
   /** Mark the run as running (after its set-up) — unless Stop came first. */
@@ -95,15 +102,6 @@ export abstract class RunLifecycle {
 
   protected clearWait(): void {
     this.wait.clear();
-  }
-
-  /** `task`'s result; undefined when it throws (its text shown in the error slot, key scrubbed). */
-  protected async guard<T>(task: () => Promise<T>): Promise<T | undefined> {
-    let value: T | undefined;
-    await showingErrors(async () => {
-      value = await task();
-    }, (message) => (this.error = message), (error) => this.messageOf(error));
-    return value;
   }
 
   /** Re-read a run another tab drives every WATCH_INTERVAL_MS: `reread` shows it again and tells

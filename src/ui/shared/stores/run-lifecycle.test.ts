@@ -36,7 +36,7 @@ class TestRun extends RunLifecycle {
     }, hooks);
   }
   guarded<T>(task: () => Promise<T>): Promise<T | undefined> {
-    return this.guard(task);
+    return this.errors.run(task);
   }
   watch(reread: () => Promise<boolean>): void {
     this.watchEvery(reread);

@@ -1,8 +1,8 @@
 /**
  * What the Evolve and Evaluate views' states share around their run driver (run-driver.svelte.ts):
  * the stored runs list, opening the views (library, token counter, the run last shown reopened
- * after a reload), resume / stop / open / delete, the messages shown (error, notice) and the
- * guard that shows every thrown error (key scrubbed). A view's state extends `RunViewState` with
+ * after a reload), resume / stop / open / delete, and the messages shown (notice; the error slot,
+ * error-slot.svelte.ts, that shows every thrown error with the key scrubbed). A view's state extends `RunViewState` with
  * its form, config and estimate. Must not import a view.
  */
 import type { EvolutionTask } from '../../../evolve/interface.ts';
@@ -12,7 +12,7 @@ import type { RunKind, RunSummary } from '../../../store/interface.ts';
 import { gameIdOf } from '../format/task-picks.ts';
 import type { RunDriver } from './run-driver.svelte.ts';
 import type { RunServices } from './run-services.ts';
-import { showingErrors } from './error-text.ts';
+import { ErrorSlot } from './error-slot.svelte.ts';
 
 export { browserSchedule } from './retry-countdown.svelte.ts';
 
@@ -34,7 +34,15 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
   ready = $state(false);
   /** A confirmation or note to show (e.g. "Saved to the library", a context-window guess). */
   notice = $state<string | null>(null);
-  error = $state<string | null>(null);
+  /** The view's error slot (thrown errors worded by `runs.messageOf`, key scrubbed). */
+  readonly errors = new ErrorSlot((error) => this.runs.messageOf(error));
+  /** The error slot's text: a thrown error's (key scrubbed) or a problem found before a run; null when none. */
+  get error(): string | null {
+    return this.errors.message;
+  }
+  set error(message: string | null) {
+    this.errors.message = message;
+  }
 
   /** The store setting that keeps the id of the run last shown. */
   protected abstract readonly lastRunKey: string;
@@ -68,7 +76,7 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
   protected async afterRun(): Promise<void> {}
 
   private async open(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       await this.runs.library.init();
       await this.opened();
       this.countTokens = estimateTokenCounter();
@@ -80,7 +88,7 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
   }
 
   async refreshRuns(): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       this.runList = await this.runs.store.listRuns(this.runKind);
     });
   }
@@ -95,7 +103,7 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     try {
       config = await buildConfig();
     } catch (error) {
-      this.error = this.runs.messageOf(error);
+      this.errors.showError(error);
       return;
     }
     const id = this.newRunId();
@@ -129,7 +137,7 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
   }
 
   async deleteRun(id: string): Promise<void> {
-    await this.guard(async () => {
+    await this.errors.run(async () => {
       if ((this.driver.driving && this.driver.state?.id === id) || (await this.runs.isRunLocked(id))) throw new Error(this.runningMessage);
       await this.runs.store.deleteRun(id);
       // Its unfinished sessions (kept so a resume continues them) go with it.
@@ -155,10 +163,5 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     this.notice = null;
     this.driver.error = null;
     this.driver.damaged = null;
-  }
-
-  /** Run `task`, showing what it throws. */
-  protected async guard(task: () => Promise<void>): Promise<void> {
-    await showingErrors(task, (message) => (this.error = message), (error) => this.runs.messageOf(error));
   }
 }

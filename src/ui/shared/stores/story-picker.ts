@@ -5,7 +5,7 @@
  * is shown through the view. Must not import a view.
  */
 import type { AddedStory, StoryLibrary } from './story-library.svelte.ts';
-import { showingErrors } from './error-text.ts';
+import type { ErrorSlot } from './error-slot.svelte.ts';
 
 /** What the picker needs of its view's state. */
 export interface StoryPickerHost {
@@ -13,10 +13,8 @@ export interface StoryPickerHost {
   choose(id: string): void;
   /** Story `id` was removed: unchoose it if it was chosen. */
   removed(id: string): void;
-  /** Show a message (a warning about an added file, or an error). */
-  show(message: string): void;
-  /** The message of a thrown error (key scrubbed). */
-  messageOf(error: unknown): string;
+  /** The view's error slot: a warning about an added file, or a thrown error (key scrubbed). */
+  readonly errors: ErrorSlot;
 }
 
 export class StoryPicker {
@@ -27,26 +25,22 @@ export class StoryPicker {
 
   /** Add each file to the library in turn and choose it. */
   async addFiles(files: readonly File[]): Promise<void> {
-    for (const file of files) await this.guard(async () => this.adopt(await this.library().addFile(file)));
+    for (const file of files) await this.host.errors.attempt(async () => this.adopt(await this.library().addFile(file)));
   }
 
   /** Fetch a story file from `address`, add it and choose it. */
   async addUrl(address: string): Promise<void> {
-    await this.guard(async () => this.adopt(await this.library().addUrl(address)));
+    await this.host.errors.attempt(async () => this.adopt(await this.library().addUrl(address)));
   }
 
   /** Remove a user story from the library. */
   async removeStory(id: string): Promise<void> {
-    await this.guard(() => this.library().remove(id));
+    await this.host.errors.attempt(() => this.library().remove(id));
     this.host.removed(id);
   }
 
   private adopt({ story, problem }: AddedStory): void {
-    if (problem !== null) this.host.show(problem);
+    if (problem !== null) this.host.errors.message = problem;
     this.host.choose(story.entry.id);
-  }
-
-  private async guard(task: () => Promise<void>): Promise<void> {
-    await showingErrors(task, (message) => this.host.show(message), (error) => this.host.messageOf(error));
   }
 }
