@@ -7,18 +7,38 @@
  * length does not depend on the machine's speed (a fixed 1.5 s delay was over before a slow CI
  * machine had checked the field).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test, type Page } from '@playwright/test';
 import { holdRequests } from './helpers.ts';
 import { setNumber } from './run-helpers.ts';
 
 const CASES = [
-  { view: 'learn', field: 'learn-steps', value: 21, query: '' },
-  { view: 'learn', field: 'learn-steps', value: 21, query: '&workshop=1' },
-  { view: 'learn', field: 'learn-episodes', value: 4, query: '&workshop=1' },
-  { view: 'agent', field: 'agent-max-steps', value: 17, query: '' },
-  { view: 'evolve', field: 'evolve-train-repeats', value: 2, query: '' },
-  { view: 'evaluate', field: 'evaluate-repeats', value: 4, query: '' },
+  { view: 'learn', field: 'learn-steps', key: 'maxSteps', value: 21, query: '' },
+  { view: 'learn', field: 'learn-steps', key: 'maxSteps', value: 21, query: '&workshop=1' },
+  { view: 'learn', field: 'learn-episodes', key: 'episodes', value: 4, query: '&workshop=1' },
+  { view: 'agent', field: 'agent-max-steps', key: 'maxSteps', value: 17, query: '' },
+  { view: 'evolve', field: 'evolve-train-repeats', key: 'trainRepeats', value: 2, query: '' },
+  { view: 'evaluate', field: 'evaluate-repeats', key: 'repeats', value: 4, query: '' },
 ] as const;
+
+/** The form a view saved (store setting `form:<view>`, form-memory.svelte.ts), read from IndexedDB. */
+function savedForm(page: Page, view: string): Promise<Record<string, unknown> | null> {
+  return page.evaluate(
+    (key) =>
+      new Promise<Record<string, unknown> | null>((resolve, reject) => {
+        const open = indexedDB.open('metattl-playground');
+        open.onerror = () => reject(new Error(String(open.error)));
+        open.onsuccess = () => {
+          const request = open.result.transaction('settings').objectStore('settings').get(key);
+          request.onsuccess = () => {
+            open.result.close();
+            resolve((request.result as { value?: Record<string, unknown> } | undefined)?.value ?? null);
+          };
+          request.onerror = () => reject(new Error(String(request.error)));
+        };
+      }),
+    `form:${view}`,
+  );
+}
 
 for (const c of CASES) {
   test(`${c.view}${c.query}: ${c.field} waits for the restore and keeps what was typed, across a reload`, async ({ page }) => {
@@ -34,7 +54,8 @@ for (const c of CASES) {
     await expect(root).toHaveAttribute('data-ready', 'true');
     await page.waitForTimeout(800); // a preset or restore landing late would show by now
     await expect(field).toHaveValue(String(c.value));
-    await page.waitForTimeout(700); // the form's store write
+    // The form's store write has landed (a reload before it would find no saved form).
+    await expect.poll(async () => (await savedForm(page, c.view))?.[c.key]).toBe(c.value);
     await page.reload();
     await expect(root).toHaveAttribute('data-ready', 'true');
     await expect(field).toHaveValue(String(c.value));

@@ -27,6 +27,25 @@ function gaugeOf(store: MemoryStore, quota: number, base: number): StorageGauge 
 }
 
 describe('watched storage', () => {
+  it('starts writes in the order they were asked for: a slow estimate never lets a later value of a setting land first', async () => {
+    const inner = new MemoryStore();
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let calls = 0;
+    // The first estimate is slow (the cache is cold); the next ones answer at once.
+    const gauge: StorageGauge = { estimate: async () => (++calls === 1 ? held.then(() => ({ usage: 0, quota: 100 * MIB })) : { usage: 0, quota: 100 * MIB }) };
+    const store = watchStorage(inner, gauge, { maxAgeMs: 0 });
+    const first = store.setSetting('form:learn', { maxSteps: 15 });
+    const second = store.setSetting('form:learn', { maxSteps: 21 });
+    await Promise.resolve();
+    release();
+    await Promise.all([first, second]);
+    expect(await inner.getSetting('form:learn')).toEqual({ maxSteps: 21 });
+    const events = [1, 2, 3, 4].map((seq) => store.appendRunEvents('r1', [{ seq, data: {} }], header('r1')));
+    await Promise.all(events);
+    expect((await inner.getRun('r1'))!.events.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+  });
+
   it('the reserve is a tenth of the quota, within 1 and 64 MiB', () => {
     expect([reserveBytes(5 * MIB), reserveBytes(100 * MIB), reserveBytes(10_000 * MIB)]).toEqual([MIB, 10 * MIB, 64 * MIB]);
   });

@@ -49,12 +49,15 @@ export interface StorageWatchOptions {
  * StorageLowError when the estimated usage plus the write's size leaves less than
  * `reserveBytes(quota)` free. An estimate is trusted for `maxAgeMs`, with the JSON size of the
  * writes since added to it, to admit writes; a refusal always asks the gauge afresh first; a later estimate reporting less (browsers report late) does not undo
- * that count until a delete. A gauge that fails or reports no quota checks nothing.
+ * that count until a delete. A gauge that fails or reports no quota checks nothing. Writes start
+ * in the order they were called (a slow estimate never lets a later write overtake an earlier one).
  */
 export function watchStorage(store: Store, gauge: StorageGauge, options: StorageWatchOptions = {}): Store {
   const now = options.now ?? (() => Date.now());
   const maxAge = options.maxAgeMs ?? 1000;
   let known: { usage: number; quota: number; at: number } | null = null;
+  /** Settles once the last write asked for has started (or was refused). */
+  let dispatched: Promise<void> = Promise.resolve();
   const sizeOf = (args: unknown[]): number => {
     try {
       return JSON.stringify(args, (_k, v: unknown) => (v instanceof Uint8Array ? v.byteLength : v))?.length ?? 0;
@@ -95,9 +98,13 @@ export function watchStorage(store: Store, gauge: StorageGauge, options: Storage
       }
       if (typeof prop !== 'string' || !WRITES.has(prop)) return method.bind(target);
       return async (...args: unknown[]) => {
+        // Writes start in the order they were asked for: a check that waits for a fresh estimate
+        // must not let a later write overtake it (the older value of a setting or record would
+        // land last and win). Only the start is ordered; the writes themselves still overlap.
+        const started = dispatched.then(() => check(sizeOf(args))).then(() => ({ result: method.apply(target, args) }));
+        dispatched = started.then(() => undefined, () => undefined);
         try {
-          await check(sizeOf(args));
-          return await method.apply(target, args);
+          return await (await started).result;
         } catch (error) {
           options.onFailure?.(error);
           throw error;
