@@ -6,7 +6,7 @@
  * build. Timings taken through tsx therefore charge the product for the dev loader: in the loop
  * bench about 1.3 ms of CPU per LLM call (5.0 vs 3.9 ms at C = 16).
  *
- * `runBuilt(entry)` bundles `entry` the CLI's way (esm, node20, npm packages external) into
+ * `runBuilt(entry)` bundles `entry` the CLI's way (esm, node26, npm packages external) into
  * `build/bench/<name>/<name>.js`, beside the engine's worker entry `engine-worker.js` (so a
  * worker_thread engine starts as the built CLI starts it: worker-factory.ts), each with a linked
  * source map (cpu-split.ts maps profile frames back to their sources through it); runs it with
@@ -59,7 +59,7 @@ export async function runBuilt(entry: string): Promise<number> {
     bundle: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node26',
     packages: 'external',
     sourcemap: 'linked',
     logLevel: 'warning',

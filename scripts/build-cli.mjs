@@ -25,7 +25,7 @@ export async function buildCli() {
     splitting: true,
     format: 'esm',
     platform: 'node',
-    target: 'node20',
+    target: 'node26',
     packages: 'external',
     metafile: true,
     define: { __METATTL_CODE_VERSION__: JSON.stringify(buildCodeVersion(ROOT)) },
