@@ -13,7 +13,7 @@ describe('randomUuid', () => {
   });
 
   it('draws a different id each time from a real random source', () => {
-    const fill = (bytes: Uint8Array): Uint8Array => webcrypto.getRandomValues(bytes);
+    const fill = (bytes: Uint8Array): Uint8Array => (webcrypto.getRandomValues(bytes as Uint8Array<ArrayBuffer>), bytes);
     const ids = new Set(Array.from({ length: 200 }, () => randomUuid(fill)));
     expect(ids.size).toBe(200);
     for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
