@@ -1,7 +1,7 @@
 /**
  * Bad story files uploaded through the file input show the engine's typed StoryFileError message
  * in the alert region, and advent keeps playing; a .zblorb wrapping advent.z5 runs; a story that
- * fails to start is not kept in the library; a header address outside the file is refused with it
+ * fails to start is not kept on the story shelf; a header address outside the file is refused with it
  * named (static memory base, dictionary); a header checksum mismatch warns and the story plays.
  */
 import { expect, test } from '@playwright/test';
@@ -92,7 +92,7 @@ test('a .zblorb wrapping advent.z5 runs and is matched to the catalog', async ({
   await expect(page.getByTestId('story-picker').locator(`option[value="user:${ADVENT_MD5}"]`)).toHaveCount(0);
 });
 
-test('a story that fails to start is not kept in the library; a checksum mismatch warns and plays', async ({ page }) => {
+test('a story that fails to start is not kept on the story shelf; a checksum mismatch warns and plays', async ({ page }) => {
   await openPlayer(page);
   await pickStory(page, 'advent');
   const broken = advent.slice();
@@ -100,7 +100,7 @@ test('a story that fails to start is not kept in the library; a checksum mismatc
   await upload(page, 'broken.z5', broken);
   const error = page.getByTestId('error');
   await expect(error).toContainText('The story failed to start: The story ran an instruction the interpreter cannot carry out');
-  await expect(error).toContainText('“broken.z5” was not added to the library.');
+  await expect(error).toContainText('“broken.z5” was not added to the story shelf.');
   await expect(error).not.toContainText('RangeError');
   await expect(page.getByTestId('story-picker')).toHaveValue('advent');
   expect((await page.getByTestId('story-picker').locator('option').allTextContents()).some((o) => o.includes('broken'))).toBe(false);

@@ -42,7 +42,7 @@ test('a tiny random-control: plan before Start, reload mid-run, resume, report a
   // The paper's own experiment is offered first.
   await expect(page.locator('[data-testid="experiment-builtin"][value="paper-jericho"]')).toBeChecked();
   await page.locator('[data-testid="experiment-builtin"][value="random-control"]').check();
-  // A game the library lacks is named, and Start waits for it.
+  // A game the story shelf lacks is named, and Start waits for it.
   await page.locator('[data-testid="experiment-taskset"][data-name="OOD"]').fill('ztuu');
   await expect(page.getByTestId('experiment-missing')).toContainText('ztuu');
   await expect(page.getByTestId('experiment-start')).toBeDisabled();

@@ -1,5 +1,5 @@
 /**
- * "Get the games" in the story library: nothing is fetched until the user asks; the
+ * "Get the games" on the story shelf: nothing is fetched until the user asks; the
  * paper's six Jericho games come through a CORS proxy prefix (a local server standing in for the
  * archives, serving ../shared's files), each checked against Jericho's md5; a wrong file is
  * refused with both sums, a 404 can be retried, and a server that does not allow the page's
@@ -56,7 +56,7 @@ test.beforeEach(async ({ page }) => {
   await page.route('**/local-stories/index.json', (route) => route.fulfill({ json: [] }));
 });
 
-test('the paper\'s games through a proxy prefix: checked, added to the library, a wrong file refused, a 404 retried', async ({ page }) => {
+test('the paper\'s games through a proxy prefix: checked, added to the story shelf, a wrong file refused, a 404 retried', async ({ page }) => {
   requests = [];
   notFoundOnce = new Set(['zork3']);
   wrongFile = new Set(['library']);

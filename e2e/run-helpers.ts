@@ -1,6 +1,6 @@
 /**
  * Shared steps of the Evolve and Evaluate e2e tests: point Settings at the mock LLM with the same
- * model for every role, open the views, and give library stories a role (the views' test ids are
+ * model for every role, open the views, and give shelf stories a role (the views' test ids are
  * their contract).
  */
 import { expect, type Page } from '@playwright/test';
@@ -21,7 +21,7 @@ export async function goToRunView(page: Page, view: 'evolve' | 'evaluate'): Prom
   await expect(page.getByTestId(view)).toHaveAttribute('data-ready', 'true');
 }
 
-/** Give library story `id` a role in the view's story list (and optionally its seeds). */
+/** Give shelf story `id` a role in the view's story list (and optionally its seeds). */
 export async function setStoryRole(page: Page, view: 'evolve' | 'evaluate', id: string, role: string, seeds?: string): Promise<void> {
   const row = page.locator(`[data-testid="${view}-story"][data-id="${id}"]`);
   await row.getByTestId(`${view}-role`).selectOption(role);

@@ -111,7 +111,7 @@ test('an invalid number is refused with what is expected, and not saved', async 
 });
 
 test('the form is read-only until the saved settings are restored; what is typed then is kept, an invalid entry says so', async ({ page }) => {
-  // The restore waits for the story library, which waits for the catalog: held until the test has
+  // The restore waits for the story shelf, which waits for the catalog: held until the test has
   // seen the form read-only, so the window a busy machine opens by chance is opened on purpose.
   const { release } = await holdRequests(page, '**/stories/catalog.json');
   await page.goto('./?view=settings');

@@ -93,7 +93,7 @@ describe('human candidates', () => {
     expect(new Set(humanMinibatch(c, 0)).size).toBe(2);
   });
 
-  it('feedback goes to the proposer in place of the reflective record', async () => {
+  it('feedback goes to the proposer in place of the reflective dataset', async () => {
     const messages = feedbackMessages('Be careful.', 'Read every sign.', config());
     expect(messages[1]!.content).toContain('<feedback>\nRead every sign.\n</feedback>');
     expect(messages[1]!.content).toContain('<current_strategy>\nBe careful.\n</current_strategy>');

@@ -6,7 +6,7 @@
  * scripted draws, must choose exactly what ours choose and use exactly as many draws.
  */
 import { describe, expect, it } from 'vitest';
-import { attemptMerge, mergeSubsample, type MergeMemory, type MergePoolEntry } from '../src/evolve/strategies/merge.ts';
+import { attemptMerge, mergeSubsample, type MergeMemory, type MergePoolEntry } from '../src/evolve/rules/merge.ts';
 import { SeededRng } from '../src/ttl/rng.ts';
 import { runGepaReference } from './support/gepa-reference.ts';
 

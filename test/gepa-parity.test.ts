@@ -8,8 +8,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { BudgetTooSmallError } from '../src/evolve/evolution-runner.ts';
-import { paretoFronts, parentSamplingList, pruneDominated } from '../src/evolve/strategies/pareto.ts';
-import { selectBest } from '../src/evolve/strategies/selection.ts';
+import { paretoFronts, parentSamplingList, pruneDominated } from '../src/evolve/rules/pareto.ts';
+import { selectBest } from '../src/evolve/rules/selection.ts';
 import type { EvolutionState } from '../src/evolve/interface.ts';
 import { SeededRng } from '../src/ttl/rng.ts';
 import { runScripted, scriptedConfig } from './support/scripted-evolution.ts';

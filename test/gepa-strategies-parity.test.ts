@@ -1,15 +1,15 @@
 /**
- * GEPA ≥ 0.1.4's outer-loop strategies against GEPA's own code: its candidate selectors
+ * GEPA ≥ 0.1.4's outer-loop rules against GEPA's own code: its candidate selectors
  * (pareto, current_best, epsilon_greedy, top_k_pareto), acceptance criteria and the
  * no-improvement and score-threshold stoppers, run in Python (test/gepa-reference/strategies.py)
  * on the same 300 generated score matrices with the same scripted draws, must choose exactly what
  * ours choose. Plus hand-computed examples, and the runner using them end to end.
  */
 import { describe, expect, it } from 'vitest';
-import { acceptanceRule } from '../src/evolve/strategies/acceptance.ts';
-import { currentBest, selectCandidate, type CandidateSelection } from '../src/evolve/strategies/candidate-selection.ts';
-import type { ScoreMatrix } from '../src/evolve/strategies/pareto.ts';
-import { StopConditions } from '../src/evolve/strategies/stop-conditions.ts';
+import { acceptanceRule } from '../src/evolve/rules/acceptance.ts';
+import { currentBest, selectCandidate, type CandidateSelection } from '../src/evolve/rules/candidate-selection.ts';
+import type { ScoreMatrix } from '../src/evolve/rules/pareto.ts';
+import { StopConditions } from '../src/evolve/rules/stop-conditions.ts';
 import { SeededRng } from '../src/ttl/rng.ts';
 import { runGepaReference } from './support/gepa-reference.ts';
 import { runScripted, scriptedConfig } from './support/scripted-evolution.ts';
@@ -44,7 +44,7 @@ function generate(): SelectionCase[] {
 
 const matrix = (rows: Record<string, number>[]): ScoreMatrix => Object.fromEntries(rows.map((row, i) => [`c${i}`, row]));
 
-describe('outer-loop strategies equal GEPA 0.1.4 on the same inputs', () => {
+describe('outer-loop rules equal GEPA 0.1.4 on the same inputs', () => {
   it('candidate selection, acceptance and the no-improvement / score-threshold stoppers', async () => {
     const selections = generate();
     const acceptance = [[0.2, 0.3], [0.3, 0.3], [0.4, 0.3], [0, 0], [0.5, 0.25]].map(([a, b]) => ({ before: [a!], after: [b!] }));
@@ -68,7 +68,7 @@ describe('outer-loop strategies equal GEPA 0.1.4 on the same inputs', () => {
   });
 });
 
-describe('outer-loop strategies, hand-computed', () => {
+describe('outer-loop rules, hand-computed', () => {
   // c0 mean 0.3, c1 mean 0.5 (leads t0), c2 mean 0.5 (leads t1), c3 mean 0.2 (leads nothing).
   const scores: ScoreMatrix = { c0: { t0: 0.4, t1: 0.2 }, c1: { t0: 0.9, t1: 0.1 }, c2: { t0: 0.2, t1: 0.8 }, c3: { t0: 0.1, t1: 0.3 } };
   const tasks = ['t0', 't1'];

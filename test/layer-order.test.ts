@@ -28,7 +28,7 @@ describe('import boundaries (lint)', { timeout: 60_000 }, () => {
   });
 
   it('the core never imports ui; views never import each other (Experiments included); tests are exempt from the layer order only', async () => {
-    expect(await refusals('src/ttl/x.ts', "import { x } from '../ui/shared/stores/services.ts';\nexport const f = x;\n")).toEqual([expect.stringContaining('The core never imports ui')]);
+    expect(await refusals('src/ttl/x.ts', "import { x } from '../ui/shared/state/services.ts';\nexport const f = x;\n")).toEqual([expect.stringContaining('The core never imports ui')]);
     expect(await refusals('src/ui/experiments/x.ts', "import { x } from '../evaluate/evaluate.svelte.ts';\nexport const f = x;\n")).toEqual([expect.stringContaining('Views never import each other')]);
     expect(await refusals('src/share/x.test.ts', "import { x } from '../ttl/web-engine.ts';\nexport const f = x;\n")).toEqual([]);
     expect(await refusals('src/share/x.test.ts', "import { x } from '../ui/App.svelte';\nexport const f = x;\n")).toEqual([expect.stringContaining('The core never imports ui')]);

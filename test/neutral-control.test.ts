@@ -1,5 +1,5 @@
 /**
- * The matched random control (src/evolve/strategies/neutral-mutation.ts, proposer mode
+ * The matched random control (src/evolve/rules/neutral-mutation.ts, proposer mode
  * `random-neutral`): its edits' word edit distances follow the LLM arm's distribution (two-sample
  * Kolmogorov–Smirnov test, seeded), its words come from the neutral corpus, not our curated
  * strategies; a scripted run records the distribution it drew from and each edit's size; an
@@ -7,8 +7,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { evolutionAccounting, wordEditDistance, wordsOf } from '../src/evolve/accounting.ts';
-import { DEFAULT_EDIT_SIZES, NEUTRAL_CORPUS, neutralEdit, parseEditSizes } from '../src/evolve/strategies/neutral-mutation.ts';
-import { MUTATION_CORPUS } from '../src/evolve/strategies/random-mutation.ts';
+import { DEFAULT_EDIT_SIZES, NEUTRAL_CORPUS, neutralEdit, parseEditSizes } from '../src/evolve/rules/neutral-mutation.ts';
+import { MUTATION_CORPUS } from '../src/evolve/rules/random-mutation.ts';
 import { BUILTIN_EXPERIMENTS } from '../src/experiment/builtins.ts';
 import { matchedEditSizes, planExperiment } from '../src/experiment/plan.ts';
 import { validateExperiment } from '../src/experiment/schema.ts';

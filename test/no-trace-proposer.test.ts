@@ -2,11 +2,11 @@
  * The proposer without the trace (`proposerInput: 'no-trace'`, `--proposer-input no-trace`): it
  * sees the parent strategy and the fixed instructions but no trajectory, so a gap between it and
  * the full proposer is what reading the trajectory adds. Its messages carry no text of the
- * reflective record; the full proposer's carry the record; the CLI refuses it off the GEPA loop.
+ * reflective dataset; the full proposer's carry the record; the CLI refuses it off the GEPA loop.
  */
 import { describe, expect, it } from 'vitest';
-import { buildProposerMessages, NO_TRACE_NOTE } from '../src/evolve/strategies/llm-proposer.ts';
-import { formatReflectiveRecord } from '../src/evolve/reflective-record.ts';
+import { buildProposerMessages, NO_TRACE_NOTE } from '../src/evolve/rules/llm-proposer.ts';
+import { formatReflectiveDataset } from '../src/evolve/reflective-dataset.ts';
 import type { ChatMessage, ChatModel } from '../src/llm/interface.ts';
 import { fakeSession, runScripted, scriptedConfig, scriptedTask } from './support/scripted-evolution.ts';
 
@@ -39,7 +39,7 @@ describe('the no-trace proposer', () => {
         return { content: `<strategy>Rule ${seen.length}: look around.</strategy>`, finishReason: 'stop', model: 'p', usage: { promptTokens: 10, completionTokens: 5, reasoningTokens: 0, latencyMs: 0, costUsd: 0 } };
       },
     };
-    const record = formatReflectiveRecord(fakeSession('x', scriptedTask('t1'), 0.3));
+    const record = formatReflectiveDataset(fakeSession('x', scriptedTask('t1'), 0.3));
     expect(record.length).toBeGreaterThan(0);
     const blind = await runScripted({ scores, proposals: [] }, scriptedConfig(['t1', 't2'], ['v1'], { budgetMetricCalls: 12, proposerInput: 'no-trace' }), { proposer });
     expect(blind.state.config.proposerInput).toBe('no-trace');

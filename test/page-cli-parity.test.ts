@@ -17,7 +17,7 @@ import { loadEvolutionState } from '../src/evolve/evolution-store.ts';
 import type { EvolutionConfig, EvolutionState } from '../src/evolve/interface.ts';
 import type { RunHeader, Store } from '../src/store/interface.ts';
 import { MemoryStore } from '../src/store/memory-store.ts';
-import { EvolutionDriver } from '../src/ui/shared/stores/evolution-driver.svelte.ts';
+import { EvolutionDriver } from '../src/ui/shared/state/evolution-driver.svelte.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { manualSchedule, testTab } from './support/ui/run-test-support.ts';
 

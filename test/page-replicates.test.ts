@@ -23,7 +23,7 @@ import { EnginePool } from '../src/ttl/engine-pool.ts';
 import { syncEngine } from '../src/ttl/episode-runner.ts';
 import { evaluateSession } from '../src/ttl/session-evaluator.ts';
 import { browserExecutor, sideBySide, type StepDriver } from '../src/ui/experiments/experiment-executor.ts';
-import { policyOptions } from '../src/ui/shared/stores/policy-options.ts';
+import { policyOptions } from '../src/ui/shared/state/policy-options.ts';
 import { MemoryCache } from './support/scripted-evolution.ts';
 import { REPO_ROOT } from './support/shared.ts';
 

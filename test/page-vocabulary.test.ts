@@ -1,8 +1,8 @@
 /**
- * The Experiments view's vocabulary-overlap column reads the library's story files
- * (src/ui/experiments/experiment-tasks.ts `libraryVocabularies`) and gives the same dictionary
+ * The Experiments view's vocabulary-overlap column reads the story shelf's story files
+ * (src/ui/experiments/experiment-tasks.ts `shelfVocabularies`) and gives the same dictionary
  * overlap as the CLI's report (src/cli/stories-overlap.ts `vocabulariesFor`, which finds the same
- * files by name); the page has no walkthroughs, and a game no library story plays is listed missing.
+ * files by name); the page has no walkthroughs, and a game no shelf story plays is listed missing.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -12,8 +12,8 @@ import { freshExperimentState } from '../src/experiment/experiment-runner.ts';
 import { planExperiment } from '../src/experiment/plan.ts';
 import { buildExperimentReport } from '../src/experiment/report.ts';
 import { evaluationOverlap } from '../src/eval/vocabulary-overlap.ts';
-import { libraryVocabularies } from '../src/ui/experiments/experiment-tasks.ts';
-import { libraryGameVocabularies } from '../src/ui/shared/evaluation/library-vocabulary.ts';
+import { shelfVocabularies } from '../src/ui/experiments/experiment-tasks.ts';
+import { shelfGameVocabularies } from '../src/ui/shared/evaluation/shelf-vocabulary.ts';
 import { REPO_ROOT } from './support/shared.ts';
 
 const STORIES = resolve(REPO_ROOT, '../shared/stories');
@@ -22,14 +22,14 @@ beforeAll(() => {
 });
 
 describe('the page\'s vocabulary overlap', () => {
-  it('reads each game\'s dictionary from its library story: the same shares as the CLI report, walkthrough left out, absent games missing', async () => {
+  it('reads each game\'s dictionary from its shelf story: the same shares as the CLI report, walkthrough left out, absent games missing', async () => {
     // vocab-ood without its VOCAB-OOD games (no story files here): ID and the paper's OOD.
     const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances', 'library', 'zork3'], 'VOCAB-OOD': ['advent', 'trinity'] } };
     const plan = planExperiment(spec);
     // Library entries as the page keeps them: a catalog id, or (a user's file) its own id; no trinity.
     const entries = ['detective', 'zork1', 'temple', 'balances', 'library', 'zork3', 'advent'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
     const read: string[] = [];
-    const page = await libraryVocabularies(plan, entries, async (e) => {
+    const page = await shelfVocabularies(plan, entries, async (e) => {
       read.push(e.id);
       return new Uint8Array(readFileSync(resolve(STORIES, e.file)));
     });
@@ -51,9 +51,9 @@ describe('the page\'s vocabulary overlap', () => {
     expect(pageReport.vocabulary!.find((v) => v.step === 'eval-ID')!.dictionary!.share).toBe(1);
   });
 
-  it('the Evaluate report: each evolved policy against each story task set, from the library, as the CLI\'s eval computes it', async () => {
+  it('the Evaluate report: each evolved policy against each story task set, from the story shelf, as the CLI\'s eval computes it', async () => {
     const entries = ['detective', 'zork1', 'temple'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
-    const page = await libraryGameVocabularies(['detective', 'temple', 'zork1', 'web:shop/t1', 'nowhere'], entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));
+    const page = await shelfGameVocabularies(['detective', 'temple', 'zork1', 'web:shop/t1', 'nowhere'], entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));
     expect(Object.keys(page).sort()).toEqual(['detective', 'temple', 'zork1']);
     const policies = [{ id: 'naive', selectedOn: [] }, { id: 'evolved', selectedOn: ['detective:0', 'zork1:0'] }];
     const sets = [{ name: 'custom', games: ['detective', 'temple', 'temple'] }, { name: 'web', games: ['web:shop/t1'] }];

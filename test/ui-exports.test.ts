@@ -19,8 +19,8 @@ import { curveTable } from '../src/ui/shared/charts/learning-chart.ts';
 import { lineChartTable } from '../src/ui/shared/charts/line-chart.ts';
 import { evolutionRunRow, runsTable } from '../src/ui/shared/format/run-rows.ts';
 import { storyTaskTable } from '../src/ui/shared/format/task-picks.ts';
-import { evaluationsTable } from '../src/ui/shared/stores/entry-io.ts';
-import { createExports, exportFileName } from '../src/ui/shared/stores/exports.ts';
+import { evaluationsTable } from '../src/ui/shared/state/entry-io.ts';
+import { createExports, exportFileName } from '../src/ui/shared/state/exports.ts';
 import { replayCandidateTable } from '../src/ui/replay/replay-source.ts';
 import { describeModel } from '../src/llm/model-label.ts';
 

@@ -9,8 +9,8 @@ import { EvaluateState } from '../src/ui/evaluate/evaluate.svelte.ts';
 import { EvolveDashboard } from '../src/ui/evolve/evolve.svelte.ts';
 import { Agent } from '../src/ui/agent/agent.svelte.ts';
 import { LearnSetup } from '../src/ui/learn/learn-setup.svelte.ts';
-import { MetaPromptCatalog } from '../src/ui/shared/stores/meta-prompt-catalog.svelte.ts';
-import { formSettingKey, mergeSavedForm } from '../src/ui/shared/stores/form-memory.svelte.ts';
+import { MetaPromptCatalog } from '../src/ui/shared/state/meta-prompt-catalog.svelte.ts';
+import { formSettingKey, mergeSavedForm } from '../src/ui/shared/state/form-memory.svelte.ts';
 
 let mock: MockLlm;
 beforeAll(async () => {

@@ -6,9 +6,9 @@
  * test/cli-help.test.ts checks they equal its lists) because the modules that hold them would add
  * about 50 ms to `metattl --help`.
  */
-import type { Acceptance } from '../evolve/strategies/acceptance.ts';
-import type { CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
-import type { Optimizer } from '../evolve/strategies/opro-proposer.ts';
+import type { Acceptance } from '../evolve/rules/acceptance.ts';
+import type { CandidateSelection } from '../evolve/rules/candidate-selection.ts';
+import type { Optimizer } from '../evolve/rules/opro-proposer.ts';
 import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
 import { BUILTIN_EXPERIMENTS } from '../experiment/builtins.ts';

@@ -4,7 +4,7 @@
  * contract (--json): `{ bestCandidateId, metricCallsUsed, candidates: [{ id, parentId, status,
  * strategy, valScores: {taskId: wAuc} }], fronts: {taskId: [candidateId]} }` plus extra fields
  * (id, status, stopReason, bestByZScore, budget, sessionsPlayed, proposals, failedProposals,
- * faultedEpisodes, outerLoop, merges, `model: { name, simulated, kind, caveat }` of llm/model-label.ts). `--optimizer opro` writes proposals the OPRO way (strategies/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
+ * faultedEpisodes, outerLoop, merges, `model: { name, simulated, kind, caveat }` of llm/model-label.ts). `--optimizer opro` writes proposals the OPRO way (rules/opro-proposer.ts). A metric call is one candidate evaluated on one task whatever its repeats
  * (--train-repeats for minibatches, --val-repeats for validation; --repeats sets both); a budget
  * that cannot pay for the seed's validation plus one full iteration is refused (exit 2).
  * --pause-after N pauses at the boundary after iteration N; --branch RUN_ID --from-iteration N
@@ -25,13 +25,13 @@ import { budgetLine, newEvolutionConfig, refuseSmallBudget, resumedEvolution, ty
 import { openNodeStore } from '../store/node-store.ts';
 import { contextWindowFromFlags, llmSettingsFromFlags } from './llm-options.ts';
 import { intOption, LIMITS, numberOption } from './numbers.ts';
-import { ACCEPTANCES, type Acceptance } from '../evolve/strategies/acceptance.ts';
-import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/strategies/candidate-selection.ts';
-import type { StopConditionsConfig } from '../evolve/strategies/stop-conditions.ts';
-import type { ProposerInstruction } from '../evolve/strategies/llm-proposer.ts';
-import { OPTIMIZERS, type Optimizer } from '../evolve/strategies/opro-proposer.ts';
-import { parseEditSizes } from '../evolve/strategies/neutral-mutation.ts';
-import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/strategies/proposals.ts';
+import { ACCEPTANCES, type Acceptance } from '../evolve/rules/acceptance.ts';
+import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../evolve/rules/candidate-selection.ts';
+import type { StopConditionsConfig } from '../evolve/rules/stop-conditions.ts';
+import type { ProposerInstruction } from '../evolve/rules/llm-proposer.ts';
+import { OPTIMIZERS, type Optimizer } from '../evolve/rules/opro-proposer.ts';
+import { parseEditSizes } from '../evolve/rules/neutral-mutation.ts';
+import { parseProposals, proposalsPerIteration, type ProposalsConfig } from '../evolve/rules/proposals.ts';
 import { allWeb, parseTasks, type CliTask } from './tasks.ts';
 import { EVOLUTION_DEFAULTS } from '../evolve/run-defaults.ts';
 import { sessionDefaults } from '../ttl/run-defaults.ts';
@@ -155,7 +155,7 @@ function given(argv: readonly string[], flag: string): boolean {
 }
 
 /** The settings a branch changes: those of the flags given (values as parsed into `parsed`, a
- * config built from the flags), budget, outer-loop strategies, proposer, failures, concurrency. */
+ * config built from the flags), budget, outer-loop rules, proposer, failures, concurrency. */
 function branchChanges(argv: readonly string[], parsed: EvolutionConfig): BranchChanges {
   const changes: BranchChanges = {};
   if (given(argv, 'budget')) changes.budgetMetricCalls = parsed.budgetMetricCalls;

@@ -1,26 +1,26 @@
 /**
  * The cost estimate of an evolution shown before it starts: its sessions (ttl/cost-estimate.ts)
- * times the call counts its budget allows (strategies/budget.ts), plus the proposer's calls from
- * real prompt sizes (formatReflectiveRecord of a synthetic session; OPRO's scored pool). A range,
+ * times the call counts its budget allows (rules/budget.ts), plus the proposer's calls from
+ * real prompt sizes (formatReflectiveDataset of a synthetic session; OPRO's scored pool). A range,
  * `low` and `high`, as for a session. Pure; no DOM.
  */
 import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
 import { addUsage, completionTokensOf, priceUsage, sessionUsage, textOfTokens, unpricedModels, zeroUsage, type EstimateModels, type RoleTokens, type RunEstimate, type UsageByRole } from '../ttl/cost-estimate.ts';
 import { samples, syntheticSession, type Scenario, type SessionShape } from '../ttl/cost-samples.ts';
 import type { ProposerMode } from './interface.ts';
-import { formatReflectiveRecord } from './reflective-record.ts';
-import { budgetRefusal, planBudget, type BudgetPlan } from './strategies/budget.ts';
-import { buildProposerMessages } from './strategies/llm-proposer.ts';
-import { buildOproMessages, OPRO_MAX_HISTORY, type Optimizer } from './strategies/opro-proposer.ts';
+import { formatReflectiveDataset } from './reflective-dataset.ts';
+import { budgetRefusal, planBudget, type BudgetPlan } from './rules/budget.ts';
+import { buildProposerMessages } from './rules/llm-proposer.ts';
+import { buildOproMessages, OPRO_MAX_HISTORY, type Optimizer } from './rules/opro-proposer.ts';
 
-/** One proposer call: the parent's strategy and the worst run's record (K episode logs with the
+/** One proposer call: the parent's strategy and the worst run's reflective dataset (K episode logs with the
  * meta-agent's feedback after each). OPRO's call (`optimizer: 'opro'`) shows the scored pool
  * instead: the seed alone (low), or `historyHigh` strategies of this size (high, at most 20). */
 export function proposerUsage(parentStrategy: string, shape: SessionShape, models: EstimateModels, count: TokenCounter, scenario: Scenario, optimizer: Optimizer = 'gepa', historyHigh = OPRO_MAX_HISTORY): RoleTokens {
   const metaReply = scenario === 'low' ? samples('low').metaReply : textOfTokens(models.roles.metaAgent.maxTokens, count);
-  const record = formatReflectiveRecord(syntheticSession(shape, scenario, metaReply));
+  const dataset = formatReflectiveDataset(syntheticSession(shape, scenario, metaReply));
   const history = Array.from({ length: scenario === 'low' ? 1 : Math.min(OPRO_MAX_HISTORY, Math.max(1, historyHigh)) }, (_, i) => ({ candidateId: `c${i}`, strategy: parentStrategy, score: 0.123 }));
-  const messages = optimizer === 'opro' ? buildOproMessages(history, record) : buildProposerMessages(parentStrategy, record);
+  const messages = optimizer === 'opro' ? buildOproMessages(history, dataset) : buildProposerMessages(parentStrategy, dataset);
   return { calls: 1, promptTokens: countChatTokens(messages, count), completionTokens: completionTokensOf('proposer', models, scenario, count) };
 }
 
@@ -37,12 +37,12 @@ export interface EvolutionPlan {
   proposer: ProposerMode;
   /** The LLM proposer's outer loop (absent = 'gepa'). */
   optimizer?: Optimizer;
-  /** Proposals per iteration, P · N (strategies/proposals.ts; absent = 1). */
+  /** Proposals per iteration, P · N (rules/proposals.ts; absent = 1). */
   proposalsPerIteration?: number;
   seedStrategy: string;
 }
 
-/** Metric calls and sessions an evolution's budget allows (strategies/budget.ts). */
+/** Metric calls and sessions an evolution's budget allows (rules/budget.ts). */
 export type EvolutionCallCounts = BudgetPlan;
 
 /** Call counts of an evolution (the loop starts an iteration only when its worst case fits). */

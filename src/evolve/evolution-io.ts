@@ -24,11 +24,11 @@ import { fileVersionOf } from '../store/payload.ts';
 import { evolutionHeader } from './evolution-store.ts';
 import { EVOLUTION_PAYLOAD, evolutionEventOf, upgradeEvolutionPayload, type EvolutionPayload } from './evolution-payload.ts';
 import { CALL_PURPOSES, isMinibatchPurpose, STOP_REASONS, type EvolutionConfig, type EvolutionState } from './interface.ts';
-import { repeatsFor } from './strategies/budget.ts';
-import { MAX_PROPOSALS_PER_ITERATION } from './strategies/proposals.ts';
-import { ACCEPTANCES } from './strategies/acceptance.ts';
-import { CANDIDATE_SELECTIONS } from './strategies/candidate-selection.ts';
-import { OPTIMIZERS } from './strategies/opro-proposer.ts';
+import { repeatsFor } from './rules/budget.ts';
+import { MAX_PROPOSALS_PER_ITERATION } from './rules/proposals.ts';
+import { ACCEPTANCES } from './rules/acceptance.ts';
+import { CANDIDATE_SELECTIONS } from './rules/candidate-selection.ts';
+import { OPTIMIZERS } from './rules/opro-proposer.ts';
 
 export const EVOLUTION_EXPORT_FORMAT = 'metattl-evolution-export-1';
 

@@ -3,8 +3,8 @@
  * validation task; then, while the budget's worst case fits, pick a parent from the Pareto pool,
  * run it on a minibatch, show the proposer the worst run, run the child on the same minibatch,
  * accept it only on a strictly higher summed score, and validate accepted children fully. Options
- * (GEPA ≥ 0.1.4): P parents × N minibatches an iteration (strategies/proposals.ts), and a merge
- * tried first after an accepted proposal (merge-iteration.ts, strategies/merge.ts).
+ * (GEPA ≥ 0.1.4): P parents × N minibatches an iteration (rules/proposals.ts), and a merge
+ * tried first after an accepted proposal (merge-iteration.ts, rules/merge.ts).
  *
  * Resume is replay: the loop is deterministic given its seed and the results of its metric calls
  * and proposals, which are cached as they complete; a resumed run re-executes the loop, takes
@@ -30,16 +30,16 @@ import { COMPLETING_STOP_REASONS, isMinibatchPurpose, type CallPurpose, type Can
 import { configAt, forkIteration } from './branch.ts';
 import { freshEvolutionState } from './fresh-state.ts';
 import { evaluateHumanCandidates } from './human-candidate.ts';
-import type { RunForRecord } from './reflective-record.ts';
+import type { RunForReflection } from './reflective-dataset.ts';
 import { proposersFor } from './proposers/index.ts';
 import { LoopStop, type CandidateProposal, type LoopContext, type SweepGroup } from './proposers/interface.ts';
-import { StopConditions } from './strategies/stop-conditions.ts';
-import { budgetRefusal, canStartIteration, effectiveMinibatch, iterationWorstCase, mergeWorstCase, planBudget, repeatsFor } from './strategies/budget.ts';
-import { MergeSchedule } from './strategies/merge.ts';
-import { proposalsPerIteration } from './strategies/proposals.ts';
-import { EpochMinibatchSampler } from './strategies/minibatch.ts';
-import { paretoFronts, pruneDominated, type ScoreMatrix } from './strategies/pareto.ts';
-import { meanScores, selectBest } from './strategies/selection.ts';
+import { StopConditions } from './rules/stop-conditions.ts';
+import { budgetRefusal, canStartIteration, effectiveMinibatch, iterationWorstCase, mergeWorstCase, planBudget, repeatsFor } from './rules/budget.ts';
+import { MergeSchedule } from './rules/merge.ts';
+import { proposalsPerIteration } from './rules/proposals.ts';
+import { EpochMinibatchSampler } from './rules/minibatch.ts';
+import { paretoFronts, pruneDominated, type ScoreMatrix } from './rules/pareto.ts';
+import { meanScores, selectBest } from './rules/selection.ts';
 import { MetattlError } from '../common/errors.ts';
 
 export type { EvolutionCache } from './interface.ts';
@@ -89,7 +89,7 @@ export class BudgetTooSmallError extends MetattlError {
   }
 }
 
-/** The budget arithmetic of a run's config (strategies/budget.ts). */
+/** The budget arithmetic of a run's config (rules/budget.ts). */
 export function budgetPlanOf(config: EvolutionConfig) {
   return planBudget({
     budgetMetricCalls: config.budgetMetricCalls, minibatchSize: config.minibatchSize, trainTasks: config.train.length, valTasks: config.val.length,
@@ -241,7 +241,7 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
   const { config } = state;
   const limit = pLimit(Math.max(1, config.concurrency));
   const repeatsOf = (purpose: CallPurpose) => repeatsFor(config, isMinibatchPurpose(purpose) ? 'train' : 'val');
-  return async (groups: readonly SweepGroup[]): Promise<RunForRecord[][]> => {
+  return async (groups: readonly SweepGroup[]): Promise<RunForReflection[][]> => {
     const jobs = groups.flatMap(({ candidate, tasks, purpose }, group) => tasks.flatMap((task) => Array.from({ length: repeatsOf(purpose) }, (_, repeat) => ({ group, candidate, purpose, task, repeat }))));
     // A faulted session is continued as soon as its attempt ends, while the sweep progresses (ttl/session-passes.ts):
     // a call that recovers within the invocation is recorded exactly as a clean one.
@@ -263,7 +263,7 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
       return { kind: 'done', value: { call, session: result.session, task, repeat, key, fromCache: false } };
     }, { limit, signal: deps.signal, stopped: () => new LoopStop('stopped', null), maxExtraAttempts: deps.maxExtraAttempts ?? MAX_EXTRA_ATTEMPTS });
     if (fault !== null) throw new LoopStop('provider_error', fault);
-    const out: RunForRecord[][] = groups.map(() => []);
+    const out: RunForReflection[][] = groups.map(() => []);
     for (const [index, r] of values.entries()) {
       if (r === undefined) continue;
       const job = jobs[index]!;

@@ -10,10 +10,10 @@
 import type { ChatMessage, ChatModel } from '../llm/interface.ts';
 import { SeededRng } from '../ttl/rng.ts';
 import type { Candidate, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, HumanCallPurpose, HumanCandidateSpec } from './interface.ts';
-import type { RunForRecord } from './reflective-record.ts';
-import { acceptanceRule } from './strategies/acceptance.ts';
-import { effectiveMinibatch } from './strategies/budget.ts';
-import { buildProposerMessages, parseProposal } from './strategies/llm-proposer.ts';
+import type { RunForReflection } from './reflective-dataset.ts';
+import { acceptanceRule } from './rules/acceptance.ts';
+import { effectiveMinibatch } from './rules/budget.ts';
+import { buildProposerMessages, parseProposal } from './rules/llm-proposer.ts';
 import { MetattlError } from '../common/errors.ts';
 
 /** What the loop lends the boundary step: its sweep (one metric call per task), the per-task
@@ -21,8 +21,8 @@ import { MetattlError } from '../common/errors.ts';
 export interface BoundaryContext {
   config: EvolutionConfig;
   state: EvolutionState;
-  sweep(candidate: Candidate, tasks: EvolutionTask[], purpose: HumanCallPurpose): Promise<RunForRecord[]>;
-  meanByTask(runs: RunForRecord[]): Record<string, number>;
+  sweep(candidate: Candidate, tasks: EvolutionTask[], purpose: HumanCallPurpose): Promise<RunForReflection[]>;
+  meanByTask(runs: RunForReflection[]): Record<string, number>;
   refresh(): void;
   emit(event: EvolutionEvent): Promise<void>;
 }
@@ -158,7 +158,7 @@ export function addHumanCandidate(state: EvolutionState, input: HumanCandidateIn
 }
 
 /** The proposer's messages for a person's feedback on `parentStrategy` (its system prompt is the
- * run's proposer instruction; the feedback takes the place of the reflective record). */
+ * run's proposer instruction; the feedback takes the place of the reflective dataset). */
 export function feedbackMessages(parentStrategy: string, feedback: string, config: EvolutionConfig): ChatMessage[] {
   const tasks = [...config.train, ...config.val];
   const kind = tasks.length > 0 && tasks.every((t) => t.task?.kind === 'web') ? 'web' : 'zmachine';

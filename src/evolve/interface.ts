@@ -7,11 +7,11 @@
 import type { TaskDescriptor } from '../agents/kind-texts.ts';
 import type { CallUsage, RecordedLlmSettings, SettingsChangeRecord } from '../llm/interface.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
-import type { Acceptance } from './strategies/acceptance.ts';
-import type { CandidateSelection } from './strategies/candidate-selection.ts';
-import type { ProposerInput, ProposerInstruction } from './strategies/llm-proposer.ts';
-import type { Optimizer } from './strategies/opro-proposer.ts';
-import type { ProposalsConfig } from './strategies/proposals.ts';
+import type { Acceptance } from './rules/acceptance.ts';
+import type { CandidateSelection } from './rules/candidate-selection.ts';
+import type { ProposerInput, ProposerInstruction } from './rules/llm-proposer.ts';
+import type { Optimizer } from './rules/opro-proposer.ts';
+import type { ProposalsConfig } from './rules/proposals.ts';
 
 /** A task: a story file and a seed, or a web task. `id` is unique within a run (e.g. "detective:0", "web:shop/t3:2"). */
 export interface EvolutionTask {
@@ -26,7 +26,7 @@ export interface EvolutionTask {
 }
 
 /** 'random': one sentence from our curated strategies (random-mutation.ts, kept for the runs that
- * used it); 'random-neutral': the matched control (strategies/neutral-mutation.ts). */
+ * used it); 'random-neutral': the matched control (rules/neutral-mutation.ts). */
 export type ProposerMode = 'llm' | 'random' | 'random-neutral';
 
 export interface EvolutionConfig {
@@ -54,17 +54,17 @@ export interface EvolutionConfig {
   maxConsecutiveFailures: number;
   proposer: ProposerMode;
   /** The word edit sizes `random-neutral` draws from, and where they came from ("measured: …" from
-   * the LLM arm's recorded candidates, "given", or "default": strategies/neutral-mutation.ts
+   * the LLM arm's recorded candidates, "given", or "default": rules/neutral-mutation.ts
    * DEFAULT_EDIT_SIZES). Absent = the default. Recorded so a resumed run draws the same edits. */
   editSizes?: { sizes: number[]; source: string };
-  /** What the LLM proposer sees besides the parent (strategies/llm-proposer.ts ProposerInput):
-   * absent = 'full' (the worst run's reflective record); 'no-trace' = no trajectory (GEPA optimizer only). */
+  /** What the LLM proposer sees besides the parent (rules/llm-proposer.ts ProposerInput):
+   * absent = 'full' (the worst run's reflective dataset); 'no-trace' = no trajectory (GEPA optimizer only). */
   proposerInput?: ProposerInput;
   /** The LLM proposer's instruction: 'gepa' (keep game facts; the default for new runs) or
    * 'general-rules' (the ablation). Absent in runs made before the choice = 'general-rules'. */
   proposerInstruction?: ProposerInstruction;
   /** Which outer loop writes the LLM proposals: 'gepa' (reflective mutation of the parent; absent =
-   * 'gepa') or 'opro' (strategies/opro-proposer.ts: the scored history of the pool, best last). Budget,
+   * 'gepa') or 'opro' (rules/opro-proposer.ts: the scored history of the pool, best last). Budget,
    * pool, selection and acceptance are the same for both. Needs `proposer: 'llm'`. */
   optimizer?: Optimizer;
   /** Seed of the run's RNG (parent selection, minibatches, random mutations). */
@@ -80,12 +80,12 @@ export interface EvolutionConfig {
   topK?: number;
   /** The local acceptance rule (GEPA's `acceptance_criterion`); absent = 'strict_improvement'. */
   acceptance?: Acceptance;
-  /** Stop conditions besides the budget (strategies/stop-conditions.ts); absent = none. */
+  /** Stop conditions besides the budget (rules/stop-conditions.ts); absent = none. */
   stopConditions?: StopConditionsConfig;
-  /** GEPA's merge proposer (`use_merge`, strategies/merge.ts): at most `maxMerges` accepted merges
+  /** GEPA's merge proposer (`use_merge`, rules/merge.ts): at most `maxMerges` accepted merges
    * (GEPA's `max_merge_invocations`, default 5); absent = off. */
   merge?: { maxMerges: number };
-  /** Proposals per iteration, P parents × N mutations (strategies/proposals.ts); absent = 1 × 1. */
+  /** Proposals per iteration, P parents × N mutations (rules/proposals.ts); absent = 1 × 1. */
   proposals?: ProposalsConfig;
   /** Whether the reply contracts were enforced with grammars (`--provider local`'s
    * `--reply-grammar`); absent for providers that take no grammar (= off). */
@@ -145,7 +145,7 @@ export interface Candidate {
   minibatch: { taskIds: string[]; parentSum: number; childSum: number | null } | null;
   /** The parent session whose worst run was shown to the proposer. */
   triggeredBy: { taskId: string; repeat: number; callKey: string } | null;
-  /** A merge (strategies/merge.ts): both parents (`parentId` is the first), their common
+  /** A merge (rules/merge.ts): both parents (`parentId` is the first), their common
    * ancestor, the parent whose text it took, and the parents' summed scores on the validation
    * subsample (in `minibatch.taskIds`; `minibatch.parentSum` is the larger). Absent otherwise. */
   merge?: { parentIds: [string, string]; ancestorId: string; textFrom: string; parentSums: [number, number] };

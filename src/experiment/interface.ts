@@ -32,14 +32,14 @@ export interface EvolutionSpec {
   trainRepeats: number;
   valRepeats: number;
   /** `random`: one sentence of our curated strategies (older runs); `random-neutral`: the matched
-   * control, neutral edits sized like `matchEditSizesOf`'s (src/evolve/strategies/neutral-mutation.ts). */
+   * control, neutral edits sized like `matchEditSizesOf`'s (src/evolve/rules/neutral-mutation.ts). */
   proposer: 'llm' | 'random' | 'random-neutral';
   /** A `random-neutral` evolution's edit sizes are drawn from this evolution's recorded edits (its
    * id; same model set and fold; it must come earlier in `evolutions`). When that evolution has no
    * recorded edit, or none is named, the documented default distribution. */
   matchEditSizesOf?: string;
   /** `no-trace`: the LLM proposer sees the parent strategy but no trajectory (absent = the full
-   * reflective record; LLM proposer with the GEPA optimizer only). */
+   * reflective dataset; LLM proposer with the GEPA optimizer only). */
   proposerInput?: 'no-trace';
   /** Which outer loop writes the LLM proposals: `gepa` (default, absent) or `opro` (a baseline; LLM proposer only). */
   optimizer?: 'gepa' | 'opro';

@@ -3,7 +3,7 @@
  * validation plus one full iteration, in budgetRefusal's words. */
 import { describe, expect, it } from 'vitest';
 import { BUILTIN_EXPERIMENTS, applyOverrides } from './builtins.ts';
-import { budgetRefusal, planBudget } from '../evolve/strategies/budget.ts';
+import { budgetRefusal, planBudget } from '../evolve/rules/budget.ts';
 import { planBudgetProblem, planExperiment } from './plan.ts';
 
 describe('planBudgetProblem', () => {

@@ -4,7 +4,7 @@
  * ordinary evolution or evaluation run, evolutions first. Task sets must already be expanded to
  * task ids (the CLI expands named sets such as ID). No UI, DOM or Node imports.
  */
-import { budgetRefusal, planBudget } from '../evolve/strategies/budget.ts';
+import { budgetRefusal, planBudget } from '../evolve/rules/budget.ts';
 import type { EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentSpec, Fold, PlanStep, RecallProbeStep, StepRecord } from './interface.ts';
 
 /** The game a task id is on: `detective:3` → `detective`, `web:shop/t12:3` → `web:shop/t12`. */
@@ -141,7 +141,7 @@ export function stepContrasts(plan: ExperimentPlan, step: EvaluationStep): { a: 
  * The edit sizes a `random-neutral` evolution step draws from: the recorded word edit distances of
  * the evolution it matches (`matchEditSizesOf`, in the same model set and fold) when that step has
  * finished with at least one edit; otherwise null (the run then uses the documented default,
- * src/evolve/strategies/neutral-mutation.ts DEFAULT_EDIT_SIZES).
+ * src/evolve/rules/neutral-mutation.ts DEFAULT_EDIT_SIZES).
  * @returns `{ sizes, source }`, source naming the step and the number of edits, or null
  */
 export function matchedEditSizes(plan: ExperimentPlan, step: EvolutionStep, steps: Readonly<Record<string, StepRecord>>): { sizes: number[]; source: string } | null {

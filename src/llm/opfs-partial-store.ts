@@ -3,7 +3,7 @@
  * Origin Private File System: one folder per URL under `metattl-downloads/`, holding `info.json`
  * (URL, validator, full size) and the chunks as numbered files. A chunk file appears only once
  * it is written whole (a writable commits on close), so after a reload the kept bytes are the
- * chunks 0…n−1 in order. Browser-only (navigator.storage); used by wllama-model-store.ts.
+ * chunks 0…n−1 in order. Browser-only (navigator.storage); used by wllama-model-files.ts.
  */
 import type { PartialInfo, PartialStore } from './model-download.ts';
 

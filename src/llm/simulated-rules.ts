@@ -3,7 +3,7 @@
  * functions of a request's text and a seed, answering the three roles in the reply contracts the
  * product parses — the actor's `REASONING: … / ACTION: …` (agents/reply-parser.ts), the
  * meta-agent's `<think>…</think><learn>…</learn>` (agents/meta-prompt.ts) and the proposer's
- * `<strategy>…</strategy>` (evolve/strategies/llm-proposer.ts). It is NOT a language model: it
+ * `<strategy>…</strategy>` (evolve/rules/llm-proposer.ts). It is NOT a language model: it
  * shows how the Meta-TTL loop works (a meta-prompt's strategy changes what is kept between
  * episodes; a proposer can improve a strategy), not how real models behave.
  *
@@ -445,7 +445,7 @@ export function actorReply(view: ActorView, seed: string): string {
 export function currentStrategy(text: string): string {
   const current = /<current_strategy>([\s\S]*?)<\/current_strategy>/i.exec(text)?.[1];
   if (current !== undefined) return current.trim();
-  // An OPRO prompt lists scored solutions, best last (evolve/strategies/opro-proposer.ts): build on the best.
+  // An OPRO prompt lists scored solutions, best last (evolve/rules/opro-proposer.ts): build on the best.
   const best = [...text.matchAll(/<solution[^>]*>([\s\S]*?)<\/solution>/gi)].at(-1)?.[1]?.trim() ?? '';
   return best.startsWith('(empty:') ? '' : best;
 }
@@ -482,9 +482,9 @@ function ruleReasons(episodes: readonly LogEpisode[]): Record<Instruction, { sho
  *    rule are kept as written. With every helpful rule present and nothing to remove, the strategy
  *    is only sharpened. A rule that hurts but whose harm the logs do not show is kept (sharpened).
  */
-export function propose(parent: string, record: string): Proposal {
+export function propose(parent: string, dataset: string): Proposal {
   const present = strategyInstructions(parent);
-  const reasons = ruleReasons(parseEpisodeLogs(record));
+  const reasons = ruleReasons(parseEpisodeLogs(dataset));
   const remove = RULES.find((r) => r.effect === 'hurts' && present.includes(r.instruction) && reasons[r.instruction].shown)?.instruction;
   const missing = RULES.filter((r) => r.effect === 'helps' && !present.includes(r.instruction)).map((r) => r.instruction);
   const add = missing.find((i) => reasons[i].shown) ?? (remove ? undefined : missing[0]);

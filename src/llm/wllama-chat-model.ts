@@ -25,7 +25,7 @@ export type WllamaLike = Pick<Wllama, 'loadModel' | 'createChatCompletion' | 'ge
 /** Builds a wllama instance for the given wasm file URL. */
 export type WllamaFactory = (wasmUrl: string) => Promise<WllamaLike>;
 
-/** The wllama module itself (loaded on first use; wllama-model-store.ts uses its cache). */
+/** The wllama module itself (loaded on first use; wllama-model-files.ts uses its cache). */
 export function loadWllamaLibrary(): Promise<typeof import('@wllama/wllama')> {
   return import('@wllama/wllama');
 }

@@ -170,12 +170,12 @@ export class IdbStore implements Store {
   }
 
   async listStories(): Promise<StorySummary[]> {
-    const all = await this.read('the story library', () => this.open().getAll('stories'));
+    const all = await this.read('the story shelf', () => this.open().getAll('stories'));
     return all.map(summariseStory).sort(byAddedAt);
   }
 
   getStory(id: string): Promise<StoredStory | undefined> {
-    return this.read('the story library', () => this.open().get('stories', id));
+    return this.read('the story shelf', () => this.open().get('stories', id));
   }
 
   putStory(story: StoredStory): Promise<void> {
@@ -192,7 +192,7 @@ export class IdbStore implements Store {
   }
 
   deleteStory(id: string): Promise<void> {
-    return this.write('the story library', 'stories', (tx) => tx.store.delete(id));
+    return this.write('the story shelf', 'stories', (tx) => tx.store.delete(id));
   }
 
   async getSetting(key: string): Promise<SettingValue | undefined> {

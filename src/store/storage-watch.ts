@@ -1,6 +1,6 @@
 /**
  * Storage seen coming to its end: a Store wrapper that asks how much of the origin's quota is left
- * (an injected `StorageGauge` — in the page `navigator.storage`, see ui/shared/stores/services.ts)
+ * (an injected `StorageGauge` — in the page `navigator.storage`, see ui/shared/state/services.ts)
  * before writes, and refuses a write with `StorageLowError` while more than a reserve is still
  * free, so a run stops (resumable: every earlier write is whole) before the browser fails a write
  * mid-transaction — after which Chromium may close the database and, on the next open, wipe it.

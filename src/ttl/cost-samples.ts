@@ -77,7 +77,7 @@ export function syntheticTrajectory(guidingPrompt: string, shape: SessionShape, 
 }
 
 /** A synthetic session of K episodes whose meta-agent replied `metaReply` after each (for the
- * proposer's record size). */
+ * proposer's reflective dataset size). */
 export function syntheticSession(shape: SessionShape, scenario: Scenario, metaReply: string): SessionRecord {
   const s = samples(scenario);
   const episodes = Array.from({ length: shape.episodes }, (_, i) => {

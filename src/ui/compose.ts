@@ -1,5 +1,5 @@
 /** The composition root (loaded by main.ts): builds the services (the one place defaults are
- * made), the shared story library, the Play view's state and the router, and mounts the page — in
+ * made), the shared story shelf, the Play view's state and the router, and mounts the page — in
  * a main-thread task after the one that evaluated the modules, so neither is long. Every other
  * view's state (and Settings, the LLM services, the meta-prompt catalog and the run services they
  * share) is a `LazyState`: its code loads, and it is built, when a view first needs it, so the
@@ -14,14 +14,14 @@ import { LazyState } from './shell/lazy-state.svelte.ts';
 import { loadSchemaStages } from './shell/schema-stages.ts';
 import { yieldToMain } from './shell/main-thread.ts';
 import { Router } from './shell/router.svelte.ts';
-import { createExports, EXPORTS_CONTEXT } from './shared/stores/exports.ts';
+import { createExports, EXPORTS_CONTEXT } from './shared/state/exports.ts';
 import { SETTINGS_LINK_CONTEXT } from './shared/settings-link.ts';
-import { GET_GAMES_CONTEXT } from './shared/stores/get-games-context.ts';
-import { GetGamesState } from './shared/stores/get-games.svelte.ts';
-import { createBrowserNavigation, createBrowserServices } from './shared/stores/services.ts';
+import { GET_GAMES_CONTEXT } from './shared/state/get-games-context.ts';
+import { GetGamesState } from './shared/state/get-games.svelte.ts';
+import { createBrowserNavigation, createBrowserServices } from './shared/state/services.ts';
 import { SIMULATED_PROVIDER } from '../llm/model-label.ts';
-import { StoryLibrary } from './shared/stores/story-library.svelte.ts';
-import { StorageAlarm } from './shared/stores/storage-alarm.svelte.ts';
+import { StoryShelf } from './shared/state/story-shelf.svelte.ts';
+import { StorageAlarm } from './shared/state/storage-alarm.svelte.ts';
 import { TourState } from './tour/tour.svelte.ts';
 import { copyText, newId, pageRunLocks } from './shared/page-abilities.ts';
 import { workshopPreset, WorkshopPresets, type PresetTarget } from './workshop/learn-presets.ts';
@@ -32,7 +32,7 @@ if (!target) throw new Error('index.html lacks #app');
 // The storage alarm hears of every failed save (storage low, full or closed) and offers an export.
 const storageAlarm = new StorageAlarm({ store: () => library.store, download: (name, text, mime) => services.download(name, text, mime), now: () => Date.now() });
 const services = createBrowserServices(document, fetch.bind(globalThis), (error) => storageAlarm.raise(error));
-const library = new StoryLibrary(services);
+const library = new StoryShelf(services);
 /** The library's store, opened (or the memory-only fallback when opening failed). */
 const libraryReady = library.init().catch(() => undefined);
 const player = new Player(services, library);
@@ -45,9 +45,9 @@ const workshop = new WorkshopState(services.query());
 const stateAfterSchemas = <T,>(build: () => Promise<T>): LazyState<T> => new LazyState(async () => (await loadSchemaStages(), await build()));
 /** The LLM services and Settings (provider, keys, models), built when a view first needs them; the
  * saved settings are read then. */
-const llm = stateAfterSchemas(async () => (await import('./shared/stores/llm-services.ts')).createBrowserLlmServices(location.origin));
+const llm = stateAfterSchemas(async () => (await import('./shared/state/llm-services.ts')).createBrowserLlmServices(location.origin));
 const settings = stateAfterSchemas(async () => {
-  const [{ SettingsState }, services] = await Promise.all([import('./shared/stores/settings.svelte.ts'), llm.get()]);
+  const [{ SettingsState }, services] = await Promise.all([import('./shared/state/settings.svelte.ts'), llm.get()]);
   await yieldToMain();
   const state = new SettingsState(services, undefined, { pageUrl: () => location.href, copyText, workshop: () => workshop.on });
   void libraryReady.then(() => state.init(library.store));
@@ -55,12 +55,12 @@ const settings = stateAfterSchemas(async () => {
 });
 /** Session-running wiring shared by the Learn, Evolve, Evaluate and Experiments views (run-services.ts). */
 const runs = stateAfterSchemas(async () => {
-  const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/stores/run-services.ts'), llm.get(), settings.get()]);
-  return new RunServices({ library, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
+  const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/state/run-services.ts'), llm.get(), settings.get()]);
+  return new RunServices({ shelf: library, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
 });
 /** The meta-prompt library's entries: built-in and the user's (Learn, Library, Evolve, a shared link). */
 const catalog = stateAfterSchemas(async () => {
-  const { MetaPromptCatalog } = await import('./shared/stores/meta-prompt-catalog.svelte.ts');
+  const { MetaPromptCatalog } = await import('./shared/state/meta-prompt-catalog.svelte.ts');
   return new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${newId()}` });
 });
 const agent = stateAfterSchemas(async () => {
@@ -158,11 +158,11 @@ const onTrySimulated = (): void => {
 await yieldToMain();
 /** Chart and table exports (PNG, CSV) for every component, and the link to Settings in messages (MessageText), through Svelte context. */
 const settingsLink = { href: () => router.href('settings'), go: () => router.go('settings') };
-/** "Get the games" in the story library (Play, Agent, Learn): downloads on request, added to the library. */
+/** "Get the games" on the story shelf (Play, Agent, Learn): downloads on request, added to the story shelf. */
 const getGames = new GetGamesState({
   fetch: (input, init) => fetch(input, init),
   catalog: () => library.catalogEntries,
-  libraryMd5s: () => new Set(library.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
+  shelfMd5s: () => new Set(library.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
   add: async (fileName, bytes) => {
     const added = await library.add(fileName, bytes);
     if (added.problem !== null) throw new Error(added.problem);

@@ -228,7 +228,7 @@ describe('the memory baseline\'s rewrite call', () => {
 describe('the proposer without the trace', () => {
   it('is answered without flagging the missing episode log; any other proposer call without one is flagged', async () => {
     const { proposerAnswer } = await import('./proposer-behaviour.ts');
-    const { buildProposerMessages } = await import('../../src/evolve/strategies/llm-proposer.ts');
+    const { buildProposerMessages } = await import('../../src/evolve/rules/llm-proposer.ts');
     const blind = buildProposerMessages('Explore.', 'ignored', 'gepa', 'zmachine', 'no-trace').map((m) => m.content);
     expect(proposerAnswer(blind, [blind[1]!], 'build').problem).toBeNull();
     const full = buildProposerMessages('Explore.', 'no log here', 'gepa', 'zmachine').map((m) => m.content);

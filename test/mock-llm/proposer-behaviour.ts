@@ -1,5 +1,5 @@
 /**
- * The mock proposer (method.md, "Outer loop", step e): reads the reflective record and answers a
+ * The mock proposer (method.md, "Outer loop", step e): reads the reflective dataset and answers a
  * new strategy section inside `<strategy>…</strategy>`, built from the record (the game's max
  * score, the best score reached, the commands that gained and lost points), or one of the
  * failure shapes the product must reject; a request carrying a person's `<feedback>` instead of
@@ -8,7 +8,7 @@
  */
 import { bestCumReward, bestReplayPlan, losingActions, parseEpisodeLogs, scoringActions } from './episode-log.ts';
 import type { ProposerReply } from './interface.ts';
-import { NO_TRACE_NOTE } from '../../src/evolve/strategies/llm-proposer.ts';
+import { NO_TRACE_NOTE } from '../../src/evolve/rules/llm-proposer.ts';
 
 /** The chosen reply, its finish_reason, a label for the log, and a problem when no log was found. */
 export interface ProposerAnswer {

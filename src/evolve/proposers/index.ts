@@ -1,6 +1,6 @@
 /**
  * Which proposers an iteration asks, chosen from its config in one place: GEPA's merge first when
- * one is due (strategies/merge.ts `MergeSchedule.takeTurn`), then the mutation proposer the config
+ * one is due (rules/merge.ts `MergeSchedule.takeTurn`), then the mutation proposer the config
  * names — `proposer: 'random'` the random-mutation control, `'random-neutral'` the matched
  * control, else the LLM proposer with
  * `optimizer` 'opro' (OPRO) or 'gepa' (reflective, the default). Core module: no UI or DOM imports.

@@ -9,10 +9,10 @@ import { MetattlError } from '../../common/errors.ts';
 import type { ChatModel } from '../../llm/interface.ts';
 import type { SeededRng } from '../../ttl/rng.ts';
 import type { CallPurpose, Candidate, ProposalProvenance, EvolutionCache, EvolutionConfig, EvolutionEvent, EvolutionState, EvolutionTask, StopReason } from '../interface.ts';
-import type { RunForRecord } from '../reflective-record.ts';
-import type { MergeSchedule } from '../strategies/merge.ts';
-import type { EpochMinibatchSampler } from '../strategies/minibatch.ts';
-import type { ScoreMatrix } from '../strategies/pareto.ts';
+import type { RunForReflection } from '../reflective-dataset.ts';
+import type { MergeSchedule } from '../rules/merge.ts';
+import type { EpochMinibatchSampler } from '../rules/minibatch.ts';
+import type { ScoreMatrix } from '../rules/pareto.ts';
 
 /** The proposers: GEPA's reflective mutation, OPRO's scored-history prompt, the random-mutation
  * control, and GEPA's merge. */
@@ -46,10 +46,10 @@ export interface LoopContext {
   /** GEPA's merge schedule; null when the run does not merge. */
   merges: MergeSchedule | null;
   /** Run each group's candidate × tasks × repeats as one sweep; results per group, in job order. */
-  sweepMany(groups: readonly SweepGroup[]): Promise<RunForRecord[][]>;
-  sweep(candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForRecord[]>;
+  sweepMany(groups: readonly SweepGroup[]): Promise<RunForReflection[][]>;
+  sweep(candidate: Candidate, tasks: EvolutionTask[], purpose: CallPurpose): Promise<RunForReflection[]>;
   /** Mean wAUC per task over a candidate's runs. */
-  meanByTask(runs: RunForRecord[]): Record<string, number>;
+  meanByTask(runs: RunForReflection[]): Record<string, number>;
   /** Validation scores of the pool (seed and accepted candidates). */
   scoreMatrix(): ScoreMatrix;
   /** Recompute the fronts, the best and the progress curve after the pool changed. */
@@ -71,7 +71,7 @@ export interface CandidateProposal {
   tasks: EvolutionTask[];
   purpose: 'child-mb' | 'merge-mb';
   /** The child's summed score on its subsample, from its runs there. */
-  childSum(runs: RunForRecord[]): number;
+  childSum(runs: RunForReflection[]): number;
   /** Whether `childSum` passes against the parent(s), and the reason recorded on the child. */
   judge(childSum: number): { accepted: boolean; reason: string };
   /** Called once when the child is accepted (the merge schedule's bookkeeping). */
@@ -104,8 +104,8 @@ export type ProposerUsage = { promptTokens: number; completionTokens: number; co
 /** What a mutation proposer's writer gets for one parent. */
 export interface MutationInput {
   parentStrategy: string;
-  /** The reflective record of the parent's worst run on the minibatch (reflective-record.ts). */
-  record: string;
+  /** The reflective dataset of the parent's worst run on the minibatch (reflective-dataset.ts). */
+  dataset: string;
   /** The slot's index within the iteration (the proposal cache's key with the iteration). */
   index: number;
 }

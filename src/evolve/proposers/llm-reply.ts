@@ -6,7 +6,7 @@
 import { LlmError, SYSTEMIC_KINDS } from '../../llm/errors.ts';
 import type { ChatMessage, ChatModel } from '../../llm/interface.ts';
 import type { EvolutionConfig } from '../interface.ts';
-import { parseProposal } from '../strategies/llm-proposer.ts';
+import { parseProposal } from '../rules/llm-proposer.ts';
 import { LoopStop, type LoopContext, type StrategyProposal } from './interface.ts';
 
 /** 'web' when every task of the run is a web task (the proposer then sees the web log header). */
@@ -18,7 +18,7 @@ export function tasksKind(config: EvolutionConfig): 'web' | 'zmachine' {
 /**
  * Proposal `index` of the current iteration from the proposer model: the cached reply when there
  * is one (a resume), else a call with `messages()` whose reply is cached, then parsed against
- * `parentStrategy` (strategies/llm-proposer.ts `parseProposal`).
+ * `parentStrategy` (rules/llm-proposer.ts `parseProposal`).
  * @throws Error without a proposer model; LoopStop('stopped') on Stop before the call;
  *   LoopStop('provider_error') when a systemic fault, or a transient one that persists past
  *   `loop.maxExtraAttempts` retries, stops the run resumable (nothing cached for the call);

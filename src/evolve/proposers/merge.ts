@@ -1,5 +1,5 @@
 /**
- * GEPA's merge proposer (≥ 0.1.4, MergeProposer.propose; strategies/merge.ts holds the pure rules):
+ * GEPA's merge proposer (≥ 0.1.4, MergeProposer.propose; rules/merge.ts holds the pure rules):
  * find two Pareto candidates with a common ancestor and propose their merged strategy, to be played
  * on a validation subsample and accepted when its summed score there is at least the better
  * parent's (GEPA's rule, whatever `acceptance` says); the loop then validates it fully as any
@@ -7,8 +7,8 @@
  * metric call per distinct task). Core module: no UI or DOM imports.
  */
 import type { Candidate, EvolutionState } from '../interface.ts';
-import { attemptMerge, mergeSubsample, type MergePoolEntry, type MergeSchedule } from '../strategies/merge.ts';
-import { compareCandidateIds, meanOver } from '../strategies/pareto.ts';
+import { attemptMerge, mergeSubsample, type MergePoolEntry, type MergeSchedule } from '../rules/merge.ts';
+import { compareCandidateIds, meanOver } from '../rules/pareto.ts';
 import type { CandidateProposal, LoopContext, Proposer } from './interface.ts';
 
 /** The pool (seed and accepted candidates) as the merge rules see it. */

@@ -1,15 +1,15 @@
 /**
  * The flow the mutation proposers share (GEPA's ReflectiveMutationProposer.propose): draw P parents
- * from the Pareto pool and N minibatches each (strategies/proposals.ts), play each parent once per
+ * from the Pareto pool and N minibatches each (rules/proposals.ts), play each parent once per
  * task of its minibatches in one sweep, show a writer (reflective.ts, opro.ts, random.ts) each
  * slot's worst run, and hand the loop the children that got a text. Core module: no UI or DOM imports.
  */
 import type { Candidate, EvolutionConfig } from '../interface.ts';
 import { wordEditDistance } from '../accounting.ts';
-import { formatReflectiveRecord, worstRun } from '../reflective-record.ts';
-import { acceptanceRule } from '../strategies/acceptance.ts';
-import { selectCandidate } from '../strategies/candidate-selection.ts';
-import { drawProposalSlots, proposalsPerIteration } from '../strategies/proposals.ts';
+import { formatReflectiveDataset, worstRun } from '../reflective-dataset.ts';
+import { acceptanceRule } from '../rules/acceptance.ts';
+import { selectCandidate } from '../rules/candidate-selection.ts';
+import { drawProposalSlots, proposalsPerIteration } from '../rules/proposals.ts';
 import { LoopStop, type CandidateProposal, type LoopContext, type MutationInput, type Proposer, type ProposerKind, type StrategyProposal, type StrategyWriter, type SweepGroup } from './interface.ts';
 
 const zip = <A, B>(as: readonly A[], bs: readonly B[]): [A, B][] => as.map((a, i) => [a, bs[i]!]);
@@ -49,7 +49,7 @@ async function proposeMutations(loop: LoopContext, next: EvolutionConfig, writer
       proposerReply: null, valScores: {}, minibatch: { taskIds: slot.minibatch, parentSum: sum(loop.meanByTask(parentRuns)), childSum: null },
       triggeredBy: { taskId: worst.taskId, repeat: worst.repeat, callKey: worst.callKey },
     };
-    return { tasks: slot.tasks, child, input: { parentStrategy: slot.parent.strategy, record: formatReflectiveRecord(worst.session), index } };
+    return { tasks: slot.tasks, child, input: { parentStrategy: slot.parent.strategy, dataset: formatReflectiveDataset(worst.session), index } };
   });
   const texts = await writeAll(writer, drafts.map((d) => d.input), loop, next);
   const made: CandidateProposal[] = [];
@@ -84,7 +84,7 @@ async function recordFailure(loop: LoopContext, next: EvolutionConfig, child: Ca
   if (++loop.consecutiveFailures >= next.maxConsecutiveFailures) throw new LoopStop('failures', `${loop.consecutiveFailures} proposals in a row failed (last: ${status}).`);
 }
 
-/** The run's acceptance rule (strategies/acceptance.ts) on the minibatch sums, with its reason. */
+/** The run's acceptance rule (rules/acceptance.ts) on the minibatch sums, with its reason. */
 function judgeBy(next: EvolutionConfig, parentSum: number): CandidateProposal['judge'] {
   const accept = acceptanceRule(next.acceptance);
   const orEqual = next.acceptance === 'improvement_or_equal';

@@ -2,9 +2,9 @@
  * The matched random control (method.md, "Controls"): the same loop as GEPA's reflective mutation,
  * but the child's text is the parent's with a run of words replaced by consecutive words of a
  * neutral corpus, the edit's size drawn from the LLM arm's recorded edit sizes
- * (strategies/neutral-mutation.ts), from the run's RNG. Core module: no UI or DOM imports.
+ * (rules/neutral-mutation.ts), from the run's RNG. Core module: no UI or DOM imports.
  */
-import { DEFAULT_EDIT_SIZES, neutralEdit } from '../strategies/neutral-mutation.ts';
+import { DEFAULT_EDIT_SIZES, neutralEdit } from '../rules/neutral-mutation.ts';
 import type { Proposer, StrategyWriter } from './interface.ts';
 import { mutationProposer } from './mutation.ts';
 

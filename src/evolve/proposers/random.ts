@@ -1,9 +1,9 @@
 /**
  * The random-mutation proposer, a control (method.md, "Controls"): the same loop as GEPA's
  * reflective mutation, but the child's text is the parent's with a sentence inserted, dropped or
- * swapped (strategies/random-mutation.ts), drawn from the run's RNG. Core module: no UI or DOM imports.
+ * swapped (rules/random-mutation.ts), drawn from the run's RNG. Core module: no UI or DOM imports.
  */
-import { mutateStrategy } from '../strategies/random-mutation.ts';
+import { mutateStrategy } from '../rules/random-mutation.ts';
 import type { Proposer, StrategyWriter } from './interface.ts';
 import { mutationProposer } from './mutation.ts';
 

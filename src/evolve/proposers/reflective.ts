@@ -1,9 +1,9 @@
 /**
  * GEPA's reflective mutation proposer (ReflectiveMutationProposer): the proposer model reads the
- * parent's strategy and the reflective record of its worst minibatch run and writes the child's
- * strategy (prompt: strategies/llm-proposer.ts). Core module: no UI or DOM imports.
+ * parent's strategy and the reflective dataset of its worst minibatch run and writes the child's
+ * strategy (prompt: rules/llm-proposer.ts). Core module: no UI or DOM imports.
  */
-import { buildProposerMessages } from '../strategies/llm-proposer.ts';
+import { buildProposerMessages } from '../rules/llm-proposer.ts';
 import type { Proposer, StrategyWriter } from './interface.ts';
 import { llmProposal, tasksKind } from './llm-reply.ts';
 import { mutationProposer } from './mutation.ts';
@@ -11,7 +11,7 @@ import { mutationProposer } from './mutation.ts';
 /** GEPA's reflection prompt with the run's `proposerInstruction` (default 'general-rules'). */
 export const reflectiveWriter: StrategyWriter = {
   sequential: false,
-  write: (input, loop, config) => llmProposal(loop, input.index, input.parentStrategy, () => buildProposerMessages(input.parentStrategy, input.record, config.proposerInstruction ?? 'general-rules', tasksKind(config), config.proposerInput ?? 'full')),
+  write: (input, loop, config) => llmProposal(loop, input.index, input.parentStrategy, () => buildProposerMessages(input.parentStrategy, input.dataset, config.proposerInstruction ?? 'general-rules', tasksKind(config), config.proposerInput ?? 'full')),
 };
 
 export const reflectiveProposer: Proposer = mutationProposer('reflective', reflectiveWriter);

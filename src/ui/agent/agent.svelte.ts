@@ -21,25 +21,25 @@ import type { DocumentFactory } from '../../web/dom/web-environment.ts';
 import type { PageSnapshot } from '../../web/interface.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
-import { isWebTaskId } from '../shared/stores/web-task-id.ts';
+import { isWebTaskId } from '../shared/state/web-task-id.ts';
 import type { LlmSettings } from '../../llm/interface.ts';
 import { missingKeyText } from '../../llm/providers.ts';
 import { UsageMeter } from '../../llm/usage-meter.ts';
 import { runEpisode } from '../../ttl/episode-runner.ts';
 import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
-import type { LlmServices } from '../shared/stores/llm-services.ts';
-import { isSeed, type LibraryEntry } from '../shared/stores/library.ts';
-import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { RunLifecycle, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
-import { withRetryWait } from '../shared/stores/retry-wait.ts';
-import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
-import type { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { llmSettingsOf } from '../shared/stores/llm-settings.ts';
-import { LAST_STORY_KEY, type StoryLibrary } from '../shared/stores/story-library.svelte.ts';
-import { StoryPicker } from '../shared/stores/story-picker.ts';
-import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
-import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
+import type { LlmServices } from '../shared/state/llm-services.ts';
+import { isSeed, type ShelfEntry } from '../shared/state/shelf.ts';
+import { browserSchedule, type Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import { RunLifecycle, type RunPhase } from '../shared/state/run-lifecycle.svelte.ts';
+import { withRetryWait } from '../shared/state/retry-wait.ts';
+import { dateAt, type PlayerServices } from '../shared/state/services.ts';
+import type { SettingsState } from '../shared/state/settings.svelte.ts';
+import { llmSettingsOf } from '../shared/state/llm-settings.ts';
+import { LAST_STORY_KEY, type StoryShelf } from '../shared/state/story-shelf.svelte.ts';
+import { StoryPicker } from '../shared/state/story-picker.ts';
+import { FormMemory, formSettingKey } from '../shared/state/form-memory.svelte.ts';
+import { PaceControl } from '../shared/state/pace-control.svelte.ts';
+import { GuideEditor } from '../shared/state/guide-edit.svelte.ts';
 import type { GuideEdit } from '../../agents/trajectory.ts';
 import type { Pacer } from '../../ttl/pace.ts';
 
@@ -59,7 +59,7 @@ export const DEFAULT_MAX_STEPS = SESSION_DEFAULTS.maxSteps;
 /** A web task's max score: the episode reward is 1 or 0. */
 const WEB_MAX_SCORE = 1;
 
-/** What the agent plays: a story of the library, or a web task. */
+/** What the agent plays: a story of the story shelf, or a web task. */
 export type AgentTaskKind = 'story' | 'web';
 
 /** Where the episode is: `starting` (loading the story or the site), `running` steps, `stopping` after Stop. */
@@ -127,14 +127,14 @@ export class Agent extends RunLifecycle {
   edits = $state.raw<GuideEdit[]>([]);
   /** The running episode's pacer (null when idle). */
   private pacer: Pacer | null = null;
-  /** Adds and removes stories (the library panel), choosing what was added. */
+  /** Adds and removes stories (the story shelf panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
   private readonly memory = new FormMemory<AgentForm>(() => this.library.store, formSettingKey('agent'));
 
   constructor(
     private readonly services: PlayerServices,
-    readonly library: StoryLibrary,
+    readonly library: StoryShelf,
     private readonly settings: SettingsState,
     private readonly llm: LlmServices,
     schedule: Schedule = browserSchedule,
@@ -152,7 +152,7 @@ export class Agent extends RunLifecycle {
     });
   }
 
-  /** Open the library and preselect `?story=` (with `?seed=`), else the last story played; `?task=web:…`
+  /** Open the story shelf and preselect `?story=` (with `?seed=`), else the last story played; `?task=web:…`
    * chooses that web task instead. Runs once. */
   init(): Promise<void> {
     this.starting ??= this.start();
@@ -278,7 +278,7 @@ export class Agent extends RunLifecycle {
 
   /** Load the story in its worker and run the episode (LLM and interpreter faults are data in
    * the trajectory). @throws for a story that cannot be loaded or a worker that cannot start */
-  private async playEpisode(entry: LibraryEntry, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
+  private async playEpisode(entry: ShelfEntry, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
     const story = await this.library.load(entry);
     this.maxScore = await this.library.maxScoreOf(story);
     const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, this.seed));
@@ -314,7 +314,7 @@ export class Agent extends RunLifecycle {
   /** Build the web task's site (the catalog loads now, not with the page) and run the episode on
    * it. @throws Error for an unknown task id (the catalog's message) */
   private async playWebTask(taskId: string, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
-    const { createWebTaskEngine } = await import('../shared/stores/web-tasks.ts');
+    const { createWebTaskEngine } = await import('../shared/state/web-tasks.ts');
     const engine = createWebTaskEngine(taskId, this.webDocument);
     this.maxScore = WEB_MAX_SCORE;
     try {
@@ -367,7 +367,7 @@ export class Agent extends RunLifecycle {
     return { kind: this.kind, selectedId: this.selectedId, webTaskId: this.webTaskId, seed: this.seed, maxSteps: this.maxSteps, guidingPrompt: this.guidingPrompt };
   }
 
-  /** The form as last left in this view (a story no longer in the library is dropped). */
+  /** The form as last left in this view (a story no longer on the story shelf is dropped). */
   private async restoreForm(): Promise<void> {
     const saved = await this.memory.load(this.formFields());
     this.kind = saved.kind === 'web' ? 'web' : 'story';

@@ -6,11 +6,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from '../../../test/mock-llm/server.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { Agent, type Schedule } from './agent.svelte.ts';
-import { ApiKeyHolder } from '../shared/stores/api-key.svelte.ts';
+import { ApiKeyHolder } from '../shared/state/api-key.svelte.ts';
 import { fakeServices, type FakeServices } from '../../../test/support/ui/fake-services.ts';
-import { createBrowserLlmServices } from '../shared/stores/llm-services.ts';
-import { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+import { createBrowserLlmServices } from '../shared/state/llm-services.ts';
+import { SettingsState } from '../shared/state/settings.svelte.ts';
+import { StoryShelf } from '../shared/state/story-shelf.svelte.ts';
 
 const KEY = 'sk-test-123456';
 const SCRIPT = ['east', 'get all', 'west'];
@@ -23,7 +23,7 @@ let scheduled: { delayMs: number; cancelled: boolean }[];
 async function makeAgent(configure: (settings: SettingsState, key: ApiKeyHolder) => void = useMock): Promise<Agent> {
   services = fakeServices(new MemoryStore());
   const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryLibrary(services);
+  const library = new StoryShelf(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
   await library.init();

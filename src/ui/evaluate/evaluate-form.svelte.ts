@@ -7,15 +7,15 @@
  * a − b declared beside each policy against the baseline (tested and Holm-corrected). Derived: the task sets as picks, the games a
  * set is missing, the planned leak warnings and what keeps the form from starting. No I/O.
  */
-import type { LibraryEntry } from '../shared/stores/library.ts';
+import type { ShelfEntry } from '../shared/state/shelf.ts';
 import { parseSeeds, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 import { EVALUATION_DEFAULTS } from '../../eval/run-defaults.ts';
 import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import { parseWebTaskList, WEB_DEFAULTS, webPick, webTaskLabel, type WebTaskList } from '../shared/format/web-task-list.ts';
-import type { WebCatalog } from '../shared/stores/web-catalog.ts';
-import { isWebTaskId } from '../shared/stores/web-task-id.ts';
+import type { WebCatalog } from '../shared/state/web-catalog.ts';
+import { isWebTaskId } from '../shared/state/web-task-id.ts';
 import { plannedLeaks } from '../shared/evaluation/leak.ts';
-import type { PolicyOption } from '../shared/stores/policy-options.ts';
+import type { PolicyOption } from '../shared/state/policy-options.ts';
 
 export interface PlannedSet {
   name: string;
@@ -24,8 +24,8 @@ export interface PlannedSet {
   missing: string[];
 }
 
-/** The picks of a catalog-tag set: per tagged game the first library story of it, default seed. */
-export function tagSet(name: string, tag: string, entries: readonly LibraryEntry[], catalogGames: readonly { id: string; tags: string[] }[]): PlannedSet {
+/** The picks of a catalog-tag set: per tagged game the first shelf story of it, default seed. */
+export function tagSet(name: string, tag: string, entries: readonly ShelfEntry[], catalogGames: readonly { id: string; tags: string[] }[]): PlannedSet {
   const games = catalogGames.filter((g) => g.tags.includes(tag));
   const picks: TaskPick[] = [];
   const missing: string[] = [];
@@ -76,7 +76,7 @@ export class EvaluateForm {
   useOod = $state(false);
   /** Custom picks: library id → seeds text; absent = not chosen. */
   custom = $state.raw<Record<string, string>>({});
-  entries = $state.raw<readonly LibraryEntry[]>([]);
+  entries = $state.raw<readonly ShelfEntry[]>([]);
   /** Catalog games with their tags (for the ID / OOD sets). */
   catalogGames = $state.raw<readonly { id: string; tags: string[] }[]>([]);
   /** Web tasks as typed: ids and named sets ("WEB-ID-test, web:shop/t1:3"). */
@@ -150,7 +150,7 @@ export class EvaluateForm {
     else if (this.taskCount === 0) {
       const lacking = this.sets.flatMap((set) => set.missing);
       out.push(lacking.length > 0
-        ? `None of the games of the chosen task sets is in your library (${lacking.join(', ')}): add their files in the Play view or get the Jericho games, or choose other tasks.`
+        ? `None of the games of the chosen task sets is on your story shelf (${lacking.join(', ')}): add their files in the Play view or get the Jericho games, or choose other tasks.`
         : 'Choose at least one task (ID, OOD, your own picks or web tasks).');
     }
     if (Object.keys(this.seedProblems).length) out.push('Fix the seeds marked in the story list.');

@@ -1,34 +1,34 @@
 /** The Evaluate setup form: ID / OOD sets from catalog tags (missing games named), custom picks,
  * the baseline among the chosen policies, planned leaks. */
 import { describe, expect, it } from 'vitest';
-import type { LibraryEntry } from '../shared/stores/library.ts';
-import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import type { ShelfEntry } from '../shared/state/shelf.ts';
+import { loadWebCatalog } from '../shared/state/web-catalog.ts';
 import { webTaskSet } from '../../web/tasks/catalog.ts';
-import { mergeSavedForm } from '../shared/stores/form-memory.svelte.ts';
+import { mergeSavedForm } from '../shared/state/form-memory.svelte.ts';
 import { EVALUATE_FORM_FIELDS, EvaluateForm, tagSet } from './evaluate-form.svelte.ts';
-import { policyOptions } from '../shared/stores/policy-options.ts';
+import { policyOptions } from '../shared/state/policy-options.ts';
 
-const entry = (id: string, game: string | null, defaultSeed = 0): LibraryEntry => ({
+const entry = (id: string, game: string | null, defaultSeed = 0): ShelfEntry => ({
   id, title: id, source: 'local', path: id, storedMaxScore: null, unsaved: false,
-  catalog: game === null ? null : ({ id: game, defaultSeed } as LibraryEntry['catalog']),
+  catalog: game === null ? null : ({ id: game, defaultSeed } as ShelfEntry['catalog']),
 });
 const entries = [entry('advent', 'advent', 5), entry('local:detective.z5', 'detective'), entry('local:zork1.z5', 'zork1', 12), entry('user:x', null)];
 const catalogGames = [{ id: 'detective', tags: ['id'] }, { id: 'temple', tags: ['id'] }, { id: 'zork1', tags: ['id'] }, { id: 'balances', tags: ['ood'] }];
 
 describe('EvaluateForm', () => {
-  it('ID takes the tagged games in the library at their default seeds and names the missing ones', () => {
+  it('ID takes the tagged games on the story shelf at their default seeds and names the missing ones', () => {
     expect(tagSet('ID', 'id', entries, catalogGames)).toEqual({
       name: 'ID', picks: [{ storyId: 'local:detective.z5', seed: 0 }, { storyId: 'local:zork1.z5', seed: 12 }], missing: ['temple'],
     });
     expect(tagSet('OOD', 'ood', entries, catalogGames)).toEqual({ name: 'OOD', picks: [], missing: ['balances'] });
   });
 
-  it('a chosen task set with none of its games in the library says which games are missing, not "choose a task"', () => {
+  it('a chosen task set with none of its games on the story shelf says which games are missing, not "choose a task"', () => {
     const f = new EvaluateForm((id) => entries.find((e) => e.id === id)?.catalog?.id ?? id);
     f.entries = entries;
     f.catalogGames = catalogGames;
     f.useOod = true;
-    expect(f.problems).toEqual(['None of the games of the chosen task sets is in your library (balances): add their files in the Play view or get the Jericho games, or choose other tasks.']);
+    expect(f.problems).toEqual(['None of the games of the chosen task sets is on your story shelf (balances): add their files in the Play view or get the Jericho games, or choose other tasks.']);
   });
 
   it('collects sets and policies, keeps the baseline among them, and warns of planned leaks', () => {

@@ -1,6 +1,6 @@
 /**
  * The Evaluate view's state: the setup form with its cost estimate (src/eval/cost-estimate.ts),
- * the run driver (ui/shared/stores/evaluation-driver.svelte.ts), the report (src/eval/report.ts: mean ± 95% CI,
+ * the run driver (ui/shared/state/evaluation-driver.svelte.ts), the report (src/eval/report.ts: mean ± 95% CI,
  * paired differences against the baseline, per-game rows, learning curves, leak warnings) rebuilt
  * as results arrive, its exports (JSON with every session, CSV, Markdown, standalone HTML with the
  * curves as SVG) and the runs list; each evolved policy's vocabulary overlap with each task set
@@ -17,24 +17,24 @@ import { loadEvaluationSessions } from '../../eval/evaluation-store.ts';
 import type { EvaluationConfig, EvaluationReport, EvaluationState, TaskSet } from '../../eval/interface.ts';
 import { reportToMarkdown } from '../../eval/report-formats.ts';
 import { evaluationOverlap, vocabularyMarkdown, type GameVocabulary, type TaskSetOverlap } from '../../eval/vocabulary-overlap.ts';
-import { libraryGameVocabularies } from '../shared/evaluation/library-vocabulary.ts';
+import { shelfGameVocabularies } from '../shared/evaluation/shelf-vocabulary.ts';
 import { reportToHtml } from '../../eval/report-html.ts';
 import { buildReport } from '../../eval/report.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
 import type { EvaluatedTask } from '../../ttl/session-evaluator.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/stores/entry-io.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run-view.svelte.ts';
-import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
-import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
-import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import { readStoredEntry, storedEntryOf, withEvaluation } from '../shared/state/entry-io.ts';
+import type { RunServices } from '../shared/state/run-services.ts';
+import { browserSchedule, randomRunId, RunViewState } from '../shared/state/run-view.svelte.ts';
+import { dateAt, type PlayerServices } from '../shared/state/services.ts';
+import { estimateModelsOf, type SettingsState } from '../shared/state/settings.svelte.ts';
+import { loadWebCatalog } from '../shared/state/web-catalog.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { EVALUATE_FORM_FIELDS, EvaluateForm, type EvaluateFormFields } from './evaluate-form.svelte.ts';
-import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
-import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/stores/policy-options.ts';
+import { FormMemory, formSettingKey } from '../shared/state/form-memory.svelte.ts';
+import { EvaluationDriver } from '../shared/state/evaluation-driver.svelte.ts';
+import { evaluatedPolicies, policyOptions, withPolicyNames } from '../shared/state/policy-options.ts';
 import { exportedModel, modelOfReport } from '../../llm/model-label.ts';
 
 /** Store setting: the id of the evaluation last shown (reopened after a reload). */
@@ -95,10 +95,10 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     await this.refreshPolicies();
   }
 
-  /** The library's stories and the catalog's ID / OOD tags for the form. */
+  /** The shelf's stories and the catalog's ID / OOD tags for the form. */
   protected override async opened(): Promise<void> {
     this.form.restore(await this.memory.load(EVALUATE_FORM_FIELDS));
-    this.form.entries = this.deps.runs.library.entries;
+    this.form.entries = this.deps.runs.shelf.entries;
     const catalog = await this.deps.files.fetchOptionalJson(this.deps.files.resolve('stories/catalog.json'));
     try {
       this.form.catalogGames = parseCatalog(catalog).stories.map((s) => ({ id: s.id, tags: s.tags }));
@@ -137,7 +137,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     await this.errors.run(async () => {
       const stored = await this.deps.runs.store.listMetaPrompts();
       this.form.options = policyOptions(stored.map((s) => readStoredEntry(s.entry)).filter((e) => e !== null));
-      this.form.entries = this.deps.runs.library.entries;
+      this.form.entries = this.deps.runs.shelf.entries;
     });
   }
 
@@ -207,8 +207,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     if (!state || !state.config.policies.some((p) => p.selectedOn.length)) return;
     const wanted = evaluationGames(state).filter((g) => !this.vocabularyAsked.has(g));
     if (!wanted.length) return;
-    const lib = this.deps.runs.library;
-    const read = await libraryGameVocabularies(wanted, lib.entries, async (entry) => (await lib.load(entry)).bytes);
+    const lib = this.deps.runs.shelf;
+    const read = await shelfGameVocabularies(wanted, lib.entries, async (entry) => (await lib.load(entry)).bytes);
     for (const g of wanted) this.vocabularyAsked.add(g);
     this.vocabularies = { ...this.vocabularies, ...read };
   }

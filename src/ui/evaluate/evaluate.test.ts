@@ -13,7 +13,7 @@ import { reportToCsv } from '../../eval/report-csv.ts';
 import type { Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { diskFillingStore, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
-import { storedEntryOf } from '../shared/stores/entry-io.ts';
+import { storedEntryOf } from '../shared/state/entry-io.ts';
 import { buildRoomMap } from '../../agents/room-map.ts';
 import { mapEpisodesOf } from '../shared/map/session-map.ts';
 import { EvaluateState } from './evaluate.svelte.ts';

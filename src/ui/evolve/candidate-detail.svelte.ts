@@ -8,13 +8,13 @@
  */
 import { formatEpisodeLog } from '../../agents/episode-log.ts';
 import { loadMetricSession, loadProposalUsage } from '../../evolve/evolution-store.ts';
-import { formatReflectiveRecord } from '../../evolve/reflective-record.ts';
+import { formatReflectiveDataset } from '../../evolve/reflective-dataset.ts';
 import type { CallUsage } from '../../llm/interface.ts';
 import type { Candidate, EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import { diffPrompts, type DiffLine } from '../shared/format/feedback.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 /** The worst trajectory as shown: the session's scores and one log per episode. */
 export interface TriggerView {
@@ -22,7 +22,7 @@ export interface TriggerView {
   repeat: number;
   scores: number[];
   wAuc: number | null;
-  /** The reflective record exactly as the proposer read it (method.md, Outer loop 2d). */
+  /** The reflective dataset exactly as the proposer read it (method.md, Outer loop 2d). */
   record: string;
   logs: { episode: number; text: string; feedback: string | null }[];
 }
@@ -30,7 +30,7 @@ export interface TriggerView {
 /** The trajectory view of a stored parent session. */
 export function triggerViewOf(session: SessionRecord, taskId: string, repeat: number): TriggerView {
   return {
-    taskId, repeat, scores: session.scores, wAuc: session.wAuc, record: formatReflectiveRecord(session),
+    taskId, repeat, scores: session.scores, wAuc: session.wAuc, record: formatReflectiveDataset(session),
     logs: session.episodes.filter((e) => e.trajectory).map((e) => ({
       episode: e.index, text: formatEpisodeLog(e.index, e.trajectory!),
       feedback: session.exchanges.find((x) => x.afterEpisode === e.index && (x.kind === 'meta_agent' || x.kind === 'reflection' || x.kind === 'memory_rewrite' || x.kind === 'textgrad_update'))?.reply ?? null,

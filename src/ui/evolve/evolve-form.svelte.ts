@@ -1,5 +1,5 @@
 /**
- * The Evolve view's setup form: which library stories are training or validation games (per
+ * The Evolve view's setup form: which shelf stories are training or validation games (per
  * story: none / train / validation / both, and its seeds), repeats for minibatch and validation
  * sessions, K, S, minibatch size b, the budget in metric calls (1 metric call = 1 candidate
  * evaluated on one task, whatever its repeats), the RNG seed and the proposer (LLM, with or
@@ -15,18 +15,18 @@
  */
 import type { MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import type { EvolutionConfig, ProposerMode } from '../../evolve/interface.ts';
-import type { ProposerInput, ProposerInstruction } from '../../evolve/strategies/llm-proposer.ts';
-import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../../evolve/strategies/neutral-mutation.ts';
-import type { Optimizer } from '../../evolve/strategies/opro-proposer.ts';
-import { budgetRefusal, planBudget } from '../../evolve/strategies/budget.ts';
+import type { ProposerInput, ProposerInstruction } from '../../evolve/rules/llm-proposer.ts';
+import { DEFAULT_EDIT_SIZES, parseEditSizes } from '../../evolve/rules/neutral-mutation.ts';
+import type { Optimizer } from '../../evolve/rules/opro-proposer.ts';
+import { budgetRefusal, planBudget } from '../../evolve/rules/budget.ts';
 import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
 import { SESSION_DEFAULTS } from '../../ttl/run-defaults.ts';
 import { parseSeeds, splitWarning, uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 import { parseWebTaskList, WEB_DEFAULTS, webListIds, webPick, type WebTaskList } from '../shared/format/web-task-list.ts';
-import type { WebCatalog } from '../shared/stores/web-catalog.ts';
-import { isWebTaskId } from '../shared/stores/web-task-id.ts';
+import type { WebCatalog } from '../shared/state/web-catalog.ts';
+import { isWebTaskId } from '../shared/state/web-task-id.ts';
 import { OUTER_LOOP_FIELDS, OuterLoopForm, type OuterLoopFields } from './outer-loop-form.svelte.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 export type SplitRole = 'none' | 'train' | 'val' | 'both';
 
@@ -144,7 +144,7 @@ export class EvolveForm {
   proposerInstruction = $state<ProposerInstruction>(EVOLUTION_DEFAULTS.proposerInstruction);
   /** Which outer loop writes the LLM proposals: GEPA's reflection on a parent, or OPRO's scored history. */
   optimizer = $state<Optimizer>(EVOLUTION_DEFAULTS.optimizer);
-  /** What the LLM proposer sees besides the parent: the worst run's record ('full'), or nothing
+  /** What the LLM proposer sees besides the parent: the worst run's reflective dataset ('full'), or nothing
    * ('no-trace': the ablation that isolates reading the trajectory; GEPA optimizer only). */
   proposerInput = $state<ProposerInput>('full');
   /** The matched random control's word edit sizes as typed ("12, 40, 88"); '' = the default spread. */
@@ -206,7 +206,7 @@ export class EvolveForm {
   });
 
   /**
-   * @param gameOf the game (catalog id, else library id) of a library story
+   * @param gameOf the game (catalog id, else library id) of a shelf story
    * @param order the library's story ids in picker order (read reactively)
    */
   constructor(

@@ -2,7 +2,7 @@
  * fills it back. */
 import { describe, expect, it } from 'vitest';
 import type { EvolutionConfig } from '../../evolve/interface.ts';
-import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { loadWebCatalog } from '../shared/state/web-catalog.ts';
 import { WEB_DEFAULT_EPISODES, WEB_DEFAULT_MAX_STEPS, webTaskSet } from '../../web/tasks/catalog.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { EvolveForm, seedStrategyOptions } from './evolve-form.svelte.ts';

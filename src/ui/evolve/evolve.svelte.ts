@@ -1,6 +1,6 @@
 /**
  * The Evolve view's state: the setup form with its cost estimate (src/evolve/cost-estimate.ts;
- * prices and role models from Settings), the run driver (ui/shared/stores/evolution-driver.svelte.ts), the
+ * prices and role models from Settings), the run driver (ui/shared/state/evolution-driver.svelte.ts), the
  * candidate inspector, and the runs list (reopen, export, import with validation, delete). From a
  * candidate: save it to the meta-prompt library (provenance "evolved in run X from parent Y",
  * selectedOn = the run's train + validation games), or try it in the Learn view. All I/O goes
@@ -9,7 +9,7 @@
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { BUILT_IN_META_PROMPTS, type MetaPromptEntry } from '../../agents/meta-prompt-library.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import { loadWebCatalog } from '../shared/stores/web-catalog.ts';
+import { loadWebCatalog } from '../shared/state/web-catalog.ts';
 import { estimateEvolution, type EvolutionEstimate } from '../../evolve/cost-estimate.ts';
 import { exportEvolution, importEvolution, readEvolutionRun, storeImportedEvolution } from '../../evolve/evolution-io.ts';
 import type { Candidate, EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
@@ -17,17 +17,17 @@ import { branchConfig, createBranch } from '../../evolve/branch.ts';
 import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import { humanCandidateProblem } from '../../evolve/human-candidate.ts';
 import { contextWindowFor } from '../../llm/token-count.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { storedEntryOf, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
-import { parseTaskId, type RunServices } from '../shared/stores/run-services.ts';
-import { browserSchedule, randomRunId, RunViewState } from '../shared/stores/run-view.svelte.ts';
-import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
-import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import { storedEntryOf, type LibraryMetaPrompt } from '../shared/state/entry-io.ts';
+import { parseTaskId, type RunServices } from '../shared/state/run-services.ts';
+import { browserSchedule, randomRunId, RunViewState } from '../shared/state/run-view.svelte.ts';
+import { dateAt, type PlayerServices } from '../shared/state/services.ts';
+import { estimateModelsOf, type SettingsState } from '../shared/state/settings.svelte.ts';
 import { CandidateDetail } from './candidate-detail.svelte.ts';
 import { evolvedEntry } from '../shared/evolution/dashboard.ts';
 import { EVOLVE_DEFAULTS, EVOLVE_FORM_FIELDS, EvolveForm, seedStrategyOptions, type EvolveFormFields, type SeedStrategyOption } from './evolve-form.svelte.ts';
-import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
-import { EvolutionDriver, type HumanRequest } from '../shared/stores/evolution-driver.svelte.ts';
+import { FormMemory, formSettingKey } from '../shared/state/form-memory.svelte.ts';
+import { EvolutionDriver, type HumanRequest } from '../shared/state/evolution-driver.svelte.ts';
 import { uniquePicks, type TaskPick } from '../shared/format/task-picks.ts';
 
 /** Store setting: the id of the evolution run last shown (reopened after a reload). */
@@ -58,7 +58,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   protected readonly runningMessage = 'This run is running: stop it before deleting it.';
 
   /** Library stories usable as tasks. */
-  readonly stories = $derived.by(() => this.deps.runs.library.entries);
+  readonly stories = $derived.by(() => this.deps.runs.shelf.entries);
   readonly estimate: EvolutionEstimate | null = $derived.by(() => this.computeEstimate());
   /** The seed-strategy list: the library's meta-prompts, the user's own among them (evolve-form.svelte.ts). */
   readonly seedStrategies: SeedStrategyOption[] = $derived.by(() => seedStrategyOptions(this.deps.metaPrompts?.entries ?? BUILT_IN_META_PROMPTS, this.form.seedStrategy));
@@ -72,7 +72,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     super(deps.runs, makeRunId);
     this.makeRunId = makeRunId;
     const schedule = deps.schedule ?? browserSchedule;
-    this.form = new EvolveForm((storyId) => this.gameOf(storyId), () => deps.runs.library.entries.map((e) => e.id));
+    this.form = new EvolveForm((storyId) => this.gameOf(storyId), () => deps.runs.shelf.entries.map((e) => e.id));
     this.driver = new EvolutionDriver(deps.runs, schedule, () => dateAt(deps.files.now()));
     this.detail = new CandidateDetail(() => deps.runs.store);
   }
@@ -136,7 +136,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     this.form.fillFrom(state.config, (taskId) => {
       try {
         const t = parseTaskId(taskId);
-        return this.deps.runs.library.find(t.storyId) ? t : null;
+        return this.deps.runs.shelf.find(t.storyId) ? t : null;
       } catch {
         return null;
       }

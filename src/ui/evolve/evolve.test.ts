@@ -11,7 +11,7 @@ import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import type { EvolutionState } from '../../evolve/interface.ts';
 import type { Store } from '../../store/interface.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
-import type { RunLocks } from '../shared/stores/run-services.ts';
+import type { RunLocks } from '../shared/state/run-services.ts';
 import { EvolveDashboard } from './evolve.svelte.ts';
 import { diskFillingStore, fakeLocks, manualSchedule, testTab } from '../../../test/support/ui/run-test-support.ts';
 

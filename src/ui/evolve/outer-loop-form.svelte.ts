@@ -7,12 +7,12 @@
  * gives the run config's fields exactly as the CLI records them. No I/O.
  */
 import type { EvolutionConfig } from '../../evolve/interface.ts';
-import { ACCEPTANCES, type Acceptance } from '../../evolve/strategies/acceptance.ts';
-import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../../evolve/strategies/candidate-selection.ts';
-import { DEFAULT_MAX_MERGES } from '../../evolve/strategies/merge.ts';
+import { ACCEPTANCES, type Acceptance } from '../../evolve/rules/acceptance.ts';
+import { CANDIDATE_SELECTIONS, type CandidateSelection } from '../../evolve/rules/candidate-selection.ts';
+import { DEFAULT_MAX_MERGES } from '../../evolve/rules/merge.ts';
 import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
-import { MAX_PROPOSALS_PER_ITERATION } from '../../evolve/strategies/proposals.ts';
-import type { StopConditionsConfig } from '../../evolve/strategies/stop-conditions.ts';
+import { MAX_PROPOSALS_PER_ITERATION } from '../../evolve/rules/proposals.ts';
+import type { StopConditionsConfig } from '../../evolve/rules/stop-conditions.ts';
 
 /** The kept fields (null = off / default). */
 export interface OuterLoopFields {

@@ -18,9 +18,9 @@ import type { ChatMessage, ChatModel, Completion } from '../../llm/interface.ts'
 import { planExperiment } from '../../experiment/plan.ts';
 import { buildExperimentReport } from '../../experiment/report.ts';
 import { experimentReportToMarkdown } from '../../experiment/report-formats.ts';
-import { policyOptions } from '../shared/stores/policy-options.ts';
+import { policyOptions } from '../shared/state/policy-options.ts';
 import { armPolicies, browserExecutor, evaluationConfigOf, evolutionConfigOf, evolutionOutcomeOf, PAGE_WALKTHROUGHS, stepRunId, type RunShape } from './experiment-executor.ts';
-import { canonicalTasks, libraryTask } from './experiment-tasks.ts';
+import { canonicalTasks, shelfTask } from './experiment-tasks.ts';
 
 const SHAPE: RunShape = { models: { actor: 'a', metaAgent: 'm', proposer: 'p' }, concurrency: 2, contextWindow: 32_000 };
 const spec = applyOverrides(BUILTIN_EXPERIMENTS['random-control']!, { episodes: 2, steps: 3, repeats: 1, budget: 4, valRepeats: 1, taskSets: { ID: ['advent:0'], OOD: ['advent:1'] } });
@@ -170,9 +170,9 @@ describe('task sets in the page', () => {
   it('expands ID and web sets, writes games by catalog id with the default seed, names missing games', () => {
     expect(canonicalTasks(['ID', 'advent:3', 'WEB-OOD'], lib)).toEqual({ tasks: ['detective:12', 'zork1:12', 'advent:3', 'web:map/t1:4'], missing: ['zork1'] });
     expect(canonicalTasks(['detective', 'local:detective.z5:2'], lib)).toEqual({ tasks: ['detective:12', 'detective:2'], missing: [] });
-    expect(libraryTask('detective:2', lib.entries)).toEqual({ storyId: 'local:detective.z5', seed: 2 });
-    expect(libraryTask('web:map/t1:4', lib.entries)).toEqual({ storyId: 'web:map/t1', seed: 4 });
-    expect(() => libraryTask('zork1:12', lib.entries)).toThrow(/No story in the library plays “zork1”/);
+    expect(shelfTask('detective:2', lib.entries)).toEqual({ storyId: 'local:detective.z5', seed: 2 });
+    expect(shelfTask('web:map/t1:4', lib.entries)).toEqual({ storyId: 'web:map/t1', seed: 4 });
+    expect(() => shelfTask('zork1:12', lib.entries)).toThrow(/No story on your story shelf plays “zork1”/);
   });
 });
 

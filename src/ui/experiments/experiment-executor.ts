@@ -16,7 +16,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import type { EvaluatedPolicy, EvaluationConfig, EvaluationState } from '../../eval/interface.ts';
 import type { EvolutionConfig, EvolutionState, EvolutionTask } from '../../evolve/interface.ts';
 import { EVOLUTION_DEFAULTS } from '../../evolve/run-defaults.ts';
-import { DEFAULT_EDIT_SIZES } from '../../evolve/strategies/neutral-mutation.ts';
+import { DEFAULT_EDIT_SIZES } from '../../evolve/rules/neutral-mutation.ts';
 import { replicateConcurrency, type ExperimentExecutor, type StepResult } from '../../experiment/experiment-runner.ts';
 import type { EvaluationOutcome, EvaluationStep, EvolutionOutcome, EvolutionStep, ExperimentPlan, ExperimentState, RecallOutcome } from '../../experiment/interface.ts';
 import { recallGamesOf, runRecallProbeStep } from '../../experiment/recall-step.ts';
@@ -24,7 +24,7 @@ import type { ChatModel } from '../../llm/interface.ts';
 import { evaluationOutcomeOf, evolutionOutcomeOf } from '../../experiment/outcomes.ts';
 import { matchedEditSizes, selectedOnOf, stepContrasts } from '../../experiment/plan.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import type { PolicyOption } from '../shared/stores/policy-options.ts';
+import type { PolicyOption } from '../shared/state/policy-options.ts';
 
 /** What every run of the experiment takes from Settings: models by role, concurrency, and the
  * meta-agent's context window in tokens. */

@@ -7,7 +7,7 @@
 import { BUILTIN_EXPERIMENTS, type ExperimentOverrides } from '../../experiment/builtins.ts';
 import type { ExperimentSpec } from '../../experiment/interface.ts';
 import { ExperimentSpecError, validateExperiment } from '../../experiment/schema.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 export type ExperimentSource = { kind: 'builtin'; name: string } | { kind: 'file'; fileName: string };
 

@@ -2,29 +2,29 @@
  * An experiment's task lists as the page plays them: named sets expanded (ID / OOD from the
  * catalog's tags at each game's default seed, the web sets WEB-ID-train … from the web catalog),
  * every story task written `<game>:<seed>` with the game's catalog id (the id the evaluation's
- * per-game rows and leak check use), and the games no library story plays named; and the games'
- * vocabularies read from the library's story files.
+ * per-game rows and leak check use), and the games no shelf story plays named; and the games'
+ * vocabularies read from the story shelf's story files.
  */
 import type { GameVocabulary } from '../../eval/vocabulary-overlap.ts';
 import { gameOf } from '../../experiment/plan.ts';
 import type { ExperimentPlan, ExperimentSpec } from '../../experiment/interface.ts';
-import { libraryGameVocabularies } from '../shared/evaluation/library-vocabulary.ts';
+import { shelfGameVocabularies } from '../shared/evaluation/shelf-vocabulary.ts';
 
-/** What expansion needs: the library's stories, the catalog and the named web sets. */
-export interface TaskLibrary {
+/** What expansion needs: the shelf's stories, the catalog and the named web sets. */
+export interface TaskShelf {
   entries: readonly { id: string; catalog: { id: string } | null }[];
   catalog: readonly { id: string; tags: readonly string[]; defaultSeed: number }[];
   /** The task ids of a named web set (case-insensitive), or null when `name` is none. */
   webSet(name: string): string[] | null;
 }
 
-/** The library entry that plays `game` (its catalog id, else its library id). */
+/** The story shelf entry that plays `game` (its catalog id, else its library id). */
 export function entryFor<E extends { id: string; catalog: { id: string } | null }>(entries: readonly E[], game: string): E | undefined {
   return entries.find((e) => (e.catalog?.id ?? e.id) === game) ?? entries.find((e) => e.id === game);
 }
 
-/** `tasks` expanded and written `<game>:<seed>` (web tasks unchanged); `missing` = games no library story plays. */
-export function canonicalTasks(tasks: readonly string[], lib: TaskLibrary): { tasks: string[]; missing: string[] } {
+/** `tasks` expanded and written `<game>:<seed>` (web tasks unchanged); `missing` = games no shelf story plays. */
+export function canonicalTasks(tasks: readonly string[], lib: TaskShelf): { tasks: string[]; missing: string[] } {
   const out: string[] = [];
   const missing: string[] = [];
   for (const raw of tasks) {
@@ -54,8 +54,8 @@ export function canonicalTasks(tasks: readonly string[], lib: TaskLibrary): { ta
   return { tasks: [...new Set(out)], missing: [...new Set(missing)] };
 }
 
-/** `spec` with every task set canonical, and the games it needs that the library lacks. */
-export function canonicalSpec(spec: ExperimentSpec, lib: TaskLibrary): { spec: ExperimentSpec; missing: string[] } {
+/** `spec` with every task set canonical, and the games it needs that the story shelf lacks. */
+export function canonicalSpec(spec: ExperimentSpec, lib: TaskShelf): { spec: ExperimentSpec; missing: string[] } {
   const taskSets: Record<string, string[]> = {};
   const missing = new Set<string>();
   for (const [name, tasks] of Object.entries(spec.taskSets)) {
@@ -66,22 +66,22 @@ export function canonicalSpec(spec: ExperimentSpec, lib: TaskLibrary): { spec: E
   return { spec: { ...spec, taskSets }, missing: [...missing] };
 }
 
-/** The library story id and seed of canonical task `taskId` (web tasks: their own id). @throws Error naming a game the library lacks */
-export function libraryTask(taskId: string, entries: TaskLibrary['entries']): { storyId: string; seed: number } {
+/** The story shelf story id and seed of canonical task `taskId` (web tasks: their own id). @throws Error naming a game the story shelf lacks */
+export function shelfTask(taskId: string, entries: TaskShelf['entries']): { storyId: string; seed: number } {
   const at = taskId.lastIndexOf(':');
   const seed = Number(taskId.slice(at + 1));
   if (taskId.startsWith('web:')) return { storyId: taskId.slice(0, at), seed };
   const entry = entryFor(entries, gameOf(taskId));
-  if (!entry) throw new Error(`No story in the library plays “${gameOf(taskId)}”: get it with “Get the Jericho games…” or add its file.`);
+  if (!entry) throw new Error(`No story on your story shelf plays “${gameOf(taskId)}”: get it with “Get the Jericho games…” or add its file.`);
   return { storyId: entry.id, seed };
 }
 
 /**
  * The vocabularies of `plan`'s story games (its evolutions' train and validation games and its
- * evaluations' games) read from the library (shared/evaluation/library-vocabulary.ts): a game no
- * library story plays, a file that is not a readable story, and web tasks are left out; the report
+ * evaluations' games) read from the story shelf (shared/evaluation/shelf-vocabulary.ts): a game no
+ * shelf story plays, a file that is not a readable story, and web tasks are left out; the report
  * lists them as missing (src/experiment/report.ts `vocabularyOverlapOf`).
  */
-export function libraryVocabularies<E extends { id: string; catalog: { id: string } | null }>(plan: ExperimentPlan, entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
-  return libraryGameVocabularies(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).map(gameOf), entries, readBytes);
+export function shelfVocabularies<E extends { id: string; catalog: { id: string } | null }>(plan: ExperimentPlan, entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
+  return shelfGameVocabularies(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).map(gameOf), entries, readBytes);
 }

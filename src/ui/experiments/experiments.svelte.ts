@@ -10,7 +10,7 @@
  * freezes a run card before Start (registration.ts, as `metattl experiment register`: spec hash,
  * code version, primary contrast, α), kept in the store and written into the experiment Start
  * creates; Start refuses a spec that differs from it, and the report says whether the run matches
- * it. The report's vocabulary-overlap column reads the library stories' Z-machine dictionaries
+ * it. The report's vocabulary-overlap column reads the shelf stories' Z-machine dictionaries
  * (the page has no Jericho walkthroughs: its walkthrough overlap is "—"). All I/O through the
  * injected services; every thrown error is shown (key scrubbed).
  */
@@ -29,22 +29,22 @@ import { loadEvolutionState } from '../../evolve/evolution-store.ts';
 import type { EvolutionTask } from '../../evolve/interface.ts';
 import { contextWindowFor, estimateTokenCounter } from '../../llm/token-count.ts';
 import type { SettingValue } from '../../store/interface.ts';
-import { EvaluationDriver } from '../shared/stores/evaluation-driver.svelte.ts';
-import { policyOptions } from '../shared/stores/policy-options.ts';
-import { EvolutionDriver } from '../shared/stores/evolution-driver.svelte.ts';
-import { readStoredEntry } from '../shared/stores/entry-io.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import { browserSchedule, randomRunId } from '../shared/stores/run-view.svelte.ts';
-import { dateAt, type PlayerServices } from '../shared/stores/services.ts';
-import { estimateModelsOf, type SettingsState } from '../shared/stores/settings.svelte.ts';
+import { EvaluationDriver } from '../shared/state/evaluation-driver.svelte.ts';
+import { policyOptions } from '../shared/state/policy-options.ts';
+import { EvolutionDriver } from '../shared/state/evolution-driver.svelte.ts';
+import { readStoredEntry } from '../shared/state/entry-io.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import type { RunServices } from '../shared/state/run-services.ts';
+import { browserSchedule, randomRunId } from '../shared/state/run-view.svelte.ts';
+import { dateAt, type PlayerServices } from '../shared/state/services.ts';
+import { estimateModelsOf, type SettingsState } from '../shared/state/settings.svelte.ts';
 import { browserExecutor, PAGE_WALKTHROUGHS, sideBySide } from './experiment-executor.ts';
 import { experimentExport, type ExperimentFormat, type PageExperiment } from './experiment-exports.ts';
 import { ExperimentSetupState } from './experiment-setup.svelte.ts';
-import { canonicalSpec, entryFor, libraryTask, libraryVocabularies, type TaskLibrary } from './experiment-tasks.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { canonicalSpec, entryFor, shelfTask, shelfVocabularies, type TaskShelf } from './experiment-tasks.ts';
+import { errorText } from '../shared/state/error-text.ts';
 import { RecallProbeState } from './recall-probe.svelte.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 /** Store setting: the id of the experiment last shown. */
 export const LAST_EXPERIMENT_KEY = 'experiments:last';
@@ -139,7 +139,7 @@ export class ExperimentsState {
 
   private async open(): Promise<void> {
     await this.errors.run(async () => {
-      await this.deps.runs.library.init();
+      await this.deps.runs.shelf.init();
       const { WEB_TASK_SETS, webTaskSet } = await import('../../web/tasks/catalog.ts');
       this.webSets = (name) => {
         const set = WEB_TASK_SETS.find((s) => s.toLowerCase() === name.toLowerCase());
@@ -157,8 +157,8 @@ export class ExperimentsState {
     this.ready = true;
   }
 
-  private library(): TaskLibrary {
-    const lib = this.deps.runs.library;
+  private library(): TaskShelf {
+    const lib = this.deps.runs.shelf;
     return { entries: lib.entries, catalog: lib.catalogEntries, webSet: (name) => this.webSets?.(name) ?? null };
   }
 
@@ -183,7 +183,7 @@ export class ExperimentsState {
     const p = this.prepared;
     if (!p) return this.setup.source.kind === 'file' ? 'The experiment file has problems (listed above).' : 'Choose an experiment.';
     if ('problem' in p) return p.problem;
-    if (p.missing.length) return `The library has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
+    if (p.missing.length) return `The story shelf has no story for ${p.missing.join(', ')}: get them first (Get the Jericho games…) or add their files.`;
     const budgetProblem = planBudgetProblem(p.plan);
     if (budgetProblem) return budgetProblem;
     // The recall probe's walkthroughs must be in the spec here (the page has no games.json): refused before Start, not at the last step.
@@ -248,12 +248,12 @@ export class ExperimentsState {
     if (this.registration) this.deps.files.download('registration.json', `${JSON.stringify(this.registration, null, 2)}\n`, 'application/json');
   }
 
-  /** Read the Z-machine dictionaries of the shown experiment's games from the library (experiment-tasks.ts `libraryVocabularies`). */
+  /** Read the Z-machine dictionaries of the shown experiment's games from the library (experiment-tasks.ts `shelfVocabularies`). */
   private async readVocabularies(): Promise<void> {
     const record = this.record;
     if (!record) return;
-    const lib = this.deps.runs.library;
-    const out = await libraryVocabularies(planExperiment(record.state.spec), lib.entries, async (entry) => (await lib.load(entry)).bytes);
+    const lib = this.deps.runs.shelf;
+    const out = await shelfVocabularies(planExperiment(record.state.spec), lib.entries, async (entry) => (await lib.load(entry)).bytes);
     if (this.record?.id === record.id) this.vocabularies = out;
   }
 
@@ -312,7 +312,7 @@ export class ExperimentsState {
         return { model: ctx.models.actor, name: ctx.settings.roles.actor.model, concurrency: ctx.settings.maxConcurrent, signal: this.recallStop.signal, dispose: () => { ctx.dispose(); this.recallStop = null; } };
       },
       titleOf: (game) => {
-        const entry = entryFor(runs.library.entries, game);
+        const entry = entryFor(runs.shelf.entries, game);
         return entry?.catalog?.title ?? entry?.title ?? game;
       },
     });
@@ -352,7 +352,7 @@ export class ExperimentsState {
   }
 
   private async resolve(taskId: string): Promise<EvolutionTask> {
-    const { storyId, seed } = libraryTask(taskId, this.deps.runs.library.entries);
+    const { storyId, seed } = shelfTask(taskId, this.deps.runs.shelf.entries);
     const t = await this.deps.runs.resolveTask(storyId, seed);
     if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);
     // The game is the canonical id's (catalog id, or the web task's template), as the report's rows use.
@@ -366,9 +366,9 @@ export class ExperimentsState {
 
   /** Download the report of the experiment shown (experiment-exports.ts); never a key. */
   /** A game's max score in points (its catalog's, else the one stored for the user's story), or
-   * null when unknown or the game is no library story (a web task). */
+   * null when unknown or the game is no shelf story (a web task). */
   maxScoreOf(game: string): number | null {
-    const entry = entryFor(this.deps.runs.library.entries, game);
+    const entry = entryFor(this.deps.runs.shelf.entries, game);
     return entry ? (entry.catalog?.maxScore ?? entry.storedMaxScore ?? null) : null;
   }
 

@@ -1,7 +1,7 @@
 /**
  * The page's walkthrough-recall probe (beside the falsifier experiments in the Experiments view):
  * the user uploads a walkthrough file (one command per line, or Jericho's games.json shape, read
- * by src/eval/walkthrough-file.ts; a bad file is refused with what to fix), picks a library story
+ * by src/eval/walkthrough-file.ts; a bad file is refused with what to fix), picks a shelf story
  * (its title goes into the question; a games.json walkthrough is matched by its catalog id or
  * md5) and runs the core probe (src/eval/recall-probe.ts `runRecallProbe`) with the Settings'
  * actor model. The result is the core's report: recall vs the shuffled control and the best
@@ -13,8 +13,8 @@ import { stringifyWithoutSecrets } from '../../agents/trajectory-io.ts';
 import { RECALL_FOOTNOTE, runRecallProbe, type RecallReport } from '../../eval/recall-probe.ts';
 import { recallCsv, recallMarkdown } from '../../eval/recall-report.ts';
 import { parseWalkthroughFile, walkthroughFor, type WalkthroughFile } from '../../eval/walkthrough-file.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
+import type { RunServices } from '../shared/state/run-services.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
 
 /** The recall.json format the CLI writes (cli/probe-recall.ts RECALL_FORMAT). */
 const RECALL_FORMAT = 'metattl-recall-probe-1';
@@ -36,7 +36,7 @@ export interface RecallProbeResult {
 export class RecallProbeState {
   /** The uploaded walkthrough file (null: none yet). */
   file = $state.raw<{ name: string; content: WalkthroughFile } | null>(null);
-  /** The library story the walkthrough is of ('' = none chosen). */
+  /** The shelf story the walkthrough is of ('' = none chosen). */
   storyId = $state('');
   k = $state<number | null>(5);
   probes = $state<number | null>(20);
@@ -49,9 +49,9 @@ export class RecallProbeState {
 
   constructor(private readonly deps: RecallProbeDeps) {}
 
-  /** The library's stories (web tasks have no walkthrough), by title. */
+  /** The shelf's stories (web tasks have no walkthrough), by title. */
   get stories(): { id: string; title: string }[] {
-    return this.deps.runs.library.entries.map((e) => ({ id: e.id, title: e.catalog?.title ?? e.title }));
+    return this.deps.runs.shelf.entries.map((e) => ({ id: e.id, title: e.catalog?.title ?? e.title }));
   }
 
   /** Read an uploaded walkthrough file; a bad one is refused with the reason (the previous one is dropped). */
@@ -89,13 +89,13 @@ export class RecallProbeState {
     const file = this.file;
     if (this.error || !file || this.running) return;
     const runs = this.deps.runs;
-    const entry = runs.library.find(this.storyId);
+    const entry = runs.shelf.find(this.storyId);
     this.running = true;
     this.progress = null;
     this.controller = new AbortController();
     try {
-      if (!entry) throw new Error(`The story “${this.storyId}” is not in the library.`);
-      const story = await runs.library.load(entry);
+      if (!entry) throw new Error(`The story “${this.storyId}” is not on your story shelf.`);
+      const story = await runs.shelf.load(entry);
       const game = entry.catalog?.id ?? story.catalog?.id ?? entry.id;
       const title = story.catalog?.title ?? entry.title;
       const walkthrough = walkthroughFor(file.content, { id: game, md5: story.md5 }, file.name);

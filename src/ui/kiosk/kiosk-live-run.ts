@@ -12,11 +12,11 @@ import type { RoleTotals } from '../../llm/usage-meter.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
 import { runSession } from '../../ttl/session-runner.ts';
 import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
-import { createBrowserLlmServices } from '../shared/stores/llm-services.ts';
-import { RunServices, sessionStoryOf } from '../shared/stores/run-services.ts';
-import { createBrowserServices } from '../shared/stores/services.ts';
-import { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+import { createBrowserLlmServices } from '../shared/state/llm-services.ts';
+import { RunServices, sessionStoryOf } from '../shared/state/run-services.ts';
+import { createBrowserServices } from '../shared/state/services.ts';
+import { SettingsState } from '../shared/state/settings.svelte.ts';
+import { StoryShelf } from '../shared/state/story-shelf.svelte.ts';
 import { liveCapOf, type LiveCap, type LiveRunner } from './kiosk-live.svelte.ts';
 
 /** What the live booth plays: a teaching game the simulated model and the mock both know. */
@@ -48,11 +48,11 @@ const sum = (a: Record<Role, RoleTotals>, b: Record<Role, RoleTotals>): Record<R
 export async function openLiveBooth(sessionsParam: string | null): Promise<LiveBooth | { problem: string }> {
   const services = createBrowserServices(document, fetch.bind(globalThis));
   const llm = createBrowserLlmServices(location.origin);
-  const library = new StoryLibrary(services);
+  const library = new StoryShelf(services);
   const settings = new SettingsState(llm);
   await library.init();
   await settings.init(library.store);
-  const runs = new RunServices({ library, settings, llm });
+  const runs = new RunServices({ shelf: library, settings, llm });
   const problem = runs.settingsProblem(ROLES);
   if (problem !== null) return { problem: `Live mode needs a provider: ${problem}` };
   const current = runs.llmSettings();

@@ -12,7 +12,7 @@
 import type { SessionRecord } from '../../ttl/session-record.ts';
 import type { KioskFeed } from './kiosk-loop.svelte.ts';
 import { kioskRecording, type KioskRecording } from './kiosk-pace.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 /** Sessions a live booth plays when the URL does not say (`&sessions=N`). */
 export const DEFAULT_LIVE_SESSIONS = 3;

@@ -8,7 +8,7 @@
  */
 import { sessionCaptions, type FrameCaption } from '../../ttl/session-captions.ts';
 import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
 import { KIOSK_PACE, kioskDwellMs, type KioskPace, type KioskRecording } from './kiosk-pace.ts';
 
 /** Where the loop's recordings come from. */

@@ -8,13 +8,13 @@
  */
 import { mount } from 'svelte';
 import { SHIPPED_REPLAYS } from '../shared/replay/shipped-replays.ts';
-import { browserSchedule } from '../shared/stores/retry-countdown.svelte.ts';
+import { browserSchedule } from '../shared/state/retry-countdown.svelte.ts';
 import KioskView from './KioskView.svelte';
 import { KioskLoop, PlaylistFeed, type KioskFeed } from './kiosk-loop.svelte.ts';
 import { LiveFeed, liveModeText } from './kiosk-live.svelte.ts';
 
 import { kioskRecordingsOf, type KioskRecording } from './kiosk-pace.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 /** Every session of the shipped recordings, in the Replay view's order. */
 async function shippedRecordings(): Promise<KioskRecording[]> {

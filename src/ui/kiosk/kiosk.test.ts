@@ -10,7 +10,7 @@ import { replayFrames } from '../../ttl/replay.ts';
 import { sessionCaptions } from '../../ttl/session-captions.ts';
 import { sceneAt } from '../shared/replay/replay-scene.ts';
 import { SHIPPED_REPLAYS } from '../shared/replay/shipped-replays.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
 import { KioskLoop, PlaylistFeed } from './kiosk-loop.svelte.ts';
 import { DEFAULT_LIVE_SESSIONS, LiveFeed, liveCapOf, liveModeText } from './kiosk-live.svelte.ts';
 import type { SessionRecord } from '../../ttl/session-record.ts';

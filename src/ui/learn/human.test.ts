@@ -13,7 +13,7 @@ import type { SessionRecord } from '../../ttl/session-record.ts';
 import { loadSession } from '../../ttl/session-store.ts';
 import { fakeLocks } from '../../../test/support/ui/fake-locks.ts';
 import { testTab } from '../../../test/support/ui/run-test-support.ts';
-import { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import { MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
 import { pendingUpdateOf } from '../../ttl/session-runner.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
 import { LearnSetup } from './learn-setup.svelte.ts';

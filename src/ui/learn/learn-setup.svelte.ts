@@ -1,5 +1,5 @@
 /**
- * The Learn view's setup form (learn-form.ts) as state: the story (the shared StoryLibrary, with
+ * The Learn view's setup form (learn-form.ts) as state: the story (the shared StoryShelf, with
  * adding and removing stories), seed, policy (baselines + the meta-prompt library), K, S, the
  * episode-1 guiding prompt and the context window; the models shown from Settings. `?metaPrompt=<id>`
  * preselects a library meta-prompt (Library's and Evolve's "Try this meta-prompt"); a shared
@@ -14,24 +14,24 @@ import { SIMULATED_PROVIDER } from '../../llm/model-label.ts';
 import { shareUrl, type SharedSetup } from '../../share/share-link.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 import type { SessionConfig } from '../../ttl/session-record.ts';
-import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
-import type { RunServices } from '../shared/stores/run-services.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
+import type { MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
+import type { RunServices } from '../shared/state/run-services.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
 import { drawSeed, type SeedChoice } from '../shared/format/seed.ts';
-import { llmSettingsOf, roleModelOf } from '../shared/stores/llm-settings.ts';
-import type { SettingsState } from '../shared/stores/settings.svelte.ts';
-import { LAST_STORY_KEY } from '../shared/stores/story-library.svelte.ts';
-import { StoryPicker } from '../shared/stores/story-picker.ts';
-import type { LibraryEntry } from '../shared/stores/library.ts';
-import { FormMemory, formSettingKey } from '../shared/stores/form-memory.svelte.ts';
+import { llmSettingsOf, roleModelOf } from '../shared/state/llm-settings.ts';
+import type { SettingsState } from '../shared/state/settings.svelte.ts';
+import { LAST_STORY_KEY } from '../shared/state/story-shelf.svelte.ts';
+import { StoryPicker } from '../shared/state/story-picker.ts';
+import type { ShelfEntry } from '../shared/state/shelf.ts';
+import { FormMemory, formSettingKey } from '../shared/state/form-memory.svelte.ts';
 import { estimateSession, type SessionEstimate } from './session-estimate.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
-import { parseTaskId } from '../shared/stores/run-services.ts';
+import { parseTaskId } from '../shared/state/run-services.ts';
 import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 import { copyText } from '../shared/page-abilities.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 /** The policy's meta-prompt is run raw (its text the whole system message). */
 const isRaw = (policy: PolicySpec): boolean => policy.kind === 'meta' && policy.raw === true;
@@ -117,7 +117,7 @@ export class LearnSetup {
     /** The form of a first visit (no form saved by an earlier one), from the library's entries:
      * compose.ts gives the workshop preset (The Lever Room, K = 3, S = 15 — a demo that finishes,
      * as the tour tells it); by default none (the method's 6 × 50 and the last story played). */
-    private readonly firstVisit: (entries: readonly LibraryEntry[]) => Partial<LearnForm> = () => ({}),
+    private readonly firstVisit: (entries: readonly ShelfEntry[]) => Partial<LearnForm> = () => ({}),
   ) {
     this.stories = new StoryPicker(() => this.library, {
       choose: (id) => this.selectStory(id),
@@ -129,7 +129,7 @@ export class LearnSetup {
   }
 
   get library() {
-    return this.runs.library;
+    return this.runs.shelf;
   }
 
   /** Open the libraries and preselect `?story=` or the last story. Runs once. */
@@ -222,7 +222,7 @@ export class LearnSetup {
     if (setup.task) return this.applyWebSetup(setup, setup.task.id);
     const notes: string[] = [];
     const story = this.library.entries.find((e) => e.id === setup.storyId) ?? this.library.entries.find((e) => e.id === `user:${setup.storyMd5}` || e.catalog?.md5 === setup.storyMd5);
-    if (!story) notes.push(`The story “${setup.storyTitle}” is not in your library: add its file (md5 ${setup.storyMd5}), then choose it.`);
+    if (!story) notes.push(`The story “${setup.storyTitle}” is not on your story shelf: add its file (md5 ${setup.storyMd5}), then choose it.`);
     const option = this.sharedOption(setup.policy);
     notes.push(...this.modelNotes(setup));
     this.change({ kind: 'story', storyId: story?.id ?? this.form.storyId, seed: setup.seed, seedRandom: false, policyId: option.id, rawMetaPrompt: isRaw(setup.policy), episodes: setup.episodes, maxSteps: setup.maxSteps });
@@ -261,7 +261,7 @@ export class LearnSetup {
 
   /**
    * Fill the form with a stored session's settings (to show an unfinished session as it is): its
-   * story (by id, else by md5; the picker keeps its choice when the library lacks it), seed,
+   * story (by id, else by md5; the picker keeps its choice when the story shelf lacks it), seed,
    * policy (added as "From a stored session" when no option matches), K, S, the episode-1 guiding
    * prompt and the context window it assumed.
    */

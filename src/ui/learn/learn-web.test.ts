@@ -17,7 +17,7 @@ import { loadSession, saveSession } from '../../ttl/session-store.ts';
 import { taskHash } from '../../ttl/web-engine.ts';
 import { createJsdomDocument } from '../../web/node/jsdom-document.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
-import { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import { MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
 import { LearnSetup } from './learn-setup.svelte.ts';
 import { LearnState } from './learn.svelte.ts';
 import { SessionRuns } from './session-runs.svelte.ts';

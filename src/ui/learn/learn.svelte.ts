@@ -23,18 +23,18 @@ import type { SessionSink } from '../../ttl/session-runner.ts';
 import { buildSession, type SessionParts, type SessionPlan } from '../../ttl/session-setup.ts';
 import type { Pacer } from '../../ttl/pace.ts';
 import { loadSession } from '../../ttl/session-store.ts';
-import { browserSchedule, type Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import { RunLifecycle, type RunPhase } from '../shared/stores/run-lifecycle.svelte.ts';
+import { browserSchedule, type Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import { RunLifecycle, type RunPhase } from '../shared/state/run-lifecycle.svelte.ts';
 import { startOrResumeSession } from '../../ttl/session-service.ts';
 import { HumanTurn } from './human-turn.svelte.ts';
-import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/stores/run-services.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
+import { parseTaskId, sessionStoryOf, type RunContext, type RunServices } from '../shared/state/run-services.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
 import type { LearnSetup } from './learn-setup.svelte.ts';
 import { EtaClock, sessionProgress, usageTotalsOf } from './progress.ts';
 import { exportFileName, newSessionId, openEpisodeOf, planOfConfig, planOfForm, roleOverridesOf, rolesFor } from './session-plan.ts';
 import type { SessionListItem, SessionRuns } from './session-runs.svelte.ts';
-import { PaceControl } from '../shared/stores/pace-control.svelte.ts';
-import { GuideEditor } from '../shared/stores/guide-edit.svelte.ts';
+import { PaceControl } from '../shared/state/pace-control.svelte.ts';
+import { GuideEditor } from '../shared/state/guide-edit.svelte.ts';
 
 export type LearnPhase = RunPhase;
 
@@ -212,8 +212,8 @@ export class LearnState extends RunLifecycle {
     this.pace.showRecorded(record.pace?.stepDelayMs);
     await this.launch(id, record, async (ctx) => {
       const web = record.config.task?.kind === 'web' ? parseTaskId(record.config.task.id) : null;
-      const storyId = web?.storyId ?? record.config.story.id ?? this.runs.library.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
-      if (!storyId) throw new Error(`The story “${record.config.story.title}” is not in the library: add it to resume this session.`);
+      const storyId = web?.storyId ?? record.config.story.id ?? this.runs.shelf.entries.find((e) => e.id === `user:${record.config.story.md5}` || e.catalog?.md5 === record.config.story.md5)?.id;
+      if (!storyId) throw new Error(`The story “${record.config.story.title}” is not on your story shelf: add it to resume this session.`);
       const task = await ctx.resolveTask(storyId, web?.seed ?? record.config.seed).catch((error: unknown) => {
         if (!web) throw error;
         throw new Error(`This session’s web task “${record.config.task!.id}” does not exist in this version of the playground (${(error as Error).message}), so it cannot be resumed. Its recorded episodes can still be opened and exported.`);

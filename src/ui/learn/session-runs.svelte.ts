@@ -8,9 +8,9 @@ import type { RunSummary, SettingValue, Store } from '../../store/interface.ts';
 import { exportSession, importSession } from '../../ttl/session-io.ts';
 import type { SessionStatus } from '../../ttl/session-record.ts';
 import { loadSession, saveSession } from '../../ttl/session-store.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
 import { exportFileName } from './session-plan.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 /** One row of the runs list (read defensively from the run's summary). */
 export interface SessionListItem {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withEvaluation, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import { withEvaluation, type LibraryMetaPrompt } from '../shared/state/entry-io.ts';
 
 const entry: LibraryMetaPrompt = {
   id: 'mine', name: 'Mine', description: '', strategy: 'Keep facts.', provenance: { kind: 'hand-written' }, selectedOn: [], evaluations: [],

@@ -8,10 +8,10 @@
 import { buildMetaPrompt } from '../../agents/meta-prompt.ts';
 import { loadTokenCounter, type TokenCounter } from '../../llm/token-count.ts';
 import { shareUrl } from '../../share/share-link.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
-import { entrySchema, exportEntry, importEntry, provenanceText, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
-import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
+import { entrySchema, exportEntry, importEntry, provenanceText, type LibraryMetaPrompt } from '../shared/state/entry-io.ts';
+import type { MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 /** The entry being written: a new one, a duplicate, or an edit of a user entry. */
 export interface EntryDraft {

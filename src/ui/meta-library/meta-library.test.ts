@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { META_PROMPT_FOOTER, META_PROMPT_HEADER } from '../../agents/meta-prompt.ts';
 import { decodeShare, shareUrl } from '../../share/share-link.ts';
 import { MemoryStore } from '../../store/memory-store.ts';
-import { ENTRY_FILE_FORMAT, EntryImportError, exportEntry, importEntry, provenanceText, readStoredEntry, type LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
+import { ENTRY_FILE_FORMAT, EntryImportError, exportEntry, importEntry, provenanceText, readStoredEntry, type LibraryMetaPrompt } from '../shared/state/entry-io.ts';
 import { MetaLibraryState } from './meta-library.svelte.ts';
-import { BUILT_IN_ENTRIES, MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import { BUILT_IN_ENTRIES, MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
 import { ShareInbox } from './share-inbox.svelte.ts';
 import type { ShareLocation } from './share-location.ts';
 

@@ -7,10 +7,10 @@
  * does not ask again. Location I/O is injected (`ShareLocation`).
  */
 import { decodeShare, type SharedMetaPrompt, type SharedProviderSetup, type SharedSetup } from '../../share/share-link.ts';
-import type { LibraryMetaPrompt } from '../shared/stores/entry-io.ts';
-import type { MetaPromptCatalog } from '../shared/stores/meta-prompt-catalog.svelte.ts';
+import type { LibraryMetaPrompt } from '../shared/state/entry-io.ts';
+import type { MetaPromptCatalog } from '../shared/state/meta-prompt-catalog.svelte.ts';
 import type { ShareLocation } from './share-location.ts';
-import { errorText } from '../shared/stores/error-text.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 export type { ShareLocation } from './share-location.ts';
 

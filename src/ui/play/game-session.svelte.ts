@@ -6,7 +6,7 @@
  */
 import type { EngineSnapshot, StepResult } from '../../engine/interface.ts';
 import type { SaveSlotSummary, Store } from '../../store/interface.ts';
-import type { GameEngine } from '../shared/stores/services.ts';
+import type { GameEngine } from '../shared/state/services.ts';
 
 /** `output`: the game's text; `input`: the echoed `> command`; `notice`: the player's own note
  * ("[Saved to slot …]"); `status`: the status line reprinted after an undo or a restore. */

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.ts';
 import { fakeServices } from '../../../test/support/ui/fake-services.ts';
 import { Player } from './player.svelte.ts';
-import { StoryLibrary } from '../shared/stores/story-library.svelte.ts';
+import { StoryShelf } from '../shared/state/story-shelf.svelte.ts';
 
 function player(query = ''): Player {
   const services = fakeServices(new MemoryStore(), query);
   let next = 100;
-  return new Player(services, new StoryLibrary(services), () => next++);
+  return new Player(services, new StoryShelf(services), () => next++);
 }
 
 describe('random seeds in the Play view', () => {

@@ -1,18 +1,18 @@
 /**
- * The player page's state: the story being played (from the shared `StoryLibrary`), seed, max
+ * The player page's state: the story being played (from the shared `StoryShelf`), seed, max
  * score, the running `GameSession`, and the one visible error. Every action catches what it
  * throws and shows it in `error` (a bad story file's `StoryFileError` message as is); the page
- * keeps working. All I/O goes through the injected `PlayerServices` and the library. The seed
+ * keeps working. All I/O goes through the injected `PlayerServices` and the story shelf. The seed
  * may be "random" (seed.ts): a seed is drawn (injected `draw`) each time a game starts.
  */
 import { explainInterpreterError } from '../../engine/errors.ts';
 import { GameSession } from './game-session.svelte.ts';
 import { transcriptFileName, transcriptHtml, transcriptText } from './transcript-export.ts';
-import { isSeed, maxScoreHint } from '../shared/stores/library.ts';
+import { isSeed, maxScoreHint } from '../shared/state/shelf.ts';
 import { drawSeed, parseSeedText, SEED_HELP } from '../shared/format/seed.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
-import { LAST_STORY_KEY, StoryLibrary, type AddedStory, type LoadedStory } from '../shared/stores/story-library.svelte.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
+import { LAST_STORY_KEY, StoryShelf, type AddedStory, type LoadedStory } from '../shared/state/story-shelf.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 /** The story being played. */
 export type CurrentStory = LoadedStory;
@@ -54,19 +54,19 @@ export class Player {
 
   constructor(
     private readonly services: PlayerServices,
-    readonly library: StoryLibrary = new StoryLibrary(services),
+    readonly library: StoryShelf = new StoryShelf(services),
     private readonly draw: () => number = drawSeed,
   ) {
     this.session = new GameSession(() => this.library.store, services.now);
   }
 
-  /** Open the library and reopen the last story played (or `?story=` with `?seed=`). Runs once. */
+  /** Open the story shelf and reopen the last story played (or `?story=` with `?seed=`). Runs once. */
   init(): Promise<void> {
     this.starting ??= this.start();
     return this.starting;
   }
 
-  /** Load and start the library story `id` (a no-op for the story already playing), with `seed`
+  /** Load and start the story shelf story `id` (a no-op for the story already playing), with `seed`
    * or else the catalog's default seed (0 for unknown stories). */
   async selectStory(id: string, seed?: number): Promise<void> {
     const entry = this.library.find(id);
@@ -92,7 +92,7 @@ export class Player {
     await this.withLoading(async () => this.playAdded(await this.library.addUrl(address)));
   }
 
-  /** Remove a user story from the library (its save slots stay). */
+  /** Remove a user story from the story shelf (its save slots stay). */
   async removeStory(id: string): Promise<void> {
     this.error = null;
     await this.errors.attempt(async () => {
@@ -198,7 +198,7 @@ export class Player {
   }
 
   /** Play a story just added (a storage failure is shown, the story still plays). A story new to
-   * the library that fails to start is taken out of it again, and the error says so. */
+   * the story shelf that fails to start is taken out of it again, and the error says so. */
   private async playAdded({ story, problem, isNew }: AddedStory): Promise<void> {
     if (problem !== null) this.error = problem;
     this.selectedId = story.entry.id;
@@ -207,7 +207,7 @@ export class Player {
     } catch (error) {
       if (!isNew) throw error;
       await this.library.remove(story.entry.id).catch(() => undefined);
-      throw new Error(`${explainInterpreterError(error)} “${story.entry.title}” was not added to the library.`, { cause: error });
+      throw new Error(`${explainInterpreterError(error)} “${story.entry.title}” was not added to the story shelf.`, { cause: error });
     }
   }
 

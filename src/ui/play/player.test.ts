@@ -52,7 +52,7 @@ describe('Player', () => {
     expect(player.warning).toBeNull();
   });
 
-  it('a story that fails to start is not kept in the library, and says why in the user\'s terms', async () => {
+  it('a story that fails to start is not kept on the story shelf, and says why in the user\'s terms', async () => {
     const store = new MemoryStore();
     const player = new Player(services(store));
     await player.init();
@@ -62,7 +62,7 @@ describe('Player', () => {
     await player.addFiles([new File([broken], 'broken.z5')]);
     expect(player.error).not.toBeNull();
     expect(player.error).not.toMatch(/^(RangeError|TypeError|Error):/);
-    expect(player.error).toBe('The story failed to start: The story ran an instruction the interpreter cannot carry out: the story file is damaged, or it uses a feature this interpreter lacks. (details: Unknown opcode #0 at pc=76352) “broken.z5” was not added to the library.');
+    expect(player.error).toBe('The story failed to start: The story ran an instruction the interpreter cannot carry out: the story file is damaged, or it uses a feature this interpreter lacks. (details: Unknown opcode #0 at pc=76352) “broken.z5” was not added to the story shelf.');
     expect(await store.listStories()).toEqual([]);
     expect(player.library.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
     expect(player.selectedId).toBe('advent');

@@ -4,12 +4,12 @@
  * through it. No provider is involved. `?replay=<id>` opens a shipped replay on entering the view.
  * Errors (download, bad file) are shown, never thrown.
  */
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
-import type { PlayerServices } from '../shared/stores/services.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
+import type { PlayerServices } from '../shared/state/services.ts';
 import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
 import { parseReplayFile, type ReplaySource } from './replay-source.ts';
 import { SHIPPED_REPLAYS, shippedReplay, type ShippedReplay } from '../shared/replay/shipped-replays.ts';
-import { ErrorSlot } from '../shared/stores/error-slot.svelte.ts';
+import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
 export type ReplayFiles = Pick<PlayerServices, 'resolve' | 'fetchBytes' | 'readFile' | 'query'>;
 

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { ImportError } from '../../agents/trajectory-io.ts';
 import { EVOLUTION_EXPORT_FORMAT } from '../../evolve/evolution-io.ts';
 import { importSession } from '../../ttl/session-io.ts';
-import type { Schedule } from '../shared/stores/retry-countdown.svelte.ts';
+import type { Schedule } from '../shared/state/retry-countdown.svelte.ts';
 import { creditsLine, creditsOf, modelLabel } from '../shared/replay/model-label.ts';
 import { ReplayPlayer } from '../shared/replay/replay-player.svelte.ts';
 import { episodeStart, frameDelayMs, sceneAt } from '../shared/replay/replay-scene.ts';

@@ -1,7 +1,7 @@
 /** The price table as CSV: model and USD per million input / output / cached input tokens, as
  * entered (cached input empty when the row has none: the input price applies). Pure. */
 import type { CsvTable } from '../../eval/csv.ts';
-import type { PriceRow } from '../shared/stores/llm-settings.ts';
+import type { PriceRow } from '../shared/state/llm-settings.ts';
 
 export function priceTable(rows: readonly PriceRow[]): CsvTable {
   return {

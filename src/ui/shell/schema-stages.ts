@@ -8,7 +8,7 @@
 import { yieldToMain } from './main-thread.ts';
 
 const STAGES: ReadonlyArray<() => Promise<unknown>> = [
-  () => Promise.all([import('../../agents/trajectory-io.ts'), import('../../share/share-link.ts'), import('../shared/stores/entry-io.ts')]),
+  () => Promise.all([import('../../agents/trajectory-io.ts'), import('../../share/share-link.ts'), import('../shared/state/entry-io.ts')]),
   () => import('../../ttl/session-io.ts'),
   () => import('../../evolve/evolution-io.ts'),
 ];

@@ -5,7 +5,7 @@
  * the form shows an unfinished session's settings) and never over what the user changed
  * afterwards. `workshopPreset` is pure.
  */
-import type { LibraryEntry } from '../shared/stores/library.ts';
+import type { ShelfEntry } from '../shared/state/shelf.ts';
 import type { LearnForm } from '../shared/format/learn-form.ts';
 
 export const WORKSHOP_EPISODES = 3;
@@ -15,7 +15,7 @@ export const PREFERRED_TEACHING_GAMES = ['lever-room', 'vault'] as const;
 
 /** The preset form fields for a library: the preferred teaching game present (else any), its
  * seed, K and S; without a teaching game only K and S. */
-export function workshopPreset(entries: readonly LibraryEntry[]): Partial<LearnForm> {
+export function workshopPreset(entries: readonly ShelfEntry[]): Partial<LearnForm> {
   const teaching = entries.filter((e) => e.catalog?.tags.includes('teaching'));
   const game = PREFERRED_TEACHING_GAMES.map((id) => teaching.find((e) => e.id === id)).find((e) => e !== undefined) ?? teaching[0];
   const counts = { episodes: WORKSHOP_EPISODES, maxSteps: WORKSHOP_MAX_STEPS };
@@ -25,7 +25,7 @@ export function workshopPreset(entries: readonly LibraryEntry[]): Partial<LearnF
 /** What the applier needs of the Learn setup. */
 export interface PresetTarget {
   init(): Promise<void>;
-  readonly library: { readonly entries: readonly LibraryEntry[] };
+  readonly library: { readonly entries: readonly ShelfEntry[] };
   change(patch: Partial<LearnForm>): void;
   /** True when the form was restored from the user's last settings (form-memory.svelte.ts). */
   readonly restoredForm?: boolean;

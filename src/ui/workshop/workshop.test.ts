@@ -2,14 +2,14 @@
  * (a teaching game, K = 3, S = 15) are applied once per turn-on and never while a session runs. */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.ts';
-import type { LibraryEntry } from '../shared/stores/library.ts';
+import type { ShelfEntry } from '../shared/state/shelf.ts';
 import type { LearnForm } from '../shared/format/learn-form.ts';
 import { workshopPreset, WorkshopPresets, type PresetTarget } from './learn-presets.ts';
 import { WORKSHOP_KEY, workshopFromQuery, WorkshopState } from './workshop.svelte.ts';
 
-const entry = (id: string, tags: string[], defaultSeed = 0): LibraryEntry => ({
+const entry = (id: string, tags: string[], defaultSeed = 0): ShelfEntry => ({
   id, title: id, source: 'shipped', path: `stories/${id}.z5`, storedMaxScore: null, unsaved: false,
-  catalog: { id, tags, defaultSeed } as unknown as LibraryEntry['catalog'],
+  catalog: { id, tags, defaultSeed } as unknown as ShelfEntry['catalog'],
 });
 const LIBRARY = [entry('advent', ['jericho', 'demo'], 5), entry('vault', ['teaching'], 1), entry('lever-room', ['teaching', 'demo'], 1)];
 

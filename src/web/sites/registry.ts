@@ -5,7 +5,7 @@
 import { generateForge } from '../data/forge-data.ts';
 import { generateForum } from '../data/forum-data.ts';
 import { generateMap } from '../data/map-data.ts';
-import { generateStore } from '../data/store-data.ts';
+import { generateShop } from '../data/shop-data.ts';
 import type { RandomSource, WebSiteId } from '../interface.ts';
 import { createForge } from './forge.ts';
 import { createForum } from './forum.ts';
@@ -23,8 +23,8 @@ export interface SiteDefinition<D = unknown> {
   create(data: D): Site<D>;
 }
 
-const shop: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop', title: 'an online shop', generate: generateStore, create: createShop };
-const shopAdmin: SiteDefinition<ReturnType<typeof generateStore>> = { id: 'shop-admin', title: "the shop's admin back office", generate: generateStore, create: createShopAdmin };
+const shop: SiteDefinition<ReturnType<typeof generateShop>> = { id: 'shop', title: 'an online shop', generate: generateShop, create: createShop };
+const shopAdmin: SiteDefinition<ReturnType<typeof generateShop>> = { id: 'shop-admin', title: "the shop's admin back office", generate: generateShop, create: createShopAdmin };
 
 const forum: SiteDefinition<ReturnType<typeof generateForum>> = { id: 'forum', title: 'a discussion forum', generate: generateForum, create: createForum };
 

@@ -1,9 +1,9 @@
 /**
  * The shop's admin back office (WebArena's shopping_admin, a Magento admin, in miniature): orders
  * with a status filter and status changes, products with search and price / stock editing,
- * customers, and a monthly sales report. Same `StoreData` as the shop.
+ * customers, and a monthly sales report. Same `ShopData` as the shop.
  */
-import { ORDER_STATUSES, ORDER_YEAR, type Order, type StoreData } from '../data/store-data.ts';
+import { ORDER_STATUSES, ORDER_YEAR, type Order, type ShopData } from '../data/shop-data.ts';
 import { html, money, withQuery } from './html.ts';
 import { field, layout, notFoundPage, page, pager, paginate, redirect, Router, selectField, SITE_ORIGINS, table, textField, type Site, type WebResponse } from './site.ts';
 
@@ -19,17 +19,17 @@ export function monthLabel(month: string): string {
 }
 
 /** Orders of a month (YYYY-MM) and their revenue: totals of orders not canceled, in cents. */
-export function salesReport(data: StoreData, month: string): { orders: number; revenueCents: number; items: number } {
+export function salesReport(data: ShopData, month: string): { orders: number; revenueCents: number; items: number } {
   const orders = data.orders.filter((o) => o.date.startsWith(month) && o.status !== 'canceled');
   return { orders: orders.length, revenueCents: orders.reduce((s, o) => s + o.totalCents, 0), items: orders.reduce((s, o) => s + o.items.reduce((n, i) => n + i.qty, 0), 0) };
 }
 
 /** Orders as the admin lists them: newest first, filtered by status ('' = all). */
-export function adminOrders(data: StoreData, status: string): Order[] {
+export function adminOrders(data: ShopData, status: string): Order[] {
   return data.orders.filter((o) => !status || o.status === status).reverse();
 }
 
-export function createShopAdmin(data: StoreData): Site<StoreData> {
+export function createShopAdmin(data: ShopData): Site<ShopData> {
   let flash: string | null = null;
   const takeFlash = () => [flash, (flash = null)][0];
   const frame = (title: string, body: ReturnType<typeof html>, status: 200 | 404 = 200): WebResponse => page(`${title} – ${NAME}`, layout(NAME, NAV, title, body, takeFlash()), status);

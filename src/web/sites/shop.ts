@@ -1,9 +1,9 @@
 /**
  * The shop (WebArena's shopping site, a Magento storefront, in miniature): home with search and
  * categories, category lists with sorting and pagination, search, product pages with reviews, cart,
- * checkout, order history and the account. The shopper is customer 1. State: the `StoreData`.
+ * checkout, order history and the account. The shopper is customer 1. State: the `ShopData`.
  */
-import { averageRating, CATEGORIES, COUPON_PERCENT, orderTotal, SHIPPING_METHODS, type Product, type StoreData } from '../data/store-data.ts';
+import { averageRating, CATEGORIES, COUPON_PERCENT, orderTotal, SHIPPING_METHODS, type Product, type ShopData } from '../data/shop-data.ts';
 import { html, money, slug, withQuery } from './html.ts';
 import { field, layout, notFoundPage, page, pager, paginate, postButton, redirect, Router, selectField, SITE_ORIGINS, table, textField, type Site, type WebResponse } from './site.ts';
 
@@ -34,7 +34,7 @@ export function searchProducts(products: readonly Product[], query: string): Pro
   return products.filter((p) => words.every((w) => p.name.toLowerCase().includes(w)));
 }
 
-function productList(data: StoreData, path: string, heading: string, products: Product[], query: URLSearchParams, extra: Record<string, string | null>, flash: string | null): WebResponse {
+function productList(data: ShopData, path: string, heading: string, products: Product[], query: URLSearchParams, extra: Record<string, string | null>, flash: string | null): WebResponse {
   const sort = query.get('sort');
   const { items, page: current, pages } = paginate(sortProducts(products, sort), query.get('page'), PER_PAGE);
   const hidden = Object.entries(extra).map(([k, v]) => (v ? html`<input type="hidden" name="${k}" value="${v}">` : ''));
@@ -45,7 +45,7 @@ ${pager(path, { ...extra, sort }, current, pages)}`;
   return page(`${heading} – ${NAME}`, layout(NAME, NAV, heading, body, flash));
 }
 
-function productPage(data: StoreData, sku: string, flash: string | null): WebResponse | null {
+function productPage(data: ShopData, sku: string, flash: string | null): WebResponse | null {
   const p = data.products.find((x) => x.sku === sku);
   if (!p) return null;
   const rating = averageRating(p);
@@ -56,7 +56,7 @@ function productPage(data: StoreData, sku: string, flash: string | null): WebRes
   return page(`${p.name} – ${NAME}`, layout(NAME, NAV, p.name, body, flash));
 }
 
-function cartPage(data: StoreData, flash: string | null): WebResponse {
+function cartPage(data: ShopData, flash: string | null): WebResponse {
   const lines = data.cart.map((line) => ({ line, product: data.products.find((p) => p.sku === line.sku)! }));
   const body = lines.length === 0
     ? html`<p>Your cart is empty.</p>`
@@ -65,7 +65,7 @@ function cartPage(data: StoreData, flash: string | null): WebResponse {
   return page(`Cart – ${NAME}`, layout(NAME, NAV, 'Shopping Cart', body, flash));
 }
 
-function checkoutPage(data: StoreData, flash: string | null): WebResponse {
+function checkoutPage(data: ShopData, flash: string | null): WebResponse {
   const me = data.customers[0]!;
   if (data.cart.length === 0) return page(`Checkout – ${NAME}`, layout(NAME, NAV, 'Checkout', html`<p>Your cart is empty.</p>`));
   const body = html`<form method="post" action="/checkout">${textField('address', 'Shipping address', me.address)}
@@ -75,7 +75,7 @@ ${textField('coupon', 'Coupon code')}
   return page(`Checkout – ${NAME}`, layout(NAME, NAV, 'Checkout', body, flash));
 }
 
-function ordersPage(data: StoreData, query: URLSearchParams): WebResponse {
+function ordersPage(data: ShopData, query: URLSearchParams): WebResponse {
   const mine = data.orders.filter((o) => o.customerId === 1).reverse();
   const { items, page: current, pages } = paginate(mine, query.get('page'), PER_PAGE);
   const body = html`${table('My orders', ['Order #', 'Date', 'Status', 'Total', ''], items.map((o) => [o.number, o.date, o.status, money(o.totalCents), html`<a href="/orders/${o.number}">View order ${o.number}</a>`]))}
@@ -83,7 +83,7 @@ ${pager('/orders', {}, current, pages)}`;
   return page(`My Orders – ${NAME}`, layout(NAME, NAV, 'My Orders', body));
 }
 
-function orderPage(data: StoreData, number: string, flash: string | null): WebResponse | null {
+function orderPage(data: ShopData, number: string, flash: string | null): WebResponse | null {
   const o = data.orders.find((x) => x.number === number && x.customerId === 1);
   if (!o) return null;
   const body = html`<p>Date: ${o.date}</p><p>Status: ${o.status}</p><p>Shipping: ${o.shipping}</p>
@@ -91,20 +91,20 @@ ${table('Items', ['Product', 'Qty', 'Price'], o.items.map((i) => [i.name, i.qty,
   return page(`Order ${o.number} – ${NAME}`, layout(NAME, NAV, `Order #${o.number}`, body, flash));
 }
 
-function accountPage(data: StoreData, flash: string | null): WebResponse {
+function accountPage(data: ShopData, flash: string | null): WebResponse {
   const me = data.customers[0]!;
   const body = html`<dl><dt>Name</dt><dd>${me.name}</dd><dt>Email</dt><dd>${me.email}</dd><dt>Phone</dt><dd>${me.phone}</dd><dt>Address</dt><dd>${me.address}</dd></dl><p><a href="/account/edit">Edit account information</a></p>
 <p>This week's coupon code: ${data.coupon} (${COUPON_PERCENT}% off your next order)</p>`;
   return page(`My Account – ${NAME}`, layout(NAME, NAV, 'My Account', body, flash));
 }
 
-function accountEditPage(data: StoreData): WebResponse {
+function accountEditPage(data: ShopData): WebResponse {
   const me = data.customers[0]!;
   const body = html`<form method="post" action="/account/edit">${textField('name', 'Name', me.name)} ${textField('email', 'Email', me.email, 'email')} ${textField('phone', 'Phone', me.phone, 'tel')} ${textField('address', 'Address', me.address)} <button type="submit">Save</button></form>`;
   return page(`Edit Account – ${NAME}`, layout(NAME, NAV, 'Edit Account Information', body));
 }
 
-function homePage(data: StoreData): WebResponse {
+function homePage(data: ShopData): WebResponse {
   const body = html`<form method="get" action="/search" role="search">${textField('q', 'Search', '', 'search')} <button type="submit">Search</button></form>
 <nav aria-label="Categories"><h2>Categories</h2><ul>${Object.keys(CATEGORIES).map((c) => html`<li><a href="/category/${slug(c)}">${c}</a></li>`)}</ul></nav>
 <h2>New arrivals</h2><ul>${data.products.slice(-3).map((p) => html`<li><a href="/product/${p.sku}">${p.name}</a></li>`)}</ul>`;
@@ -112,7 +112,7 @@ function homePage(data: StoreData): WebResponse {
 }
 
 /** The shop over `data` (mutated by cart, checkout and account changes). */
-export function createShop(data: StoreData): Site<StoreData> {
+export function createShop(data: ShopData): Site<ShopData> {
   let flash: string | null = null;
   const takeFlash = () => {
     const f = flash;

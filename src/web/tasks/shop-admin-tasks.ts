@@ -3,13 +3,13 @@
  * revenue, who placed an order, stock levels (information); filtered order lists (navigation); price
  * and order status changes (state); an unknown customer (N/A). Scripts come from the data.
  */
-import { ORDER_STATUSES, ORDER_YEAR, type StoreData } from '../data/store-data.ts';
+import { ORDER_STATUSES, ORDER_YEAR, type ShopData } from '../data/shop-data.ts';
 import type { WebTaskTemplate } from '../interface.ts';
 import { adminOrders, monthLabel, salesReport } from '../sites/shop-admin.ts';
 import { SITE_ORIGINS } from '../sites/site.ts';
 import { amount, answer, button, choose, click, combobox, done, fill, goto, link, searchbox, textbox } from './steps.ts';
 
-type AdminTemplate = WebTaskTemplate<StoreData, StoreData>;
+type AdminTemplate = WebTaskTemplate<ShopData, ShopData>;
 const ORIGIN = SITE_ORIGINS['shop-admin'];
 
 const countByStatus: AdminTemplate = {

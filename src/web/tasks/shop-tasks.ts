@@ -3,13 +3,13 @@
  * order totals (information); sorted category lists (navigation); cart, checkout and account
  * changes (state); and an unachievable question (N/A). Oracle and wrong scripts come from the data.
  */
-import { averageRating, CATEGORIES, SHIPPING_METHODS, type StoreData } from '../data/store-data.ts';
+import { averageRating, CATEGORIES, SHIPPING_METHODS, type ShopData } from '../data/shop-data.ts';
 import type { OracleStep, RandomSource, WebTaskTemplate } from '../interface.ts';
 import { categoryUrl, sortProducts } from '../sites/shop.ts';
 import { SITE_ORIGINS } from '../sites/site.ts';
 import { amount, answer, button, choose, click, combobox, done, fill, link, searchbox, spinbutton, textbox } from './steps.ts';
 
-type ShopTemplate = WebTaskTemplate<StoreData, StoreData>;
+type ShopTemplate = WebTaskTemplate<ShopData, ShopData>;
 
 const search = (name: string): OracleStep[] => [fill(searchbox('Search'), name), click(button('Search')), click(link(name))];
 
@@ -148,7 +148,7 @@ const cartTwo: ShopTemplate = {
   instantiate(data, rng) {
     const [p, q] = rng.shuffle(data.products);
     const add = (second: boolean) => [...search(p!.name), click(button('Add to Cart')), ...(second ? [click(link('Home')), ...search(q!.name), click(button('Add to Cart'))] : []), done()];
-    const lines = (cart: StoreData['cart']) => cart.map((l) => `${l.sku}×${l.qty}`).sort().join(',');
+    const lines = (cart: ShopData['cart']) => cart.map((l) => `${l.sku}×${l.qty}`).sort().join(',');
     const want = [`${p!.sku}×1`, `${q!.sku}×1`].sort().join(',');
     return {
       intent: `Put one ${p!.name} and one ${q!.name} in my cart.`,

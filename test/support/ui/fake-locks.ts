@@ -3,7 +3,7 @@
  * exclusive lock names, `ifAvailable` requests, and `query()` of the held names. `held` can be
  * filled by a test to play "another tab holds this lock". The page never imports it.
  */
-import type { RunLocks } from '../../../src/ui/shared/stores/run-services.ts';
+import type { RunLocks } from '../../../src/ui/shared/state/run-services.ts';
 
 /** An in-memory Web Locks stand-in: exclusive names, `ifAvailable` only. */
 export function fakeLocks(): RunLocks & { held: Set<string> } {

@@ -9,7 +9,7 @@ import { identifyStory } from '../../../src/engine/story-file.ts';
 import { loadStory } from '../../../src/engine/zvm-engine.ts';
 import type { Store } from '../../../src/store/interface.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
-import type { GameEngine, PlayerServices } from '../../../src/ui/shared/stores/services.ts';
+import type { GameEngine, PlayerServices } from '../../../src/ui/shared/state/services.ts';
 
 const require = createRequire(import.meta.url);
 export const adventBytes = new Uint8Array(readFileSync(require.resolve('glkote-term/tests/advent.z5')));

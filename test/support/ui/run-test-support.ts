@@ -8,15 +8,15 @@ import { loadStory } from '../../../src/engine/zvm-engine.ts';
 import { StorageBlockedError, StorageFullError, type Store } from '../../../src/store/interface.ts';
 import { MemoryStore } from '../../../src/store/memory-store.ts';
 import { syncEngine } from '../../../src/ttl/episode-runner.ts';
-import type { Schedule } from '../../../src/ui/shared/stores/retry-countdown.svelte.ts';
-import { ApiKeyHolder } from '../../../src/ui/shared/stores/api-key.svelte.ts';
+import type { Schedule } from '../../../src/ui/shared/state/retry-countdown.svelte.ts';
+import { ApiKeyHolder } from '../../../src/ui/shared/state/api-key.svelte.ts';
 import { fakeServices, type FakeServices } from './fake-services.ts';
-import { createBrowserLlmServices, type LlmServices } from '../../../src/ui/shared/stores/llm-services.ts';
-import { RunServices, type RunLocks, type RunServicesDeps } from '../../../src/ui/shared/stores/run-services.ts';
+import { createBrowserLlmServices, type LlmServices } from '../../../src/ui/shared/state/llm-services.ts';
+import { RunServices, type RunLocks, type RunServicesDeps } from '../../../src/ui/shared/state/run-services.ts';
 
 export { fakeLocks } from './fake-locks.ts';
-import { SettingsState } from '../../../src/ui/shared/stores/settings.svelte.ts';
-import { StoryLibrary } from '../../../src/ui/shared/stores/story-library.svelte.ts';
+import { SettingsState } from '../../../src/ui/shared/state/settings.svelte.ts';
+import { StoryShelf } from '../../../src/ui/shared/state/story-shelf.svelte.ts';
 
 /** A schedule that runs nothing until `flush` (recorded calls, cancellable). */
 export function manualSchedule(): Schedule & { flush(): void; pending: number } {
@@ -39,7 +39,7 @@ export interface TestTab {
   services: FakeServices;
   settings: SettingsState;
   runs: RunServices;
-  library: StoryLibrary;
+  library: StoryShelf;
   llm: LlmServices;
 }
 
@@ -54,7 +54,7 @@ export interface TestTabOptions {
 export async function testTab(baseUrl: string, store: Store = new MemoryStore(), locks: RunLocks | null = null, options: TestTabOptions = {}): Promise<TestTab> {
   const services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryLibrary(services);
+  const library = new StoryShelf(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
   await library.init();
@@ -64,7 +64,7 @@ export async function testTab(baseUrl: string, store: Store = new MemoryStore(),
   for (const role of ['actor', 'metaAgent', 'proposer'] as const) settings.changeRole(role, { model: 'mock-model' });
   key.set('sk-test-123456');
   const runs = new RunServices({
-    library, settings, llm, locks,
+    shelf: library, settings, llm, locks,
     loadEngine: options.loadEngine ?? (async (bytes, load) => ({ ...syncEngine(loadStory(bytes, load)), dispose: () => undefined })),
     ...(options.webDocument ? { webDocument: options.webDocument } : {}),
   });

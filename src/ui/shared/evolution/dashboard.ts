@@ -7,16 +7,16 @@
  */
 import { describeModel, MODEL_CSV_COLUMNS, modelCsvCells } from '../../../llm/model-label.ts';
 import type { Candidate, EvolutionState } from '../../../evolve/interface.ts';
-import { proposalsText } from '../../../evolve/strategies/proposals.ts';
+import { proposalsText } from '../../../evolve/rules/proposals.ts';
 import { EVOLUTION_DEFAULTS } from '../../../evolve/run-defaults.ts';
-import type { LibraryMetaPrompt } from '../stores/entry-io.ts';
+import type { LibraryMetaPrompt } from '../state/entry-io.ts';
 import type { CsvTable } from '../../../eval/csv.ts';
 import type { LineChartSpec } from '../charts/line-chart.ts';
 
 export interface CandidateRow {
   id: string;
   parentId: string | null;
-  /** Both parents of a merge (strategies/merge.ts); null for other candidates. */
+  /** Both parents of a merge (rules/merge.ts); null for other candidates. */
   mergeOf: [string, string] | null;
   iteration: number;
   status: Candidate['status'];

@@ -11,7 +11,7 @@ import type { MetaPromptEntry } from '../../../agents/meta-prompt-library.ts';
 import type { SharedSetup } from '../../../share/share-link.ts';
 import type { PolicySpec } from '../../../ttl/policy.ts';
 import { SESSION_DEFAULTS } from '../../../ttl/run-defaults.ts';
-import { isSeed } from '../stores/library.ts';
+import { isSeed } from '../state/shelf.ts';
 
 export const DEFAULT_EPISODES = SESSION_DEFAULTS.episodes;
 export const DEFAULT_MAX_STEPS = SESSION_DEFAULTS.maxSteps;

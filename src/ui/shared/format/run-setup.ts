@@ -1,10 +1,10 @@
 /**
- * What the Evolve and Evaluate setups share: their props (the form, the library's stories, the
+ * What the Evolve and Evaluate setups share: their props (the form, the shelf's stories, the
  * estimate, the caps from Settings, Start) and the rules of their common number fields.
  */
 import type { NumberRule } from './number-rule.ts';
 
-/** A library story as a setup's task table lists it (max score in score points; null = unknown). */
+/** A shelf story as a setup's task table lists it (max score in score points; null = unknown). */
 export interface SetupStory {
   id: string;
   title: string;

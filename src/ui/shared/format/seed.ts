@@ -4,7 +4,7 @@
  * drawn seed is shown and recorded like a typed one. frotz seeds are whole numbers in [0, 2^32).
  * Pure apart from the default source of randomness, which is injectable.
  */
-import { isSeed } from '../stores/library.ts';
+import { isSeed } from '../state/shelf.ts';
 
 export const RANDOM_SEED = 'random';
 

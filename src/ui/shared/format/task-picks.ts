@@ -1,12 +1,12 @@
 /**
- * Task picks of the Evolve and Evaluate views: a task is a library story (its picker id) and a
+ * Task picks of the Evolve and Evaluate views: a task is a shelf story (its picker id) and a
  * seed; its game is the catalog id when the story is known (so "local:detective.z5" and a user
- * copy of detective are one game), else the library id. Game-level split checks (a game in both
+ * copy of detective are one game), else the story shelf id. Game-level split checks (a game in both
  * train and validation is a selection leak) and the parsing of "seed, seed" lists. Pure.
  */
 import type { CsvTable } from '../../../eval/csv.ts';
-import type { LibraryEntry } from '../stores/library.ts';
-import { taskIdOf } from '../stores/run-services.ts';
+import type { ShelfEntry } from '../state/shelf.ts';
+import { taskIdOf } from '../state/run-services.ts';
 
 export interface TaskPick {
   /** Library (story picker) id. */
@@ -15,7 +15,7 @@ export interface TaskPick {
 }
 
 /** The game of a library entry: its catalog id when known, else its library id. */
-export const gameIdOf = (entry: Pick<LibraryEntry, 'id' | 'catalog'>): string => entry.catalog?.id ?? entry.id;
+export const gameIdOf = (entry: Pick<ShelfEntry, 'id' | 'catalog'>): string => entry.catalog?.id ?? entry.id;
 
 export const pickId = (pick: TaskPick): string => taskIdOf(pick.storyId, pick.seed);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { webTaskSet } from '../../../web/tasks/catalog.ts';
-import { loadWebCatalog } from '../stores/web-catalog.ts';
+import { loadWebCatalog } from '../state/web-catalog.ts';
 import { parseWebTaskList, webListIds, webPick, webTaskLabel, withWebTask } from './web-task-list.ts';
 
 describe('web task lists', () => {

@@ -5,12 +5,12 @@
  * (web-catalog.ts); labels do not. Pure.
  */
 import type { WebTaskSetName } from '../../../web/interface.ts';
-import type { WebCatalog } from '../stores/web-catalog.ts';
-import { isWebTaskId } from '../stores/web-task-id.ts';
-import { parseTaskId } from '../stores/run-services.ts';
+import type { WebCatalog } from '../state/web-catalog.ts';
+import { isWebTaskId } from '../state/web-task-id.ts';
+import { parseTaskId } from '../state/run-services.ts';
 import type { TaskPick } from './task-picks.ts';
 import { WEB_SESSION_DEFAULTS } from '../../../ttl/run-defaults.ts';
-import { errorText } from '../stores/error-text.ts';
+import { errorText } from '../state/error-text.ts';
 
 /** A parsed list: the named sets it names (with their ids) and the single ids, each once, in order. */
 export interface WebTaskList {

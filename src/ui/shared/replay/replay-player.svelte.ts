@@ -5,7 +5,7 @@
  */
 import { replayFrames, type ReplayFrame } from '../../../ttl/replay.ts';
 import type { SessionRecord } from '../../../ttl/session-record.ts';
-import type { Schedule } from '../stores/retry-countdown.svelte.ts';
+import type { Schedule } from '../state/retry-countdown.svelte.ts';
 import { episodeStart, frameDelayMs, sceneAt, type ReplayScene } from './replay-scene.ts';
 
 export const browserSchedule: Schedule = (callback, delayMs) => {

@@ -34,7 +34,7 @@ describe('scoredHistory', () => {
 });
 
 describe('buildOproMessages', () => {
-  it('lists the solutions lowest to highest with 3-decimal scores, the naive seed named, then the record as the task exemplar', () => {
+  it('lists the solutions lowest to highest with 3-decimal scores, the naive seed named, then the reflective dataset as the task exemplar', () => {
     const messages = buildOproMessages(
       [{ candidateId: 'c0', strategy: '', score: 0.1 }, { candidateId: 'c2', strategy: 'Map rooms.\n', score: 0.4126 }],
       '=== EPISODE 1 ===\n[STEP 1] [OBS] Hall. [ACTION] north [REWARD] 0 [CUM_REWARD] 0',

@@ -5,8 +5,8 @@
  * iteration starts only if its worst case — parent minibatch + child minibatch + full validation
  * — fits in what is left, and a run starts only if the seed's validation plus one worst-case
  * iteration fits, so the budget is never exceeded and a started run makes at least one proposal.
- * With k proposals per iteration (strategies/proposals.ts) the worst case is k · (2b + V); an
- * iteration that may try a merge first (strategies/merge.ts) needs at most the larger of that and
+ * With k proposals per iteration (rules/proposals.ts) the worst case is k · (2b + V); an
+ * iteration that may try a merge first (rules/merge.ts) needs at most the larger of that and
  * the merge's min(5, V) + V.
  */
 

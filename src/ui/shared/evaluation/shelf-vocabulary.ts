@@ -1,24 +1,24 @@
 /**
- * Games' vocabularies read from the page's story library, for the vocabulary-overlap column and
+ * Games' vocabularies read from the page's story shelf, for the vocabulary-overlap column and
  * section of the Evaluate and Experiments reports (src/eval/vocabulary-overlap.ts has the formula):
- * each game's Z-machine dictionary from the library story that plays it. The page has no Jericho
+ * each game's Z-machine dictionary from the story shelf story that plays it. The page has no Jericho
  * walkthroughs, so `walkthrough` is null (the CLI's reports add the walkthrough overlap). Pure but
  * for the injected story reader.
  */
 import { readStoryDictionary } from '../../../engine/story-dictionary.ts';
 import type { GameVocabulary } from '../../../eval/vocabulary-overlap.ts';
 
-/** The library entry that plays `game` (its catalog id, else its library id). */
+/** The story shelf entry that plays `game` (its catalog id, else its library id). */
 function entryOf<E extends { id: string; catalog: { id: string } | null }>(entries: readonly E[], game: string): E | undefined {
   return entries.find((e) => (e.catalog?.id ?? e.id) === game) ?? entries.find((e) => e.id === game);
 }
 
 /**
  * The vocabularies of `games` (catalog ids or library ids; web tasks skipped), each read with
- * `readBytes` from the library entry that plays it. A game no entry plays, or whose file is not a
+ * `readBytes` from the story shelf entry that plays it. A game no entry plays, or whose file is not a
  * readable story, is left out: the reports list it as missing.
  */
-export async function libraryGameVocabularies<E extends { id: string; catalog: { id: string } | null }>(games: readonly string[], entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
+export async function shelfGameVocabularies<E extends { id: string; catalog: { id: string } | null }>(games: readonly string[], entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
   const out: Record<string, GameVocabulary> = {};
   for (const game of new Set(games)) {
     if (game.startsWith('web:')) continue;

@@ -1,15 +1,15 @@
 /**
  * The story-choosing part of the Agent and Learn views' states: add story files or a URL to the
- * shared story library and choose what was added (its checksum warning shown), remove a story
+ * shared story shelf and choose what was added (its checksum warning shown), remove a story
  * (unchosen when it was chosen). A file that fails does not stop the next one; every thrown error
  * is shown through the view. Must not import a view.
  */
-import type { AddedStory, StoryLibrary } from './story-library.svelte.ts';
+import type { AddedStory, StoryShelf } from './story-shelf.svelte.ts';
 import type { ErrorSlot } from './error-slot.svelte.ts';
 
 /** What the picker needs of its view's state. */
 export interface StoryPickerHost {
-  /** Choose library story `id`. */
+  /** Choose shelf story `id`. */
   choose(id: string): void;
   /** Story `id` was removed: unchoose it if it was chosen. */
   removed(id: string): void;
@@ -19,11 +19,11 @@ export interface StoryPickerHost {
 
 export class StoryPicker {
   constructor(
-    private readonly library: () => StoryLibrary,
+    private readonly library: () => StoryShelf,
     private readonly host: StoryPickerHost,
   ) {}
 
-  /** Add each file to the library in turn and choose it. */
+  /** Add each file to the story shelf in turn and choose it. */
   async addFiles(files: readonly File[]): Promise<void> {
     for (const file of files) await this.host.errors.attempt(async () => this.adopt(await this.library().addFile(file)));
   }
@@ -33,7 +33,7 @@ export class StoryPicker {
     await this.host.errors.attempt(async () => this.adopt(await this.library().addUrl(address)));
   }
 
-  /** Remove a user story from the library. */
+  /** Remove a user story from the story shelf. */
   async removeStory(id: string): Promise<void> {
     await this.host.errors.attempt(() => this.library().remove(id));
     this.host.removed(id);

@@ -1,5 +1,5 @@
 /**
- * The story library as plain data: shipped stories (catalog entries with a file), local stories
+ * The story shelf as plain data: shipped stories (catalog entries with a file), local stories
  * (dev/test server's `local-stories/index.json`) and user stories (from the store). Ids are what
  * the story picker uses: the catalog id for shipped stories ("advent"), `local:<file name>` and
  * `user:<md5>`. Pure functions; no I/O.
@@ -9,7 +9,7 @@ import type { StorySummary } from '../../../store/interface.ts';
 
 export type StorySource = 'shipped' | 'local' | 'user';
 
-export interface LibraryEntry {
+export interface ShelfEntry {
   id: string;
   title: string;
   source: StorySource;
@@ -32,14 +32,14 @@ export const localStoryId = (fileName: string): string => `local:${fileName}`;
 export const userStoryId = (md5: string): string => `user:${md5}`;
 
 /** Catalog entries that ship their file under `stories/`. */
-export function shippedEntries(catalog: Catalog): LibraryEntry[] {
+export function shippedEntries(catalog: Catalog): ShelfEntry[] {
   return catalog.stories
     .filter((s) => s.file !== null)
     .map((s) => ({ id: s.id, title: s.title, source: 'shipped', path: `stories/${s.file}`, catalog: s, storedMaxScore: null, unsaved: false }));
 }
 
 /** Entries for the file names listed by `local-stories/index.json`; anything malformed is skipped. */
-export function localEntries(listing: unknown, catalog: Catalog | null): LibraryEntry[] {
+export function localEntries(listing: unknown, catalog: Catalog | null): ShelfEntry[] {
   if (!Array.isArray(listing)) return [];
   return listing
     .filter((name): name is string => typeof name === 'string' && STORY_FILE.test(name))
@@ -54,7 +54,7 @@ export function localEntries(listing: unknown, catalog: Catalog | null): Library
 }
 
 /** Entries for stories the user added, titled from the catalog when their md5 is known. */
-export function userEntry(story: Pick<StorySummary, 'id' | 'name' | 'md5' | 'maxScore'>, catalog: Catalog | null, unsaved = false): LibraryEntry {
+export function userEntry(story: Pick<StorySummary, 'id' | 'name' | 'md5' | 'maxScore'>, catalog: Catalog | null, unsaved = false): ShelfEntry {
   const known = catalog?.stories.find((s) => s.md5 === story.md5) ?? null;
   return {
     id: story.id, title: known ? `${known.title} (${story.name})` : story.name, source: 'user', path: null,

@@ -1,12 +1,12 @@
 /**
- * The reflective record the proposer reads (method.md, "Outer loop" 2d): the worst run of the
+ * The reflective dataset the proposer reads (method.md, "Outer loop" 2d): the worst run of the
  * worst minibatch task — all its episode logs, the meta-agent's feedback after each, the score
  * trend and the game's max score.
  */
 import { formatEpisodeLog } from '../agents/episode-log.ts';
 import type { SessionRecord } from '../ttl/session-record.ts';
 
-export interface RunForRecord {
+export interface RunForReflection {
   taskId: string;
   repeat: number;
   callKey: string;
@@ -15,11 +15,11 @@ export interface RunForRecord {
 }
 
 /** The worst task (lowest mean W-AUC over its repeats), then its worst repeat; ties → first. */
-export function worstRun(runs: readonly RunForRecord[]): RunForRecord {
+export function worstRun(runs: readonly RunForReflection[]): RunForReflection {
   if (runs.length === 0) throw new Error('no parent runs to reflect on');
-  const byTask = new Map<string, RunForRecord[]>();
+  const byTask = new Map<string, RunForReflection[]>();
   for (const r of runs) byTask.set(r.taskId, [...(byTask.get(r.taskId) ?? []), r]);
-  let worstTask: RunForRecord[] | null = null;
+  let worstTask: RunForReflection[] | null = null;
   let worstMean = Infinity;
   for (const list of byTask.values()) {
     const m = list.reduce((s, r) => s + r.wAuc, 0) / list.length;
@@ -28,8 +28,8 @@ export function worstRun(runs: readonly RunForRecord[]): RunForRecord {
   return worstTask!.reduce((a, b) => (b.wAuc < a.wAuc ? b : a));
 }
 
-/** Format a session as the proposer's record. */
-export function formatReflectiveRecord(session: SessionRecord): string {
+/** Format a session as the proposer's reflective dataset. */
+export function formatReflectiveDataset(session: SessionRecord): string {
   const c = session.config;
   const parts: string[] = [
     `Game: ${c.story.title} (seed ${c.seed}); max score ${c.story.maxScore ?? 'unknown'}.`,

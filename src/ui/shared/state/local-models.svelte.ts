@@ -7,14 +7,14 @@
  */
 import wasmUrl from '@wllama/wllama/esm/wasm/wllama.wasm?url';
 import type { BrowserModelHost, LocalActivity, LocalSpeed } from '../../../llm/wllama-chat-model.ts';
-import type { StoredModel, SuggestedModel, UnfinishedDownload } from '../../../llm/wllama-model-store.ts';
+import type { StoredModel, SuggestedModel, UnfinishedDownload } from '../../../llm/wllama-model-files.ts';
 import { errorText } from './error-text.ts';
 import { isolationText, localModelProblem, pageAbilities, type PageAbilities } from '../page-abilities.ts';
 
 /** The preset id of the in-page provider (src/llm/providers.ts). */
 export const BROWSER_LOCAL_PRESET = 'browser-local';
 
-const store = () => import('../../../llm/wllama-model-store.ts');
+const store = () => import('../../../llm/wllama-model-files.ts');
 const engine = () => import('../../../llm/wllama-chat-model.ts');
 
 /** A download or copy under way: bytes so far and in all (0 when the server sent no length). */

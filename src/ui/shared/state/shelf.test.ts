@@ -1,7 +1,7 @@
 import { expect, it } from 'vitest';
 import type { Catalog } from '../../../engine/catalog.ts';
 import { identifyStory } from '../../../engine/story-file.ts';
-import { localEntries, maxScoreHint, nameFromUrl, shippedEntries, storyUrl, userEntry } from './library.ts';
+import { localEntries, maxScoreHint, nameFromUrl, shippedEntries, storyUrl, userEntry } from './shelf.ts';
 
 const entry = (id: string, file: string | null, localName: string, md5: string): Catalog['stories'][number] => ({
   id, title: id.toUpperCase(), author: '', licence: '', file, localName, format: 'zcode', md5, maxScore: 10, defaultSeed: 0,

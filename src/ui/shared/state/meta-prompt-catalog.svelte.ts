@@ -14,7 +14,7 @@ import { errorText } from './error-text.ts';
 export const BUILT_IN_ENTRIES: readonly LibraryMetaPrompt[] = BUILT_IN_META_PROMPTS.map((e) => ({ ...e, evaluations: [] }));
 
 export interface CatalogDeps {
-  /** The opened store (waits for the story library to open it). */
+  /** The opened store (waits for the story shelf to open it). */
   store(): Promise<Store>;
   /** ms since the Unix epoch. */
   now(): number;

@@ -66,16 +66,16 @@ function solutionText(s: ScoredStrategy): string {
 
 /**
  * The OPRO meta-prompt as chat messages: system = the task and the instruction; user = the scored
- * trajectory (ascending, best last) then the exemplar (a reflective record, reflective-record.ts).
+ * trajectory (ascending, best last) then the exemplar (a reflective dataset, reflective-dataset.ts).
  * @param history from `scoredHistory` (already sorted and cut)
  */
-export function buildOproMessages(history: readonly ScoredStrategy[], record: string, kind: EnvironmentKind = 'zmachine'): ChatMessage[] {
+export function buildOproMessages(history: readonly ScoredStrategy[], dataset: string, kind: EnvironmentKind = 'zmachine'): ChatMessage[] {
   const trajectory = history.length > 0 ? history.map(solutionText).join('\n\n') : '(none yet)';
   return [
     { role: 'system', content: oproSystem(kind) },
     {
       role: 'user',
-      content: `Earlier strategy sections and their scores, from lowest to highest:\n\n${trajectory}\n\nAn example of the task — a session played with one of them, its worst run:\n${record}\n\nWrite a new strategy section that scores higher than all of the above.`,
+      content: `Earlier strategy sections and their scores, from lowest to highest:\n\n${trajectory}\n\nAn example of the task — a session played with one of them, its worst run:\n${dataset}\n\nWrite a new strategy section that scores higher than all of the above.`,
     },
   ];
 }

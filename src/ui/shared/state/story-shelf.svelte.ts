@@ -1,5 +1,5 @@
 /**
- * The page's story library, shared by every view (Play, Agent, …): the store, the catalog, the
+ * The page's story shelf, shared by every view (Play, Agent, …): the store, the catalog, the
  * entries of the story picker (library.ts), adding and removing user stories, loading a story's
  * bytes matched to the catalog by md5, and the max score a story is known to have. Opened once
  * (`init` is idempotent). All I/O goes through the injected `PlayerServices`; errors are thrown
@@ -10,13 +10,13 @@ import type { LoadOptions } from '../../../engine/interface.ts';
 import { StoryFileError } from '../../../engine/errors.ts';
 import type { Store } from '../../../store/interface.ts';
 import { MemoryStore } from '../../../store/memory-store.ts';
-import { localEntries, nameFromUrl, shippedEntries, storyUrl, userEntry, userStoryId, type LibraryEntry } from './library.ts';
+import { localEntries, nameFromUrl, shippedEntries, storyUrl, userEntry, userStoryId, type ShelfEntry } from './shelf.ts';
 import type { PlayerServices } from './services.ts';
 import { errorText } from './error-text.ts';
 
 /** A story's bytes, ready to run. */
 export interface LoadedStory {
-  entry: LibraryEntry;
+  entry: ShelfEntry;
   /** md5 of the Z-code image (engine's `StoryInfo.md5`). */
   md5: string;
   /** Catalog entry matched by md5, null when the story is unknown. */
@@ -27,7 +27,7 @@ export interface LoadedStory {
 }
 
 /** The result of adding a story: it, why it could not be stored (null when it was), and whether
- * it was new to the library (so a story that then fails to start can be taken out again). */
+ * it was new to the story shelf (so a story that then fails to start can be taken out again). */
 export interface AddedStory {
   story: LoadedStory;
   problem: string | null;
@@ -36,7 +36,7 @@ export interface AddedStory {
 
 /** A user story that could not be stored (kept for this page's life). */
 interface UnsavedStory {
-  entry: LibraryEntry;
+  entry: ShelfEntry;
   bytes: Uint8Array;
 }
 
@@ -45,8 +45,8 @@ export const LAST_STORY_KEY = 'lastStoryId';
 const maxScoreKey = (md5: string): string => `maxScore:${md5}`;
 const messageOf = (error: unknown): string => errorText(error);
 
-export class StoryLibrary {
-  entries = $state.raw<LibraryEntry[]>([]);
+export class StoryShelf {
+  entries = $state.raw<ShelfEntry[]>([]);
   /** Why saving is impossible (IndexedDB unavailable or blocked); null when persistent. */
   memoryOnlyReason = $state<string | null>(null);
   /** Why the catalog could not be read (the shipped stories are then missing); null when fine. */
@@ -67,14 +67,14 @@ export class StoryLibrary {
     return this.catalog?.stories ?? [];
   }
 
-  /** Open the store, read the catalog and local stories, list the library. Runs once.
+  /** Open the store, read the catalog and local stories, list the story shelf. Runs once.
    * @throws the store's error when listing the stored stories fails */
   init(): Promise<void> {
     this.opening ??= this.open();
     return this.opening;
   }
 
-  find(id: string): LibraryEntry | undefined {
+  find(id: string): ShelfEntry | undefined {
     return this.entries.find((e) => e.id === id);
   }
 
@@ -85,7 +85,7 @@ export class StoryLibrary {
   }
 
   /** The bytes of a library entry, identified. @throws Error (download, missing story, bad file) */
-  async load(entry: LibraryEntry): Promise<LoadedStory> {
+  async load(entry: ShelfEntry): Promise<LoadedStory> {
     const bytes = await this.bytesOf(entry);
     return { entry, bytes, ...this.identify(bytes) };
   }
@@ -96,7 +96,7 @@ export class StoryLibrary {
   }
 
   /** The seed a story starts with unless the user chose one (the catalog's, else 0). */
-  defaultSeed(entry: LibraryEntry | undefined): number {
+  defaultSeed(entry: ShelfEntry | undefined): number {
     return entry?.catalog?.defaultSeed ?? 0;
   }
 
@@ -140,7 +140,7 @@ export class StoryLibrary {
     return this.add(nameFromUrl(url), await this.services.fetchBytes(url));
   }
 
-  /** Remove a user story from the library (its save slots stay). */
+  /** Remove a user story from the story shelf (its save slots stay). */
   async remove(id: string): Promise<void> {
     if (this.unsaved.some((u) => u.entry.id === id)) this.unsaved = this.unsaved.filter((u) => u.entry.id !== id);
     else await this.store.deleteStory(id);
@@ -181,7 +181,7 @@ export class StoryLibrary {
     }
   }
 
-  private async bytesOf(entry: LibraryEntry): Promise<Uint8Array> {
+  private async bytesOf(entry: ShelfEntry): Promise<Uint8Array> {
     if (entry.path !== null) return this.services.fetchBytes(this.services.resolve(entry.path));
     const bytes = this.unsaved.find((u) => u.entry.id === entry.id)?.bytes ?? (await this.store.getStory(entry.id))?.bytes;
     if (!bytes) throw new Error(`The story “${entry.title}” is no longer stored.`);

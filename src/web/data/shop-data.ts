@@ -69,7 +69,7 @@ export interface Order {
   coupon?: string;
 }
 
-export interface StoreData {
+export interface ShopData {
   products: Product[];
   customers: Customer[];
   orders: Order[];
@@ -96,7 +96,7 @@ function price(rng: RandomSource): number {
 }
 
 /** Generate the store for a seed. */
-export function generateStore(rng: RandomSource): StoreData {
+export function generateShop(rng: RandomSource): ShopData {
   const allNames = Object.entries(CATEGORIES).flatMap(([category, nouns]) => nouns.map((noun) => ({ category, noun })));
   const picks = distinct(36, () => ({ ...rng.pick(allNames), brand: rng.pick(BRANDS) }), (p) => `${p.brand} ${p.noun}`);
   const products: Product[] = picks.map((p, i) => ({

@@ -3,7 +3,7 @@
  * downloaded by this browser from their public addresses (src/stories/story-download.ts), through
  * an optional CORS proxy prefix, each checked against Jericho's md5 and added to the story
  * library; one row per game with its licence, a progress bar, the outcome and a retry. Nothing is
- * fetched until the user asks. Fetch and the library are injected.
+ * fetched until the user asks. Fetch and the story shelf are injected.
  */
 import type { CatalogEntry } from '../../../engine/catalog.ts';
 import type { StoryGetResult } from '../../../stories/story-download.ts';
@@ -26,11 +26,11 @@ export interface GameRow {
 /** What the panel needs of the page. */
 export interface GetGamesDeps {
   fetch: typeof fetch;
-  /** The catalog's entries (the story library's). */
+  /** The catalog's entries (the story shelf's). */
   catalog: () => readonly CatalogEntry[];
-  /** md5s of the Z-code of the stories already in the library. */
-  libraryMd5s: () => ReadonlySet<string>;
-  /** Add a checked story file to the library. @throws when it cannot be stored */
+  /** md5s of the Z-code of the stories already on the story shelf. */
+  shelfMd5s: () => ReadonlySet<string>;
+  /** Add a checked story file to the story shelf. @throws when it cannot be stored */
   add: (fileName: string, bytes: Uint8Array) => Promise<void>;
 }
 
@@ -52,7 +52,7 @@ export class GetGamesState {
     const { PAPER_GAMES, STORY_SOURCES } = await downloads();
     const ids = this.suite === 'paper' ? [...PAPER_GAMES] : Object.keys(STORY_SOURCES).sort();
     const catalog = this.deps.catalog();
-    const have = this.deps.libraryMd5s();
+    const have = this.deps.shelfMd5s();
     const old = this.rows;
     this.rows = ids.flatMap((id) => {
       const entry = catalog.find((e) => e.id === id);
@@ -61,7 +61,7 @@ export class GetGamesState {
       const there = have.has(entry.md5);
       return [kept && kept.status !== 'idle' ? kept : {
         id, title: entry.title, licence: entry.licence, fileName: STORY_SOURCES[id]!.fileName,
-        status: there ? 'already there' : 'idle', progress: null, message: there ? 'In your library.' : '',
+        status: there ? 'already there' : 'idle', progress: null, message: there ? 'On your story shelf.' : '',
       }];
     });
   }
@@ -71,7 +71,7 @@ export class GetGamesState {
     return this.refresh();
   }
 
-  /** Get every game of the suite not in the library yet (or `ids` only: a retry). */
+  /** Get every game of the suite not on the story shelf yet (or `ids` only: a retry). */
   async get(ids: readonly string[] = this.rows.filter((r) => r.status !== 'already there' && r.status !== 'fetched').map((r) => r.id)): Promise<void> {
     if (this.busy || ids.length === 0) return;
     this.busy = true;
@@ -102,7 +102,7 @@ export class GetGamesState {
   }
 
   private explain(result: StoryGetResult): string {
-    if (result.status === 'fetched') return 'Added to your library; its md5 is Jericho’s.';
+    if (result.status === 'fetched') return 'Added to your story shelf; its md5 is Jericho’s.';
     if (result.status === 'failed' && /Failed to fetch|NetworkError|Load failed/i.test(result.message)) {
       return `${result.message.replace(/ Try again, or use --mirror with a local copy\.$/, '')} The archive may not allow this page to fetch it (CORS): set a CORS proxy prefix and retry, or download the file yourself and add it with “Add story file…”.`;
     }

@@ -1,6 +1,6 @@
 /**
  * The reflective proposer (method.md 2e; GEPA's reflective mutation): an LLM reads the parent's
- * strategy section and the reflective record and writes a new strategy section inside
+ * strategy section and the reflective dataset and writes a new strategy section inside
  * `<strategy>…</strategy>` (the first fenced block is accepted as a fallback). Empty, truncated
  * and unchanged proposals are failures (charged by the loop).
  *
@@ -16,7 +16,7 @@ import { WEB_LOG_HEADER } from '../../web/texts.ts';
 import type { ChatMessage } from '../../llm/interface.ts';
 import { isCutOff } from '../../llm/finish-reason.ts';
 
-/** What the proposer is shown besides the parent: 'full' (absent) = the reflective record of the
+/** What the proposer is shown besides the parent: 'full' (absent) = the reflective dataset of the
  * parent's worst run on the minibatch; 'no-trace' = nothing (an ablation: it rewrites the parent
  * from its text alone, so a gap between the two arms is what reading the trajectory adds). */
 export type ProposerInput = 'full' | 'no-trace';
@@ -61,10 +61,10 @@ export const PROPOSER_SYSTEM = proposerSystem('gepa');
 
 /**
  * @param kind the kind of the evolution's tasks: a web run shows the proposer the web log header
- * @param input 'no-trace': `record` is not shown (nor any part of it); the messages hold the
+ * @param input 'no-trace': `dataset` is not shown (nor any part of it); the messages hold the
  *   parent's strategy and the fixed instructions only
  */
-export function buildProposerMessages(parentStrategy: string, record: string, instruction: ProposerInstruction = 'gepa', kind: EnvironmentKind = 'zmachine', input: ProposerInput = 'full'): ChatMessage[] {
+export function buildProposerMessages(parentStrategy: string, dataset: string, instruction: ProposerInstruction = 'gepa', kind: EnvironmentKind = 'zmachine', input: ProposerInput = 'full'): ChatMessage[] {
   if (input === 'no-trace') {
     return [
       { role: 'system', content: proposerSystem(instruction, kind, input) },
@@ -75,7 +75,7 @@ export function buildProposerMessages(parentStrategy: string, record: string, in
     { role: 'system', content: proposerSystem(instruction, kind) },
     {
       role: 'user',
-      content: `The current strategy section (empty means none):\n<current_strategy>\n${parentStrategy}\n</current_strategy>\n\nA session played with it — its worst run:\n${record}\n\nWrite an improved strategy section.`,
+      content: `The current strategy section (empty means none):\n<current_strategy>\n${parentStrategy}\n</current_strategy>\n\nA session played with it — its worst run:\n${dataset}\n\nWrite an improved strategy section.`,
     },
   ];
 }

@@ -25,12 +25,12 @@ import type { RunLocks } from '../lease-locks.ts';
 import { withRetryWait } from './retry-wait.ts';
 import type { SettingsState } from './settings.svelte.ts';
 import { pricesOf } from './llm-settings.ts';
-import type { LoadedStory, StoryLibrary } from './story-library.svelte.ts';
+import type { LoadedStory, StoryShelf } from './story-shelf.svelte.ts';
 
 /** Watchdog budget of one engine step in a session, ms (as the Agent view). */
 export const SESSION_STEP_TIMEOUT_MS = 5_000;
 
-/** The task id of a (library story, seed): `"<storyId>:<seed>"`, e.g. "advent:0" or
+/** The task id of a (shelf story, seed): `"<storyId>:<seed>"`, e.g. "advent:0" or
  * "user:<md5>:3" (the same shape as `EvolutionTask.id`). The seed is always the last segment. */
 export const taskIdOf = (storyId: string, seed: number): string => `${storyId}:${seed}`;
 
@@ -42,7 +42,7 @@ export function parseTaskId(taskId: string): { storyId: string; seed: number } {
   return { storyId: taskId.slice(0, at), seed };
 }
 
-/** A task resolved against the story library: what `SessionPlan.story` and the engine need. */
+/** A task resolved against the story shelf: what `SessionPlan.story` and the engine need. */
 export interface ResolvedTask {
   /** `taskIdOf(storyId, seed)`. */
   id: string;
@@ -117,7 +117,7 @@ export interface RunContext {
   engines: EnginePool;
   /** The page's store (IndexedDB, or memory when unavailable). */
   store: Store;
-  /** Resolve a task (cached per context). @throws Error for a story no longer in the library */
+  /** Resolve a task (cached per context). @throws Error for a story no longer on the story shelf */
   resolveTask(storyId: string, seed: number): Promise<ResolvedTask>;
   /** The request parameters adapted so far for this run's provider and models (for its record). */
   adaptations(): ParameterAdaptation[];
@@ -140,7 +140,7 @@ export interface PrepareOptions {
 }
 
 export interface RunServicesDeps {
-  library: StoryLibrary;
+  shelf: StoryShelf;
   settings: SettingsState;
   llm: LlmServices;
   /** Default: a module Worker per engine. */
@@ -154,7 +154,7 @@ export interface RunServicesDeps {
 const ROLE_LABELS: Record<Role, string> = { actor: 'actor', metaAgent: 'meta-agent', proposer: 'proposer' };
 
 export class RunServices {
-  readonly library: StoryLibrary;
+  readonly shelf: StoryShelf;
   private readonly loadEngine: EngineLoader;
   private readonly locks: RunLocks | null;
 
@@ -166,14 +166,14 @@ export class RunServices {
   }
 
   constructor(private readonly deps: RunServicesDeps) {
-    this.library = deps.library;
+    this.shelf = deps.shelf;
     this.loadEngine = deps.loadEngine ?? browserEngineLoader;
     this.locks = deps.locks === undefined ? pageLocks() : deps.locks;
   }
 
   /** The page's store (after `library.init()`). */
   get store(): Store {
-    return this.deps.library.store;
+    return this.deps.shelf.store;
   }
 
   /** The current settings with the key (for one run; never persist). */
@@ -210,20 +210,20 @@ export class RunServices {
   }
 
   /** A task's story, md5, max score and engine options.
-   * @throws Error when the story is not in the library or cannot be loaded */
+   * @throws Error when the story is not on the story shelf or cannot be loaded */
   async resolveTask(storyId: string, seed: number): Promise<ResolvedTask> {
     if (isWebTaskId(storyId)) {
       const { parseWebTaskId } = await import('../../../web/tasks/catalog.ts');
       const ref = parseWebTaskId(taskIdOf(storyId, seed));
       return { id: ref.id, storyId, seed, title: ref.id, md5: taskHash(ref.id), maxScore: 1, story: null, loadOptions: null, task: { kind: 'web', id: ref.id } };
     }
-    await this.library.init();
-    const entry = this.library.find(storyId);
-    if (!entry) throw new Error(`The story “${storyId}” is not in the library (add it again to run this task).`);
-    const story = await this.library.load(entry);
+    await this.shelf.init();
+    const entry = this.shelf.find(storyId);
+    if (!entry) throw new Error(`The story “${storyId}” is not on the story shelf (add it again to run this task).`);
+    const story = await this.shelf.load(entry);
     return {
       id: taskIdOf(storyId, seed), storyId, seed, title: story.catalog?.title ?? entry.title, md5: story.md5,
-      maxScore: await this.library.maxScoreOf(story), story, loadOptions: this.library.loadOptions(story, seed),
+      maxScore: await this.shelf.maxScoreOf(story), story, loadOptions: this.shelf.loadOptions(story, seed),
     };
   }
 

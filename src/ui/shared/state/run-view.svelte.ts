@@ -56,9 +56,9 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     private readonly newRunId: () => string,
   ) {}
 
-  /** The game of a library story (catalog id, else library id). */
+  /** The game of a shelf story (catalog id, else library id). */
   gameOf(storyId: string): string {
-    const entry = this.runs.library.find(storyId);
+    const entry = this.runs.shelf.find(storyId);
     return entry ? gameIdOf(entry) : storyId;
   }
 
@@ -77,7 +77,7 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
 
   private async open(): Promise<void> {
     await this.errors.run(async () => {
-      await this.runs.library.init();
+      await this.runs.shelf.init();
       await this.opened();
       this.countTokens = estimateTokenCounter();
       await this.refreshRuns();

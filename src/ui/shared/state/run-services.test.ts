@@ -1,6 +1,6 @@
 /** The shared run wiring in Node: task ids, the Web Lock guard (held elsewhere → null; no Web
  * Locks → unguarded), and `prepare` (settings with overrides, meter seeded on resume, models,
- * token counter, an engine pool keyed by task id over the story library). */
+ * token counter, an engine pool keyed by task id over the story shelf). */
 import { describe, expect, it } from 'vitest';
 import type { LlmSettings, Role } from '../../../llm/interface.ts';
 import { MemoryStore } from '../../../store/memory-store.ts';
@@ -10,7 +10,7 @@ import type { LlmServices } from './llm-services.ts';
 import { fakeLocks } from '../../../../test/support/ui/fake-locks.ts';
 import { isRunLocked, parseTaskId, RunServices, taskIdOf, withRunLock } from './run-services.ts';
 import { SettingsState } from './settings.svelte.ts';
-import { StoryLibrary } from './story-library.svelte.ts';
+import { StoryShelf } from './story-shelf.svelte.ts';
 import { taskHash } from '../../../ttl/web-engine.ts';
 import { createJsdomDocument } from '../../../web/node/jsdom-document.ts';
 
@@ -57,13 +57,13 @@ describe('RunServices.prepare', () => {
       listModels: async () => [],
       reportedContextWindow: async () => reported,
     };
-    const library = new StoryLibrary(services);
+    const library = new StoryShelf(services);
     const key = new ApiKeyHolder();
     const settings = new SettingsState(llm, key);
     await library.init();
     await settings.init(library.store);
     const loaded: number[] = [];
-    const runs = new RunServices({ library, settings, llm, locks: null, webDocument: createJsdomDocument, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
+    const runs = new RunServices({ shelf: library, settings, llm, locks: null, webDocument: createJsdomDocument, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
     return { runs, settings, key, created, loaded };
   }
 
@@ -116,7 +116,7 @@ describe('RunServices.prepare', () => {
     const first = await ctx.engines.with(task.id, async (engine) => (await engine.reset()).text);
     await ctx.engines.with(task.id, async (engine) => expect((await engine.reset()).text).toBe(first));
     expect(loaded).toEqual([3]);
-    await expect(ctx.resolveTask('nope', 0)).rejects.toThrow(/not in the library/);
+    await expect(ctx.resolveTask('nope', 0)).rejects.toThrow(/not on the story shelf/);
     ctx.dispose();
   });
 
