@@ -1,6 +1,6 @@
 /** The run guard without Web Locks: localStorage leases shared by the tabs of an origin. */
 import { describe, expect, it } from 'vitest';
-import { isRunLocked, runLockName, withRunLock } from './stores/run-services.ts';
+import { isRunLocked, runLockName, withRunLock } from './state/run-services.ts';
 import { LEASE_PREFIX, leaseLocks, type LeaseStorage } from './lease-locks.ts';
 
 /** A Map-backed localStorage (one per origin: the tabs below share it). */
