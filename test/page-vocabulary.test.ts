@@ -51,6 +51,25 @@ describe('the page\'s vocabulary overlap', () => {
     expect(pageReport.vocabulary!.find((v) => v.step === 'eval-ID')!.dictionary!.share).toBe(1);
   });
 
+  it('takes each game\'s walkthrough from the experiment file when it gives them: the same walkthrough overlap as the CLI\'s from Jericho\'s games.json', async () => {
+    const games = JSON.parse(readFileSync(resolve(REPO_ROOT, '../shared/jericho/games.json'), 'utf8')) as { name: string; walkthrough: string[] }[];
+    const walkthroughs = Object.fromEntries(['detective', 'zork1', 'temple', 'balances'].map((g) => [g, games.find((x) => x.name === g)!.walkthrough]));
+    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances'], 'VOCAB-OOD': ['advent'] }, recallProbe: { taskSets: ['OOD'], walkthroughs } };
+    const plan = planExperiment(spec);
+    const entries = ['detective', 'zork1', 'temple', 'balances', 'advent'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
+    const page = await shelfVocabularies(plan, entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));
+    expect(page.balances!.walkthrough).toEqual(walkthroughs.balances);
+    expect(page.advent!.walkthrough).toBeNull();
+    const { vocabulariesFor } = await import('../src/cli/stories-overlap.ts');
+    const cli = await vocabulariesFor(['detective', 'zork1', 'temple', 'balances']);
+    const state = freshExperimentState(plan, [{ actor: 'm', metaAgent: 'm', proposer: 'm' }], '2026-01-01T00:00:00.000Z');
+    const ood = (vocabularies: typeof page) => buildExperimentReport(plan, state, { vocabularies }).vocabulary!.find((v) => v.step === 'eval-OOD')!;
+    expect(ood(page).walkthrough).not.toBeNull();
+    expect(ood(page).walkthrough).toEqual(ood(cli).walkthrough);
+    // A game the file gives no walkthrough for: no walkthrough overlap for its task set.
+    expect(buildExperimentReport(plan, state, { vocabularies: page }).vocabulary!.find((v) => v.step === 'eval-VOCAB-OOD')!.walkthrough).toBeNull();
+  });
+
   it('the Evaluate report: each evolved policy against each story task set, from the story shelf, as the CLI\'s eval computes it', async () => {
     const entries = ['detective', 'zork1', 'temple'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
     const page = await shelfGameVocabularies(['detective', 'temple', 'zork1', 'web:shop/t1', 'nowhere'], entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));

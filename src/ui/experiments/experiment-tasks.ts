@@ -80,8 +80,9 @@ export function shelfTask(taskId: string, entries: TaskShelf['entries']): { stor
  * The vocabularies of `plan`'s story games (its evolutions' train and validation games and its
  * evaluations' games) read from the story shelf (shared/evaluation/shelf-vocabulary.ts): a game no
  * shelf story plays, a file that is not a readable story, and web tasks are left out; the report
- * lists them as missing (src/experiment/report.ts `vocabularyOverlapOf`).
+ * lists them as missing (src/experiment/report.ts `vocabularyOverlapOf`). A game's walkthrough is
+ * the experiment file's (`recallProbe.walkthroughs`), when it gives one.
  */
 export function shelfVocabularies<E extends { id: string; catalog: { id: string } | null }>(plan: ExperimentPlan, entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
-  return shelfGameVocabularies(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).map(gameOf), entries, readBytes);
+  return shelfGameVocabularies(plan.steps.flatMap((s) => (s.kind === 'evolution' ? [...s.train, ...s.val] : s.tasks)).map(gameOf), entries, readBytes, plan.spec.recallProbe?.walkthroughs ?? {});
 }

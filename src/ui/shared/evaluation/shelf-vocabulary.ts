@@ -2,8 +2,9 @@
  * Games' vocabularies read from the page's story shelf, for the vocabulary-overlap column and
  * section of the Evaluate and Experiments reports (src/eval/vocabulary-overlap.ts has the formula):
  * each game's Z-machine dictionary from the story shelf story that plays it. The page has no Jericho
- * walkthroughs, so `walkthrough` is null (the CLI's reports add the walkthrough overlap). Pure but
- * for the injected story reader.
+ * games.json: a game's `walkthrough` is the one the caller was given (an experiment file's
+ * `recallProbe.walkthroughs`), else null (the CLI's reports add Jericho's). Pure but for the
+ * injected story reader.
  */
 import { readStoryDictionary } from '../../../engine/story-dictionary.ts';
 import type { GameVocabulary } from '../../../eval/vocabulary-overlap.ts';
@@ -16,9 +17,12 @@ function entryOf<E extends { id: string; catalog: { id: string } | null }>(entri
 /**
  * The vocabularies of `games` (catalog ids or library ids; web tasks skipped), each read with
  * `readBytes` from the story shelf entry that plays it. A game no entry plays, or whose file is not a
- * readable story, is left out: the reports list it as missing.
+ * readable story, is left out: the reports list it as missing. `walkthroughs` (game → commands)
+ * gives a game its walkthrough; a game without one has `walkthrough` null.
  */
-export async function shelfGameVocabularies<E extends { id: string; catalog: { id: string } | null }>(games: readonly string[], entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>): Promise<Record<string, GameVocabulary>> {
+export async function shelfGameVocabularies<E extends { id: string; catalog: { id: string } | null }>(
+  games: readonly string[], entries: readonly E[], readBytes: (entry: E) => Promise<Uint8Array>, walkthroughs: Readonly<Record<string, readonly string[]>> = {},
+): Promise<Record<string, GameVocabulary>> {
   const out: Record<string, GameVocabulary> = {};
   for (const game of new Set(games)) {
     if (game.startsWith('web:')) continue;
@@ -26,7 +30,7 @@ export async function shelfGameVocabularies<E extends { id: string; catalog: { i
     if (!entry) continue;
     try {
       const dictionary = readStoryDictionary(await readBytes(entry));
-      out[game] = { game, resolution: dictionary.resolution, dictionary: dictionary.words, walkthrough: null };
+      out[game] = { game, resolution: dictionary.resolution, dictionary: dictionary.words, walkthrough: walkthroughs[game]?.length ? walkthroughs[game]! : null };
     } catch {
       // Not a readable story: listed as missing.
     }
