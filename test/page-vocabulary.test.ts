@@ -54,7 +54,7 @@ describe('the page\'s vocabulary overlap', () => {
   it('takes each game\'s walkthrough from the experiment file when it gives them: the same walkthrough overlap as the CLI\'s from Jericho\'s games.json', async () => {
     const games = JSON.parse(readFileSync(resolve(REPO_ROOT, '../shared/jericho/games.json'), 'utf8')) as { name: string; walkthrough: string[] }[];
     const walkthroughs = Object.fromEntries(['detective', 'zork1', 'temple', 'balances'].map((g) => [g, games.find((x) => x.name === g)!.walkthrough]));
-    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances'], 'VOCAB-OOD': ['advent'] }, recallProbe: { taskSets: ['OOD'], walkthroughs } };
+    const spec = { ...BUILTIN_EXPERIMENTS['vocab-ood']!, taskSets: { ID: ['detective', 'zork1', 'temple'], OOD: ['balances'], 'VOCAB-OOD': ['advent'] }, recallProbe: { taskSets: ['OOD'], k: 5, probes: 20, seed: 0, walkthroughs } };
     const plan = planExperiment(spec);
     const entries = ['detective', 'zork1', 'temple', 'balances', 'advent'].map((id) => ({ id: `local:${id}.z5`, catalog: { id }, file: `${id}.z5` }));
     const page = await shelfVocabularies(plan, entries, async (e) => new Uint8Array(readFileSync(resolve(STORIES, e.file))));
