@@ -10,7 +10,7 @@ import type { Role } from '../../llm/interface.ts';
 import { SIMULATED_PROVIDER } from '../../llm/simulated-model.ts';
 import type { RoleTotals } from '../../llm/usage-meter.ts';
 import { buildSession, type SessionPlan } from '../../ttl/session-setup.ts';
-import { runSession } from '../../ttl/session-runner.ts';
+import { startOrResumeSession } from '../../ttl/session-service.ts';
 import { usageOf, type SessionRecord } from '../../ttl/session-record.ts';
 import { createBrowserLlmServices } from '../shared/state/llm-services.ts';
 import { RunServices, sessionStoryOf } from '../shared/state/run-services.ts';
@@ -68,7 +68,8 @@ export async function openLiveBooth(sessionsParam: string | null): Promise<LiveB
         maxSteps: LIVE_STORY.maxSteps, initialGuidingPrompt: DEFAULT_GUIDING_PROMPT, contextWindow: (await runs.contextWindow(ctx.settings)).tokens,
       };
       const parts = buildSession(plan, ctx.settings, ctx.models, ctx.countTokens);
-      const record = await ctx.engines.with(task.id, (engine) => runSession({ id: `kiosk-live-${n}`, config: parts.config, engine, actor: parts.actor, policy: parts.policy }));
+      // The booth keeps no live session (no store): the core's session service runs it unsaved.
+      const record = await ctx.engines.with(task.id, (engine) => startOrResumeSession(null, `kiosk-live-${n}`, parts.config, { engine, actor: parts.actor, policy: parts.policy }));
       previous = previous ? sum(previous, usageOf(record)) : usageOf(record);
       return record;
     } finally {
