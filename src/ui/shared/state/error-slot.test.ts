@@ -12,7 +12,7 @@ import { ErrorSlot } from './error-slot.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
 import { SettingsState } from './settings.svelte.ts';
 
-const KEY = 'sk-slot-test-0123456789abcdefghij';
+const KEY = 'fake-test-key-slot-0123456789abcdefghij';
 afterEach(() => forgetSecrets());
 
 const llm: LlmServices = { listModels: async () => ['m'], createModels: async () => Promise.reject(new Error('not used')) };
