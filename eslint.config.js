@@ -19,6 +19,12 @@ const WRAPPED = {
   jsdom: 'src/web/node/jsdom-document.ts',
   papaparse: 'src/eval/csv.ts',
   elkjs: 'src/ui/shared/map/room-layout.ts',
+  yjs: 'src/room/room-doc.ts',
+  '@hocuspocus/provider': 'src/room/room-client.ts',
+  '@hocuspocus/server': 'src/room-server/hocuspocus.ts',
+  '@hocuspocus/extension-database': 'src/room-server/hocuspocus.ts',
+  '@hocuspocus/extension-redis': 'src/room-server/hocuspocus.ts',
+  qrcode: 'src/room/qr-code.ts',
 };
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
 const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];
@@ -28,21 +34,22 @@ const injectedDom = {
   rules: { 'no-restricted-globals': ['error', ...DOM_GLOBALS.map((name) => ({ name, message: 'src/web uses the injected Document, never a DOM global.' }))] },
 };
 const uiBan = { group: ['**/ui/**', 'svelte', 'svelte/*'], message: 'The core never imports ui.' };
-const libraryBans = (except) =>
+/** The bans on every library but those `wrapper` wraps (null: every library). */
+const libraryBans = (wrapper) =>
   Object.entries(WRAPPED)
-    .filter(([lib]) => lib !== except)
+    .filter(([, path]) => path !== wrapper)
     .map(([lib, wrapper]) => ({ group: [lib, `${lib}/*`], message: `Only ${wrapper} imports ${lib}.` }));
 const bans = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 /** One folder per view; what several views use lives in src/ui/shared, so a view never imports another view. */
-const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'experiments', 'settings', 'tour', 'workshop', 'kiosk'];
+const VIEWS = ['play', 'agent', 'learn', 'replay', 'meta-library', 'evolve', 'evaluate', 'experiments', 'settings', 'tour', 'workshop', 'kiosk', 'room', 'room-teacher', 'projector'];
 const viewBans = (view) =>
   VIEWS.filter((other) => other !== view).map((other) => ({ group: [`../${other}/*`], message: `Views never import each other: move what ${view} and ${other} share to src/ui/shared.` }));
 /**
  * The core's layer order (docs/architecture.md): a folder imports only folders of a lower layer —
- * ui → experiment → (eval, evolve) → ttl → (agents, share, stories) → (engine, web, llm, store)
- * → common. Folders of one layer never import each other.
+ * ui → room → experiment → (eval, evolve) → ttl → (agents, share, stories) → (engine, web, llm,
+ * store) → common. Folders of one layer never import each other.
  */
-const LAYERS = { common: 0, engine: 1, web: 1, llm: 1, store: 1, agents: 2, share: 2, stories: 2, ttl: 3, eval: 4, evolve: 4, experiment: 5 };
+const LAYERS = { common: 0, engine: 1, web: 1, llm: 1, store: 1, agents: 2, share: 2, stories: 2, ttl: 3, eval: 4, evolve: 4, experiment: 5, room: 6 };
 const layerBans = (folder) =>
   Object.entries(LAYERS)
     .filter(([other, rank]) => other !== folder && rank >= LAYERS[folder])
@@ -55,9 +62,9 @@ const boundaries = [
   ...Object.keys(LAYERS).map((folder) => ({ files: [`src/${folder}/**`], ignores: ['**/*.test.ts'], rules: bans([uiBan, ...layerBans(folder), ...libraryBans(null)]) })),
   // A test may set up what its module's callers provide (a policy, a web engine): no layer order.
   { files: Object.keys(LAYERS).map((folder) => `src/${folder}/**/*.test.ts`), rules: bans([uiBan, ...libraryBans(null)]) },
-  ...Object.entries(WRAPPED).map(([lib, wrapper]) => ({
+  ...[...new Set(Object.values(WRAPPED))].map((wrapper) => ({
     files: [wrapper],
-    rules: bans([...(folderOf(wrapper) in LAYERS ? [uiBan, ...layerBans(folderOf(wrapper))] : []), ...libraryBans(lib)]),
+    rules: bans([...(folderOf(wrapper) in LAYERS ? [uiBan, ...layerBans(folderOf(wrapper))] : []), ...libraryBans(wrapper)]),
   })),
 ];
 
