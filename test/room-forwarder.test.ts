@@ -60,6 +60,17 @@ describe('room forwarder: replies and usage', () => {
     expect(room.participant('ada').usage.calls).toBe(1);
   });
 
+  it('bounds both completion fields by the tokens left and drops stream options from a JSON call', async () => {
+    const token = room.join('eve', { maxTokens: 100 });
+    const before = mock.requests.length;
+    const reply = await room.call('/v1/chat/completions', token, chatRequest('look', { max_completion_tokens: 500, max_tokens: 400, stream_options: { include_usage: true } }));
+    expect(reply.status).toBe(200);
+    const sent = mock.requests.slice(before).find((r) => r.path === '/v1/chat/completions')!.body as Record<string, unknown>;
+    const prompt = Math.ceil('You play a text adventure.'.length / 4) + 4 + Math.ceil('look'.length / 4) + 4;
+    expect([sent.max_completion_tokens, sent.max_tokens]).toEqual([100 - prompt, 100 - prompt]);
+    expect(sent.stream_options).toBeUndefined();
+  });
+
   it('passes a stream through as SSE, asks the provider for its usage chunk and counts it', async () => {
     const token = room.join('bo');
     const before = mock.requests.length;

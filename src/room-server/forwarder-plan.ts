@@ -94,10 +94,12 @@ export function planCall(parsed: unknown, models: readonly string[], prices: Rec
   const body: Json = { ...parsed, model };
   delete body.n;
   if (maxTokens !== null) {
+    // The field the request used (both when it sent both: servers read one or the other).
     if ('max_completion_tokens' in body) body.max_completion_tokens = maxTokens;
-    else body.max_tokens = maxTokens;
+    if ('max_tokens' in body || !('max_completion_tokens' in body)) body.max_tokens = maxTokens;
   }
   if (stream) body.stream_options = { ...(isObject(parsed.stream_options) ? parsed.stream_options : {}), include_usage: true };
+  else delete body.stream_options;
   const reservedTokens = promptTokens + (maxTokens ?? 0);
   return {
     body, model, stream, messages, promptTokens, maxTokens,
