@@ -108,6 +108,23 @@ describe('room forwarder: replies and usage', () => {
     }
   });
 
+  it('sends again without a parameter it set that the provider refuses (stream_options, max_tokens)', async () => {
+    mock.setOptions({ faults: [{ kind: 'bad_param', param: 'stream_options' }, { kind: 'bad_param', param: 'max_tokens' }] });
+    try {
+      const token = room.join('fay', { maxTokens: 1000 });
+      const before = mock.requests.length;
+      const reply = await room.call('/v1/chat/completions', token, chatRequest('look', { stream: true }));
+      expect(reply.status).toBe(200);
+      expect(sseData(reply.text).at(-1)).toBe('[DONE]');
+      const sent = mock.requests.slice(before).filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Record<string, unknown>);
+      expect(sent.map((b) => [b.stream_options !== undefined, b.max_tokens !== undefined, b.max_completion_tokens !== undefined])).toEqual([[true, true, false], [false, true, false], [false, false, true]]);
+      // No usage chunk without stream_options: the call is counted as an estimate.
+      expect(room.added.get('fay')![0]!.estimatedCalls).toBe(1);
+    } finally {
+      mock.setOptions({ faults: [] });
+    }
+  });
+
   it('counts an unpriced model’s cost as null, never 0', async () => {
     const token = room.join('di');
     const reply = await room.call('/v1/chat/completions', token, chatRequest('inventory', { model: 'mock-unpriced' }));

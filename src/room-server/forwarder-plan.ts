@@ -134,3 +134,24 @@ export function accountCall(plan: CallPlan, reported: RawUsage | null, replyChar
   const usd = price === null ? null : usdOf(price, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens ?? 0);
   return { usage: { calls: 1, tokens: usage.promptTokens + usage.completionTokens, usd, ...(estimated ? { estimatedCalls: 1 } : {}) }, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, estimated };
 }
+
+/**
+ * The body to send again when the provider refused (400/422) a parameter the forwarder sets, as
+ * its words (`providerWords`) name it: `stream_options` dropped (the stream's usage is then
+ * estimated), `max_tokens` renamed to `max_completion_tokens` (OpenAI's reasoning models), or
+ * dropped when both were sent. Null when none applies (the refusal stands).
+ */
+export function adaptedBody(body: Record<string, unknown>, providerWords: string): Record<string, unknown> | null {
+  if (/stream_options/.test(providerWords) && 'stream_options' in body) {
+    const next = { ...body };
+    delete next.stream_options;
+    return next;
+  }
+  if (/max_tokens/.test(providerWords) && 'max_tokens' in body) {
+    const next = { ...body };
+    if (!('max_completion_tokens' in next)) next.max_completion_tokens = next.max_tokens;
+    delete next.max_tokens;
+    return next;
+  }
+  return null;
+}
