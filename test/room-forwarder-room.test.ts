@@ -6,7 +6,8 @@
  * no reply any client got carries the key.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createForwarder } from '../src/room-server/forwarder.ts';
+import { defaultLlmSettings } from '../src/llm/defaults.ts';
+import { makeForwarderFor } from '../src/room-server/forwarder.ts';
 import type { RoomSnapshot } from '../src/room/protocol.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { chatRequest, FAKE_KEY } from './room-forwarder-harness.ts';
@@ -18,6 +19,7 @@ describe('room forwarder in the room server', () => {
   let mock: MockLlm;
   let t: TestRoom;
   const seen: string[] = [];
+  const logs: string[] = [];
   const call = async (method: string, path: string, token: string | null, body?: unknown) => {
     const reply = await t.call(method, path, { token, body });
     const headers: string[] = [];
@@ -29,10 +31,12 @@ describe('room forwarder in the room server', () => {
 
   beforeAll(async () => {
     mock = await startMockLlm({ apiKey: FAKE_KEY, log: () => {} });
-    t = await startTestRoom({
-      caps: { maxCalls: 2 },
-      makeForwarder: (deps) => createForwarder({ ...deps, upstream: { kind: 'http', baseUrl: mock.baseUrl, apiKey: FAKE_KEY, models: ['mock-model'] }, prices: { 'mock-model': PRICE } }),
-    });
+    // The teacher's settings as `metattl room --base-url … --api-key … --actor-model mock-model --price …` makes them.
+    const llm = defaultLlmSettings();
+    llm.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: FAKE_KEY };
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) llm.roles[role].model = 'mock-model';
+    llm.prices = { 'mock-model': PRICE };
+    t = await startTestRoom({ caps: { maxCalls: 2 }, makeForwarder: makeForwarderFor(llm, { log: (line) => void logs.push(line) }) });
   });
   afterAll(async () => {
     await t.room.close();
@@ -70,6 +74,17 @@ describe('room forwarder in the room server', () => {
     const removed = await call('POST', '/v1/chat/completions', bob.token, chatRequest('look'));
     expect(removed.status).toBe(403);
     expect(removed.json).toMatchObject({ error: { code: 'participant_removed' } });
+  });
+
+  it('logs a room model without a price once, at the start', () => {
+    const llm = defaultLlmSettings();
+    llm.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: FAKE_KEY };
+    const said: string[] = [];
+    makeForwarderFor(llm, { log: (line) => void said.push(line) });
+    expect(said).toEqual(["the model gpt-4o-mini has no price at this provider: students' calls count tokens but no dollars (add --price gpt-4o-mini=IN/OUT for a USD cap to hold)."]);
+    expect(logs).toEqual([]);
+    llm.provider.presetId = 'local';
+    expect(() => makeForwarderFor(llm)).toThrow('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
   });
 
   it('sent no reply carrying the teacher’s key', () => {

@@ -56,10 +56,31 @@ export function forwarderConfigOf(settings: LlmSettings): Pick<ForwarderConfig, 
   return { upstream: { kind: 'http', baseUrl: settings.provider.baseUrl, apiKey: settings.provider.apiKey, models }, prices: pricesAtProvider(settings.provider, settings.prices) };
 }
 
-/** The forwarder's configuration for a model loaded in this process (`--provider local`): its calls cost 0. */
-export function localForwarderConfigOf(host: LocalModelHost, settings: LlmSettings): Pick<ForwarderConfig, 'upstream' | 'prices'> {
+/**
+ * The forwarder's configuration for a model loaded in this process (`--provider local`): its calls
+ * cost 0. `ownsHost` false: the forwarder's `close` leaves the model loaded (a shared host).
+ */
+export function localForwarderConfigOf(host: LocalModelHost, settings: LlmSettings, ownsHost = true): Pick<ForwarderConfig, 'upstream' | 'prices'> {
   const model = settings.roles.actor.model;
-  return { upstream: { kind: 'local', models: [model], chat: localChatOf(host, settings) }, prices: { [model]: { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } } };
+  return { upstream: { kind: 'local', models: [model], chat: localChatOf(host, settings, ownsHost) }, prices: { [model]: { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } } };
+}
+
+/**
+ * What `metattl room` injects as `RoomServerOptions.makeForwarder`, from the teacher's settings
+ * (`llmSettingsFromFlags`): the OpenAI-compatible provider they name, or with `--provider local`
+ * the model `localHost` already loaded (`loadLocalModel`; the caller owns it and frees it). Logs
+ * once each room model that has no price at the provider (its cost counts as unknown, so a USD
+ * cap cannot hold for it: the token cap bounds it).
+ * @throws Error when the settings name the local provider and no `localHost` is given
+ */
+export function makeForwarderFor(llm: LlmSettings, options: { localHost?: LocalModelHost; log?: (line: string) => void } = {}): (deps: ForwarderDeps) => RoomForwarder {
+  const local = llm.provider.presetId === 'local';
+  if (local && !options.localHost) throw new Error('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
+  const config = local ? localForwarderConfigOf(options.localHost!, llm, false) : forwarderConfigOf(llm);
+  for (const model of config.upstream.models.filter((m) => !(m in config.prices))) {
+    options.log?.(`the model ${model} has no price at this provider: students' calls count tokens but no dollars (add --price ${model}=IN/OUT for a USD cap to hold).`);
+  }
+  return (deps) => createForwarder({ ...deps, ...config, ...(options.log ? { log: options.log } : {}) });
 }
 
 /** The request's body parsed, or a refusal when it is over MAX_REQUEST_BYTES (413) or not JSON (400). */
