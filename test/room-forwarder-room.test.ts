@@ -85,6 +85,8 @@ describe('room forwarder in the room server', () => {
     expect(logs).toEqual([]);
     llm.provider.presetId = 'local';
     expect(() => makeForwarderFor(llm)).toThrow('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
+    llm.provider = { presetId: 'simulated', baseUrl: 'in-page:simulated', apiKey: '' };
+    expect(() => makeForwarderFor(llm)).toThrow('the room forwards to an OpenAI-compatible server (an http or https base URL) or a local model, not to in-page:simulated');
   });
 
   it('sent no reply carrying the teacher’s key', () => {
