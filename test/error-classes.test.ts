@@ -36,6 +36,8 @@ import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
+import { RoomScoringError } from '../src/room-server/scorer-context.ts';
+import { RoomTaskError } from '../src/room-server/room-tasks.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -127,6 +129,8 @@ const instances: Record<string, MetattlError[]> = {
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],
   WalkthroughFileError: [new WalkthroughFileError('m')],
+  RoomScoringError: [new RoomScoringError('m')],
+  RoomTaskError: [new RoomTaskError('m')],
 };
 
 describe('error classes', () => {

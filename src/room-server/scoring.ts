@@ -30,7 +30,7 @@ import type { RoomScore, ScoreState, SubmissionText } from '../room/protocol.ts'
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { runEvolveTogether } from './evolve-together.ts';
 import { plainTask, type PlayableTask } from './room-tasks.ts';
-import { RoomScoringError, scorerContext, type ScoringDeps } from './scorer-context.ts';
+import { RoomScoringError, scorerContext, type ScorerContext, type ScoringDeps } from './scorer-context.ts';
 import type { RoomScorer, RoundWithId } from './seams.ts';
 
 export { RoomScoringError, type ScoringDeps } from './scorer-context.ts';
@@ -80,6 +80,43 @@ interface Job {
   done: Promise<void>;
 }
 
+/** How a scoring reports: publish a state (skipped for a removed submission), and whether it was removed. */
+interface ScoringOutlet {
+  publish(id: string, state: ScoreState): void;
+  removed(id: string): boolean;
+}
+
+/**
+ * Play (or resume) one submission's scoring evaluation to its end, publishing progress after each
+ * session and the score (or plain words) at the end; a stop by the room (closing, or the
+ * submission removed) leaves it resumable and says nothing.
+ */
+async function playScoring(ctx: ScorerContext, out: ScoringOutlet, id: string, config: EvaluationConfig, controller: AbortController): Promise<void> {
+  const { deps } = ctx;
+  const { publish, removed } = out;
+  const runId = scoreRunId(id);
+  const total = plannedSessions(config);
+  const previous = await loadEvaluationState(ctx.store, runId);
+  // A resume first replays the stored sessions: progress is shown from where it was.
+  let shown = previous?.results.length ?? 0;
+  publish(id, { status: 'scoring', done: shown, total, score: previous ? roomScoreOf(previous) : null, message: null });
+  const options = await ctx.sessionOptions({ episodes: config.episodes, maxSteps: config.maxSteps, initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow });
+  const state = await startOrResumeEvaluation(ctx.store, runId, config, {
+    signal: controller.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: deps.llm.prices, ...(deps.now ? { now: deps.now } : {}),
+    evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
+    observers: [(event, copy) => {
+      if (event.type !== 'session_done') return;
+      if (removed(id)) return void controller.abort();
+      if (event.done <= shown) return;
+      shown = event.done;
+      publish(id, { status: 'scoring', done: event.done, total: event.total, score: roomScoreOf(copy), message: null });
+    }],
+  });
+  if (state.status === 'complete') publish(id, { status: 'scored', done: total, total, score: roomScoreOf(state), message: null });
+  // Stopped by the room (closing, or the submission removed): left resumable, nothing to say.
+  else if (!controller.signal.aborted) publish(id, { status: 'failed', done: state.results.length, total, score: roomScoreOf(state), message: stoppedWords(state) });
+}
+
 /**
  * The room's scorer (`RoomScorer`, seams.ts). Returns at once; a restart's unfinished scorings are
  * re-queued (and finished ones re-published) in the background.
@@ -101,36 +138,12 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
     const controller = new AbortController();
     publish(id, { status: 'queued', done: stored?.results.length ?? 0, total, score: stored ? roomScoreOf(stored) : null, message: null });
     const done = prepare()
-      .then((config) => limit(() => (controller.signal.aborted || removed(id) ? undefined : play(id, config, controller))))
+      .then((config) => limit(() => (controller.signal.aborted || removed(id) ? undefined : playScoring(ctx, { publish, removed }, id, config, controller))))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) publish(id, { status: 'failed', done: 0, total, score: null, message: scrubText(error instanceof Error ? error.message : String(error)) });
       })
       .finally(() => jobs.delete(id));
     jobs.set(id, { controller, done });
-  };
-
-  const play = async (id: string, config: EvaluationConfig, controller: AbortController): Promise<void> => {
-    const runId = scoreRunId(id);
-    const total = plannedSessions(config);
-    const previous = await loadEvaluationState(ctx.store, runId);
-    // A resume first replays the stored sessions: progress is shown from where it was.
-    let shown = previous?.results.length ?? 0;
-    publish(id, { status: 'scoring', done: shown, total, score: previous ? roomScoreOf(previous) : null, message: null });
-    const options = await ctx.sessionOptions({ episodes: config.episodes, maxSteps: config.maxSteps, initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow });
-    const state = await startOrResumeEvaluation(ctx.store, runId, config, {
-      signal: controller.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: deps.llm.prices, ...(deps.now ? { now: deps.now } : {}),
-      evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
-      observers: [(event, copy) => {
-        if (event.type !== 'session_done') return;
-        if (removed(id)) return void controller.abort();
-        if (event.done <= shown) return;
-        shown = event.done;
-        publish(id, { status: 'scoring', done: event.done, total: event.total, score: roomScoreOf(copy), message: null });
-      }],
-    });
-    if (state.status === 'complete') publish(id, { status: 'scored', done: total, total, score: roomScoreOf(state), message: null });
-    // Stopped by the room (closing, or the submission removed): left resumable, nothing to say.
-    else if (!controller.signal.aborted) publish(id, { status: 'failed', done: state.results.length, total, score: roomScoreOf(state), message: stoppedWords(state) });
   };
 
   const enqueue = (sub: SubmissionText, round: RoundWithId): void => {
