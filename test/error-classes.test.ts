@@ -38,6 +38,7 @@ import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
 import { RoomScoringError } from '../src/room-server/scorer-context.ts';
 import { RoomTaskError } from '../src/room-server/room-tasks.ts';
+import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -131,6 +132,8 @@ const instances: Record<string, MetattlError[]> = {
   WalkthroughFileError: [new WalkthroughFileError('m')],
   RoomScoringError: [new RoomScoringError('m')],
   RoomTaskError: [new RoomTaskError('m')],
+  RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
+  RoomSetupError: [new RoomSetupError('m')],
 };
 
 describe('error classes', () => {
