@@ -28,7 +28,7 @@ import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { RoomScore, ScoreState, SubmissionText } from '../room/protocol.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { runEvolveTogether } from './evolve-together.ts';
+import { EVOLVE_PREFIX, runEvolveTogether } from './evolve-together.ts';
 import { plainTask, type PlayableTask } from './room-tasks.ts';
 import { RoomScoringError, scorerContext, type ScorerContext, type ScoringDeps } from './scorer-context.ts';
 import type { RoomScorer, RoundWithId } from './seams.ts';
@@ -119,9 +119,11 @@ async function playScoring(ctx: ScorerContext, out: ScoringOutlet, id: string, c
 
 /**
  * The room's scorer (`RoomScorer`, seams.ts). Returns at once; a restart's unfinished scorings are
- * re-queued (and finished ones re-published) in the background.
+ * re-queued (and finished ones re-published) in the background. `close()` stops every scoring and
+ * the evolution resumably; `wipe()` closes and deletes every run of the room from the store ("end
+ * room": nothing about the students is kept).
  */
-export function createScorer(deps: ScoringDeps): RoomScorer {
+export function createScorer(deps: ScoringDeps): RoomScorer & { wipe(): Promise<void> } {
   const ctx = scorerContext(deps);
   const limit = pLimit(Math.max(1, deps.concurrency ?? 2));
   const jobs = new Map<string, Job>();
@@ -177,6 +179,14 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
     }
   };
   const restored = restore().catch(() => undefined);
+  const close = async (): Promise<void> => {
+    closing = true;
+    await restored;
+    for (const job of jobs.values()) job.controller.abort();
+    evolution?.controller.abort();
+    await Promise.allSettled([...[...jobs.values()].map((j) => j.done), evolution?.done]);
+    ctx.pool.disposeAll();
+  };
 
   return {
     enqueue,
@@ -192,13 +202,18 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
       }
     },
     stopEvolution: () => evolution?.controller.abort(),
-    close: async () => {
-      closing = true;
-      await restored;
-      for (const job of jobs.values()) job.controller.abort();
-      evolution?.controller.abort();
-      await Promise.allSettled([...[...jobs.values()].map((j) => j.done), evolution?.done]);
-      ctx.pool.disposeAll();
+    close,
+    wipe: async () => {
+      await close();
+      await wipeRoomRuns(ctx.store);
     },
   };
+}
+
+/** Every scoring, evolution and session run of the room in `store` deleted (the room's end). */
+export async function wipeRoomRuns(store: ScorerContext['store']): Promise<void> {
+  const ours = (id: string) => id.startsWith(SCORE_PREFIX) || id.startsWith(EVOLVE_PREFIX);
+  for (const kind of ['session', 'evaluation', 'evolution'] as const) {
+    for (const run of await store.listRuns(kind)) if (ours(run.id)) await store.deleteRun(run.id);
+  }
 }
