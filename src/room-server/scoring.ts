@@ -16,6 +16,7 @@
  * re-queues every unfinished one and re-publishes every finished one. Removed submissions are
  * skipped, and one removed while it plays is stopped.
  */
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { scrubText } from '../common/secrets.ts';
@@ -27,11 +28,12 @@ import { buildReport } from '../eval/report.ts';
 import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { RoomScore, ScoreState, SubmissionText } from '../room/protocol.ts';
+import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
 import { EVOLVE_PREFIX, runEvolveTogether } from './evolve-together.ts';
 import { plainTask, type PlayableTask } from './room-tasks.ts';
 import { RoomScoringError, scorerContext, type ScorerContext, type ScoringDeps } from './scorer-context.ts';
-import type { RoomScorer, RoundWithId } from './seams.ts';
+import type { RoomScorer, RoundWithId, ScorerDeps } from './seams.ts';
 
 export { RoomScoringError, type ScoringDeps } from './scorer-context.ts';
 
@@ -216,4 +218,20 @@ export async function wipeRoomRuns(store: ScorerContext['store']): Promise<void>
   for (const kind of ['session', 'evaluation', 'evolution'] as const) {
     for (const run of await store.listRuns(kind)) if (ours(run.id)) await store.deleteRun(run.id);
   }
+}
+
+/** What the room's scorer is made of where `metattl room` chooses its services (services.ts). */
+export interface RoomScorerOptions extends Pick<ScoringDeps, 'llm' | 'models' | 'contextWindow' | 'concurrency'> {
+  /** The room's `--data` dir: runs are kept in `<dataDir>/scoring` (a file store); absent: memory. */
+  dataDir?: string;
+}
+
+/**
+ * The `makeScorer` of `RoomServerOptions`: a scorer over the teacher's models whose runs are kept
+ * under the room's data dir, so a restarted room resumes its scoring.
+ * @throws StorageError when the data dir cannot be opened
+ */
+export async function roomScorerMaker(o: RoomScorerOptions): Promise<(deps: Omit<ScorerDeps, 'llm'>) => RoomScorer> {
+  const store = o.dataDir === undefined ? undefined : await openNodeStore(join(o.dataDir, 'scoring'));
+  return (deps) => createScorer({ ...deps, ...o, ...(store ? { store } : {}) });
 }
