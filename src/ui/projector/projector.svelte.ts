@@ -25,8 +25,8 @@ export interface NewBest {
  */
 export function newBestMoments(before: { roundId: string; rows: readonly LeaderboardRow[] } | null, after: { roundId: string; rows: readonly LeaderboardRow[] }, now: number): NewBest[] {
   if (before === null || before.roundId !== after.roundId) return [];
-  const ids = new Set(roomNewBests(before.rows, after.rows));
-  return after.rows.filter((r) => ids.has(r.participantId)).map((r) => ({ participantId: r.participantId, wauc: r.score.wauc, until: now + NEW_BEST_MS }));
+  const ids = roomNewBests(before.rows, after.rows);
+  return after.rows.filter((r) => ids.includes(r.participantId)).map((r) => ({ participantId: r.participantId, wauc: r.score.wauc, until: now + NEW_BEST_MS }));
 }
 
 export class ProjectorState {

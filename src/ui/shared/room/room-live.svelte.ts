@@ -38,8 +38,9 @@ export class RoomLive {
   }
 
   /** Ids of the students connected now. */
-  get onlineIds(): Set<string> {
-    return new Set(this.presences.filter((p) => p.role === 'student' && p.participantId !== null).map((p) => p.participantId!));
+  get onlineIds(): string[] {
+    const ids = this.presences.filter((p) => p.role === 'student' && p.participantId !== null).map((p) => p.participantId!);
+    return ids.filter((id, i) => ids.indexOf(id) === i);
   }
 
   /** Call `listener` after each change of the document. */
