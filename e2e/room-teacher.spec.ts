@@ -1,0 +1,160 @@
+/**
+ * The teacher's control view and the projector against a real room server (`startRoomServer`,
+ * serving this checkout's built page from dist/): the teacher opens a round from the page; a
+ * student joins and submits over HTTP; the projector shows them joining, the scoring in progress,
+ * the leaderboard with W-AUC, its interval and n, a "new best" moment, names hidden by the
+ * teacher's toggle; lock and reveal; the kill switch; an export; the room's end. The scorer is a
+ * scripted one at the server's scorer seam (src/room-server/seams.ts), so scores and progress are
+ * known values: the room's real scoring has its own tests. Screenshots of the projector at
+ * 1920×1080 and 1280×800 and of the teacher's view at 1280×800 go to test-results/room-teacher/.
+ */
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { resolve } from 'node:path';
+import type { JoinReply, RoomSnapshot, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
+import { startRoomServer } from '../src/room-server/room-server.ts';
+import type { RoomScorer, RunningRoom, ScorerDeps } from '../src/room-server/seams.ts';
+
+const SHOTS = 'test-results/room-teacher';
+
+/** Scores a submission in two steps (1 of 2 sessions with a running curve, then done): W-AUC 0.8 for a text with "plan", else 0.5. */
+function scriptedScorer(deps: Omit<ScorerDeps, 'llm'>): RoomScorer {
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  return {
+    enqueue(sub) {
+      const wauc = sub.text.includes('plan') ? 0.8 : 0.5;
+      const running: ScoreState = { status: 'scoring', done: 1, total: 2, score: { wauc: wauc - 0.1, low: wauc - 0.1, high: wauc - 0.1, n: 1, curve: [wauc - 0.3, wauc - 0.1] }, message: null };
+      timers.push(setTimeout(() => deps.onScore(sub.id, running), 200));
+      timers.push(setTimeout(() => deps.onScore(sub.id, { status: 'scored', done: 2, total: 2, score: { wauc, low: wauc - 0.12, high: wauc + 0.08, n: 2, curve: [wauc - 0.2, wauc, wauc + 0.1] }, message: null }), 2500));
+    },
+    async evolve(req, seeds) {
+      deps.onEvolution({ roundId: req.roundId, state: 'done', budget: req.budget, used: 2, curve: [0.5, 0.8],
+        candidates: seeds.map((s, i) => ({ id: `c${i + 1}`, parentIds: [], originParticipantId: s.participantId, creditParticipantIds: [s.participantId], wauc: 0.5, accepted: true })),
+        bestCandidateId: 'c1', message: null });
+    },
+    stopEvolution() {},
+    async close() {
+      for (const t of timers) clearTimeout(t);
+    },
+  };
+}
+
+let room: RunningRoom;
+let origin: string;
+
+test.beforeAll(async () => {
+  room = await startRoomServer({ port: 0, listenHost: '127.0.0.1', publicHost: '127.0.0.1', pageDir: resolve('dist'), title: 'Tuesday workshop', makeScorer: scriptedScorer });
+  origin = new URL(room.addresses.joinUrl).origin;
+});
+
+test.afterAll(async () => {
+  await room?.close();
+});
+
+async function join(request: APIRequestContext, name: string): Promise<JoinReply> {
+  const response = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as JoinReply;
+}
+
+async function submit(request: APIRequestContext, token: string, roundId: string, text: string): Promise<SubmissionPublic> {
+  const response = await request.post(`${origin}/api/submissions`, { data: { roundId, text, clientId: `client-${text.length}-${Date.now()}` }, headers: { Authorization: `Bearer ${token}` } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as SubmissionPublic;
+}
+
+test('the teacher runs a round and the projector shows it', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const teacherContext = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const projectorContext = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  const teacher = await teacherContext.newPage();
+  const projector = await projectorContext.newPage();
+
+  await teacher.goto(room.addresses.teacherUrl);
+  await expect(teacher.getByTestId('room-teacher')).toHaveAttribute('data-status', 'connected');
+  expect(teacher.url()).not.toContain('teacher=');
+  await projector.goto(room.addresses.projectorUrl);
+  await expect(projector.getByTestId('projector')).toHaveAttribute('data-status', 'connected');
+  expect(projector.url()).not.toContain('projector=');
+  await expect(projector.getByTestId('join-code')).toHaveText(room.addresses.code);
+  await expect(projector.getByTestId('join-qr').locator('svg')).toBeVisible();
+
+  // Open a round from the page: practice on seeds 1–2, scored on 3–4 of the Lever Room.
+  await teacher.getByTestId('round-title').fill('Warm-up');
+  await teacher.getByTestId('practiceSeeds').fill('1, 2');
+  await teacher.getByTestId('hiddenSeeds').fill('3-4');
+  await teacher.getByTestId('round-minutes').fill('15');
+  await teacher.getByTestId('round-minutes').blur();
+  await teacher.getByTestId('round-open').click();
+  await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
+  await expect(teacher.getByTestId('round-current')).toContainText('2 practice, 2 hidden tasks');
+  await expect(projector.getByTestId('projector-round')).toContainText('Warm-up');
+  await expect(projector.getByTestId('projector-timer')).toHaveText(/^1[45]:\d\d$/);
+  const snapshot = (await (await request.get(`${origin}/api/room`, { headers: { Authorization: `Bearer ${room.teacherToken}` } })).json()) as RoomSnapshot;
+  const round = snapshot.rounds.at(-1) as RoundPublic;
+  expect(round.hiddenTasks).toBeNull();
+
+  // Two students join; the projector shows their names as text (markup in a name stays text).
+  const ada = await join(request, 'Ada <b>Lovelace</b>');
+  const bo = await join(request, 'Bo');
+  await expect(projector.getByTestId('joined-name')).toHaveText(['Ada <b>Lovelace</b>', 'Bo']);
+  await expect(projector.locator('[data-testid="joined-name"] b')).toHaveCount(0);
+  await expect(teacher.getByTestId('participant-row')).toHaveCount(2);
+
+  // Submissions are scored: progress, then the leaderboard with W-AUC, its interval and n.
+  await submit(request, ada.token, round.id, 'Explore every room before pulling a lever.');
+  await expect(projector.getByTestId('scoring-row')).toHaveAttribute('data-done', '1');
+  await expect(projector.getByTestId('scoring-row')).toContainText('1/2');
+  await expect(projector.getByTestId('leaderboard-row')).toHaveCount(1, { timeout: 10_000 });
+  await expect(projector.getByTestId('leaderboard-wauc')).toHaveText('0.50');
+  await expect(projector.getByTestId('leaderboard-ci')).toHaveText('0.38–0.58 · n = 2');
+  await expect(projector.getByTestId('leaderboard-unit')).toContainText('W-AUC on the hidden set');
+  await submit(request, bo.token, round.id, 'Make a plan: pull the lever, then go north.');
+  await expect(projector.getByTestId('new-best')).toContainText('Bo 0.80', { timeout: 10_000 });
+  await expect(projector.getByTestId('leaderboard-name')).toHaveText(['Bo', 'Ada <b>Lovelace</b>']);
+  await expect(projector.locator('[data-testid="leaderboard-row"].best')).toHaveAttribute('data-id', bo.participantId);
+  await expect(teacher.getByTestId('submission-row')).toHaveCount(2);
+  await projector.screenshot({ path: `${SHOTS}/projector-1920x1080.png` });
+
+  // Names hidden: the projector shows "Participant n" in join order.
+  await teacher.getByTestId('names-hidden').check();
+  await expect(projector.getByTestId('projector')).toHaveAttribute('data-names-hidden', 'true');
+  await expect(projector.getByTestId('leaderboard-name')).toHaveText(['Participant 2', 'Participant 1']);
+  await expect(projector.getByTestId('joined-name')).toHaveText(['Participant 1', 'Participant 2']);
+  await projector.setViewportSize({ width: 1280, height: 800 });
+  await projector.screenshot({ path: `${SHOTS}/projector-1280x800.png` });
+
+  // Lock, then reveal: the hidden tasks become public.
+  await teacher.getByTestId('round-lock').click();
+  await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'locked');
+  await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'locked');
+  const late = await request.post(`${origin}/api/submissions`, { data: { roundId: round.id, text: 'too late', clientId: 'late-1' }, headers: { Authorization: `Bearer ${ada.token}` } });
+  expect(late.status()).toBe(409);
+  await teacher.getByTestId('round-reveal').click();
+  await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'revealed');
+
+  // Moderation and the kill switch.
+  await teacher.getByTestId('kill-all').click();
+  await expect(teacher.getByTestId('killed-all')).toBeVisible();
+  await teacher.locator(`[data-testid="participant-row"][data-id="${ada.participantId}"] [data-testid="participant-kill"]`).click();
+  await expect(teacher.locator(`[data-testid="participant-row"][data-id="${ada.participantId}"]`)).toHaveAttribute('data-killed', 'true');
+  await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800.png`, fullPage: false });
+  await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-full.png`, fullPage: true });
+
+  // A participant's token cannot do a teacher's action (checked on the server).
+  const forged = await request.post(`${origin}/api/rounds/${round.id}/close`, { headers: { Authorization: `Bearer ${ada.token}` } });
+  expect(forged.status()).toBe(403);
+
+  // Export, then end the room (the export is offered first, then confirmed).
+  const download = teacher.waitForEvent('download');
+  await teacher.getByTestId('export-csv').click();
+  expect((await download).suggestedFilename()).toMatch(/\.csv$/);
+  await teacher.getByTestId('end-room').click();
+  await expect(teacher.getByTestId('end-confirm')).toContainText('Export first');
+  await teacher.getByTestId('end-room-confirm').click();
+  await expect(teacher.getByTestId('teacher-ended')).toBeVisible();
+  const after = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name: 'Cy' } });
+  expect(after.status()).toBe(410);
+
+  await teacherContext.close();
+  await projectorContext.close();
+});
