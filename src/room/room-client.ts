@@ -55,6 +55,8 @@ export function connectRoom(options: RoomConnectionOptions): RoomConnection {
     onSynced: () => resolveSynced(),
     onAuthenticationFailed: ({ reason }) => options.onRefused?.(reason),
   });
+  // A provider given its own websocketProvider is not attached to it by itself (Hocuspocus 3+).
+  provider.attach();
   provider.setAwarenessField('presence', options.presence);
   const unobserve = options.onState ? observeRoom(doc, options.onState) : () => {};
   const presences = (): RoomPresence[] =>
