@@ -11,6 +11,7 @@
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { resolve } from 'node:path';
 import type { JoinReply, RoomSnapshot, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
+import { connectRoom } from '../src/room/room-client.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import type { RoomScorer, RunningRoom, ScorerDeps } from '../src/room-server/seams.ts';
 
@@ -108,10 +109,17 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   await expect(projector.getByTestId('leaderboard-wauc')).toHaveText('0.50');
   await expect(projector.getByTestId('leaderboard-ci')).toHaveText('0.38–0.58 · n = 2');
   await expect(projector.getByTestId('leaderboard-unit')).toContainText('W-AUC on the hidden set');
+  const boLive = connectRoom({ url: origin.replace(/^http/, 'ws'), token: bo.token, presence: { role: 'student', participantId: null, name: null } });
+  await boLive.synced;
+  await expect(projector.getByTestId('projector-joined')).toContainText('1 online');
+  await expect(projector.locator(`[data-testid="joined-name"][data-id="${bo.participantId}"]`)).toHaveClass(/\bonline\b/);
   await submit(request, bo.token, round.id, 'Make a plan: pull the lever, then go north.');
+  await expect(projector.getByTestId('scoring-row')).toContainText('Bo v1');
+  await expect(projector.getByTestId('scoring-chart')).toBeVisible();
+  await projector.screenshot({ path: `${SHOTS}/projector-1920x1080-scoring.png` });
   await expect(projector.getByTestId('new-best')).toContainText('Bo 0.80', { timeout: 10_000 });
   await expect(projector.getByTestId('leaderboard-name')).toHaveText(['Bo', 'Ada <b>Lovelace</b>']);
-  await expect(projector.locator('[data-testid="leaderboard-row"].best')).toHaveAttribute('data-id', bo.participantId);
+  await expect(projector.locator(`[data-testid="leaderboard-row"][data-id="${bo.participantId}"]`)).toHaveClass(/\bbest\b/);
   await expect(teacher.getByTestId('submission-row')).toHaveCount(2);
   await projector.screenshot({ path: `${SHOTS}/projector-1920x1080.png` });
 
@@ -131,6 +139,15 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   expect(late.status()).toBe(409);
   await teacher.getByTestId('round-reveal').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'revealed');
+
+  // Evolve together: the projector shows the evolution's curve and whose idea the best descends from.
+  await teacher.getByTestId('evolve-budget').fill('8');
+  await teacher.getByTestId('evolve-start').click();
+  await expect(teacher.getByTestId('evolution-state')).toHaveAttribute('data-state', 'done');
+  await expect(projector.getByTestId('projector-evolution')).toBeVisible();
+  await expect(projector.getByTestId('evolution-credit')).toContainText(/descends from the ideas of Participant [12]/);
+  await projector.setViewportSize({ width: 1920, height: 1080 });
+  await projector.screenshot({ path: `${SHOTS}/projector-1920x1080-evolution.png` });
 
   // Moderation and the kill switch.
   await teacher.getByTestId('kill-all').click();
@@ -155,6 +172,7 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   const after = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name: 'Cy' } });
   expect(after.status()).toBe(410);
 
+  boLive.close();
   await teacherContext.close();
   await projectorContext.close();
 });
