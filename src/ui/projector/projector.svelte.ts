@@ -6,7 +6,8 @@
  */
 import type { LeaderboardRow, ProjectorInfo, RoundPublic } from '../../room/protocol.ts';
 import type { RoomState } from '../../room/room-doc.ts';
-import { currentRound, roomLeaderboard, roomNewBests } from '../shared/room/room-board.ts';
+import { leaderboard, newBests } from '../../room/leaderboard.ts';
+import { currentRound } from '../shared/room/room-board.ts';
 import type { RoomLive } from '../shared/room/room-live.svelte.ts';
 
 /** How long a "new best" stays highlighted, ms. */
@@ -25,8 +26,7 @@ export interface NewBest {
  */
 export function newBestMoments(before: { roundId: string; rows: readonly LeaderboardRow[] } | null, after: { roundId: string; rows: readonly LeaderboardRow[] }, now: number): NewBest[] {
   if (before === null || before.roundId !== after.roundId) return [];
-  const ids = roomNewBests(before.rows, after.rows);
-  return after.rows.filter((r) => ids.includes(r.participantId)).map((r) => ({ participantId: r.participantId, wauc: r.score.wauc, until: now + NEW_BEST_MS }));
+  return newBests(before.rows, after.rows).map((best) => ({ participantId: best.participantId, wauc: best.wauc, until: now + NEW_BEST_MS }));
 }
 
 export class ProjectorState {
@@ -39,7 +39,7 @@ export class ProjectorState {
     const observe = (state: RoomState): void => {
       const round = currentRound(state);
       if (!round) return;
-      const after = { roundId: round.id, rows: roomLeaderboard(state, round.id) };
+      const after = { roundId: round.id, rows: leaderboard(state, round.id) };
       const added = newBestMoments(this.baseline, after, clock.now());
       this.baseline = after;
       if (added.length > 0) this.moments = [...this.moments.filter((m) => !added.some((a) => a.participantId === m.participantId)), ...added];
@@ -62,7 +62,7 @@ export class ProjectorState {
 
   get leaderboard(): LeaderboardRow[] {
     const round = this.round;
-    return this.live.state && round ? roomLeaderboard(this.live.state, round.id) : [];
+    return this.live.state && round ? leaderboard(this.live.state, round.id) : [];
   }
 
   get namesHidden(): boolean {

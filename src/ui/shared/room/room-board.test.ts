@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantPublic, RoomScore, RoundPublic, ScoreState, SubmissionPublic } from '../../../room/protocol.ts';
 import type { RoomState } from '../../../room/room-doc.ts';
-import { currentRound, displayName, evolutionCredit, roomLeaderboard, roomNewBests, roundTasks, scoreText, scoringRows, timerText } from './room-board.ts';
+import { currentRound, displayName, evolutionCredit, roundTasks, scoreText, scoringRows, timerText } from './room-board.ts';
 
 const person = (id: string, name: string, joinedAt: string, removed = false): ParticipantPublic => ({ id, name, joinedAt, removed, killed: false });
 const sub = (id: string, participantId: string, version: number, at: string, roundId = 'r1'): SubmissionPublic => ({ id, participantId, roundId, version, submittedAt: at, chars: 10, source: 'written' });
@@ -14,34 +14,6 @@ const round = (id: string, index: number, state: RoundPublic['state'] = 'open'):
 function room(partial: Partial<RoomState>): RoomState {
   return { settings: null, currentRoundId: 'r1', ended: false, participants: [], rounds: [round('r1', 1)], submissions: [], scores: {}, evolution: null, ...partial };
 }
-
-describe('roomLeaderboard', () => {
-  const participants = [person('a', 'Ada', '2026-01-01T10:00:00Z'), person('b', 'Bo', '2026-01-01T10:01:00Z'), person('c', 'Cy', '2026-01-01T10:02:00Z', true)];
-  const state = room({
-    participants,
-    submissions: [sub('s1', 'a', 1, '2026-01-01T10:05:00Z'), sub('s2', 'a', 2, '2026-01-01T10:06:00Z'), sub('s3', 'b', 1, '2026-01-01T10:04:00Z'), sub('s4', 'c', 1, '2026-01-01T10:03:00Z'), sub('s5', 'b', 2, '2026-01-01T10:07:00Z', 'r0')],
-    scores: { s1: scored(0.4), s2: scored(0.7), s3: scored(0.55), s4: scored(0.9), s5: scored(0.95) },
-  });
-
-  it("ranks each participant's best of the round, leaving out removed people and other rounds", () => {
-    const rows = roomLeaderboard(state, 'r1');
-    expect(rows.map((r) => [r.participantId, r.submissionId, r.version, r.rank, r.score.wauc])).toEqual([['a', 's2', 2, 1, 0.7], ['b', 's3', 1, 2, 0.55]]);
-  });
-
-  it('gives equal W-AUC one rank, the earlier submission first, and skips unscored or removed submissions', () => {
-    const tie = room({ participants, submissions: [sub('x', 'b', 1, '2026-01-01T10:01:00Z'), sub('y', 'a', 1, '2026-01-01T10:02:00Z'), sub('z', 'a', 2, '2026-01-01T10:03:00Z')],
-      scores: { x: scored(0.5), y: scored(0.5), z: { status: 'removed', done: 0, total: 0, score: score(0.99), message: null } } });
-    expect(roomLeaderboard(tie, 'r1').map((r) => [r.participantId, r.rank])).toEqual([['b', 1], ['a', 1]]);
-  });
-
-  it('names new bests: a first score and an improvement, not an unchanged or worse one', () => {
-    const before = roomLeaderboard(state, 'r1');
-    const after = roomLeaderboard({ ...state, submissions: [...state.submissions, sub('s6', 'b', 3, '2026-01-01T10:09:00Z')], scores: { ...state.scores, s6: scored(0.8) } }, 'r1');
-    expect(roomNewBests(before, after)).toEqual(['b']);
-    expect(roomNewBests([], before)).toEqual(['a', 'b']);
-    expect(roomNewBests(after, after)).toEqual([]);
-  });
-});
 
 describe('the projector words', () => {
   const people = [person('a', 'Ada', '1'), person('b', 'Bo', '2')];

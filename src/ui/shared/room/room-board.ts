@@ -1,45 +1,11 @@
 /**
  * What the projector and the teacher's view compute from the room's document (a `RoomState`,
- * src/room/room-doc.ts): the leaderboard of a round, its "new best" moments, display names (the
+ * src/room/room-doc.ts) beside the leaderboard (src/room/leaderboard.ts): display names (the
  * names-hidden setting shows "Participant 3"), a score in words with its unit, the timer, the
  * scoring in progress, the class evolution's credit, and a round's tasks from stories × seeds. Pure.
  */
-import type { LeaderboardRow, ParticipantPublic, RoomScore, RoomTask, RoundPublic } from '../../../room/protocol.ts';
+import type { ParticipantPublic, RoomScore, RoomTask, RoundPublic } from '../../../room/protocol.ts';
 import type { RoomState } from '../../../room/room-doc.ts';
-
-/**
- * Each participant's best scored submission in `roundId` (removed participants and removed or
- * unscored submissions left out), ranked by W-AUC, highest first; equal W-AUC share a rank and
- * are listed by earlier submission. Names as stored (hide them with `displayName`).
- */
-export function roomLeaderboard(state: RoomState, roundId: string): LeaderboardRow[] {
-  const people = new Map(state.participants.filter((p) => !p.removed).map((p) => [p.id, p]));
-  const best = new Map<string, { row: Omit<LeaderboardRow, 'rank'>; at: string }>();
-  for (const sub of state.submissions) {
-    const person = people.get(sub.participantId);
-    const scored = state.scores[sub.id];
-    if (sub.roundId !== roundId || !person || scored?.status !== 'scored' || !scored.score) continue;
-    const held = best.get(sub.participantId);
-    if (held && held.row.score.wauc >= scored.score.wauc) continue;
-    best.set(sub.participantId, { row: { roundId, participantId: person.id, name: person.name, submissionId: sub.id, version: sub.version, score: scored.score }, at: sub.submittedAt });
-  }
-  const sorted = [...best.values()].sort((a, b) => b.row.score.wauc - a.row.score.wauc || a.at.localeCompare(b.at));
-  const rows: LeaderboardRow[] = [];
-  sorted.forEach(({ row }, i) => {
-    const previous = rows[i - 1];
-    rows.push({ ...row, rank: previous && previous.score.wauc === row.score.wauc ? previous.rank : i + 1 });
-  });
-  return rows;
-}
-
-/**
- * The participants whose best improved from `before` to `after` (a first scored submission counts),
- * in `after`'s order: the projector's "new best" moments.
- */
-export function roomNewBests(before: readonly LeaderboardRow[], after: readonly LeaderboardRow[]): string[] {
-  const was = new Map(before.map((r) => [r.participantId, r.score.wauc]));
-  return after.filter((r) => { const old = was.get(r.participantId); return old === undefined || r.score.wauc > old; }).map((r) => r.participantId);
-}
 
 /** "Participant n" (n: the join order, from 1) when names are hidden, else the stored name. */
 export function displayName(participants: readonly ParticipantPublic[], participantId: string, namesHidden: boolean): string {
