@@ -13,7 +13,10 @@ import { resolve } from 'node:path';
 import type { JoinReply, RoomSnapshot, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
 import { connectRoom } from '../src/room/room-client.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
+import { createScorer } from '../src/room-server/scoring.ts';
 import type { RoomScorer, RunningRoom, ScorerDeps } from '../src/room-server/seams.ts';
+import { startMockLlm } from '../test/mock-llm/server.ts';
+import { LEVER_COMMANDS, roomLlm } from '../test/support/room-scoring.ts';
 
 const SHOTS = 'test-results/room-teacher';
 
@@ -175,4 +178,34 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   boLive.close();
   await teacherContext.close();
   await projectorContext.close();
+});
+
+test('the projector shows the room scorer\'s own W-AUC, interval and n (the deterministic mock through the evaluation service)', async ({ browser, request }) => {
+  test.setTimeout(120_000);
+  const mock = await startMockLlm({ exploreCommands: LEVER_COMMANDS });
+  const scored = await startRoomServer({ port: 0, listenHost: '127.0.0.1', publicHost: '127.0.0.1', pageDir: resolve('dist'), makeScorer: (deps) => createScorer({ ...deps, llm: roomLlm(mock.baseUrl), contextWindow: 8000 }) });
+  const at = new URL(scored.addresses.joinUrl).origin;
+  const teacherAuth = { Authorization: `Bearer ${scored.teacherToken}` };
+  try {
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const projector = await context.newPage();
+    await projector.goto(scored.addresses.projectorUrl);
+    await expect(projector.getByTestId('projector')).toHaveAttribute('data-status', 'connected');
+    const opened = await request.post(`${at}/api/rounds`, { headers: teacherAuth, data: { title: 'Levers', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2'], episodes: 2, steps: 6, repeats: 1, minutes: null } });
+    expect(opened.status()).toBe(200);
+    const round = (await opened.json()) as RoundPublic;
+    const joined = (await (await request.post(`${at}/api/join`, { data: { code: scored.addresses.code, name: 'Ada' } })).json()) as JoinReply;
+    const sub = await (await request.post(`${at}/api/submissions`, { headers: { Authorization: `Bearer ${joined.token}` }, data: { roundId: round.id, text: 'Pull the levers in the order that scored last episode.', clientId: 'real-1' } })).json() as SubmissionPublic;
+    await expect(projector.getByTestId('leaderboard-row')).toHaveCount(1, { timeout: 60_000 });
+    const snapshot = (await (await request.get(`${at}/api/room`, { headers: teacherAuth })).json()) as RoomSnapshot;
+    const score = snapshot.submissions.find((s) => s.id === sub.id)!.score!.score!;
+    await expect(projector.getByTestId('leaderboard-wauc')).toHaveText(score.wauc.toFixed(2));
+    await expect(projector.getByTestId('leaderboard-ci')).toHaveText(`${score.low.toFixed(2)}–${score.high.toFixed(2)} · n = ${score.n}`);
+    expect(score.n).toBe(1);
+    expect(score.curve).toHaveLength(2);
+    await context.close();
+  } finally {
+    await scored.close();
+    await mock.close();
+  }
 });
