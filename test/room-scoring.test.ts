@@ -109,7 +109,7 @@ describe('scoring a submission on the hidden set', () => {
 });
 
 describe('a restarted room', () => {
-  it('resumes an unfinished scoring from its store and ends with the uninterrupted score', async () => {
+  it('resumes an unfinished scoring from its store and ends with the uninterrupted score; the room\'s end wipes its runs', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'metattl-room-scoring-'));
     const first = new Published();
     const store1 = await openNodeStore(dir);
@@ -148,6 +148,10 @@ describe('a restarted room', () => {
     expect(mock.requests.length).toBe(before);
     const store4 = await openNodeStore(dir);
     expect((await store4.getRun(scoreRunId('s7')))?.header.kind).toBe('evaluation');
+    // The room's end: every run of the room leaves the store.
+    const last = new Published();
+    await createScorer({ llm: roomLlm(mock.baseUrl), onScore: last.onScore, onEvolution: last.onEvolution, contextWindow: 8000, store: store4 }).wipe();
+    expect([...await store4.listRuns('evaluation'), ...await store4.listRuns('session')]).toEqual([]);
     store4.close();
   });
 });

@@ -31,12 +31,15 @@ import { plainTask, type PlayableTask } from './room-tasks.ts';
 import type { ScorerContext } from './scorer-context.ts';
 import type { RoundWithId } from './seams.ts';
 
+/** The start of every class evolution's run id. */
+export const EVOLVE_PREFIX = 'room-evolve:';
+
 /** The run id of a round's class evolution with these seeds (same seeds: the same run, resumed). */
 export function evolutionRunId(roundId: string, seeds: readonly SubmissionText[]): string {
   const ids = seeds.map((s) => s.id).sort().join(',');
   let hash = 2166136261;
   for (const ch of ids) hash = Math.imul(hash ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return `room-evolve:${roundId}:${hash.toString(16).padStart(8, '0')}`;
+  return `${EVOLVE_PREFIX}${roundId}:${hash.toString(16).padStart(8, '0')}`;
 }
 
 /** Metric calls the seeds need at least: the naive seed's validation, each submission as a human

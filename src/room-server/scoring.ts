@@ -16,6 +16,7 @@
  * re-queues every unfinished one and re-publishes every finished one. Removed submissions are
  * skipped, and one removed while it plays is stopped.
  */
+import { join } from 'node:path';
 import pLimit from 'p-limit';
 import { DEFAULT_GUIDING_PROMPT } from '../agents/actor-prompt.ts';
 import { scrubText } from '../common/secrets.ts';
@@ -27,11 +28,12 @@ import { buildReport } from '../eval/report.ts';
 import { EVALUATION_DEFAULTS } from '../eval/run-defaults.ts';
 import type { LlmSettings } from '../llm/interface.ts';
 import type { RoomScore, ScoreState, SubmissionText } from '../room/protocol.ts';
+import { openNodeStore } from '../store/node-store.ts';
 import { evaluateSession } from '../ttl/session-evaluator.ts';
-import { runEvolveTogether } from './evolve-together.ts';
+import { EVOLVE_PREFIX, runEvolveTogether } from './evolve-together.ts';
 import { plainTask, type PlayableTask } from './room-tasks.ts';
-import { RoomScoringError, scorerContext, type ScoringDeps } from './scorer-context.ts';
-import type { RoomScorer, RoundWithId } from './seams.ts';
+import { RoomScoringError, scorerContext, type ScorerContext, type ScoringDeps } from './scorer-context.ts';
+import type { RoomScorer, RoundWithId, ScorerDeps } from './seams.ts';
 
 export { RoomScoringError, type ScoringDeps } from './scorer-context.ts';
 
@@ -80,11 +82,50 @@ interface Job {
   done: Promise<void>;
 }
 
+/** How a scoring reports: publish a state (skipped for a removed submission), and whether it was removed. */
+interface ScoringOutlet {
+  publish(id: string, state: ScoreState): void;
+  removed(id: string): boolean;
+}
+
+/**
+ * Play (or resume) one submission's scoring evaluation to its end, publishing progress after each
+ * session and the score (or plain words) at the end; a stop by the room (closing, or the
+ * submission removed) leaves it resumable and says nothing.
+ */
+async function playScoring(ctx: ScorerContext, out: ScoringOutlet, id: string, config: EvaluationConfig, controller: AbortController): Promise<void> {
+  const { deps } = ctx;
+  const { publish, removed } = out;
+  const runId = scoreRunId(id);
+  const total = plannedSessions(config);
+  const previous = await loadEvaluationState(ctx.store, runId);
+  // A resume first replays the stored sessions: progress is shown from where it was.
+  let shown = previous?.results.length ?? 0;
+  publish(id, { status: 'scoring', done: shown, total, score: previous ? roomScoreOf(previous) : null, message: null });
+  const options = await ctx.sessionOptions({ episodes: config.episodes, maxSteps: config.maxSteps, initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow });
+  const state = await startOrResumeEvaluation(ctx.store, runId, config, {
+    signal: controller.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: deps.llm.prices, ...(deps.now ? { now: deps.now } : {}),
+    evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
+    observers: [(event, copy) => {
+      if (event.type !== 'session_done') return;
+      if (removed(id)) return void controller.abort();
+      if (event.done <= shown) return;
+      shown = event.done;
+      publish(id, { status: 'scoring', done: event.done, total: event.total, score: roomScoreOf(copy), message: null });
+    }],
+  });
+  if (state.status === 'complete') publish(id, { status: 'scored', done: total, total, score: roomScoreOf(state), message: null });
+  // Stopped by the room (closing, or the submission removed): left resumable, nothing to say.
+  else if (!controller.signal.aborted) publish(id, { status: 'failed', done: state.results.length, total, score: roomScoreOf(state), message: stoppedWords(state) });
+}
+
 /**
  * The room's scorer (`RoomScorer`, seams.ts). Returns at once; a restart's unfinished scorings are
- * re-queued (and finished ones re-published) in the background.
+ * re-queued (and finished ones re-published) in the background. `close()` stops every scoring and
+ * the evolution resumably; `wipe()` closes and deletes every run of the room from the store ("end
+ * room": nothing about the students is kept).
  */
-export function createScorer(deps: ScoringDeps): RoomScorer {
+export function createScorer(deps: ScoringDeps): RoomScorer & { wipe(): Promise<void> } {
   const ctx = scorerContext(deps);
   const limit = pLimit(Math.max(1, deps.concurrency ?? 2));
   const jobs = new Map<string, Job>();
@@ -101,36 +142,12 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
     const controller = new AbortController();
     publish(id, { status: 'queued', done: stored?.results.length ?? 0, total, score: stored ? roomScoreOf(stored) : null, message: null });
     const done = prepare()
-      .then((config) => limit(() => (controller.signal.aborted || removed(id) ? undefined : play(id, config, controller))))
+      .then((config) => limit(() => (controller.signal.aborted || removed(id) ? undefined : playScoring(ctx, { publish, removed }, id, config, controller))))
       .catch((error: unknown) => {
         if (!controller.signal.aborted) publish(id, { status: 'failed', done: 0, total, score: null, message: scrubText(error instanceof Error ? error.message : String(error)) });
       })
       .finally(() => jobs.delete(id));
     jobs.set(id, { controller, done });
-  };
-
-  const play = async (id: string, config: EvaluationConfig, controller: AbortController): Promise<void> => {
-    const runId = scoreRunId(id);
-    const total = plannedSessions(config);
-    const previous = await loadEvaluationState(ctx.store, runId);
-    // A resume first replays the stored sessions: progress is shown from where it was.
-    let shown = previous?.results.length ?? 0;
-    publish(id, { status: 'scoring', done: shown, total, score: previous ? roomScoreOf(previous) : null, message: null });
-    const options = await ctx.sessionOptions({ episodes: config.episodes, maxSteps: config.maxSteps, initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow });
-    const state = await startOrResumeEvaluation(ctx.store, runId, config, {
-      signal: controller.signal, faultedEpisodesBefore: previous?.faultedEpisodes ?? 0, prices: deps.llm.prices, ...(deps.now ? { now: deps.now } : {}),
-      evaluate: (policy, task, repeat, sessionId, signal) => evaluateSession(options, policy, task, sessionId, signal, repeat),
-      observers: [(event, copy) => {
-        if (event.type !== 'session_done') return;
-        if (removed(id)) return void controller.abort();
-        if (event.done <= shown) return;
-        shown = event.done;
-        publish(id, { status: 'scoring', done: event.done, total: event.total, score: roomScoreOf(copy), message: null });
-      }],
-    });
-    if (state.status === 'complete') publish(id, { status: 'scored', done: total, total, score: roomScoreOf(state), message: null });
-    // Stopped by the room (closing, or the submission removed): left resumable, nothing to say.
-    else if (!controller.signal.aborted) publish(id, { status: 'failed', done: state.results.length, total, score: roomScoreOf(state), message: stoppedWords(state) });
   };
 
   const enqueue = (sub: SubmissionText, round: RoundWithId): void => {
@@ -164,6 +181,14 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
     }
   };
   const restored = restore().catch(() => undefined);
+  const close = async (): Promise<void> => {
+    closing = true;
+    await restored;
+    for (const job of jobs.values()) job.controller.abort();
+    evolution?.controller.abort();
+    await Promise.allSettled([...[...jobs.values()].map((j) => j.done), evolution?.done]);
+    ctx.pool.disposeAll();
+  };
 
   return {
     enqueue,
@@ -179,13 +204,34 @@ export function createScorer(deps: ScoringDeps): RoomScorer {
       }
     },
     stopEvolution: () => evolution?.controller.abort(),
-    close: async () => {
-      closing = true;
-      await restored;
-      for (const job of jobs.values()) job.controller.abort();
-      evolution?.controller.abort();
-      await Promise.allSettled([...[...jobs.values()].map((j) => j.done), evolution?.done]);
-      ctx.pool.disposeAll();
+    close,
+    wipe: async () => {
+      await close();
+      await wipeRoomRuns(ctx.store);
     },
   };
+}
+
+/** Every scoring, evolution and session run of the room in `store` deleted (the room's end). */
+export async function wipeRoomRuns(store: ScorerContext['store']): Promise<void> {
+  const ours = (id: string) => id.startsWith(SCORE_PREFIX) || id.startsWith(EVOLVE_PREFIX);
+  for (const kind of ['session', 'evaluation', 'evolution'] as const) {
+    for (const run of await store.listRuns(kind)) if (ours(run.id)) await store.deleteRun(run.id);
+  }
+}
+
+/** What the room's scorer is made of where `metattl room` chooses its services (services.ts). */
+export interface RoomScorerOptions extends Pick<ScoringDeps, 'llm' | 'models' | 'contextWindow' | 'concurrency'> {
+  /** The room's `--data` dir: runs are kept in `<dataDir>/scoring` (a file store); absent: memory. */
+  dataDir?: string;
+}
+
+/**
+ * The `makeScorer` of `RoomServerOptions`: a scorer over the teacher's models whose runs are kept
+ * under the room's data dir, so a restarted room resumes its scoring.
+ * @throws StorageError when the data dir cannot be opened
+ */
+export async function roomScorerMaker(o: RoomScorerOptions): Promise<(deps: Omit<ScorerDeps, 'llm'>) => RoomScorer> {
+  const store = o.dataDir === undefined ? undefined : await openNodeStore(join(o.dataDir, 'scoring'));
+  return (deps) => createScorer({ ...deps, ...o, ...(store ? { store } : {}) });
 }
