@@ -170,8 +170,12 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   expect((await download).suggestedFilename()).toMatch(/\.csv$/);
   await teacher.getByTestId('end-room').click();
   await expect(teacher.getByTestId('end-confirm')).toContainText('Export first');
+  const finalExport = teacher.waitForEvent('download');
   await teacher.getByTestId('end-room-confirm').click();
   await expect(teacher.getByTestId('teacher-ended')).toBeVisible();
+  expect((await finalExport).suggestedFilename()).toBe(`room-${room.addresses.code}-final.json`);
+  await expect(projector.getByTestId('projector-ended')).toBeVisible();
+  await expect(projector.getByTestId('joined-name')).toHaveCount(0);
   const after = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name: 'Cy' } });
   expect(after.status()).toBe(410);
 
@@ -194,6 +198,12 @@ test('the projector shows the room scorer\'s own W-AUC, interval and n (the dete
     const opened = await request.post(`${at}/api/rounds`, { headers: teacherAuth, data: { title: 'Levers', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2'], episodes: 2, steps: 6, repeats: 1, minutes: null } });
     expect(opened.status()).toBe(200);
     const round = (await opened.json()) as RoundPublic;
+    // A refusal is shown in the server's words: nothing to seed an evolution with yet.
+    const teacher = await context.newPage();
+    await teacher.goto(scored.addresses.teacherUrl);
+    await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
+    await teacher.getByTestId('evolve-start').click();
+    await expect(teacher.getByTestId('teacher-problem-text')).toHaveText('The room server refused: No submissions to seed the evolution with.');
     const joined = (await (await request.post(`${at}/api/join`, { data: { code: scored.addresses.code, name: 'Ada' } })).json()) as JoinReply;
     const sub = await (await request.post(`${at}/api/submissions`, { headers: { Authorization: `Bearer ${joined.token}` }, data: { roundId: round.id, text: 'Pull the levers in the order that scored last episode.', clientId: 'real-1' } })).json() as SubmissionPublic;
     await expect(projector.getByTestId('leaderboard-row')).toHaveCount(1, { timeout: 60_000 });
@@ -203,6 +213,11 @@ test('the projector shows the room scorer\'s own W-AUC, interval and n (the dete
     await expect(projector.getByTestId('leaderboard-ci')).toHaveText(`${score.low.toFixed(2)}–${score.high.toFixed(2)} · n = ${score.n}`);
     expect(score.n).toBe(1);
     expect(score.curve).toHaveLength(2);
+
+    // The room ended from elsewhere (another tab): the teacher's view says so from the document.
+    expect((await request.post(`${at}/api/end`, { headers: teacherAuth })).status()).toBe(200);
+    await expect(teacher.getByTestId('teacher-ended')).toBeVisible();
+    await expect(projector.getByTestId('projector-ended')).toBeVisible();
     await context.close();
   } finally {
     await scored.close();

@@ -171,9 +171,14 @@ export class TeacherRoom {
     }, `Export (${format}) downloaded.`);
   }
 
-  /** Ends the room (after the export was offered): the server wipes its data. */
+  /** Ends the room (after the export was offered): the server wipes its data; its final export (JSON) is downloaded as a last copy. */
   async endRoom(): Promise<void> {
-    if (await this.act('end', () => this.api.end(), 'The room has ended and its data is wiped.')) {
+    const code = this.snapshot?.code ?? 'room';
+    const end = async (): Promise<void> => {
+      const reply = await this.api.end();
+      if (reply.export !== undefined) this.host.download(new Blob([JSON.stringify(reply.export, null, 2)], { type: 'application/json' }), `room-${code}-final.json`);
+    };
+    if (await this.act('end', end, 'The room has ended and its data is wiped; its final results were downloaded (JSON).')) {
       this.ended = true;
       this.ending = 'no';
     }

@@ -30,7 +30,14 @@ describe('RoomApi', () => {
     const error = await new RoomApi('http://room:8080', 'x', f.fetch).end().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RoomRefusedError);
     expect((error as RoomRefusedError).status).toBe(403);
-    expect((error as Error).message).toBe('The room server refused (not allowed): Only the teacher may do that.');
+    expect((error as Error).message).toBe('The room server refused (not allowed with this link): Only the teacher may do that.');
+  });
+
+  it('says a refusal without words by its status', async () => {
+    const api = new RoomApi('http://room:8080', 'x', async () => new Response('oops', { status: 502 }));
+    await expect(api.snapshot()).rejects.toThrow('The room server refused (HTTP 502).');
+    const worded = new RoomApi('http://room:8080', 'x', async () => new Response('{"error":"No such round."}', { status: 404 }));
+    await expect(worded.roundAction('r9', 'lock')).rejects.toThrow(/^The room server refused: No such round\.$/);
   });
 
   it('says plainly when the server cannot be reached', async () => {

@@ -35,8 +35,8 @@ async function refusal(response: Response): Promise<RoomRefusedError> {
   } catch {
     // Not JSON: the status says it.
   }
-  const what = response.status === 401 ? 'the token was not accepted' : response.status === 403 ? 'not allowed' : `HTTP ${response.status}`;
-  return new RoomRefusedError(response.status, `The room server refused (${what})${words ? `: ${words}` : '.'}`);
+  const what = response.status === 401 ? ' (the link\'s token was not accepted)' : response.status === 403 ? ' (not allowed with this link)' : words ? '' : ` (HTTP ${response.status})`;
+  return new RoomRefusedError(response.status, `The room server refused${what}${words ? `: ${words}` : '.'}`);
 }
 
 /** The room's routes for one token (teacher or projector) at `origin` (e.g. `http://192.168.1.20:8080`). */
@@ -125,8 +125,8 @@ export class RoomApi {
     return { blob: await response.blob(), name: named ?? `room-export.${extension}` };
   }
 
-  /** `POST /api/end`: wipes the room's data. */
-  async end(): Promise<void> {
-    await this.send('POST', '/api/end');
+  /** `POST /api/end`: wipes the room's data; resolves to the final export the server answers with (JSON, as `GET /api/export?format=json`). */
+  async end(): Promise<{ export?: unknown }> {
+    return this.json('POST', '/api/end');
   }
 }
