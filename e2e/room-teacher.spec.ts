@@ -54,14 +54,14 @@ test.afterAll(async () => {
   await room?.close();
 });
 
-async function join(request: APIRequestContext, name: string): Promise<JoinReply> {
-  const response = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name } });
+async function join(request: APIRequestContext, name: string, code = room.addresses.code, at = origin): Promise<JoinReply> {
+  const response = await request.post(`${at}/api/join`, { data: { code, name } });
   expect(response.status()).toBe(200);
   return (await response.json()) as JoinReply;
 }
 
-async function submit(request: APIRequestContext, token: string, roundId: string, text: string): Promise<SubmissionPublic> {
-  const response = await request.post(`${origin}/api/submissions`, { data: { roundId, text, clientId: `client-${text.length}-${Date.now()}` }, headers: { Authorization: `Bearer ${token}` } });
+async function submit(request: APIRequestContext, token: string, roundId: string, text: string, at = origin): Promise<SubmissionPublic> {
+  const response = await request.post(`${at}/api/submissions`, { data: { roundId, text, clientId: `client-${text.length}-${Date.now()}` }, headers: { Authorization: `Bearer ${token}` } });
   expect(response.status()).toBe(200);
   return (await response.json()) as SubmissionPublic;
 }
@@ -222,5 +222,43 @@ test('the projector shows the room scorer\'s own W-AUC, interval and n (the dete
   } finally {
     await scored.close();
     await mock.close();
+  }
+});
+
+test('a full room fits the projector at 1920×1080 and at 1280×800: no overflow, the rest of the leaderboard counted', async ({ browser, request }) => {
+  const full = await startRoomServer({ port: 0, listenHost: '127.0.0.1', publicHost: '127.0.0.1', pageDir: resolve('dist'), title: 'Thursday evening class, room 4.12 (second floor)', makeScorer: scriptedScorer });
+  const at = new URL(full.addresses.joinUrl).origin;
+  try {
+    const opened = await request.post(`${at}/api/rounds`, { headers: { Authorization: `Bearer ${full.teacherToken}` }, data: { title: 'Round 2: the Vault, with a longer title than most', practiceTasks: ['vault:1'], hiddenTasks: ['vault:2', 'vault:3'], episodes: 3, steps: 12, repeats: 2, minutes: 20 } });
+    const round = (await opened.json()) as RoundPublic;
+    const names = ['Ada Lovelace', 'Grace Hopper', 'Alan Turing', 'Katherine Johnson', 'Edsger Dijkstra', 'Barbara Liskov', 'Donald Knuth', 'Margaret Hamilton', 'Ken Thompson', 'Frances Allen', 'Wolfgang Amadeus Mozart-Beethoven', 'Bo'];
+    for (const [i, name] of names.entries()) {
+      const joined = await join(request, name, full.addresses.code, at);
+      await submit(request, joined.token, round.id, i % 3 === 0 ? `A plan number ${i}` : `Idea ${i}`, at);
+    }
+    const context = await browser.newContext({ viewport: { width: 1920, height: 1080 } });
+    const projector = await context.newPage();
+    await projector.goto(full.addresses.projectorUrl);
+    await expect(projector.getByTestId('leaderboard-row')).toHaveCount(7, { timeout: 20_000 });
+    await expect(projector.getByTestId('leaderboard-more')).toHaveText('and 5 more', { timeout: 20_000 });
+    for (const [width, height] of [[1920, 1080], [1280, 800]] as const) {
+      await projector.setViewportSize({ width, height });
+      await projector.reload();
+      await expect(projector.getByTestId('leaderboard-more')).toHaveText('and 5 more');
+      const fits = await projector.evaluate(() => {
+        const root = document.documentElement;
+        const rows = [...document.querySelectorAll('[data-testid="leaderboard-row"], [data-testid="leaderboard-more"], [data-testid="joined-name"]')];
+        return { scrollW: root.scrollWidth, scrollH: root.scrollHeight, bottom: Math.max(...rows.map((r) => r.getBoundingClientRect().bottom)) };
+      });
+      await projector.screenshot({ path: `${SHOTS}/projector-full-room-${width}x${height}.png` });
+      // The chart's type follows the screen's: 23 px at 1920 wide, 16 px at 1280.
+      await expect(projector.getByTestId('scoring-chart')).toHaveAttribute('data-font-px', width === 1920 ? '23.04' : '16');
+      expect(fits.scrollW).toBeLessThanOrEqual(width);
+      expect(fits.scrollH).toBeLessThanOrEqual(height);
+      expect(fits.bottom).toBeLessThanOrEqual(height);
+    }
+    await context.close();
+  } finally {
+    await full.close();
   }
 });

@@ -15,6 +15,9 @@ import ProjectorView from './ProjectorView.svelte';
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
 document.documentElement.classList.add('room-screen', 'projector');
+// Type grows with the screen (23 px at 1920 wide, 16 px at 1280), set before anything is drawn so the
+// charts, which read the root size when they are made, draw with it too (the view's CSS loads with its chunk).
+document.documentElement.style.setProperty('--root-font-size', 'clamp(16px, 1.2vw, 28px)');
 document.title = 'Meta-TTL Playground — projector';
 const token = takeRoomToken('projector', window);
 target.replaceChildren();
