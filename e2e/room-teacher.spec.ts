@@ -88,6 +88,7 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   await teacher.getByTestId('hiddenSeeds').fill('3-4');
   await teacher.getByTestId('round-minutes').fill('15');
   await teacher.getByTestId('round-minutes').blur();
+  await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-open-round.png` });
   await teacher.getByTestId('round-open').click();
   await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
   await expect(teacher.getByTestId('round-current')).toContainText('2 practice, 2 hidden tasks');
