@@ -12,6 +12,7 @@ import { expect, test, type APIRequestContext } from '@playwright/test';
 import { resolve } from 'node:path';
 import type { JoinReply, RoomSnapshot, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
 import { connectRoom } from '../src/room/room-client.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import { createScorer } from '../src/room-server/scoring.ts';
 import type { RoomScorer, RunningRoom, ScorerDeps } from '../src/room-server/seams.ts';
@@ -159,6 +160,8 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   await teacher.locator(`[data-testid="participant-row"][data-id="${ada.participantId}"] [data-testid="participant-kill"]`).click();
   await expect(teacher.locator(`[data-testid="participant-row"][data-id="${ada.participantId}"]`)).toHaveAttribute('data-killed', 'true');
   await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800.png`, fullPage: false });
+  await expectNoSeriousViolations(teacher, 'the teacher view during a round');
+  await expectNoSeriousViolations(projector, 'the projector with a leaderboard and the class evolution');
   await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-full.png`, fullPage: true });
 
   // A participant's token cannot do a teacher's action (checked on the server).

@@ -29,6 +29,7 @@ export function newBestMoments(before: { roundId: string; rows: readonly Leaderb
   return newBests(before.rows, after.rows).map((best) => ({ participantId: best.participantId, wauc: best.wauc, until: now + NEW_BEST_MS }));
 }
 
+/** What the projector draws: the live room, the join address, the round shown, its leaderboard, the new-best moments and the clock. */
 export class ProjectorState {
   now = $state(Date.now());
   moments = $state<NewBest[]>([]);

@@ -51,6 +51,7 @@ export interface TeacherHost {
 /** Usage is refreshed this often while nothing changes in the document, ms. */
 export const USAGE_REFRESH_MS = 5000;
 
+/** The teacher's view state: the snapshot, the round form, the action in flight and its outcome. */
 export class TeacherRoom {
   snapshot = $state<RoomSnapshot | null>(null);
   /** The last refusal or failure, in plain words (null: none). */
@@ -136,6 +137,7 @@ export class TeacherRoom {
     if (opened) this.form.title = `Round ${(this.live.state?.rounds.length ?? 0) + 1}`;
   }
 
+  /** Locks, reveals or closes the round shown; resolves to whether the server did it. */
   roundAction(action: 'lock' | 'reveal' | 'close'): Promise<boolean> {
     const round = this.round;
     if (!round) return Promise.resolve(false);
@@ -143,20 +145,24 @@ export class TeacherRoom {
     return this.act(action, () => this.api.roundAction(round.id, action), `"${round.title}" ${words}.`);
   }
 
+  /** Changes some of the per-participant caps (null: no cap), keeping the others. */
   setCaps(patch: Partial<RoomCaps>): Promise<boolean> {
     const caps = this.snapshot?.settings.caps ?? this.live.state?.settings?.caps;
     if (!caps) return Promise.resolve(false);
     return this.act('caps', () => this.api.patchSettings({ caps: { ...caps, ...patch } }), 'Caps saved.');
   }
 
+  /** Hides (true) or shows the participants' names on the projector. */
   setNamesHidden(hidden: boolean): Promise<boolean> {
     return this.act('names', () => this.api.patchSettings({ namesHidden: hidden }), hidden ? 'Names are hidden on the projector.' : 'Names are shown on the projector.');
   }
 
+  /** The kill switch for every participant's model calls: stop (true) or allow again. */
   killAll(killed: boolean): Promise<boolean> {
     return this.act('kill-all', () => this.api.killAll(killed), killed ? "Every participant's model calls are stopped." : 'Model calls are allowed again.');
   }
 
+  /** Starts the class evolution on the round shown with the budget typed. */
   startEvolution(): Promise<boolean> {
     const round = this.round;
     if (!round) return Promise.resolve(false);

@@ -77,6 +77,7 @@ export class RoomApi {
     return this.json('GET', '/api/projector');
   }
 
+  /** `POST /api/rounds`: opens a round (its hidden tasks stay on the server until the reveal). */
   openRound(config: RoundConfig): Promise<RoundPublic> {
     return this.json('POST', '/api/rounds', config);
   }
@@ -86,6 +87,7 @@ export class RoomApi {
     await this.send('POST', `/api/rounds/${encodeURIComponent(roundId)}/${action}`);
   }
 
+  /** Removes a participant: their token stops working, their rows leave the leaderboard. */
   async removeParticipant(participantId: string): Promise<void> {
     await this.send('POST', `/api/participants/${encodeURIComponent(participantId)}/remove`);
   }
@@ -100,18 +102,22 @@ export class RoomApi {
     await this.send('POST', '/api/kill', { killed });
   }
 
+  /** Removes one submission (from the leaderboard and the evolution's seeds). */
   async removeSubmission(submissionId: string): Promise<void> {
     await this.send('DELETE', `/api/submissions/${encodeURIComponent(submissionId)}`);
   }
 
+  /** Changes some of the room's settings (names hidden, caps, title). */
   async patchSettings(patch: Partial<RoomSettings>): Promise<void> {
     await this.send('PATCH', '/api/settings', patch);
   }
 
+  /** Starts the class evolution seeded with the round's submissions, within `request.budget` sessions. */
   async startEvolution(request: EvolveTogetherRequest): Promise<void> {
     await this.send('POST', '/api/evolution', request);
   }
 
+  /** Stops the class evolution (its best so far stays shown). */
   async stopEvolution(): Promise<void> {
     await this.send('POST', '/api/evolution/stop');
   }

@@ -10,6 +10,7 @@ import type { RoomState } from '../../../room/room-doc.ts';
 /** The room server's WebSocket address for a page served by it: its origin with ws: / wss:. */
 export const roomSocketUrl = (origin: string): string => origin.replace(/^http/, 'ws');
 
+/** One view's live, read-only connection to the room's document, as reactive state. */
 export class RoomLive {
   state = $state<RoomState | null>(null);
   presences = $state<RoomPresence[]>([]);
