@@ -164,6 +164,17 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   await expectNoSeriousViolations(projector, 'the projector with a leaderboard and the class evolution');
   await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-full.png`, fullPage: true });
 
+  // Next round: the current one closes and the new one opens, with an empty leaderboard.
+  await teacher.getByText('Next round', { exact: true }).click();
+  await teacher.getByTestId('round-title').fill('Round 2');
+  await teacher.getByTestId('round-next').click();
+  await expect(teacher.getByTestId('round-current')).toContainText('Round 2');
+  await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
+  await expect(projector.getByTestId('projector-round')).toHaveText('Round 2');
+  await expect(projector.getByTestId('leaderboard-empty')).toBeVisible();
+  const rounds = ((await (await request.get(`${origin}/api/room`, { headers: { Authorization: `Bearer ${room.teacherToken}` } })).json()) as RoomSnapshot).rounds;
+  expect(rounds.map((r) => [r.title, r.state])).toEqual([['Warm-up', 'closed'], ['Round 2', 'open']]);
+
   // A participant's token cannot do a teacher's action (checked on the server).
   const forged = await request.post(`${origin}/api/rounds/${round.id}/close`, { headers: { Authorization: `Bearer ${ada.token}` } });
   expect(forged.status()).toBe(403);
