@@ -39,6 +39,7 @@ import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
 import { RoomScoringError } from '../src/room-server/scorer-context.ts';
 import { RoomTaskError } from '../src/room-server/room-tasks.ts';
 import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
+import { RoomRefusedError } from '../src/ui/shared/room/room-api.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -134,6 +135,7 @@ const instances: Record<string, MetattlError[]> = {
   RoomTaskError: [new RoomTaskError('m')],
   RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
   RoomSetupError: [new RoomSetupError('m')],
+  RoomRefusedError: [new RoomRefusedError(403, 'm')],
 };
 
 describe('error classes', () => {

@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { RoomInfo } from '../room/protocol.ts';
+import type { ProjectorInfo, RoomInfo } from '../room/protocol.ts';
 import type { RoomActions, Viewer } from './room-actions.ts';
 import { parseRoundConfig } from './room-actions.ts';
 import { RoomRequestError } from './room-errors.ts';
@@ -26,6 +26,8 @@ export interface RoomRouterDeps {
   forwarder: RoomForwarder | null;
   pageDir: string;
   log(line: string): void;
+  /** The join address the projector shows (`GET /api/projector`). */
+  joinUrl?: () => string;
 }
 
 /** Who a request is: from its bearer token. */
@@ -88,6 +90,10 @@ function routes(deps: RoomRouterDeps): Route[] {
     }),
     r('DELETE', '/api/submissions/([\\w-]+)', 'teacher', async ({ params }) => actions.removeSubmission(params[0]!).then(() => ({ removed: true }))),
     r('GET', '/api/room', 'teacher', async () => state.snapshot()),
+    r('GET', '/api/projector', 'anyone', async ({ caller }) => {
+      if (caller.role !== 'projector' && caller.role !== 'teacher') throw new RoomRequestError(caller.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This needs the projector link (its token).');
+      return { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title } satisfies ProjectorInfo;
+    }),
     r('POST', '/api/rounds', 'teacher', async ({ req }) => actions.openRound(parseRoundConfig(await readJson(req)))),
     r('POST', '/api/rounds/([\\w-]+)/(lock|reveal|close)', 'teacher', async ({ params }) => actions.roundAction(params[0]!, params[1] as 'lock' | 'reveal' | 'close')),
     r('POST', '/api/participants/([\\w-]+)/remove', 'teacher', async ({ params }) => actions.removeParticipant(params[0]!)),

@@ -108,7 +108,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   };
   const forwarder: RoomForwarder | null = options.makeForwarder?.(deps) ?? options.forwarder ?? null;
   await actions.start(initialSettings(options), created);
-  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log });
+  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);
   let closing: Promise<void> | null = null;

@@ -19,6 +19,8 @@
  *   429 too fast).
  * - `GET  /api/submissions/:id` (owner, teacher, or anyone once its round is revealed) → `SubmissionText`.
  * - `GET  /api/room` (teacher) → `RoomSnapshot`; a participant token → 403, none → 401.
+ * - `GET  /api/projector` (projector or teacher token) → `ProjectorInfo` (the room code and join
+ *   address the projector shows in big type and as a QR code); a participant token → 403.
  * - Teacher actions (teacher token; a participant token → 403): `POST /api/rounds` `RoundConfig` →
  *   `RoundPublic`; `POST /api/rounds/:id/lock`, `/reveal`, `/close`; `POST /api/participants/:id/remove`;
  *   `POST /api/participants/:id/kill` `{ killed: boolean }`; `POST /api/kill` `{ killed: boolean }`
@@ -47,6 +49,14 @@ export interface RoomInfo {
   room: true;
   /** Whether joining is open (false once ended). */
   joinable: boolean;
+  title: string;
+}
+
+/** `GET /api/projector`: what the projector shows to let students join. */
+export interface ProjectorInfo {
+  code: string;
+  /** `<origin>/?room=<code>` on the address students reach (the LAN address, not localhost). */
+  joinUrl: string;
   title: string;
 }
 

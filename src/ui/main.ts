@@ -12,7 +12,10 @@ const STAGES: ReadonlyArray<() => Promise<unknown>> = [
   () => import('./App.svelte'),
   () => import('./compose.ts'),
 ];
-if (new URLSearchParams(location.search).get('kiosk') === '1') await import('./kiosk/kiosk-main.ts');
+const query = new URLSearchParams(location.search);
+if (query.get('kiosk') === '1') await import('./kiosk/kiosk-main.ts');
+else if (query.get('view') === 'room-teacher') await import('./room-teacher/teacher-main.ts');
+else if (query.get('view') === 'projector') await import('./projector/projector-main.ts');
 else {
   for (const stage of STAGES) {
     await stage();
