@@ -27,11 +27,16 @@
  *   `GET /api/export?format=json|csv|md|html` (a download); `POST /api/end` (wipes the room).
  * - `GET /v1/models`, `POST /v1/chat/completions` (participant token): the forwarder to the
  *   teacher's provider (401 no/bad token, 403 removed, 429 over a cap or killed, with `error.message`
- *   in OpenAI's error shape so the page shows it in plain words).
+ *   in OpenAI's error shape so the page shows it in plain words; its `error.code` is
+ *   `ROOM_LIMIT_CODE`, so the page does not retry it as a provider's rate limit).
  */
 
 /** The one shared document's name (one room per server). */
 export const ROOM_DOCUMENT = 'room';
+
+/** `error.code` of the forwarder's 429 (a cap reached, the time window closed, or the kill switch):
+ * the page shows its message as it is and stops the run instead of retrying. */
+export const ROOM_LIMIT_CODE = 'room_limit';
 
 /** Bounds on untrusted text (characters). */
 export const ROOM_LIMITS = {
