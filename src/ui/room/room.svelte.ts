@@ -12,6 +12,7 @@ import { ROOM_LIMITS, type RoomInfo, type SubmitRequest } from '../../room/proto
 import type { RoomProvider } from '../shared/state/llm-settings.ts';
 import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 import { errorText } from '../shared/state/error-text.ts';
+import { dateAt } from '../shared/state/services.ts';
 import { RoomApi, RoomRequestError } from './room-api.ts';
 import { loadIdentity, roomCodeOf, saveIdentity, type KeyValueStorage, type RoomIdentity } from './room-identity.ts';
 import { Outbox, type OutboxItem } from './room-outbox.ts';
@@ -231,7 +232,7 @@ export class RoomStudentState {
       return;
     }
     const request: SubmitRequest = { roundId: round.id, text: this.draft, clientId: this.deps.newId(), source: this.draftSource };
-    this.outbox.add({ request, madeAt: new Date(this.deps.now()).toISOString(), participantId: identity.participantId });
+    this.outbox.add({ request, madeAt: dateAt(this.deps.now()).toISOString(), participantId: identity.participantId });
     this.waiting = this.outbox.items();
     this.setActivity('submitted');
     await this.flush();
