@@ -5,7 +5,8 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlmError } from '../src/llm/errors.ts';
+import { LlmError, ROOM_REFUSAL_PREFIX } from '../src/llm/errors.ts';
+import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
 import { createChatModels } from '../src/llm/openai-chat-model.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
 import { ROOM_REFUSAL_CODES } from '../src/room/protocol.ts';
@@ -45,15 +46,16 @@ describe('the room forwarder’s 429', () => {
     const error = await failure();
     expect(error.kind).toBe('quota');
     expect(error.status).toBe(429);
-    expect(error.message).toBe(MESSAGE);
+    expect(error.message).toBe(ROOM_REFUSAL_PREFIX + MESSAGE);
     expect(requests).toBe(1);
+    expect(providerStopText(error.kind, error.message)).toEqual({ headline: `Stopped: the workshop room refused the call: ${MESSAGE}`, details: '' });
   });
 
   it('every refusal code of the room is known to the page’s client', async () => {
     for (const known of ROOM_REFUSAL_CODES) {
       requests = 0;
       code = known;
-      expect((await failure()).message).toBe(MESSAGE);
+      expect((await failure()).message).toBe(ROOM_REFUSAL_PREFIX + MESSAGE);
       expect(requests).toBe(1);
     }
   });
