@@ -127,10 +127,12 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await page.getByTestId('room-submit').click();
   await expect(page.getByTestId('room-waiting')).toContainText('waiting to send');
   await expect(page.getByTestId('room-notice')).toContainText('kept and will be sent when the connection is back');
+  await expect(page.getByTestId('room-status')).toHaveText('reconnecting…');
   await shot(page, 'room-student-offline.png');
   await context.setOffline(false);
   await expect(page.getByTestId('room-waiting')).toHaveCount(0, { timeout: 30_000 });
   await expect(page.getByTestId('room-submission')).toHaveCount(2);
+  await expect(page.getByTestId('room-status')).toHaveText('connected');
   await expect(page.getByTestId('room-submission').first()).toContainText('Version 2');
   const after = await teacher<RoomSnapshot>('GET', '/api/room');
   expect(after.submissions.map((s) => s.version)).toEqual([1, 2]);

@@ -219,8 +219,9 @@ target.replaceChildren(); // the "Loading…" line index.html shows until the pa
 export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, room, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
 void roomAtStart().catch(() => undefined);
-// Back online (Wi-Fi, a laptop waking): a submission kept while offline is sent at once.
-window.addEventListener('online', () => void room.current?.flush());
+// Offline, then back online (Wi-Fi, a laptop waking): said in the Room view; what was kept is sent at once.
+window.addEventListener('online', () => room.current?.setOnline(true));
+window.addEventListener('offline', () => room.current?.setOnline(false));
 // The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
 const inboxAtStart = carriesShare() ? shareInbox.get().catch(() => undefined) : Promise.resolve(undefined);
 window.addEventListener('hashchange', () => {

@@ -57,11 +57,16 @@ export class RoomStudentState {
   outReason = $state<string | null>(null);
   identity = $state.raw<RoomIdentity | null>(null);
   status = $state<RoomConnectionStatus>('connecting');
+  /** The browser says it is online, and the room's last request got an answer (a socket can look
+   * connected for a while after the network went). */
+  reachable = $state(true);
+  /** What the view says of the connection: connected only when the socket and the network both are. */
+  readonly connected = $derived(this.status === 'connected' && this.reachable);
   room = $state.raw<RoomState | null>(null);
   /** The model the room serves (every role uses it while joined). */
   model = $state<string | null>(null);
   draft = $state('');
-  /** Where the draft came from: "written" or a Library entry's name. */
+  /** Where the draft came from: "written", a Library entry's name, or "<name>, edited". */
   draftSource = $state('written');
   /** Submissions kept but not yet received by the room ("waiting to send"). */
   waiting = $state.raw<OutboxItem[]>([]);
@@ -157,6 +162,7 @@ export class RoomStudentState {
       onStatus: (status) => {
         this.status = status;
         if (status === 'connected') {
+          this.reachable = true;
           void this.flush();
           if (this.model === null) void this.useRoomModel(identity);
         }
@@ -195,10 +201,11 @@ export class RoomStudentState {
     this.phase = 'join';
   }
 
-  /** Edit the draft (presence: "writing"). */
+  /** Edit the draft (presence: "writing"); a picked entry's text edited is "<entry>, edited". */
   write(text: string): void {
     this.draft = text.slice(0, ROOM_LIMITS.submission);
-    this.draftSource = 'written';
+    if (this.draft === '') this.draftSource = 'written';
+    else if (this.draftSource !== 'written' && !this.draftSource.endsWith(', edited')) this.draftSource = `${this.draftSource}, edited`;
     this.setActivity('writing');
   }
 
@@ -238,6 +245,12 @@ export class RoomStudentState {
     await this.flush();
   }
 
+  /** The browser went offline or came back online: back online, what waits is sent. */
+  setOnline(online: boolean): void {
+    this.reachable = online;
+    if (online) void this.flush();
+  }
+
   /** Send every waiting submission; what the network did not carry stays (and is said so). */
   async flush(): Promise<void> {
     const identity = this.identity;
@@ -245,6 +258,7 @@ export class RoomStudentState {
     this.sending = true;
     try {
       const result = await this.outbox.flush(identity.participantId, (request) => this.deps.api.submit(identity.token, request));
+      this.reachable = result.waiting === 0 || result.sent.length > 0;
       const refused = result.refused.at(-1);
       if (refused) this.notice = `Not accepted: ${refused.message}`;
       else if (result.waiting > 0) this.notice = 'No connection to the room: your submission is kept and will be sent when the connection is back.';

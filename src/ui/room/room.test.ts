@@ -229,6 +229,10 @@ describe('RoomStudentState', () => {
     expect(state.waiting).toEqual([]);
     expect(state.notice).toBe('Submitted (version 1): the room scores it on the hidden tasks.');
     expect(activity).toContain('submitted');
+    state.write('Keep notes. And read them.');
+    expect(state.draftSource).toBe('Notes, edited');
+    state.write('');
+    expect(state.draftSource).toBe('written');
     // The token only ever travels in the Authorization header.
     expect(room.auth.filter((a) => a !== null).every((a) => a === 'Bearer fake-test-key-participant-token')).toBe(true);
 
