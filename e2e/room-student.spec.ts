@@ -143,6 +143,9 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await expect(page.getByTestId('room-leaderboard-row')).toContainText('Ada (you)');
   await expect(page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2, lever-room:3.');
   await shot(page, 'room-student-joined.png');
+  await page.setViewportSize({ width: 1920, height: 1080 });
+  await shot(page, 'room-student-joined-1920.png');
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Learn on the practice task runs through the room's model, until the call cap: said in the room's words.
   await teacher('POST', '/api/rounds', { title: 'Practice', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2'], episodes: 2, steps: 10, repeats: 1, minutes: null });
@@ -157,6 +160,8 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   // Settings say the room is the provider and show no key.
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('settings-room')).toContainText('In the room “Friday class”: every role uses the room’s model mock-model');
+  await expect(page.getByTestId('api-key')).toHaveCount(0);
+  await shot(page, 'room-student-settings.png');
 
   // Leaving the room gives the user's own settings back.
   await page.getByTestId('nav-room').click();

@@ -233,6 +233,8 @@ describe('RoomStudentState', () => {
     expect(state.draftSource).toBe('Notes, edited');
     state.write('');
     expect(state.draftSource).toBe('written');
+    state.practise('lever-room:1');
+    expect(activity.slice(-2)).toEqual(['learn', 'open lever-room:1']);
     // The token only ever travels in the Authorization header.
     expect(room.auth.filter((a) => a !== null).every((a) => a === 'Bearer fake-test-key-participant-token')).toBe(true);
 
