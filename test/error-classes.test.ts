@@ -37,6 +37,7 @@ import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
 import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
+import { RoomCallError } from '../src/ui/room/room-api.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -130,6 +131,7 @@ const instances: Record<string, MetattlError[]> = {
   WalkthroughFileError: [new WalkthroughFileError('m')],
   RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
   RoomSetupError: [new RoomSetupError('m')],
+  RoomCallError: [new RoomCallError('m', 403), new RoomCallError('m', null)],
 };
 
 describe('error classes', () => {

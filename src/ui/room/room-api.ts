@@ -12,14 +12,14 @@ export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
  * A room route refused the request (`status` set) or could not be reached (`status` null: the
  * network; an outbox keeps the submission and sends it later).
  */
-export class RoomRequestError extends MetattlError {
-  override readonly name = 'RoomRequestError';
+export class RoomCallError extends MetattlError {
+  override readonly name = 'RoomCallError';
   constructor(
     message: string,
     /** HTTP status; null when no answer arrived (offline, server down). */
     readonly status: number | null,
   ) {
-    super('room_request', message);
+    super('room_call', message);
   }
 }
 
@@ -48,15 +48,15 @@ async function serverMessageOf(response: Response): Promise<string | null> {
   return null;
 }
 
-/** One JSON request; a refusal or a network failure thrown as RoomRequestError in plain words. */
+/** One JSON request; a refusal or a network failure thrown as RoomCallError in plain words. */
 async function request<T>(fetch: Fetch, kind: 'join' | 'submit' | 'me', url: string, init: RequestInit): Promise<T> {
   let response: Response;
   try {
     response = await fetch(url, init);
   } catch {
-    throw new RoomRequestError('The room cannot be reached: check the Wi-Fi (the page tries again by itself).', null);
+    throw new RoomCallError('The room cannot be reached: check the Wi-Fi (the page tries again by itself).', null);
   }
-  if (!response.ok) throw new RoomRequestError(roomRefusalText(kind, response.status, await serverMessageOf(response)), response.status);
+  if (!response.ok) throw new RoomCallError(roomRefusalText(kind, response.status, await serverMessageOf(response)), response.status);
   return (await response.json()) as T;
 }
 
@@ -85,29 +85,29 @@ export class RoomApi {
     }
   }
 
-  /** `POST /api/join`. @throws RoomRequestError (403: a wrong code, 410: ended, 400: a bad name) */
+  /** `POST /api/join`. @throws RoomCallError (403: a wrong code, 410: ended, 400: a bad name) */
   join(code: string, name: string): Promise<JoinReply> {
     return request(this.fetch, 'join', `${this.origin}/api/join`, { method: 'POST', headers: json, body: JSON.stringify({ code: code.trim(), name: name.trim() }) });
   }
 
-  /** `GET /api/me`: the participant as the room knows it (usage, caps). @throws RoomRequestError (401/403: no longer in the room) */
+  /** `GET /api/me`: the participant as the room knows it (usage, caps). @throws RoomCallError (401/403: no longer in the room) */
   me(token: string): Promise<ParticipantView> {
     return request(this.fetch, 'me', `${this.origin}/api/me`, { headers: bearer(token) });
   }
 
-  /** `POST /api/submissions` (idempotent on `clientId`). @throws RoomRequestError (status null: not sent) */
+  /** `POST /api/submissions` (idempotent on `clientId`). @throws RoomCallError (status null: not sent) */
   submit(token: string, submission: SubmitRequest): Promise<SubmissionPublic> {
     return request(this.fetch, 'submit', `${this.origin}/api/submissions`, { method: 'POST', headers: { ...json, ...bearer(token) }, body: JSON.stringify(submission) });
   }
 
   /**
    * The model the room serves: the first `GET /v1/models` lists.
-   * @throws RoomRequestError when the forwarder refuses or lists none
+   * @throws RoomCallError when the forwarder refuses or lists none
    */
   async model(token: string): Promise<string> {
     const body = await request<{ data?: { id?: unknown }[] }>(this.fetch, 'me', `${this.origin}/v1/models`, { headers: bearer(token) });
     const id = body.data?.find((m) => typeof m.id === 'string')?.id;
-    if (typeof id !== 'string') throw new RoomRequestError('The room serves no model yet: ask the teacher.', 200);
+    if (typeof id !== 'string') throw new RoomCallError('The room serves no model yet: ask the teacher.', 200);
     return id;
   }
 }

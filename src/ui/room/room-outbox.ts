@@ -7,7 +7,7 @@
  */
 import type { SubmissionPublic, SubmitRequest } from '../../room/protocol.ts';
 import type { KeyValueStorage } from './room-identity.ts';
-import { RoomRequestError } from './room-api.ts';
+import { RoomCallError } from './room-api.ts';
 
 /** localStorage key of the outbox. */
 export const OUTBOX_KEY = 'metattl.room.outbox';
@@ -69,7 +69,7 @@ export class Outbox {
 
   /**
    * Send every kept submission of `participantId` in order with `send`. One that the network did
-   * not carry (RoomRequestError with status null) stops the flush and stays; one refused by the
+   * not carry (RoomCallError with status null) stops the flush and stays; one refused by the
    * room leaves the outbox (its message returned); one sent leaves it. Concurrent calls share one flush.
    */
   flush(participantId: string, send: (request: SubmitRequest) => Promise<SubmissionPublic>): Promise<FlushResult> {
@@ -84,7 +84,7 @@ export class Outbox {
         result.sent.push(await send(item.request));
         this.remove(item.request.clientId);
       } catch (error) {
-        if (error instanceof RoomRequestError && error.status === null) break;
+        if (error instanceof RoomCallError && error.status === null) break;
         result.refused.push({ item, message: error instanceof Error ? error.message : String(error) });
         this.remove(item.request.clientId);
       }

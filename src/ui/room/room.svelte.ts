@@ -13,7 +13,7 @@ import type { RoomProvider } from '../shared/state/llm-settings.ts';
 import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 import { errorText } from '../shared/state/error-text.ts';
 import { dateAt } from '../shared/state/services.ts';
-import { RoomApi, RoomRequestError } from './room-api.ts';
+import { RoomApi, RoomCallError } from './room-api.ts';
 import { loadIdentity, roomCodeOf, saveIdentity, type KeyValueStorage, type RoomIdentity } from './room-identity.ts';
 import { Outbox, type OutboxItem } from './room-outbox.ts';
 import { currentRound } from './room-standing.ts';
@@ -134,7 +134,7 @@ export class RoomStudentState {
     try {
       await this.deps.api.me(identity.token);
     } catch (error) {
-      if (error instanceof RoomRequestError && error.status !== null) return this.out(error.message, error.status === 401);
+      if (error instanceof RoomCallError && error.status !== null) return this.out(error.message, error.status === 401);
       // offline: go in with what is kept; the connection and the outbox catch up
     }
     this.identity = identity;

@@ -10,7 +10,7 @@ import type { RoomConnection, RoomConnectionOptions } from '../../room/room-clie
 import type { RoomState } from '../../room/room-doc.ts';
 import type { JoinReply, ParticipantPublic, RoundPublic, ScoreState, SubmissionPublic, SubmitRequest } from '../../room/protocol.ts';
 import type { RoomProvider } from '../shared/state/llm-settings.ts';
-import { RoomApi, RoomRequestError, type Fetch } from './room-api.ts';
+import { RoomApi, RoomCallError, type Fetch } from './room-api.ts';
 import { IDENTITY_KEY, loadIdentity, roomCodeOf, saveIdentity, shouldProbe, socketUrlOf } from './room-identity.ts';
 import { Outbox, OUTBOX_KEY } from './room-outbox.ts';
 import { leaderboard, mySubmissions, practiceTarget, scoreStateText, scoreText, timerText } from './room-standing.ts';
@@ -70,7 +70,7 @@ describe('the outbox', () => {
     const outbox = new Outbox(storage);
     outbox.add({ request: request('c1'), madeAt: '2026-01-01T10:00:00.000Z', participantId: 'p1' });
     outbox.add({ request: request('c1'), madeAt: '2026-01-01T10:00:01.000Z', participantId: 'p1' });
-    const offline = await outbox.flush('p1', async () => Promise.reject(new RoomRequestError('offline', null)));
+    const offline = await outbox.flush('p1', async () => Promise.reject(new RoomCallError('offline', null)));
     expect(offline).toEqual({ sent: [], refused: [], waiting: 1 });
     // A reload reads it back from storage.
     const reloaded = new Outbox(storage);
@@ -92,7 +92,7 @@ describe('the outbox', () => {
     outbox.add({ request: request('c2'), madeAt: 'x', participantId: 'p2' });
     outbox.add({ request: request('c3'), madeAt: 'x', participantId: 'p1' });
     const result = await outbox.flush('p1', async (r) => {
-      if (r.clientId === 'c1') throw new RoomRequestError('The round is not open.', 409);
+      if (r.clientId === 'c1') throw new RoomCallError('The round is not open.', 409);
       return reply(r, 2);
     });
     expect(result.refused.map((x) => [x.item.request.clientId, x.message])).toEqual([['c1', 'The round is not open.']]);
