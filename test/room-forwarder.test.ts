@@ -60,6 +60,17 @@ describe('room forwarder: replies and usage', () => {
     expect(room.participant('ada').usage.calls).toBe(1);
   });
 
+  it('bounds both completion fields by the tokens left and drops stream options from a JSON call', async () => {
+    const token = room.join('eve', { maxTokens: 100 });
+    const before = mock.requests.length;
+    const reply = await room.call('/v1/chat/completions', token, chatRequest('look', { max_completion_tokens: 500, max_tokens: 400, stream_options: { include_usage: true } }));
+    expect(reply.status).toBe(200);
+    const sent = mock.requests.slice(before).find((r) => r.path === '/v1/chat/completions')!.body as Record<string, unknown>;
+    const prompt = Math.ceil('You play a text adventure.'.length / 4) + 4 + Math.ceil('look'.length / 4) + 4;
+    expect([sent.max_completion_tokens, sent.max_tokens]).toEqual([100 - prompt, 100 - prompt]);
+    expect(sent.stream_options).toBeUndefined();
+  });
+
   it('passes a stream through as SSE, asks the provider for its usage chunk and counts it', async () => {
     const token = room.join('bo');
     const before = mock.requests.length;
@@ -92,6 +103,23 @@ describe('room forwarder: replies and usage', () => {
       const prompt = Math.ceil('You play a text adventure.'.length / 4) + 4 + Math.ceil('go north'.length / 4) + 4;
       expect(first!.tokens).toBe(prompt + Math.ceil(content.length / 4));
       expect(second!.tokens).toBeGreaterThan(prompt);
+    } finally {
+      mock.setOptions({ faults: [] });
+    }
+  });
+
+  it('sends again without a parameter it set that the provider refuses (stream_options, max_tokens)', async () => {
+    mock.setOptions({ faults: [{ kind: 'bad_param', param: 'stream_options' }, { kind: 'bad_param', param: 'max_tokens' }] });
+    try {
+      const token = room.join('fay', { maxTokens: 1000 });
+      const before = mock.requests.length;
+      const reply = await room.call('/v1/chat/completions', token, chatRequest('look', { stream: true }));
+      expect(reply.status).toBe(200);
+      expect(sseData(reply.text).at(-1)).toBe('[DONE]');
+      const sent = mock.requests.slice(before).filter((r) => r.path === '/v1/chat/completions').map((r) => r.body as Record<string, unknown>);
+      expect(sent.map((b) => [b.stream_options !== undefined, b.max_tokens !== undefined, b.max_completion_tokens !== undefined])).toEqual([[true, true, false], [false, true, false], [false, false, true]]);
+      // No usage chunk without stream_options: the call is counted as an estimate.
+      expect(room.added.get('fay')![0]!.estimatedCalls).toBe(1);
     } finally {
       mock.setOptions({ faults: [] });
     }

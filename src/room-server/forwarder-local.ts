@@ -44,9 +44,10 @@ export const DEFAULT_LOCAL_MAX_TOKENS = 1024;
 
 /**
  * The loaded model `host` as a LocalChat: one call at a time, no reply grammar (a student's
- * free chat), each call within `settings.requestTimeoutMs`; `close` frees the model.
+ * free chat), each call within `settings.requestTimeoutMs`; `close` frees the model unless
+ * `ownsHost` is false (another service of the room shares it and frees it).
  */
-export function localChatOf(host: LocalModelHost, settings: LlmSettings): LocalChat {
+export function localChatOf(host: LocalModelHost, settings: LlmSettings, ownsHost = true): LocalChat {
   const limit = pLimit(1);
   const model = settings.roles.actor.model;
   return {
@@ -57,7 +58,7 @@ export function localChatOf(host: LocalModelHost, settings: LlmSettings): LocalC
       const reply = await createLocalChatModels(host, callSettings, meter, { grammar: false }).actor.complete(messages, { signal: options.signal });
       return { content: reply.content, finishReason: reply.finishReason, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
     }),
-    close: () => host.dispose(),
+    close: () => (ownsHost ? host.dispose() : Promise.resolve()),
   };
 }
 

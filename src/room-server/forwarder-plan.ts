@@ -94,10 +94,12 @@ export function planCall(parsed: unknown, models: readonly string[], prices: Rec
   const body: Json = { ...parsed, model };
   delete body.n;
   if (maxTokens !== null) {
+    // The field the request used (both when it sent both: servers read one or the other).
     if ('max_completion_tokens' in body) body.max_completion_tokens = maxTokens;
-    else body.max_tokens = maxTokens;
+    if ('max_tokens' in body || !('max_completion_tokens' in body)) body.max_tokens = maxTokens;
   }
   if (stream) body.stream_options = { ...(isObject(parsed.stream_options) ? parsed.stream_options : {}), include_usage: true };
+  else delete body.stream_options;
   const reservedTokens = promptTokens + (maxTokens ?? 0);
   return {
     body, model, stream, messages, promptTokens, maxTokens,
@@ -131,4 +133,25 @@ export function accountCall(plan: CallPlan, reported: RawUsage | null, replyChar
   const { usage, estimated } = trustedUsage(reported, estimate, plan.maxTokens ?? Number.MAX_SAFE_INTEGER);
   const usd = price === null ? null : usdOf(price, usage.promptTokens, usage.completionTokens, usage.cachedPromptTokens ?? 0);
   return { usage: { calls: 1, tokens: usage.promptTokens + usage.completionTokens, usd, ...(estimated ? { estimatedCalls: 1 } : {}) }, promptTokens: usage.promptTokens, completionTokens: usage.completionTokens, estimated };
+}
+
+/**
+ * The body to send again when the provider refused (400/422) a parameter the forwarder sets, as
+ * its words (`providerWords`) name it: `stream_options` dropped (the stream's usage is then
+ * estimated), `max_tokens` renamed to `max_completion_tokens` (OpenAI's reasoning models), or
+ * dropped when both were sent. Null when none applies (the refusal stands).
+ */
+export function adaptedBody(body: Record<string, unknown>, providerWords: string): Record<string, unknown> | null {
+  if (/stream_options/.test(providerWords) && 'stream_options' in body) {
+    const next = { ...body };
+    delete next.stream_options;
+    return next;
+  }
+  if (/max_tokens/.test(providerWords) && 'max_tokens' in body) {
+    const next = { ...body };
+    if (!('max_completion_tokens' in next)) next.max_completion_tokens = next.max_tokens;
+    delete next.max_tokens;
+    return next;
+  }
+  return null;
 }

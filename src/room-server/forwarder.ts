@@ -10,7 +10,8 @@
  * is pinned to the room's, the completion bounded by what the token and USD caps leave, and that
  * bound reserved until the call ends (so concurrent calls never pass a cap by more than the local
  * estimate's error); the reply is relayed (JSON, or SSE as it streams, asking the provider for its
- * usage chunk); the call's usage is added to the participant (`ForwarderDeps.addUsage`: calls,
+ * usage chunk, and sending again without a parameter the forwarder set when the provider refuses
+ * it: `stream_options`, or `max_tokens` renamed `max_completion_tokens`); the call's usage is added to the participant (`ForwarderDeps.addUsage`: calls,
  * tokens, USD or null when the model has no price, `estimatedCalls` when the provider sent no
  * believable usage). A failed call (the provider's error, 502) adds nothing.
  */
@@ -20,7 +21,7 @@ import { pricesAtProvider } from '../llm/defaults.ts';
 import type { LlmSettings, ModelPrice } from '../llm/interface.ts';
 import type { LocalModelHost } from '../llm/local-chat-model.ts';
 import { answerLocal, localChatOf, type LocalUpstream } from './forwarder-local.ts';
-import { accountCall, planCall, type CallPlan } from './forwarder-plan.ts';
+import { accountCall, adaptedBody, planCall, type CallPlan } from './forwarder-plan.ts';
 import { accessRefusal, badRequest, capRefusal, upstreamFault, writeRefusal, type InFlight, type Refusal } from './forwarder-refusals.ts';
 import { createUpstreamClient, errorReply, relayJson, relayStream, type HttpUpstream, type Relayed, type UpstreamClient } from './forwarder-upstream.ts';
 import type { ForwarderDeps, RoomForwarder } from './seams.ts';
@@ -55,10 +56,31 @@ export function forwarderConfigOf(settings: LlmSettings): Pick<ForwarderConfig, 
   return { upstream: { kind: 'http', baseUrl: settings.provider.baseUrl, apiKey: settings.provider.apiKey, models }, prices: pricesAtProvider(settings.provider, settings.prices) };
 }
 
-/** The forwarder's configuration for a model loaded in this process (`--provider local`): its calls cost 0. */
-export function localForwarderConfigOf(host: LocalModelHost, settings: LlmSettings): Pick<ForwarderConfig, 'upstream' | 'prices'> {
+/**
+ * The forwarder's configuration for a model loaded in this process (`--provider local`): its calls
+ * cost 0. `ownsHost` false: the forwarder's `close` leaves the model loaded (a shared host).
+ */
+export function localForwarderConfigOf(host: LocalModelHost, settings: LlmSettings, ownsHost = true): Pick<ForwarderConfig, 'upstream' | 'prices'> {
   const model = settings.roles.actor.model;
-  return { upstream: { kind: 'local', models: [model], chat: localChatOf(host, settings) }, prices: { [model]: { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } } };
+  return { upstream: { kind: 'local', models: [model], chat: localChatOf(host, settings, ownsHost) }, prices: { [model]: { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } } };
+}
+
+/**
+ * What `metattl room` injects as `RoomServerOptions.makeForwarder`, from the teacher's settings
+ * (`llmSettingsFromFlags`): the OpenAI-compatible provider they name, or with `--provider local`
+ * the model `localHost` already loaded (`loadLocalModel`; the caller owns it and frees it). Logs
+ * once each room model that has no price at the provider (its cost counts as unknown, so a USD
+ * cap cannot hold for it: the token cap bounds it).
+ * @throws Error when the settings name the local provider and no `localHost` is given
+ */
+export function makeForwarderFor(llm: LlmSettings, options: { localHost?: LocalModelHost; log?: (line: string) => void } = {}): (deps: ForwarderDeps) => RoomForwarder {
+  const local = llm.provider.presetId === 'local';
+  if (local && !options.localHost) throw new Error('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
+  const config = local ? localForwarderConfigOf(options.localHost!, llm, false) : forwarderConfigOf(llm);
+  for (const model of config.upstream.models.filter((m) => !(m in config.prices))) {
+    options.log?.(`the model ${model} has no price at this provider: students' calls count tokens but no dollars (add --price ${model}=IN/OUT for a USD cap to hold).`);
+  }
+  return (deps) => createForwarder({ ...deps, ...config, ...(options.log ? { log: options.log } : {}) });
 }
 
 /** The request's body parsed, or a refusal when it is over MAX_REQUEST_BYTES (413) or not JSON (400). */
@@ -116,12 +138,21 @@ export function createForwarder(deps: ForwarderDeps & ForwarderConfig): RoomForw
   const forward = async (plan: CallPlan, res: ServerResponse, signal: AbortSignal): Promise<Relayed | Refusal> => {
     if (upstream.kind === 'local') return answerLocal(upstream, plan, res, signal);
     let up: IncomingMessage;
-    try {
-      up = await client!.post('/chat/completions', JSON.stringify(plan.body), signal);
-    } catch (error) {
-      return upstreamFault(null, scrubText(error instanceof Error ? error.message : String(error)));
+    let body = plan.body;
+    // A parameter the forwarder sets may be refused: sent again adapted (at most twice).
+    for (let attempt = 0; ; attempt++) {
+      try {
+        up = await client!.post('/chat/completions', JSON.stringify(body), signal);
+      } catch (error) {
+        return upstreamFault(null, scrubText(error instanceof Error ? error.message : String(error)));
+      }
+      const status = up.statusCode ?? 500;
+      if (status < 400) break;
+      const refusal = await errorReply(up, scrubText);
+      const next = attempt < 2 && (status === 400 || status === 422) ? adaptedBody(body, refusal.message) : null;
+      if (next === null) return refusal;
+      body = next;
     }
-    if ((up.statusCode ?? 500) >= 400) return errorReply(up, scrubText);
     if (/text\/event-stream/i.test(up.headers['content-type'] ?? '')) return relayStream(up, res, scrubText);
     return relayJson(up, res, scrubText);
   };
