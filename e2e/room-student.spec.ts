@@ -15,6 +15,7 @@ import { startRoomServer } from '../src/room-server/room-server.ts';
 import type { RoomScorer, RunningRoom, ScorerDeps } from '../src/room-server/seams.ts';
 import type { RoomSnapshot, RoundPublic } from '../src/room/protocol.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
+import { expectNoSeriousViolations } from './axe.ts';
 
 const HOST = 'room-class.test';
 const TEACHER_KEY = 'fake-test-key-teacher-0123456789';
@@ -95,6 +96,7 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await page.getByTestId('room-join-button').click();
   await expect(page.getByTestId('room-join-error')).toHaveText('That room code is not this room’s. Check the code on the projector (or ask the teacher) and try again.');
   await shot(page, 'room-student-wrong-code.png');
+  await expectNoSeriousViolations(page, 'the Room view’s join form');
   await page.getByTestId('room-code').fill(room.addresses.code);
   await page.getByTestId('room-join-button').click();
   await expect(page.getByTestId('room')).toHaveAttribute('data-phase', 'joined');
@@ -143,6 +145,7 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await expect(page.getByTestId('room-leaderboard-row')).toContainText('Ada (you)');
   await expect(page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2, lever-room:3.');
   await shot(page, 'room-student-joined.png');
+  await expectNoSeriousViolations(page, 'the Room view, joined, after the reveal');
   await page.setViewportSize({ width: 1920, height: 1080 });
   await shot(page, 'room-student-joined-1920.png');
   await page.setViewportSize({ width: 1280, height: 800 });
