@@ -36,6 +36,8 @@ import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
+import { RoomScoringError } from '../src/room-server/scorer-context.ts';
+import { RoomTaskError } from '../src/room-server/room-tasks.ts';
 import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
 import { RoomCallError } from '../src/ui/room/room-api.ts';
 
@@ -129,6 +131,8 @@ const instances: Record<string, MetattlError[]> = {
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],
   WalkthroughFileError: [new WalkthroughFileError('m')],
+  RoomScoringError: [new RoomScoringError('m')],
+  RoomTaskError: [new RoomTaskError('m')],
   RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
   RoomSetupError: [new RoomSetupError('m')],
   RoomCallError: [new RoomCallError('m', 403), new RoomCallError('m', null)],
