@@ -1,10 +1,10 @@
 /**
  * What the student's Room view shows of the shared document (src/room/room-doc.ts `RoomState`):
- * the current round, my submissions with their scoring progress, each participant's best scored
- * submission ranked (the leaderboard), the timer and a score in words. W-AUC is a fraction of the
+ * the current round, my submissions with their scoring progress, the timer and a score in words
+ * (the leaderboard is src/room/leaderboard.ts, shared with the server and the projector). W-AUC is a fraction of the
  * game's max score (0–1; docs/glossary.md), with its 95 % interval and n sessions. Pure.
  */
-import type { LeaderboardRow, RoomScore, RoundPublic, ScoreState, SubmissionPublic } from '../../room/protocol.ts';
+import type { RoomScore, RoundPublic, ScoreState, SubmissionPublic } from '../../room/protocol.ts';
 import type { RoomState } from '../../room/room-doc.ts';
 
 /** The round the teacher has open (or last opened), or null before the first. */
@@ -24,28 +24,6 @@ export function mySubmissions(state: RoomState, participantId: string, roundId: 
     .filter((s) => s.participantId === participantId && s.roundId === roundId)
     .sort((a, b) => b.version - a.version)
     .map((submission) => ({ submission, score: state.scores[submission.id] ?? null }));
-}
-
-/**
- * Each participant's best scored submission of `roundId` (highest W-AUC; on a tie the earlier
- * version), ranked by W-AUC (equal W-AUCs share a rank); removed participants and submissions left out.
- */
-export function leaderboard(state: RoomState, roundId: string): LeaderboardRow[] {
-  const people = new Map(state.participants.filter((p) => !p.removed).map((p) => [p.id, p]));
-  const best = new Map<string, { submission: SubmissionPublic; score: RoomScore }>();
-  for (const submission of state.submissions) {
-    const scored = state.scores[submission.id];
-    if (submission.roundId !== roundId || !people.has(submission.participantId) || scored?.status !== 'scored' || scored.score === null) continue;
-    const held = best.get(submission.participantId);
-    if (!held || scored.score.wauc > held.score.wauc) best.set(submission.participantId, { submission, score: scored.score });
-  }
-  const rows = [...best.values()].sort((a, b) => b.score.wauc - a.score.wauc || a.submission.submittedAt.localeCompare(b.submission.submittedAt));
-  let rank = 0;
-  return rows.map((row, i) => {
-    if (i === 0 || row.score.wauc !== rows[i - 1]!.score.wauc) rank = i + 1;
-    const name = people.get(row.submission.participantId)!.name;
-    return { roundId, participantId: row.submission.participantId, name, submissionId: row.submission.id, version: row.submission.version, score: row.score, rank };
-  });
 }
 
 const fixed = (x: number): string => x.toFixed(2);

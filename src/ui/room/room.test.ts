@@ -13,7 +13,8 @@ import type { RoomProvider } from '../shared/state/llm-settings.ts';
 import { RoomApi, RoomCallError, type Fetch } from './room-api.ts';
 import { IDENTITY_KEY, loadIdentity, roomCodeOf, saveIdentity, shouldProbe, socketUrlOf } from './room-identity.ts';
 import { Outbox, OUTBOX_KEY } from './room-outbox.ts';
-import { leaderboard, mySubmissions, practiceTarget, scoreStateText, scoreText, timerText } from './room-standing.ts';
+import { leaderboard } from '../../room/leaderboard.ts';
+import { mySubmissions, practiceTarget, scoreStateText, scoreText, timerText } from './room-standing.ts';
 import { RoomStudentState } from './room.svelte.ts';
 
 function memoryStorage(): Storage & { data: Map<string, string> } {
