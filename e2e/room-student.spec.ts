@@ -90,7 +90,9 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await page.goto(`${origin}/`);
   await expect(page.getByTestId('room')).toHaveAttribute('data-phase', 'join');
   expect(await page.evaluate(() => ({ secure: isSecureContext, uuid: typeof crypto.randomUUID, locks: typeof navigator.locks }))).toEqual({ secure: false, uuid: 'undefined', locks: 'undefined' });
-  await page.keyboard.press('Escape'); // the first-visit tour
+  // In a room the first-visit tour stays closed: the Room view is the student's start.
+  await expect(page.locator('.app')).toHaveAttribute('data-tour-ready', 'true');
+  await expect(page.locator('.app')).toHaveAttribute('data-tour-open', 'false');
   await page.getByTestId('room-code').fill('WRONG1');
   await page.getByTestId('room-name').fill('Ada');
   await page.getByTestId('room-join-button').click();
@@ -179,4 +181,19 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   expect(urls.length).toBeGreaterThan(10);
   for (const url of urls) expect(url).not.toContain(token);
   expect(urls.some((u) => u.startsWith(`ws://${HOST}`))).toBe(true);
+});
+
+test('a join link fills the code; a participant the teacher removes is told so in plain words', async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`${origin}/?room=${room.addresses.code}`);
+  await expect(page.getByTestId('room-code')).toHaveValue(room.addresses.code);
+  await page.getByTestId('room-name').fill('Bo');
+  await page.getByTestId('room-join-button').click();
+  await expect(page.getByTestId('room-me')).toHaveText('Bo');
+  const bo = (await teacher<RoomSnapshot>('GET', '/api/room')).participants.find((p) => p.name === 'Bo')!;
+  await teacher('POST', `/api/participants/${bo.id}/remove`);
+  await expect(page.getByTestId('room-out')).toHaveText('The teacher removed you from this room.');
+  await shot(page, 'room-student-removed.png');
+  await page.reload();
+  await expect(page.getByTestId('room')).toHaveAttribute('data-phase', 'join');
 });

@@ -131,14 +131,16 @@ const room = stateAfterSchemas(async () => {
 /** At start: a page served by a room (its origin answers `/api/info`; asked only when the page is at
  * the origin's root) or carrying `?room=CODE` builds the room's state and, when no view was asked
  * for, opens the Room view. Anything else (a 404, a page, offline) means "not a room". */
-const roomAtStart = async (): Promise<void> => {
+const roomAtStart = async (): Promise<boolean> => {
   const [{ roomCodeOf, shouldProbe }, { RoomApi }] = await Promise.all([import('./room/room-identity.ts'), import('./room/room-api.ts')]);
   const url = new URL(location.href);
   const code = roomCodeOf(url);
-  if (code === null && !(shouldProbe(url) && (await new RoomApi((input, init) => fetch(input, init), location.origin).info()) !== null)) return;
-  const state = await room.get();
-  if (!url.searchParams.has('view')) router.go('room');
-  await state.start(url);
+  if (code === null && !(shouldProbe(url) && (await new RoomApi((input, init) => fetch(input, init), location.origin).info()) !== null)) return false;
+  void room.get().then((state) => {
+    if (!url.searchParams.has('view')) router.go('room');
+    return state.start(url);
+  });
+  return true;
 };
 /** A share link (`#share=…`) is read by the share inbox, whose code loads only when the page's URL
  * carries one (share-location.ts reads it from the fragment or the query). */
@@ -218,7 +220,8 @@ const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(servi
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
 export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, room, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
-void roomAtStart().catch(() => undefined);
+/** Whether the page is in a workshop room (then the first-visit tour stays closed: the Room view is the student's start). */
+const inRoomAtStart = roomAtStart().catch(() => false);
 // Offline, then back online (Wi-Fi, a laptop waking): said in the Room view; what was kept is sent at once.
 window.addEventListener('online', () => room.current?.setOnline(true));
 window.addEventListener('offline', () => room.current?.setOnline(false));
@@ -227,7 +230,7 @@ const inboxAtStart = carriesShare() ? shareInbox.get().catch(() => undefined) : 
 window.addEventListener('hashchange', () => {
   if (carriesShare()) void shareInbox.get().catch(() => undefined);
 });
-void Promise.all([libraryReady, inboxAtStart]).then(() => {
-  void tour.init(library.store, () => (shareInbox.current?.preview.status ?? 'none') !== 'none');
+void Promise.all([libraryReady, inboxAtStart, inRoomAtStart]).then(([, , inRoom]) => {
+  void tour.init(library.store, () => inRoom || (shareInbox.current?.preview.status ?? 'none') !== 'none');
   void workshop.init(library.store);
 });

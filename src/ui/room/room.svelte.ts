@@ -81,6 +81,8 @@ export class RoomStudentState {
   readonly round = $derived(this.room ? currentRound(this.room) : null);
 
   private connection: RoomConnection | null = null;
+  /** The presence activity last sent. */
+  private activity = 'joined';
   private readonly outbox: Outbox;
   private started: Promise<void> | null = null;
 
@@ -167,8 +169,18 @@ export class RoomStudentState {
           if (this.model === null) void this.useRoomModel(identity);
         }
       },
-      onRefused: () => void this.out('The room refused this page (you were removed, or the room ended). Join again with the code.', true),
+      onRefused: () => void this.refused(identity),
     });
+  }
+
+  /** The room's server refused the connection: ask it why (removed, ended, unknown) and say so. */
+  private async refused(identity: RoomIdentity): Promise<void> {
+    try {
+      await this.deps.api.me(identity.token);
+    } catch (error) {
+      if (error instanceof RoomCallError && error.status !== null) return this.out(error.message, true);
+    }
+    await this.out('The room refused this page (you were removed, or the room ended). Join again with the code.', true);
   }
 
   private onRoom(state: RoomState): void {
@@ -222,7 +234,10 @@ export class RoomStudentState {
     this.deps.openPractice(task);
   }
 
+  /** Tell the room what the student is doing (sent only when it changes: not on every keystroke). */
   setActivity(activity: string): void {
+    if (activity === this.activity) return;
+    this.activity = activity;
     this.connection?.setActivity(activity);
   }
 

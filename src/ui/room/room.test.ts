@@ -137,7 +137,7 @@ function fakeRoom() {
   const submitted: SubmitRequest[] = [];
   const seen = new Map<string, SubmissionPublic>();
   const auth: (string | null)[] = [];
-  const room = { offline: false, joins, submitted, auth };
+  const room = { offline: false, removed: false, joins, submitted, auth };
   const fetch: Fetch = async (input, init) => {
     if (room.offline) throw new TypeError('Failed to fetch');
     const url = new URL(input);
@@ -152,6 +152,7 @@ function fakeRoom() {
       const reply: JoinReply = { participantId: 'p1', token: 'fake-test-key-participant-token', name: body.name };
       return json(200, reply);
     }
+    if (url.pathname === '/api/me' && room.removed) return json(403, { error: 'removed', code: 'room_forbidden' });
     if (url.pathname === '/api/me') return json(200, { ...person('p1', 'Ada'), usage: { calls: 0, tokens: 0, usd: null }, caps: { maxCalls: null, maxTokens: null, maxUsd: null, opensAt: null, closesAt: null } });
     if (url.pathname === '/v1/models') return json(200, { object: 'list', data: [{ id: 'room-model' }] });
     if (url.pathname === '/api/submissions') {
@@ -251,5 +252,38 @@ describe('RoomStudentState', () => {
     expect(state.outReason).toBe('The teacher removed you from this room.');
     expect(providers.at(-1)).toBeNull();
     expect(loadIdentity(storage)).toBeNull();
+  });
+});
+
+describe('RoomStudentState refused by the room', () => {
+  it('asks the room why and says it in plain words; a reload then shows the join form', async () => {
+    const { room, fetch } = fakeRoom();
+    const storage = memoryStorage();
+    const providers: (RoomProvider | null)[] = [];
+    let options: RoomConnectionOptions | undefined;
+    const deps = {
+      api: new RoomApi(fetch, 'http://classroom.test:8080'),
+      storage,
+      socketUrl: 'ws://classroom.test:8080',
+      connect: (o: RoomConnectionOptions) => ((options = o), fakeConnection(o, [])),
+      useRoom: (p: RoomProvider | null) => void providers.push(p),
+      openPractice: () => undefined,
+      newId: () => 'client-1',
+      now: () => 0,
+      libraryEntries: async () => [],
+    };
+    const state = new RoomStudentState(deps);
+    await state.start(new URL('http://classroom.test:8080/?room=ABC123'));
+    state.name = 'Bo';
+    await state.join();
+    expect(state.phase).toBe('joined');
+    room.removed = true;
+    options!.onRefused!('permission denied');
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect([state.phase, state.outReason]).toEqual(['out', 'The teacher removed you from this room.']);
+    expect(providers.at(-1)).toBeNull();
+    const reloaded = new RoomStudentState(deps);
+    await reloaded.start(new URL('http://classroom.test:8080/'));
+    expect(reloaded.phase).toBe('join');
   });
 });
