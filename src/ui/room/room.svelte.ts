@@ -6,6 +6,7 @@
  * submission through the outbox (kept before it is sent, sent again on reconnect), and presence
  * ("writing", "learn", "submitted"). Every I/O is injected (`RoomStudentDeps`).
  */
+import { registerSecret } from '../../common/secrets.ts';
 import type { RoomConnection, RoomConnectionOptions, RoomConnectionStatus } from '../../room/room-client.ts';
 import type { RoomState } from '../../room/room-doc.ts';
 import { ROOM_LIMITS, type RoomInfo, type SubmitRequest } from '../../room/protocol.ts';
@@ -132,6 +133,7 @@ export class RoomStudentState {
 
   /** In the room as `identity`: check it is still a member, use the room's model, connect, send what waits. */
   private async enter(identity: RoomIdentity): Promise<void> {
+    registerSecret(identity.token);
     this.phase = 'joining';
     try {
       await this.deps.api.me(identity.token);
