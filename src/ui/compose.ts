@@ -129,13 +129,16 @@ const room = stateAfterSchemas(async () => {
   });
 });
 /** At start: a page served by a room (its origin answers `/api/info`; asked only when the page is at
- * the origin's root) or carrying `?room=CODE` builds the room's state and, when no view was asked
- * for, opens the Room view. Anything else (a 404, a page, offline) means "not a room". */
+ * the origin's root) or carrying `?room=CODE` builds the student's room state and, when no view was
+ * asked for, opens the Room view (not on the teacher's or the projector's page). Anything else (a
+ * 404, a page, offline) means "not a room". Resolves to whether the page is in a room. */
 const roomAtStart = async (): Promise<boolean> => {
   const [{ roomCodeOf, shouldProbe }, { RoomApi }] = await Promise.all([import('./room/room-identity.ts'), import('./room/room-api.ts')]);
   const url = new URL(location.href);
   const code = roomCodeOf(url);
   if (code === null && !(shouldProbe(url) && (await new RoomApi((input, init) => fetch(input, init), location.origin).info()) !== null)) return false;
+  // The teacher's and the projector's pages of the room are not a student's.
+  if (['room-teacher', 'projector'].includes(url.searchParams.get('view') ?? '')) return true;
   void room.get().then((state) => {
     if (!url.searchParams.has('view')) router.go('room');
     return state.start(url);
