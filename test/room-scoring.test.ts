@@ -92,6 +92,10 @@ describe('scoring a submission on the hidden set', () => {
     expect(failed.message).toMatch(/^The room's model failed while scoring: .+\. The scoring continues when the room restarts\.$/);
     expect(failed.message).toMatch(/key|auth|401/i);
     expect(JSON.stringify(seen.scores)).not.toContain(ROOM_KEY);
+    // A local model is loaded by whoever starts the room and passed in; without it the scorer says so.
+    const local = roomLlm(mock.baseUrl);
+    local.provider = { ...local.provider, presetId: 'local' };
+    expect(() => createScorer({ llm: local, onScore: seen.onScore, onEvolution: seen.onEvolution })).toThrow('A room on a local model needs its loaded models passed to the scorer (ScoringDeps.models).');
   });
 
   it('skips a removed submission and stops one removed while it plays', async () => {

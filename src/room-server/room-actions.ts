@@ -364,12 +364,14 @@ export class RoomActions {
 
   /**
    * `POST /api/end`: answers the final JSON export, then wipes the room's data (state, document,
-   * `--data` file) keeping only its identity and that it ended; every participant is disconnected.
+   * `--data` file, the scorer's runs) keeping only its identity and that it ended; every
+   * participant is disconnected.
    */
   async end(): Promise<{ ended: true; export: RoomExport }> {
     const data = this.exportData();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
+    await this.deps.scorer?.wipe?.();
     const identity = this.state.get('meta', 'room');
     const settings = { ...this.state.settings(), killedAll: true };
     await this.state.wipe();

@@ -17,6 +17,9 @@ import type { SessionEvaluatorOptions } from '../ttl/session-evaluator.ts';
 import { resolveRoomTasks, type PlayableTask, type RoomTaskResolver } from './room-tasks.ts';
 import type { ScorerDeps } from './seams.ts';
 
+/** The CLI's preset id of a local model (`--provider local`). */
+const LOCAL_PRESET = 'local';
+
 /** What the scorer takes beyond the server's seam: where runs are kept and how it plays. */
 export interface ScoringDeps extends ScorerDeps {
   /** Where scoring and evolution runs are kept (the room's `--data` dir as a file store,
@@ -48,6 +51,8 @@ export class RoomScoringError extends MetattlError {
 function modelsOf(deps: ScoringDeps): { models: Record<Role, ChatModel>; contextWindow: number } {
   const meter = new UsageMeter(deps.llm.caps, deps.llm.prices);
   const simulated = deps.llm.provider.presetId === SIMULATED_PROVIDER;
+  // A local model is loaded once per process by whoever chooses the room's services, and shared.
+  if (!deps.models && deps.llm.provider.presetId === LOCAL_PRESET) throw new RoomScoringError('A room on a local model needs its loaded models passed to the scorer (ScoringDeps.models).');
   const models = deps.models ?? (simulated ? createSimulatedChatModels(deps.llm, meter) : createChatModels(deps.llm, meter));
   const contextWindow = deps.contextWindow ?? (simulated ? SIMULATED_CONTEXT_WINDOW : resolveContextWindow(deps.llm.roles.metaAgent.model).tokens);
   return { models, contextWindow };
