@@ -76,15 +76,33 @@ describe('room forwarder in the room server', () => {
     expect(removed.json).toMatchObject({ error: { code: 'participant_removed' } });
   });
 
+  it('tells the student and the teacher how many calls were estimated (the provider sent no usage)', async () => {
+    const cy = await join('Cy');
+    mock.setOptions({ faults: [{ kind: 'no_usage' }] });
+    try {
+      expect((await call('POST', '/v1/chat/completions', cy.token, chatRequest('look'))).status).toBe(200);
+    } finally {
+      mock.setOptions({ faults: [] });
+    }
+    expect((await call('POST', '/v1/chat/completions', cy.token, chatRequest('look'))).status).toBe(200);
+    const usage = (await call('GET', '/api/me', cy.token)).json.usage as { calls: number; estimatedCalls?: number };
+    expect(usage).toMatchObject({ calls: 2, estimatedCalls: 1 });
+    const snapshot = (await call('GET', '/api/room', t.room.teacherToken)).json as unknown as RoomSnapshot;
+    expect(snapshot.participants.find((p) => p.id === cy.participantId)!.usage.estimatedCalls).toBe(1);
+  });
+
   it('logs a room model without a price once, at the start', () => {
     const llm = defaultLlmSettings();
     llm.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: FAKE_KEY };
     const said: string[] = [];
     makeForwarderFor(llm, { log: (line) => void said.push(line) });
     expect(said).toEqual(["the model gpt-4o-mini has no price at this provider: students' calls count tokens but no dollars (add --price gpt-4o-mini=IN/OUT for a USD cap to hold)."]);
-    expect(logs).toEqual([]);
+    // The room's own forwarder (a priced model) logged only the estimated call.
+    expect(logs).toEqual([expect.stringMatching(/^forwarder: p-[\w-]+'s call to mock-model: \d+ tokens \(an estimate: the provider sent no usable usage\)$/)]);
     llm.provider.presetId = 'local';
     expect(() => makeForwarderFor(llm)).toThrow('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
+    llm.provider = { presetId: 'simulated', baseUrl: 'in-page:simulated', apiKey: '' };
+    expect(() => makeForwarderFor(llm)).toThrow('the room forwards to an OpenAI-compatible server (an http or https base URL) or a local model, not to in-page:simulated');
   });
 
   it('sent no reply carrying the teacher’s key', () => {

@@ -6,6 +6,7 @@
  * one) with USD from the price table (null for an unpriced model), and a model loaded in the
  * room's own process answered in OpenAI's shapes.
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { chatRequest, FAKE_KEY, sseData, startTestRoom, type TestRoom } from './room-forwarder-harness.ts';
@@ -123,6 +124,31 @@ describe('room forwarder: replies and usage', () => {
     } finally {
       mock.setOptions({ faults: [] });
     }
+  });
+
+  it('stops the provider’s call when the student leaves mid-stream, counts what was streamed and frees the reservation', async () => {
+    mock.setOptions({ faults: [{ kind: 'stall', after: 'partial' }] });
+    const token = room.join('gil', { maxCalls: 2 });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const req = request(`${room.url}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` } }, (res) => {
+          res.once('data', () => {
+            req.destroy();
+            resolve();
+          });
+        });
+        req.on('error', () => {});
+        req.end(JSON.stringify(chatRequest('look', { stream: true })));
+        setTimeout(() => reject(new Error('no streamed bytes')), 3000);
+      });
+      await expect.poll(() => room.added.get('gil')?.length ?? 0).toBe(1);
+      expect(room.added.get('gil')![0]).toMatchObject({ calls: 1, estimatedCalls: 1 });
+    } finally {
+      mock.setOptions({ faults: [] });
+    }
+    // The reservation is freed: one call is left of two.
+    expect((await room.call('/v1/chat/completions', token, chatRequest('look'))).status).toBe(200);
+    expect((await room.call('/v1/chat/completions', token, chatRequest('look'))).status).toBe(429);
   });
 
   it('counts an unpriced model’s cost as null, never 0', async () => {

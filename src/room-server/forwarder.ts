@@ -68,15 +68,18 @@ export function localForwarderConfigOf(host: LocalModelHost, settings: LlmSettin
 /**
  * What `metattl room` injects as `RoomServerOptions.makeForwarder`, from the teacher's settings
  * (`llmSettingsFromFlags`): the OpenAI-compatible provider they name, or with `--provider local`
- * the model `localHost` already loaded (`loadLocalModel`; the caller owns it and frees it). Logs
+ * the model `localHost` already loaded (`loadLocalModel`; the caller frees it, or with `ownsHost`
+ * the forwarder's `close` does). Logs
  * once each room model that has no price at the provider (its cost counts as unknown, so a USD
  * cap cannot hold for it: the token cap bounds it).
- * @throws Error when the settings name the local provider and no `localHost` is given
+ * @throws Error when the settings name the local provider and no `localHost` is given, or a
+ *   provider without an http(s) address (the simulated model runs in the page, not behind a room)
  */
-export function makeForwarderFor(llm: LlmSettings, options: { localHost?: LocalModelHost; log?: (line: string) => void } = {}): (deps: ForwarderDeps) => RoomForwarder {
+export function makeForwarderFor(llm: LlmSettings, options: { localHost?: LocalModelHost; ownsHost?: boolean; log?: (line: string) => void } = {}): (deps: ForwarderDeps) => RoomForwarder {
   const local = llm.provider.presetId === 'local';
   if (local && !options.localHost) throw new Error('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
-  const config = local ? localForwarderConfigOf(options.localHost!, llm, false) : forwarderConfigOf(llm);
+  if (!local && !/^https?:\/\//i.test(llm.provider.baseUrl)) throw new Error(`the room forwards to an OpenAI-compatible server (an http or https base URL) or a local model, not to ${llm.provider.baseUrl}`);
+  const config = local ? localForwarderConfigOf(options.localHost!, llm, options.ownsHost ?? false) : forwarderConfigOf(llm);
   for (const model of config.upstream.models.filter((m) => !(m in config.prices))) {
     options.log?.(`the model ${model} has no price at this provider: students' calls count tokens but no dollars (add --price ${model}=IN/OUT for a USD cap to hold).`);
   }
@@ -102,7 +105,11 @@ function readJson(req: IncomingMessage): Promise<{ value: unknown } | { refusal:
         resolve({ refusal: badRequest('The request body is not JSON.') });
       }
     });
-    req.on('error', () => resolve({ refusal: badRequest('The request was cut off.') }));
+    const cut = (): void => resolve({ refusal: badRequest('The request was cut off.') });
+    req.on('error', cut);
+    req.on('close', () => {
+      if (!req.complete) cut();
+    });
   });
 }
 
