@@ -39,6 +39,10 @@ export const RETRYABLE_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(
  */
 export const SYSTEMIC_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>(['auth', 'quota', 'network_or_cors', 'bad_request']);
 
+/** How a workshop room's refusal of a call begins (its forwarder's own words follow): a view shows
+ * the whole message as the headline of a stopped run. */
+export const ROOM_REFUSAL_PREFIX = 'The workshop room refused the call: ';
+
 /** The run's USD or token cap is reached: no further calls are made. */
 export class BudgetReachedError extends MetattlError {
   override readonly name = 'BudgetReachedError';

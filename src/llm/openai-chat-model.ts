@@ -14,7 +14,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
 import { AdaptationMemory, budgetOf, describeAdaptation, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
-import { corsAdvice, LlmError, scrub } from './errors.ts';
+import { corsAdvice, LlmError, ROOM_REFUSAL_PREFIX, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
@@ -416,6 +416,9 @@ function mapError(error: unknown, settings: LlmSettings, deps: ChatModelDeps, at
   return new LlmError('bad_response', `The provider's reply broke off before it was complete: ${message}`);
 }
 
+/** `error.code`s of a workshop room's forwarder refusals (src/room/protocol.ts `ROOM_REFUSAL_CODES`). */
+const ROOM_REFUSAL = /\b(?:call_cap_reached|token_cap_reached|usd_cap_reached|model_calls_paused|room_not_open|room_closed|participant_removed|unknown_participant)\b/;
+
 /** An HTTP error status, by what it means for the user. */
 function mapStatus(error: APIError, clean: (m: string) => string, baseUrl: string, model?: string): LlmError {
   const status = error.status ?? null;
@@ -428,6 +431,9 @@ function mapStatus(error: APIError, clean: (m: string) => string, baseUrl: strin
     return new LlmError('quota', `The account has no credit left (HTTP ${status}): add credit or raise the limit in the provider's billing settings, then resume. ${detail}`, status);
   }
   if (status === 401 || status === 403) return new LlmError('auth', `The provider refused the key (HTTP ${status}): check the key and its permissions. ${detail}`, status);
+  // A workshop room's forwarder refusing a participant (room/protocol.ts ROOM_REFUSAL_CODES): its
+  // own words, and no retry (waiting does not lift a cap or the teacher's pause).
+  if (status !== null && ROOM_REFUSAL.test(code)) return new LlmError(status === 429 ? 'quota' : 'auth', ROOM_REFUSAL_PREFIX + detail.replace(/^\d{3}\s+/, ''), status);
   if (status === 429) return new LlmError('rate_limit', `Rate limited by the provider (HTTP 429). ${detail}`, status, retryAfter);
   if (status === 408 || status === 409) return new LlmError('timeout', `The provider gave up on the request (HTTP ${status}). ${detail}`, status, retryAfter);
   if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}). ${detail}`, status, retryAfter);

@@ -29,11 +29,18 @@
  *   `GET /api/export?format=json|csv|md|html` (a download); `POST /api/end` (wipes the room).
  * - `GET /v1/models`, `POST /v1/chat/completions` (participant token): the forwarder to the
  *   teacher's provider (401 no/bad token, 403 removed, 429 over a cap or killed, with `error.message`
- *   in OpenAI's error shape so the page shows it in plain words).
+ *   in OpenAI's error shape so the page shows it in plain words; its `error.code` is one of
+ *   `ROOM_REFUSAL_CODES`, so the page shows those words as they are and does not retry them as a
+ *   provider's rate limit).
  */
 
 /** The one shared document's name (one room per server). */
 export const ROOM_DOCUMENT = 'room';
+
+/** `error.code` of the forwarder's refusals (a cap reached, the kill switch, the time window, a
+ * removed or unknown participant): the page shows the message as it is and stops the run instead
+ * of retrying (src/llm/openai-chat-model.ts knows the same names). */
+export const ROOM_REFUSAL_CODES = ['call_cap_reached', 'token_cap_reached', 'usd_cap_reached', 'model_calls_paused', 'room_not_open', 'room_closed', 'participant_removed', 'unknown_participant'] as const;
 
 /** Bounds on untrusted text (characters). */
 export const ROOM_LIMITS = {

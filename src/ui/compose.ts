@@ -95,6 +95,56 @@ const experiments = stateAfterSchemas(async () => {
   return new ExperimentsState({ runs: runServices, settings: settingsState, files: services });
 });
 const replay = stateAfterSchemas(async () => new (await import('./replay/replay.svelte.ts')).ReplayState(services));
+/** Learn on a room's practice task (`zork1:12`): its story and seed in the form, with the room's model (Settings in the room). */
+const openPractice = (task: string): void => {
+  void Promise.all([import('./room/room-standing.ts'), learn.get()]).then(async ([{ practiceTarget }, state]) => {
+    const { story, seed } = practiceTarget(task);
+    await state.setup.init();
+    if (state.setup.library.find(story)) {
+      state.setup.selectStory(story);
+      state.setup.setSeed({ kind: 'fixed', seed });
+    }
+    router.open('learn', { story });
+  });
+};
+/** The student's side of a workshop room (room/): the page's origin is the room server. */
+const room = stateAfterSchemas(async () => {
+  const [{ RoomStudentState }, { RoomApi }, { socketUrlOf }, { connectRoom }] = await Promise.all([
+    import('./room/room.svelte.ts'), import('./room/room-api.ts'), import('./room/room-identity.ts'), import('../room/room-client.ts'),
+  ]);
+  return new RoomStudentState({
+    api: new RoomApi((input, init) => fetch(input, init), location.origin),
+    storage: localStorage,
+    socketUrl: socketUrlOf(location.origin),
+    connect: connectRoom,
+    useRoom: async (provider) => (await settings.get()).useRoom(provider),
+    openPractice,
+    newId,
+    now: () => Date.now(),
+    libraryEntries: async () => {
+      const state = await catalog.get();
+      await state.init();
+      return state.entries;
+    },
+  });
+});
+/** At start: a page served by a room (its origin answers `/api/info`; asked only when the page is at
+ * the origin's root) or carrying `?room=CODE` builds the student's room state and, when no view was
+ * asked for, opens the Room view (not on the teacher's or the projector's page). Anything else (a
+ * 404, a page, offline) means "not a room". Resolves to whether the page is in a room. */
+const roomAtStart = async (): Promise<boolean> => {
+  const [{ roomCodeOf, shouldProbe }, { RoomApi }] = await Promise.all([import('./room/room-identity.ts'), import('./room/room-api.ts')]);
+  const url = new URL(location.href);
+  const code = roomCodeOf(url);
+  if (code === null && !(shouldProbe(url) && (await new RoomApi((input, init) => fetch(input, init), location.origin).info()) !== null)) return false;
+  // The teacher's and the projector's pages of the room are not a student's.
+  if (['room-teacher', 'projector'].includes(url.searchParams.get('view') ?? '')) return true;
+  void room.get().then((state) => {
+    if (!url.searchParams.has('view')) router.go('room');
+    return state.start(url);
+  });
+  return true;
+};
 /** A share link (`#share=…`) is read by the share inbox, whose code loads only when the page's URL
  * carries one (share-location.ts reads it from the fragment or the query). */
 const shareInbox = stateAfterSchemas(async () => {
@@ -145,6 +195,7 @@ router.onEnter('evolve', onEnter(evolve, (state) => state.init()));
 router.onEnter('evaluate', onEnter(evaluate, (state) => state.enter()));
 router.onEnter('experiments', onEnter(experiments, (state) => state.enter()));
 router.onEnter('settings', onEnter(settings, () => undefined));
+router.onEnter('room', onEnter(room, (state) => state.start(new URL(location.href))));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 /** The first-run path's "Try it without a key": the simulated model (llm/model-label.ts) for every
  * role once the settings are loaded, then Learn on The Lever Room, ready to start. */
@@ -170,14 +221,19 @@ const getGames = new GetGamesState({
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
-export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, tour, workshop, onWatchReplay, onTrySimulated } });
+export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, room, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
+/** Whether the page is in a workshop room (then the first-visit tour stays closed: the Room view is the student's start). */
+const inRoomAtStart = roomAtStart().catch(() => false);
+// Offline, then back online (Wi-Fi, a laptop waking): said in the Room view; what was kept is sent at once.
+window.addEventListener('online', () => room.current?.setOnline(true));
+window.addEventListener('offline', () => room.current?.setOnline(false));
 // The first-visit tour waits while a share link's preview is showing (ShareInbox `settled`).
 const inboxAtStart = carriesShare() ? shareInbox.get().catch(() => undefined) : Promise.resolve(undefined);
 window.addEventListener('hashchange', () => {
   if (carriesShare()) void shareInbox.get().catch(() => undefined);
 });
-void Promise.all([libraryReady, inboxAtStart]).then(() => {
-  void tour.init(library.store, () => (shareInbox.current?.preview.status ?? 'none') !== 'none');
+void Promise.all([libraryReady, inboxAtStart, inRoomAtStart]).then(([, , inRoom]) => {
+  void tour.init(library.store, () => inRoom || (shareInbox.current?.preview.status ?? 'none') !== 'none');
   void workshop.init(library.store);
 });

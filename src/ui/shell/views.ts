@@ -1,7 +1,7 @@
 /**
  * The page's views and how a URL names one: the `view` query parameter (`?view=agent`; absent or
  * unknown = Play); switching keeps the parameters every view may read (`story`, `seed`, `task`,
- * `workshop`, …) and drops those only one view reads (`VIEW_PARAMS`: `replay`, `entry`,
+ * `workshop`, `room`, …) and drops those only one view reads (`VIEW_PARAMS`: `replay`, `entry`,
  * `metaPrompt`) when leaving it. To add a view, append it to `VIEWS` and add its branch in
  * App.svelte. Pure.
  */
@@ -16,6 +16,7 @@ export const VIEWS = [
   { id: 'evaluate', label: 'Evaluate' },
   { id: 'experiments', label: 'Experiments' },
   { id: 'settings', label: 'Settings' },
+  { id: 'room', label: 'Room' },
 ] as const satisfies readonly { id: string; label: string }[];
 
 export type ViewId = (typeof VIEWS)[number]['id'];

@@ -1,8 +1,10 @@
 /**
  * A run stopped by a provider fault, said plainly: one sentence for a card's headline (what
  * happened, from the fault's kind), and the provider layer's whole message — its advice on the
- * fix — for a "details" fold. Pure.
+ * fix — for a "details" fold; a workshop room's refusal (its cap, the teacher's pause) is its own
+ * headline, in the room's words. Pure.
  */
+import { ROOM_REFUSAL_PREFIX } from '../../../llm/errors.ts';
 
 /** One plain sentence per fault kind (src/llm/interface.ts `LlmErrorKind`); others: a failure after retries. */
 const PLAIN: Readonly<Record<string, string>> = {
@@ -30,5 +32,6 @@ export interface ProviderStopText {
  * @param message the stop message (the provider layer's advice), null when none
  */
 export function providerStopText(kind: string | null, message: string | null): ProviderStopText {
+  if (message?.startsWith(ROOM_REFUSAL_PREFIX)) return { headline: `Stopped: the workshop room refused the call: ${message.slice(ROOM_REFUSAL_PREFIX.length).trim()}`, details: '' };
   return { headline: `Stopped: ${PLAIN[kind ?? ''] ?? 'the provider failed.'}`, details: message?.trim() ?? '' };
 }

@@ -198,3 +198,24 @@ export function llmSettingsOf(form: SettingsForm, apiKey: string): LlmSettings {
     prices: pricesAtProvider({ presetId: form.presetId, baseUrl: form.baseUrl, apiKey: '' }, pricesOf(form.prices), ROLES.map((role) => roles[role].model)),
   };
 }
+
+/** A workshop room as the page's LLM provider: the room's forwarder (`<origin>/v1`), the
+ * participant token as the API key (never typed, never shown, never saved), and the one model it serves. */
+export interface RoomProvider {
+  /** The room's title (shown in Settings). */
+  title: string;
+  /** `<page origin>/v1`. */
+  baseUrl: string;
+  /** The participant token: the bearer of every call through the room. */
+  token: string;
+  /** The model `/v1/models` lists first. */
+  model: string;
+}
+
+/** The form a page in a room runs with: the user's own request fields and caps, the room's base
+ * URL and model for every role, no prices (the room's teacher pays; the page does not guess). */
+export function roomForm(own: SettingsForm, room: RoomProvider): SettingsForm {
+  const roles = { ...own.roles };
+  for (const role of ROLES) roles[role] = { ...roles[role], model: room.model };
+  return { ...own, presetId: 'custom', baseUrl: room.baseUrl, roles, prices: [] };
+}

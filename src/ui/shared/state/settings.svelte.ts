@@ -2,8 +2,11 @@
  * The Settings view's state: the LLM settings form (llm-settings.ts), saved to the store on every
  * change without the key; the key itself in the in-memory `ApiKeyHolder`, and in the store (its
  * own setting) only while "remember on this device" is ticked — un-ticking deletes it. Also the
- * "Test connection" result. Error messages never contain the key.
+ * "Test connection" result. Error messages never contain the key. In a workshop room (`useRoom`)
+ * every role runs through the room's forwarder with the participant token: the user's own form is
+ * kept aside (not saved over, not shown as the room's), and leaving the room restores it.
  */
+import { registerSecret } from '../../../common/secrets.ts';
 import { scrub } from '../../../llm/errors.ts';
 import { DEFAULT_PRICES, isOpenAiProvider } from '../../../llm/defaults.ts';
 import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
@@ -17,7 +20,7 @@ import { AdaptationsState } from './adaptations-state.svelte.ts';
 import { errorText } from './error-text.ts';
 import { apiKeyHolder, type ApiKeyHolder } from './api-key.svelte.ts';
 import type { LlmServices } from './llm-services.ts';
-import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, savedFromForm, SETTINGS_KEY, type PriceRow, type SettingsForm } from './llm-settings.ts';
+import { API_KEY_KEY, defaultForm, formFromSaved, llmSettingsOf, priceRow, roomForm, savedFromForm, SETTINGS_KEY, type PriceRow, type RoomProvider, type SettingsForm } from './llm-settings.ts';
 
 /** The OpenAI preset's default model for every role (llm/defaults.ts). */
 const OPENAI_DEFAULT_MODEL = defaultLlmSettings().roles.actor.model;
@@ -67,6 +70,11 @@ export class SettingsState {
   /** Resolves once `init` has read the saved form (so a change made after it is not overwritten). */
   readonly whenLoaded: Promise<void> = new Promise((resolve) => (this.markLoaded = resolve));
 
+  /** The workshop room the page runs through; null outside a room. */
+  room = $state.raw<RoomProvider | null>(null);
+  /** The user's own form while in a room (restored on leaving it). */
+  private ownForm: SettingsForm | null = null;
+
   /** Request parameters adapted automatically (shown, and forgettable, in Settings). */
   readonly adaptations: AdaptationsState;
 
@@ -91,7 +99,9 @@ export class SettingsState {
     this.store = store;
     try {
       const [saved, key] = await Promise.all([store.getSetting(SETTINGS_KEY), store.getSetting(API_KEY_KEY)]);
-      this.form = formFromSaved(saved);
+      const own = formFromSaved(saved);
+      if (this.room) this.ownForm = own;
+      this.form = this.room ? roomForm(own, this.room) : own;
       if (this.form.rememberKey && typeof key === 'string' && !this.key.isSet) this.key.set(key);
       if (!this.form.rememberKey && key !== undefined) await store.deleteSetting(API_KEY_KEY);
       await this.adaptations.init(store);
@@ -104,7 +114,27 @@ export class SettingsState {
 
   /** The settings of a run or request, with the key. */
   llmSettings(): LlmSettings {
-    return llmSettingsOf(this.form, this.key.reveal());
+    return llmSettingsOf(this.form, this.room ? this.room.token : this.key.reveal());
+  }
+
+  /**
+   * Run every role through a workshop room (`room`), or leave it (null): the user's own form comes
+   * back as it was. While in a room nothing is saved (the room's URL and token never reach the
+   * store); the token is registered as a secret, so errors and exports scrub it.
+   */
+  useRoom(room: RoomProvider | null): void {
+    if (room !== null) {
+      registerSecret(room.token);
+      if (this.room === null) this.ownForm = this.form;
+      this.room = room;
+      this.form = roomForm(this.ownForm ?? this.form, room);
+    } else if (this.room !== null) {
+      this.room = null;
+      this.form = this.ownForm ?? this.form;
+      this.ownForm = null;
+    }
+    this.connection = { status: 'idle' };
+    this.setupLink = null;
   }
 
   /** Choose a provider preset: its base URL replaces the current one ('custom' from another preset
@@ -284,7 +314,7 @@ export class SettingsState {
   /** Queue a write of the form (without the key) and of the key only when it is remembered. */
   private save(): void {
     const store = this.store;
-    if (!store) return;
+    if (!store || this.room !== null) return;
     const value = savedFromForm(this.form);
     const key = this.form.rememberKey ? this.key.reveal() : '';
     this.pendingWrites++;
