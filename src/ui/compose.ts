@@ -9,6 +9,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import type { LearnSetup } from './learn/learn-setup.svelte.ts';
+import { KEYLESS_META_PROMPT } from './shared/format/learn-form.ts';
 import { Player } from './play/player.svelte.ts';
 import { LazyState } from './shell/lazy-state.svelte.ts';
 import { loadSchemaStages } from './shell/schema-stages.ts';
@@ -37,7 +38,9 @@ const library = new StoryShelf(services);
 const libraryReady = library.init().catch(() => undefined);
 const player = new Player(services, library);
 const router = new Router(createBrowserNavigation());
-const tour = new TourState();
+/** The tour names the simulated model as the player once it is the chosen provider (settings are
+ * read lazily: before they load, a language model plays). */
+const tour = new TourState(() => settings.current?.form.presetId === SIMULATED_PROVIDER);
 const workshop = new WorkshopState(services.query());
 
 /** A view's state whose modules load after the schema stages (shell/schema-stages.ts): its own
@@ -147,12 +150,13 @@ router.onEnter('experiments', onEnter(experiments, (state) => state.enter()));
 router.onEnter('settings', onEnter(settings, () => undefined));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 /** The first-run path's "Try it without a key": the simulated model (llm/model-label.ts) for every
- * role once the settings are loaded, then Learn on The Lever Room, ready to start. */
+ * role once the settings are loaded, then Learn on The Lever Room with the fact bank meta-prompt
+ * (`KEYLESS_META_PROMPT`: the one that shows learning with the simulated model), ready to start. */
 const onTrySimulated = (): void => {
   void settings.get().then(async (state) => {
     await state.whenLoaded;
     state.selectPreset(SIMULATED_PROVIDER);
-    router.open('learn', { story: 'lever-room' });
+    router.open('learn', { story: 'lever-room', metaPrompt: KEYLESS_META_PROMPT });
   });
 };
 await yieldToMain();

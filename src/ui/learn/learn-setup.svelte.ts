@@ -29,7 +29,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/state/run-services.ts';
-import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
+import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, KEYLESS_META_PROMPT, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 import { copyText } from '../shared/page-abilities.ts';
 import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
@@ -63,9 +63,12 @@ export class LearnSetup {
     return !this.models.actor || form.baseUrl.trim() === '' || (preset?.needsKey === true && this.settings.apiKey === '');
   }
 
-  /** The first screen's "Try it without a key" from the form: the simulated model for every role (Settings saves it). */
+  /** The first screen's "Try it without a key" from the form: the simulated model for every role
+   * (Settings saves it), and the fact bank meta-prompt (`KEYLESS_META_PROMPT`, which learns with
+   * it) in place of the default naive one — a policy the user chose is kept. */
   trySimulated(): void {
     this.settings.selectPreset(SIMULATED_PROVIDER);
+    if (this.form.policyId === defaultLearnForm().policyId) this.change({ policyId: metaOptionId(KEYLESS_META_PROMPT) });
   }
 
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */

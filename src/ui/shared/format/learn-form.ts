@@ -68,6 +68,10 @@ export const HUMAN_OPTION: PolicyOption = { id: 'human', label: 'You (human meta
 
 export const metaOptionId = (entryId: string): string => `meta:${entryId}`;
 
+/** The built-in meta-prompt "Try it without a key" preselects: the fact bank, which learns with the
+ * simulated model (the naive one scores 0, 2, 0 on The Lever Room with it, and shows nothing). */
+export const KEYLESS_META_PROMPT = 'fact-bank';
+
 /** The options of the policy picker: baselines, then every library meta-prompt. */
 export function policyOptions(entries: readonly MetaPromptEntry[], extra: readonly PolicyOption[] = []): PolicyOption[] {
   return [
