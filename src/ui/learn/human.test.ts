@@ -177,7 +177,7 @@ describe('a missing policy update (resume between episodes)', () => {
     return {
       format: 'metattl-session-1', id: 's', status: 'running', stopReason: null, stopMessage: null,
       episodes: [{ index: 1, guidingPrompt: 'g1', trajectory, steps: [], finalScore: 0, termination: 'step_limit' }],
-      exchanges: [], scores: [0], wAuc: 0, averageScore: 0, bestScore: 0, startedAt: '', finishedAt: null, wallTimeMs: 0,
+      exchanges: [], faultedEpisodes: 0, faults: [], scores: [0], wAuc: 0, averageScore: 0, bestScore: 0, startedAt: '', finishedAt: null, wallTimeMs: 0,
       config: {
         story: { id: 'advent', title: 'A', md5: 'a'.repeat(32), maxScore: 350 }, seed: 0, policy: { kind: 'human' }, metaPrompt: null, episodes: 2, maxSteps: 3,
         initialGuidingPrompt: 'g1', models: { actor: { model: 'm', temperature: null, maxTokens: 1 }, reflection: null }, provider: { presetId: 'custom', baseUrl: '' }, contextWindow: null,
