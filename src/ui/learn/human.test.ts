@@ -23,9 +23,9 @@ import { SessionRuns } from './session-runs.svelte.ts';
 let mock: MockLlm;
 
 async function makeLearn(store: Store): Promise<LearnState> {
-  const { services, settings, runs, library } = await testTab(mock.baseUrl, store, fakeLocks());
-  const catalog = new MetaPromptCatalog({ store: async () => library.store, now: () => 1, newId: () => 'user-1' });
-  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services);
+  const { services, settings, runs, shelf } = await testTab(mock.baseUrl, store, fakeLocks());
+  const catalog = new MetaPromptCatalog({ store: async () => shelf.store, now: () => 1, newId: () => 'user-1' });
+  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => shelf.store, services), services);
   await learn.enter();
   learn.setup.selectStory('advent');
   learn.setup.change({ seed: 0, episodes: 2, maxSteps: 3, policyId: 'human' });

@@ -20,7 +20,7 @@ export const MAX_EPISODES = 100;
 export const MAX_STEPS = 1000;
 
 export interface LearnForm {
-  /** A story of the library, or a web task. */
+  /** A story on the story shelf, or a web task. */
   kind: 'story' | 'web';
   /** Story picker id ('' = none). */
   storyId: string;
