@@ -97,6 +97,8 @@ test("the tour's last step offers the simulated model beside connecting a provid
   await expect(page.getByTestId('learn-estimate-usd')).toHaveText('free: simulated model');
   await expect(page.getByTestId('learn-estimate-simulated')).toContainText('answered in the page by the simulated model: nothing is billed');
   await page.screenshot({ path: test.info().outputPath('learn-after-tour-keyless-1280.png') });
+  await page.getByTestId('learn-estimate').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('learn-after-tour-keyless-estimate-1280.png') });
   // The tour, opened again, says the simulated model plays.
   await page.getByTestId('nav-tour').click();
   await expect(page.getByTestId('tour')).toContainText('the simulated model you chose plays a text adventure');
