@@ -63,7 +63,7 @@ describe('each command parses with the definitions its help page is written from
     }
   });
 
-  it('the strategy and optimizer names on the evolve page are the core\'s', () => {
+  it('the outer-loop rule and optimizer names on the evolve page are the core\'s', () => {
     expect(HELP_NAMES.acceptances).toEqual([...ACCEPTANCES]);
     expect(HELP_NAMES.selections).toEqual([...CANDIDATE_SELECTIONS]);
     expect(HELP_NAMES.optimizers).toEqual([...OPTIMIZERS]);
