@@ -107,6 +107,9 @@ test('Learn with no provider offers the simulated model in one line; choosing it
   await page.getByTestId('learn-try-simulated').click();
   await expect(page.getByTestId('learn-models')).toContainText('Actor simulated, meta-agent simulated');
   await expect(offer).toHaveCount(0);
+  // The default naive policy gives way to the fact bank, which learns with the simulated model.
+  await expect(page.getByTestId('learn-policy')).toHaveValue('meta:fact-bank');
+  await expect(page.getByTestId('learn-estimate-usd')).toHaveText('free: simulated model');
 });
 
 test('skeptic-holdout on the teaching games: a fold chooses a prompt that is not the seed; the report and its curves name the simulated model', async ({ page }) => {

@@ -4,7 +4,9 @@
  * for every role and opens Learn on The Lever Room, where a session runs at once; its progress
  * card, its list row, the curve (on screen, the exported PNG's text chunks, its caption) and the
  * session's JSON export name the simulated model and its caveat. The tour's last step offers the
- * same beside "Connect your provider". Screenshots at 1280×800 and 1920×1080.
+ * same beside "Connect your provider". Either way the fact bank meta-prompt is preselected (it learns
+ * with the simulated model), the estimate says "free: simulated model", and the tour opened again
+ * says the simulated model plays. Screenshots at 1280×800 and 1920×1080.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -36,6 +38,11 @@ for (const size of [{ width: 1280, height: 800 }, { width: 1920, height: 1080 }]
     await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
     await expect(page.getByTestId('story-picker')).toHaveValue('lever-room');
     await expect(page.getByTestId('learn-models')).toContainText('Actor simulated, meta-agent simulated');
+    // The fact bank is preselected (it learns with the simulated model), and the estimate says it is free.
+    await expect(page.getByTestId('learn-policy')).toHaveValue('meta:fact-bank');
+    await expect(page.getByTestId('learn-estimate-usd')).toHaveText('free: simulated model');
+    await expect(page.getByTestId('learn-estimate-unpriced')).toHaveCount(0);
+    await page.screenshot({ path: test.info().outputPath(`learn-after-keyless-${size.width}.png`) });
 
     await page.getByTestId('learn-seed').fill('1');
     await page.getByTestId('learn-policy').selectOption('meta:fact-bank');
@@ -86,6 +93,17 @@ test("the tour's last step offers the simulated model beside connecting a provid
   await expect(page).toHaveURL(/view=learn/);
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
   await expect(page.getByTestId('learn-models')).toContainText('Actor simulated, meta-agent simulated');
+  await expect(page.getByTestId('learn-policy')).toHaveValue('meta:fact-bank');
+  await expect(page.getByTestId('learn-estimate-usd')).toHaveText('free: simulated model');
+  await expect(page.getByTestId('learn-estimate-simulated')).toContainText('answered in the page by the simulated model: nothing is billed');
+  await page.screenshot({ path: test.info().outputPath('learn-after-tour-keyless-1280.png') });
+  await page.getByTestId('learn-estimate').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('learn-after-tour-keyless-estimate-1280.png') });
+  // The tour, opened again, says the simulated model plays.
+  await page.getByTestId('nav-tour').click();
+  await expect(page.getByTestId('tour')).toContainText('the simulated model you chose plays a text adventure');
+  await expect(page.getByTestId('tour')).not.toContainText('a language model plays');
+  await page.keyboard.press('Escape');
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('provider-preset')).toHaveValue('simulated');
 });

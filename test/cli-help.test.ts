@@ -3,7 +3,7 @@
  * option definitions its parser uses (src/cli/commands.ts), so every option the parser accepts is
  * on the page and every option on the page is accepted — checked on the definitions in-process and
  * on the text the built CLI prints. Also the facts the hand-written help had wrong: evolve's
- * merge, proposals and optimizer options, every built-in experiment, and an unpriced model's cost
+ * merge, proposals and optimizer options, every built-in experiment, the experiment's recall-probe step and report files, and an unpriced model's cost
  * (null / "—", never 0).
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -63,7 +63,7 @@ describe('each command parses with the definitions its help page is written from
     }
   });
 
-  it('the strategy and optimizer names on the evolve page are the core\'s', () => {
+  it('the outer-loop rule and optimizer names on the evolve page are the core\'s', () => {
     expect(HELP_NAMES.acceptances).toEqual([...ACCEPTANCES]);
     expect(HELP_NAMES.selections).toEqual([...CANDIDATE_SELECTIONS]);
     expect(HELP_NAMES.optimizers).toEqual([...OPTIMIZERS]);
@@ -106,7 +106,7 @@ describe('the built CLI prints each command\'s page', () => {
     expect((await runCli(['help'])).stdout).toBe(stdout);
   });
 
-  it('the facts the hand-written help had wrong: evolve\'s merge, proposals and optimizer; every built-in experiment; an unpriced model costs null / "—"', async () => {
+  it('the facts the hand-written help had wrong: evolve\'s merge, proposals and optimizer; every built-in experiment, its recall probe and report files; an unpriced model costs null / "—"', async () => {
     const evolve = (await runCli(['evolve', '--help'])).stdout;
     for (const flag of ['--merge', '--max-merges N', '--proposals PxN|N', `--optimizer ${OPTIMIZERS.join('|')}`]) expect(evolve).toContain(`  ${flag}\n`);
     expect(Object.keys(EVOLVE.options)).toEqual(expect.arrayContaining(['merge', 'max-merges', 'proposals', 'optimizer']));
@@ -114,6 +114,8 @@ describe('the built CLI prints each command\'s page', () => {
     expect(Object.keys(BUILTIN_EXPERIMENTS)).toEqual(expect.arrayContaining(['optimizer-baselines', 'vocab-ood']));
     for (const name of Object.keys(BUILTIN_EXPERIMENTS)) expect(experiment).toContain(name);
     expect(flat(commandHelp(EXPERIMENT))).toBe(experiment);
+    // Every step an experiment plans and every file its report writes.
+    for (const word of ['recallProbe', 'recall.csv', 'evolutions.csv', 'folds.csv', 'comparisons.csv', 'report.md']) expect(experiment).toContain(word);
     for (const args of [['--help'], ['session', '--help'], ['eval', '--help']]) {
       const text = flat((await runCli(args)).stdout);
       expect(text).toContain('costUsd is null in JSON and "—" in text, never 0');

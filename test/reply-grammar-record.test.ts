@@ -39,7 +39,7 @@ describe('replyGrammar in the run settings', () => {
 
   it('a session export keeps it', () => {
     const record: SessionRecord = {
-      format: 'metattl-session-1', id: 's1', config: buildSession(plan, defaultLlmSettings(), models(false), (t) => t.length).config,
+      format: 'metattl-session-1', id: 's1', faultedEpisodes: 0, faults: [], config: buildSession(plan, defaultLlmSettings(), models(false), (t) => t.length).config,
       status: 'stopped', stopReason: 'user', stopMessage: null,
       episodes: [{ index: 1, guidingPrompt: 'Explore.', trajectory: null, steps: [], finalScore: null, termination: null }],
       exchanges: [], scores: [], wAuc: null, averageScore: null, bestScore: null, startedAt: '2026-01-01T00:00:00Z', finishedAt: null, wallTimeMs: 5,

@@ -1,7 +1,7 @@
 /**
  * `metattl stories get`: the real CLI against a local HTTP server serving ../shared's
  * story files — fetched and checked, already there, a wrong-md5 file, a 404, a server that stalls,
- * a redirect — and getStories' zip-member, Blorb and "the address serves another release" paths.
+ * a redirect —, a `file://` mirror, the local copies a failed download names, and getStories' zip-member, Blorb and "the address serves another release" paths.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -9,15 +9,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { zipSync } from 'fflate';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCatalog } from '../src/engine/catalog.ts';
 import { getStories, PAPER_GAMES, STORY_SOURCES, suiteGames, type StoryGetIo } from '../src/stories/story-download.ts';
 import { makeBlorb } from './support/blorb.ts';
 import { runCli } from './support/cli.ts';
-import { REPO_ROOT } from './support/shared.ts';
+import { REPO_ROOT, sharedDir } from './support/shared.ts';
 
-const STORIES = resolve(REPO_ROOT, '../shared/stories');
+const STORIES = resolve(sharedDir(), 'stories');
 const md5 = (bytes: Uint8Array): string => createHash('md5').update(bytes).digest('hex');
 const catalog = parseCatalog(JSON.parse(readFileSync(resolve(REPO_ROOT, 'public/stories/catalog.json'), 'utf8'))).stories;
 
@@ -110,11 +111,52 @@ describe('metattl stories get', () => {
     }
   });
 
-  it('refuses unknown games and suites, games with --suite, and a non-http mirror, as usage errors (exit 2)', async () => {
-    for (const args of [['stories', 'get', 'no-such-game'], ['stories', 'get', '--suite', 'infocom'], ['stories', 'get', 'zork1', '--suite', 'paper'], ['stories', 'get'], ['stories', 'get', 'zork1', '--mirror', 'file:///tmp'], ['stories', 'fetch']]) {
+  it('refuses unknown games and suites, games with --suite, and a mirror neither http(s) nor file://, as usage errors (exit 2)', async () => {
+    for (const args of [['stories', 'get', 'no-such-game'], ['stories', 'get', '--suite', 'infocom'], ['stories', 'get', 'zork1', '--suite', 'paper'], ['stories', 'get'], ['stories', 'get', 'zork1', '--mirror', 'ftp://example.invalid/stories'], ['stories', 'get', 'zork1', '--mirror', '/tmp'], ['stories', 'fetch']]) {
       const result = await runCli(args);
       expect(result.code, args.join(' ')).toBe(2);
       expect(result.stderr, args.join(' ')).toMatch(/^metattl: stories/);
+    }
+  });
+});
+
+describe('metattl stories get with local copies', () => {
+  it('takes a file:// directory as the mirror: copies found are fetched and checked, a missing one is "not found"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-stories-'));
+    try {
+      const mirror = pathToFileURL(STORIES).href;
+      const got = await runCli(['stories', 'get', 'zork1', 'zork2', '--mirror', mirror, '--dir', dir, '--json']);
+      expect(got.code).toBe(1);
+      const results = (JSON.parse(got.stdout) as { results: { id: string; status: string; url: string; message: string }[] }).results;
+      expect(results.map((r) => [r.id, r.status, r.url])).toEqual([['zork1', 'fetched', `${mirror}/zork1.z5`], ['zork2', 'not found', `${mirror}/zork2.z5`]]);
+      expect(readdirSync(dir)).toEqual(['zork1.z5']);
+      expect(md5(readFileSync(join(dir, 'zork1.z5')))).toBe(catalog.find((e) => e.id === 'zork1')!.md5);
+      // The file:// mirror's message says nothing of other copies: the user chose where to look.
+      expect(results[1]!.message).toBe(`${mirror}/zork2.z5 answered HTTP 404.`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('offline (every download failing), names the local copy it found and the --mirror file:// line, or every directory it looked in', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'metattl-stories-'));
+    try {
+      const env = { ...process.env, SHARED_DIR: resolve(STORIES, '..'), METATTL_STORIES_DIR: dir };
+      // A 1 ms bound fails every download before any answer, as offline.
+      const offline = await runCli(['stories', 'get', 'zork1', 'zork2', '--dir', dir, '--timeout-ms', '1', '--json'], env);
+      expect(offline.code).toBe(1);
+      const [zork1, zork2] = (JSON.parse(offline.stdout) as { results: { status: string; message: string }[] }).results;
+      expect(zork1!.status).toBe('failed');
+      expect(zork1!.message).toContain(`A local copy is at ${join(STORIES, 'zork1.z5')}: the CLI already plays it from there`);
+      expect(zork1!.message).toContain(`npx metattl stories get zork1 --mirror ${pathToFileURL(STORIES).href}`);
+      expect(zork2!.message).toContain(`No local copy of zork2.z5 either (looked in ${resolve(REPO_ROOT, 'public/stories')}, ${STORIES}); with one, use --mirror file:///its/directory.`);
+      expect(readdirSync(dir)).toEqual([]);
+      // The line it names works.
+      const copied = await runCli(['stories', 'get', 'zork1', '--mirror', pathToFileURL(STORIES).href, '--dir', dir], env);
+      expect(copied.code, copied.stdout).toBe(0);
+      expect(copied.stdout).toMatch(/^zork1\s+fetched\s+zork1\.z5/m);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -60,7 +60,7 @@ describe('Evolve exports', () => {
     id, parentId, iteration: Number(id.slice(1)), strategy: `strategy of ${id}`, status, reason, proposerReply: null, valScores, minibatch: null, triggeredBy: null,
   });
   const state: EvolutionState = {
-    format: 'metattl-evolution-1', id: 'run1', status: 'complete', stopReason: 'budget', stopMessage: null, metricCallsUsed: 9, failedProposals: 0,
+    format: 'metattl-evolution-1', id: 'run1', status: 'complete', stopReason: 'budget', stopMessage: null, metricCallsUsed: 9, sessionsPlayed: 9, faultedEpisodes: 0, failedProposals: 0,
     config: {
       train: [task('detective:0', 'detective')], val: [task('advent:0', 'advent'), task('temple:0', 'temple')], repeats: 1, episodes: 3, maxSteps: 5,
       initialGuidingPrompt: 'go', seedStrategy: '', minibatchSize: 1, budgetMetricCalls: 10, maxConsecutiveFailures: 3, proposer: 'llm', rngSeed: 0, concurrency: 2,

@@ -42,7 +42,7 @@ describe('run forms after a reload', () => {
     const store = new MemoryStore();
     const open = async () => {
       const tab = await testTab(mock.baseUrl, store);
-      const catalog = new MetaPromptCatalog({ store: async () => tab.library.store, now: () => 1, newId: () => 'user-1' });
+      const catalog = new MetaPromptCatalog({ store: async () => tab.shelf.store, now: () => 1, newId: () => 'user-1' });
       const setup = new LearnSetup(tab.runs, catalog, tab.settings, tab.services, async () => undefined);
       await setup.init();
       return setup;
@@ -60,7 +60,7 @@ describe('run forms after a reload', () => {
   it('Agent shows its story, seed, S and guide; Evolve and Evaluate their whole forms', async () => {
     const store = new MemoryStore();
     const tab = await testTab(mock.baseUrl, store);
-    const agent = new Agent(tab.services, tab.library, tab.settings, tab.llm, manualSchedule());
+    const agent = new Agent(tab.services, tab.shelf, tab.settings, tab.llm, manualSchedule());
     await agent.init();
     agent.selectStory('lever-room');
     agent.seed = 9;
@@ -83,7 +83,7 @@ describe('run forms after a reload', () => {
     await saved(agent, evolve, evaluate);
 
     const again = await testTab(mock.baseUrl, store);
-    const agent2 = new Agent(again.services, again.library, again.settings, again.llm, manualSchedule());
+    const agent2 = new Agent(again.services, again.shelf, again.settings, again.llm, manualSchedule());
     await agent2.init();
     expect([agent2.selectedId, agent2.seed, agent2.maxSteps, agent2.guidingPrompt]).toEqual(['lever-room', 9, 17, 'Look first.']);
     const evolve2 = new EvolveDashboard({ runs: again.runs, settings: again.settings, files: again.services, openLearn: () => undefined, schedule: manualSchedule() });

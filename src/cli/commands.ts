@@ -101,7 +101,7 @@ export const EVOLVE = {
     proposer: { type: 'string', default: EVOLUTION_DEFAULTS.proposer, value: 'llm|random|random-neutral', description: 'Who writes new strategies: the proposer model; random mutation (one sentence from the built-in strategies, a control); or random-neutral, the matched control (random edits from a neutral corpus, sized like the LLM arm\'s edits).' },
     'edit-sizes': { type: 'string', value: 'N,N,…', defaultText: 'a documented spread, 10–340 words', description: 'With --proposer random-neutral: the word edit distances edits are drawn from (the LLM arm\'s).' },
     'edit-sizes-source': { type: 'string', value: 'TEXT', defaultText: 'given', description: 'With --edit-sizes: where the sizes came from (recorded in the run).' },
-    'proposer-input': { type: 'string', default: EVOLUTION_DEFAULTS.proposerInput, value: 'full|no-trace', description: 'What the LLM proposer sees besides the parent: the worst run\'s record (full), or nothing (no-trace; GEPA optimizer only).' },
+    'proposer-input': { type: 'string', default: EVOLUTION_DEFAULTS.proposerInput, value: 'full|no-trace', description: 'What the LLM proposer sees besides the parent: the reflective dataset: its worst run\'s episode logs and feedback (full), or nothing (no-trace; GEPA optimizer only).' },
     'proposer-instruction': { type: 'string', default: EVOLUTION_DEFAULTS.proposerInstruction, value: 'gepa|general-rules', description: 'The proposer\'s instruction.' },
     optimizer: { type: 'string', default: EVOLUTION_DEFAULTS.optimizer, value: choices(HELP_NAMES.optimizers), description: 'How proposals are written: GEPA\'s reflective mutation, or the OPRO way (scored past strategies in the prompt; needs --proposer llm).' },
     merge: { type: 'boolean', default: false, description: 'Also propose merges of two candidates (GEPA\'s merge), between reflective proposals.' },
@@ -190,10 +190,10 @@ export const ORACLE = {
 export const STORIES_GET = {
   name: 'stories get', positionals: true, synopsis: ['<game…> [options]', '--suite jericho|paper [options]'],
   summary: 'Downloads Jericho\'s story files, each checked against its md5.',
-  description: 'Downloads Jericho\'s story files from their public addresses (or BASE/<file name>), keeping each only if its md5 is Jericho\'s; one line per game; exit 1 if any failed.',
+  description: 'Downloads Jericho\'s story files from their public addresses (or BASE/<file name>), keeping each only if its md5 is Jericho\'s; one line per game; exit 1 if any failed. Offline, a failed download names the local copies the CLI already finds (../shared/stories among them) and the --mirror file:// line that copies them.',
   options: {
     suite: { type: 'string', value: 'jericho|paper', description: 'Every game of the suite instead of named games.' },
-    mirror: { type: 'string', value: 'BASE', description: 'Download from BASE/<file name> instead.' },
+    mirror: { type: 'string', value: 'BASE', description: 'Download from BASE/<file name> instead: an http(s) address, or file:///a/directory of local copies (such as ../shared/stories).' },
     dir: { type: 'string', value: 'DIR', defaultText: '$METATTL_STORIES_DIR, else ~/.cache/metattl-stories (where the CLI finds stories)', description: 'Where the files go.' },
     'timeout-ms': { type: 'string', value: 'MS', defaultText: '60000', description: 'Bounds each download.' },
     json,
@@ -252,7 +252,7 @@ export const EXPERIMENT = {
   name: 'experiment', positionals: true,
   synopsis: ['list [--json]', 'plan|register|run|resume|report <name|FILE> [options]', 'report DIR [options]'],
   summary: 'Experiments as runs: list, plan, register, run, resume, report.',
-  description: 'Experiments as runs, a built-in or a JSON file: plan prints every evolution and evaluation, the folds, metric calls, LLM calls, tokens and cost and the repeats needed for 80 % power at Δ = --power-delta before any call; run stores it in DIR/experiments/<name>/ (resume continues it); report writes report.md, .html, .csv, .json (report also takes an experiment directory).',
+  description: 'Experiments as runs, a built-in or a JSON file: plan prints every evolution, evaluation and walkthrough-recall probe (the spec\'s recallProbe step), the folds, metric calls, LLM calls, tokens and cost and the repeats needed for 80 % power at Δ = --power-delta before any call; run stores it in DIR/experiments/<name>/ (resume continues it); report writes the report files listed below (report also takes an experiment directory).',
   options: {
     store: { type: 'string', value: 'DIR', description: 'run / resume / report: the experiment lives in DIR/experiments/<name>/.' },
     out: { type: 'string', value: 'DIR', description: 'register: where registration.json goes; report: where the report goes.' },
@@ -280,7 +280,7 @@ export const EXPERIMENT = {
   },
   notes: [
     `Built-in experiments: ${Object.keys(BUILTIN_EXPERIMENTS).join(', ')} (experiment list describes them), or a JSON file.`,
-    'register writes registration.json (spec, its sha-256, code version, primary contrast, α) before any call; run checks its spec against it; report says whether the run matches it (else every comparison is exploratory). report writes report.md, .html, .csv, .json. A missing game names "stories get" (exit 1).',
+    'register writes registration.json (spec, its sha-256, code version, primary contrast, α) before any call; run checks its spec against it; report says whether the run matches it (else every comparison is exploratory). A spec\'s steps: evolutions, evaluations and, with recallProbe { taskSets, k?, probes?, seed?, walkthroughs? }, one walkthrough-recall probe per model set (as probe recall: does the actor complete walkthrough lines it never saw?). report writes report.md, .html, .csv, .json, comparisons.csv, folds.csv (leave-one-game-out folds), evolutions.csv (each evolution\'s chosen candidate) and recall.csv (the recall probe, per game and pooled); the last three only when the experiment has them. A missing game names "stories get" (exit 1).',
   ],
 } as const satisfies CommandSpec;
 

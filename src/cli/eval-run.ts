@@ -165,19 +165,19 @@ async function writeEvaluationReport(r: EvaluationRun, state: EvaluationState, m
   const settingsChanges = r.resumed?.settingsChanges ?? [];
   const results = {
     format: 'metattl-evaluation-results-1', id, codeVersion: codeVersion(), status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
-    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, config, report,
+    completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes, costUsd, config, report,
     model: exportedModel(config.models), comparisons: report.comparisons, exploratoryComparisons: report.exploratoryComparisons, warnings: report.warnings, ...(vocabulary.length ? { vocabulary } : {}), ...(settingsChanges.length ? { settingsChanges } : {}), ...(report.simulated ? { simulated: report.simulated } : {}), sessions: state.results.map((x) => ({ ...x, session: sessions.get(x.key) ?? null })) };
   await writeFile(join(r.out, 'results.json'), stringifyWithoutSecrets(results));
   await writeFile(join(r.out, 'summary.csv'), scrubText(reportToCsv(report)));
   await writeFile(join(r.out, 'comparisons.csv'), scrubText(comparisonsToCsv(report)));
   await writeFile(join(r.out, 'report.md'), scrubText([reportToMarkdown(report, 'Evaluation report', results.codeVersion), ...vocabularyMarkdown('policy', vocabulary.map((v) => ({ ...v, label: v.policy })))].join('\n')));
   if (r.json) {
-    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report, comparisons: report.comparisons, warnings: report.warnings }) + '\n');
+    process.stdout.write(JSON.stringify({ id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, completedSessions: state.results.length, plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes, costUsd, totalTokens: meter.totalTokens, ...providerNotes(settings, meter), report, comparisons: report.comparisons, warnings: report.warnings }) + '\n');
     if (state.stopReason === 'provider_error') process.stderr.write(`metattl: evaluation stopped: ${state.stopMessage ?? 'provider fault'}\n`);
   } else {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = state.stopReason ? ` (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''}; continue with --store DIR --resume ${id})` : '';
-    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes ?? 0} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, comparisons.csv, report.md to ${r.out}\n`);
+    process.stdout.write(`${summaryTable(report)}\n\nevaluation ${id}: ${state.status}${why}; ${state.results.length}/${state.totalSessions} sessions; ${state.faultedEpisodes} faulted episode${state.faultedEpisodes === 1 ? '' : 's'}; ${costText(costUsd)}; wrote results.json, summary.csv, comparisons.csv, report.md to ${r.out}\n`);
   }
 }
 

@@ -28,7 +28,7 @@ import { changedSettingsCheck, resumeCheck, settingsChanges, withChangedSettings
 import { allWeb, type CliTask } from './tasks.ts';
 import { UsageError } from './usage-error.ts';
 
-/** The outer loop's strategies (GEPA's names), as `--selection`, `--accept`, the stop conditions,
+/** The outer-loop rules (GEPA calls them strategies; glossary), as `--selection`, `--accept`, the stop conditions,
  * `--merge` and `--proposals` give them. */
 export interface OuterLoopOptions {
   selection: CandidateSelection;

@@ -93,7 +93,7 @@ export async function runAndReportEvolution(r: StoredEvolutionRun): Promise<numb
   } else {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const resume = state.status === 'stopped' || state.status === 'paused' ? `; continue with --store ${r.storeDir} --resume --id ${id}` : '';
-    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed ?? 0, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes ?? 0, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
+    process.stdout.write(`evolution ${id}: ${state.status} (${state.stopReason}${state.stopMessage ? `: ${state.stopMessage}` : ''})${resume}; ${state.metricCallsUsed}/${config.budgetMetricCalls} metric calls, ${plural(state.sessionsPlayed, 'session')}, ${plural(state.candidates.length - 1, 'proposal')}, ${plural(state.faultedEpisodes, 'faulted episode')}; ${costText(out.costUsd)}; best ${state.best.byMean} (z-score: ${state.best.byZScore})\n`);
   }
   return exitCode(interrupted, state.stopReason === 'provider_error');
 }
@@ -103,8 +103,8 @@ export function evolutionJson(id: string, state: EvolutionState, config: Evoluti
   return {
     id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage, bestCandidateId: state.best.byMean, bestByZScore: state.best.byZScore,
     model: exportedModel({ presetId: settings.provider.presetId, ...config.models }),
-    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed ?? 0,
-    faultedEpisodes: state.faultedEpisodes ?? 0, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
+    metricCallsUsed: state.metricCallsUsed, budget: config.budgetMetricCalls, sessionsPlayed: state.sessionsPlayed,
+    faultedEpisodes: state.faultedEpisodes, proposals: state.candidates.length - 1, failedProposals: state.failedProposals,
     candidates: state.candidates.map((c) => ({ id: c.id, parentId: c.parentId, status: c.status, reason: c.reason, strategy: c.strategy, valScores: c.valScores, iteration: c.iteration, origin: c.origin ?? 'proposer', ...(c.providerModel ? { providerModel: c.providerModel } : {}), ...(c.systemFingerprint ? { systemFingerprint: c.systemFingerprint } : {}) })),
     iteration: state.iteration, iterationsDone: state.iterationsDone ?? null, branchedFrom: config.branchedFrom ? { runId: config.branchedFrom.runId, iteration: config.branchedFrom.iteration } : null,
     fronts: state.fronts,

@@ -135,7 +135,7 @@ export async function sessionCommand(argv: string[]): Promise<number> {
     process.stderr.write(providerNotesText(providerNotes(settings, meter)));
     const why = record.stopReason ? ` (${record.stopReason}${record.stopMessage ? `: ${record.stopMessage}` : ''})` : '';
     const resume = record.status === 'stopped' && store ? `; continue with --store ${values.store} --resume ${id}` : '';
-    process.stdout.write(`session ${id} on ${story?.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes ?? 0} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
+    process.stdout.write(`session ${id} on ${story?.entry?.title ?? storySpec} seed ${seed}: ${record.status}${why}${resume}; scores ${record.scores.join(', ') || 'none'}; W-AUC ${record.wAuc === null ? 'n/a' : record.wAuc.toFixed(3)}; ${record.faultedEpisodes} faulted episode${record.faultedEpisodes === 1 ? '' : 's'}\n`);
   }
   return exitCode(interrupt.interrupted, record.stopReason === 'provider');
 }
@@ -157,7 +157,7 @@ function sessionJson(record: SessionRecord, run: { id: string; story: string; se
     status: record.status, stopReason: record.stopReason, scores: record.scores, averageScore: record.averageScore, bestScore: record.bestScore,
     stopMessage: record.stopMessage, exchanges: record.exchanges.length,
     model: exportedModel({ presetId: settings.provider.presetId, actor: settings.roles.actor.model, metaAgent: settings.roles.metaAgent.model }),
-    interventions: (record.interventions ?? []).map(({ episode, step, oldGuide, newGuide }) => ({ episode, step, oldGuide, newGuide })), costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes ?? 0, ...providerNotes(settings, meter), localModel,
+    interventions: (record.interventions ?? []).map(({ episode, step, oldGuide, newGuide }) => ({ episode, step, oldGuide, newGuide })), costUsd: knownCostUsd(settings, meter), totalTokens: meter.totalTokens, faultedEpisodes: record.faultedEpisodes, ...providerNotes(settings, meter), localModel,
     episodes: record.episodes.map((e) => ({
       index: e.index, guidingPrompt: e.guidingPrompt, finalScore: e.finalScore, termination: e.termination,
       ...(e.trajectory?.startLocation !== undefined ? { startLocation: e.trajectory.startLocation } : {}),

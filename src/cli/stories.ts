@@ -29,11 +29,17 @@ export function downloadedStoriesDir(): string {
   return process.env.METATTL_STORIES_DIR ?? resolve(homedir(), '.cache/metattl-stories');
 }
 
-/** Directories searched for a story given by id or bare name: STORIES_DIR, public/stories,
- * the downloaded stories (`downloadedStoriesDir`), ../shared/stories. */
-export function storyDirs(): string[] {
+/** Every directory a story given by id or bare name is looked for in, whether it exists or not:
+ * STORIES_DIR (when set), public/stories, the downloaded stories (`downloadedStoriesDir`),
+ * ../shared/stories (or $SHARED_DIR/stories). Absolute paths. */
+export function storySearchDirs(): string[] {
   const dirs = [process.env.STORIES_DIR, resolve(ROOT, 'public/stories'), downloadedStoriesDir(), resolve(process.env.SHARED_DIR ?? resolve(ROOT, '../shared'), 'stories')];
-  return dirs.filter((d): d is string => !!d && existsSync(d));
+  return dirs.filter((d): d is string => !!d).map((d) => resolve(d));
+}
+
+/** The directories of `storySearchDirs` that exist: where a story is looked up. */
+export function storyDirs(): string[] {
+  return storySearchDirs().filter((d) => existsSync(d));
 }
 
 /**

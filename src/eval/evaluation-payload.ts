@@ -12,7 +12,7 @@ import { upgradeSessionPayload, type SessionPayload } from '../ttl/session-paylo
 import type { EvaluationResult, EvaluationState } from './interface.ts';
 
 /** An evaluation's state in the current payload shape. */
-export type EvaluationPayload = EvaluationState & { faultedEpisodes: number };
+export type EvaluationPayload = EvaluationState;
 
 /** One stored event of an evaluation: a finished session's result and its whole record. */
 export interface EvaluationEvent {

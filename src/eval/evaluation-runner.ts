@@ -81,7 +81,7 @@ export async function runEvaluation(id: string, config: EvaluationConfig, deps: 
       if (signal.aborted) throw new LlmError('aborted', 'stopped');
       const sessionId = `${id}:${job.key}`;
       const { session, wAuc, scores, faultedNow, finishedNow } = await deps.evaluate(job.policy.spec, job.task, job.repeat, sessionId, signal);
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (faultedNow ?? session.faultedEpisodes ?? 0);
+      state.faultedEpisodes = state.faultedEpisodes + (faultedNow ?? session.faultedEpisodes);
       if (session.status !== 'complete') {
         if (session.stopReason === 'budget') throw new BudgetReachedError(session.stopMessage ?? 'Budget reached.', /token/.test(session.stopMessage ?? '') ? 'tokens' : 'usd');
         if (session.stopReason === 'provider') return faultOutcome(session, finishedNow ?? 0);

@@ -84,8 +84,9 @@ export interface EvaluationState {
   results: EvaluationResult[];
   totalSessions: number;
   /** Episodes cut short by provider faults (never scored; their sessions are played again on
-   * resume), over every attempt of this evaluation. Absent in older states = 0. */
-  faultedEpisodes?: number;
+   * resume), over every attempt of this evaluation (0 for states stored before they were counted:
+   * evaluation-payload.ts). */
+  faultedEpisodes: number;
   startedAt: string;
   finishedAt: string | null;
 }

@@ -98,7 +98,7 @@ export function buildReport(state: EvaluationState, options: { powerDelta?: numb
   }
   return {
     id: state.id, status: state.status, stopReason: state.stopReason, stopMessage: state.stopMessage,
-    plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes ?? 0, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
+    plannedSessions: state.totalSessions, faultedEpisodes: state.faultedEpisodes, baselinePolicyId: config.baselinePolicyId, bootstrap: { resamples: RESAMPLES, seed: config.bootstrapSeed, level: LEVEL },
     policies, games, totalSessions: state.results.length,
     comparisons: declared, exploratoryComparisons: exploratory,
     ...(usesSimulatedModel([config.models.actor, config.models.metaAgent]) ? { simulated: SIMULATION_NOTICE } : { model: describeModel(config.models).line }),

@@ -5,7 +5,7 @@ import { loadTokenCounter } from '../llm/token-count.ts';
 import { REFLEXION_PROMPT } from '../ttl/policies/reflexion-policy.ts';
 import { GRADIENT_PROMPT, UPDATE_PROMPT } from '../ttl/policies/textgrad-policy.ts';
 import { samples } from '../ttl/cost-samples.ts';
-import { actorUsage, policyUsage, priceUsage, unpricedModels, zeroUsage, type EstimateModels } from '../ttl/cost-estimate.ts';
+import { actorUsage, policyUsage, priceUsage, simulatedOnly, unpricedModels, zeroUsage, type EstimateModels } from '../ttl/cost-estimate.ts';
 import { estimateEvolution, evolutionCallCounts, type EvolutionPlan } from './cost-estimate.ts';
 
 const chars = (text: string): number => text.length;
@@ -66,6 +66,22 @@ describe('prices', () => {
     expect(point.costUsd).toBeCloseTo(2 + 1, 10);
     expect(point.totalTokens).toBe(1_106_000);
     expect(unpricedModels(usage, models())).toEqual(['p']);
+  });
+
+  it('the simulated model is never unpriced: it costs nothing; a run it alone plays is simulatedOnly', () => {
+    const simulated: EstimateModels = { roles: { actor: { model: 'simulated', maxTokens: 100 }, metaAgent: { model: 'simulated', maxTokens: 500 }, proposer: { model: 'p', maxTokens: 1000 } }, prices: {} };
+    const usage = zeroUsage();
+    usage.actor = { calls: 10, promptTokens: 1_000, completionTokens: 100 };
+    usage.metaAgent = { calls: 2, promptTokens: 500, completionTokens: 50 };
+    expect(unpricedModels(usage, simulated)).toEqual([]);
+    expect(priceUsage(usage, simulated).costUsd).toBe(0);
+    expect(simulatedOnly(usage, simulated)).toBe(true);
+    // A proposer call by a real model without a price: listed, and the run is not the simulation alone.
+    usage.proposer = { calls: 1, promptTokens: 5_000, completionTokens: 1_000 };
+    expect(unpricedModels(usage, simulated)).toEqual(['p']);
+    expect(simulatedOnly(usage, simulated)).toBe(false);
+    expect(simulatedOnly(zeroUsage(), simulated)).toBe(false);
+    expect(simulatedOnly(usage, models())).toBe(false);
   });
 });
 

@@ -15,8 +15,9 @@ import { upgradeSessionPayload, type SessionPayload } from '../ttl/session-paylo
 import type { SessionRecord } from '../ttl/session-record.ts';
 import type { EvolutionState, MetricCall, ProposalProvenance } from './interface.ts';
 
-/** An evolution run's state in the current payload shape. */
-export type EvolutionPayload = EvolutionState & { sessionsPlayed: number; faultedEpisodes: number };
+/** An evolution run's state in the current payload shape (every count there: EvolutionState
+ * requires them, and the upgrade fills them in older states). */
+export type EvolutionPayload = EvolutionState;
 
 /** A stored proposer reply of iteration `iteration`; `index`: the proposal's index within its
  * iteration, absent for the first (and only, at 1×1); `usage` absent in replies stored before it was kept. */

@@ -253,7 +253,7 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
       if (signal.aborted) throw new LoopStop('stopped', null);
       const sessionId = `${id}:${key}`;
       const result = await deps.evaluate(candidate.strategy, task, repeat, sessionId, signal);
-      state.faultedEpisodes = (state.faultedEpisodes ?? 0) + (result.faultedNow ?? result.session.faultedEpisodes ?? 0);
+      state.faultedEpisodes = state.faultedEpisodes + (result.faultedNow ?? result.session.faultedEpisodes);
       if (result.session.status !== 'complete') {
         if (result.session.stopReason === 'provider') return faultOutcome(result.session, result.finishedNow ?? 0);
         throw new LoopStop(sessionStopReason(result.session), result.session.stopMessage);
@@ -268,7 +268,7 @@ function sweeper(id: string, state: EvolutionState, deps: EvolutionDeps, emit: (
       if (r === undefined) continue;
       const job = jobs[index]!;
       state.metricCalls.push(r.call);
-      state.sessionsPlayed = (state.sessionsPlayed ?? 0) + 1;
+      state.sessionsPlayed = state.sessionsPlayed + 1;
       // The (candidate, task) metric call is charged once, with its last repeat.
       if (r.repeat === repeatsOf(job.purpose) - 1) state.metricCallsUsed += 1;
       await emit({ type: 'metric_call_done', call: r.call, metricCallsUsed: state.metricCallsUsed, fromCache: r.fromCache });

@@ -230,7 +230,8 @@ export const COMPLETING_STOP_REASONS: readonly StopReason[] = ['budget', 'failur
 export interface EvolutionState {
   format: 'metattl-evolution-1';
   id: string;
-  /** The code that started the run (src/common/code-version.ts); absent in older runs. */
+  /** The code that started the run (src/common/code-version.ts); absent in runs stored before it was
+   * recorded (no upgrade step can know it: readers say "unknown"). */
   codeVersion?: string;
   config: EvolutionConfig;
   /** 'paused': held at an iteration boundary on request (stopReason 'paused'); resumable as 'stopped' is. */
@@ -240,17 +241,20 @@ export interface EvolutionState {
   candidates: Candidate[];
   metricCalls: MetricCall[];
   metricCallsUsed: number;
-  /** Sessions played (every repeat of every metric call). Absent in runs stored before it existed. */
-  sessionsPlayed?: number;
-  /** Episodes cut short by a provider fault (not scored, replayed on resume), over the run. */
-  faultedEpisodes?: number;
+  /** Sessions played (every repeat of every metric call); runs stored before it was counted get
+   * one per metric call at load (evolution-payload.ts). */
+  sessionsPlayed: number;
+  /** Episodes cut short by a provider fault (not scored, replayed on resume), over the run (0 for
+   * runs stored before they were counted). */
+  faultedEpisodes: number;
   /** Charged failed proposals (each one metric call). */
   failedProposals: number;
   /** Validation task id → candidate ids tied best there. */
   fronts: Record<string, string[]>;
   iteration: number;
   /** Iterations finished (the last boundary reached): equal to `iteration` when the run stopped or
-   * paused between iterations, one less when it stopped inside one. Absent in older runs. */
+   * paused between iterations, one less when it stopped inside one. Absent before the first
+   * boundary (boundary 0: the seed validated) and in runs stored before it was kept. */
   iterationsDone?: number;
   rngState: number;
   /** Best by mean validation W-AUC, and by mean per-task z-scored W-AUC. */

@@ -31,5 +31,7 @@ describe('the prices a plan is at', () => {
       ['gpt-4o-mini', ['actor', 'proposer'], 0.6], ['gpt-5', ['meta-agent', 'proposer'], 10], ['my-finetune', ['actor'], null],
     ]);
     expect(pricesText(used)).toBe('gpt-4o-mini $0.15/$0.60 per M tokens in/out (cached in $0.075) (actor, proposer); gpt-5 $1.25/$10.00 per M tokens in/out (cached in $0.125) (meta-agent, proposer); my-finetune no price (actor)');
+    // The simulated model costs nothing: "free", not "no price".
+    expect(pricesText([{ model: 'simulated', roles: ['actor', 'meta-agent'], price: null } as unknown as (typeof used)[number]])).toBe('simulated free (actor, meta-agent)');
   });
 });

@@ -9,6 +9,7 @@ import { estimateEvaluation } from '../eval/cost-estimate.ts';
 import { estimateEvolution } from '../evolve/cost-estimate.ts';
 import { priceUsage, sessionUsage, unpricedModels, zeroUsage, type CostPoint, type EstimateModels } from '../ttl/cost-estimate.ts';
 import { recallMessages } from '../eval/recall-probe.ts';
+import { SIMULATED_MODEL } from '../llm/model-label.ts';
 import { countChatTokens } from '../llm/token-count.ts';
 import type { TokenCounter } from '../llm/token-count.ts';
 import type { PolicySpec } from '../ttl/policy.ts';
@@ -142,9 +143,10 @@ export function pricesOfPlan(spec: Pick<ExperimentPlan['spec'], 'models'>, model
 }
 
 /** "gpt-4o-mini $0.15/$0.60 per M tokens in/out (cached in $0.075) (actor, meta-agent, proposer)",
- * one clause per model joined by "; "; "no price" for an unpriced one. */
+ * one clause per model joined by "; "; "no price" for an unpriced one, "free" for the simulated
+ * model (it costs nothing). */
 export function pricesText(list: readonly PriceUsed[]): string {
   // Two decimals unless that would round the price (gpt-5's cached input: $0.125).
   const usd = (n: number) => `$${Number(n.toFixed(2)) === n ? n.toFixed(2) : String(Number(n.toPrecision(3)))}`;
-  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : 'no price'} (${p.roles.join(', ')})`).join('; ');
+  return list.map((p) => `${p.model} ${p.price ? `${usd(p.price.inputPerMTokUsd)}/${usd(p.price.outputPerMTokUsd)} per M tokens in/out${p.price.cachedInputPerMTokUsd === undefined ? '' : ` (cached in ${usd(p.price.cachedInputPerMTokUsd)})`}` : p.model === SIMULATED_MODEL ? 'free' : 'no price'} (${p.roles.join(', ')})`).join('; ');
 }

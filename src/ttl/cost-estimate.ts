@@ -11,6 +11,7 @@ import { buildActorMessages, DEFAULT_HISTORY_LENGTH } from '../agents/actor-prom
 import { formatEpisodeLog } from '../agents/episode-log.ts';
 import { metaPromptOf } from '../agents/meta-prompt.ts';
 import type { ChatMessage, LlmSettings, Role, RoleSettings } from '../llm/interface.ts';
+import { SIMULATED_MODEL } from '../llm/model-label.ts';
 import { countChatTokens, type TokenCounter } from '../llm/token-count.ts';
 import { fitChat, type ChatTurn } from './chat-budget.ts';
 import { REWRITE_PROMPT, SUMMARY_PROMPT } from './policies/memory-policy.ts';
@@ -79,9 +80,17 @@ export function priceUsage(usage: UsageByRole, models: EstimateModels): CostPoin
   return { byRole: usage, totalTokens, costUsd };
 }
 
-/** Models of roles that make calls but are missing from the price table. */
+/** Models of roles that make calls but are missing from the price table. The simulated model
+ * (llm/model-label.ts) is never among them: it costs nothing, with or without a price. */
 export function unpricedModels(usage: UsageByRole, models: EstimateModels): string[] {
-  return [...new Set(ROLE_KEYS.filter((r) => usage[r].calls > 0).map((r) => models.roles[r].model).filter((m) => !(m in models.prices)))];
+  return [...new Set(ROLE_KEYS.filter((r) => usage[r].calls > 0).map((r) => models.roles[r].model).filter((m) => m !== SIMULATED_MODEL && !(m in models.prices)))];
+}
+
+/** True when every role that makes calls is the simulated model (and some role does): the run
+ * costs nothing, and a real model's token counts do not apply to it. */
+export function simulatedOnly(usage: UsageByRole, models: EstimateModels): boolean {
+  const calling = ROLE_KEYS.filter((r) => usage[r].calls > 0);
+  return calling.length > 0 && calling.every((r) => models.roles[r].model === SIMULATED_MODEL);
 }
 
 /** A text of about `tokens` tokens (the sample proposer reply repeated), for max-length replies. */

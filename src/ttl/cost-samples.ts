@@ -89,7 +89,7 @@ export function syntheticSession(shape: SessionShape, scenario: Scenario, metaRe
     guidingPromptAfter: s.learnedGuide, usage: null, droppedEpisodes: [], notice: null, error: null,
   }));
   return {
-    format: 'metattl-session-1', id: 'estimate', status: 'complete', stopReason: null, stopMessage: null, episodes, exchanges,
+    format: 'metattl-session-1', id: 'estimate', status: 'complete', stopReason: null, stopMessage: null, episodes, exchanges, faultedEpisodes: 0, faults: [],
     scores: episodes.map(() => 0), wAuc: 0, averageScore: 0, bestScore: 0, startedAt: '', finishedAt: null, wallTimeMs: 0,
     config: {
       story: { id: 'story', title: 'Story', md5: '0'.repeat(32), maxScore: 100 }, seed: 0, policy: { kind: 'static' }, metaPrompt: null,

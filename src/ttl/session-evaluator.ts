@@ -98,12 +98,12 @@ export async function evaluateSession(
   const session = await options.pool.with(task.id, (engine) => startOrResumeSession(store ?? null, sessionId, parts.config, {
     engine, actor: parts.actor, policy: parts.policy, resume: 'if-stored', fromLastGood: options.fromLastGood ?? false, ...(signal ? { signal } : {}),
     onResumed: (previous) => {
-      faultedBefore = previous.faultedEpisodes ?? 0;
+      faultedBefore = previous.faultedEpisodes;
       finishedBefore = previous.scores.length;
     },
     ...(options.sink ? { display: options.sink(sessionId) } : {}),
   }));
-  return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: (session.faultedEpisodes ?? 0) - faultedBefore,
+  return { session, wAuc: session.wAuc ?? 0, scores: session.scores, faultedNow: session.faultedEpisodes - faultedBefore,
     finishedNow: session.scores.length - finishedBefore,
   };
 }

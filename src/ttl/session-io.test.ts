@@ -5,7 +5,7 @@ import { exportSession, importSession } from './session-io.ts';
 import { usageOf, type SessionRecord } from './session-record.ts';
 
 const record: SessionRecord = {
-  format: 'metattl-session-1', id: 's1',
+  format: 'metattl-session-1', id: 's1', faultedEpisodes: 0, faults: [],
   config: {
     story: { id: 'advent', title: 'Adventure', md5: 'ee2242e155fd8910921b0f8e04019a3a', maxScore: 350 }, seed: 5,
     policy: { kind: 'meta', name: 'naive', strategy: '' }, metaPrompt: { text: 'sys', hash: 'h' }, episodes: 2, maxSteps: 3,

@@ -165,7 +165,7 @@ class ProgressWatch {
 /** The fault outcome of a session stopped with reason `provider` (its last recorded fault decides
  * whether it is systemic); `finishedNow`: episodes it finished in this attempt. */
 export function faultOutcome(session: SessionRecord, finishedNow: number): FaultedOutcome {
-  const kind = session.faults?.at(-1)?.kind as LlmErrorKind | undefined;
+  const kind = session.faults.at(-1)?.kind as LlmErrorKind | undefined;
   return {
     kind: 'faulted', message: session.stopMessage ?? 'The provider failed.', finishedNow,
     systemic: kind !== undefined && (SYSTEMIC_KINDS.has(kind) || kind === 'aborted'),

@@ -10,10 +10,11 @@
  */
 import type { TrajectoryStep } from '../agents/trajectory.ts';
 import { upgradePayload, type PayloadKind, type PayloadObject } from '../store/payload.ts';
-import type { FaultedAttempt, SessionRecord } from './session-record.ts';
+import type { SessionRecord } from './session-record.ts';
 
-/** A session record in the current payload shape: its faults and their count always present. */
-export type SessionPayload = SessionRecord & { faultedEpisodes: number; faults: FaultedAttempt[] };
+/** A session record in the current payload shape: its faults and their count always present (as
+ * SessionRecord requires; the upgrade fills them in older records). */
+export type SessionPayload = SessionRecord;
 
 /** Version 0 → 1: no faults kept = none; the count of faulted episodes is that of the kept
  * episode attempts when absent. */

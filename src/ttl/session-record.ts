@@ -75,10 +75,11 @@ export interface SessionRecord {
   stopMessage: string | null;
   episodes: EpisodeRecord[];
   exchanges: PolicyExchange[];
-  /** Episode attempts cut short by a provider fault (never scored). Absent in older records = 0. */
-  faultedEpisodes?: number;
-  /** Every failed attempt, in order (absent in older records). */
-  faults?: FaultedAttempt[];
+  /** Episode attempts cut short by a provider fault (never scored); records stored before they
+   * were counted get it at load (session-payload.ts). */
+  faultedEpisodes: number;
+  /** Every failed attempt, in order ([] for records stored before faults were kept). */
+  faults: FaultedAttempt[];
   /** Final score per completed episode (score points). */
   scores: number[];
   wAuc: number | null;
@@ -141,7 +142,7 @@ export const HUMAN_EDIT_LABEL = 'with a human edit';
 export function usageOf(record: SessionRecord): Record<Role, RoleTotals> {
   const zero = (): RoleTotals => ({ calls: 0, promptTokens: 0, completionTokens: 0, reasoningTokens: 0, cachedPromptTokens: 0, latencyMs: 0, costUsd: 0 });
   const totals: Record<Role, RoleTotals> = { actor: zero(), metaAgent: zero(), proposer: zero() };
-  const faulted = record.faults ?? [];
+  const faulted = record.faults;
   for (const steps of [...record.episodes.map((e) => e.steps), ...faulted.map((f) => f.steps)]) {
     for (const s of steps) {
       if (s.parseStatus === 'llm_error') continue;

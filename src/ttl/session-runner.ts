@@ -101,9 +101,8 @@ export async function runSession(options: SessionOptions): Promise<SessionRecord
   };
 
   const fault = async (attempt: FaultedAttempt) => {
-    (record.faults ??= []).push(attempt);
-    if (attempt.phase === 'episode') record.faultedEpisodes = (record.faultedEpisodes ?? 0) + 1;
-    else record.faultedEpisodes ??= 0;
+    record.faults.push(attempt);
+    if (attempt.phase === 'episode') record.faultedEpisodes += 1;
     await sink.onRecord?.(record);
   };
 

@@ -89,7 +89,7 @@ export function persistingSink(store: Store, sessionId: string, inner: SessionSi
   };
   const writeRecord = async (record: SessionRecord) => {
     check();
-    const faults = record.faults?.length ?? 0;
+    const faults = record.faults.length;
     if (faultsWritten !== null && faults > faultsWritten) {
       const whole = structuredClone(record);
       behind(() => replaceSession(store, whole, now));

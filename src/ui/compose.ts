@@ -4,11 +4,12 @@
  * view's state (and Settings, the LLM services, the meta-prompt catalog and the run services they
  * share) is a `LazyState`: its code loads, and it is built, when a view first needs it, so the
  * first load carries the Play view alone (bench/page-bench.ts). A view's state starts (opens the
- * library, loads the last story) when the view is first shown. The tour and workshop mode read
+ * story shelf, loads the last story) when the view is first shown. The tour and workshop mode read
  * their saved settings once the store is open. */
 import { mount } from 'svelte';
 import App from './App.svelte';
 import type { LearnSetup } from './learn/learn-setup.svelte.ts';
+import { KEYLESS_META_PROMPT } from './shared/format/learn-form.ts';
 import { Player } from './play/player.svelte.ts';
 import { LazyState } from './shell/lazy-state.svelte.ts';
 import { loadSchemaStages } from './shell/schema-stages.ts';
@@ -30,14 +31,16 @@ import { WorkshopState } from './workshop/workshop.svelte.ts';
 const target = document.getElementById('app');
 if (!target) throw new Error('index.html lacks #app');
 // The storage alarm hears of every failed save (storage low, full or closed) and offers an export.
-const storageAlarm = new StorageAlarm({ store: () => library.store, download: (name, text, mime) => services.download(name, text, mime), now: () => Date.now() });
+const storageAlarm = new StorageAlarm({ store: () => shelf.store, download: (name, text, mime) => services.download(name, text, mime), now: () => Date.now() });
 const services = createBrowserServices(document, fetch.bind(globalThis), (error) => storageAlarm.raise(error));
-const library = new StoryShelf(services);
-/** The library's store, opened (or the memory-only fallback when opening failed). */
-const libraryReady = library.init().catch(() => undefined);
-const player = new Player(services, library);
+const shelf = new StoryShelf(services);
+/** The story shelf's store, opened (or the memory-only fallback when opening failed). */
+const shelfReady = shelf.init().catch(() => undefined);
+const player = new Player(services, shelf);
 const router = new Router(createBrowserNavigation());
-const tour = new TourState();
+/** The tour names the simulated model as the player once it is the chosen provider (settings are
+ * read lazily: before they load, a language model plays). */
+const tour = new TourState(() => settings.current?.form.presetId === SIMULATED_PROVIDER);
 const workshop = new WorkshopState(services.query());
 
 /** A view's state whose modules load after the schema stages (shell/schema-stages.ts): its own
@@ -50,23 +53,23 @@ const settings = stateAfterSchemas(async () => {
   const [{ SettingsState }, services] = await Promise.all([import('./shared/state/settings.svelte.ts'), llm.get()]);
   await yieldToMain();
   const state = new SettingsState(services, undefined, { pageUrl: () => location.href, copyText, workshop: () => workshop.on });
-  void libraryReady.then(() => state.init(library.store));
+  void shelfReady.then(() => state.init(shelf.store));
   return state;
 });
 /** Session-running wiring shared by the Learn, Evolve, Evaluate and Experiments views (run-services.ts). */
 const runs = stateAfterSchemas(async () => {
   const [{ RunServices }, llmServices, settingsState] = await Promise.all([import('./shared/state/run-services.ts'), llm.get(), settings.get()]);
-  return new RunServices({ shelf: library, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
+  return new RunServices({ shelf, settings: settingsState, llm: llmServices, locks: pageRunLocks() });
 });
 /** The meta-prompt library's entries: built-in and the user's (Learn, Library, Evolve, a shared link). */
 const catalog = stateAfterSchemas(async () => {
   const { MetaPromptCatalog } = await import('./shared/state/meta-prompt-catalog.svelte.ts');
-  return new MetaPromptCatalog({ store: async () => (await library.init(), library.store), now: () => Date.now(), newId: () => `user-${newId()}` });
+  return new MetaPromptCatalog({ store: async () => (await shelf.init(), shelf.store), now: () => Date.now(), newId: () => `user-${newId()}` });
 });
 const agent = stateAfterSchemas(async () => {
   const [{ Agent }, settingsState, llmServices] = await Promise.all([import('./agent/agent.svelte.ts'), settings.get(), llm.get()]);
   await yieldToMain();
-  return new Agent(services, library, settingsState, llmServices);
+  return new Agent(services, shelf, settingsState, llmServices);
 });
 const learn = stateAfterSchemas(async () => {
   const [{ LearnSetup }, { LearnState }, { SessionRuns }, runServices, catalogState, settingsState] = await Promise.all([
@@ -74,7 +77,7 @@ const learn = stateAfterSchemas(async () => {
   ]);
   await yieldToMain();
   const setup: LearnSetup = new LearnSetup(runServices, catalogState, settingsState, services, copyText, workshopPreset);
-  return new LearnState(runServices, setup, new SessionRuns(() => library.store, services), services);
+  return new LearnState(runServices, setup, new SessionRuns(() => shelf.store, services), services);
 });
 const metaLibrary = stateAfterSchemas(async () => {
   const [{ MetaLibraryState }, catalogState] = await Promise.all([import('./meta-library/meta-library.svelte.ts'), catalog.get()]);
@@ -100,7 +103,7 @@ const openPractice = (task: string): void => {
   void Promise.all([import('./room/room-standing.ts'), learn.get()]).then(async ([{ practiceTarget }, state]) => {
     const { story, seed } = practiceTarget(task);
     await state.setup.init();
-    if (state.setup.library.find(story)) {
+    if (state.setup.shelf.find(story)) {
       state.setup.selectStory(story);
       state.setup.setSeed({ kind: 'fixed', seed });
     }
@@ -176,7 +179,7 @@ const learnForm = (): LearnSetup | undefined => learn.current?.setup;
 const presetTarget: PresetTarget = {
   get loaded() { return learnForm() !== undefined; },
   init: async () => (await learn.get()).setup.init(),
-  get library() { return learnForm()?.library ?? { entries: [] }; },
+  get shelf() { return learnForm()?.shelf ?? { entries: [] }; },
   change: (patch) => learnForm()?.change(patch),
   get restoredForm() { return learnForm()?.restoredForm; },
   get changedAfterLoad() { return learnForm()?.changedAfterLoad; },
@@ -198,12 +201,13 @@ router.onEnter('settings', onEnter(settings, () => undefined));
 router.onEnter('room', onEnter(room, (state) => state.start(new URL(location.href))));
 const onWatchReplay = (): void => router.open('replay', { replay: 'lever-room-naive' });
 /** The first-run path's "Try it without a key": the simulated model (llm/model-label.ts) for every
- * role once the settings are loaded, then Learn on The Lever Room, ready to start. */
+ * role once the settings are loaded, then Learn on The Lever Room with the fact bank meta-prompt
+ * (`KEYLESS_META_PROMPT`: the one that shows learning with the simulated model), ready to start. */
 const onTrySimulated = (): void => {
   void settings.get().then(async (state) => {
     await state.whenLoaded;
     state.selectPreset(SIMULATED_PROVIDER);
-    router.open('learn', { story: 'lever-room' });
+    router.open('learn', { story: 'lever-room', metaPrompt: KEYLESS_META_PROMPT });
   });
 };
 await yieldToMain();
@@ -212,16 +216,16 @@ const settingsLink = { href: () => router.href('settings'), go: () => router.go(
 /** "Get the games" on the story shelf (Play, Agent, Learn): downloads on request, added to the story shelf. */
 const getGames = new GetGamesState({
   fetch: (input, init) => fetch(input, init),
-  catalog: () => library.catalogEntries,
-  shelfMd5s: () => new Set(library.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
+  catalog: () => shelf.catalogEntries,
+  shelfMd5s: () => new Set(shelf.entries.flatMap((e) => (e.catalog ? [e.catalog.md5] : []))),
   add: async (fileName, bytes) => {
-    const added = await library.add(fileName, bytes);
+    const added = await shelf.add(fileName, bytes);
     if (added.problem !== null) throw new Error(added.problem);
   },
 });
 const context = new Map<unknown, unknown>([[EXPORTS_CONTEXT, createExports(services)], [SETTINGS_LINK_CONTEXT, settingsLink], [GET_GAMES_CONTEXT, getGames]]);
 target.replaceChildren(); // the "Loading…" line index.html shows until the page's code has arrived
-export default mount(App, { target, context, props: { storageAlarm, router, library, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, room, tour, workshop, onWatchReplay, onTrySimulated } });
+export default mount(App, { target, context, props: { storageAlarm, router, shelf, player, agent, settings, learn, metaLibrary, shareInbox, evolve, evaluate, experiments, replay, room, tour, workshop, onWatchReplay, onTrySimulated } });
 router.start();
 /** Whether the page is in a workshop room (then the first-visit tour stays closed: the Room view is the student's start). */
 const inRoomAtStart = roomAtStart().catch(() => false);
@@ -233,7 +237,7 @@ const inboxAtStart = carriesShare() ? shareInbox.get().catch(() => undefined) : 
 window.addEventListener('hashchange', () => {
   if (carriesShare()) void shareInbox.get().catch(() => undefined);
 });
-void Promise.all([libraryReady, inboxAtStart, inRoomAtStart]).then(([, , inRoom]) => {
-  void tour.init(library.store, () => inRoom || (shareInbox.current?.preview.status ?? 'none') !== 'none');
-  void workshop.init(library.store);
+void Promise.all([shelfReady, inboxAtStart, inRoomAtStart]).then(([, , inRoom]) => {
+  void tour.init(shelf.store, () => inRoom || (shareInbox.current?.preview.status ?? 'none') !== 'none');
+  void workshop.init(shelf.store);
 });

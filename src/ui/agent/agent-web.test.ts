@@ -21,7 +21,7 @@ let services: FakeServices;
 async function makeAgent(): Promise<Agent> {
   const tab = await testTab(mock.baseUrl);
   services = tab.services;
-  const agent = new Agent(services, tab.library, tab.settings, tab.llm, () => () => undefined, createJsdomDocument);
+  const agent = new Agent(services, tab.shelf, tab.settings, tab.llm, () => () => undefined, createJsdomDocument);
   await agent.init();
   return agent;
 }

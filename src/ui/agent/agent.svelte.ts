@@ -130,11 +130,11 @@ export class Agent extends RunLifecycle {
   /** Adds and removes stories (the story shelf panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
-  private readonly memory = new FormMemory<AgentForm>(() => this.library.store, formSettingKey('agent'));
+  private readonly memory = new FormMemory<AgentForm>(() => this.shelf.store, formSettingKey('agent'));
 
   constructor(
     private readonly services: PlayerServices,
-    readonly library: StoryShelf,
+    readonly shelf: StoryShelf,
     private readonly settings: SettingsState,
     private readonly llm: LlmServices,
     schedule: Schedule = browserSchedule,
@@ -142,8 +142,8 @@ export class Agent extends RunLifecycle {
     private readonly webDocument?: DocumentFactory,
   ) {
     super(schedule);
-    this.pace = new PaceControl(() => library.store, 'agent');
-    this.stories = new StoryPicker(() => library, {
+    this.pace = new PaceControl(() => shelf.store, 'agent');
+    this.stories = new StoryPicker(() => shelf, {
       choose: (id) => this.selectStory(id),
       removed: (id) => {
         if (this.selectedId === id) this.selectedId = '';
@@ -161,10 +161,10 @@ export class Agent extends RunLifecycle {
 
   /** Pick a story; its seed becomes the catalog's default. */
   selectStory(id: string): void {
-    const entry = this.library.find(id);
+    const entry = this.shelf.find(id);
     if (!entry || this.running) return;
     this.selectedId = id;
-    this.seed = this.library.defaultSeed(entry);
+    this.seed = this.shelf.defaultSeed(entry);
   }
 
   /** Play a story or a web task; the step limit and the guiding prompt follow the kind's defaults
@@ -188,7 +188,7 @@ export class Agent extends RunLifecycle {
   async run(): Promise<void> {
     if (this.running) return;
     const web = this.kind === 'web';
-    const entry = web ? undefined : this.library.find(this.selectedId);
+    const entry = web ? undefined : this.shelf.find(this.selectedId);
     const settings = this.settings.llmSettings();
     const problem = web && !isWebTaskId(this.webTaskId) ? 'Choose a web task first.'
       : !web && !entry ? 'Choose a story first.'
@@ -279,9 +279,9 @@ export class Agent extends RunLifecycle {
   /** Load the story in its worker and run the episode (LLM and interpreter faults are data in
    * the trajectory). @throws for a story that cannot be loaded or a worker that cannot start */
   private async playEpisode(entry: ShelfEntry, settings: LlmSettings, meter: UsageMeter, signal: AbortSignal): Promise<Trajectory> {
-    const story = await this.library.load(entry);
-    this.maxScore = await this.library.maxScoreOf(story);
-    const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, this.seed));
+    const story = await this.shelf.load(entry);
+    this.maxScore = await this.shelf.maxScoreOf(story);
+    const engine = await this.services.loadEngine(story.bytes, this.shelf.loadOptions(story, this.seed));
     try {
       this.startObservation = engine.start.text;
       this.startLocation = engine.start.location ?? null;
@@ -338,14 +338,14 @@ export class Agent extends RunLifecycle {
 
   private async start(): Promise<void> {
     await this.errors.run(async () => {
-      await this.library.init();
+      await this.shelf.init();
       await this.restoreForm();
       await this.pace.load();
       const query = this.services.query();
       const asked = query.get('story');
-      const wanted = asked ?? (this.selectedId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
-      const first = this.selectedId === '' ? this.library.entries[0]?.id : undefined;
-      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : first;
+      const wanted = asked ?? (this.selectedId !== '' ? null : await this.shelf.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const first = this.selectedId === '' ? this.shelf.entries[0]?.id : undefined;
+      const id = typeof wanted === 'string' && this.shelf.find(wanted) ? wanted : first;
       if (id !== undefined && (asked !== null || this.selectedId === '')) this.selectStory(id);
       const seed = Number(query.get('seed') ?? NaN);
       if (query.get('story') === id && isSeed(seed)) this.seed = seed;
@@ -371,7 +371,7 @@ export class Agent extends RunLifecycle {
   private async restoreForm(): Promise<void> {
     const saved = await this.memory.load(this.formFields());
     this.kind = saved.kind === 'web' ? 'web' : 'story';
-    this.selectedId = this.library.find(saved.selectedId) ? saved.selectedId : '';
+    this.selectedId = this.shelf.find(saved.selectedId) ? saved.selectedId : '';
     this.webTaskId = saved.webTaskId;
     this.seed = isSeed(saved.seed) ? saved.seed : 0;
     this.maxSteps = Number.isInteger(saved.maxSteps) && saved.maxSteps > 0 ? saved.maxSteps : this.maxSteps;

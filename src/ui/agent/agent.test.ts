@@ -23,11 +23,11 @@ let scheduled: { delayMs: number; cancelled: boolean }[];
 async function makeAgent(configure: (settings: SettingsState, key: ApiKeyHolder) => void = useMock): Promise<Agent> {
   services = fakeServices(new MemoryStore());
   const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryShelf(services);
+  const shelf = new StoryShelf(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
-  await library.init();
-  await settings.init(library.store);
+  await shelf.init();
+  await settings.init(shelf.store);
   configure(settings, key);
   scheduled = [];
   const schedule: Schedule = (_callback, delayMs) => {
@@ -35,7 +35,7 @@ async function makeAgent(configure: (settings: SettingsState, key: ApiKeyHolder)
     scheduled.push(entry);
     return () => void (entry.cancelled = true);
   };
-  const agent = new Agent(services, library, settings, llm, schedule);
+  const agent = new Agent(services, shelf, settings, llm, schedule);
   await agent.init();
   agent.selectStory('advent');
   agent.seed = 0;

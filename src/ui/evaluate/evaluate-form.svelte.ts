@@ -1,6 +1,6 @@
 /**
  * The Evaluate view's setup form: the policies to compare and the baseline, the task sets — ID and
- * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories in the library),
+ * OOD (catalog tags "id" / "ood", each game at its default seed, from the stories on the story shelf),
  * custom story:seed picks, and web tasks typed as ids and named sets (WEB-ID-test…; each named set
  * is a task set, single ids join "custom") —, repeats, K and S (defaults 3 × 10 when every task is
  * a web task, as the CLI; a value typed by hand stays), and contrasts: any pair of chosen policies
@@ -20,7 +20,7 @@ import type { PolicyOption } from '../shared/state/policy-options.ts';
 export interface PlannedSet {
   name: string;
   picks: TaskPick[];
-  /** Tagged games that are not in the library. */
+  /** Tagged games that are not on the story shelf. */
   missing: string[];
 }
 
@@ -74,7 +74,7 @@ export class EvaluateForm {
   baseline = $state<string>(EVALUATION_DEFAULTS.baseline);
   useId = $state(false);
   useOod = $state(false);
-  /** Custom picks: library id → seeds text; absent = not chosen. */
+  /** Custom picks: shelf id → seeds text; absent = not chosen. */
   custom = $state.raw<Record<string, string>>({});
   entries = $state.raw<readonly ShelfEntry[]>([]);
   /** Catalog games with their tags (for the ID / OOD sets). */

@@ -4,7 +4,7 @@
  * paired differences against the baseline, per-game rows, learning curves, leak warnings) rebuilt
  * as results arrive, its exports (JSON with every session, CSV, Markdown, standalone HTML with the
  * curves as SVG) and the runs list; each evolved policy's vocabulary overlap with each task set
- * (its games' dictionaries read from the library, as the CLI's results.json and report.md have it).
+ * (its games' dictionaries read from the story shelf, as the CLI's results.json and report.md have it).
  * All I/O goes through the injected services; every thrown error is shown (key scrubbed).
  */
 import { SvelteSet } from 'svelte/reactivity';
@@ -66,7 +66,7 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     return state && state.results.length > 0 ? buildReport(withPolicyNames(state, this.form.options)) : null;
   });
 
-  /** Game id → its vocabulary (dictionary), read from the library as games are shown. */
+  /** Game id → its vocabulary (dictionary), read from the story shelf as games are shown. */
   private vocabularies = $state.raw<Record<string, GameVocabulary>>({});
   /** Games whose vocabulary was asked for (read or found missing). */
   private readonly vocabularyAsked = new SvelteSet<string>();
@@ -157,8 +157,8 @@ export class EvaluateState extends RunViewState<EvaluationState, EvaluationConfi
     return this.form.allWeb ? WEB_DEFAULT_GUIDING_PROMPT : DEFAULT_GUIDING_PROMPT;
   }
 
-  /** The config of the form, tasks resolved against the library. @throws Error naming a story
-   * without a max score or no longer in the library */
+  /** The config of the form, tasks resolved against the story shelf. @throws Error naming a story
+   * without a max score or no longer on the story shelf */
   private async buildConfig(): Promise<EvaluationConfig> {
     const settings = this.deps.runs.llmSettings();
     const f = this.form;

@@ -39,7 +39,7 @@ export function curvesSummary(report: EvaluationReport, taskSet: string): string
 
 /** The evaluation's status for people; `interrupted` when it was running and nothing drives it. */
 export function evaluationStatus(state: EvaluationState, driven: boolean): string {
-  const faulted = state.faultedEpisodes ?? 0;
+  const faulted = state.faultedEpisodes;
   const done = `${state.results.length} / ${state.totalSessions || '?'} sessions${faulted ? `, ${faulted} faulted episode${faulted === 1 ? '' : 's'} (not scored)` : ''}`;
   if (state.status === 'running') return driven ? `running — ${done}` : `interrupted (the page closed or reloaded mid-run) — ${done}: resume to continue`;
   const why = state.stopReason === 'stopped' ? ' — stopped by you' : state.stopReason ? ` — ${state.stopMessage ?? state.stopReason}` : '';

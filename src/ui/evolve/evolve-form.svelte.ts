@@ -68,7 +68,7 @@ export const EVOLVE_DEFAULTS = {
 
 const LOADING = 'Loading the web task catalog…';
 
-/** The picks of one side of the split, in library order. */
+/** The picks of one side of the split, in shelf order. */
 export function picksOf(assignments: Record<string, StoryAssignment>, order: readonly string[], side: 'train' | 'val'): TaskPick[] {
   return order.flatMap((storyId) => {
     const a = assignments[storyId];
@@ -173,7 +173,7 @@ export class EvolveForm {
   readonly val = $derived.by(() => [...picksOf(this.assignments, this.order(), 'val'), ...webPicksOf(this.webValList)]);
   /** Every task chosen is a web task (K and S default to 3 × 10; the web guiding prompt). */
   readonly allWeb = $derived.by(() => this.train.length + this.val.length > 0 && [...this.train, ...this.val].every((p) => isWebTaskId(p.storyId)));
-  /** Library id → why its seeds are not valid. */
+  /** Shelf id → why its seeds are not valid. */
   readonly seedProblems = $derived.by(() => {
     const out: Record<string, string> = {};
     for (const [id, a] of Object.entries(this.assignments)) {
@@ -206,8 +206,8 @@ export class EvolveForm {
   });
 
   /**
-   * @param gameOf the game (catalog id, else library id) of a shelf story
-   * @param order the library's story ids in picker order (read reactively)
+   * @param gameOf the game (catalog id, else shelf id) of a shelf story
+   * @param order the shelf's story ids in picker order (read reactively)
    */
   constructor(
     private readonly gameOf: (storyId: string) => string,
@@ -280,7 +280,7 @@ export class EvolveForm {
     this.assignments = { ...this.assignments, [storyId]: { ...this.assignment(storyId), seeds } };
   }
 
-  /** Fill the form from an earlier run's config (tasks whose story id is a library id). */
+  /** Fill the form from an earlier run's config (tasks whose story id is a shelf id). */
   fillFrom(config: EvolutionConfig, storyOfTask: (taskId: string) => { storyId: string; seed: number } | null): void {
     const next: Record<string, StoryAssignment> = {};
     const web = { train: [] as string[], val: [] as string[] };

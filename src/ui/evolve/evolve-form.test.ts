@@ -12,7 +12,7 @@ const games: Record<string, string> = { 'local:detective.z5': 'detective', 'user
 const form = () => new EvolveForm((id) => games[id] ?? id, () => ['advent', 'local:detective.z5', 'local:temple.z5', 'user:d']);
 
 describe('EvolveForm', () => {
-  it('builds train and validation tasks from the roles, in library order, with a split warning across copies of a game', () => {
+  it('builds train and validation tasks from the roles, in shelf order, with a split warning across copies of a game', () => {
     const f = form();
     expect(f.problems).toEqual(['Choose at least one training game.', 'Choose at least one validation game.']);
     f.setRole('local:temple.z5', 'val');

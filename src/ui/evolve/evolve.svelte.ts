@@ -57,7 +57,7 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
   protected readonly runKind = 'evolution';
   protected readonly runningMessage = 'This run is running: stop it before deleting it.';
 
-  /** Library stories usable as tasks. */
+  /** Shelf stories usable as tasks. */
   readonly stories = $derived.by(() => this.deps.runs.shelf.entries);
   readonly estimate: EvolutionEstimate | null = $derived.by(() => this.computeEstimate());
   /** The seed-strategy list: the library's meta-prompts, the user's own among them (evolve-form.svelte.ts). */
@@ -99,8 +99,8 @@ export class EvolveDashboard extends RunViewState<EvolutionState, EvolutionConfi
     await this.launch(this.form.problems, this.form.proposer === 'llm' ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent'], () => this.buildConfig());
   }
 
-  /** The run's tasks resolved against the library (md5, max score). @throws Error naming a story
-   * without a max score or no longer in the library */
+  /** The run's tasks resolved against the story shelf (md5, max score). @throws Error naming a story
+   * without a max score or no longer on the story shelf */
   private async buildConfig(): Promise<EvolutionConfig> {
     const settings = this.deps.runs.llmSettings();
     const resolve = async (picks: readonly TaskPick[]): Promise<EvolutionTask[]> =>

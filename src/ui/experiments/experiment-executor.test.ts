@@ -37,7 +37,7 @@ function evolutionState(id: string, config: EvolutionConfig, status: EvolutionSt
       { id: 'c0', parentId: null, strategy: 'seed', valScores: { 'advent:0': 0.2 } },
       { id: 'c1', parentId: 'c0', strategy: 'Map the rooms first.', valScores: { 'advent:0': 0.5, 'advent:1': 0.3 } },
     ] as unknown as EvolutionState['candidates'],
-    best: { byMean: 'c1', byZScore: 'c1' }, progress: [], startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, sessionsPlayed: 4,
+    best: { byMean: 'c1', byZScore: 'c1' }, progress: [], startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null, sessionsPlayed: 4, faultedEpisodes: 0,
   };
 }
 
@@ -45,7 +45,7 @@ function evaluationState(id: string, config: EvaluationConfig): EvaluationState 
   const results: EvaluationResult[] = config.policies.flatMap((p, i) => config.taskSets[0]!.tasks.map((t) => ({
     key: `${p.id}|${t.id}|0`, policyId: p.id, taskId: t.id, storyId: t.storyId ?? t.id, taskSet: config.taskSets[0]!.name, repeat: 0, sessionId: `${id}:${p.id}`, wAuc: 0.1 * (i + 1), averageScore: i + 1, bestScore: i + 1, scores: [i, i + 1], costUsd: 0,
   })));
-  return { format: 'metattl-evaluation-1', id, config, status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null };
+  return { format: 'metattl-evaluation-1', id, config, status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, faultedEpisodes: 0, startedAt: '2026-01-01T00:00:00.000Z', finishedAt: null };
 }
 
 describe('step → run config', () => {

@@ -97,7 +97,7 @@ export interface BrowserExecutorDeps {
   experimentId: string;
   evolution: StepDriver<EvolutionState, EvolutionConfig>;
   evaluation: StepDriver<EvaluationState, EvaluationConfig>;
-  /** An experiment task id (`game:seed`) resolved against the library. @throws Error for a missing story */
+  /** An experiment task id (`game:seed`) resolved against the story shelf. @throws Error for a missing story */
   resolve(taskId: string): Promise<EvolutionTask>;
   /** The stored config of run `id`, when it exists (a resume keeps the config it started with). */
   storedConfig(id: string, kind: 'evolution' | 'evaluation'): Promise<EvolutionConfig | EvaluationConfig | undefined>;
@@ -113,7 +113,7 @@ export interface BrowserExecutorDeps {
   /** The Settings' actor for a recall-probe step: the model, its name, calls at once, the stop
    * signal; `dispose` when done. Absent: the page cannot run the probe step. */
   recallModel?(): Promise<{ model: ChatModel; name: string; concurrency: number; signal?: AbortSignal; dispose(): void }>;
-  /** A game's title for the recall question (the library's; default the game id). */
+  /** A game's title for the recall question (the story shelf's; default the game id). */
   titleOf?(game: string): string;
 }
 

@@ -18,7 +18,7 @@ export interface TaskShelf {
   webSet(name: string): string[] | null;
 }
 
-/** The story shelf entry that plays `game` (its catalog id, else its library id). */
+/** The story shelf entry that plays `game` (its catalog id, else its shelf id). */
 export function entryFor<E extends { id: string; catalog: { id: string } | null }>(entries: readonly E[], game: string): E | undefined {
   return entries.find((e) => (e.catalog?.id ?? e.id) === game) ?? entries.find((e) => e.id === game);
 }

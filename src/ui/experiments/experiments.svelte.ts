@@ -131,7 +131,7 @@ export class ExperimentsState {
     this.recall = new RecallProbeState({ runs: deps.runs, files: deps.files });
   }
 
-  /** Open the library and the web sets; show the experiment last shown. Idempotent. */
+  /** Open the story shelf and the web sets; show the experiment last shown. Idempotent. */
   enter(): Promise<void> {
     this.starting ??= this.open();
     return this.starting;
@@ -157,7 +157,7 @@ export class ExperimentsState {
     this.ready = true;
   }
 
-  private library(): TaskShelf {
+  private shelf(): TaskShelf {
     const lib = this.deps.runs.shelf;
     return { entries: lib.entries, catalog: lib.catalogEntries, webSet: (name) => this.webSets?.(name) ?? null };
   }
@@ -166,7 +166,7 @@ export class ExperimentsState {
     const base = this.setup.base;
     if (!base) return null;
     try {
-      const { spec, missing } = canonicalSpec(applyOverrides(base, this.setup.overridesOf(base)), this.library());
+      const { spec, missing } = canonicalSpec(applyOverrides(base, this.setup.overridesOf(base)), this.shelf());
       return { spec, plan: planExperiment(spec), missing };
     } catch (error) {
       return { problem: error instanceof ExperimentSpecError ? error.problems.join('; ') : errorText(error) };
@@ -248,7 +248,7 @@ export class ExperimentsState {
     if (this.registration) this.deps.files.download('registration.json', `${JSON.stringify(this.registration, null, 2)}\n`, 'application/json');
   }
 
-  /** Read the Z-machine dictionaries of the shown experiment's games from the library (experiment-tasks.ts `shelfVocabularies`). */
+  /** Read the Z-machine dictionaries of the shown experiment's games from the story shelf (experiment-tasks.ts `shelfVocabularies`). */
   private async readVocabularies(): Promise<void> {
     const record = this.record;
     if (!record) return;

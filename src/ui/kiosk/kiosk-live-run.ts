@@ -48,11 +48,11 @@ const sum = (a: Record<Role, RoleTotals>, b: Record<Role, RoleTotals>): Record<R
 export async function openLiveBooth(sessionsParam: string | null): Promise<LiveBooth | { problem: string }> {
   const services = createBrowserServices(document, fetch.bind(globalThis));
   const llm = createBrowserLlmServices(location.origin);
-  const library = new StoryShelf(services);
+  const shelf = new StoryShelf(services);
   const settings = new SettingsState(llm);
-  await library.init();
-  await settings.init(library.store);
-  const runs = new RunServices({ shelf: library, settings, llm });
+  await shelf.init();
+  await settings.init(shelf.store);
+  const runs = new RunServices({ shelf, settings, llm });
   const problem = runs.settingsProblem(ROLES);
   if (problem !== null) return { problem: `Live mode needs a provider: ${problem}` };
   const current = runs.llmSettings();

@@ -23,9 +23,9 @@ import { SessionRuns } from './session-runs.svelte.ts';
 let mock: MockLlm;
 
 async function makeLearn(store: Store): Promise<LearnState> {
-  const { services, settings, runs, library } = await testTab(mock.baseUrl, store, fakeLocks());
-  const catalog = new MetaPromptCatalog({ store: async () => library.store, now: () => 1, newId: () => 'user-1' });
-  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services);
+  const { services, settings, runs, shelf } = await testTab(mock.baseUrl, store, fakeLocks());
+  const catalog = new MetaPromptCatalog({ store: async () => shelf.store, now: () => 1, newId: () => 'user-1' });
+  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => shelf.store, services), services);
   await learn.enter();
   learn.setup.selectStory('advent');
   learn.setup.change({ seed: 0, episodes: 2, maxSteps: 3, policyId: 'human' });
@@ -177,7 +177,7 @@ describe('a missing policy update (resume between episodes)', () => {
     return {
       format: 'metattl-session-1', id: 's', status: 'running', stopReason: null, stopMessage: null,
       episodes: [{ index: 1, guidingPrompt: 'g1', trajectory, steps: [], finalScore: 0, termination: 'step_limit' }],
-      exchanges: [], scores: [0], wAuc: 0, averageScore: 0, bestScore: 0, startedAt: '', finishedAt: null, wallTimeMs: 0,
+      exchanges: [], faultedEpisodes: 0, faults: [], scores: [0], wAuc: 0, averageScore: 0, bestScore: 0, startedAt: '', finishedAt: null, wallTimeMs: 0,
       config: {
         story: { id: 'advent', title: 'A', md5: 'a'.repeat(32), maxScore: 350 }, seed: 0, policy: { kind: 'human' }, metaPrompt: null, episodes: 2, maxSteps: 3,
         initialGuidingPrompt: 'g1', models: { actor: { model: 'm', temperature: null, maxTokens: 1 }, reflection: null }, provider: { presetId: 'custom', baseUrl: '' }, contextWindow: null,

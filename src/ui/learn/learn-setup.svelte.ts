@@ -29,7 +29,7 @@ import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
 import { parseTaskId } from '../shared/state/run-services.ts';
-import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
+import { DEFAULT_EPISODES, DEFAULT_MAX_STEPS, defaultLearnForm, formPolicy, formProblem, HUMAN_OPTION, KEYLESS_META_PROMPT, metaOptionId, optionForSpec, policyLabel, policyOptions, setupOf, sharablePolicy, withoutRaw, type LearnForm, type PolicyOption } from '../shared/format/learn-form.ts';
 import { copyText } from '../shared/page-abilities.ts';
 import { ErrorSlot } from '../shared/state/error-slot.svelte.ts';
 
@@ -63,9 +63,12 @@ export class LearnSetup {
     return !this.models.actor || form.baseUrl.trim() === '' || (preset?.needsKey === true && this.settings.apiKey === '');
   }
 
-  /** The first screen's "Try it without a key" from the form: the simulated model for every role (Settings saves it). */
+  /** The first screen's "Try it without a key" from the form: the simulated model for every role
+   * (Settings saves it), and the fact bank meta-prompt (`KEYLESS_META_PROMPT`, which learns with
+   * it) in place of the default naive one — a policy the user chose is kept. */
   trySimulated(): void {
     this.settings.selectPreset(SIMULATED_PROVIDER);
+    if (this.form.policyId === defaultLearnForm().policyId) this.change({ policyId: metaOptionId(KEYLESS_META_PROMPT) });
   }
 
   /** The context window used when the form leaves it empty (from the meta-agent's model name). */
@@ -101,12 +104,12 @@ export class LearnSetup {
     const f = this.form;
     return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices }, count);
   });
-  /** Adds and removes stories (the library panel), choosing what was added. */
+  /** Adds and removes stories (the story shelf panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
   private appliedQuery: string | null = null;
   /** The form as last left (store setting `form:learn`), restored by `init`. */
-  private readonly memory = new FormMemory<LearnForm>(() => this.library.store, formSettingKey('learn'));
+  private readonly memory = new FormMemory<LearnForm>(() => this.shelf.store, formSettingKey('learn'));
 
   constructor(
     private readonly runs: RunServices,
@@ -114,12 +117,12 @@ export class LearnSetup {
     private readonly settings: SettingsState,
     private readonly services: PlayerServices,
     private readonly copyText: CopyText = browserCopy,
-    /** The form of a first visit (no form saved by an earlier one), from the library's entries:
+    /** The form of a first visit (no form saved by an earlier one), from the story shelf's entries:
      * compose.ts gives the workshop preset (The Lever Room, K = 3, S = 15 — a demo that finishes,
      * as the tour tells it); by default none (the method's 6 × 50 and the last story played). */
     private readonly firstVisit: (entries: readonly ShelfEntry[]) => Partial<LearnForm> = () => ({}),
   ) {
-    this.stories = new StoryPicker(() => this.library, {
+    this.stories = new StoryPicker(() => this.shelf, {
       choose: (id) => this.selectStory(id),
       removed: (id) => {
         if (this.form.storyId === id) this.change({ storyId: '' });
@@ -128,11 +131,11 @@ export class LearnSetup {
     });
   }
 
-  get library() {
+  get shelf() {
     return this.runs.shelf;
   }
 
-  /** Open the libraries and preselect `?story=` or the last story. Runs once. */
+  /** Open the story shelf and the meta-prompt catalog, and preselect `?story=` or the last story. Runs once. */
   init(): Promise<void> {
     this.starting ??= this.start();
     return this.starting;
@@ -204,15 +207,15 @@ export class LearnSetup {
   }
 
   selectStory(id: string): void {
-    const entry = this.library.find(id);
-    if (entry) this.change({ storyId: id, seed: this.library.defaultSeed(entry) });
+    const entry = this.shelf.find(id);
+    if (entry) this.change({ storyId: id, seed: this.shelf.defaultSeed(entry) });
   }
 
 
   /** The chosen policy, or why the form cannot start a session. */
   validate(): { problem: string | null; policy: PolicySpec | null } {
     const policy = this.policy;
-    return { problem: formProblem(this.form, this.form.kind === 'web' || this.library.find(this.form.storyId) !== undefined, policy !== null), policy };
+    return { problem: formProblem(this.form, this.form.kind === 'web' || this.shelf.find(this.form.storyId) !== undefined, policy !== null), policy };
   }
 
   /** Fill the form with a shared setup; says what differs (models) or is missing (story).
@@ -221,7 +224,7 @@ export class LearnSetup {
     await this.init();
     if (setup.task) return this.applyWebSetup(setup, setup.task.id);
     const notes: string[] = [];
-    const story = this.library.entries.find((e) => e.id === setup.storyId) ?? this.library.entries.find((e) => e.id === `user:${setup.storyMd5}` || e.catalog?.md5 === setup.storyMd5);
+    const story = this.shelf.entries.find((e) => e.id === setup.storyId) ?? this.shelf.entries.find((e) => e.id === `user:${setup.storyMd5}` || e.catalog?.md5 === setup.storyMd5);
     if (!story) notes.push(`The story “${setup.storyTitle}” is not on your story shelf: add its file (md5 ${setup.storyMd5}), then choose it.`);
     const option = this.sharedOption(setup.policy);
     notes.push(...this.modelNotes(setup));
@@ -266,7 +269,7 @@ export class LearnSetup {
    * prompt and the context window it assumed.
    */
   showSession(config: SessionConfig): void {
-    const entries = this.library.entries;
+    const entries = this.shelf.entries;
     const story = entries.find((e) => e.id === config.story.id) ?? entries.find((e) => e.id === `user:${config.story.md5}` || e.catalog?.md5 === config.story.md5);
     let option = optionForSpec(config.policy, this.options);
     if (!option) {
@@ -306,22 +309,22 @@ export class LearnSetup {
   private async start(): Promise<void> {
     this.countTokens = estimateTokenCounter();
     await this.errors.run(async () => {
-      await Promise.all([this.library.init(), this.catalog.init()]);
+      await Promise.all([this.shelf.init(), this.catalog.init()]);
       await this.restoreForm();
       const query = this.services.query();
       const asked = query.get('story');
       if (!this.memory.found) {
-        const { storyId, seed, ...counts } = this.firstVisit(this.library.entries);
+        const { storyId, seed, ...counts } = this.firstVisit(this.shelf.entries);
         // Only fields still at their defaults: what a person typed before the page was ready stays.
         const defaults = defaultLearnForm() as unknown as Record<string, unknown>;
         const form = this.form as unknown as Record<string, unknown>;
         this.change(Object.fromEntries(Object.entries(counts).filter(([key]) => form[key] === defaults[key])) as Partial<LearnForm>);
         // The first visit's K and S are the story defaults a switch to a web task replaces.
         this.storyShape = { episodes: this.form.episodes, maxSteps: this.form.maxSteps };
-        if (storyId !== undefined && (asked === null || !this.library.find(asked))) this.change({ storyId, seed: seed ?? 0, seedRandom: false });
+        if (storyId !== undefined && (asked === null || !this.shelf.find(asked))) this.change({ storyId, seed: seed ?? 0, seedRandom: false });
       }
-      const wanted = (asked !== null && this.library.find(asked) ? asked : null) ?? (this.form.storyId !== '' ? null : await this.library.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
-      const id = typeof wanted === 'string' && this.library.find(wanted) ? wanted : this.form.storyId === '' ? this.library.entries[0]?.id : undefined;
+      const wanted = (asked !== null && this.shelf.find(asked) ? asked : null) ?? (this.form.storyId !== '' ? null : await this.shelf.store.getSetting(LAST_STORY_KEY).catch(() => undefined));
+      const id = typeof wanted === 'string' && this.shelf.find(wanted) ? wanted : this.form.storyId === '' ? this.shelf.entries[0]?.id : undefined;
       if (id !== undefined) this.selectStory(id);
     });
 
@@ -338,11 +341,11 @@ export class LearnSetup {
     this.memory.save(this.form);
   }
 
-  /** The form as last left in this view (a story no longer in the library, or a policy no longer
+  /** The form as last left in this view (a story no longer on the story shelf, or a policy no longer
    * offered, falls back to none / the naive meta-agent). */
   private async restoreForm(): Promise<void> {
     const saved = await this.memory.load(defaultLearnForm());
-    if (!this.library.find(saved.storyId)) saved.storyId = '';
+    if (!this.shelf.find(saved.storyId)) saved.storyId = '';
     if (!this.options.some((o) => o.id === saved.policyId)) saved.policyId = defaultLearnForm().policyId;
     this.form = saved;
   }

@@ -31,8 +31,8 @@ async function makeLearn(existing?: MemoryStore): Promise<LearnState> {
   const tab = await testTab(mock.baseUrl, store, fakeLocks(), { webDocument: createJsdomDocument });
   services = tab.services;
   let n = 0;
-  const catalog = new MetaPromptCatalog({ store: async () => tab.library.store, now: () => 1, newId: () => `user-${++n}` });
-  const learn = new LearnState(tab.runs, new LearnSetup(tab.runs, catalog, tab.settings, services, async () => undefined), new SessionRuns(() => tab.library.store, services), services, () => () => undefined);
+  const catalog = new MetaPromptCatalog({ store: async () => tab.shelf.store, now: () => 1, newId: () => `user-${++n}` });
+  const learn = new LearnState(tab.runs, new LearnSetup(tab.runs, catalog, tab.settings, services, async () => undefined), new SessionRuns(() => tab.shelf.store, services), services, () => () => undefined);
   await learn.enter();
   return learn;
 }

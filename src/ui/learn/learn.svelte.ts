@@ -180,7 +180,7 @@ export class LearnState extends RunLifecycle {
   /** Start a new session from the form. */
   async start(): Promise<void> {
     if (this.running) return;
-    await this.setup.init(); // the form the view left last time (and the library) first
+    await this.setup.init(); // the form the view left last time (and the story shelf) first
     if (this.running) return;
     const choice = this.setup.validate();
     this.error = choice.problem ?? this.runs.settingsProblem(choice.policy ? rolesFor(choice.policy) : ['actor']);

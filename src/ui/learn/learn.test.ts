@@ -37,28 +37,28 @@ let currentSettings: SettingsState;
 async function makeLearn(store: Store = new MemoryStore(), locks = fakeLocks(), fill = true): Promise<LearnState> {
   services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryShelf(services);
+  const shelf = new StoryShelf(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
   lastSettings = settings;
   currentSettings = settings;
-  await library.init();
-  await settings.init(library.store);
+  await shelf.init();
+  await settings.init(shelf.store);
   settings.selectPreset('custom');
   settings.setBaseUrl(mock.baseUrl);
   settings.changeRole('actor', { model: 'mock-model' });
   settings.changeRole('metaAgent', { model: 'mock-model' });
   key.set(KEY);
-  const runs = new RunServices({ shelf: library, settings, llm, locks, loadEngine: (bytes, options) => services.loadEngine(bytes, options) });
+  const runs = new RunServices({ shelf, settings, llm, locks, loadEngine: (bytes, options) => services.loadEngine(bytes, options) });
   let n = 0;
-  const catalog = new MetaPromptCatalog({ store: async () => library.store, now: () => 1, newId: () => `user-${++n}` });
+  const catalog = new MetaPromptCatalog({ store: async () => shelf.store, now: () => 1, newId: () => `user-${++n}` });
   scheduled = [];
   const schedule: Schedule = (callback) => {
     const entry = { callback, cancelled: false };
     scheduled.push(entry);
     return () => void (entry.cancelled = true);
   };
-  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => library.store, services), services, schedule);
+  const learn = new LearnState(runs, new LearnSetup(runs, catalog, settings, services, async () => undefined), new SessionRuns(() => shelf.store, services), services, schedule);
   await learn.enter();
   if (!fill) return learn;
   learn.setup.selectStory('advent');
@@ -95,7 +95,7 @@ describe('LearnState', () => {
     expect(record.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
     expect(record.exchanges.map((e) => e.kind)).toEqual(['meta_agent']);
     expect(learn.tokens).toBeGreaterThan(0);
-    const stored = await loadSession(learn.setup.library.store, record.id);
+    const stored = await loadSession(learn.setup.shelf.store, record.id);
     expect(stored?.episodes.flatMap((e) => e.steps.map((s) => s.action))).toEqual(record.episodes.flatMap((e) => e.steps.map((s) => s.action)));
     expect(learn.sessions.items.map((i) => i.id)).toEqual([record.id]);
     expect(learn.sessions.unfinished).toEqual([]);
@@ -110,7 +110,7 @@ describe('LearnState', () => {
     expect(record.status).toBe('complete');
     const expected = [expect.objectContaining({ baseUrl: mock.baseUrl, model: 'mock-model', parameter: 'temperature', change: 'dropped', to: null })];
     expect(record.adaptations).toEqual(expected);
-    expect((await loadSession(learn.setup.library.store, record.id))?.adaptations).toEqual(expected);
+    expect((await loadSession(learn.setup.shelf.store, record.id))?.adaptations).toEqual(expected);
     expect(lastSettings.adaptations.list.filter((a) => a.baseUrl === mock.baseUrl)).toEqual(expected);
     const chats = mock.requests.filter((r) => r.path === '/v1/chat/completions');
     expect(chats.filter((r) => r.outcome.status === 400)).toHaveLength(1);
@@ -138,7 +138,7 @@ describe('LearnState', () => {
     const distinct = new Set(answered.map((r) => JSON.stringify(r.body)));
     expect(distinct.size).toBe(6);
     expect(answered.length - distinct.size).toBeLessThanOrEqual(1);
-    const stored = await loadSession(learn.setup.library.store, id);
+    const stored = await loadSession(learn.setup.shelf.store, id);
     expect(stored?.episodes.map((e) => e.steps.length)).toEqual([3, 3]);
   });
 
@@ -233,7 +233,7 @@ describe('LearnState', () => {
     expect(learn.record!.stopMessage).toBeNull();
     expect(learn.record!.scores).toEqual(cleanScores);
     expect(learn.record!.faultedEpisodes).toBe(1);
-    expect((await loadSession(learn.setup.library.store, id))?.stopMessage).toBeNull();
+    expect((await loadSession(learn.setup.shelf.store, id))?.stopMessage).toBeNull();
   });
 
   it('a damaged stored session is not resumed: the error names the store and record, and "continue from the last good episode" finishes it', async () => {
@@ -245,7 +245,7 @@ describe('LearnState', () => {
     learn.stop();
     await running;
     const id = learn.record!.id;
-    const store = learn.setup.library.store;
+    const store = learn.setup.shelf.store;
     const run = (await store.getRun(id))!;
     // Step 2 of episode 2 is lost (the memory store cannot lose records by itself; IndexedDB and
     // files are damaged byte-wise in test/store-damage.test.ts).

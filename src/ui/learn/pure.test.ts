@@ -228,7 +228,7 @@ function fakeRecord(): SessionRecord {
   const trajectory = { finalScore: 5 } as unknown as NonNullable<SessionRecord['episodes'][number]['trajectory']>;
   const role = { model: 'm', temperature: 0.5, maxTokens: 100 };
   return {
-    format: 'metattl-session-1', id: 's1', status: 'running', stopReason: null, stopMessage: null,
+    format: 'metattl-session-1', id: 's1', faultedEpisodes: 0, faults: [], status: 'running', stopReason: null, stopMessage: null,
     config: {
       story: { id: 'advent', title: 'Adventure', md5: 'a'.repeat(32), maxScore: 350 }, seed: 0, policy: { kind: 'meta', name: 'Naive', strategy: '' },
       metaPrompt: null, episodes: 2, maxSteps: 3, initialGuidingPrompt: 'explore', models: { actor: role, reflection: { ...role, model: 'r' } },

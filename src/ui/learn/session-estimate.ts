@@ -5,7 +5,7 @@
  * `high` = long ones and every reply at its role's max tokens — priced with the Settings' price
  * table (USD per million tokens). Pure.
  */
-import { priceUsage, sessionUsage, unpricedModels, type CostPoint, type EstimateModels } from '../../ttl/cost-estimate.ts';
+import { priceUsage, sessionUsage, simulatedOnly, unpricedModels, type CostPoint, type EstimateModels } from '../../ttl/cost-estimate.ts';
 import type { TokenCounter } from '../../llm/token-count.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
 
@@ -17,8 +17,11 @@ export interface SessionEstimate {
   policyCalls: number;
   actorModel: string;
   policyModel: string;
-  /** Models that make calls but have no price (counted as $0). */
+  /** Models that make calls but have no price (counted as $0; never the simulated model). */
   unpricedModels: string[];
+  /** Every model making calls is the simulated model: free, and the token range (a real model's
+   * prompts and replies) does not apply. */
+  simulated: boolean;
 }
 
 export interface SessionShapeInput {
@@ -37,7 +40,7 @@ export function estimateSession(policy: PolicySpec, shape: SessionShapeInput, mo
   return {
     low: priceUsage(low, models), high: priceUsage(high, models), actorCalls: high.actor.calls, policyCalls: high.metaAgent.calls,
     actorModel: models.roles.actor.model, policyModel: models.roles.metaAgent.model,
-    unpricedModels: unpricedModels(high, models),
+    unpricedModels: unpricedModels(high, models), simulated: simulatedOnly(high, models),
   };
 }
 

@@ -54,10 +54,10 @@ export class Player {
 
   constructor(
     private readonly services: PlayerServices,
-    readonly library: StoryShelf = new StoryShelf(services),
+    readonly shelf: StoryShelf = new StoryShelf(services),
     private readonly draw: () => number = drawSeed,
   ) {
-    this.session = new GameSession(() => this.library.store, services.now);
+    this.session = new GameSession(() => this.shelf.store, services.now);
   }
 
   /** Open the story shelf and reopen the last story played (or `?story=` with `?seed=`). Runs once. */
@@ -69,12 +69,12 @@ export class Player {
   /** Load and start the story shelf story `id` (a no-op for the story already playing), with `seed`
    * or else the catalog's default seed (0 for unknown stories). */
   async selectStory(id: string, seed?: number): Promise<void> {
-    const entry = this.library.find(id);
+    const entry = this.shelf.find(id);
     if (!entry || (id === this.current?.entry.id && !this.loading)) return;
     this.selectedId = id;
     this.error = null;
     await this.withLoading(async () => {
-      if (await this.play(await this.library.load(entry), seed)) await this.library.store.setSetting(LAST_STORY_KEY, id);
+      if (await this.play(await this.shelf.load(entry), seed)) await this.shelf.store.setSetting(LAST_STORY_KEY, id);
     });
   }
 
@@ -82,21 +82,21 @@ export class Player {
   async addFiles(files: readonly File[]): Promise<void> {
     this.error = null;
     for (const file of files) {
-      await this.withLoading(async () => this.playAdded(await this.library.addFile(file)));
+      await this.withLoading(async () => this.playAdded(await this.shelf.addFile(file)));
     }
   }
 
   /** Download a story from `address` (absolute, or relative to the page), then add it. */
   async addUrl(address: string): Promise<void> {
     this.error = null;
-    await this.withLoading(async () => this.playAdded(await this.library.addUrl(address)));
+    await this.withLoading(async () => this.playAdded(await this.shelf.addUrl(address)));
   }
 
   /** Remove a user story from the story shelf (its save slots stay). */
   async removeStory(id: string): Promise<void> {
     this.error = null;
     await this.errors.attempt(async () => {
-      await this.library.remove(id);
+      await this.shelf.remove(id);
       if (this.current?.entry.id === id) {
         this.session.end();
         this.current = null;
@@ -112,7 +112,7 @@ export class Player {
     await this.errors.attempt(async () => {
       if (this.seedRandom) this.seed = this.draw();
       else if (this.seed === this.session.seed) return this.session.restart();
-      const engine = await this.services.loadEngine(current.bytes, this.library.loadOptions(current, this.seed));
+      const engine = await this.services.loadEngine(current.bytes, this.shelf.loadOptions(current, this.seed));
       await this.session.begin(engine);
     });
   }
@@ -144,7 +144,7 @@ export class Player {
       return;
     }
     this.maxScore = maxScore;
-    await this.errors.attempt(() => this.library.setMaxScore(current, maxScore));
+    await this.errors.attempt(() => this.shelf.setMaxScore(current, maxScore));
   }
 
   send(command: string): Promise<boolean> {
@@ -186,13 +186,13 @@ export class Player {
 
   private async start(): Promise<void> {
     await this.errors.attempt(async () => {
-      await this.library.init();
-      if (this.library.catalogProblem !== null) this.error = this.library.catalogProblem;
+      await this.shelf.init();
+      if (this.shelf.catalogProblem !== null) this.error = this.shelf.catalogProblem;
       const query = this.services.query();
-      const wanted = query.get('story') ?? (await this.library.store.getSetting(LAST_STORY_KEY));
+      const wanted = query.get('story') ?? (await this.shelf.store.getSetting(LAST_STORY_KEY));
       this.seedRandom = query.get('seed')?.trim().toLowerCase() === 'random';
       const seed = query.has('seed') && !this.seedRandom ? Number(query.get('seed')) : undefined;
-      if (typeof wanted === 'string' && this.library.find(wanted)) await this.selectStory(wanted, seed);
+      if (typeof wanted === 'string' && this.shelf.find(wanted)) await this.selectStory(wanted, seed);
     });
     this.ready = true;
   }
@@ -206,7 +206,7 @@ export class Player {
       await this.play(story);
     } catch (error) {
       if (!isNew) throw error;
-      await this.library.remove(story.entry.id).catch(() => undefined);
+      await this.shelf.remove(story.entry.id).catch(() => undefined);
       throw new Error(`${explainInterpreterError(error)} “${story.entry.title}” was not added to the story shelf.`, { cause: error });
     }
   }
@@ -215,7 +215,7 @@ export class Player {
   private async play(story: LoadedStory, seedOverride?: number): Promise<boolean> {
     const token = ++this.loadToken;
     const seed = seedOverride !== undefined && isSeed(seedOverride) ? seedOverride : this.seedRandom ? this.draw() : (story.catalog?.defaultSeed ?? 0);
-    const engine = await this.services.loadEngine(story.bytes, this.library.loadOptions(story, seed));
+    const engine = await this.services.loadEngine(story.bytes, this.shelf.loadOptions(story, seed));
     if (token !== this.loadToken) {
       engine.dispose();
       return false;
@@ -224,7 +224,7 @@ export class Player {
     this.selectedId = story.entry.id;
     this.warning = story.warnings[0] ?? null;
     this.seed = seed;
-    this.maxScore = await this.library.maxScoreOf(story);
+    this.maxScore = await this.shelf.maxScoreOf(story);
     await this.session.begin(engine);
     return true;
   }

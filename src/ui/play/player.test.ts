@@ -9,7 +9,7 @@ describe('Player', () => {
   it('plays advent: step, undo, save and restore a slot', async () => {
     const player = new Player(services());
     await player.init();
-    expect(player.library.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
+    expect(player.shelf.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
     await player.selectStory('advent');
     expect(player.seed).toBe(5);
     expect(player.maxScore).toBe(350);
@@ -64,7 +64,7 @@ describe('Player', () => {
     expect(player.error).not.toMatch(/^(RangeError|TypeError|Error):/);
     expect(player.error).toBe('The story failed to start: The story ran an instruction the interpreter cannot carry out: the story file is damaged, or it uses a feature this interpreter lacks. (details: Unknown opcode #0 at pc=76352) “broken.z5” was not added to the story shelf.');
     expect(await store.listStories()).toEqual([]);
-    expect(player.library.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
+    expect(player.shelf.entries.map((e) => e.id)).toEqual(['advent', 'lever-room', 'vault']);
     expect(player.selectedId).toBe('advent');
     await player.send('east');
     expect(player.session.last?.statusLine).toContain('Inside Building');

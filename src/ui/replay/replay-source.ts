@@ -127,7 +127,7 @@ export function trajectorySession(t: Trajectory): SessionRecord {
   const score = t.finalScore ?? 0;
   const scores = [score];
   return {
-    format: 'metattl-session-1', id: `trajectory ${t.startedAt}`,
+    format: 'metattl-session-1', id: `trajectory ${t.startedAt}`, faultedEpisodes: 0, faults: [],
     config: {
       story: { id: null, title: t.story.title, md5: t.story.md5, maxScore: t.story.maxScore }, ...(t.task ? { task: t.task } : {}), seed: t.seed,
       policy: { kind: 'static' }, metaPrompt: null, episodes: 1, maxSteps: t.maxSteps, initialGuidingPrompt: t.guidingPrompt,

@@ -2,7 +2,8 @@
  * The guided tour's text: in plain words, on the teaching game The Lever Room (games/README.md),
  * what the actor, an episode, the meta-agent, the meta-prompt and W-AUC are (method.md, "Roles",
  * "Inner loop", "Metrics"). The W-AUC example uses the shipped replay's scores (0, 1, 3, 4, 4 of
- * 5 → 0.627). Pure data.
+ * 5 → 0.627). Once the user chose the simulated model ("Try it without a key"), the steps that say
+ * who plays name it instead of a language model (`tourSteps(true)`). Pure data.
  */
 
 export interface TourStep {
@@ -15,12 +16,31 @@ export interface TourStep {
   example: string | null;
 }
 
-export const TOUR_STEPS: readonly TourStep[] = [
+/** Who plays, in the steps' words: a language model, or the simulated model once it was chosen. */
+const WHO_PLAYS = {
+  model: {
+    welcome: 'In this playground a language model plays a text adventure, fails, and tries again — and gets better from one attempt to the next without any retraining.',
+    actor: 'The actor is the language model that plays. At each step it reads what the game shows and types one command.',
+  },
+  simulated: {
+    welcome: 'In this playground the simulated model you chose plays a text adventure, fails, and tries again — and gets better from one attempt to the next without any retraining. It is not a language model: it shows how the loop works; connect a provider in Settings to watch a real one.',
+    actor: 'The actor is the model that plays — here the simulated model. At each step it reads what the game shows and types one command.',
+  },
+} as const;
+
+/** The tour's steps; `simulated`: the user chose the simulated model, so the steps saying who
+ * plays name it (default: a language model). */
+export function tourSteps(simulated = false): readonly TourStep[] {
+  const who = simulated ? WHO_PLAYS.simulated : WHO_PLAYS.model;
+  return STEPS.map((step) => (step.id === 'welcome' ? { ...step, paragraphs: [who.welcome, ...step.paragraphs.slice(1)] } : step.id === 'actor' ? { ...step, paragraphs: [who.actor, ...step.paragraphs.slice(1)] } : step));
+}
+
+const STEPS: readonly TourStep[] = [
   {
     id: 'welcome',
     title: 'Agents that learn across attempts',
     paragraphs: [
-      'In this playground a language model plays a text adventure, fails, and tries again — and gets better from one attempt to the next without any retraining.',
+      WHO_PLAYS.model.welcome,
       'We follow it on a small teaching game, The Lever Room: four levers must be pulled in a secret order. A wrong pull ends the game, and the game then says which lever was due.',
     ],
     example: null,
@@ -29,7 +49,7 @@ export const TOUR_STEPS: readonly TourStep[] = [
     id: 'actor',
     title: 'The actor',
     paragraphs: [
-      'The actor is the language model that plays. At each step it reads what the game shows and types one command.',
+      WHO_PLAYS.model.actor,
       'It also reads a short guiding prompt: advice on how to play. At first that is just “explore systematically”.',
     ],
     example: 'The game: There are four levers: red, green, blue and yellow.\nThe actor: ACTION: pull red lever',
@@ -80,3 +100,6 @@ export const TOUR_STEPS: readonly TourStep[] = [
     example: null,
   },
 ];
+
+/** The tour's steps as a first visitor reads them (a language model plays). */
+export const TOUR_STEPS: readonly TourStep[] = STEPS;

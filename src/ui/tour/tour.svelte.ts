@@ -6,16 +6,19 @@
  * it again, and a later visit after that does not. The
  * nav's "Tour" button re-opens it. A store failure only means it may show again. While something
  * else asks for the first look (a share link's preview, `waitFor`), the first-visit tour waits and
- * opens when `release()` is called.
+ * opens when `release()` is called. Once the user chose the simulated model, the steps say it plays.
  */
 import type { Store } from '../../store/interface.ts';
-import { TOUR_STEPS, type TourStep } from './tour-steps.ts';
+import { tourSteps, type TourStep } from './tour-steps.ts';
 
 /** Store setting: true once the tour has been shown (closed, finished, or used beside). */
 export const TOUR_SEEN_KEY = 'tourSeen';
 
 export class TourState {
-  readonly steps: readonly TourStep[] = TOUR_STEPS;
+  /** The steps, naming the simulated model as the player once the user chose it (reactive). */
+  get steps(): readonly TourStep[] {
+    return tourSteps(this.simulatedChosen());
+  }
   open = $state(false);
   /** Index of the step shown. */
   index = $state(0);
@@ -27,6 +30,10 @@ export class TourState {
   private store: Store | null = null;
   /** The first-visit tour is due but waits (see `init`'s `waitFor`). */
   private due = false;
+
+  /** @param simulatedChosen true once the user chose the simulated model (Settings' provider; read
+   *   reactively): the tour then says the simulated model plays, not a language model */
+  constructor(private readonly simulatedChosen: () => boolean = () => false) {}
 
   /**
    * Read the "seen" flag; open the tour on the first visit (remembered when it is closed) — unless

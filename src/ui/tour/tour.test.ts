@@ -3,7 +3,7 @@
  * loads brings it back), re-opens on demand, and walks its steps within bounds. */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../store/memory-store.ts';
-import { TOUR_STEPS } from './tour-steps.ts';
+import { TOUR_STEPS, tourSteps } from './tour-steps.ts';
 import { TOUR_SEEN_KEY, TourState } from './tour.svelte.ts';
 
 describe('TourState', () => {
@@ -79,5 +79,20 @@ describe('TourState', () => {
     const scores = [0, 1, 3, 4, 4];
     const wAuc = scores.reduce((s, x, i) => s + (i + 1) * x, 0) / (5 * 15);
     expect(TOUR_STEPS.find((s) => s.id === 'w-auc')!.paragraphs.join(' ')).toContain(wAuc.toFixed(3));
+  });
+
+  it('once the simulated model was chosen, the steps that say who plays name it, not a language model; the rest is the same', () => {
+    let chosen = false;
+    const tour = new TourState(() => chosen);
+    const who = (steps: readonly { id: string; paragraphs: readonly string[] }[]): string => steps.filter((s) => s.id === 'welcome' || s.id === 'actor').map((s) => s.paragraphs.join(' ')).join(' ');
+    expect(tour.steps).toEqual(TOUR_STEPS);
+    expect(who(tour.steps)).toContain('a language model plays');
+    chosen = true;
+    expect(who(tour.steps)).toContain('the simulated model you chose plays');
+    expect(who(tour.steps)).toContain('here the simulated model');
+    expect(who(tour.steps)).not.toMatch(/language model (plays|that plays)/);
+    expect(tour.steps.map((s) => s.id)).toEqual(TOUR_STEPS.map((s) => s.id));
+    expect(tour.steps.filter((s) => s.id !== 'welcome' && s.id !== 'actor')).toEqual(TOUR_STEPS.filter((s) => s.id !== 'welcome' && s.id !== 'actor'));
+    expect(tourSteps(false)).toEqual(TOUR_STEPS);
   });
 });

@@ -13,7 +13,7 @@ export const WORKSHOP_MAX_STEPS = 15;
 /** Teaching games in order of preference (the catalog tags them "teaching"). */
 export const PREFERRED_TEACHING_GAMES = ['lever-room', 'vault'] as const;
 
-/** The preset form fields for a library: the preferred teaching game present (else any), its
+/** The preset form fields for a story shelf: the preferred teaching game present (else any), its
  * seed, K and S; without a teaching game only K and S. */
 export function workshopPreset(entries: readonly ShelfEntry[]): Partial<LearnForm> {
   const teaching = entries.filter((e) => e.catalog?.tags.includes('teaching'));
@@ -25,7 +25,7 @@ export function workshopPreset(entries: readonly ShelfEntry[]): Partial<LearnFor
 /** What the applier needs of the Learn setup. */
 export interface PresetTarget {
   init(): Promise<void>;
-  readonly library: { readonly entries: readonly ShelfEntry[] };
+  readonly shelf: { readonly entries: readonly ShelfEntry[] };
   change(patch: Partial<LearnForm>): void;
   /** True when the form was restored from the user's last settings (form-memory.svelte.ts). */
   readonly restoredForm?: boolean;
@@ -70,6 +70,6 @@ export class WorkshopPresets {
     this.pending = false;
     this.pendingAtLoad = false;
     if (atLoad && (this.target.restoredForm || this.target.changedAfterLoad)) return;
-    this.target.change(workshopPreset(this.target.library.entries));
+    this.target.change(workshopPreset(this.target.shelf.entries));
   }
 }

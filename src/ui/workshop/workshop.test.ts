@@ -57,7 +57,7 @@ describe('workshop presets', () => {
   it('apply once per turn-on, after the form is ready, never while running', async () => {
     const patches: Partial<LearnForm>[] = [];
     let running = false;
-    const target: PresetTarget = { init: async () => undefined, library: { entries: LIBRARY }, change: (p) => void patches.push(p) };
+    const target: PresetTarget = { init: async () => undefined, shelf: { entries: LIBRARY }, change: (p) => void patches.push(p) };
     const presets = new WorkshopPresets(target, () => running);
     await presets.apply();
     expect(patches).toHaveLength(0);
@@ -81,7 +81,7 @@ describe('workshop presets', () => {
       const patches: Partial<LearnForm>[] = [];
       let inits = 0;
       let loaded = false;
-      const target: PresetTarget = { init: async () => void (inits += 1), library: { entries: LIBRARY }, change: (p) => void patches.push(p), get loaded() { return loaded; }, ...found };
+      const target: PresetTarget = { init: async () => void (inits += 1), shelf: { entries: LIBRARY }, change: (p) => void patches.push(p), get loaded() { return loaded; }, ...found };
       const presets = new WorkshopPresets(target, () => false);
       await presets.modeChanged(true);
       expect([inits, patches]).toEqual([0, []]);
@@ -94,7 +94,7 @@ describe('workshop presets', () => {
   it('at load, leave a form restored from an earlier visit or changed since the load; a later turn-on applies', async () => {
     for (const found of [{ restoredForm: true }, { changedAfterLoad: true }]) {
       const patches: Partial<LearnForm>[] = [];
-      const target: PresetTarget = { init: async () => undefined, library: { entries: LIBRARY }, change: (p) => void patches.push(p), ...found };
+      const target: PresetTarget = { init: async () => undefined, shelf: { entries: LIBRARY }, change: (p) => void patches.push(p), ...found };
       const presets = new WorkshopPresets(target, () => false);
       await presets.modeChanged(true);
       expect(patches).toHaveLength(0);

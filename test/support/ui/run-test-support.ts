@@ -39,7 +39,7 @@ export interface TestTab {
   services: FakeServices;
   settings: SettingsState;
   runs: RunServices;
-  library: StoryShelf;
+  shelf: StoryShelf;
   llm: LlmServices;
 }
 
@@ -50,25 +50,25 @@ export interface TestTabOptions {
   loadEngine?: RunServicesDeps['loadEngine'];
 }
 
-/** One "tab": its own library and settings over a shared store, models at `baseUrl` ('mock-model'). */
+/** One "tab": its own story shelf and settings over a shared store, models at `baseUrl` ('mock-model'). */
 export async function testTab(baseUrl: string, store: Store = new MemoryStore(), locks: RunLocks | null = null, options: TestTabOptions = {}): Promise<TestTab> {
   const services = fakeServices(store);
   const llm = createBrowserLlmServices('http://page.invalid');
-  const library = new StoryShelf(services);
+  const shelf = new StoryShelf(services);
   const key = new ApiKeyHolder();
   const settings = new SettingsState(llm, key);
-  await library.init();
-  await settings.init(library.store);
+  await shelf.init();
+  await settings.init(shelf.store);
   settings.selectPreset('custom');
   settings.setBaseUrl(baseUrl);
   for (const role of ['actor', 'metaAgent', 'proposer'] as const) settings.changeRole(role, { model: 'mock-model' });
   key.set('sk-test-123456');
   const runs = new RunServices({
-    shelf: library, settings, llm, locks,
+    shelf, settings, llm, locks,
     loadEngine: options.loadEngine ?? (async (bytes, load) => ({ ...syncEngine(loadStory(bytes, load)), dispose: () => undefined })),
     ...(options.webDocument ? { webDocument: options.webDocument } : {}),
   });
-  return { services, settings, runs, library, llm };
+  return { services, settings, runs, shelf, llm };
 }
 
 /**

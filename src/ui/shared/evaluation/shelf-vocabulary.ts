@@ -9,13 +9,13 @@
 import { readStoryDictionary } from '../../../engine/story-dictionary.ts';
 import type { GameVocabulary } from '../../../eval/vocabulary-overlap.ts';
 
-/** The story shelf entry that plays `game` (its catalog id, else its library id). */
+/** The story shelf entry that plays `game` (its catalog id, else its shelf id). */
 function entryOf<E extends { id: string; catalog: { id: string } | null }>(entries: readonly E[], game: string): E | undefined {
   return entries.find((e) => (e.catalog?.id ?? e.id) === game) ?? entries.find((e) => e.id === game);
 }
 
 /**
- * The vocabularies of `games` (catalog ids or library ids; web tasks skipped), each read with
+ * The vocabularies of `games` (catalog ids or shelf ids; web tasks skipped), each read with
  * `readBytes` from the story shelf entry that plays it. A game no entry plays, or whose file is not a
  * readable story, is left out: the reports list it as missing. `walkthroughs` (game → commands)
  * gives a game its walkthrough; a game without one has `walkthrough` null.

@@ -10,7 +10,7 @@ const candidate = (id: string, parentId: string | null, status: Candidate['statu
 
 function state(): EvolutionState {
   return {
-    format: 'metattl-evolution-1', id: 'run1', status: 'complete', stopReason: 'budget', stopMessage: 'no room', metricCallsUsed: 9, failedProposals: 1,
+    format: 'metattl-evolution-1', id: 'run1', status: 'complete', stopReason: 'budget', stopMessage: 'no room', metricCallsUsed: 9, sessionsPlayed: 9, faultedEpisodes: 0, failedProposals: 1,
     config: {
       train: [task('local:detective.z5:0', 'detective')], val: [task('advent:0', 'advent'), task('local:temple.z5:0', 'temple')], repeats: 1, episodes: 3, maxSteps: 5,
       initialGuidingPrompt: 'go', seedStrategy: '', minibatchSize: 1, budgetMetricCalls: 10, maxConsecutiveFailures: 3, proposer: 'llm', rngSeed: 0, concurrency: 2,
@@ -54,7 +54,7 @@ describe('dashboard', () => {
 
   it('status and budget texts', () => {
     const s = state();
-    expect(budgetText(s)).toBe('9 / 10 metric calls (1 charged for failed proposals)');
+    expect(budgetText(s)).toBe('9 / 10 metric calls (1 charged for failed proposals) · 9 sessions');
     expect(budgetText({ ...s, sessionsPlayed: 24, faultedEpisodes: 2 })).toBe('9 / 10 metric calls (1 charged for failed proposals) · 24 sessions · 2 faulted episodes (not scored)');
     expect(statusText(s, false)).toBe('complete — the budget cannot fit another iteration');
     expect(statusText({ ...s, status: 'running' }, false)).toMatch(/^interrupted/);

@@ -90,7 +90,7 @@ export function evolvedEntry(state: EvolutionState, c: Candidate): LibraryMetaPr
  * episodes noted. */
 export function budgetText(state: EvolutionState): string {
   const failed = state.failedProposals ? ` (${state.failedProposals} charged for failed proposals)` : '';
-  const sessions = state.sessionsPlayed !== undefined ? ` · ${state.sessionsPlayed} session${state.sessionsPlayed === 1 ? '' : 's'}` : '';
+  const sessions = ` · ${state.sessionsPlayed} session${state.sessionsPlayed === 1 ? '' : 's'}`;
   const faulted = state.faultedEpisodes ? ` · ${state.faultedEpisodes} faulted episode${state.faultedEpisodes === 1 ? '' : 's'} (not scored)` : '';
   return `${state.metricCallsUsed} / ${state.config.budgetMetricCalls} metric calls${failed}${sessions}${faulted}`;
 }

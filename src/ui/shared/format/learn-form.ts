@@ -20,7 +20,7 @@ export const MAX_EPISODES = 100;
 export const MAX_STEPS = 1000;
 
 export interface LearnForm {
-  /** A story of the library, or a web task. */
+  /** A story on the story shelf, or a web task. */
   kind: 'story' | 'web';
   /** Story picker id ('' = none). */
   storyId: string;
@@ -67,6 +67,10 @@ export const BASELINE_OPTIONS: readonly PolicyOption[] = [
 export const HUMAN_OPTION: PolicyOption = { id: 'human', label: 'You (human meta-agent)', group: 'You', spec: { kind: 'human' } };
 
 export const metaOptionId = (entryId: string): string => `meta:${entryId}`;
+
+/** The built-in meta-prompt "Try it without a key" preselects: the fact bank, which learns with the
+ * simulated model (the naive one scores 0, 2, 0 on The Lever Room with it, and shows nothing). */
+export const KEYLESS_META_PROMPT = 'fact-bank';
 
 /** The options of the policy picker: baselines, then every library meta-prompt. */
 export function policyOptions(entries: readonly MetaPromptEntry[], extra: readonly PolicyOption[] = []): PolicyOption[] {

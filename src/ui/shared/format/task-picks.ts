@@ -9,12 +9,12 @@ import type { ShelfEntry } from '../state/shelf.ts';
 import { taskIdOf } from '../state/run-services.ts';
 
 export interface TaskPick {
-  /** Library (story picker) id. */
+  /** Story shelf (story picker) id. */
   storyId: string;
   seed: number;
 }
 
-/** The game of a library entry: its catalog id when known, else its library id. */
+/** The game of a story shelf entry: its catalog id when known, else its shelf id. */
 export const gameIdOf = (entry: Pick<ShelfEntry, 'id' | 'catalog'>): string => entry.catalog?.id ?? entry.id;
 
 export const pickId = (pick: TaskPick): string => taskIdOf(pick.storyId, pick.seed);

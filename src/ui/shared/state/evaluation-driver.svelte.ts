@@ -3,7 +3,7 @@
  * parallel up to the Settings' max concurrent requests) with sessions through `evaluateSession`
  * on the shared run services; the state is saved after every event and every finished session is
  * stored, so a stopped, reloaded or crashed evaluation resumes where it was. Locks, read-only
- * watching and meters: ../evolve/run-driver.svelte.ts.
+ * watching, meters and the service's wiring: run-driver.svelte.ts.
  */
 import { startOrResumeEvaluation } from '../../../eval/evaluation-service.ts';
 import { evaluationEventProblem, loadEvaluationSessions, loadEvaluationState } from '../../../eval/evaluation-store.ts';
@@ -12,10 +12,7 @@ import type { Role } from '../../../llm/interface.ts';
 import type { RoleTotals } from '../../../llm/usage-meter.ts';
 import { evaluateSession } from '../../../ttl/session-evaluator.ts';
 import { usageOf, type SessionRecord } from '../../../ttl/session-record.ts';
-import type { Schedule } from './retry-countdown.svelte.ts';
 import { RunDriver } from './run-driver.svelte.ts';
-import type { RunServices } from './run-services.ts';
-import { dateAt } from './services.ts';
 
 /** Usage recorded by stored sessions, by role. */
 export function sessionsUsage(sessions: Iterable<SessionRecord>): Record<Role, RoleTotals> {
@@ -33,14 +30,6 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
   protected readonly kind = 'evaluation';
   protected readonly validateRecord = evaluationEventProblem;
 
-  constructor(
-    runs: RunServices,
-    schedule: Schedule,
-    private readonly now: () => Date = () => dateAt(Date.now()),
-  ) {
-    super(runs, schedule);
-  }
-
   protected load(id: string): Promise<EvaluationState | undefined> {
     return loadEvaluationState(this.runs.store, id);
   }
@@ -49,23 +38,13 @@ export class EvaluationDriver extends RunDriver<EvaluationState, EvaluationConfi
     const previous = await loadEvaluationSessions(this.runs.store, id);
     const before = (await loadEvaluationState(this.runs.store, id))?.faultedEpisodes ?? 0;
     const roles: Role[] = config.policies.every((p) => p.spec.kind === 'static') ? ['actor'] : ['actor', 'metaAgent'];
-    const { ctx, done } = await this.prepareRun(roles, previous.size ? sessionsUsage(previous.values()) : undefined);
-    try {
-      const options = this.sessionOptions(ctx, config);
-      // The core stores, saves after every event and resumes (eval/evaluation-service.ts); this is wiring and display.
-      return await startOrResumeEvaluation(ctx.store, id, config, {
+    // The core stores, saves after every event and resumes (eval/evaluation-service.ts); this is wiring and display.
+    return this.driveWith(id, config, roles, previous.size ? sessionsUsage(previous.values()) : undefined, ({ ctx, options, shown, observers }) =>
+      startOrResumeEvaluation(ctx.store, id, config, {
         signal, now: this.now, faultedEpisodesBefore: before, prices: ctx.settings.prices,
         evaluate: (policy, task, repeat, sessionId, s) => evaluateSession(options, policy, task, sessionId, s, repeat),
-        prepare: async () => {
-          if (previous.size === 0) this.state = (await loadEvaluationState(ctx.store, id)) ?? null;
-          this.started();
-        },
-        observers: [(_event, snapshot) => {
-          this.state = snapshot;
-        }],
-      });
-    } finally {
-      done();
-    }
+        prepare: () => shown(previous.size === 0),
+        observers,
+      }));
   }
 }

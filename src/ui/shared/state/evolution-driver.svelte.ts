@@ -5,8 +5,8 @@
  * proposal is cached, so a run stopped, reloaded or crashed resumes by replay to the same final
  * state. Pause holds the run at the next iteration boundary (status `paused`, resumable); a
  * person's candidate (human-candidate.ts) is added to a run between iterations and evaluated by
- * the same replay, which then holds again at that boundary. Locks, read-only watching and
- * meters: run-driver.svelte.ts.
+ * the same replay, which then holds again at that boundary. Locks, read-only watching, meters
+ * and the service's wiring: run-driver.svelte.ts.
  */
 import { startOrResumeEvolution } from '../../../evolve/evolution-service.ts';
 import { loadEvolutionState } from '../../../evolve/evolution-store.ts';
@@ -15,9 +15,6 @@ import { addHumanCandidate, humanCandidateProblem, proposeFromFeedback, type Hum
 import type { EvolutionConfig, EvolutionState } from '../../../evolve/interface.ts';
 import type { Role } from '../../../llm/interface.ts';
 import { evaluateSession } from '../../../ttl/session-evaluator.ts';
-import type { Schedule } from './retry-countdown.svelte.ts';
-import type { RunServices } from './run-services.ts';
-import { dateAt } from './services.ts';
 import { RunDriver } from './run-driver.svelte.ts';
 import type { RunContext } from './run-services.ts';
 
@@ -36,14 +33,6 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
   protected readonly noun = 'evolution run';
   protected readonly kind = 'evolution';
   protected readonly validateRecord = cacheEventProblem;
-
-  constructor(
-    runs: RunServices,
-    schedule: Schedule,
-    private readonly now: () => Date = () => dateAt(Date.now()),
-  ) {
-    super(runs, schedule);
-  }
 
   /** Hold the run this tab drives after the iteration in flight (its sessions finish first). */
   pause(): void {
@@ -100,29 +89,24 @@ export class EvolutionDriver extends RunDriver<EvolutionState, EvolutionConfig> 
     const existing = await readEvolutionRun(this.runs.store, id);
     const roles: Role[] = config.proposer === 'llm' || this.pending?.request.feedback !== undefined ? ['actor', 'metaAgent', 'proposer'] : ['actor', 'metaAgent'];
     const holdAt = this.pending?.holdAt ?? null;
-    const { ctx, done } = await this.prepareRun(roles, existing ? recordedUsage(existing.events) : undefined);
     try {
-      const options = this.sessionOptions(ctx, config);
       // The core stores, saves after every event and replays (evolve/evolution-service.ts); this is wiring and display.
-      return await startOrResumeEvolution(ctx.store, id, config, {
-        proposer: config.proposer === 'llm' ? ctx.models.proposer : null, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
-        pauseRequested: (done) => this.pausing || (holdAt !== null && done >= holdAt),
-        // The proposer's own spend for `stopConditions.maxProposerUsd` (null: its price is unknown).
-        proposerCostUsd: () => (ctx.settings.prices[config.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
-        evaluate: (strategy, task, repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s, repeat),
-        prepare: async () => {
-          if (!existing) this.state = (await loadEvolutionState(ctx.store, id)) ?? null;
-          this.started();
-          return this.withPending(id, config, ctx.models.proposer, signal);
-        },
-        observers: [(_event, snapshot) => {
-          this.state = snapshot;
-        }],
-      });
+      return await this.driveWith(id, config, roles, existing ? recordedUsage(existing.events) : undefined, ({ ctx, options, shown, observers }) =>
+        startOrResumeEvolution(ctx.store, id, config, {
+          proposer: config.proposer === 'llm' ? ctx.models.proposer : null, signal, now: this.now, faultedEpisodesBefore: existing?.state.faultedEpisodes ?? 0,
+          pauseRequested: (done) => this.pausing || (holdAt !== null && done >= holdAt),
+          // The proposer's own spend for `stopConditions.maxProposerUsd` (null: its price is unknown).
+          proposerCostUsd: () => (ctx.settings.prices[config.models.proposer] ? ctx.meter.byRole.proposer.costUsd : null),
+          evaluate: (strategy, task, repeat, sessionId, s) => evaluateSession(options, { kind: 'meta', name: 'candidate', strategy }, task, sessionId, s, repeat),
+          prepare: async () => {
+            await shown(!existing);
+            return this.withPending(id, config, ctx.models.proposer, signal);
+          },
+          observers,
+        }));
     } finally {
       this.pending = null;
       this.pausing = false;
-      done();
     }
   }
 }

@@ -19,7 +19,7 @@ const result = (policyId: string, repeat: number, wAuc: number): EvaluationResul
 function stateOf(policies: EvaluationState['config']['policies']): EvaluationState {
   const results = policies.flatMap((p, i) => [result(p.id, 0, 0.1 * i), result(p.id, 1, 0.1 * i + 0.05)]);
   return {
-    format: 'metattl-evaluation-1', id: 'e', status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, startedAt: '', finishedAt: null,
+    format: 'metattl-evaluation-1', id: 'e', status: 'complete', stopReason: null, stopMessage: null, results, totalSessions: results.length, faultedEpisodes: 0, startedAt: '', finishedAt: null,
     config: { policies, taskSets: [{ name: 'S', tasks: [] }], repeats: 2, episodes: 1, maxSteps: 1, initialGuidingPrompt: '', baselinePolicyId: 'static', bootstrapSeed: 1, concurrency: 1, models: { actor: 'a', metaAgent: 'm' }, contextWindow: 1000 },
   } as EvaluationState;
 }

@@ -4,7 +4,9 @@
  * a run while holding its Web Lock (run-services `withRunLock`); a tab that opens a run another
  * tab drives shows it read-only and re-reads it from the store until the lock is free. Shows the
  * running tokens and USD of the usage meter, provider-requested waits, and every thrown error
- * (key scrubbed). Subclasses load a run's state and run it (`load`, `drive`). Before a run is
+ * (key scrubbed). Subclasses load a run's state and run it (`load`, `drive`), the run's core
+ * service wired by `driveWith` — the part every page driver shares: the run context and its
+ * meter, each session's options, the first state shown and the display observer. Before a run is
  * resumed its stored records are checked (store/run-check.ts): a damaged store stops with an error
  * naming the IndexedDB store and the first bad record and sets `damaged`; resuming with
  * `fromLastGood` keeps the records before it and does the rest again.
@@ -14,15 +16,33 @@ import { checkRunForResume, type RecordValidator } from '../../../store/run-chec
 import type { Role } from '../../../llm/interface.ts';
 import { knownUsd } from '../../../llm/defaults.ts';
 import type { RoleTotals, UsageMeter } from '../../../llm/usage-meter.ts';
+import type { RunObserver } from '../../../ttl/run-observers.ts';
 import type { SessionEvaluatorOptions } from '../../../ttl/session-evaluator.ts';
 import type { Schedule } from './retry-countdown.svelte.ts';
 import { RunLifecycle, WATCH_INTERVAL_MS, type RunPhase } from './run-lifecycle.svelte.ts';
 import type { RunContext, RunServices } from './run-services.ts';
+import { dateAt } from './services.ts';
 
 /** `idle`: nothing runs here; `watching`: another tab drives the run shown. */
 export type DriverMode = RunPhase | 'watching';
 
 export { WATCH_INTERVAL_MS };
+
+/** What a run's session shape is read from (both run kinds' configs have it). */
+type SessionShapeConfig = { episodes: number; maxSteps: number; initialGuidingPrompt: string; contextWindow: number };
+
+/** The wiring `driveWith` hands a driver to call its run's core service with. */
+export interface DriveWiring<S> {
+  /** The run's context (settings, models, meter, engines, store). */
+  ctx: RunContext;
+  /** How each session of the run is played (`sessionOptions`). */
+  options: SessionEvaluatorOptions;
+  /** The service's `prepare` step, the part every driver shares: show the stored state of a run
+   * that had none shown yet (`fresh`: nothing was stored before this drive), then mark it started. */
+  shown(fresh: boolean): Promise<void>;
+  /** The display observer: each event's snapshot becomes the state shown (not awaited by the core). */
+  observers: [RunObserver<unknown, S>];
+}
 
 export abstract class RunDriver<S extends { id: string; status: string; config: C }, C> extends RunLifecycle {
   /** The run shown (a snapshot, replaced on every event). */
@@ -45,9 +65,14 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     return this.running;
   }
 
+  /**
+   * @param schedule timers for waits and watching (the browser's, or a test's)
+   * @param now the clock runs are stamped with (default: the page's)
+   */
   constructor(
     protected readonly runs: RunServices,
     schedule: Schedule,
+    protected readonly now: () => Date = () => dateAt(Date.now()),
   ) {
     super(schedule);
   }
@@ -150,8 +175,33 @@ export abstract class RunDriver<S extends { id: string; status: string; config: 
     };
   }
 
+  /**
+   * Drive run `id` of `config` through its core service: `call` gets a run context for `roles`
+   * (usage `previousUsage` already counted against the caps, its meter and waits shown), each
+   * session's options, the shared `prepare` step and the display observer; the context is disposed
+   * when `call` settles.
+   * @throws what `prepareRun` or `call` throws
+   */
+  protected async driveWith(id: string, config: SessionShapeConfig, roles: readonly Role[], previousUsage: Record<Role, RoleTotals> | undefined, call: (wiring: DriveWiring<S>) => Promise<S>): Promise<S> {
+    const { ctx, done } = await this.prepareRun(roles, previousUsage);
+    try {
+      return await call({
+        ctx, options: this.sessionOptions(ctx, config),
+        shown: async (fresh) => {
+          if (fresh) this.state = (await this.load(id)) ?? null;
+          this.started();
+        },
+        observers: [(_event, snapshot) => {
+          this.state = snapshot;
+        }],
+      });
+    } finally {
+      done();
+    }
+  }
+
   /** How each session of a run of `config` is played on `ctx` (models, engines, K, S, window). */
-  protected sessionOptions(ctx: RunContext, config: { episodes: number; maxSteps: number; initialGuidingPrompt: string; contextWindow: number }): SessionEvaluatorOptions {
+  protected sessionOptions(ctx: RunContext, config: SessionShapeConfig): SessionEvaluatorOptions {
     return {
       settings: ctx.settings, models: ctx.models, countTokens: ctx.countTokens, pool: ctx.engines, episodes: config.episodes, maxSteps: config.maxSteps,
       initialGuidingPrompt: config.initialGuidingPrompt, contextWindow: config.contextWindow,

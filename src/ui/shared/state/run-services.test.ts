@@ -57,13 +57,13 @@ describe('RunServices.prepare', () => {
       listModels: async () => [],
       reportedContextWindow: async () => reported,
     };
-    const library = new StoryShelf(services);
+    const shelf = new StoryShelf(services);
     const key = new ApiKeyHolder();
     const settings = new SettingsState(llm, key);
-    await library.init();
-    await settings.init(library.store);
+    await shelf.init();
+    await settings.init(shelf.store);
     const loaded: number[] = [];
-    const runs = new RunServices({ shelf: library, settings, llm, locks: null, webDocument: createJsdomDocument, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
+    const runs = new RunServices({ shelf, settings, llm, locks: null, webDocument: createJsdomDocument, loadEngine: async (bytes, options) => (loaded.push(options.seed), services.loadEngine(bytes, options)) });
     return { runs, settings, key, created, loaded };
   }
 

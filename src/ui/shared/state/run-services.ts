@@ -171,7 +171,7 @@ export class RunServices {
     this.locks = deps.locks === undefined ? pageLocks() : deps.locks;
   }
 
-  /** The page's store (after `library.init()`). */
+  /** The page's store (after `shelf.init()`). */
   get store(): Store {
     return this.deps.shelf.store;
   }

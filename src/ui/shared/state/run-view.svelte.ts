@@ -1,6 +1,6 @@
 /**
  * What the Evolve and Evaluate views' states share around their run driver (run-driver.svelte.ts):
- * the stored runs list, opening the views (library, token counter, the run last shown reopened
+ * the stored runs list, opening the views (story shelf, token counter, the run last shown reopened
  * after a reload), resume / stop / open / delete, and the messages shown (notice; the error slot,
  * error-slot.svelte.ts, that shows every thrown error with the key scrubbed). A view's state extends `RunViewState` with
  * its form, config and estimate. Must not import a view.
@@ -21,8 +21,8 @@ export function randomRunId(prefix: string): string {
   return `${prefix}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** A task of a run, resolved against the library (story md5, max score); `storyId` is the game
- * (catalog id, else library id). */
+/** A task of a run, resolved against the story shelf (story md5, max score); `storyId` is the game
+ * (catalog id, else shelf id). */
 export type ScoredTask = Pick<EvolutionTask, 'id' | 'storyId' | 'title' | 'md5' | 'seed' | 'maxScore' | 'task'>;
 
 export abstract class RunViewState<S extends { id: string; status: string; config: C }, C> {
@@ -56,23 +56,23 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     private readonly newRunId: () => string,
   ) {}
 
-  /** The game of a shelf story (catalog id, else library id). */
+  /** The game of a shelf story (catalog id, else shelf id). */
   gameOf(storyId: string): string {
     const entry = this.runs.shelf.find(storyId);
     return entry ? gameIdOf(entry) : storyId;
   }
 
-  /** Open the library, the token counter and the runs list; reopen the run last shown. Idempotent. */
+  /** Open the story shelf, the token counter and the runs list; reopen the run last shown. Idempotent. */
   init(): Promise<void> {
     this.starting ??= this.open();
     return this.starting;
   }
 
-  /** After the library opened, before the runs list is read (e.g. the catalog). */
+  /** After the story shelf opened, before the runs list is read (e.g. the catalog). */
   protected async opened(): Promise<void> {}
   /** Forget what the view shows of the current run beyond the driver (e.g. a selected candidate). */
   protected forgetShown(): void {}
-  /** After a run here ended or stopped (e.g. record it in the library). */
+  /** After a run here ended or stopped (e.g. record it in the meta-prompt Library). */
   protected async afterRun(): Promise<void> {}
 
   private async open(): Promise<void> {
@@ -150,8 +150,8 @@ export abstract class RunViewState<S extends { id: string; status: string; confi
     });
   }
 
-  /** Task `storyId`:`seed` resolved against the library. @throws Error naming a story without a
-   * max score (W-AUC needs it) or no longer in the library */
+  /** Task `storyId`:`seed` resolved against the story shelf. @throws Error naming a story without a
+   * max score (W-AUC needs it) or no longer on the story shelf */
   protected async scoredTask(storyId: string, seed: number): Promise<ScoredTask> {
     const t = await this.runs.resolveTask(storyId, seed);
     if (t.maxScore === null) throw new Error(`“${t.title}” has no known max score, so W-AUC is undefined for it. Set its max score in the Play view first.`);

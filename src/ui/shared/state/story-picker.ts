@@ -19,23 +19,23 @@ export interface StoryPickerHost {
 
 export class StoryPicker {
   constructor(
-    private readonly library: () => StoryShelf,
+    private readonly shelf: () => StoryShelf,
     private readonly host: StoryPickerHost,
   ) {}
 
   /** Add each file to the story shelf in turn and choose it. */
   async addFiles(files: readonly File[]): Promise<void> {
-    for (const file of files) await this.host.errors.attempt(async () => this.adopt(await this.library().addFile(file)));
+    for (const file of files) await this.host.errors.attempt(async () => this.adopt(await this.shelf().addFile(file)));
   }
 
   /** Fetch a story file from `address`, add it and choose it. */
   async addUrl(address: string): Promise<void> {
-    await this.host.errors.attempt(async () => this.adopt(await this.library().addUrl(address)));
+    await this.host.errors.attempt(async () => this.adopt(await this.shelf().addUrl(address)));
   }
 
   /** Remove a user story from the story shelf. */
   async removeStory(id: string): Promise<void> {
-    await this.host.errors.attempt(() => this.library().remove(id));
+    await this.host.errors.attempt(() => this.shelf().remove(id));
     this.host.removed(id);
   }
 

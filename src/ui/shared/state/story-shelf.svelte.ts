@@ -1,6 +1,6 @@
 /**
  * The page's story shelf, shared by every view (Play, Agent, …): the store, the catalog, the
- * entries of the story picker (library.ts), adding and removing user stories, loading a story's
+ * entries of the story picker (shelf.ts), adding and removing user stories, loading a story's
  * bytes matched to the catalog by md5, and the max score a story is known to have. Opened once
  * (`init` is idempotent). All I/O goes through the injected `PlayerServices`; errors are thrown
  * for the view to show.
@@ -84,7 +84,7 @@ export class StoryShelf {
     return { md5, catalog: (this.catalog && findByMd5(this.catalog, md5)) ?? null, warnings };
   }
 
-  /** The bytes of a library entry, identified. @throws Error (download, missing story, bad file) */
+  /** The bytes of a shelf entry, identified. @throws Error (download, missing story, bad file) */
   async load(entry: ShelfEntry): Promise<LoadedStory> {
     const bytes = await this.bytesOf(entry);
     return { entry, bytes, ...this.identify(bytes) };
