@@ -36,6 +36,7 @@ import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
+import { RoomRedisError } from '../src/room-server/redis-state.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -127,6 +128,7 @@ const instances: Record<string, MetattlError[]> = {
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],
   WalkthroughFileError: [new WalkthroughFileError('m')],
+  RoomRedisError: [new RoomRedisError('m')],
 };
 
 describe('error classes', () => {
