@@ -63,6 +63,29 @@ export interface RoomScorer {
   close(): Promise<void>;
 }
 
+/** One record of the room's private state (`kind`, `id` → a JSON value); `value` null deletes it. */
+export interface StateRecord {
+  kind: string;
+  id: string;
+  value: unknown;
+}
+
+/**
+ * Where the private state's records live: memory, node:sqlite under `--data` (`sqlite-store.ts`),
+ * or Redis shared by several servers (`redis-state.ts`'s `RedisState` has this shape). The store
+ * keeps a memory copy for synchronous reads and writes through here.
+ */
+export interface RoomStateBackend {
+  /** Hands `apply` every record now (`wipe` true), then other servers' changes in order. Returns the unsubscribe. */
+  follow(apply: (records: StateRecord[], wipe: boolean) => void): Promise<() => void>;
+  put(...records: StateRecord[]): Promise<void>;
+  /** Writes the record only if absent; true when this call wrote it. */
+  claim(kind: string, id: string, value: unknown): Promise<boolean>;
+  /** Removes every record (the room's end). */
+  wipe(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** `startRoomServer`'s options. */
 export interface RoomServerOptions {
   /** TCP port; 0 picks a free one. */
@@ -79,8 +102,10 @@ export interface RoomServerOptions {
   title?: string;
   /** Per-participant caps (null: none). */
   caps?: Partial<RoomSettings['caps']>;
-  /** A Redis URL: several room servers serve one room (shared document and private state). */
+  /** A Redis URL: several room servers serve one room (the Hocuspocus Redis extension shares the document and presence). */
   redisUrl?: string;
+  /** The private state's backend (with `redisUrl`: a Redis one, so the servers share it); default sqlite under `dataDir`, else memory. */
+  stateBackend?: RoomStateBackend;
   forwarder?: RoomForwarder;
   /** Built once the server's deps exist (the forwarder needs `ForwarderDeps`); wins over `forwarder`. */
   makeForwarder?: (deps: ForwarderDeps) => RoomForwarder;
