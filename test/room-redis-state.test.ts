@@ -4,7 +4,8 @@
  * wipe reaches the other server, and an unreachable Redis is a plain-words error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisState, RoomRedisError, redactUrl, type StateRecord } from '../src/room-server/redis-state.ts';
+import { RedisState, RoomRedisError, redactUrl } from '../src/room-server/redis-state.ts';
+import type { StateRecord } from '../src/room-server/seams.ts';
 import { freePort, startRedis, type RunningRedis } from './support/redis-server.ts';
 
 let redis: RunningRedis;

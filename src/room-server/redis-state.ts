@@ -13,13 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { MetattlError } from '../common/errors.ts';
-
-/** One record of the private state; `value` null deletes it. */
-export interface StateRecord {
-  kind: string;
-  id: string;
-  value: unknown;
-}
+import type { RoomStateBackend, StateRecord } from './seams.ts';
 
 /** Redis could not be reached or refused a command (`code` `room_redis`). */
 export class RoomRedisError extends MetattlError {
@@ -51,7 +45,7 @@ interface ChangeMessage {
 const fieldOf = (kind: string, id: string): string => `${kind}\u0000${id}`;
 
 /** The private state's records in Redis, with the other servers' changes pushed to `onRemote`. */
-export class RedisState {
+export class RedisState implements RoomStateBackend {
   readonly serverId: string;
   private readonly hash: string;
   private readonly channel: string;
