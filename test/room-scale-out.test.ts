@@ -1,0 +1,109 @@
+/**
+ * Past one machine: two room servers behind one Redis (Debian's redis-server, started here on a
+ * free port with nothing saved, killed after) serve one room. The Hocuspocus Redis extension
+ * shares the document and presence; the Redis private state (src/room-server/redis-state.ts)
+ * shares the code, tokens, submissions and usage. A participant joined on A submits, and a
+ * participant on B sees that submission and A's participant's presence; the teacher on B sees A's
+ * participant in GET /api/room; a participant's token works on both, and its usage (the caps)
+ * adds up across both. No redis-server: the test fails, saying so.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RoomConnection } from '../src/room/room-client.ts';
+import { connectRoom } from '../src/room/room-client.ts';
+import { readRoom } from '../src/room/room-doc.ts';
+import type { JoinReply, ParticipantView, RoundPublic, SubmissionPublic, SubmissionText } from '../src/room/protocol.ts';
+import { RedisState } from '../src/room-server/redis-state.ts';
+import { startRoomServer } from '../src/room-server/room-server.ts';
+import type { ForwarderDeps, RunningRoom } from '../src/room-server/seams.ts';
+import { startRedis, type RunningRedis } from './support/redis-server.ts';
+import { api, apiOk, connectObserver, instantScorer, LOAD_ROUND, originOf, snapshotOf, until, wsOf } from './support/room-load.ts';
+
+let redis: RunningRedis;
+const rooms: RunningRoom[] = [];
+const connections: RoomConnection[] = [];
+/** Each server's forwarder deps, as its forwarder sees them (caps, usage). */
+const forwarderDeps: ForwarderDeps[] = [];
+
+/** A room server on 127.0.0.1 sharing `redis` (document, presence and private state). */
+async function startServer(name: string): Promise<RunningRoom> {
+  const stateBackend = await RedisState.open({ url: redis.url, prefix: 'scale-out' });
+  const room = await startRoomServer({
+    port: 0,
+    listenHost: '127.0.0.1',
+    publicHost: '127.0.0.1',
+    title: 'Conference hall',
+    caps: { maxCalls: 3 },
+    redisUrl: redis.url,
+    stateBackend,
+    makeScorer: instantScorer,
+    makeForwarder: (deps) => {
+      forwarderDeps.push(deps);
+      return { handle: async (_req, res) => void res.writeHead(204).end(`served by ${name}`) };
+    },
+  });
+  rooms.push(room);
+  return room;
+}
+
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  for (const c of connections) c.close();
+  for (const room of rooms.reverse()) await room.close();
+  await redis?.stop();
+});
+
+describe('two room servers behind one Redis', () => {
+  it('serve one room: code, joins, submissions, presence, the teacher\'s view and caps are shared', async () => {
+    const a = await startServer('A');
+    const b = await startServer('B');
+    const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+    expect(originA).not.toBe(originB);
+    expect(b.addresses.code).toBe(a.addresses.code);
+    expect(b.teacherToken).toBe(a.teacherToken);
+
+    const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+    const ada = await apiOk<JoinReply>(originA, '/api/join', null, { code: a.addresses.code, name: 'Ada' });
+    const ben = await apiOk<JoinReply>(originB, '/api/join', null, { code: b.addresses.code, name: 'Ben' });
+    const adaOnA = connectRoom({ url: wsOf(originA), token: ada.token, presence: { role: 'student', participantId: ada.participantId, name: ada.name } });
+    const benOnB = connectRoom({ url: wsOf(originB), token: ben.token, presence: { role: 'student', participantId: ben.participantId, name: ben.name } });
+    connections.push(adaOnA, benOnB);
+    await Promise.all([adaOnA.synced, benOnB.synced]);
+
+    const submitted = await apiOk<SubmissionPublic>(originA, '/api/submissions', ada.token, { roundId: round.id, text: 'Ada: repeat what scored.', clientId: 'ada-1' });
+    await until(() => readRoom(benOnB.doc).submissions.some((s) => s.id === submitted.id), "Ada's submission (made on A) in Ben's document (on B)");
+    const seenByBen = readRoom(benOnB.doc);
+    expect(seenByBen.submissions).toEqual([submitted]);
+    expect(seenByBen.participants.map((p) => p.name).sort()).toEqual(['Ada', 'Ben']);
+    await until(() => readRoom(benOnB.doc).scores[submitted.id]?.status === 'scored', "Ada's score in Ben's document");
+    await until(() => benOnB.presences().some((p) => p.participantId === ada.participantId), "Ada's presence (on A) seen by Ben (on B)");
+    expect(benOnB.presences().find((p) => p.participantId === ada.participantId)).toMatchObject({ role: 'student', name: 'Ada' });
+
+    const teacherOnB = await snapshotOf(originB, b.teacherToken);
+    expect(teacherOnB.code).toBe(a.addresses.code);
+    expect(teacherOnB.participants.map((p) => p.name).sort()).toEqual(['Ada', 'Ben']);
+    expect(teacherOnB.submissions.map((s) => s.id)).toEqual([submitted.id]);
+    const observerOnB = await connectObserver(originB, b.teacherToken);
+    connections.push(observerOnB);
+    await until(() => observerOnB.presences().filter((p) => p.role === 'student').length === 2, 'both students present to the teacher on B');
+
+    // Ada's token works on B, and a resend on B of her submission is the first one (idempotent across servers).
+    expect((await apiOk<ParticipantView>(originB, '/api/me', ada.token)).name).toBe('Ada');
+    expect(await apiOk<SubmissionText>(originB, `/api/submissions/${submitted.id}`, ada.token)).toMatchObject({ id: submitted.id, text: 'Ada: repeat what scored.' });
+    expect((await apiOk<SubmissionPublic>(originB, '/api/submissions', ada.token, { roundId: round.id, text: 'Ada: repeat what scored.', clientId: 'ada-1' })).id).toBe(submitted.id);
+    expect((await api(originB, '/api/room', ada.token)).status).toBe(403);
+    expect((await api(originB, '/api/join', null, { code: 'WRONG', name: 'Eve' })).status).toBe(403);
+
+    // Usage counted across both servers: two calls on A, one on B — the third reaches the cap of 3 on either.
+    const [depsA, depsB] = forwarderDeps;
+    depsA!.addUsage(ada.participantId, { calls: 1, tokens: 100, usd: 0.001 });
+    depsA!.addUsage(ada.participantId, { calls: 1, tokens: 50, usd: 0.002 });
+    depsB!.addUsage(ada.participantId, { calls: 1, tokens: 10, usd: null });
+    await until(() => depsA!.participant(ada.participantId)?.usage.calls === 3 && depsB!.participant(ada.participantId)?.usage.calls === 3, "Ada's three calls counted on A and on B");
+    expect(depsB!.participant(ada.participantId)?.usage.tokens).toBe(160);
+    expect(depsB!.participant(ada.participantId)?.caps.maxCalls).toBe(3);
+    const adaOnTeacherB = (await snapshotOf(originB, b.teacherToken)).participants.find((p) => p.id === ada.participantId);
+    expect(adaOnTeacherB?.usage.calls).toBe(3);
+  }, 60_000);
+});
