@@ -36,6 +36,7 @@ import { RegistrationError } from '../src/experiment/registration.ts';
 import { ExperimentSpecError } from '../src/experiment/schema.ts';
 import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
+import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
 import { RoomRedisError } from '../src/room-server/redis-state.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
@@ -128,6 +129,8 @@ const instances: Record<string, MetattlError[]> = {
   ExperimentSpecError: [new ExperimentSpecError(['a'])],
   UsageError: [new UsageError('m')],
   WalkthroughFileError: [new WalkthroughFileError('m')],
+  RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
+  RoomSetupError: [new RoomSetupError('m')],
   RoomRedisError: [new RoomRedisError('m')],
 };
 

@@ -1,0 +1,382 @@
+/**
+ * What the room's routes do, checked and applied: each action validates its untrusted input,
+ * writes the private state (`RoomState`) and then the shared document (`RoomDocWriter`), so the
+ * document only ever holds what the state already holds. Joining, submitting (idempotent on
+ * `clientId`, rate-limited), rounds with their timer, moderation, settings, the class's evolution
+ * (delegated to the injected scorer), the export and the room's end.
+ */
+import { randomUUID } from 'node:crypto';
+import { ROOM_LIMITS, type EvolveTogetherRequest, type JoinReply, type JoinRequest, type ParticipantPublic, type RoomCaps, type RoomSettings, type RoundConfig, type RoundPublic, type ScoreState, type SubmissionPublic, type SubmitRequest } from '../room/protocol.ts';
+import type { RoomDocWriter } from '../room/room-doc.ts';
+import { cleanText, RoomRequestError } from './room-errors.ts';
+import { renderExport, type ExportFormat, type RoomExport } from './room-export.ts';
+import { newToken, tokenHash, type RoomState, type StoredRound, type StoredSubmission } from './room-state.ts';
+import type { RoomScorer, RoundWithId } from './seams.ts';
+
+/** Bounds of a round's configuration. */
+export const ROUND_LIMITS = { tasks: 50, task: 120, episodes: 50, steps: 1000, repeats: 20, minutes: 600, title: 80 } as const;
+
+/** Who asks: the teacher, or a participant (by id). */
+export type Viewer = { role: 'teacher' } | { role: 'participant'; participantId: string } | { role: 'none' };
+
+export interface RoomActionsDeps {
+  state: RoomState;
+  writer: RoomDocWriter;
+  scorer?: RoomScorer;
+  /** Closes the live connections of a participant (null: every participant's). */
+  disconnect(participantId: string | null): void;
+  /** After the room's end: the wiped document stored and the data file compacted. */
+  afterEnd?(): Promise<void>;
+  log(line: string): void;
+  now?: () => Date;
+}
+
+const bad = (message: string): RoomRequestError => new RoomRequestError('room_bad_request', message);
+
+/** A non-negative number or null (no cap). */
+function capValue(value: unknown, name: string): number | null {
+  if (value === null) return null;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw bad(`${name} must be a number ≥ 0 or null`);
+  return value;
+}
+
+function isoOrNull(value: unknown, name: string): string | null {
+  if (value === null) return null;
+  if (typeof value !== 'string' || Number.isNaN(Date.parse(value))) throw bad(`${name} must be an ISO date or null`);
+  return new Date(value).toISOString();
+}
+
+function intIn(value: unknown, name: string, min: number, max: number): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > max) throw bad(`${name} must be a whole number from ${min} to ${max}`);
+  return value;
+}
+
+function taskList(value: unknown, name: string, min: number): string[] {
+  if (!Array.isArray(value) || value.length < min || value.length > ROUND_LIMITS.tasks) throw bad(`${name} must be a list of ${min} to ${ROUND_LIMITS.tasks} task ids`);
+  return value.map((t) => {
+    const task = cleanText(t, ROUND_LIMITS.task);
+    if (!task || !/^[\w./:-]+$/.test(task)) throw bad(`${name}: "${task}" is not a task id (lever-room:1, zork1:12, web:shop/t12:3)`);
+    return task;
+  });
+}
+
+/** A round's configuration from an untrusted body. @throws RoomRequestError (400) naming the field */
+export function parseRoundConfig(body: Record<string, unknown>): RoundConfig {
+  return {
+    title: cleanText(body.title, ROUND_LIMITS.title) || 'Round',
+    practiceTasks: taskList(body.practiceTasks ?? [], 'practiceTasks', 0),
+    hiddenTasks: taskList(body.hiddenTasks, 'hiddenTasks', 1),
+    episodes: intIn(body.episodes, 'episodes', 1, ROUND_LIMITS.episodes),
+    steps: intIn(body.steps, 'steps', 1, ROUND_LIMITS.steps),
+    repeats: intIn(body.repeats ?? 1, 'repeats', 1, ROUND_LIMITS.repeats),
+    minutes: body.minutes === null || body.minutes === undefined ? null : intIn(body.minutes, 'minutes', 1, ROUND_LIMITS.minutes),
+  };
+}
+
+/** The room's actions over its state and document. */
+export class RoomActions {
+  private readonly sent = new Map<string, number[]>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly now: () => Date;
+
+  constructor(private readonly deps: RoomActionsDeps) {
+    this.now = deps.now ?? (() => new Date());
+  }
+
+  private get state(): RoomState {
+    return this.deps.state;
+  }
+
+  private get writer(): RoomDocWriter {
+    return this.deps.writer;
+  }
+
+  /** The room's first settings (a new room), and the timers of open rounds (a restart). */
+  async start(initial: RoomSettings, created: boolean): Promise<void> {
+    if (created || !this.state.get('meta', 'settings')) await this.state.put({ kind: 'meta', id: 'settings', value: initial });
+    if (created) {
+      this.writer.setSettings(this.state.settings());
+      this.writer.setEnded(false);
+    }
+    for (const round of this.state.rounds()) this.schedule(round.public);
+  }
+
+  /** `POST /api/join`. @throws RoomRequestError 403 wrong code, 400 no name, 410 ended */
+  async join(body: Partial<JoinRequest>): Promise<JoinReply> {
+    if (this.state.ended()) throw new RoomRequestError('room_ended', 'This room has ended.');
+    const code = cleanText(body.code, ROOM_LIMITS.code).toUpperCase().replace(/[\s-]/g, '');
+    if (code !== this.state.code) throw new RoomRequestError('room_wrong_code', 'That is not this room\'s code: check it on the projector.');
+    const base = cleanText(body.name, ROOM_LIMITS.name);
+    if (!base) throw bad('Type a display name.');
+    const participantId = `p-${randomUUID().slice(0, 8)}`;
+    const name = await this.uniqueName(base, participantId);
+    const token = newToken();
+    const participant: ParticipantPublic = { id: participantId, name, joinedAt: this.now().toISOString(), removed: false, killed: false };
+    await this.state.put({ kind: 'participant', id: participantId, value: participant }, { kind: 'token', id: tokenHash(token), value: participantId });
+    this.writer.putParticipant(participant);
+    this.deps.log(`joined: ${participantId}`);
+    return { participantId, token, name };
+  }
+
+  /** `name`, or `name (2)`, `name (3)`… : the first not taken (claimed, so two servers agree). */
+  private async uniqueName(base: string, participantId: string): Promise<string> {
+    for (let n = 1; n < 1000; n++) {
+      const suffix = n === 1 ? '' : ` (${n})`;
+      const name = `${base.slice(0, ROOM_LIMITS.name - suffix.length).trim()}${suffix}`;
+      if (await this.state.claim('name', name.toLowerCase(), participantId)) return name;
+    }
+    throw bad('That name is taken: choose another.');
+  }
+
+  /** The participant of a token, refusing a removed one (403) and an ended room (410). */
+  participantOf(participantId: string): ParticipantPublic {
+    const p = this.state.get<ParticipantPublic>('participant', participantId);
+    if (!p) throw new RoomRequestError('room_unauthorized', 'Unknown participant: join the room again.');
+    if (p.removed) throw new RoomRequestError('room_forbidden', 'The teacher removed you from this room.');
+    return p;
+  }
+
+  /** `POST /api/submissions`. @throws RoomRequestError 400, 409 round not open, 413 too long, 429 too fast */
+  async submit(participantId: string, body: Partial<SubmitRequest>): Promise<SubmissionPublic> {
+    this.participantOf(participantId);
+    const clientId = cleanText(body.clientId, 100);
+    if (!clientId) throw bad('clientId is required (made by the page once per submission).');
+    const existing = this.state.get<string>('submitted', `${participantId}:${clientId}`);
+    const first = existing ? this.state.submission(existing) : null;
+    if (first) return publicOf(first);
+    const round = this.state.round(typeof body.roundId === 'string' ? body.roundId : '');
+    if (!round) throw new RoomRequestError('room_not_found', 'No such round.');
+    if (!this.isOpen(round.public)) throw new RoomRequestError('room_round_not_open', 'This round is not open for submissions.');
+    const text = cleanText(body.text, ROOM_LIMITS.submission * 2, true);
+    if (!text) throw bad('The meta-prompt is empty.');
+    if (text.length > ROOM_LIMITS.submission) throw new RoomRequestError('room_too_large', `The meta-prompt is ${text.length} characters; the room takes at most ${ROOM_LIMITS.submission}.`);
+    this.rateCheck(participantId);
+    const id = `s-${randomUUID().slice(0, 12)}`;
+    if (!(await this.state.claim('submitted', `${participantId}:${clientId}`, id))) return this.submit(participantId, body);
+    const version = this.state.submissions().filter((s) => s.participantId === participantId && s.roundId === round.public.id).length + 1;
+    const stored: StoredSubmission = { id, participantId, roundId: round.public.id, version, submittedAt: this.now().toISOString(), chars: text.length, source: cleanText(body.source, 80) || 'written', text, removed: false };
+    await this.state.put({ kind: 'submission', id, value: stored });
+    this.writer.appendSubmission(publicOf(stored));
+    this.enqueue(stored, round);
+    return publicOf(stored);
+  }
+
+  private enqueue(sub: StoredSubmission, round: StoredRound): void {
+    const scorer = this.deps.scorer;
+    if (!scorer) return;
+    const total = round.config.hiddenTasks.length * round.config.repeats;
+    this.writer.putScore(sub.id, { status: 'queued', done: 0, total, score: null, message: null });
+    const { removed: _removed, ...text } = sub;
+    scorer.enqueue(text, { ...round.config, id: round.public.id });
+  }
+
+  private rateCheck(participantId: string): void {
+    const t = this.now().getTime();
+    const recent = (this.sent.get(participantId) ?? []).filter((at) => t - at < 60_000);
+    if (recent.length >= ROOM_LIMITS.submissionsPerMinute) {
+      throw new RoomRequestError('room_too_fast', `At most ${ROOM_LIMITS.submissionsPerMinute} submissions a minute: wait ${Math.ceil((60_000 - (t - recent[0]!)) / 1000)} s.`);
+    }
+    this.sent.set(participantId, [...recent, t]);
+  }
+
+  private isOpen(round: RoundPublic): boolean {
+    return round.state === 'open' && (round.endsAt === null || Date.parse(round.endsAt) > this.now().getTime());
+  }
+
+  /** A scorer's report, written unless the submission was removed meanwhile. */
+  reportScore(submissionId: string, score: ScoreState): void {
+    const sub = this.state.submission(submissionId);
+    if (!sub || sub.removed) return;
+    this.writer.putScore(submissionId, score);
+  }
+
+  /** `GET /api/submissions/:id`: the owner, the teacher, or anyone once its round is revealed. */
+  submissionText(id: string, viewer: Viewer): StoredSubmission {
+    const sub = this.state.submission(id);
+    if (!sub || sub.removed) throw new RoomRequestError('room_not_found', 'No such submission.');
+    const revealed = this.state.round(sub.roundId)?.public.state === 'revealed';
+    const owner = viewer.role === 'participant' && viewer.participantId === sub.participantId;
+    if (viewer.role === 'teacher' || owner || revealed) return sub;
+    throw new RoomRequestError(viewer.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This submission is shown once its round is revealed.');
+  }
+
+  /** `POST /api/rounds`: opens a round (the current one); hidden tasks stay out of the document. */
+  async openRound(config: RoundConfig): Promise<RoundPublic> {
+    if (this.state.ended()) throw new RoomRequestError('room_ended', 'This room has ended.');
+    const rounds = this.state.rounds();
+    const opened = this.now();
+    const pub: RoundPublic = {
+      id: `r-${randomUUID().slice(0, 8)}`, index: rounds.length + 1, title: config.title, practiceTasks: config.practiceTasks, hiddenTasks: null,
+      hiddenTaskCount: config.hiddenTasks.length, episodes: config.episodes, steps: config.steps, repeats: config.repeats, state: 'open',
+      openedAt: opened.toISOString(), endsAt: config.minutes === null ? null : new Date(opened.getTime() + config.minutes * 60_000).toISOString(),
+    };
+    await this.state.put({ kind: 'round', id: pub.id, value: { public: pub, config } satisfies StoredRound }, { kind: 'meta', id: 'currentRound', value: pub.id });
+    this.writer.putRound(pub);
+    this.writer.setCurrentRound(pub.id);
+    this.schedule(pub);
+    return pub;
+  }
+
+  /** Locks an open round when its timer ends (also after a restart). */
+  private schedule(round: RoundPublic): void {
+    clearTimeout(this.timers.get(round.id));
+    if (round.state !== 'open' || round.endsAt === null) return;
+    const wait = Math.max(0, Date.parse(round.endsAt) - this.now().getTime());
+    const timer = setTimeout(() => void this.roundAction(round.id, 'lock').catch((e: Error) => this.deps.log(`timer: ${e.message}`)), Math.min(wait, 2 ** 31 - 1));
+    timer.unref();
+    this.timers.set(round.id, timer);
+  }
+
+  /** `POST /api/rounds/:id/lock|reveal|close`. Reveal puts the hidden tasks into the round's public record. */
+  async roundAction(id: string, action: 'lock' | 'reveal' | 'close'): Promise<RoundPublic> {
+    const round = this.state.round(id);
+    if (!round) throw new RoomRequestError('room_not_found', 'No such round.');
+    const state = action === 'lock' ? 'locked' : action === 'reveal' ? 'revealed' : 'closed';
+    const pub: RoundPublic = { ...round.public, state, hiddenTasks: action === 'reveal' || round.public.hiddenTasks !== null ? round.config.hiddenTasks : null };
+    const closesCurrent = action === 'close' && this.state.get('meta', 'currentRound') === id;
+    await this.state.put({ kind: 'round', id, value: { ...round, public: pub } }, ...(closesCurrent ? [{ kind: 'meta', id: 'currentRound', value: null }] : []));
+    if (action !== 'lock' || state !== round.public.state) clearTimeout(this.timers.get(id));
+    this.writer.putRound(pub);
+    if (closesCurrent) this.writer.setCurrentRound(null);
+    return pub;
+  }
+
+  /** `POST /api/participants/:id/remove`: kept in the record (removed), its live connections closed. */
+  async removeParticipant(id: string): Promise<ParticipantPublic> {
+    const p = await this.updateParticipant(id, { removed: true });
+    this.deps.disconnect(id);
+    return p;
+  }
+
+  /** `POST /api/participants/:id/kill` `{ killed }`. */
+  async killParticipant(id: string, killed: unknown): Promise<ParticipantPublic> {
+    if (typeof killed !== 'boolean') throw bad('killed must be true or false');
+    return this.updateParticipant(id, { killed });
+  }
+
+  private async updateParticipant(id: string, change: Partial<ParticipantPublic>): Promise<ParticipantPublic> {
+    const p = this.state.get<ParticipantPublic>('participant', id);
+    if (!p) throw new RoomRequestError('room_not_found', 'No such participant.');
+    const next = { ...p, ...change };
+    await this.state.put({ kind: 'participant', id, value: next });
+    this.writer.putParticipant(next);
+    return next;
+  }
+
+  /** `DELETE /api/submissions/:id`: hidden from everyone; its score is marked removed. */
+  async removeSubmission(id: string): Promise<void> {
+    const sub = this.state.submission(id);
+    if (!sub) throw new RoomRequestError('room_not_found', 'No such submission.');
+    await this.state.put({ kind: 'submission', id, value: { ...sub, removed: true } });
+    this.writer.putScore(id, { status: 'removed', done: 0, total: 0, score: null, message: 'Removed by the teacher.' });
+  }
+
+  /** `PATCH /api/settings` and `POST /api/kill` (`{ killedAll }`). @throws RoomRequestError 400 */
+  async patchSettings(body: Record<string, unknown>): Promise<RoomSettings> {
+    const now = this.state.settings();
+    const next: RoomSettings = { ...now, caps: { ...now.caps } };
+    if ('title' in body) next.title = cleanText(body.title, ROUND_LIMITS.title) || now.title;
+    if ('namesHidden' in body) next.namesHidden = body.namesHidden === true;
+    if ('killedAll' in body) {
+      if (typeof body.killedAll !== 'boolean') throw bad('killedAll must be true or false');
+      next.killedAll = body.killedAll;
+    }
+    if ('caps' in body) next.caps = parseCaps(body.caps, now.caps);
+    await this.state.put({ kind: 'meta', id: 'settings', value: next });
+    this.writer.setSettings(next);
+    return next;
+  }
+
+  /** `POST /api/evolution`: seeds (the given submissions, else each participant's best, else latest) and runs it in the background. */
+  startEvolution(body: Partial<EvolveTogetherRequest>): { started: true; seeds: number } {
+    const scorer = this.deps.scorer;
+    if (!scorer) throw new RoomRequestError('room_no_model', 'This room has no scorer: start it with a model (--base-url or --provider).');
+    const round = this.state.round(typeof body.roundId === 'string' ? body.roundId : '');
+    if (!round) throw new RoomRequestError('room_not_found', 'No such round.');
+    const budget = intIn(body.budget, 'budget', 1, 10_000);
+    const seeds = this.seedsFor(round, Array.isArray(body.submissionIds) ? body.submissionIds.filter((x): x is string => typeof x === 'string') : undefined);
+    if (seeds.length === 0) throw bad('No submissions to seed the evolution with.');
+    const req: EvolveTogetherRequest = { roundId: round.public.id, budget, submissionIds: seeds.map((s) => s.id) };
+    const withId: RoundWithId = { ...round.config, id: round.public.id };
+    scorer.evolve(req, seeds.map(({ removed: _r, ...s }) => s), withId).catch((e: Error) => {
+      this.deps.log(`evolution failed: ${e.message}`);
+      this.writer.putEvolution({ roundId: req.roundId, state: 'failed', budget, used: 0, candidates: [], curve: [], bestCandidateId: null, message: e.message.slice(0, 300) });
+    });
+    return { started: true, seeds: seeds.length };
+  }
+
+  private seedsFor(round: StoredRound, ids: string[] | undefined): StoredSubmission[] {
+    const kept = this.state.submissions().filter((s) => !s.removed && s.roundId === round.public.id && !this.state.get<ParticipantPublic>('participant', s.participantId)?.removed);
+    if (ids) return kept.filter((s) => ids.includes(s.id));
+    const best = new Map(this.state.snapshot().leaderboard.filter((r) => r.roundId === round.public.id).map((r) => [r.participantId, r.submissionId]));
+    const latest = new Map<string, StoredSubmission>();
+    for (const s of kept) latest.set(s.participantId, s);
+    return [...latest.values()].map((s) => kept.find((k) => k.id === best.get(s.participantId)) ?? s);
+  }
+
+  /** `POST /api/evolution/stop`. */
+  stopEvolution(): void {
+    if (!this.deps.scorer) throw new RoomRequestError('room_no_model', 'This room has no scorer.');
+    this.deps.scorer.stopEvolution();
+  }
+
+  /** The export's data (the teacher's: hidden tasks and texts included). */
+  exportData(): RoomExport {
+    const snap = this.state.snapshot();
+    return {
+      title: snap.settings.title,
+      exportedAt: this.now().toISOString(),
+      participants: snap.participants,
+      rounds: this.state.rounds().map((r) => ({ ...r.public, config: r.config })),
+      submissions: snap.submissions.map((s) => ({ ...s, text: this.state.submission(s.id)?.text ?? '' })),
+      leaderboard: snap.leaderboard,
+    };
+  }
+
+  /** `GET /api/export?format=…`. */
+  exportFile(format: ExportFormat): ReturnType<typeof renderExport> {
+    return renderExport(this.exportData(), format);
+  }
+
+  /**
+   * `POST /api/end`: answers the final JSON export, then wipes the room's data (state, document,
+   * `--data` file) keeping only its identity and that it ended; every participant is disconnected.
+   */
+  async end(): Promise<{ ended: true; export: RoomExport }> {
+    const data = this.exportData();
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.deps.scorer?.stopEvolution();
+    const identity = this.state.get('meta', 'room');
+    const settings = { ...this.state.settings(), killedAll: true };
+    await this.state.wipe();
+    await this.state.put({ kind: 'meta', id: 'room', value: identity }, { kind: 'meta', id: 'settings', value: settings }, { kind: 'meta', id: 'ended', value: true });
+    this.writer.wipe();
+    this.writer.setSettings(settings);
+    this.writer.setEnded(true);
+    this.deps.disconnect(null);
+    this.sent.clear();
+    await this.deps.afterEnd?.();
+    return { ended: true, export: data };
+  }
+
+  close(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+  }
+}
+
+function parseCaps(value: unknown, now: RoomCaps): RoomCaps {
+  if (typeof value !== 'object' || value === null) throw bad('caps must be an object');
+  const c = value as Record<string, unknown>;
+  return {
+    maxCalls: 'maxCalls' in c ? capValue(c.maxCalls, 'caps.maxCalls') : now.maxCalls,
+    maxTokens: 'maxTokens' in c ? capValue(c.maxTokens, 'caps.maxTokens') : now.maxTokens,
+    maxUsd: 'maxUsd' in c ? capValue(c.maxUsd, 'caps.maxUsd') : now.maxUsd,
+    opensAt: 'opensAt' in c ? isoOrNull(c.opensAt, 'caps.opensAt') : now.opensAt,
+    closesAt: 'closesAt' in c ? isoOrNull(c.closesAt, 'caps.closesAt') : now.closesAt,
+  };
+}
+
+/** A stored submission's public part. */
+function publicOf(s: StoredSubmission): SubmissionPublic {
+  return { id: s.id, participantId: s.participantId, roundId: s.roundId, version: s.version, submittedAt: s.submittedAt, chars: s.chars, source: s.source };
+}

@@ -1,0 +1,137 @@
+/**
+ * `startRoomServer`: one workshop room on one port — the Hocuspocus engine (the shared document,
+ * read-only for every client), the HTTP routes, the built page, the private state (memory, sqlite
+ * under `--data`, or an injected backend such as Redis), and the injected model forwarder and
+ * scorer. The third composition root beside the page and the CLI: it wires, it does not
+ * re-implement. Every log line is scrubbed of secrets.
+ */
+import { networkInterfaces } from 'node:os';
+import { resolve } from 'node:path';
+import { scrubText } from '../common/secrets.ts';
+import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings } from '../room/protocol.ts';
+import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
+import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
+import { RoomActions } from './room-actions.ts';
+import { RoomSetupError } from './room-errors.ts';
+import { createRoomRouter } from './room-http.ts';
+import { RoomState, type RoomIdentity } from './room-state.ts';
+import type { ForwarderDeps, RoomForwarder, RoomScorer, RoomServerOptions, RoomStateBackend, RunningRoom } from './seams.ts';
+import { memoryBackend, RoomSqlite } from './sqlite-store.ts';
+
+/** The page's folder when none is given: the package's `dist/`. */
+export const DEFAULT_PAGE_DIR = resolve(import.meta.dirname, '../../dist');
+
+/** The first non-internal IPv4 address of this machine (what students on the LAN reach), else 127.0.0.1. */
+export function lanAddress(): string {
+  for (const list of Object.values(networkInterfaces())) {
+    for (const a of list ?? []) if (a.family === 'IPv4' && !a.internal) return a.address;
+  }
+  return '127.0.0.1';
+}
+
+/** The room's addresses at `host:port` (an IPv6 host in brackets). */
+export function roomAddresses(host: string, port: number, identity: RoomIdentity): RoomAddresses {
+  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  return {
+    joinUrl: `${origin}/?room=${encodeURIComponent(identity.code)}`,
+    teacherUrl: `${origin}/?view=room-teacher&teacher=${encodeURIComponent(identity.teacherToken)}`,
+    projectorUrl: `${origin}/?view=projector&projector=${encodeURIComponent(identity.projectorToken)}`,
+    code: identity.code,
+    port,
+  };
+}
+
+function initialSettings(options: RoomServerOptions): RoomSettings {
+  return {
+    title: options.title?.trim().slice(0, 80) || 'Workshop room',
+    namesHidden: false,
+    killedAll: false,
+    caps: { maxCalls: null, maxTokens: null, maxUsd: null, opensAt: null, closesAt: null, ...options.caps },
+  };
+}
+
+function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null): RoomStateBackend {
+  if (options.stateBackend) return options.stateBackend;
+  if (options.redisUrl) {
+    throw new RoomSetupError('With --redis, the room\'s private state must be shared too: this build has no Redis state backend.');
+  }
+  return sqlite?.backend() ?? memoryBackend();
+}
+
+/**
+ * Starts the room: restores it from `dataDir` (or the shared backend) when it exists there, else
+ * makes a new code and tokens. Resolves once it listens.
+ * @throws Error when the port is taken or the data folder cannot be opened; RoomSetupError for `redisUrl` without a shared `stateBackend`
+ */
+export async function startRoomServer(options: RoomServerOptions): Promise<RunningRoom> {
+  const log = (line: string): void => options.log?.(scrubText(line));
+  const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
+  const state = new RoomState(backendFor(options, sqlite));
+  await state.open();
+  const { identity, created } = await state.identity();
+  let router: ReturnType<typeof createRoomRouter> | null = null;
+  const engine = await startRoomHocuspocus({
+    port: options.port,
+    host: options.listenHost ?? '0.0.0.0',
+    sqlite,
+    ...(options.redisUrl ? { redisUrl: options.redisUrl } : {}),
+    log,
+    authenticate: (token) => (router ? connectionOf(router.callerOf(token), state) : null),
+    handleRequest: async (req, res) => {
+      if (router) return router.handle(req, res);
+      res.writeHead(503, { 'Content-Type': 'text/plain' }).end('The room is starting.');
+    },
+  });
+  const writer = new RoomDocWriter(engine.doc);
+  state.setScoreSource(() => readRoom(engine.doc).scores);
+  let scorer: RoomScorer | undefined;
+  const actions = new RoomActions({
+    state,
+    writer,
+    get scorer() {
+      return scorer;
+    },
+    log,
+    disconnect: (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId)),
+    afterEnd: async () => {
+      if (!sqlite) return;
+      sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(engine.doc));
+      sqlite.compact();
+    },
+  });
+  scorer = options.makeScorer?.({ onScore: (id, score) => actions.reportScore(id, score), onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
+  const deps: ForwarderDeps = {
+    participant: (id) => state.participant(id),
+    addUsage: (id, usage) => void state.addUsage(id, usage).catch((e: Error) => log(`usage not stored: ${e.message}`)),
+    settings: () => state.settings(),
+  };
+  const forwarder: RoomForwarder | null = options.makeForwarder?.(deps) ?? options.forwarder ?? null;
+  await actions.start(initialSettings(options), created);
+  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log });
+  const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
+  log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);
+  let closing: Promise<void> | null = null;
+  return {
+    addresses,
+    teacherToken: identity.teacherToken,
+    state,
+    close: () =>
+      (closing ??= (async () => {
+        actions.close();
+        await scorer?.close();
+        await forwarder?.close?.();
+        await engine.close();
+        await state.close();
+        sqlite?.close();
+      })()),
+  };
+}
+
+/** A WebSocket connection's identity from its token's caller, or null to refuse it. */
+function connectionOf(caller: ReturnType<ReturnType<typeof createRoomRouter>['callerOf']>, state: RoomState): RoomConnectionContext | null {
+  if (caller.role === 'teacher') return { role: 'teacher', participantId: null, name: 'Teacher' };
+  if (caller.role === 'projector') return { role: 'projector', participantId: null, name: null };
+  if (caller.role !== 'participant' || state.ended()) return null;
+  const p = state.participant(caller.participantId);
+  return p && !p.removed ? { role: 'student', participantId: p.id, name: p.name } : null;
+}
