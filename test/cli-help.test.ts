@@ -27,7 +27,7 @@ const sorted = (xs: Iterable<string>): string[] => [...xs].sort();
 const flat = (text: string): string => text.replace(/\s+/g, ' ');
 
 /** Command files that call the model (they build settings from the provider options). */
-const MODEL_COMMANDS = ['play', 'session', 'evolve', 'evolve add-candidate', 'eval', 'probe recall', 'experiment'];
+const MODEL_COMMANDS = ['play', 'session', 'evolve', 'evolve add-candidate', 'eval', 'probe recall', 'experiment', 'room'];
 
 describe('each command parses with the definitions its help page is written from', () => {
   it.each(COMMANDS.map((c) => [c.name, c] as const))('%s: the page lists exactly the options parseArgs accepts, with description and default', (_name, spec) => {

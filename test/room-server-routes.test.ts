@@ -344,3 +344,35 @@ describe('evolution, export and the end', () => {
     expect((await t.call('POST', '/api/rounds', { token: teacher, body: ROUND })).status).toBe(410);
   });
 });
+
+describe('the built page', () => {
+  it('serves index.html and assets with their types and the isolation headers, and any other path as the page', async () => {
+    const index = await t.call('GET', '/');
+    expect(index.status).toBe(200);
+    expect(index.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(index.headers.get('cross-origin-opener-policy')).toBe('same-origin');
+    expect(index.headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+    expect(index.headers.get('cache-control')).toBe('no-cache');
+    expect(index.text).toContain('<div id="app">');
+    const asset = await t.call('GET', '/assets/app-1234.js');
+    expect(asset.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(asset.headers.get('cache-control')).toContain('immutable');
+    expect(asset.text).toBe('console.log("page");');
+    const spa = await t.call('GET', '/?room=ABC&view=room');
+    expect(spa.text).toContain('<div id="app">');
+    expect((await t.call('GET', '/%2e%2e/%2e%2e/etc/passwd')).text).toContain('<div id="app">');
+    expect((await t.call('GET', '/api/info')).headers.get('cross-origin-embedder-policy')).toBe('require-corp');
+    expect((await t.call('POST', '/index.html')).status).toBe(405);
+  });
+
+  it('says plainly to build the page when the folder has none', async () => {
+    const bare = await startTestRoom({ pageDir: '/nonexistent-page-dir' });
+    try {
+      const r = await bare.call('GET', '/');
+      expect(r.status).toBe(503);
+      expect(r.text).toMatch(/run "npm run build"/);
+    } finally {
+      await bare.room.close();
+    }
+  });
+});

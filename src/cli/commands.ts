@@ -228,6 +228,26 @@ export const PROBE_RECALL = {
   notes: ['Only the actor model is called (--actor-model); the meta-agent and proposer options are accepted and unused. What the probe can and cannot show is printed under its table.'],
 } as const satisfies CommandSpec;
 
+export const ROOM = {
+  name: 'room', positionals: false, synopsis: ['[--port P] [--host H] [--data DIR] [--participant-max-calls N] [--participant-max-tokens N] [--participant-max-usd X] --base-url URL --api-key K [options]'],
+  summary: 'A workshop room: students join by a code and play through the room\'s model.',
+  description: 'Starts a workshop room on this machine: it serves the built page (dist/), prints the join address on the LAN, the room code, a QR code and the teacher\'s and projector\'s links, and forwards the students\' model calls to the provider given (the key never leaves this process), within the per-participant caps. Runs until Ctrl-C or SIGTERM, then saves (with --data) and exits 0.',
+  options: {
+    port: { type: 'string', value: 'P', default: '8080', description: 'The TCP port (0: a free one).' },
+    host: { type: 'string', value: 'H', defaultText: 'the first non-internal IPv4 address', description: 'The host name or address the printed links use.' },
+    data: { type: 'string', value: 'DIR', description: 'Keep the room in DIR/room.sqlite, so a restart finds it as it was (without it, the room lives in memory only).' },
+    title: { type: 'string', value: 'T', defaultText: 'Workshop room', description: 'The room\'s title (shown to students and on the projector).' },
+    'participant-max-calls': { type: 'string', value: 'N', description: 'Model calls per participant at most.' },
+    'participant-max-tokens': { type: 'string', value: 'N', description: 'Model tokens per participant at most.' },
+    'participant-max-usd': { type: 'string', value: 'X', description: 'Model cost per participant at most, USD (needs the model\'s price).' },
+    redis: { type: 'string', value: 'URL', description: 'redis://host:port: several room servers on one Redis serve one room.' },
+    'page-dir': { type: 'string', value: 'DIR', defaultText: 'dist/', description: 'The built page to serve.' },
+    json,
+    ...LLM_FLAGS,
+  },
+  notes: ['Without --base-url or --provider the room has no model: students can join and submit, and their model calls answer 503 "this room has no model".', 'With --json the first line on stdout is { joinUrl, teacherUrl, projectorUrl, code, port }.'],
+} as const satisfies CommandSpec;
+
 export const EXPERIMENT = {
   name: 'experiment', positionals: true,
   synopsis: ['list [--json]', 'plan|register|run|resume|report <name|FILE> [options]', 'report DIR [options]'],
@@ -265,7 +285,7 @@ export const EXPERIMENT = {
 } as const satisfies CommandSpec;
 
 /** Every command, in the order `metattl --help` lists them. */
-export const COMMANDS: readonly CommandSpec[] = [REPLAY, PLAY, SESSION, EVOLVE, EVOLVE_ADD_CANDIDATE, EVAL, TASKS, ORACLE, STORIES_GET, STORIES_OVERLAP, PROBE_RECALL, EXPERIMENT];
+export const COMMANDS: readonly CommandSpec[] = [REPLAY, PLAY, SESSION, EVOLVE, EVOLVE_ADD_CANDIDATE, EVAL, TASKS, ORACLE, STORIES_GET, STORIES_OVERLAP, PROBE_RECALL, EXPERIMENT, ROOM];
 
 /** The paragraphs after the command list of `metattl --help`. */
 export const GENERAL_NOTES: readonly string[] = [

@@ -1,6 +1,6 @@
 /**
  * `npx metattl <command> …`: headless entry points in Node over the same core as the page.
- * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get, stories overlap, probe recall, experiment. Exit codes: 0 done (also a run stopped at a USD or
+ * Commands: replay, play, session, evolve, eval, tasks, oracle, stories get, stories overlap, probe recall, experiment, room. Exit codes: 0 done (also a run stopped at a USD or
  * token cap, which says so), 1 failure (bad story file, unreadable input, provider fault that stops a
  * run, a replay ending in interpreter_error / interpreter_hang), 2 usage error, 130 interrupted (Ctrl-C; resume with --resume). Errors go to stderr as one
  * clear line.
@@ -76,6 +76,8 @@ export async function run(argv: string[]): Promise<number> {
         return await (await import('./stories-get.ts')).storiesCommand(rest);
       case 'experiment':
         return await (await import('./experiment.ts')).experimentCommand(rest);
+      case 'room':
+        return await (await import('./room.ts')).roomCommand(rest);
       case 'probe':
         if (rest[0] !== 'recall') throw new UsageError(`probe: unknown probe "${rest[0] ?? ''}" (recall)`);
         return await (await import('./probe-recall.ts')).probeRecallCommand(rest.slice(1));

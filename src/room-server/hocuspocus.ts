@@ -134,7 +134,10 @@ export async function startRoomHocuspocus(options: RoomHocuspocusOptions): Promi
     doc: document,
     disconnect(matches) {
       document.connections.forEach((_clients, connection) => {
-        if (matches(connection.context)) connection.close({ code: 4401, reason: 'refused' });
+        if (!matches(connection.context)) return;
+        connection.close({ code: 4403, reason: 'refused' });
+        // The socket too: the client reconnects and its token is checked again (and refused).
+        connection.webSocket.close(4403, 'refused');
       });
     },
     presences() {

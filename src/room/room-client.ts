@@ -55,6 +55,8 @@ export function connectRoom(options: RoomConnectionOptions): RoomConnection {
     onSynced: () => resolveSynced(),
     onAuthenticationFailed: ({ reason }) => options.onRefused?.(reason),
   });
+  // A provider given its own websocket is not attached to it by itself (Hocuspocus 4).
+  provider.attach();
   provider.setAwarenessField('presence', options.presence);
   const unobserve = options.onState ? observeRoom(doc, options.onState) : () => {};
   const presences = (): RoomPresence[] =>

@@ -1,0 +1,72 @@
+/**
+ * The room's actions without a network: a round's timer locks it when it ends (and a submission
+ * after its end is refused even before the timer fires), the leaderboard's ranks share ties, and
+ * the private state sums each server's usage counters.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { readRoom, RoomDocWriter, RoomYDoc } from '../src/room/room-doc.ts';
+import { leaderboard } from '../src/room-server/leaderboard.ts';
+import { RoomActions } from '../src/room-server/room-actions.ts';
+import { RoomState } from '../src/room-server/room-state.ts';
+import { memoryBackend } from '../src/room-server/sqlite-store.ts';
+import type { ParticipantPublic, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
+
+const SETTINGS = { title: 'T', namesHidden: false, killedAll: false, caps: { maxCalls: null, maxTokens: null, maxUsd: null, opensAt: null, closesAt: null } };
+
+async function actions(): Promise<{ a: RoomActions; state: RoomState; doc: InstanceType<typeof RoomYDoc> }> {
+  const state = new RoomState(memoryBackend());
+  await state.open();
+  const { created } = await state.identity();
+  const doc = new RoomYDoc();
+  const a = new RoomActions({ state, writer: new RoomDocWriter(doc), disconnect: () => {}, log: () => {} });
+  await a.start(SETTINGS, created);
+  return { a, state, doc };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('a round\'s timer', () => {
+  it('locks the round when its minutes are up; a submission after the end is refused with 409', async () => {
+    vi.useFakeTimers({ now: new Date('2026-03-01T10:00:00Z') });
+    const { a, state, doc } = await actions();
+    const round = await a.openRound({ title: 'R', practiceTasks: [], hiddenTasks: ['lever-room:2'], episodes: 1, steps: 5, repeats: 1, minutes: 2 });
+    expect(round.endsAt).toBe('2026-03-01T10:02:00.000Z');
+    const joined = await a.join({ code: state.code, name: 'Ada' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    await a.submit(joined.participantId, { roundId: round.id, text: 'in time', clientId: 'c1' });
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(state.round(round.id)!.public.state).toBe('locked');
+    expect(readRoom(doc).rounds[0]!.state).toBe('locked');
+    await expect(a.submit(joined.participantId, { roundId: round.id, text: 'late', clientId: 'c2' })).rejects.toMatchObject({ code: 'room_round_not_open', status: 409 });
+    a.close();
+  });
+});
+
+describe('the leaderboard', () => {
+  const round: RoundPublic = { id: 'r1', index: 1, title: 'R', practiceTasks: [], hiddenTasks: null, hiddenTaskCount: 1, episodes: 1, steps: 1, repeats: 1, state: 'open', openedAt: '', endsAt: null };
+  const person = (id: string, removed = false): ParticipantPublic => ({ id, name: id.toUpperCase(), joinedAt: '', removed, killed: false });
+  const sub = (id: string, participantId: string, wauc: number | null): SubmissionPublic & { score: ScoreState | null } => ({
+    id, participantId, roundId: 'r1', version: 1, submittedAt: '', chars: 1, source: 'written',
+    score: wauc === null ? { status: 'scoring', done: 0, total: 1, score: null, message: null } : { status: 'scored', done: 1, total: 1, score: { wauc, low: wauc, high: wauc, n: 1, curve: [wauc] }, message: null },
+  });
+
+  it('gives tied scores one rank and leaves out unscored submissions and removed participants', () => {
+    const rows = leaderboard([round], [person('a'), person('b'), person('c'), person('d', true)], [sub('s1', 'a', 0.5), sub('s2', 'b', 0.5), sub('s3', 'c', 0.2), sub('s4', 'c', null), sub('s5', 'd', 0.9)]);
+    expect(rows.map((r) => [r.rank, r.participantId])).toEqual([[1, 'a'], [1, 'b'], [3, 'c']]);
+  });
+});
+
+describe('usage across servers', () => {
+  it('sums every server\'s counter of a participant (null dollars when any call had no price)', async () => {
+    const state = new RoomState(memoryBackend());
+    await state.open();
+    await state.identity();
+    await state.addUsage('p1', { calls: 1, tokens: 10, usd: 0.5 });
+    await state.put({ kind: 'usage', id: 'p1:other-server', value: { calls: 2, tokens: 5, usd: 0.25 } });
+    expect(state.usage('p1')).toEqual({ calls: 3, tokens: 15, usd: 0.75 });
+    await state.addUsage('p1', { calls: 1, tokens: 1, usd: null });
+    expect(state.usage('p1')).toEqual({ calls: 4, tokens: 16, usd: null });
+  });
+});
