@@ -12,7 +12,6 @@ import type { RoomConnection } from '../src/room/room-client.ts';
 import { connectRoom } from '../src/room/room-client.ts';
 import { readRoom } from '../src/room/room-doc.ts';
 import type { JoinReply, ParticipantView, RoundPublic, SubmissionPublic, SubmissionText } from '../src/room/protocol.ts';
-import { RedisState } from '../src/room-server/redis-state.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import type { ForwarderDeps, RunningRoom } from '../src/room-server/seams.ts';
 import { startRedis, type RunningRedis } from './support/redis-server.ts';
@@ -26,7 +25,6 @@ const forwarderDeps: ForwarderDeps[] = [];
 
 /** A room server on 127.0.0.1 sharing `redis` (document, presence and private state). */
 async function startServer(name: string): Promise<RunningRoom> {
-  const stateBackend = await RedisState.open({ url: redis.url, prefix: 'scale-out' });
   const room = await startRoomServer({
     port: 0,
     listenHost: '127.0.0.1',
@@ -34,7 +32,6 @@ async function startServer(name: string): Promise<RunningRoom> {
     title: 'Conference hall',
     caps: { maxCalls: 3 },
     redisUrl: redis.url,
-    stateBackend,
     makeScorer: instantScorer,
     makeForwarder: (deps) => {
       forwarderDeps.push(deps);

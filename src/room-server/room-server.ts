@@ -11,8 +11,8 @@ import { scrubText } from '../common/secrets.ts';
 import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings } from '../room/protocol.ts';
 import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
+import { RedisState } from './redis-state.ts';
 import { RoomActions } from './room-actions.ts';
-import { RoomSetupError } from './room-errors.ts';
 import { createRoomRouter } from './room-http.ts';
 import { RoomState, type RoomIdentity } from './room-state.ts';
 import type { ForwarderDeps, RoomForwarder, RoomScorer, RoomServerOptions, RoomStateBackend, RunningRoom } from './seams.ts';
@@ -50,23 +50,22 @@ function initialSettings(options: RoomServerOptions): RoomSettings {
   };
 }
 
-function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null): RoomStateBackend {
+/** The injected backend, else Redis with `redisUrl` (the servers of one room share it), else sqlite under `dataDir`, else memory. */
+async function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null, log: (line: string) => void): Promise<RoomStateBackend> {
   if (options.stateBackend) return options.stateBackend;
-  if (options.redisUrl) {
-    throw new RoomSetupError('With --redis, the room\'s private state must be shared too: this build has no Redis state backend.');
-  }
+  if (options.redisUrl) return await RedisState.open({ url: options.redisUrl, log });
   return sqlite?.backend() ?? memoryBackend();
 }
 
 /**
  * Starts the room: restores it from `dataDir` (or the shared backend) when it exists there, else
  * makes a new code and tokens. Resolves once it listens.
- * @throws Error when the port is taken or the data folder cannot be opened; RoomSetupError for `redisUrl` without a shared `stateBackend`
+ * @throws Error when the port is taken or the data folder cannot be opened; RoomRedisError when `redisUrl` cannot be reached
  */
 export async function startRoomServer(options: RoomServerOptions): Promise<RunningRoom> {
   const log = (line: string): void => options.log?.(scrubText(line));
   const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
-  const state = new RoomState(backendFor(options, sqlite));
+  const state = new RoomState(await backendFor(options, sqlite, log));
   await state.open();
   const { identity, created } = await state.identity();
   let router: ReturnType<typeof createRoomRouter> | null = null;
