@@ -1,9 +1,10 @@
 /**
  * The room's private state shared through Redis (src/room-server/redis-state.ts) against Debian's
  * redis-server: two servers' copies see each other's records in order, a claim is won once, a
- * wipe reaches the other server, and an unreachable Redis is a plain-words error.
+ * wipe reaches the other server, and an unreachable Redis is a plain-words error, its password a secret.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forgetSecrets, KEY_HIDDEN, scrubText } from '../src/common/secrets.ts';
 import { RedisState, RoomRedisError, redactUrl } from '../src/room-server/redis-state.ts';
 import type { StateRecord } from '../src/room-server/seams.ts';
 import { freePort, startRedis, type RunningRedis } from './support/redis-server.ts';
@@ -80,5 +81,8 @@ describe('RedisState', () => {
     expect((error as RoomRedisError).code).toBe('room_redis');
     expect((error as Error).message).toBe(`Redis at redis://:***@127.0.0.1:${port} cannot be reached: is redis-server running there?`);
     expect(redactUrl('redis://127.0.0.1:6379')).toBe('redis://127.0.0.1:6379');
+    // The password is a secret: scrubbed from every log line and error text.
+    expect(scrubText('AUTH fake-test-key-redis failed')).toBe(`AUTH ${KEY_HIDDEN} failed`);
+    forgetSecrets();
   });
 });

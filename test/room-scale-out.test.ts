@@ -4,8 +4,8 @@
  * shares the document and presence; the Redis private state (src/room-server/redis-state.ts)
  * shares the code, tokens, submissions and usage. A participant joined on A submits, and a
  * participant on B sees that submission and A's participant's presence; the teacher on B sees A's
- * participant in GET /api/room; a participant's token works on both, and its usage (the caps)
- * adds up across both. No redis-server: the test fails, saying so.
+ * participant in GET /api/room; a participant's token works on both, its usage (the caps) adds
+ * up across both, and the teacher's kill switch and a removal made on B hold on A. No redis-server: the test fails, saying so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomConnection } from '../src/room/room-client.ts';
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 describe('two room servers behind one Redis', () => {
-  it('serve one room: code, joins, submissions, presence, the teacher\'s view and caps are shared', async () => {
+  it('serve one room: code, joins, submissions, presence, the teacher\'s view and actions, and caps are shared', async () => {
     const a = await startServer('A');
     const b = await startServer('B');
     const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
@@ -102,5 +102,13 @@ describe('two room servers behind one Redis', () => {
     expect(depsB!.participant(ada.participantId)?.caps.maxCalls).toBe(3);
     const adaOnTeacherB = (await snapshotOf(originB, b.teacherToken)).participants.find((p) => p.id === ada.participantId);
     expect(adaOnTeacherB?.usage.calls).toBe(3);
+
+    // The teacher's actions on B hold on A: the kill switch, and a removal.
+    expect((await api(originB, '/api/kill', b.teacherToken, { killed: true })).status).toBe(200);
+    await until(() => depsA!.settings().killedAll, "B's kill switch seen by A's forwarder");
+    expect((await api(originB, `/api/participants/${ben.participantId}/remove`, b.teacherToken, {})).status).toBe(200);
+    await until(() => depsA!.participant(ben.participantId)?.removed === true, "Ben's removal (on B) known to A");
+    expect((await api(originA, '/api/me', ben.token)).status).toBe(403);
+    await until(() => readRoom(adaOnA.doc).participants.find((p) => p.id === ben.participantId)?.removed === true, "Ben's removal in Ada's document (on A)");
   }, 60_000);
 });

@@ -13,6 +13,7 @@
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
 import { MetattlError } from '../common/errors.ts';
+import { registerSecret } from '../common/secrets.ts';
 import type { RoomStateBackend, StateRecord } from './seams.ts';
 
 /** Redis could not be reached or refused a command (`code` `room_redis`). */
@@ -67,6 +68,8 @@ export class RedisState implements RoomStateBackend {
    * @throws RoomRedisError when Redis is not reachable within `connectTimeoutMs`.
    */
   static async open(options: RedisStateOptions): Promise<RedisState> {
+    const password = URL.canParse(options.url) ? decodeURIComponent(new URL(options.url).password) : '';
+    if (password) registerSecret(password);
     const connect = (): Redis => new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, connectTimeout: options.connectTimeoutMs ?? 5000 });
     const pub = connect();
     const sub = connect();
