@@ -230,7 +230,7 @@ export const PROBE_RECALL = {
 
 export const ROOM = {
   name: 'room', positionals: false, synopsis: ['[--port P] [--host H] [--data DIR] [--participant-max-calls N] [--participant-max-tokens N] [--participant-max-usd X] --base-url URL --api-key K [options]'],
-  summary: 'A workshop room: students join by a code and play through the room\'s model.',
+  summary: 'A workshop room: a class joins by a code and plays on the room\'s model.',
   description: 'Starts a workshop room on this machine: it serves the built page (dist/), prints the join address on the LAN, the room code, a QR code and the teacher\'s and projector\'s links, and forwards the students\' model calls to the provider given (the key never leaves this process), within the per-participant caps. Runs until Ctrl-C or SIGTERM, then saves (with --data) and exits 0.',
   options: {
     port: { type: 'string', value: 'P', default: '8080', description: 'The TCP port (0: a free one).' },

@@ -83,12 +83,12 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   });
   const writer = new RoomDocWriter(engine.doc);
   state.setScoreSource(() => readRoom(engine.doc).scores);
-  let scorer: RoomScorer | undefined;
+  const made: { scorer?: RoomScorer } = {};
   const actions = new RoomActions({
     state,
     writer,
     get scorer() {
-      return scorer;
+      return made.scorer;
     },
     log,
     disconnect: (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId)),
@@ -98,7 +98,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       sqlite.compact();
     },
   });
-  scorer = options.makeScorer?.({ onScore: (id, score) => actions.reportScore(id, score), onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
+  const scorer = options.makeScorer?.({ onScore: (id, score) => actions.reportScore(id, score), onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
+  if (scorer) made.scorer = scorer;
   const deps: ForwarderDeps = {
     participant: (id) => state.participant(id),
     addUsage: (id, usage) => void state.addUsage(id, usage).catch((e: Error) => log(`usage not stored: ${e.message}`)),
