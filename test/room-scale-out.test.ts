@@ -7,6 +7,9 @@
  * participant in GET /api/room; a participant's token works on both, its usage (the caps) adds
  * up across both, and the teacher's kill switch and a removal made on B hold on A. No redis-server: the test fails, saying so.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomConnection } from '../src/room/room-client.ts';
 import { connectRoom } from '../src/room/room-client.ts';
@@ -23,9 +26,10 @@ const connections: RoomConnection[] = [];
 /** Each server's forwarder deps, as its forwarder sees them (caps, usage). */
 const forwarderDeps: ForwarderDeps[] = [];
 
-/** A room server on 127.0.0.1 sharing `redis` (document, presence and private state). */
-async function startServer(name: string): Promise<RunningRoom> {
+/** A room server on 127.0.0.1 sharing `redis` (document, presence and private state); `dataDir`: its copy of the document. */
+async function startServer(name: string, dataDir?: string): Promise<RunningRoom> {
   const room = await startRoomServer({
+    ...(dataDir !== undefined ? { dataDir } : {}),
     port: 0,
     listenHost: '127.0.0.1',
     publicHost: '127.0.0.1',
@@ -45,9 +49,13 @@ async function startServer(name: string): Promise<RunningRoom> {
 beforeAll(async () => {
   redis = await startRedis();
 });
+/** Closes every connection and server started so far. */
+async function closeAll(): Promise<void> {
+  for (const c of connections.splice(0)) c.close();
+  for (const room of rooms.splice(0).reverse()) await room.close();
+}
 afterAll(async () => {
-  for (const c of connections) c.close();
-  for (const room of rooms.reverse()) await room.close();
+  await closeAll();
   await redis?.stop();
 });
 
@@ -110,5 +118,38 @@ describe('two room servers behind one Redis', () => {
     await until(() => depsA!.participant(ben.participantId)?.removed === true, "Ben's removal (on B) known to A");
     expect((await api(originA, '/api/me', ben.token)).status).toBe(403);
     await until(() => readRoom(adaOnA.doc).participants.find((p) => p.id === ben.participantId)?.removed === true, "Ben's removal in Ada's document (on A)");
+  }, 60_000);
+
+  it('come back as they were when every server stops and starts again with --data (the private state in Redis)', async () => {
+    await closeAll();
+    await redis.stop();
+    redis = await startRedis();
+    const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'metattl-hall-a-')), mkdtempSync(join(tmpdir(), 'metattl-hall-b-'))];
+    try {
+      const a = await startServer('A', dirA);
+      const b = await startServer('B', dirB);
+      const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+      const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+      const cy = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Cy' });
+      const sub = await apiOk<SubmissionPublic>(originB, '/api/submissions', cy.token, { roundId: round.id, text: 'Cy: keep notes.', clientId: 'cy-1' });
+      const observer = await connectObserver(originA, a.teacherToken);
+      await until(() => readRoom(observer.doc).scores[sub.id]?.status === 'scored', "Cy's score on A");
+      observer.close();
+      await closeAll();
+
+      const again = await startServer('A again', dirA);
+      expect(again.addresses.code).toBe(a.addresses.code);
+      const origin = originOf(again.addresses.joinUrl);
+      expect((await apiOk<ParticipantView>(origin, '/api/me', cy.token)).name).toBe('Cy');
+      const back = await connectObserver(origin, again.teacherToken);
+      connections.push(back);
+      const room = readRoom(back.doc);
+      expect(room.participants.map((p) => p.name)).toEqual(['Cy']);
+      expect(room.submissions).toEqual([sub]);
+      expect(room.scores[sub.id]?.status).toBe('scored');
+      expect(room.rounds.map((r) => r.id)).toEqual([round.id]);
+    } finally {
+      for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
