@@ -152,4 +152,37 @@ describe('two room servers behind one Redis', () => {
       for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+
+  it('write the document again from Redis when every server stopped without --data', async () => {
+    await closeAll();
+    await redis.stop();
+    redis = await startRedis();
+    const a = await startServer('A');
+    const b = await startServer('B');
+    const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+    const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+    const dee = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Dee' });
+    const kept = await apiOk<SubmissionPublic>(originB, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: one plan per episode.', clientId: 'dee-1' });
+    const gone = await apiOk<SubmissionPublic>(originA, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: an aside.', clientId: 'dee-2' });
+    expect(gone.version).toBe(2);
+    expect((await api(originA, `/api/submissions/${gone.id}`, a.teacherToken, undefined, 'DELETE')).status).toBe(200);
+    const observer = await connectObserver(originA, a.teacherToken);
+    await until(() => readRoom(observer.doc).scores[kept.id]?.status === 'scored' && readRoom(observer.doc).scores[gone.id]?.status === 'removed', "Dee's scores on A");
+    const before = readRoom(observer.doc);
+    observer.close();
+    await closeAll();
+
+    const again = await startServer('A again');
+    expect(again.addresses.code).toBe(a.addresses.code);
+    const back = await connectObserver(originOf(again.addresses.joinUrl), again.teacherToken);
+    connections.push(back);
+    const after = readRoom(back.doc);
+    expect(after.participants).toEqual(before.participants);
+    expect(after.rounds).toEqual(before.rounds);
+    expect(after.currentRoundId).toBe(round.id);
+    expect(after.submissions).toEqual([kept, gone]);
+    expect(after.scores[kept.id]).toEqual(before.scores[kept.id]);
+    expect(after.scores[gone.id]?.status).toBe('removed');
+    expect(after.settings).toEqual(before.settings);
+  }, 60_000);
 });

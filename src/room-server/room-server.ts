@@ -8,8 +8,9 @@
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { scrubText } from '../common/secrets.ts';
-import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings } from '../room/protocol.ts';
+import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings, type ScoreState } from '../room/protocol.ts';
 import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
+import { isFinalScore, rebuildDocument, SCORE_RECORD } from './doc-rebuild.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
 import { RedisState } from './redis-state.ts';
 import { RoomActions } from './room-actions.ts';
@@ -98,7 +99,12 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       sqlite.compact();
     },
   });
-  const scorer = options.makeScorer?.({ onScore: (id, score) => actions.reportScore(id, score), onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
+  const onScore = (id: string, score: ScoreState): void => {
+    actions.reportScore(id, score);
+    // A final score is kept in the private state too, so the document can be rebuilt from it.
+    if (isFinalScore(score)) void state.put({ kind: SCORE_RECORD, id, value: score }).catch((e: Error) => log(`score not stored: ${e.message}`));
+  };
+  const scorer = options.makeScorer?.({ onScore, onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
   if (scorer) made.scorer = scorer;
   const deps: ForwarderDeps = {
     participant: (id) => state.participant(id),
@@ -107,6 +113,8 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   };
   const forwarder: RoomForwarder | null = options.makeForwarder?.(deps) ?? options.forwarder ?? null;
   await actions.start(initialSettings(options), created);
+  // A room kept in Redis whose document was lost with its servers (none had --data): write it again.
+  if (!created && readRoom(engine.doc).settings === null) rebuildDocument(state, writer);
   router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);

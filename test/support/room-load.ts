@@ -23,10 +23,10 @@ export interface ApiReply<T> {
   body: T;
 }
 
-/** Calls a room route with a bearer token (null: none) and a JSON body (GET when absent). */
-export async function api<T>(origin: string, path: string, token: string | null, body?: unknown): Promise<ApiReply<T>> {
+/** Calls a room route with a bearer token (null: none) and a JSON body (`method` default: GET without a body, POST with one). */
+export async function api<T>(origin: string, path: string, token: string | null, body?: unknown, method?: string): Promise<ApiReply<T>> {
   const response = await fetch(`${origin}${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
+    method: method ?? (body === undefined ? 'GET' : 'POST'),
     headers: { ...(token !== null ? { authorization: `Bearer ${token}` } : {}), ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
     ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
   });
