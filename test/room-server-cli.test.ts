@@ -2,7 +2,7 @@
  * `metattl room` through the real CLI (bin/metattl.js as a child process): with --json the first
  * stdout line is `{ joinUrl, teacherUrl, projectorUrl, code, port }`, the room answers at that port
  * and serves the page given, SIGTERM closes it with exit 0, a restart with the same --data prints
- * the same code and links; --redis without a shared state backend is refused plainly.
+ * the same code and links; a Redis that cannot be used and a bad port are refused plainly.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -73,10 +73,13 @@ describe('metattl room', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
-  it('refuses --redis without a shared state backend, and a bad port, in plain words', async () => {
+  it('refuses a Redis it cannot share the room through, a bad --redis and a bad port, in plain words', async () => {
     const redis = await runCli(['room', '--port', '0', '--page-dir', fakePageDir(), '--redis', 'redis://127.0.0.1:1']);
     expect(redis.code).toBe(1);
-    expect(redis.stderr).toMatch(/With --redis, the room's private state must be shared too/);
+    expect(redis.stderr).toMatch(/^metattl: .*redis/im);
+    const notUrl = await runCli(['room', '--redis', 'localhost:6379']);
+    expect(notUrl.code).toBe(2);
+    expect(notUrl.stderr).toMatch(/--redis must be a redis:\/\/ URL/);
     const port = await runCli(['room', '--port', '70000']);
     expect(port.code).toBe(2);
     expect(port.stderr).toMatch(/--port must be a whole number from 0 to 65535/);

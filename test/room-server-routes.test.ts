@@ -13,13 +13,16 @@ import { startTestRoom, type TestRoom } from './support/room.ts';
 const ROUND = { title: 'Round one', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2', 'lever-room:3'], episodes: 3, steps: 20, repeats: 2, minutes: 15 };
 
 /** A scorer that records what the server hands it and reports through its deps when told. */
-function recordingScorer(): { make: (deps: Omit<ScorerDeps, 'llm'>) => RoomScorer; enqueued: [SubmissionText, RoundWithId][]; evolved: [EvolveTogetherRequest, SubmissionText[]][]; deps: () => Omit<ScorerDeps, 'llm'>; stopped: number } {
-  const rec = { enqueued: [] as [SubmissionText, RoundWithId][], evolved: [] as [EvolveTogetherRequest, SubmissionText[]][], stopped: 0, saved: null as Omit<ScorerDeps, 'llm'> | null };
+function recordingScorer(): { make: (deps: Omit<ScorerDeps, 'llm'>) => RoomScorer; enqueued: [SubmissionText, RoundWithId][]; evolved: [EvolveTogetherRequest, SubmissionText[]][]; deps: () => Omit<ScorerDeps, 'llm'>; stopped: number; wiped: number } {
+  const rec = { enqueued: [] as [SubmissionText, RoundWithId][], evolved: [] as [EvolveTogetherRequest, SubmissionText[]][], stopped: 0, wiped: 0, saved: null as Omit<ScorerDeps, 'llm'> | null };
   return {
     enqueued: rec.enqueued,
     evolved: rec.evolved,
     get stopped() {
       return rec.stopped;
+    },
+    get wiped() {
+      return rec.wiped;
     },
     deps: () => rec.saved!,
     make: (deps) => {
@@ -28,6 +31,7 @@ function recordingScorer(): { make: (deps: Omit<ScorerDeps, 'llm'>) => RoomScore
         enqueue: (sub, round) => void rec.enqueued.push([sub, round]),
         evolve: async (req, seeds) => void rec.evolved.push([req, seeds]),
         stopEvolution: () => void rec.stopped++,
+        wipe: async () => void rec.wiped++,
         close: async () => {},
       };
     },
@@ -330,12 +334,13 @@ describe('evolution, export and the end', () => {
     expect((await t.call('GET', '/api/export?format=xls', { token: teacher })).status).toBe(400);
   });
 
-  it('ends the room: answers the final export, wipes the data, refuses joins (410) and old tokens (401)', async () => {
+  it('ends the room: answers the final export, wipes the data and the scorer\'s runs, refuses joins (410) and old tokens (401)', async () => {
     const roundId = await openRound();
     const ada = await join('Ada');
     await t.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: 'kept in the export', clientId: 'a1' } });
     const end = await t.call('POST', '/api/end', { token: teacher });
     expect(end.json).toMatchObject({ ended: true, export: { submissions: [{ text: 'kept in the export' }] } });
+    expect(scorer.wiped).toBe(1);
     expect((await t.call('GET', '/api/info')).json).toMatchObject({ joinable: false });
     expect((await t.call('POST', '/api/join', { body: { code: t.room.addresses.code, name: 'Late' } })).status).toBe(410);
     expect((await t.call('GET', '/api/me', { token: ada.token })).status).toBe(401);

@@ -148,6 +148,30 @@ describe('a restart with --data', () => {
     expect(readRoom(student.doc)).toMatchObject({ currentRoundId: roundId, participants: [{ name: 'Ada' }], settings: { namesHidden: true } });
   });
 
+  it('rebuilds the document from the private state when the stored document lags behind (a crash before its store)', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'room-data-'));
+    const first = await startTestRoom({ dataDir });
+    const ada = await joinRoom(first, 'Ada');
+    const roundId = (await first.call('POST', '/api/rounds', { token: first.room.teacherToken, body: ROUND })).json.id as string;
+    const kept = (await first.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: 'one', clientId: 'c1' } })).json.id as string;
+    const removed = (await first.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: 'two', clientId: 'c2' } })).json.id as string;
+    await first.call('DELETE', `/api/submissions/${removed}`, { token: first.room.teacherToken });
+    await first.room.close();
+    const { DatabaseSync } = await import('node:sqlite');
+    const db = new DatabaseSync(join(dataDir, 'room.sqlite'));
+    db.exec('DELETE FROM documents');
+    db.close();
+
+    const second = await room({ dataDir });
+    const student = connect(second, ada.token, { role: 'student', participantId: null, name: null });
+    await student.synced;
+    await until(() => readRoom(student.doc).submissions.length === 2);
+    const state = readRoom(student.doc);
+    expect(state).toMatchObject({ currentRoundId: roundId, participants: [{ name: 'Ada' }], rounds: [{ id: roundId, hiddenTasks: null }], settings: { title: 'Workshop room' } });
+    expect(state.submissions.map((s) => s.id)).toEqual([kept, removed]);
+    expect(state.scores[removed]?.status).toBe('removed');
+  });
+
   it('after the end keeps nothing about students in the data folder', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'room-data-'));
     const first = await startTestRoom({ dataDir });

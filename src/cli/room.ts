@@ -61,19 +61,22 @@ export async function roomCommand(argv: string[]): Promise<number> {
   const pageDir = values['page-dir'] ? resolve(values['page-dir']) : DEFAULT_PAGE_DIR;
   if (!pageBuilt(pageDir)) err(`metattl room: the page is not built (no ${pageDir}/index.html): run "npm run build", then students can open it (the room runs meanwhile).`);
   if (values.redis !== undefined && !/^rediss?:\/\//.test(values.redis)) throw new UsageError('--redis must be a redis:// URL');
-  const services = await roomServices({ llm, flags: values, ...(values.redis ? { redisUrl: values.redis } : {}), log: (line) => err(`room: ${line}`) });
+  const dataDir = values.data ? resolve(values.data) : undefined;
+  const services = await roomServices({ llm, flags: values, ...(values.redis ? { redisUrl: values.redis } : {}), ...(dataDir ? { dataDir } : {}), log: (line) => err(`room: ${line}`) });
+  const { close: closeServices, ...injected } = services;
   const room = await startRoomServer({
     port,
     listenHost: '0.0.0.0',
     publicHost: values.host ?? lanAddress(),
-    ...(values.data ? { dataDir: resolve(values.data) } : {}),
+    ...(dataDir ? { dataDir } : {}),
     ...(values.title ? { title: values.title } : {}),
     ...(values.redis ? { redisUrl: values.redis } : {}),
     pageDir,
     caps,
-    ...services,
+    ...injected,
     log: (line) => err(`room: ${line}`),
-  }).catch((error: NodeJS.ErrnoException) => {
+  }).catch(async (error: NodeJS.ErrnoException) => {
+    await closeServices?.();
     if (error.code === 'EADDRINUSE') throw new UsageError(`port ${port} is in use: choose another with --port`);
     throw error;
   });
@@ -85,5 +88,6 @@ export async function roomCommand(argv: string[]): Promise<number> {
   const signal = await untilSignal();
   err(`metattl room: ${signal}: closing the room${values.data ? ' (saved)' : ''}.`);
   await room.close();
+  await closeServices?.();
   return 0;
 }

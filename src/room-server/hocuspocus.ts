@@ -85,11 +85,12 @@ function extensions(options: RoomHocuspocusOptions): Extension[] {
   return list;
 }
 
-/** The presence a connection may show: its identity, with the client's activity bounded. */
+/** The presence a connection may show: one state, its identity, with the client's activity bounded. */
 function rewritePresence(states: Map<number, Record<string, unknown>>, context: RoomConnectionContext): void {
+  let kept = 0;
   for (const [clientId, state] of states) {
     const claimed = state.presence as Partial<RoomPresence> | undefined;
-    if (!claimed || typeof claimed !== 'object') {
+    if (!claimed || typeof claimed !== 'object' || kept++ > 0) {
       states.delete(clientId);
       continue;
     }
@@ -106,6 +107,8 @@ export async function startRoomHocuspocus(options: RoomHocuspocusOptions): Promi
     address: options.host,
     quiet: true,
     stopOnSignals: false,
+    // Clients only read; what they send is sync requests and presence.
+    websocketOptions: { maxPayload: 256 * 1024 },
     debounce: 500,
     maxDebounce: 3000,
     extensions: extensions(options),

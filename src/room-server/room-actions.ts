@@ -7,7 +7,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type JoinReply, type JoinRequest, type ParticipantPublic, type RoomCaps, type RoomSettings, type RoundConfig, type RoundPublic, type ScoreState, type SubmissionPublic, type SubmitRequest } from '../room/protocol.ts';
-import type { RoomDocWriter } from '../room/room-doc.ts';
+import { readRoom, type RoomDocWriter } from '../room/room-doc.ts';
 import { cleanText, RoomRequestError } from './room-errors.ts';
 import { renderExport, type ExportFormat, type RoomExport } from './room-export.ts';
 import { newToken, tokenHash, type RoomState, type StoredRound, type StoredSubmission } from './room-state.ts';
@@ -30,6 +30,9 @@ export interface RoomActionsDeps {
   log(line: string): void;
   now?: () => Date;
 }
+
+/** A removed submission's score entry. */
+const REMOVED_SCORE: ScoreState = { status: 'removed', done: 0, total: 0, score: null, message: 'Removed by the teacher.' };
 
 const bad = (message: string): RoomRequestError => new RoomRequestError('room_bad_request', message);
 
@@ -91,14 +94,35 @@ export class RoomActions {
     return this.deps.writer;
   }
 
-  /** The room's first settings (a new room), and the timers of open rounds (a restart). */
+  /** The room's first settings (a new room), the document brought in line with the state, and the timers of open rounds (a restart). */
   async start(initial: RoomSettings, created: boolean): Promise<void> {
     if (created || !this.state.get('meta', 'settings')) await this.state.put({ kind: 'meta', id: 'settings', value: initial });
-    if (created) {
-      this.writer.setSettings(this.state.settings());
-      this.writer.setEnded(false);
-    }
+    this.reconcile();
     for (const round of this.state.rounds()) this.schedule(round.public);
+  }
+
+  /**
+   * Writes into the document what the state holds and the document lacks or holds otherwise (after
+   * a crash between a state write and the document's debounced store): settings, the ended flag,
+   * participants, rounds, the current round, missing submissions, removed submissions' scores.
+   * Writes nothing when both agree.
+   */
+  private reconcile(): void {
+    const doc = readRoom(this.writer.doc);
+    const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
+    if (!same(doc.settings, this.state.settings())) this.writer.setSettings(this.state.settings());
+    if (doc.ended !== this.state.ended()) this.writer.setEnded(this.state.ended());
+    const current = this.state.get<string | null>('meta', 'currentRound') ?? null;
+    if (doc.currentRoundId !== current) this.writer.setCurrentRound(current);
+    const people = new Map(doc.participants.map((p) => [p.id, p]));
+    for (const p of this.state.participants()) if (!same(people.get(p.id), p)) this.writer.putParticipant(p);
+    const rounds = new Map(doc.rounds.map((r) => [r.id, r]));
+    for (const r of this.state.rounds()) if (!same(rounds.get(r.public.id), r.public)) this.writer.putRound(r.public);
+    const present = new Set(doc.submissions.map((s) => s.id));
+    for (const sub of this.state.submissions()) {
+      if (!present.has(sub.id)) this.writer.appendSubmission(publicOf(sub));
+      if (sub.removed && doc.scores[sub.id]?.status !== 'removed') this.writer.putScore(sub.id, REMOVED_SCORE);
+    }
   }
 
   /** `POST /api/join`. @throws RoomRequestError 403 wrong code, 400 no name, 410 ended */
@@ -268,7 +292,7 @@ export class RoomActions {
     const sub = this.state.submission(id);
     if (!sub) throw new RoomRequestError('room_not_found', 'No such submission.');
     await this.state.put({ kind: 'submission', id, value: { ...sub, removed: true } });
-    this.writer.putScore(id, { status: 'removed', done: 0, total: 0, score: null, message: 'Removed by the teacher.' });
+    this.writer.putScore(id, REMOVED_SCORE);
   }
 
   /** `PATCH /api/settings` and `POST /api/kill` (`{ killedAll }`). @throws RoomRequestError 400 */
@@ -340,12 +364,14 @@ export class RoomActions {
 
   /**
    * `POST /api/end`: answers the final JSON export, then wipes the room's data (state, document,
-   * `--data` file) keeping only its identity and that it ended; every participant is disconnected.
+   * `--data` file, the scorer's runs) keeping only its identity and that it ended; every
+   * participant is disconnected.
    */
   async end(): Promise<{ ended: true; export: RoomExport }> {
     const data = this.exportData();
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
+    await this.deps.scorer?.wipe?.();
     const identity = this.state.get('meta', 'room');
     const settings = { ...this.state.settings(), killedAll: true };
     await this.state.wipe();

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { scrubText } from '../common/secrets.ts';
 import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings, type ScoreState } from '../room/protocol.ts';
 import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
-import { isFinalScore, rebuildDocument, SCORE_RECORD } from './doc-rebuild.ts';
+import { isFinalScore, restoreScores, SCORE_RECORD } from './doc-rebuild.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
 import { RedisState } from './redis-state.ts';
 import { RoomActions } from './room-actions.ts';
@@ -112,9 +112,10 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
     settings: () => state.settings(),
   };
   const forwarder: RoomForwarder | null = options.makeForwarder?.(deps) ?? options.forwarder ?? null;
+  // A room kept in Redis whose document was lost with its servers (none had --data).
+  const documentLost = !created && readRoom(engine.doc).settings === null;
   await actions.start(initialSettings(options), created);
-  // A room kept in Redis whose document was lost with its servers (none had --data): write it again.
-  if (!created && readRoom(engine.doc).settings === null) rebuildDocument(state, writer);
+  if (documentLost) restoreScores(state, writer);
   router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);

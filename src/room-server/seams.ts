@@ -60,6 +60,8 @@ export interface RoomScorer {
   /** Runs the outer loop seeded with `seeds`; resolves when it ends or is stopped. */
   evolve(req: EvolveTogetherRequest, seeds: SubmissionText[], round: RoundWithId): Promise<void>;
   stopEvolution(): void;
+  /** Deletes every run it keeps (the room's end); optional. */
+  wipe?(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -19,11 +19,13 @@ export interface RoomServicesOptions {
   /** The parsed provider flags as given (the local model's file and threads, …). */
   flags: Readonly<Record<string, unknown>>;
   redisUrl?: string;
+  /** The room's `--data` folder (the scorer keeps its runs there). */
+  dataDir?: string;
   log(line: string): void;
 }
 
-/** The services a room is started with. */
-export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend'>;
+/** The services a room is started with, and `close` to free what they hold (a local model) after the room closed. */
+export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend'> & { close?: () => Promise<void> };
 
 /** The forwarder, scorer and state backend for `options` (none in this build: see the module's note). */
 export async function roomServices(options: RoomServicesOptions): Promise<RoomServices> {
