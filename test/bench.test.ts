@@ -43,6 +43,10 @@ EXPECTED['bench/rate-limit-bench.ts'] = [
   /^rate limit \(with x-ratelimit-\* headers\): \d+\.\d{2} of N completed per second \(goal ≥ 0\.8\), \d+\.\d{2} retries per call, \d+ failed$/m,
   /^rate limit \(two runs sharing the key, 429 only\): \d+\.\d{2} of N /m,
 ];
+EXPECTED['bench/room-forwarder-bench.ts'] = [
+  /^\| JSON \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{2}× \|\n\| stream \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{3} \| \d+\.\d{2}× \|$/m,
+  /^forwarder CPU per call: JSON \d+\.\d{3} ms \(\d+\.\d{2}× the bare client's \d+\.\d{3} ms\); stream \d+\.\d{3} ms \(\d+\.\d{2}× the bare client's \d+\.\d{3} ms\) \(goal ≤ 1 ms\)$/m,
+];
 // Its evaluation, then its evolution: each prints the three figures.
 EXPECTED['bench/fault-eval-bench.ts'] = [
   /^Evaluation under 20% mixed provider faults[^]*^invocations: \d+ \(goal ≤ 3\)\n^requests ÷ clean: \d+\.\d{2} \(goal ≤ 1\.6\)\n^wall ÷ clean: \d+\.\d{2} \(goal ≤ 3\)\n^equal to clean: yes$/m,

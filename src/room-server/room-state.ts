@@ -53,6 +53,12 @@ export const tokenHash = (token: string): string => createHash('sha256').update(
 
 const ZERO_USAGE: RoomUsage = { calls: 0, tokens: 0, usd: 0 };
 
+/** `a` + `b`: USD null once either is (a model without a price); `estimatedCalls` kept only when some were. */
+function plusUsage(a: RoomUsage, b: RoomUsage): RoomUsage {
+  const estimated = (a.estimatedCalls ?? 0) + (b.estimatedCalls ?? 0);
+  return { calls: a.calls + b.calls, tokens: a.tokens + b.tokens, usd: a.usd === null || b.usd === null ? null : a.usd + b.usd, ...(estimated > 0 ? { estimatedCalls: estimated } : {}) };
+}
+
 /** The private state: memory copy + backend. Reads are synchronous; writes return once stored. */
 export class RoomState implements RoomStateStore {
   private readonly records = new Map<string, Map<string, unknown>>();
@@ -150,8 +156,7 @@ export class RoomState implements RoomStateStore {
     let sum: RoomUsage = { ...ZERO_USAGE };
     for (const [id, value] of this.records.get('usage') ?? []) {
       if (!id.startsWith(`${participantId}:`)) continue;
-      const u = value as RoomUsage;
-      sum = { calls: sum.calls + u.calls, tokens: sum.tokens + u.tokens, usd: sum.usd === null || u.usd === null ? null : sum.usd + u.usd };
+      sum = plusUsage(sum, value as RoomUsage);
     }
     return sum;
   }
@@ -159,9 +164,7 @@ export class RoomState implements RoomStateStore {
   /** Adds to this server's usage counter of the participant. */
   async addUsage(participantId: string, usage: RoomUsage): Promise<void> {
     const id = `${participantId}:${this.serverId}`;
-    const mine = this.get<RoomUsage>('usage', id) ?? ZERO_USAGE;
-    const usd = mine.usd === null || usage.usd === null ? null : mine.usd + usage.usd;
-    await this.put({ kind: 'usage', id, value: { calls: mine.calls + usage.calls, tokens: mine.tokens + usage.tokens, usd } });
+    await this.put({ kind: 'usage', id, value: plusUsage(this.get<RoomUsage>('usage', id) ?? ZERO_USAGE, usage) });
   }
 
   participant(id: string): ParticipantView | null {

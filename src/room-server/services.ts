@@ -4,13 +4,15 @@
  * share one room through Redis. The one place these services are chosen (the CLI calls it; a test
  * injects its own through `RoomServerOptions`).
  *
- * In this build no forwarder, scorer or Redis state backend is wired yet: a room answers `/v1/*`
- * with 503 "this room has no model", `/api/evolution` with 503, and `--redis` is refused at start
- * (`RoomSetupError`) rather than sharing the document without the private state. The merge
- * completes it: `createForwarder` (forwarder.ts), `createScorer` (scoring.ts), `RedisState`
- * (redis-state.ts).
+ * The forwarder (forwarder.ts, `makeForwarderFor`) is wired: with a provider the room answers
+ * `/v1/*` from it (with `--provider local` the model file is loaded here, once), without one 503
+ * "this room has no model". No scorer or Redis state backend is wired yet: `/api/evolution` answers
+ * 503, and `--redis` is refused at start (`RoomSetupError`) rather than sharing the document without
+ * the private state. The merge completes it: `createScorer` (scoring.ts), `RedisState` (redis-state.ts).
  */
 import type { LlmSettings } from '../llm/interface.ts';
+import { loadLocalModel } from '../llm/local-chat-model.ts';
+import { makeForwarderFor } from './forwarder.ts';
 import type { RoomServerOptions } from './seams.ts';
 
 export interface RoomServicesOptions {
@@ -27,8 +29,23 @@ export interface RoomServicesOptions {
 /** The services a room is started with, and `close` to free what they hold (a local model) after the room closed. */
 export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend'> & { close?: () => Promise<void> };
 
-/** The forwarder, scorer and state backend for `options` (none in this build: see the module's note). */
+/** The forwarder, scorer and state backend for `options` (the forwarder only in this build: see the module's note). */
 export async function roomServices(options: RoomServicesOptions): Promise<RoomServices> {
-  if (options.llm === null) options.log('no provider given: the room has no model (students\' model calls answer 503).');
-  return {};
+  if (options.llm === null) {
+    options.log('no provider given: the room has no model (students\' model calls answer 503).');
+    return {};
+  }
+  return { makeForwarder: await forwarderService(options.llm, options.flags, options.log) };
+}
+
+/**
+ * The forwarder factory for the teacher's settings; with `--provider local` the model file is
+ * loaded here (node-llama-cpp, `--local-threads`), owned by the forwarder (freed when the room closes).
+ * @throws LocalModelMissingError / Error from loadLocalModel for a local model that cannot load
+ */
+async function forwarderService(llm: LlmSettings, flags: Readonly<Record<string, unknown>>, log: (line: string) => void): Promise<NonNullable<RoomServices['makeForwarder']>> {
+  if (llm.provider.presetId !== 'local') return makeForwarderFor(llm, { log });
+  const threads = typeof flags['local-threads'] === 'string' ? Number(flags['local-threads']) : 1;
+  const localHost = await loadLocalModel(String(flags['model-file']), { threads });
+  return makeForwarderFor(llm, { localHost, ownsHost: true, log });
 }

@@ -69,6 +69,8 @@ export interface RoomUsage {
   calls: number;
   tokens: number;
   usd: number | null;
+  /** Calls whose tokens the forwarder estimated (the provider sent no believable usage); absent: none. */
+  estimatedCalls?: number;
 }
 
 /** Per-participant caps (null: no cap) and the time window in which the forwarder serves (ISO or null). */
