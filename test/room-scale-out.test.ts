@@ -4,8 +4,10 @@
  * shares the document and presence; the Redis private state (src/room-server/redis-state.ts)
  * shares the code, tokens, submissions and usage. A participant joined on A submits, and a
  * participant on B sees that submission and A's participant's presence; the teacher on B sees A's
- * participant in GET /api/room; a participant's token works on both, its usage (the caps) adds
- * up across both, and the teacher's kill switch and a removal made on B hold on A. No redis-server: the test fails, saying so.
+ * participant in GET /api/room; a participant's token works on both, and its model calls through
+ * the forwarder (the mock LLM as provider) count against one cap across both; the teacher's kill
+ * switch and a removal made on B hold on A. Every server stopped and started again comes back as
+ * it was, with `--data` or without. No redis-server: the test fails, saying so.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,15 +18,20 @@ import { connectRoom } from '../src/room/room-client.ts';
 import { readRoom } from '../src/room/room-doc.ts';
 import type { JoinReply, ParticipantView, RoundPublic, SubmissionPublic, SubmissionText } from '../src/room/protocol.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
-import type { ForwarderDeps, RunningRoom } from '../src/room-server/seams.ts';
+import { createForwarder } from '../src/room-server/forwarder.ts';
+import type { RunningRoom } from '../src/room-server/seams.ts';
+import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { startRedis, type RunningRedis } from './support/redis-server.ts';
 import { api, apiOk, connectObserver, instantScorer, LOAD_ROUND, originOf, snapshotOf, until, wsOf } from './support/room-load.ts';
 
 let redis: RunningRedis;
 const rooms: RunningRoom[] = [];
 const connections: RoomConnection[] = [];
-/** Each server's forwarder deps, as its forwarder sees them (caps, usage). */
-const forwarderDeps: ForwarderDeps[] = [];
+/** The teacher's provider: the deterministic mock, with the teacher's (fake) key. */
+let mock: MockLlm;
+const FAKE_KEY = 'fake-test-key-conference-hall-4d2e';
+/** Every server's log lines. */
+const logs: string[] = [];
 
 /** A room server on 127.0.0.1 sharing `redis` (document, presence and private state); `dataDir`: its copy of the document. */
 async function startServer(name: string, dataDir?: string): Promise<RunningRoom> {
@@ -34,13 +41,11 @@ async function startServer(name: string, dataDir?: string): Promise<RunningRoom>
     listenHost: '127.0.0.1',
     publicHost: '127.0.0.1',
     title: 'Conference hall',
-    caps: { maxCalls: 3 },
+    caps: { maxCalls: 2 },
     redisUrl: redis.url,
     makeScorer: instantScorer,
-    makeForwarder: (deps) => {
-      forwarderDeps.push(deps);
-      return { handle: async (_req, res) => void res.writeHead(204).end(`served by ${name}`) };
-    },
+    makeForwarder: (deps) => createForwarder({ ...deps, upstream: { kind: 'http', baseUrl: mock.baseUrl, apiKey: FAKE_KEY, models: ['mock-model'] }, prices: {} }),
+    log: (line) => void logs.push(`${name}: ${line}`),
   });
   rooms.push(room);
   return room;
@@ -48,6 +53,7 @@ async function startServer(name: string, dataDir?: string): Promise<RunningRoom>
 
 beforeAll(async () => {
   redis = await startRedis();
+  mock = await startMockLlm({ apiKey: FAKE_KEY, log: () => {} });
 });
 /** Closes every connection and server started so far. */
 async function closeAll(): Promise<void> {
@@ -57,6 +63,7 @@ async function closeAll(): Promise<void> {
 afterAll(async () => {
   await closeAll();
   await redis?.stop();
+  await mock?.close();
 });
 
 describe('two room servers behind one Redis', () => {
@@ -100,24 +107,34 @@ describe('two room servers behind one Redis', () => {
     expect((await api(originB, '/api/room', ada.token)).status).toBe(403);
     expect((await api(originB, '/api/join', null, { code: 'WRONG', name: 'Eve' })).status).toBe(403);
 
-    // Usage counted across both servers: two calls on A, one on B — the third reaches the cap of 3 on either.
-    const [depsA, depsB] = forwarderDeps;
-    depsA!.addUsage(ada.participantId, { calls: 1, tokens: 100, usd: 0.001 });
-    depsA!.addUsage(ada.participantId, { calls: 1, tokens: 50, usd: 0.002 });
-    depsB!.addUsage(ada.participantId, { calls: 1, tokens: 10, usd: null });
-    await until(() => depsA!.participant(ada.participantId)?.usage.calls === 3 && depsB!.participant(ada.participantId)?.usage.calls === 3, "Ada's three calls counted on A and on B");
-    expect(depsB!.participant(ada.participantId)?.usage.tokens).toBe(160);
-    expect(depsB!.participant(ada.participantId)?.caps.maxCalls).toBe(3);
+    // Caps counted across both servers (the forwarder, the mock LLM as the teacher's provider):
+    // one call on A, one on B, and the third — on either — is past the cap of 2.
+    const chat = { model: 'mock-model', messages: [{ role: 'user', content: 'look' }] };
+    expect((await api(originA, '/v1/chat/completions', ada.token, chat)).status).toBe(200);
+    await until(() => b.state.participant(ada.participantId)?.usage.calls === 1, "Ada's call on A counted on B");
+    expect((await api(originB, '/v1/chat/completions', ada.token, chat)).status).toBe(200);
+    await until(() => a.state.participant(ada.participantId)?.usage.calls === 2, "Ada's call on B counted on A");
+    for (const origin of [originA, originB]) {
+      const third = await api<{ error: { code: string; message: string } }>(origin, '/v1/chat/completions', ada.token, chat);
+      expect(third.status).toBe(429);
+      expect(third.body.error).toMatchObject({ code: 'call_cap_reached', message: 'You have used 2 of your 2 model calls. Ask the teacher if you need more.' });
+    }
+    expect((await api(originB, '/v1/chat/completions', ben.token, chat)).status).toBe(200);
     const adaOnTeacherB = (await snapshotOf(originB, b.teacherToken)).participants.find((p) => p.id === ada.participantId);
-    expect(adaOnTeacherB?.usage.calls).toBe(3);
+    expect(adaOnTeacherB?.usage.calls).toBe(2);
+    expect(adaOnTeacherB?.usage.tokens).toBeGreaterThan(0);
 
     // The teacher's actions on B hold on A: the kill switch, and a removal.
     expect((await api(originB, '/api/kill', b.teacherToken, { killed: true })).status).toBe(200);
-    await until(() => depsA!.settings().killedAll, "B's kill switch seen by A's forwarder");
+    await until(() => a.state.snapshot().settings.killedAll, "B's kill switch known to A");
+    const paused = await api<{ error: { message: string } }>(originA, '/v1/chat/completions', ben.token, chat);
+    expect(paused.status).toBe(429);
+    expect(paused.body.error.message).toMatch(/^The teacher paused model calls\./);
     expect((await api(originB, `/api/participants/${ben.participantId}/remove`, b.teacherToken, {})).status).toBe(200);
-    await until(() => depsA!.participant(ben.participantId)?.removed === true, "Ben's removal (on B) known to A");
+    await until(() => a.state.participant(ben.participantId)?.removed === true, "Ben's removal (on B) known to A");
     expect((await api(originA, '/api/me', ben.token)).status).toBe(403);
     await until(() => readRoom(adaOnA.doc).participants.find((p) => p.id === ben.participantId)?.removed === true, "Ben's removal in Ada's document (on A)");
+    expect(logs.join('\n')).not.toContain(FAKE_KEY);
   }, 60_000);
 
   it('come back as they were when every server stops and starts again with --data (the private state in Redis)', async () => {
