@@ -1,12 +1,12 @@
 /**
  * A room of 100 (`npm run bench`; not a test): one room server in its own process
  * (room-load-server.ts) and 100 Yjs clients in this one (`connectRoom`, Node's WebSocket) joining
- * by POST /api/join, 10 at a time, each submitting once, every client reading the leaderboard's
- * inputs (every submission, scored) from its own document. Prints:
+ * by POST /api/join, 10 at a time, each submitting once, every client drawing the leaderboard
+ * from its own document (every participant ranked). Prints:
  * - **join-to-visible** p50 / p95: from sending POST /api/join to the participant in another
  *   client's (the teacher's) document;
- * - **submissions/s**: 100 submissions sent at once ÷ the time until every client's document holds
- *   all of them scored (and, beside it, until the last HTTP reply);
+ * - **submissions/s**: 100 submissions sent at once ÷ the time until every client's leaderboard
+ *   ranks all of them (and, beside it, until the last HTTP reply);
  * - **server memory per participant**: the server's RSS and heap after a full GC, once the class
  *   has joined and submitted, minus before the first join, ÷ 100;
  * - beside them, the server's CPU time per join and per submission (user + system), which a
@@ -86,7 +86,7 @@ async function main(): Promise<void> {
   console.log('|---|---|');
   console.log(`| join-to-visible p50 / p95 (POST /api/join → in the teacher's document) | ${p50.toFixed(1)} / ${p95.toFixed(1)} ms |`);
   console.log(`| all ${CLIENTS} joined (${PARALLEL} at a time) | ${joinWallS.toFixed(2)} s |`);
-  console.log(`| ${CLIENTS} submissions sent at once: last HTTP reply / all scored in every client's document | ${(httpMs / 1000).toFixed(2)} / ${(boardMs / 1000).toFixed(2)} s |`);
+  console.log(`| ${CLIENTS} submissions sent at once: last HTTP reply / all ranked on every client's leaderboard | ${(httpMs / 1000).toFixed(2)} / ${(boardMs / 1000).toFixed(2)} s |`);
   console.log(`| server CPU per join (HTTP join, the document's update to every client, the WebSocket's sync and presence) | ${((joined.cpuMs - before.cpuMs) / CLIENTS).toFixed(2)} ms |`);
   console.log(`| server CPU per submission (HTTP, the document's three updates — appended, queued, scored — to every client) | ${((after.cpuMs - joined.cpuMs) / CLIENTS).toFixed(2)} ms |`);
   console.log(`| server RSS / heap before the first join | ${kb(before.rss)} / ${kb(before.heapUsed)} KB |`);

@@ -1,16 +1,17 @@
 /**
  * One room server holds a class of 100: 100 Yjs clients (`connectRoom`, Node's WebSocket) join by
  * POST /api/join, each submits once, and every client's document ends with all 100 participants,
- * 100 submissions and their scores (the leaderboard's inputs); the teacher's snapshot agrees and
- * no request fails. Correctness only: `npm run bench` (bench/room-load-bench.ts) times the same run.
+ * 100 submissions and their scores, and draws from them the teacher's leaderboard (every
+ * participant ranked); no request fails. Correctness only: `npm run bench`
+ * (bench/room-load-bench.ts) times the same run.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomConnection } from '../src/room/room-client.ts';
 import { readRoom } from '../src/room/room-doc.ts';
-import type { RoundPublic } from '../src/room/protocol.ts';
+import type { LeaderboardRow, RoundPublic } from '../src/room/protocol.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import type { RunningRoom } from '../src/room-server/seams.ts';
-import { apiOk, connectObserver, instantScorer, joinStudents, LOAD_ROUND, originOf, seesScoredBoard, snapshotOf, submitAll, until, type LoadStudent } from './support/room-load.ts';
+import { apiOk, boardOf, connectObserver, instantScorer, joinStudents, LOAD_ROUND, originOf, seesScoredBoard, snapshotOf, submitAll, until, type LoadStudent } from './support/room-load.ts';
 
 const CLASS = 100;
 let room: RunningRoom;
@@ -53,5 +54,9 @@ describe('a room of 100', () => {
     expect(snapshot.submissions).toHaveLength(CLASS);
     expect(snapshot.leaderboard).toHaveLength(CLASS);
     expect(snapshot.leaderboard.map((r) => r.rank)[0]).toBe(1);
+    // Every client draws the teacher's leaderboard from its own document.
+    const byParticipant = (rows: LeaderboardRow[]): LeaderboardRow[] => [...rows].sort((a, b) => a.participantId.localeCompare(b.participantId));
+    for (const s of students) expect(byParticipant(boardOf(s.connection))).toEqual(byParticipant(snapshot.leaderboard));
+    expect(new Set(snapshot.leaderboard.map((r) => r.participantId))).toEqual(new Set(students.map((s) => s.join.participantId)));
   }, 120_000);
 });

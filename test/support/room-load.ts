@@ -8,7 +8,8 @@
  */
 import { connectRoom, type RoomConnection } from '../../src/room/room-client.ts';
 import { readRoom } from '../../src/room/room-doc.ts';
-import type { JoinReply, RoomPresence, RoundConfig, RoundPublic, RoomSnapshot, SubmissionPublic } from '../../src/room/protocol.ts';
+import type { JoinReply, LeaderboardRow, RoomPresence, RoundConfig, RoundPublic, RoomSnapshot, SubmissionPublic } from '../../src/room/protocol.ts';
+import { leaderboard } from '../../src/room-server/leaderboard.ts';
 import type { RoomScorer, ScorerDeps } from '../../src/room-server/seams.ts';
 
 /** The room's HTTP origin (`http://127.0.0.1:PORT`) → its WebSocket address. */
@@ -129,10 +130,15 @@ export async function submitAll(origins: string[], students: LoadStudent[], roun
   ));
 }
 
-/** True when `connection`'s document holds `submissions` submissions, each scored. */
-export function seesScoredBoard(connection: RoomConnection, submissions: number): boolean {
+/** The leaderboard as a client draws it from its own document (the server's ranking, src/room-server/leaderboard.ts). */
+export function boardOf(connection: RoomConnection): LeaderboardRow[] {
   const room = readRoom(connection.doc);
-  return room.submissions.length === submissions && room.submissions.every((s) => room.scores[s.id]?.status === 'scored');
+  return leaderboard(room.rounds, room.participants, room.submissions.map((s) => ({ ...s, score: room.scores[s.id] ?? null })));
+}
+
+/** True when `connection`'s document holds `submissions` submissions and its leaderboard ranks them all (each scored). */
+export function seesScoredBoard(connection: RoomConnection, submissions: number): boolean {
+  return readRoom(connection.doc).submissions.length === submissions && boardOf(connection).length === submissions;
 }
 
 /** The teacher's snapshot. */
