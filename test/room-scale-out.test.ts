@@ -7,20 +7,26 @@
  * participant in GET /api/room; a participant's token works on both, and its model calls through
  * the forwarder (the mock LLM as provider) count against one cap across both; the teacher's kill
  * switch and a removal made on B hold on A. Every server stopped and started again comes back as
- * it was, with `--data` or without. No redis-server: the test fails, saying so.
+ * it was, with `--data` or without; `metattl room --redis` (a password in the URL) joins a running
+ * room. No redis-server: the test fails, saying so.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoomConnection } from '../src/room/room-client.ts';
 import { connectRoom } from '../src/room/room-client.ts';
 import { readRoom } from '../src/room/room-doc.ts';
-import type { JoinReply, ParticipantView, RoundPublic, SubmissionPublic, SubmissionText } from '../src/room/protocol.ts';
+import type { JoinReply, ParticipantView, RoomAddresses, RoundPublic, SubmissionPublic, SubmissionText } from '../src/room/protocol.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import { createForwarder } from '../src/room-server/forwarder.ts';
 import type { RunningRoom } from '../src/room-server/seams.ts';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
+import { BIN } from './support/cli.ts';
+import { fakePageDir } from './support/room.ts';
+import { REPO_ROOT } from './support/shared.ts';
 import { startRedis, type RunningRedis } from './support/redis-server.ts';
 import { api, apiOk, connectObserver, instantScorer, LOAD_ROUND, originOf, snapshotOf, until, wsOf } from './support/room-load.ts';
 
@@ -30,11 +36,12 @@ const connections: RoomConnection[] = [];
 /** The teacher's provider: the deterministic mock, with the teacher's (fake) key. */
 let mock: MockLlm;
 const FAKE_KEY = 'fake-test-key-conference-hall-4d2e';
+const REDIS_PASSWORD = 'fake-test-key-redis-hall-9c1b';
 /** Every server's log lines. */
 const logs: string[] = [];
 
 /** A room server on 127.0.0.1 sharing `redis` (document, presence and private state); `dataDir`: its copy of the document. */
-async function startServer(name: string, dataDir?: string): Promise<RunningRoom> {
+async function startServer(name: string, dataDir?: string, redisUrl = redis.url): Promise<RunningRoom> {
   const room = await startRoomServer({
     ...(dataDir !== undefined ? { dataDir } : {}),
     port: 0,
@@ -42,7 +49,7 @@ async function startServer(name: string, dataDir?: string): Promise<RunningRoom>
     publicHost: '127.0.0.1',
     title: 'Conference hall',
     caps: { maxCalls: 2 },
-    redisUrl: redis.url,
+    redisUrl,
     makeScorer: instantScorer,
     makeForwarder: (deps) => createForwarder({ ...deps, upstream: { kind: 'http', baseUrl: mock.baseUrl, apiKey: FAKE_KEY, models: ['mock-model'] }, prices: {} }),
     log: (line) => void logs.push(`${name}: ${line}`),
@@ -168,6 +175,34 @@ describe('two room servers behind one Redis', () => {
     } finally {
       for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
     }
+  }, 60_000);
+
+  it('metattl room --redis joins a running room: the same code and teacher link, a participant of the other server, the password never printed', async () => {
+    await closeAll();
+    await redis.stop();
+    redis = await startRedis({ password: REDIS_PASSWORD });
+    const url = `redis://:${REDIS_PASSWORD}@127.0.0.1:${redis.port}`;
+    const a = await startServer('A', undefined, url);
+    const eve = await apiOk<JoinReply>(originOf(a.addresses.joinUrl), '/api/join', null, { code: a.addresses.code, name: 'Eve' });
+    const child = spawn(process.execPath, [BIN, 'room', '--json', '--port', '0', '--host', '127.0.0.1', '--page-dir', fakePageDir(), '--redis', url], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      const first = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        void exited.then((code) => reject(new Error(`metattl room exited ${code}: ${stderr}`)));
+      });
+      const cli = JSON.parse(first) as RoomAddresses;
+      expect(cli.code).toBe(a.addresses.code);
+      expect(new URL(cli.teacherUrl).searchParams.get('teacher')).toBe(a.teacherToken);
+      expect((await apiOk<ParticipantView>(`http://127.0.0.1:${cli.port}`, '/api/me', eve.token)).name).toBe('Eve');
+      await until(() => stderr.includes('The room is kept in Redis'), 'the CLI saying where the room is kept');
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    expect(stderr).not.toContain(REDIS_PASSWORD);
   }, 60_000);
 
   it('write the document again from Redis when every server stopped without --data', async () => {

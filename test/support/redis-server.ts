@@ -39,16 +39,16 @@ async function accepts(port: number): Promise<boolean> {
 }
 
 /**
- * Starts redis-server and waits until it accepts connections (10 s at most).
+ * Starts redis-server (with `password`: `--requirepass`) and waits until it accepts connections (10 s at most).
  * @throws Error naming the missing binary (install Debian's `redis-server`), or its output when it exits early.
  */
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(options: { password?: string } = {}): Promise<RunningRedis> {
   if (!existsSync(REDIS_SERVER)) {
     throw new Error(`${REDIS_SERVER} is missing: the room's scale-out tests need Debian's redis-server (apt-get install redis-server; .ci/run installs it).`);
   }
   const dir = mkdtempSync(join(tmpdir(), 'metattl-redis-'));
   const port = await freePort();
-  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child: ChildProcess = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, ...(options.password ? ['--requirepass', options.password] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   child.stdout?.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (output += d.toString()));
