@@ -6,7 +6,7 @@
  * participant on B sees that submission and A's participant's presence; the teacher on B sees A's
  * participant in GET /api/room; a participant's token works on both, and its model calls through
  * the forwarder (the mock LLM as provider) count against one cap across both; the teacher's kill
- * switch and a removal made on B hold on A. Every server stopped and started again comes back as
+ * switch and a removal made on B hold on A (a removed participant's live connection on A closed). Every server stopped and started again comes back as
  * it was, with `--data` or without; `metattl room --redis` (a password in the URL) joins a running
  * room. No redis-server: the test fails, saying so.
  */
@@ -141,6 +141,15 @@ describe('two room servers behind one Redis', () => {
     await until(() => a.state.participant(ben.participantId)?.removed === true, "Ben's removal (on B) known to A");
     expect((await api(originA, '/api/me', ben.token)).status).toBe(403);
     await until(() => readRoom(adaOnA.doc).participants.find((p) => p.id === ben.participantId)?.removed === true, "Ben's removal in Ada's document (on A)");
+    // Cal, connected on A, removed by the teacher on B: A closes Cal's live connection, and the reconnect is refused.
+    const cal = await apiOk<JoinReply>(originA, '/api/join', null, { code: a.addresses.code, name: 'Cal' });
+    const refusals: string[] = [];
+    const calOnA = connectRoom({ url: wsOf(originA), token: cal.token, presence: { role: 'student', participantId: cal.participantId, name: cal.name }, onRefused: (reason) => refusals.push(reason) });
+    connections.push(calOnA);
+    await calOnA.synced;
+    expect((await api(originB, `/api/participants/${cal.participantId}/remove`, b.teacherToken, {})).status).toBe(200);
+    await until(() => refusals.length > 0, "Cal's connection on A refused after the removal on B");
+    expect((await api(originA, '/api/me', cal.token)).status).toBe(403);
     expect(logs.join('\n')).not.toContain(FAKE_KEY);
   }, 60_000);
 

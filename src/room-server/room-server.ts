@@ -13,6 +13,7 @@ import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
 import { isFinalScore, restoreScores, SCORE_RECORD } from './doc-rebuild.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
 import { RedisState } from './redis-state.ts';
+import { withRemoteModeration, type DisconnectHere } from './remote-moderation.ts';
 import { RoomActions } from './room-actions.ts';
 import { createRoomRouter } from './room-http.ts';
 import { RoomState, type RoomIdentity } from './room-state.ts';
@@ -66,7 +67,8 @@ async function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null,
 export async function startRoomServer(options: RoomServerOptions): Promise<RunningRoom> {
   const log = (line: string): void => options.log?.(scrubText(line));
   const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
-  const state = new RoomState(await backendFor(options, sqlite, log));
+  let disconnectHere: DisconnectHere | null = null;
+  const state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
   await state.open();
   const { identity, created } = await state.identity();
   let router: ReturnType<typeof createRoomRouter> | null = null;
@@ -82,6 +84,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       res.writeHead(503, { 'Content-Type': 'text/plain' }).end('The room is starting.');
     },
   });
+  disconnectHere = (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId));
   const writer = new RoomDocWriter(engine.doc);
   state.setScoreSource(() => readRoom(engine.doc).scores);
   const made: { scorer?: RoomScorer } = {};
@@ -92,7 +95,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       return made.scorer;
     },
     log,
-    disconnect: (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId)),
+    disconnect: (participantId) => disconnectHere?.(participantId),
     afterEnd: async () => {
       if (!sqlite) return;
       sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(engine.doc));
