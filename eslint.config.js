@@ -25,6 +25,7 @@ const WRAPPED = {
   '@hocuspocus/extension-database': 'src/room-server/hocuspocus.ts',
   '@hocuspocus/extension-redis': 'src/room-server/hocuspocus.ts',
   qrcode: 'src/room/qr-code.ts',
+  ioredis: 'src/room-server/redis-state.ts',
 };
 /** The web environment draws into an injected Document (jsdom in Node, an iframe in the page): no DOM globals. */
 const DOM_GLOBALS = ['window', 'document', 'self', 'navigator', 'location', 'localStorage', 'sessionStorage', 'getComputedStyle', 'HTMLElement', 'Element', 'Node', 'DOMParser', 'fetch'];

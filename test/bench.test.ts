@@ -57,6 +57,10 @@ EXPECTED['bench/local-model-bench.ts'] = [
   /^Local model \(Node, node-llama-cpp 3\.21\.1\): SmolLM2-135M-Instruct Q4_1\n^threads .*\n^ +1 +\d+ +\d+ +\d+\.\d +\d+ +\d+$/m,
   /^Local model \(Chromium, the page's provider: wllama 3\.13\.0; cross-origin isolated: yes\): SmolLM2-135M-Instruct Q4_1\n^threads .*\n^ +1 +\d+ +\d+ +\d+\.\d +\d+ +(none > 50 ms|\d+ ms \(\d+ tasks > 50 ms\)) \(goal: none > 50 ms\)$/m,
 ];
+EXPECTED['bench/room-load-bench.ts'] = [
+  /^\| join-to-visible p50 \/ p95 \(POST \/api\/join → in the teacher's document\) \| \d+\.\d \/ \d+\.\d ms \|$/m,
+  /^room load \(10 clients\): join-to-visible p50 \d+\.\d ms, p95 \d+\.\d ms; \d+\.\d submissions\/s \(every client's board\); server memory per participant -?\d+\.\d KB RSS, -?\d+\.\d KB heap$/m,
+];
 /** Scripts that need longer than 120 s at tiny size (the local model runs in Node and in Chromium). */
 const TIMEOUT_MS: Record<string, number> = { 'bench/local-model-bench.ts': 420_000 };
 const BROWSER = ['bench/page-bench.ts'];

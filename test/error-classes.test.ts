@@ -40,8 +40,8 @@ import { RoomScoringError } from '../src/room-server/scorer-context.ts';
 import { RoomTaskError } from '../src/room-server/room-tasks.ts';
 import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
 import { RoomRefusedError } from '../src/ui/shared/room/room-api.ts';
-
 import { RoomCallError } from '../src/ui/room/room-api.ts';
+import { RoomRedisError } from '../src/room-server/redis-state.ts';
 
 const SRC = resolve(import.meta.dirname, '../src');
 const BUILT_IN = new Set(['Error', 'RangeError', 'TypeError', 'SyntaxError', 'EvalError', 'ReferenceError', 'URIError', 'AggregateError', 'DOMException']);
@@ -138,8 +138,8 @@ const instances: Record<string, MetattlError[]> = {
   RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
   RoomSetupError: [new RoomSetupError('m')],
   RoomRefusedError: [new RoomRefusedError(403, 'm')],
-
   RoomCallError: [new RoomCallError('m', 403), new RoomCallError('m', null)],
+  RoomRedisError: [new RoomRedisError('m')],
 };
 
 describe('error classes', () => {

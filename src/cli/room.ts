@@ -18,8 +18,8 @@ import { intOption, numberOption } from './numbers.ts';
 import { parseCommand } from './option-defs.ts';
 import { UsageError } from './usage-error.ts';
 
-/** The human text: addresses, code, QR, links. */
-async function addressText(a: RoomAddresses, title: string, dataDir: string | undefined): Promise<string> {
+/** The human text: addresses, code, QR, links, and where the room is kept (`shared`: in Redis, --redis). */
+async function addressText(a: RoomAddresses, title: string, dataDir: string | undefined, shared: boolean): Promise<string> {
   return [
     `${title}`,
     '',
@@ -30,7 +30,9 @@ async function addressText(a: RoomAddresses, title: string, dataDir: string | un
     `Teacher (keep it to yourself): ${a.teacherUrl}`,
     `Projector:                     ${a.projectorUrl}`,
     '',
-    dataDir ? `The room is kept in ${dataDir}; Ctrl-C stops it (start again with the same --data to resume).` : 'The room lives in memory: Ctrl-C ends it (use --data DIR to keep it across a restart).',
+    shared
+      ? 'The room is kept in Redis with every server of it: Ctrl-C stops this server, the room goes on on the others (docs/workshop.md, "A conference hall").'
+      : dataDir ? `The room is kept in ${dataDir}; Ctrl-C stops it (start again with the same --data to resume).` : 'The room lives in memory: Ctrl-C ends it (use --data DIR to keep it across a restart).',
     '',
   ].join('\n');
 }
@@ -83,8 +85,8 @@ export async function roomCommand(argv: string[]): Promise<number> {
   const title = room.state.snapshot().settings.title;
   if (values.json) {
     process.stdout.write(`${JSON.stringify(room.addresses)}\n`);
-    err(await addressText(room.addresses, title, values.data));
-  } else process.stdout.write(await addressText(room.addresses, title, values.data));
+    err(await addressText(room.addresses, title, values.data, values.redis !== undefined));
+  } else process.stdout.write(await addressText(room.addresses, title, values.data, values.redis !== undefined));
   const signal = await untilSignal();
   err(`metattl room: ${signal}: closing the room${values.data ? ' (saved)' : ''}.`);
   await room.close();

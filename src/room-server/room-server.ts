@@ -8,11 +8,13 @@
 import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { scrubText } from '../common/secrets.ts';
-import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings } from '../room/protocol.ts';
+import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings, type ScoreState } from '../room/protocol.ts';
 import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
+import { isFinalScore, restoreScores, SCORE_RECORD } from './doc-rebuild.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
+import { RedisState } from './redis-state.ts';
+import { withRemoteModeration, type DisconnectHere } from './remote-moderation.ts';
 import { RoomActions } from './room-actions.ts';
-import { RoomSetupError } from './room-errors.ts';
 import { createRoomRouter } from './room-http.ts';
 import { RoomState, type RoomIdentity } from './room-state.ts';
 import type { ForwarderDeps, RoomForwarder, RoomScorer, RoomServerOptions, RoomStateBackend, RunningRoom } from './seams.ts';
@@ -50,23 +52,23 @@ function initialSettings(options: RoomServerOptions): RoomSettings {
   };
 }
 
-function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null): RoomStateBackend {
+/** The injected backend, else Redis with `redisUrl` (the servers of one room share it), else sqlite under `dataDir`, else memory. */
+async function backendFor(options: RoomServerOptions, sqlite: RoomSqlite | null, log: (line: string) => void): Promise<RoomStateBackend> {
   if (options.stateBackend) return options.stateBackend;
-  if (options.redisUrl) {
-    throw new RoomSetupError('With --redis, the room\'s private state must be shared too: this build has no Redis state backend.');
-  }
+  if (options.redisUrl) return await RedisState.open({ url: options.redisUrl, log });
   return sqlite?.backend() ?? memoryBackend();
 }
 
 /**
  * Starts the room: restores it from `dataDir` (or the shared backend) when it exists there, else
  * makes a new code and tokens. Resolves once it listens.
- * @throws Error when the port is taken or the data folder cannot be opened; RoomSetupError for `redisUrl` without a shared `stateBackend`
+ * @throws Error when the port is taken or the data folder cannot be opened; RoomRedisError when `redisUrl` cannot be reached
  */
 export async function startRoomServer(options: RoomServerOptions): Promise<RunningRoom> {
   const log = (line: string): void => options.log?.(scrubText(line));
   const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
-  const state = new RoomState(backendFor(options, sqlite));
+  let disconnectHere: DisconnectHere | null = null;
+  const state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
   await state.open();
   const { identity, created } = await state.identity();
   let router: ReturnType<typeof createRoomRouter> | null = null;
@@ -82,6 +84,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       res.writeHead(503, { 'Content-Type': 'text/plain' }).end('The room is starting.');
     },
   });
+  disconnectHere = (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId));
   const writer = new RoomDocWriter(engine.doc);
   state.setScoreSource(() => readRoom(engine.doc).scores);
   const made: { scorer?: RoomScorer } = {};
@@ -92,14 +95,19 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       return made.scorer;
     },
     log,
-    disconnect: (participantId) => engine.disconnect((c) => (participantId === null ? c.role === 'student' : c.participantId === participantId)),
+    disconnect: (participantId) => disconnectHere?.(participantId),
     afterEnd: async () => {
       if (!sqlite) return;
       sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(engine.doc));
       sqlite.compact();
     },
   });
-  const scorer = options.makeScorer?.({ onScore: (id, score) => actions.reportScore(id, score), onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
+  const onScore = (id: string, score: ScoreState): void => {
+    actions.reportScore(id, score);
+    // A final score is kept in the private state too, so the document can be rebuilt from it.
+    if (isFinalScore(score)) void state.put({ kind: SCORE_RECORD, id, value: score }).catch((e: Error) => log(`score not stored: ${e.message}`));
+  };
+  const scorer = options.makeScorer?.({ onScore, onEvolution: (evolution) => writer.putEvolution(evolution) }) ?? options.scorer;
   if (scorer) made.scorer = scorer;
   const deps: ForwarderDeps = {
     participant: (id) => state.participant(id),
@@ -107,7 +115,10 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
     settings: () => state.settings(),
   };
   const forwarder: RoomForwarder | null = options.makeForwarder?.(deps) ?? options.forwarder ?? null;
+  // A room kept in Redis whose document was lost with its servers (none had --data).
+  const documentLost = !created && readRoom(engine.doc).settings === null;
   await actions.start(initialSettings(options), created);
+  if (documentLost) restoreScores(state, writer);
   router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);

@@ -6,9 +6,9 @@
  *
  * The forwarder (forwarder.ts, `makeForwarderFor`) is wired: with a provider the room answers
  * `/v1/*` from it (with `--provider local` the model file is loaded here, once), without one 503
- * "this room has no model". No scorer or Redis state backend is wired yet: `/api/evolution` answers
- * 503, and `--redis` is refused at start (`RoomSetupError`) rather than sharing the document without
- * the private state. The merge completes it: `createScorer` (scoring.ts), `RedisState` (redis-state.ts).
+ * "this room has no model". No scorer is wired yet: `/api/evolution` answers 503 (the merge
+ * completes it: `createScorer`, scoring.ts). With `--redis`, `startRoomServer` opens the shared
+ * private state itself (`RedisState`, redis-state.ts), so no backend is chosen here.
  */
 import type { LlmSettings } from '../llm/interface.ts';
 import { loadLocalModel } from '../llm/local-chat-model.ts';
