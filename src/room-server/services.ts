@@ -1,18 +1,20 @@
 /**
- * What `metattl room` injects into the room server: the model forwarder and the scorer, built
- * from the teacher's provider settings, and the private state's backend when several servers
- * share one room through Redis. The one place these services are chosen (the CLI calls it; a test
- * injects its own through `RoomServerOptions`).
+ * What `metattl room` injects into the room server: the model forwarder and the scorer, both built
+ * from the teacher's provider settings. The one place these services are chosen (the CLI calls it;
+ * a test injects its own through `RoomServerOptions`).
  *
- * The forwarder (forwarder.ts, `makeForwarderFor`) is wired: with a provider the room answers
- * `/v1/*` from it (with `--provider local` the model file is loaded here, once), without one 503
- * "this room has no model". No scorer is wired yet: `/api/evolution` answers 503 (the merge
- * completes it: `createScorer`, scoring.ts). With `--redis`, `startRoomServer` opens the shared
- * private state itself (`RedisState`, redis-state.ts), so no backend is chosen here.
+ * With a provider the room answers `/v1/*` through the forwarder (forwarder.ts, `makeForwarderFor`)
+ * and scores submissions and runs the class's evolution with the scorer (scoring.ts,
+ * `roomScorerMaker`, runs kept under `<data>/scoring`); without one, `/v1/*` answers 503 "this room
+ * has no model" and submissions stay unscored. With `--provider local` the model file is loaded
+ * here, once, and shared by both (freed by `close`). With `--redis`, `startRoomServer` opens the
+ * shared private state itself (`RedisState`, redis-state.ts), so no backend is chosen here.
  */
 import type { LlmSettings } from '../llm/interface.ts';
-import { loadLocalModel } from '../llm/local-chat-model.ts';
+import { createLocalChatModels, loadLocalModel, type LocalModelHost } from '../llm/local-chat-model.ts';
+import { UsageMeter } from '../llm/usage-meter.ts';
 import { makeForwarderFor } from './forwarder.ts';
+import { roomScorerMaker } from './scoring.ts';
 import type { RoomServerOptions } from './seams.ts';
 
 export interface RoomServicesOptions {
@@ -29,23 +31,29 @@ export interface RoomServicesOptions {
 /** The services a room is started with, and `close` to free what they hold (a local model) after the room closed. */
 export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend'> & { close?: () => Promise<void> };
 
-/** The forwarder, scorer and state backend for `options` (the forwarder only in this build: see the module's note). */
+/**
+ * The forwarder and scorer for `options` (none without a provider).
+ * @throws LocalModelMissingError / Error from loadLocalModel for a local model that cannot load;
+ *   StorageError when the data dir cannot be opened
+ */
 export async function roomServices(options: RoomServicesOptions): Promise<RoomServices> {
-  if (options.llm === null) {
-    options.log('no provider given: the room has no model (students\' model calls answer 503).');
+  const { llm } = options;
+  if (llm === null) {
+    options.log('no provider given: the room has no model (students\' model calls answer 503, submissions are not scored).');
     return {};
   }
-  return { makeForwarder: await forwarderService(options.llm, options.flags, options.log) };
+  if (llm.provider.presetId !== 'local') {
+    return { makeForwarder: makeForwarderFor(llm, { log: options.log }), makeScorer: await roomScorerMaker({ llm, ...dataDirOf(options) }) };
+  }
+  const threads = typeof options.flags['local-threads'] === 'string' ? Number(options.flags['local-threads']) : 1;
+  const localHost: LocalModelHost = await loadLocalModel(String(options.flags['model-file']), { threads });
+  // One loaded model for both: the forwarder's calls and the scorer's sessions take turns on it.
+  const models = createLocalChatModels(localHost, llm, new UsageMeter(llm.caps, llm.prices));
+  return {
+    makeForwarder: makeForwarderFor(llm, { localHost, ownsHost: false, log: options.log }),
+    makeScorer: await roomScorerMaker({ llm, models, ...dataDirOf(options) }),
+    close: async () => localHost.dispose(),
+  };
 }
 
-/**
- * The forwarder factory for the teacher's settings; with `--provider local` the model file is
- * loaded here (node-llama-cpp, `--local-threads`), owned by the forwarder (freed when the room closes).
- * @throws LocalModelMissingError / Error from loadLocalModel for a local model that cannot load
- */
-async function forwarderService(llm: LlmSettings, flags: Readonly<Record<string, unknown>>, log: (line: string) => void): Promise<NonNullable<RoomServices['makeForwarder']>> {
-  if (llm.provider.presetId !== 'local') return makeForwarderFor(llm, { log });
-  const threads = typeof flags['local-threads'] === 'string' ? Number(flags['local-threads']) : 1;
-  const localHost = await loadLocalModel(String(flags['model-file']), { threads });
-  return makeForwarderFor(llm, { localHost, ownsHost: true, log });
-}
+const dataDirOf = (options: RoomServicesOptions): { dataDir?: string } => (options.dataDir === undefined ? {} : { dataDir: options.dataDir });
