@@ -32,6 +32,7 @@ const MAX_INVOCATIONS = 10;
  * (a hang lasts the whole request timeout) is many times it whatever the scheduling does.
  */
 const LATENCY_MS = 50;
+const TIMEOUT_MS = process.env.FAULT_BENCH_TIMEOUT_MS ?? '1000';
 const env = { ...process.env, OPENAI_API_KEY: 'k', STORIES_DIR: resolve(REPO_ROOT, '../shared/stories') };
 
 /** Every session of a results.json: what a faulted evaluation must reproduce. */
@@ -131,7 +132,7 @@ const evaluation = (baseUrl: string): FaultCase => {
   const base = [
     'eval', '--policies', sized('static,naive,fact-bank,credit-assignment', 'static,naive'),
     '--tasks', sized('lever-room:1,lever-room:2,lever-room:3,lever-room:4', 'lever-room:1'), '--repeats', sized('3', '1'),
-    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', String(concurrency), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS,
+    '--episodes', sized('4', '2'), '--steps', sized('12', '4'), '--concurrency', String(concurrency), '--timeout-ms', TIMEOUT_MS, '--json', '--base-url', baseUrl, ...MODELS,
   ];
   return {
     concurrency,
@@ -150,7 +151,7 @@ const evolution = (baseUrl: string): FaultCase => {
   const base = [
     'evolve', '--train', sized('lever-room:1,lever-room:2,lever-room:3', 'lever-room:1'), '--val', sized('lever-room:4,lever-room:5', 'lever-room:2'),
     '--repeats', sized('2', '1'), '--episodes', sized('3', '2'), '--steps', sized('10', '4'), '--budget', sized('14', '4'), '--minibatch', sized('2', '1'),
-    '--proposer', 'random', '--rng-seed', '5', '--concurrency', String(concurrency), '--timeout-ms', '1000', '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
+    '--proposer', 'random', '--rng-seed', '5', '--concurrency', String(concurrency), '--timeout-ms', TIMEOUT_MS, '--json', '--base-url', baseUrl, ...MODELS, '--proposer-model', 'mock-model',
   ];
   return {
     concurrency,
@@ -165,8 +166,9 @@ async function main(): Promise<void> {
   const mock = await startMockLlm({ exploreCommands: ['pull red lever', 'pull green lever', 'pull blue lever', 'pull yellow lever', 'look', 'north'], metaAgentReply: 'build' });
   const proxy = await proxyOf(mock.baseUrl);
   try {
-    await measure(proxy, evaluation(proxy.baseUrl));
-    await measure(proxy, evolution(proxy.baseUrl));
+    const only = process.env.FAULT_BENCH_CASES?.split(',') ?? ['evaluation', 'evolution'];
+    if (only.includes('evaluation')) await measure(proxy, evaluation(proxy.baseUrl));
+    if (only.includes('evolution')) await measure(proxy, evolution(proxy.baseUrl));
   } finally {
     await proxy.close();
     await mock.close();

@@ -1,0 +1,138 @@
+/**
+ * Hedged attempts (hedge.ts): a copy is sent beside an attempt with no response after `afterMs`,
+ * the first success wins and the other is aborted; an attempt that has responded is never copied;
+ * when every copy fails, the last failure is thrown. Asserted by the order of events, not by times.
+ */
+import { describe, expect, it } from 'vitest';
+import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, type AttemptCopy } from './hedge.ts';
+
+/** A promise settled from outside, and a log of what happened in order. */
+function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
+  let resolve!: (v: T) => void;
+  let reject!: (e: unknown) => void;
+  const promise = new Promise<T>((res, rej) => ((resolve = res), (reject = rej)));
+  return { promise, resolve, reject };
+}
+
+/** An attempt that never answers until its copy's signal aborts, then rejects. */
+function hangs(copy: AttemptCopy, log: string[], name: string): Promise<string> {
+  copy.sent();
+  return new Promise((_resolve, reject) => {
+    copy.signal.addEventListener('abort', () => {
+      log.push(`${name} aborted`);
+      reject(new Error(`${name} aborted`));
+    });
+  });
+}
+
+describe('hedged attempts', () => {
+  it('sends a copy beside an attempt with no response, uses the copy, and aborts the hung original', async () => {
+    const log: string[] = [];
+    const result = await hedged((copy) => {
+      const name = copy.hedge ? 'copy' : 'original';
+      log.push(`${name} sent`);
+      if (!copy.hedge) return hangs(copy, log, name);
+      copy.sent();
+      copy.responded();
+      return Promise.resolve('reply of the copy');
+    }, { afterMs: 10, onHedge: () => log.push('hedge') });
+    expect(result).toBe('reply of the copy');
+    expect(log).toEqual(['original sent', 'hedge', 'copy sent', 'original aborted']);
+  });
+
+  it('never copies an attempt whose response has arrived, however long its body takes', async () => {
+    const log: string[] = [];
+    const body = deferred<string>();
+    const call = hedged((copy) => {
+      log.push(copy.hedge ? 'copy sent' : 'original sent');
+      copy.sent();
+      copy.responded();
+      return body.promise;
+    }, { afterMs: 5, onHedge: () => log.push('hedge') });
+    // Many times afterMs pass with the body still arriving (polled by event-loop turns, not a fixed sleep).
+    for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
+    body.resolve('the whole reply');
+    expect(await call).toBe('the whole reply');
+    expect(log).toEqual(['original sent']);
+  });
+
+  it('keeps the original running when its copy fails, and uses its late reply', async () => {
+    const log: string[] = [];
+    const original = deferred<string>();
+    const call = hedged((copy) => {
+      if (copy.hedge) {
+        log.push('copy failed');
+        return Promise.reject(new Error('HTTP 500'));
+      }
+      copy.sent();
+      copy.signal.addEventListener('abort', () => log.push('original aborted'));
+      return original.promise;
+    }, { afterMs: 5, onHedge: () => log.push('hedge') });
+    while (!log.includes('copy failed')) await new Promise((r) => setTimeout(r, 1));
+    original.resolve('late reply of the original');
+    expect(await call).toBe('late reply of the original');
+    expect(log).toEqual(['hedge', 'copy failed']);
+  });
+
+  it('throws the last failure when both copies fail, and sends at most one copy', async () => {
+    const log: string[] = [];
+    const original = deferred<string>();
+    const call = hedged((copy) => {
+      if (copy.hedge) {
+        log.push('copy failed');
+        return Promise.reject(new Error('HTTP 500'));
+      }
+      copy.sent();
+      return original.promise;
+    }, { afterMs: 5, onHedge: () => log.push('hedge') });
+    while (!log.includes('copy failed')) await new Promise((r) => setTimeout(r, 1));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    original.reject(new Error('timed out'));
+    await expect(call).rejects.toThrow('timed out');
+    expect(log).toEqual(['hedge', 'copy failed']);
+  });
+
+  it('an attempt that fails before afterMs is not copied, and Stop aborts every copy', async () => {
+    const log: string[] = [];
+    await expect(hedged((copy) => {
+      log.push(copy.hedge ? 'copy sent' : 'original sent');
+      copy.sent();
+      return Promise.reject(new Error('HTTP 503'));
+    }, { afterMs: 5 })).rejects.toThrow('HTTP 503');
+    expect(log).toEqual(['original sent']);
+
+    const stop = new AbortController();
+    const stopped: string[] = [];
+    const call = hedged((copy) => hangs(copy, stopped, copy.hedge ? 'copy' : 'original'), { afterMs: 5, signal: stop.signal, onHedge: () => stopped.push('hedge') });
+    while (!stopped.includes('hedge')) await new Promise((r) => setTimeout(r, 1));
+    stop.abort();
+    await expect(call).rejects.toThrow(/aborted/);
+    expect(stopped.sort()).toEqual(['copy aborted', 'hedge', 'original aborted']);
+  });
+});
+
+describe('the time after which an attempt is hedged', () => {
+  it('is never before a success was timed, never below the floor, a multiple of the slowest recent success, and none when the timeout comes first', () => {
+    const history = new LatencyHistory();
+    expect(history.hedgeAfterMs(60_000)).toBe(Infinity);
+    history.add(800);
+    expect(history.hedgeAfterMs(60_000)).toBe(HEDGE_FLOOR_MS);
+    history.add(3000);
+    history.add(1000);
+    expect(history.hedgeAfterMs(60_000)).toBe(HEDGE_FACTOR * 3000);
+    expect(history.hedgeAfterMs(HEDGE_FACTOR * 3000)).toBe(Infinity);
+    // The short request timeouts of tests are below the floor: nothing is ever hedged there.
+    expect(new LatencyHistory().hedgeAfterMs(1000)).toBe(Infinity);
+    history.add(1);
+    expect(history.hedgeAfterMs(5000, 100)).toBe(Infinity);
+    expect(history.hedgeAfterMs(1000)).toBe(Infinity);
+    expect(HEDGE_FLOOR_MS).toBeGreaterThanOrEqual(5000);
+  });
+
+  it('follows the last 16 successes only', () => {
+    const history = new LatencyHistory();
+    history.add(10_000);
+    for (let i = 0; i < 16; i++) history.add(100);
+    expect(history.hedgeAfterMs(600_000, 0)).toBe(HEDGE_FACTOR * 100);
+  });
+});

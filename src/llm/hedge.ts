@@ -1,0 +1,128 @@
+/**
+ * Hedged attempts: recovery from a hung request that overlaps the wait instead of serving it out.
+ * An attempt sent that has had no response (not even its status line) for `afterMs` is presumed
+ * hung, and one copy of it is sent beside it; the first of the two to succeed is used and the
+ * other is aborted. Nothing that has started to answer is ever cut or copied: once an attempt's
+ * response has arrived (a stream that has begun, a body on its way) it is never hedged, and the
+ * original keeps running after its copy is sent, until it answers, fails or its own request
+ * timeout ends it. So a hang costs its call `afterMs`, not the whole request timeout, and a call
+ * that was only slow is answered by whichever copy finishes first (the same request, so the same
+ * reply from a deterministic or seeded model).
+ *
+ * `afterMs` comes from observed latencies (`LatencyHistory.hedgeAfterMs`): HEDGE_FACTOR × the
+ * slowest of the last successes of the same (base URL, model, role), never below
+ * HEDGE_FLOOR_MS, and never when that is not shorter than the request timeout (the timeout then
+ * comes first) or before a success of that role has been timed. DOM-free.
+ */
+
+/** Least time without a response before a copy is sent, ms: far above a healthy reply's time to
+ * its status line, and not below the short request timeouts (≤ 5 s) tests and benches run with. */
+export const HEDGE_FLOOR_MS = 5000;
+
+/** Multiple of the slowest recent time to a response after which an attempt counts as hung. */
+export const HEDGE_FACTOR = 4;
+
+/** Recent successes whose times to a response set `afterMs`. */
+const RECENT = 16;
+
+/** Times to a response of one (base URL, model, role)'s recent successful attempts. */
+export class LatencyHistory {
+  private readonly recent: number[] = [];
+
+  /** Record a successful attempt's time from send to its response's status line, ms. */
+  add(ms: number): void {
+    this.recent.push(Math.max(0, ms));
+    if (this.recent.length > RECENT) this.recent.shift();
+  }
+
+  /**
+   * ms without a response after which an attempt is hedged: max(`floorMs`, HEDGE_FACTOR × the
+   * slowest recent); Infinity before any success was timed, or when not below `timeoutMs`.
+   */
+  hedgeAfterMs(timeoutMs: number, floorMs = HEDGE_FLOOR_MS): number {
+    if (this.recent.length === 0) return Infinity;
+    const after = Math.max(floorMs, HEDGE_FACTOR * Math.max(...this.recent));
+    return after < timeoutMs ? after : Infinity;
+  }
+}
+
+/** What one copy of an attempt is given. */
+export interface AttemptCopy {
+  /** Aborted when the other copy has won, or when the caller's signal aborts. */
+  signal: AbortSignal;
+  /** True for the copy sent beside a presumed-hung attempt. */
+  hedge: boolean;
+  /** Call when the request is sent (after any admission wait): the hedge clock starts (again). */
+  sent(): void;
+  /** Call when its response's status line arrived: it is never hedged after that. */
+  responded(): void;
+}
+
+export interface HedgeOptions {
+  /** ms without a response after a send before a copy is sent (Infinity: never). */
+  afterMs: number;
+  /** The caller's Stop: aborts every copy. */
+  signal?: AbortSignal;
+  /** Told when a copy is sent beside a presumed-hung attempt. */
+  onHedge?: () => void;
+}
+
+/**
+ * Run `attempt`, and one copy of it beside it when it has gone `afterMs` after a send with no
+ * response. Resolves with the first copy to succeed (the other is aborted).
+ * @throws the error of the last copy to fail, when every copy sent failed
+ */
+export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: HedgeOptions): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    // The copies still running (a settled copy is never aborted).
+    const running = new Set<AbortController>();
+    let settled = false;
+    let hedgeSent = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = () => {
+      for (const c of running) c.abort();
+    };
+    options.signal?.addEventListener('abort', stop, { once: true });
+    const settle = (done: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', stop);
+      stop(); // the loser, if it is still running
+      done();
+    };
+    const launch = (hedge: boolean) => {
+      const controller = new AbortController();
+      if (options.signal?.aborted) controller.abort();
+      running.add(controller);
+      const copy: AttemptCopy = {
+        signal: controller.signal,
+        hedge,
+        sent: () => {
+          if (hedge || hedgeSent || settled || !Number.isFinite(options.afterMs)) return;
+          clearTimeout(timer);
+          timer = setTimeout(() => {
+            if (settled || hedgeSent) return;
+            hedgeSent = true;
+            options.onHedge?.();
+            launch(true);
+          }, options.afterMs);
+        },
+        responded: () => {
+          if (!hedge) clearTimeout(timer);
+        },
+      };
+      attempt(copy).then(
+        (value) => {
+          running.delete(controller);
+          settle(() => resolve(value));
+        },
+        (error: unknown) => {
+          running.delete(controller);
+          if (running.size === 0) settle(() => reject(error));
+        },
+      );
+    };
+    launch(false);
+  });
+}
