@@ -1,7 +1,7 @@
 /**
  * Hedged attempts (hedge.ts): a copy is sent beside an attempt with no response after `afterMs`,
  * the first success wins and the other is aborted; an attempt that has responded is never copied;
- * when every copy fails, the last failure is thrown. Asserted by the order of events, not by times.
+ * a copy that fails beside a still-silent original abandons it; else the last failure is thrown. Asserted by the order of events, not by times.
  */
 import { describe, expect, it } from 'vitest';
 import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, type AttemptCopy } from './hedge.ts';
@@ -56,40 +56,61 @@ describe('hedged attempts', () => {
     expect(log).toEqual(['original sent']);
   });
 
-  it('keeps the original running when its copy fails, and uses its late reply', async () => {
+  it('abandons a still-silent original when its copy fails, with the copy\'s error', async () => {
     const log: string[] = [];
-    const original = deferred<string>();
     const call = hedged((copy) => {
       if (copy.hedge) {
         log.push('copy failed');
         return Promise.reject(new Error('HTTP 500'));
       }
+      return hangs(copy, log, 'original');
+    }, { afterMs: 5, onHedge: () => log.push('hedge') });
+    await expect(call).rejects.toThrow('HTTP 500');
+    expect(log).toEqual(['hedge', 'copy failed', 'original aborted']);
+  });
+
+  it('keeps an original whose response came after its copy was sent, and uses it when the copy fails', async () => {
+    const log: string[] = [];
+    const original = deferred<string>();
+    let respond = () => {};
+    const copyResult = deferred<string>();
+    const call = hedged((copy) => {
+      if (copy.hedge) {
+        log.push('copy sent');
+        return copyResult.promise;
+      }
       copy.sent();
+      respond = () => copy.responded();
       copy.signal.addEventListener('abort', () => log.push('original aborted'));
       return original.promise;
     }, { afterMs: 5, onHedge: () => log.push('hedge') });
-    while (!log.includes('copy failed')) await new Promise((r) => setTimeout(r, 1));
+    while (!log.includes('copy sent')) await new Promise((r) => setTimeout(r, 1));
+    respond();
+    copyResult.reject(new Error('HTTP 500'));
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 1));
     original.resolve('late reply of the original');
     expect(await call).toBe('late reply of the original');
-    expect(log).toEqual(['hedge', 'copy failed']);
+    expect(log).toEqual(['hedge', 'copy sent']);
   });
 
-  it('throws the last failure when both copies fail, and sends at most one copy', async () => {
+  it('waits for the copy when the original fails after it was sent, and throws the last failure when both fail', async () => {
     const log: string[] = [];
     const original = deferred<string>();
+    const copyResult = deferred<string>();
     const call = hedged((copy) => {
       if (copy.hedge) {
-        log.push('copy failed');
-        return Promise.reject(new Error('HTTP 500'));
+        log.push('copy sent');
+        return copyResult.promise;
       }
       copy.sent();
       return original.promise;
     }, { afterMs: 5, onHedge: () => log.push('hedge') });
-    while (!log.includes('copy failed')) await new Promise((r) => setTimeout(r, 1));
-    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 5));
+    while (!log.includes('copy sent')) await new Promise((r) => setTimeout(r, 1));
     original.reject(new Error('timed out'));
-    await expect(call).rejects.toThrow('timed out');
-    expect(log).toEqual(['hedge', 'copy failed']);
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 1));
+    copyResult.reject(new Error('cut off'));
+    await expect(call).rejects.toThrow('cut off');
+    expect(log).toEqual(['hedge', 'copy sent']);
   });
 
   it('an attempt that fails before afterMs is not copied, and Stop aborts every copy', async () => {

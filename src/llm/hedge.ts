@@ -4,10 +4,12 @@
  * hung, and one copy of it is sent beside it; the first of the two to succeed is used and the
  * other is aborted. Nothing that has started to answer is ever cut or copied: once an attempt's
  * response has arrived (a stream that has begun, a body on its way) it is never hedged, and the
- * original keeps running after its copy is sent, until it answers, fails or its own request
- * timeout ends it. So a hang costs its call `afterMs`, not the whole request timeout, and a call
- * that was only slow is answered by whichever copy finishes first (the same request, so the same
- * reply from a deterministic or seeded model).
+ * original keeps running after its copy is sent, until it answers or fails — or until the copy
+ * fails while the original still has no response: then the original is abandoned as hung and the
+ * copy's error is the attempt's (the retry policy retries it as usual), rather than waiting out
+ * the original's request timeout. So a hang costs its call `afterMs`, not the whole request
+ * timeout, and a call that was only slow is answered by whichever copy finishes first (the same
+ * request, so the same reply from a deterministic or seeded model).
  *
  * `afterMs` comes from observed latencies (`LatencyHistory.hedgeAfterMs`): HEDGE_FACTOR × the
  * slowest of the last successes of the same (base URL, model, role), never below
@@ -70,12 +72,14 @@ export interface HedgeOptions {
 /**
  * Run `attempt`, and one copy of it beside it when it has gone `afterMs` after a send with no
  * response. Resolves with the first copy to succeed (the other is aborted).
- * @throws the error of the last copy to fail, when every copy sent failed
+ * @throws the copy's error when it fails while the original still has no response (the original
+ *   is aborted); else the error of the last to fail, when both failed
  */
 export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: HedgeOptions): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // The copies still running (a settled copy is never aborted).
     const running = new Set<AbortController>();
+    let originalResponded = false;
     let settled = false;
     let hedgeSent = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -109,7 +113,9 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
           }, options.afterMs);
         },
         responded: () => {
-          if (!hedge) clearTimeout(timer);
+          if (hedge) return;
+          originalResponded = true;
+          clearTimeout(timer);
         },
       };
       attempt(copy).then(
@@ -119,7 +125,8 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
         },
         (error: unknown) => {
           running.delete(controller);
-          if (running.size === 0) settle(() => reject(error));
+          // A failed copy beside an original with still no response: the original is hung.
+          if (running.size === 0 || (hedge && !originalResponded)) settle(() => reject(error));
         },
       );
     };
