@@ -82,6 +82,23 @@ describe('a hung request', () => {
     expect(hedges).toEqual([1000]);
   }, 20_000);
 
+  it('is abandoned when its copy fails, and the call is retried as after any fault', async () => {
+    const baseUrl = await serve((said, nth, req, res) => {
+      if (said === 'hang' && nth === 1) return void req.socket.on('close', () => events.push('hang#1 abandoned by the client'));
+      if (said === 'hang' && nth === 2) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"error":{"message":"Internal error","type":"server_error"}}');
+      res.writeHead(200, { 'content-type': 'application/json' }).end(reply(`reply to ${said}#${nth}`));
+    });
+    const { actor } = models(baseUrl, 200);
+    await actor.complete(say('warm'));
+    const waits: string[] = [];
+    const done = await actor.complete(say('hang'), { onHedge: () => waits.push('hedge'), onRetryWait: () => waits.push('retry wait') });
+    expect(done.content).toBe('reply to hang#3');
+    while (!events.includes('hang#1 abandoned by the client')) await new Promise((r) => setTimeout(r, 2));
+    expect(events.slice(0, 3)).toEqual(['warm#1 arrived', 'hang#1 arrived', 'hang#2 arrived']);
+    expect(events.slice(3).sort()).toEqual(['hang#1 abandoned by the client', 'hang#3 arrived']);
+    expect(waits).toEqual(['hedge', 'retry wait']);
+  }, 20_000);
+
   it('is not copied before any reply of its role was timed (the request timeout rules then)', async () => {
     const baseUrl = await serve((said, nth, _req, res) => {
       if (nth === 1) return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(reply('slow first reply')), 300);
