@@ -4,7 +4,7 @@
  * a copy that fails beside a still-silent original abandons it; else the last failure is thrown. Asserted by the order of events, not by times.
  */
 import { describe, expect, it } from 'vitest';
-import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, type AttemptCopy } from './hedge.ts';
+import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, MAX_COPIES, type AttemptCopy } from './hedge.ts';
 
 /** A promise settled from outside, and a log of what happened in order. */
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
@@ -111,6 +111,21 @@ describe('hedged attempts', () => {
     copyResult.reject(new Error('cut off'));
     await expect(call).rejects.toThrow('cut off');
     expect(log).toEqual(['hedge', 'copy sent']);
+  });
+
+  it('sends another copy when a copy too stays silent, at most MAX_COPIES in all', async () => {
+    const log: string[] = [];
+    const stop = new AbortController();
+    const call = hedged((copy) => {
+      log.push(`copy ${log.filter((l) => l.startsWith('copy')).length + 1} sent`);
+      return hangs(copy, [], 'any');
+    }, { afterMs: 5, signal: stop.signal, onHedge: () => log.push('hedge') });
+    while (log.filter((l) => l === 'hedge').length < MAX_COPIES - 1) await new Promise((r) => setTimeout(r, 1));
+    for (let i = 0; i < 10; i++) await new Promise((r) => setTimeout(r, 5));
+    stop.abort();
+    await expect(call).rejects.toThrow(/aborted/);
+    expect(log).toEqual(['copy 1 sent', 'hedge', 'copy 2 sent', 'hedge', 'copy 3 sent']);
+    expect(MAX_COPIES).toBe(3);
   });
 
   it('an attempt that fails before afterMs is not copied, and Stop aborts every copy', async () => {

@@ -1,13 +1,13 @@
 /**
  * Hedged attempts: recovery from a hung request that overlaps the wait instead of serving it out.
  * An attempt sent that has had no response (not even its status line) for `afterMs` is presumed
- * hung, and one copy of it is sent beside it; the first of the two to succeed is used and the
- * other is aborted. Nothing that has started to answer is ever cut or copied: once an attempt's
+ * hung, and a copy of it is sent beside it (and another when that copy too stays silent, at most
+ * MAX_COPIES in all); the first to succeed is used and the others are aborted. Nothing that has started to answer is ever cut or copied: once an attempt's
  * response has arrived (a stream that has begun, a body on its way) it is never hedged, and the
- * original keeps running after its copy is sent, until it answers or fails — or until the copy
- * fails while the original still has no response: then the original is abandoned as hung and the
- * copy's error is the attempt's (the retry policy retries it as usual), rather than waiting out
- * the original's request timeout. So a hang costs its call `afterMs`, not the whole request
+ * original keeps running after its copy is sent, until it answers or fails — or until the newest
+ * copy fails while none has a response: then the older ones are abandoned as hung and that error
+ * is the attempt's (the retry policy retries it as usual), rather than waiting out the original's
+ * request timeout. So a hang costs its call `afterMs`, not the whole request
  * timeout, and a call that was only slow is answered by whichever copy finishes first (the same
  * request, so the same reply from a deterministic or seeded model).
  *
@@ -23,6 +23,9 @@ export const HEDGE_FLOOR_MS = 5000;
 
 /** Multiple of the slowest recent time to a response after which an attempt counts as hung. */
 export const HEDGE_FACTOR = 4;
+
+/** Most copies of one attempt in flight, the original included. */
+export const MAX_COPIES = 3;
 
 /** Recent successes whose times to a response set `afterMs`. */
 const RECENT = 16;
@@ -50,13 +53,14 @@ export class LatencyHistory {
 
 /** What one copy of an attempt is given. */
 export interface AttemptCopy {
-  /** Aborted when the other copy has won, or when the caller's signal aborts. */
+  /** Aborted when another copy has won, or is abandoned as hung, or when the caller's signal aborts. */
   signal: AbortSignal;
   /** True for the copy sent beside a presumed-hung attempt. */
   hedge: boolean;
   /** Call when the request is sent (after any admission wait): the hedge clock starts (again). */
   sent(): void;
-  /** Call when its response's status line arrived: it is never hedged after that. */
+  /** Call when its response's status line arrived with a success status (a reply on its way):
+   * no further copy is sent after that. */
   responded(): void;
 }
 
@@ -70,18 +74,19 @@ export interface HedgeOptions {
 }
 
 /**
- * Run `attempt`, and one copy of it beside it when it has gone `afterMs` after a send with no
- * response. Resolves with the first copy to succeed (the other is aborted).
- * @throws the copy's error when it fails while the original still has no response (the original
- *   is aborted); else the error of the last to fail, when both failed
+ * Run `attempt`, and a copy of it beside it whenever the newest one sent has gone `afterMs` with no
+ * response from any (at most MAX_COPIES in all). Resolves with the first copy to succeed (the
+ * others are aborted).
+ * @throws the newest copy's error when it fails while no copy has a response (the older, silent ones
+ *   are aborted as hung); else, once none is left running, the error of the last to fail
  */
 export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: HedgeOptions): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // The copies still running (a settled copy is never aborted).
     const running = new Set<AbortController>();
-    let originalResponded = false;
+    let launched = 0;
+    let anyResponded = false;
     let settled = false;
-    let hedgeSent = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = () => {
       for (const c of running) c.abort();
@@ -92,29 +97,32 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
       settled = true;
       clearTimeout(timer);
       options.signal?.removeEventListener('abort', stop);
-      stop(); // the loser, if it is still running
+      stop(); // the losers still running
       done();
     };
-    const launch = (hedge: boolean) => {
+    // The hedge clock of the newest copy: another copy when it stays silent.
+    const arm = () => {
+      clearTimeout(timer);
+      if (settled || anyResponded || launched >= MAX_COPIES || !Number.isFinite(options.afterMs)) return;
+      timer = setTimeout(() => {
+        if (settled || anyResponded) return;
+        options.onHedge?.();
+        launch();
+      }, options.afterMs);
+    };
+    const launch = () => {
+      const index = ++launched;
       const controller = new AbortController();
       if (options.signal?.aborted) controller.abort();
       running.add(controller);
       const copy: AttemptCopy = {
         signal: controller.signal,
-        hedge,
+        hedge: index > 1,
         sent: () => {
-          if (hedge || hedgeSent || settled || !Number.isFinite(options.afterMs)) return;
-          clearTimeout(timer);
-          timer = setTimeout(() => {
-            if (settled || hedgeSent) return;
-            hedgeSent = true;
-            options.onHedge?.();
-            launch(true);
-          }, options.afterMs);
+          if (index === launched) arm();
         },
         responded: () => {
-          if (hedge) return;
-          originalResponded = true;
+          anyResponded = true;
           clearTimeout(timer);
         },
       };
@@ -125,11 +133,11 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
         },
         (error: unknown) => {
           running.delete(controller);
-          // A failed copy beside an original with still no response: the original is hung.
-          if (running.size === 0 || (hedge && !originalResponded)) settle(() => reject(error));
+          // The newest failed and the older ones never answered at all: they are hung.
+          if (running.size === 0 || (index === launched && !anyResponded)) settle(() => reject(error));
         },
       );
     };
-    launch(false);
+    launch();
   });
 }

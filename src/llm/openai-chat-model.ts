@@ -297,8 +297,9 @@ async function sendAdapting(
     timing.copy.sent();
     const responded = (status: number, headers: Headers) => {
       seen = { status, headers };
+      if (status >= 400) return; // a refusal: this attempt ends now, it is not a reply on its way
       timing.copy.responded();
-      if (status < 400) timing.latency.add(timing.now() - sentAt);
+      timing.latency.add(timing.now() - sentAt);
     };
     try {
       const raw = await sendOnce(client, settings, body, retry, attempt, responded, deps.origin ?? null);
