@@ -1,5 +1,5 @@
 /**
- * A hung request through the OpenAI-compatible chat model: once the role's replies have been timed,
+ * A hung request through the OpenAI-compatible chat model: once replies of its model have been timed,
  * an attempt with no response for far longer than they took gets a copy sent beside it, which
  * answers the call long before the request timeout, while other calls go on meanwhile; the hung
  * request is then abandoned. A reply that has begun (a stream whose first chunk came) is never
@@ -99,7 +99,7 @@ describe('a hung request', () => {
     expect(waits).toEqual(['hedge', 'retry wait']);
   }, 20_000);
 
-  it('is not copied before any reply of its role was timed (the request timeout rules then)', async () => {
+  it('is not copied while no reply of its model has been timed (the request timeout rules then)', async () => {
     const baseUrl = await serve((said, nth, _req, res) => {
       if (nth === 1) return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(reply('slow first reply')), 300);
       res.writeHead(200, { 'content-type': 'application/json' }).end(reply(`${said}#${nth}`));

@@ -4,7 +4,7 @@
  * a copy that fails beside a still-silent original abandons it; else the last failure is thrown. Asserted by the order of events, not by times.
  */
 import { describe, expect, it } from 'vitest';
-import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, MAX_COPIES, type AttemptCopy } from './hedge.ts';
+import { HEDGE_FACTOR, HEDGE_FLOOR_MS, hedged, LatencyHistory, MAX_COPIES, ModelLatencies, type AttemptCopy } from './hedge.ts';
 
 /** A promise settled from outside, and a log of what happened in order. */
 function deferred<T>(): { promise: Promise<T>; resolve: (v: T) => void; reject: (e: unknown) => void } {
@@ -128,6 +128,21 @@ describe('hedged attempts', () => {
     expect(MAX_COPIES).toBe(3);
   });
 
+  it('copies an attempt sent before any reply was timed once one is (afterMs asked again at each check)', async () => {
+    const log: string[] = [];
+    let known = Infinity;
+    const call = hedged((copy) => {
+      log.push(copy.hedge ? 'copy sent' : 'original sent');
+      if (!copy.hedge) return hangs(copy, log, 'original');
+      return Promise.resolve('reply of the copy');
+    }, { afterMs: () => known, recheckMs: 2, onHedge: () => log.push('hedge') });
+    for (let i = 0; i < 5; i++) await new Promise((r) => setTimeout(r, 4));
+    expect(log).toEqual(['original sent']);
+    known = 1; // another call's reply was timed meanwhile
+    expect(await call).toBe('reply of the copy');
+    expect(log).toEqual(['original sent', 'hedge', 'copy sent', 'original aborted']);
+  });
+
   it('an attempt that fails before afterMs is not copied, and Stop aborts every copy', async () => {
     const log: string[] = [];
     await expect(hedged((copy) => {
@@ -170,5 +185,26 @@ describe('the time after which an attempt is hedged', () => {
     history.add(10_000);
     for (let i = 0; i < 16; i++) history.add(100);
     expect(history.hedgeAfterMs(600_000, 0)).toBe(HEDGE_FACTOR * 100);
+  });
+});
+
+describe('the latencies of one model', () => {
+  it("a role with no reply timed borrows the other roles' slowest, scaled up to its completion budget; its own history comes first", () => {
+    const model = new ModelLatencies();
+    model.of('actor', 400);
+    model.of('proposer', 8000);
+    expect(model.hedgeAfterMs('actor', 600_000, 0)).toBe(Infinity);
+    expect(model.hedgeAfterMs('meta', 600_000, 0)).toBe(Infinity); // a role never asked for
+    model.of('actor', 400).add(100);
+    expect(model.hedgeAfterMs('actor', 600_000, 0)).toBe(HEDGE_FACTOR * 100);
+    // 20 times the actor's budget: up to 20 times its time.
+    expect(model.hedgeAfterMs('proposer', 600_000, 0)).toBe(HEDGE_FACTOR * 100 * 20);
+    expect(model.hedgeAfterMs('proposer', HEDGE_FACTOR * 100 * 20, 0)).toBe(Infinity);
+    expect(model.hedgeAfterMs('actor', 600_000)).toBe(HEDGE_FLOOR_MS);
+    model.of('proposer', 8000).add(3000);
+    expect(model.hedgeAfterMs('proposer', 600_000, 0)).toBe(HEDGE_FACTOR * 3000);
+    // A smaller budget than the lender's is not scaled down.
+    model.of('meta', 100);
+    expect(model.hedgeAfterMs('meta', 600_000, 0)).toBe(HEDGE_FACTOR * 3000);
   });
 });

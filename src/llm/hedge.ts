@@ -40,14 +40,52 @@ export class LatencyHistory {
     if (this.recent.length > RECENT) this.recent.shift();
   }
 
+  /** The slowest recent time to a response, ms; null before any. */
+  slowestMs(): number | null {
+    return this.recent.length === 0 ? null : Math.max(...this.recent);
+  }
+
   /**
    * ms without a response after which an attempt is hedged: max(`floorMs`, HEDGE_FACTOR × the
-   * slowest recent); Infinity before any success was timed, or when not below `timeoutMs`.
+   * slowest recent × `scale`); Infinity before any success was timed, or when not below `timeoutMs`.
    */
-  hedgeAfterMs(timeoutMs: number, floorMs = HEDGE_FLOOR_MS): number {
-    if (this.recent.length === 0) return Infinity;
-    const after = Math.max(floorMs, HEDGE_FACTOR * Math.max(...this.recent));
+  hedgeAfterMs(timeoutMs: number, floorMs = HEDGE_FLOOR_MS, scale = 1): number {
+    const slowest = this.slowestMs();
+    if (slowest === null) return Infinity;
+    const after = Math.max(floorMs, HEDGE_FACTOR * slowest * scale);
     return after < timeoutMs ? after : Infinity;
+  }
+}
+
+/**
+ * The latency histories of one (base URL, model), one per role with the role's completion budget.
+ * A role with no reply timed yet borrows the others': their slowest, scaled up by how many times
+ * more tokens it may write (a reply's time grows at most with its length), so the first calls of
+ * the meta-agent or proposer are not left to the request timeout either.
+ */
+export class ModelLatencies {
+  private readonly roles = new Map<string, { history: LatencyHistory; maxTokens: number }>();
+
+  /** The history of `role`, whose completion budget is `maxTokens`. */
+  of(role: string, maxTokens: number): LatencyHistory {
+    let entry = this.roles.get(role);
+    if (!entry) this.roles.set(role, (entry = { history: new LatencyHistory(), maxTokens }));
+    entry.maxTokens = maxTokens;
+    return entry.history;
+  }
+
+  /** ms without a response after which an attempt of `role` is hedged (LatencyHistory.hedgeAfterMs),
+   * from its own history, else the largest the other roles' give scaled to its budget. */
+  hedgeAfterMs(role: string, timeoutMs: number, floorMs = HEDGE_FLOOR_MS): number {
+    const own = this.roles.get(role);
+    if (!own) return Infinity;
+    if (own.history.slowestMs() !== null) return own.history.hedgeAfterMs(timeoutMs, floorMs);
+    let after = -Infinity;
+    for (const [other, entry] of this.roles) {
+      if (other === role || entry.history.slowestMs() === null) continue;
+      after = Math.max(after, entry.history.hedgeAfterMs(Infinity, floorMs, Math.max(1, own.maxTokens / Math.max(1, entry.maxTokens))));
+    }
+    return after > 0 && after < timeoutMs ? after : Infinity;
   }
 }
 
@@ -65,8 +103,11 @@ export interface AttemptCopy {
 }
 
 export interface HedgeOptions {
-  /** ms without a response after a send before a copy is sent (Infinity: never). */
-  afterMs: number;
+  /** ms without a response after a send before a copy is sent (Infinity: not yet known), asked
+   * again at each check: an attempt sent before any reply was timed is copied once one is. */
+  afterMs: number | (() => number);
+  /** How often an attempt whose `afterMs` is not yet known is checked again, ms (default HEDGE_FLOOR_MS). */
+  recheckMs?: number;
   /** The caller's Stop: aborts every copy. */
   signal?: AbortSignal;
   /** Told when a copy is sent beside a presumed-hung attempt. */
@@ -100,15 +141,16 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
       stop(); // the losers still running
       done();
     };
-    // The hedge clock of the newest copy: another copy when it stays silent.
-    const arm = () => {
+    const afterMs = typeof options.afterMs === 'function' ? options.afterMs : () => options.afterMs as number;
+    // The hedge clock of the newest copy (sent at `sentAt`): another copy when it stays silent.
+    const check = (sentAt: number) => {
       clearTimeout(timer);
-      if (settled || anyResponded || launched >= MAX_COPIES || !Number.isFinite(options.afterMs)) return;
-      timer = setTimeout(() => {
-        if (settled || anyResponded) return;
-        options.onHedge?.();
-        launch();
-      }, options.afterMs);
+      if (settled || anyResponded || launched >= MAX_COPIES) return;
+      const after = afterMs();
+      const wait = Number.isFinite(after) ? after - (performance.now() - sentAt) : (options.recheckMs ?? HEDGE_FLOOR_MS);
+      if (wait > 0) return void (timer = setTimeout(() => check(sentAt), wait));
+      options.onHedge?.();
+      launch();
     };
     const launch = () => {
       const index = ++launched;
@@ -119,7 +161,7 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
         signal: controller.signal,
         hedge: index > 1,
         sent: () => {
-          if (index === launched) arm();
+          if (index === launched) check(performance.now());
         },
         responded: () => {
           anyResponded = true;

@@ -22,7 +22,7 @@ import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, Unusab
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
 import { retryAfterHeaderMs, sharedRateSchedulers, type RateScheduler, type RateSchedulers } from './rate-scheduler.ts';
 import { withRetries } from './retry-policy.ts';
-import { hedged, LatencyHistory, type AttemptCopy } from './hedge.ts';
+import { hedged, ModelLatencies, type AttemptCopy, type LatencyHistory } from './hedge.ts';
 import { BUDGET_SETTING, raisedBudget, spentOnReasoning } from './reasoning-budget.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
@@ -50,15 +50,13 @@ export interface ChatModelDeps {
   hedgeFloorMs?: number;
 }
 
-/** Times to a response per rate scheduler (one per base URL and model) and role: hedge.ts. */
-const latencies = new WeakMap<RateScheduler, Map<Role, LatencyHistory>>();
+/** Times to a response per rate scheduler (one per base URL and model), by role: hedge.ts. */
+const latencies = new WeakMap<RateScheduler, ModelLatencies>();
 
-function latencyOf(scheduler: RateScheduler, role: Role): LatencyHistory {
-  let byRole = latencies.get(scheduler);
-  if (!byRole) latencies.set(scheduler, (byRole = new Map()));
-  let history = byRole.get(role);
-  if (!history) byRole.set(role, (history = new LatencyHistory()));
-  return history;
+function latenciesOf(scheduler: RateScheduler): ModelLatencies {
+  let model = latencies.get(scheduler);
+  if (!model) latencies.set(scheduler, (model = new ModelLatencies()));
+  return model;
 }
 
 /**
@@ -244,12 +242,13 @@ async function complete(
     role,
     room: () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens - promptEstimate),
   };
-  const latency = latencyOf(scheduler, role);
+  const modelLatencies = latenciesOf(scheduler);
+  const latency = modelLatencies.of(role, roleSettings.maxTokens);
+  const afterMs = () => modelLatencies.hedgeAfterMs(role, settings.requestTimeoutMs, deps.hedgeFloorMs);
   const raw = await withRetries(
     (retry) => {
-      const afterMs = latency.hedgeAfterMs(settings.requestTimeoutMs, deps.hedgeFloorMs);
       const send = (copy: AttemptCopy) => sendAdapting(client, settings, memory, base, retry, { ...options, signal: copy.signal }, deps, billed, admission, reasoning, { copy, latency, now });
-      return hedged(send, { afterMs, signal: options.signal, onHedge: () => options.onHedge?.(afterMs) });
+      return hedged(send, { afterMs, recheckMs: deps.hedgeFloorMs, signal: options.signal, onHedge: () => options.onHedge?.(afterMs()) });
     },
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
