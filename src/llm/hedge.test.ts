@@ -69,6 +69,21 @@ describe('hedged attempts', () => {
     expect(log).toEqual(['hedge', 'copy failed', 'original aborted']);
   });
 
+  it('abandons a still-silent original when its copy answered but the reply proved unusable', async () => {
+    const log: string[] = [];
+    const call = hedged((copy) => {
+      if (copy.hedge) {
+        copy.sent();
+        copy.responded(); // a 200 whose body is then cut off or malformed
+        log.push('copy unusable');
+        return Promise.reject(new Error('cut off'));
+      }
+      return hangs(copy, log, 'original');
+    }, { afterMs: 5, onHedge: () => log.push('hedge') });
+    await expect(call).rejects.toThrow('cut off');
+    expect(log).toEqual(['hedge', 'copy unusable', 'original aborted']);
+  });
+
   it('keeps an original whose response came after its copy was sent, and uses it when the copy fails', async () => {
     const log: string[] = [];
     const original = deferred<string>();

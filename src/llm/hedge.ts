@@ -118,15 +118,17 @@ export interface HedgeOptions {
  * Run `attempt`, and a copy of it beside it whenever the newest one sent has gone `afterMs` with no
  * response from any (at most MAX_COPIES in all). Resolves with the first copy to succeed (the
  * others are aborted).
- * @throws the newest copy's error when it fails while no copy has a response (the older, silent ones
- *   are aborted as hung); else, once none is left running, the error of the last to fail
+ * @throws the newest copy's error when it fails while no other copy running has a response (the
+ *   older, silent ones are aborted as hung), even if its own reply had begun (then proved
+ *   unusable); else, once none is left running, the error of the last to fail
  */
 export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: HedgeOptions): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // The copies still running (a settled copy is never aborted).
     const running = new Set<AbortController>();
     let launched = 0;
-    let anyResponded = false;
+    // The running copies whose response has come (a reply on its way): no copy is sent after those.
+    const answering = new Set<AbortController>();
     let settled = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const stop = () => {
@@ -145,7 +147,7 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
     // The hedge clock of the newest copy (sent at `sentAt`): another copy when it stays silent.
     const check = (sentAt: number) => {
       clearTimeout(timer);
-      if (settled || anyResponded || launched >= MAX_COPIES) return;
+      if (settled || answering.size > 0 || launched >= MAX_COPIES) return;
       const after = afterMs();
       const wait = Number.isFinite(after) ? after - (performance.now() - sentAt) : (options.recheckMs ?? HEDGE_FLOOR_MS);
       if (wait > 0) return void (timer = setTimeout(() => check(sentAt), wait));
@@ -164,19 +166,22 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
           if (index === launched) check(performance.now());
         },
         responded: () => {
-          anyResponded = true;
+          if (!running.has(controller)) return;
+          answering.add(controller);
           clearTimeout(timer);
         },
       };
       attempt(copy).then(
         (value) => {
           running.delete(controller);
+          answering.delete(controller);
           settle(() => resolve(value));
         },
         (error: unknown) => {
           running.delete(controller);
-          // The newest failed and the older ones never answered at all: they are hung.
-          if (running.size === 0 || (index === launched && !anyResponded)) settle(() => reject(error));
+          answering.delete(controller); // a reply that began and then proved unusable
+          // The newest failed and the older ones still running never answered at all: they are hung.
+          if (running.size === 0 || (index === launched && answering.size === 0)) settle(() => reject(error));
         },
       );
     };
