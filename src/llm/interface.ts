@@ -151,6 +151,9 @@ export interface CompleteOptions {
   onRetryWait?: (waitMs: number) => void;
   /** Called when a rejected parameter is adapted for this (base URL, model). */
   onAdaptation?: (adaptation: ParameterAdaptation) => void;
+  /** Called when a copy of an attempt with no response yet is sent beside it (hedge.ts), with the
+   * ms it had waited. */
+  onHedge?: (waitedMs: number) => void;
   /** Mixed into a local model's sampling seed (request-seed.ts): the repeat index of an evaluation
    * session, so repeats of one task sample differently (0 or absent = the request alone). */
   sampleSalt?: number;

@@ -5,7 +5,9 @@
  * or stream, plus `streamIdleTimeoutMs` between chunks), read the body ourselves (reply-body.ts,
  * sse-reader.ts) so that no unparsable, cut-off, empty or error-signalling reply is ever used,
  * adapt rejected parameters (adaptations.ts) and raise the budget of a model that spends it all
- * on reasoning (once, then a low reasoning effort; a third such reply stops the run with the fix), retry by one policy (retry-policy.ts), make every
+ * on reasoning (once, then a low reasoning effort; a third such reply stops the run with the fix), retry by one policy (retry-policy.ts),
+ * send a copy beside an attempt that has had no response for far longer than this role's recent
+ * replies took (hedge.ts: a hang costs that, not the whole request timeout), make every
  * call abortable at once, bound the requests in flight (per run, and per (base URL, model) under the
  * provider's rate limits: rate-scheduler.ts admits every attempt), account usage (counted locally and
  * marked as estimated when the provider sends none or none believable, usage-check.ts), enforce the run's caps, and map every fault
@@ -20,6 +22,7 @@ import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, Unusab
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
 import { retryAfterHeaderMs, sharedRateSchedulers, type RateScheduler, type RateSchedulers } from './rate-scheduler.ts';
 import { withRetries } from './retry-policy.ts';
+import { hedged, ModelLatencies, type AttemptCopy, type LatencyHistory } from './hedge.ts';
 import { BUDGET_SETTING, raisedBudget, spentOnReasoning } from './reasoning-budget.ts';
 import { readChatStream } from './sse-reader.ts';
 import { countChatTokens, loadTokenCounter } from './token-count.ts';
@@ -43,6 +46,17 @@ export interface ChatModelDeps {
   adaptations?: AdaptationMemory;
   /** Rate-limit schedulers, one per (base URL, model) (default: the process's / page's `sharedRateSchedulers`). */
   rateSchedulers?: RateSchedulers;
+  /** Least ms without a response before an attempt is hedged (default hedge.ts HEDGE_FLOOR_MS). */
+  hedgeFloorMs?: number;
+}
+
+/** Times to a response per rate scheduler (one per base URL and model), by role: hedge.ts. */
+const latencies = new WeakMap<RateScheduler, ModelLatencies>();
+
+function latenciesOf(scheduler: RateScheduler): ModelLatencies {
+  let model = latencies.get(scheduler);
+  if (!model) latencies.set(scheduler, (model = new ModelLatencies()));
+  return model;
 }
 
 /**
@@ -228,8 +242,14 @@ async function complete(
     role,
     room: () => (settings.caps.maxTokens === null ? null : settings.caps.maxTokens - meter.totalTokens - promptEstimate),
   };
+  const modelLatencies = latenciesOf(scheduler);
+  const latency = modelLatencies.of(role, roleSettings.maxTokens);
+  const afterMs = () => modelLatencies.hedgeAfterMs(role, settings.requestTimeoutMs, deps.hedgeFloorMs);
   const raw = await withRetries(
-    (retry) => sendAdapting(client, settings, memory, base, retry, options, deps, billed, admission, reasoning),
+    (retry) => {
+      const send = (copy: AttemptCopy) => sendAdapting(client, settings, memory, base, retry, { ...options, signal: copy.signal }, deps, billed, admission, reasoning, { copy, latency, now });
+      return hedged(send, { afterMs, recheckMs: deps.hedgeFloorMs, signal: options.signal, onHedge: () => options.onHedge?.(afterMs()) });
+    },
     { maxRetries: settings.maxRetries, maxRetryWaitMs: settings.maxRetryWaitMs, signal: options.signal, onRetryWait: options.onRetryWait },
   );
   const latencyMs = Math.round(now() - started);
@@ -261,18 +281,27 @@ async function sendAdapting(
   client: OpenAI, settings: LlmSettings, memory: AdaptationMemory, base: RequestBody, retry: number,
   options: CompleteOptions, deps: ChatModelDeps, billed: (usage: RawUsage | null, spentTokens?: number) => void,
   admission: { scheduler: RateScheduler; tokens: number }, reasoning: ReasoningBudget,
+  timing: { copy: AttemptCopy; latency: LatencyHistory; now: () => number },
 ): Promise<RawCompletion> {
   const baseUrl = settings.provider.baseUrl;
   for (;;) {
     const body = memory.adapt(baseUrl, base);
     // Waiting for admission is not part of the attempt's deadline; Stop ends it at once.
-    const permit = await admission.scheduler.acquire(options.signal, admission.tokens, retry > 0);
+    const permit = await admission.scheduler.acquire(options.signal, admission.tokens, retry > 0 || timing.copy.hedge);
     const attempt = new AttemptSignal(options.signal, settings.requestTimeoutMs);
     // Released when the whole reply is read (it held a slot until then), with the response's headers.
     let seen: { status: number | null; headers?: Headers | null } = { status: null };
     let spent: RawCompletion;
+    const sentAt = timing.now();
+    timing.copy.sent();
+    const responded = (status: number, headers: Headers) => {
+      seen = { status, headers };
+      if (status >= 400) return; // a refusal: this attempt ends now, it is not a reply on its way
+      timing.copy.responded();
+      timing.latency.add(timing.now() - sentAt);
+    };
     try {
-      const raw = await sendOnce(client, settings, body, retry, attempt, (status, headers) => (seen = { status, headers }), deps.origin ?? null);
+      const raw = await sendOnce(client, settings, body, retry, attempt, responded, deps.origin ?? null);
       if (!spentOnReasoning(raw)) return raw;
       spent = raw;
     } catch (error) {

@@ -22,7 +22,7 @@
  * - An attempt in flight longer than the stall time — twice the slowest of the last successes,
  *   at least `minStallMs` (1 s) — is taken as hung and stops counting against the window (it still
  *   counts as in flight), so a hang holds only its own call, never every call behind a small
- *   window; its request timeout ends it. Until a success has been timed nothing counts as hung.
+ *   window; a copy sent beside it (hedge.ts) or its request timeout ends it. Until a success has been timed nothing counts as hung.
  * So a run never floods a provider with retries: while it is paused, every retry waits too. A
  * pause lasts exactly the provider's Retry-After (or the backoff) and only on that (base URL,
  * model): other models and providers, and retries of other faults, are never held by it.
