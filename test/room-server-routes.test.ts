@@ -311,22 +311,26 @@ describe('evolution, export and the end', () => {
     scorer.deps().onEvolution(evolution);
   });
 
-  it('exports json, csv (formula-safe), md and html (escaped) with their content types', async () => {
+  it('exports json, both CSVs (formula-safe, with the model columns), md and html (escaped) with their content types', async () => {
     const roundId = await openRound();
     const ada = await join('<b>Ada</b>');
     await t.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: '=HYPERLINK("x")', clientId: 'a1' } });
     const json = await t.call('GET', '/api/export?format=json', { token: teacher });
     expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="room-\d{4}-\d\d-\d\d\.json"$/);
-    expect(json.json).toMatchObject({ title: 'Tuesday class', submissions: [{ text: '=HYPERLINK("x")', version: 1 }], rounds: [{ config: { hiddenTasks: ['lever-room:2', 'lever-room:3'] } }] });
+    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="room-\d{8}-\d{4}\.json"$/);
+    expect(json.json).toMatchObject({ format: 'metattl-room-export-1', title: 'Tuesday class', rounds: [{ hiddenTasks: ['lever-room:2', 'lever-room:3'], submissions: [{ text: '=HYPERLINK("x")', version: 1 }] }] });
     expect(json.text).not.toContain(teacher);
     expect(json.text).not.toContain(ada.token);
     const csv = await t.call('GET', '/api/export?format=csv', { token: teacher });
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(csv.text.split('\n')[0]).toBe('round,participant,name,submission,version,submittedAt,chars,source,status,wauc,low,high,n,text');
-    expect(csv.text).toContain('"\'=HYPERLINK(""x"")"');
+    expect(csv.headers.get('content-disposition')).toMatch(/-results\.csv"$/);
+    expect(csv.text.split('\n')[0]).toBe('round,round_title,rank,name,participant_id,submission_id,version,wauc_mean,wauc_low_95,wauc_high_95,sessions,hidden_tasks,repeats_per_task,episodes_k,steps_s,model,model_caveat');
+    const subs = await t.call('GET', '/api/export?format=submissions-csv', { token: teacher });
+    expect(subs.headers.get('content-disposition')).toMatch(/-submissions\.csv"$/);
+    expect(subs.text.split('\n')[0]).toMatch(/,text,model,model_caveat$/);
+    expect(subs.text).toContain('"\'=HYPERLINK(""x"")"');
     const md = await t.call('GET', '/api/export?format=md', { token: teacher });
-    expect(md.text).toMatch(/^# Tuesday class\n/);
+    expect(md.text).toMatch(/^# Tuesday class: results\n/);
     const html = await t.call('GET', '/api/export?format=html', { token: teacher });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.text).toContain('&lt;b&gt;Ada&lt;/b&gt;');
@@ -339,7 +343,7 @@ describe('evolution, export and the end', () => {
     const ada = await join('Ada');
     await t.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: 'kept in the export', clientId: 'a1' } });
     const end = await t.call('POST', '/api/end', { token: teacher });
-    expect(end.json).toMatchObject({ ended: true, export: { submissions: [{ text: 'kept in the export' }] } });
+    expect(end.json).toMatchObject({ ended: true, export: { format: 'metattl-room-export-1', rounds: [{ submissions: [{ text: 'kept in the export' }] }] } });
     expect(scorer.wiped).toBe(1);
     expect((await t.call('GET', '/api/info')).json).toMatchObject({ joinable: false });
     expect((await t.call('POST', '/api/join', { body: { code: t.room.addresses.code, name: 'Late' } })).status).toBe(410);

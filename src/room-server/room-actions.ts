@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type JoinReply, type JoinRequest, type ParticipantPublic, type RoomCaps, type RoomSettings, type RoundConfig, type RoundPublic, type ScoreState, type SubmissionPublic, type SubmitRequest } from '../room/protocol.ts';
+import { describeModel, type ModelIdentity } from '../llm/model-label.ts';
 import { readRoom, type RoomDocWriter } from '../room/room-doc.ts';
+import { roomExport, roomExportJson, type RoomExportFile, type RoomExportFormat, type RoomExportInput } from '../room/room-export.ts';
 import { cleanText, RoomRequestError } from './room-errors.ts';
-import { renderExport, type ExportFormat, type RoomExport } from './room-export.ts';
 import { newToken, tokenHash, type RoomState, type StoredRound, type StoredSubmission } from './room-state.ts';
 import type { RoomScorer, RoundWithId } from './seams.ts';
 
@@ -29,6 +30,8 @@ export interface RoomActionsDeps {
   afterEnd?(): Promise<void>;
   log(line: string): void;
   now?: () => Date;
+  /** Who plays the scoring sessions, as the exports name it (default: "unknown model"). */
+  model?: ModelIdentity;
 }
 
 /** A removed submission's score entry. */
@@ -344,22 +347,17 @@ export class RoomActions {
     this.deps.scorer.stopEvolution();
   }
 
-  /** The export's data (the teacher's: hidden tasks and texts included). */
-  exportData(): RoomExport {
-    const snap = this.state.snapshot();
-    return {
-      title: snap.settings.title,
-      exportedAt: this.now().toISOString(),
-      participants: snap.participants,
-      rounds: this.state.rounds().map((r) => ({ ...r.public, config: r.config })),
-      submissions: snap.submissions.map((s) => ({ ...s, text: this.state.submission(s.id)?.text ?? '' })),
-      leaderboard: snap.leaderboard,
-    };
+  /** The export's input (the teacher's: hidden tasks and submission texts included). */
+  exportInput(): RoomExportInput {
+    const texts = Object.fromEntries(this.state.submissions().filter((s) => !s.removed).map((s) => [s.id, s.text]));
+    return { state: this.state.roomView(true), texts, model: this.deps.model ?? describeModel({}), exportedAt: this.now().toISOString() };
   }
 
-  /** `GET /api/export?format=…`. */
-  exportFile(format: ExportFormat): ReturnType<typeof renderExport> {
-    return renderExport(this.exportData(), format);
+  /** `GET /api/export?format=…`: the file (src/room/room-export.ts), named `room-<yyyymmdd-hhmm>…` in UTC. */
+  exportFile(format: RoomExportFormat): RoomExportFile {
+    const input = this.exportInput();
+    const stamp = input.exportedAt.slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+    return roomExport(input, format, stamp);
   }
 
   /**
@@ -367,8 +365,8 @@ export class RoomActions {
    * `--data` file, the scorer's runs) keeping only its identity and that it ended; every
    * participant is disconnected.
    */
-  async end(): Promise<{ ended: true; export: RoomExport }> {
-    const data = this.exportData();
+  async end(): Promise<{ ended: true; export: unknown }> {
+    const data: unknown = JSON.parse(roomExportJson(this.exportInput()));
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
     await this.deps.scorer?.wipe?.();

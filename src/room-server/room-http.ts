@@ -9,10 +9,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProjectorInfo, RoomInfo } from '../room/protocol.ts';
+import { ROOM_EXPORT_FORMATS, type RoomExportFormat } from '../room/room-export.ts';
 import type { RoomActions, Viewer } from './room-actions.ts';
 import { parseRoundConfig } from './room-actions.ts';
 import { RoomRequestError } from './room-errors.ts';
-import { EXPORT_FORMATS, type ExportFormat } from './room-export.ts';
 import type { RoomIdentity, RoomState } from './room-state.ts';
 import type { RoomForwarder } from './seams.ts';
 import { PAGE_HEADERS, servePage } from './static-page.ts';
@@ -104,10 +104,10 @@ function routes(deps: RoomRouterDeps): Route[] {
     r('POST', '/api/evolution/stop', 'teacher', async () => (actions.stopEvolution(), { stopped: true })),
     r('POST', '/api/end', 'teacher', async () => actions.end()),
     r('GET', '/api/export', 'teacher', async ({ res, url }) => {
-      const format = (url.searchParams.get('format') ?? 'json') as ExportFormat;
-      if (!EXPORT_FORMATS.includes(format)) throw new RoomRequestError('room_bad_request', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      const format = (url.searchParams.get('format') ?? 'json') as RoomExportFormat;
+      if (!ROOM_EXPORT_FORMATS.includes(format)) throw new RoomRequestError('room_bad_request', `format must be one of ${ROOM_EXPORT_FORMATS.join(', ')}`);
       const file = actions.exportFile(format);
-      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Type': file.type, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.fileName}"` });
+      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Type': file.contentType, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.fileName}"` });
       res.end(file.body);
       return undefined;
     }),

@@ -95,6 +95,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       return made.scorer;
     },
     log,
+    ...(options.model ? { model: options.model } : {}),
     disconnect: (participantId) => disconnectHere?.(participantId),
     afterEnd: async () => {
       if (!sqlite) return;

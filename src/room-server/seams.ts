@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LlmSettings } from '../llm/interface.ts';
+import type { ModelIdentity } from '../llm/model-label.ts';
 import type {
   EvolveTogetherRequest,
   ParticipantView,
@@ -114,6 +115,8 @@ export interface RoomServerOptions {
   scorer?: RoomScorer;
   /** Built once the server's deps exist; wins over `scorer`. */
   makeScorer?: (deps: Omit<ScorerDeps, 'llm'>) => RoomScorer;
+  /** Who plays the scoring sessions, as the exports name it (llm/model-label.ts; default "unknown model"). */
+  model?: ModelIdentity;
   /** Where log lines go (already scrubbed of secrets); default: nowhere. */
   log?: (line: string) => void;
 }

@@ -26,7 +26,7 @@
  *   `POST /api/participants/:id/kill` `{ killed: boolean }`; `POST /api/kill` `{ killed: boolean }`
  *   (everyone); `DELETE /api/submissions/:id`; `PATCH /api/settings` `Partial<RoomSettings>`;
  *   `POST /api/evolution` `EvolveTogetherRequest`; `POST /api/evolution/stop`;
- *   `GET /api/export?format=json|csv|md|html` (a download); `POST /api/end` (wipes the room).
+ *   `GET /api/export?format=json|csv|submissions-csv|md|html` (a download); `POST /api/end` (wipes the room).
  * - `GET /v1/models`, `POST /v1/chat/completions` (participant token): the forwarder to the
  *   teacher's provider (401 no/bad token, 403 removed, 429 over a cap or killed, with `error.message`
  *   in OpenAI's error shape so the page shows it in plain words; its `error.code` is one of

@@ -15,10 +15,11 @@ export class RoomRefusedError extends MetattlError {
   }
 }
 
-/** The formats of `GET /api/export`, with their file extensions. */
+/** The formats of `GET /api/export` (src/room/room-export.ts), with their file extensions. */
 export const EXPORT_FORMATS = [
   { format: 'json', extension: 'json', label: 'JSON' },
-  { format: 'csv', extension: 'csv', label: 'CSV' },
+  { format: 'csv', extension: 'csv', label: 'Results CSV' },
+  { format: 'submissions-csv', extension: 'csv', label: 'Submissions CSV' },
   { format: 'md', extension: 'md', label: 'Markdown' },
   { format: 'html', extension: 'html', label: 'HTML' },
 ] as const;
