@@ -81,7 +81,6 @@ export function parseRoundConfig(body: Record<string, unknown>): RoundConfig {
 
 /** The room's actions over its state and document. */
 export class RoomActions {
-  private readonly sent = new Map<string, number[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly now: () => Date;
 
@@ -177,7 +176,7 @@ export class RoomActions {
     const text = cleanText(body.text, ROOM_LIMITS.submission * 2, true);
     if (!text) throw bad('The meta-prompt is empty.');
     if (text.length > ROOM_LIMITS.submission) throw new RoomRequestError('room_too_large', `The meta-prompt is ${text.length} characters; the room takes at most ${ROOM_LIMITS.submission}.`);
-    this.rateCheck(participantId);
+    await this.rateCheck(participantId);
     const id = `s-${randomUUID().slice(0, 12)}`;
     if (!(await this.state.claim('submitted', `${participantId}:${clientId}`, id))) return this.submit(participantId, body);
     const version = this.state.submissions().filter((s) => s.participantId === participantId && s.roundId === round.public.id).length + 1;
@@ -197,13 +196,10 @@ export class RoomActions {
     scorer.enqueue(text, { ...round.config, id: round.public.id });
   }
 
-  private rateCheck(participantId: string): void {
-    const t = this.now().getTime();
-    const recent = (this.sent.get(participantId) ?? []).filter((at) => t - at < 60_000);
-    if (recent.length >= ROOM_LIMITS.submissionsPerMinute) {
-      throw new RoomRequestError('room_too_fast', `At most ${ROOM_LIMITS.submissionsPerMinute} submissions a minute: wait ${Math.ceil((60_000 - (t - recent[0]!)) / 1000)} s.`);
-    }
-    this.sent.set(participantId, [...recent, t]);
+  /** One of the participant's submissions a minute, counted across every server of the room. @throws RoomRequestError 429 */
+  private async rateCheck(participantId: string): Promise<void> {
+    const waitMs = await this.state.takeSlot(`submit:${participantId}`, ROOM_LIMITS.submissionsPerMinute, 60_000, this.now().getTime());
+    if (waitMs > 0) throw new RoomRequestError('room_too_fast', `At most ${ROOM_LIMITS.submissionsPerMinute} submissions a minute: wait ${Math.ceil(waitMs / 1000)} s.`);
   }
 
   private isOpen(round: RoundPublic): boolean {
@@ -378,7 +374,6 @@ export class RoomActions {
     this.writer.setSettings(settings);
     this.writer.setEnded(true);
     this.deps.disconnect(null);
-    this.sent.clear();
     await this.deps.afterEnd?.();
     return { ended: true, export: data };
   }

@@ -10,7 +10,7 @@
  * folder holds no usable token), `name` (a name taken, lower case → participant id), `usage`
  * (`<participant>:<server>` → RoomUsage, one grow-only counter per server, summed), `round`
  * (`StoredRound`), `submission` (`StoredSubmission`), `submitted` (`<participant>:<clientId>` →
- * submission id).
+ * submission id). Rate limits (`takeSlot`) are counted by the backend when it can (Redis), else in memory.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { leaderboard } from '../room/leaderboard.ts';
@@ -67,6 +67,8 @@ export class RoomState implements RoomStateStore {
   /** This process's id (its own usage counters). */
   readonly serverId = randomUUID();
   private scores: () => Record<string, ScoreState> = () => ({});
+  /** Slot times by rate-limit key when the backend counts none (one server). */
+  private readonly slots = new Map<string, number[]>();
 
   constructor(private readonly backend: RoomStateBackend) {}
 
@@ -231,9 +233,23 @@ export class RoomState implements RoomStateStore {
     return { code: this.code, settings: this.settings(), participants, rounds: view.rounds, leaderboard: board, submissions };
   }
 
+  /**
+   * Takes one of `limit` slots of `key` in the sliding window of `windowMs` ending at `nowMs`: in
+   * the backend when it counts them (Redis: every server of the room counts one limit), else here.
+   * @returns 0 when a slot was taken, else the ms until one frees (nothing taken)
+   */
+  async takeSlot(key: string, limit: number, windowMs: number, nowMs: number): Promise<number> {
+    if (this.backend.takeSlot) return await this.backend.takeSlot(key, limit, windowMs, nowMs);
+    const recent = (this.slots.get(key) ?? []).filter((at) => nowMs - at < windowMs);
+    if (recent.length >= limit) return windowMs - (nowMs - recent[0]!);
+    this.slots.set(key, [...recent, nowMs]);
+    return 0;
+  }
+
   /** Removes every record (the room's end) except what says it ended. */
   async wipe(): Promise<void> {
     this.records.clear();
+    this.slots.clear();
     await this.backend.wipe();
   }
 

@@ -87,6 +87,13 @@ export interface RoomStateBackend {
   /** Removes every record (the room's end). */
   wipe(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A rate limit shared by every server of the room (Redis): takes one of `limit` slots of `key` in
+   * the sliding window of `windowMs` ending at `nowMs` (ms since the epoch). Absent: the state
+   * counts in this process's memory (one server).
+   * @returns 0 when a slot was taken, else the ms until one frees (nothing taken)
+   */
+  takeSlot?(key: string, limit: number, windowMs: number, nowMs: number): Promise<number>;
 }
 
 /** `startRoomServer`'s options. */
