@@ -28,6 +28,8 @@ export interface RoomRouterDeps {
   log(line: string): void;
   /** The join address the projector shows (`GET /api/projector`). */
   joinUrl?: () => string;
+  /** The projector's link, given to the teacher's token only (`GET /api/projector`). */
+  projectorUrl?: () => string;
 }
 
 /** Who a request is: from its bearer token. */
@@ -92,7 +94,8 @@ function routes(deps: RoomRouterDeps): Route[] {
     r('GET', '/api/room', 'teacher', async () => state.snapshot()),
     r('GET', '/api/projector', 'anyone', async ({ caller }) => {
       if (caller.role !== 'projector' && caller.role !== 'teacher') throw new RoomRequestError(caller.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This needs the projector link (its token).');
-      return { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title } satisfies ProjectorInfo;
+      const info: ProjectorInfo = { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title };
+      return caller.role === 'teacher' && deps.projectorUrl ? { ...info, projectorUrl: deps.projectorUrl() } : info;
     }),
     r('POST', '/api/rounds', 'teacher', async ({ req }) => actions.openRound(parseRoundConfig(await readJson(req)))),
     r('POST', '/api/rounds/([\\w-]+)/(lock|reveal|close)', 'teacher', async ({ params }) => actions.roundAction(params[0]!, params[1] as 'lock' | 'reveal' | 'close')),

@@ -120,7 +120,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   const documentLost = !created && readRoom(engine.doc).settings === null;
   await actions.start(initialSettings(options), created);
   if (documentLost) restoreScores(state, writer);
-  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl });
+  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl, projectorUrl: () => addresses.projectorUrl });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);
   let closing: Promise<void> | null = null;

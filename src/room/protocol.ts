@@ -20,7 +20,8 @@
  * - `GET  /api/submissions/:id` (owner, teacher, or anyone once its round is revealed) → `SubmissionText`.
  * - `GET  /api/room` (teacher) → `RoomSnapshot`; a participant token → 403, none → 401.
  * - `GET  /api/projector` (projector or teacher token) → `ProjectorInfo` (the room code and join
- *   address the projector shows in big type and as a QR code); a participant token → 403.
+ *   address the projector shows in big type and as a QR code; with the teacher's token also the
+ *   projector's link, for "Open the projector"); a participant token → 403.
  * - Teacher actions (teacher token; a participant token → 403): `POST /api/rounds` `RoundConfig` →
  *   `RoundPublic`; `POST /api/rounds/:id/lock`, `/reveal`, `/close`; `POST /api/participants/:id/remove`;
  *   `POST /api/participants/:id/kill` `{ killed: boolean }`; `POST /api/kill` `{ killed: boolean }`
@@ -65,6 +66,8 @@ export interface ProjectorInfo {
   /** `<origin>/?room=<code>` on the address students reach (the LAN address, not localhost). */
   joinUrl: string;
   title: string;
+  /** The projector's link (`RoomAddresses.projectorUrl`, its token inside): for the teacher's token only, never the projector's own. */
+  projectorUrl?: string;
 }
 
 /** `POST /api/join`. */
