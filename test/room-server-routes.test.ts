@@ -2,11 +2,13 @@
  * The room server's HTTP routes (src/room/protocol.ts) against a real server on 127.0.0.1: every
  * route's answer and refusals, the token rules (a participant on a teacher route → 403, no token →
  * 401), idempotent resubmission, the rate limit, bounds and sanitising of untrusted text, the
- * model routes handed to the forwarder, the scorer fed with the hidden tasks, exports, the end.
+ * model routes handed to the forwarder, the scorer fed with the hidden tasks, exports, the end; the
+ * printed addresses at a LAN host, an IPv6 one, or the origin of a reverse proxy.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type RoomEvolution, type RoomSnapshot, type ScoreState, type SubmissionText } from '../src/room/protocol.ts';
+import { roomAddresses } from '../src/room-server/room-server.ts';
 import type { ForwarderDeps, RoomForwarder, RoomScorer, RoundWithId, ScorerDeps } from '../src/room-server/seams.ts';
 import { startTestRoom, type TestRoom } from './support/room.ts';
 
@@ -383,5 +385,17 @@ describe('the built page', () => {
     } finally {
       await bare.room.close();
     }
+  });
+});
+
+describe('the printed addresses', () => {
+  const identity = { code: 'K7P2QX', teacherToken: 'teacher-t', projectorToken: 'projector-t', createdAt: '2026-12-06T21:00:00.000Z' };
+  it('name http://host:port on a LAN address, an IPv6 one in brackets, and an https origin (a reverse proxy) as given', () => {
+    expect(roomAddresses('192.168.1.20', 8080, identity)).toEqual({
+      joinUrl: 'http://192.168.1.20:8080/?room=K7P2QX', teacherUrl: 'http://192.168.1.20:8080/?view=room-teacher&teacher=teacher-t',
+      projectorUrl: 'http://192.168.1.20:8080/?view=projector&projector=projector-t', code: 'K7P2QX', port: 8080,
+    });
+    expect(roomAddresses('fe80::1', 8080, identity).joinUrl).toBe('http://[fe80::1]:8080/?room=K7P2QX');
+    expect(roomAddresses('https://room.example.org/', 8080, identity).joinUrl).toBe('https://room.example.org/?room=K7P2QX');
   });
 });

@@ -31,9 +31,12 @@ export function lanAddress(): string {
   return '127.0.0.1';
 }
 
-/** The room's addresses at `host:port` (an IPv6 host in brackets). */
+/**
+ * The room's addresses at `http://host:port` (an IPv6 host in brackets), or at `host` itself when
+ * it is an origin (`https://room.example.org`: a reverse proxy in front of the room, on a cloud VM).
+ */
 export function roomAddresses(host: string, port: number, identity: RoomIdentity): RoomAddresses {
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = /^https?:\/\//.test(host) ? host.replace(/\/+$/, '') : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     joinUrl: `${origin}/?room=${encodeURIComponent(identity.code)}`,
     teacherUrl: `${origin}/?view=room-teacher&teacher=${encodeURIComponent(identity.teacherToken)}`,
