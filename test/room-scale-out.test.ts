@@ -68,6 +68,17 @@ async function closeAll(): Promise<void> {
   for (const c of connections.splice(0)) c.close();
   for (const room of rooms.splice(0).reverse()) await room.close();
 }
+/** Every server stopped, a fresh Redis, two new servers A and B of one room, and a round opened on A. */
+async function freshHall(): Promise<{ a: RunningRoom; b: RunningRoom; originA: string; originB: string; round: RoundPublic }> {
+  await closeAll();
+  await redis.stop();
+  redis = await startRedis();
+  const a = await startServer('A');
+  const b = await startServer('B');
+  const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+  const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+  return { a, b, originA, originB, round };
+}
 afterAll(async () => {
   await closeAll();
   await redis?.stop();
@@ -155,13 +166,7 @@ describe('two room servers behind one Redis', () => {
   }, 60_000);
 
   it('count one submission rate limit across both servers: the seventh in a minute is refused on either', async () => {
-    await closeAll();
-    await redis.stop();
-    redis = await startRedis();
-    const a = await startServer('A');
-    const b = await startServer('B');
-    const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
-    const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+    const { a, b, originA, originB, round } = await freshHall();
     const dee = await apiOk<JoinReply>(originA, '/api/join', null, { code: a.addresses.code, name: 'Dee' });
     const eli = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Eli' });
     const submit = (origin: string, who: JoinReply, n: number) => api<{ error: string; code: string }>(origin, '/api/submissions', who.token, { roundId: round.id, text: `${who.name}'s try ${n}`, clientId: `${who.name}-${n}` });
@@ -241,13 +246,7 @@ describe('two room servers behind one Redis', () => {
   }, 60_000);
 
   it('write the document again from Redis when every server stopped without --data', async () => {
-    await closeAll();
-    await redis.stop();
-    redis = await startRedis();
-    const a = await startServer('A');
-    const b = await startServer('B');
-    const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
-    const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+    const { a, originA, originB, round } = await freshHall();
     const dee = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Dee' });
     const kept = await apiOk<SubmissionPublic>(originB, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: one plan per episode.', clientId: 'dee-1' });
     const gone = await apiOk<SubmissionPublic>(originA, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: an aside.', clientId: 'dee-2' });
