@@ -3,6 +3,7 @@
  * not overlap, and the layout is stable as rooms are added — placing a later episode's rooms never
  * moves a room placed for an earlier one (Zork I's walkthrough explored deeper each episode, with
  * Jericho's locations; The Vault played in-process). Same input, same places.
+ * (A room here is a game location, not the workshop room of `metattl room`: docs/glossary.md.)
  */
 import { describe, expect, it } from 'vitest';
 import { buildRoomMap, roomMapUpTo } from '../src/agents/room-map.ts';

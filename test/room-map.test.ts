@@ -3,6 +3,7 @@
  * reports, on a teaching game played in-process (The Vault: Lobby → Vault Door → Vault) and on
  * The Lever Room (one room, no moves); the shipped recordings, made before locations were
  * reported, give an empty map without error; the slider's view keeps only what was found by then.
+ * (A room here is a game location, not the workshop room of `metattl room`: docs/glossary.md.)
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';

@@ -1,6 +1,7 @@
 /**
  * `GET /api/projector`: the room code and join address the projector shows, for the projector's
- * token (and the teacher's); a participant's token is refused (403), no token 401.
+ * token (and the teacher's, with the projector's link for "Open the projector"; the projector's own
+ * token never gets it); a participant's token is refused (403), no token 401.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestRoom, type TestRoom } from './support/room.ts';
@@ -14,10 +15,11 @@ beforeAll(async () => {
 afterAll(() => t.room.close());
 
 describe('GET /api/projector', () => {
-  it('gives the projector and the teacher the code, the join address and the title', async () => {
+  it('gives the projector and the teacher the code, the join address and the title; the teacher also the projector link', async () => {
     const expected = { code: t.room.addresses.code, joinUrl: t.room.addresses.joinUrl, title: 'Projector route' };
     expect((await t.call('GET', '/api/projector', { token: projectorToken })).json).toEqual(expected);
-    expect((await t.call('GET', '/api/projector', { token: t.room.teacherToken })).json).toEqual(expected);
+    expect((await t.call('GET', '/api/projector', { token: t.room.teacherToken })).json).toEqual({ ...expected, projectorUrl: t.room.addresses.projectorUrl });
+    expect(t.room.addresses.projectorUrl).toBe(`${t.origin}/?view=projector&projector=${projectorToken}`);
     expect(t.room.addresses.joinUrl).toBe(`${t.origin}/?room=${t.room.addresses.code}`);
   });
 

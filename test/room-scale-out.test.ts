@@ -6,7 +6,8 @@
  * participant on B sees that submission and A's participant's presence; the teacher on B sees A's
  * participant in GET /api/room; a participant's token works on both, and its model calls through
  * the forwarder (the mock LLM as provider) count against one cap across both; the teacher's kill
- * switch and a removal made on B hold on A (a removed participant's live connection on A closed). Every server stopped and started again comes back as
+ * switch and a removal made on B hold on A (a removed participant's live connection on A closed); a
+ * participant's submissions a minute are one limit across both. Every server stopped and started again comes back as
  * it was, with `--data` or without; `metattl room --redis` (a password in the URL) joins a running
  * room. No redis-server: the test fails, saying so.
  */
@@ -66,6 +67,17 @@ beforeAll(async () => {
 async function closeAll(): Promise<void> {
   for (const c of connections.splice(0)) c.close();
   for (const room of rooms.splice(0).reverse()) await room.close();
+}
+/** Every server stopped, a fresh Redis, two new servers A and B of one room, and a round opened on A. */
+async function freshHall(): Promise<{ a: RunningRoom; b: RunningRoom; originA: string; originB: string; round: RoundPublic }> {
+  await closeAll();
+  await redis.stop();
+  redis = await startRedis();
+  const a = await startServer('A');
+  const b = await startServer('B');
+  const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+  const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+  return { a, b, originA, originB, round };
 }
 afterAll(async () => {
   await closeAll();
@@ -153,6 +165,25 @@ describe('two room servers behind one Redis', () => {
     expect(logs.join('\n')).not.toContain(FAKE_KEY);
   }, 60_000);
 
+  it('count one submission rate limit across both servers: the seventh in a minute is refused on either', async () => {
+    const { a, b, originA, originB, round } = await freshHall();
+    const dee = await apiOk<JoinReply>(originA, '/api/join', null, { code: a.addresses.code, name: 'Dee' });
+    const eli = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Eli' });
+    const submit = (origin: string, who: JoinReply, n: number) => api<{ error: string; code: string }>(origin, '/api/submissions', who.token, { roundId: round.id, text: `${who.name}'s try ${n}`, clientId: `${who.name}-${n}` });
+    // Six in a minute, alternating servers: each server alone saw three.
+    for (let n = 1; n <= 6; n++) expect((await submit(n % 2 ? originA : originB, dee, n)).status).toBe(200);
+    for (const [origin, n] of [[originA, 7], [originB, 8]] as const) {
+      const refused = await submit(origin, dee, n);
+      expect(refused.status).toBe(429);
+      expect(refused.body).toMatchObject({ code: 'room_too_fast' });
+      expect(refused.body.error).toMatch(/^At most 6 submissions a minute: wait \d+ s\.$/);
+    }
+    // A resend of an accepted submission is not a new one, and another participant has their own limit.
+    expect((await api<SubmissionPublic>(originB, '/api/submissions', dee.token, { roundId: round.id, text: "Dee's try 1", clientId: 'Dee-1' })).status).toBe(200);
+    expect((await submit(originA, eli, 1)).status).toBe(200);
+    expect((await snapshotOf(originB, b.teacherToken)).submissions.filter((s) => s.participantId === dee.participantId)).toHaveLength(6);
+  }, 60_000);
+
   it('come back as they were when every server stops and starts again with --data (the private state in Redis)', async () => {
     await closeAll();
     await redis.stop();
@@ -215,13 +246,7 @@ describe('two room servers behind one Redis', () => {
   }, 60_000);
 
   it('write the document again from Redis when every server stopped without --data', async () => {
-    await closeAll();
-    await redis.stop();
-    redis = await startRedis();
-    const a = await startServer('A');
-    const b = await startServer('B');
-    const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
-    const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+    const { a, originA, originB, round } = await freshHall();
     const dee = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Dee' });
     const kept = await apiOk<SubmissionPublic>(originB, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: one plan per episode.', clientId: 'dee-1' });
     const gone = await apiOk<SubmissionPublic>(originA, '/api/submissions', dee.token, { roundId: round.id, text: 'Dee: an aside.', clientId: 'dee-2' });

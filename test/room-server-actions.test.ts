@@ -1,11 +1,12 @@
 /**
  * The room's actions without a network: a round's timer locks it when it ends (and a submission
- * after its end is refused even before the timer fires), the leaderboard's ranks share ties, and
+ * after its end is refused even before the timer fires), the leaderboard's ranks share ties (the
+ * teacher's snapshot ranks as the clients' core leaderboard does, order included), and
  * the private state sums each server's usage counters.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRoom, RoomDocWriter, RoomYDoc } from '../src/room/room-doc.ts';
-import { leaderboard } from '../src/room-server/leaderboard.ts';
+import { leaderboard } from '../src/room/leaderboard.ts';
 import { RoomActions } from '../src/room-server/room-actions.ts';
 import { RoomState } from '../src/room-server/room-state.ts';
 import { memoryBackend } from '../src/room-server/sqlite-store.ts';
@@ -46,15 +47,33 @@ describe('a round\'s timer', () => {
 
 describe('the leaderboard', () => {
   const round: RoundPublic = { id: 'r1', index: 1, title: 'R', practiceTasks: [], hiddenTasks: null, hiddenTaskCount: 1, episodes: 1, steps: 1, repeats: 1, state: 'open', openedAt: '', endsAt: null };
-  const person = (id: string, removed = false): ParticipantPublic => ({ id, name: id.toUpperCase(), joinedAt: '', removed, killed: false });
-  const sub = (id: string, participantId: string, wauc: number | null): SubmissionPublic & { score: ScoreState | null } => ({
-    id, participantId, roundId: 'r1', version: 1, submittedAt: '', chars: 1, source: 'written',
-    score: wauc === null ? { status: 'scoring', done: 0, total: 1, score: null, message: null } : { status: 'scored', done: 1, total: 1, score: { wauc, low: wauc, high: wauc, n: 1, curve: [wauc] }, message: null },
+  const person = (id: string, removed = false): ParticipantPublic => ({ id, name: id.toUpperCase(), joinedAt: `2026-03-01T10:00:0${'abcd'.indexOf(id)}Z`, removed, killed: false });
+  const sub = (id: string, participantId: string, minute: number): SubmissionPublic => ({ id, participantId, roundId: 'r1', version: 1, submittedAt: `2026-03-01T10:${String(10 + minute)}:00Z`, chars: 1, source: 'written' });
+  const scored = (wauc: number | null): ScoreState => (wauc === null ? { status: 'scoring', done: 0, total: 1, score: null, message: null } : { status: 'scored', done: 1, total: 1, score: { wauc, low: wauc, high: wauc, n: 1, curve: [wauc] }, message: null });
+
+  it('gives tied scores one rank (the earlier submission first) and leaves out unscored submissions and removed participants', () => {
+    // b joined after a but submitted first: of two equal W-AUCs the earlier submission is listed first.
+    const subs = [sub('s1', 'a', 5), sub('s2', 'b', 1), sub('s3', 'c', 2), sub('s4', 'c', 3), sub('s5', 'd', 0)];
+    const scores = { s1: scored(0.5), s2: scored(0.5), s3: scored(0.2), s4: scored(null), s5: scored(0.9) };
+    const state = { settings: SETTINGS, currentRoundId: 'r1', ended: false, participants: [person('a'), person('b'), person('c'), person('d', true)], rounds: [round], submissions: subs, scores, evolution: null };
+    expect(leaderboard(state, 'r1').map((r) => [r.rank, r.participantId])).toEqual([[1, 'b'], [1, 'a'], [3, 'c']]);
   });
 
-  it('gives tied scores one rank and leaves out unscored submissions and removed participants', () => {
-    const rows = leaderboard([round], [person('a'), person('b'), person('c'), person('d', true)], [sub('s1', 'a', 0.5), sub('s2', 'b', 0.5), sub('s3', 'c', 0.2), sub('s4', 'c', null), sub('s5', 'd', 0.9)]);
-    expect(rows.map((r) => [r.rank, r.participantId])).toEqual([[1, 'a'], [1, 'b'], [3, 'c']]);
+  it('the teacher\'s snapshot lists equal scores in the order every client computes from its document', async () => {
+    const { a, state, doc } = await actions();
+    const round = await a.openRound({ title: 'R', practiceTasks: [], hiddenTasks: ['lever-room:2'], episodes: 1, steps: 5, repeats: 1, minutes: null });
+    const ada = await a.join({ code: state.code, name: 'Ada' });
+    const bob = await a.join({ code: state.code, name: 'Bob' });
+    const fromBob = await a.submit(bob.participantId, { roundId: round.id, text: 'first in', clientId: 'b1' });
+    await new Promise((r) => setTimeout(r, 5));
+    const fromAda = await a.submit(ada.participantId, { roundId: round.id, text: 'second in', clientId: 'a1' });
+    state.setScoreSource(() => readRoom(doc).scores);
+    a.reportScore(fromAda.id, scored(0.6));
+    a.reportScore(fromBob.id, scored(0.6));
+    const snapshot = state.snapshot();
+    expect(snapshot.leaderboard.map((r) => [r.rank, r.name])).toEqual([[1, 'Bob'], [1, 'Ada']]);
+    expect(leaderboard(readRoom(doc), round.id)).toEqual(snapshot.leaderboard);
+    a.close();
   });
 });
 

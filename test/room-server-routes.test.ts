@@ -2,11 +2,13 @@
  * The room server's HTTP routes (src/room/protocol.ts) against a real server on 127.0.0.1: every
  * route's answer and refusals, the token rules (a participant on a teacher route → 403, no token →
  * 401), idempotent resubmission, the rate limit, bounds and sanitising of untrusted text, the
- * model routes handed to the forwarder, the scorer fed with the hidden tasks, exports, the end.
+ * model routes handed to the forwarder, the scorer fed with the hidden tasks, exports, the end; the
+ * printed addresses at a LAN host, an IPv6 one, or the origin of a reverse proxy.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type RoomEvolution, type RoomSnapshot, type ScoreState, type SubmissionText } from '../src/room/protocol.ts';
+import { roomAddresses } from '../src/room-server/room-server.ts';
 import type { ForwarderDeps, RoomForwarder, RoomScorer, RoundWithId, ScorerDeps } from '../src/room-server/seams.ts';
 import { startTestRoom, type TestRoom } from './support/room.ts';
 
@@ -311,22 +313,26 @@ describe('evolution, export and the end', () => {
     scorer.deps().onEvolution(evolution);
   });
 
-  it('exports json, csv (formula-safe), md and html (escaped) with their content types', async () => {
+  it('exports json, both CSVs (formula-safe, with the model columns), md and html (escaped) with their content types', async () => {
     const roundId = await openRound();
     const ada = await join('<b>Ada</b>');
     await t.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: '=HYPERLINK("x")', clientId: 'a1' } });
     const json = await t.call('GET', '/api/export?format=json', { token: teacher });
     expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
-    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="room-\d{4}-\d\d-\d\d\.json"$/);
-    expect(json.json).toMatchObject({ title: 'Tuesday class', submissions: [{ text: '=HYPERLINK("x")', version: 1 }], rounds: [{ config: { hiddenTasks: ['lever-room:2', 'lever-room:3'] } }] });
+    expect(json.headers.get('content-disposition')).toMatch(/^attachment; filename="room-\d{8}-\d{4}\.json"$/);
+    expect(json.json).toMatchObject({ format: 'metattl-room-export-1', title: 'Tuesday class', rounds: [{ hiddenTasks: ['lever-room:2', 'lever-room:3'], submissions: [{ text: '=HYPERLINK("x")', version: 1 }] }] });
     expect(json.text).not.toContain(teacher);
     expect(json.text).not.toContain(ada.token);
     const csv = await t.call('GET', '/api/export?format=csv', { token: teacher });
     expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8');
-    expect(csv.text.split('\n')[0]).toBe('round,participant,name,submission,version,submittedAt,chars,source,status,wauc,low,high,n,text');
-    expect(csv.text).toContain('"\'=HYPERLINK(""x"")"');
+    expect(csv.headers.get('content-disposition')).toMatch(/-results\.csv"$/);
+    expect(csv.text.split('\n')[0]).toBe('round,round_title,rank,name,participant_id,submission_id,version,wauc_mean,wauc_low_95,wauc_high_95,sessions,hidden_tasks,repeats_per_task,episodes_k,steps_s,model,model_caveat');
+    const subs = await t.call('GET', '/api/export?format=submissions-csv', { token: teacher });
+    expect(subs.headers.get('content-disposition')).toMatch(/-submissions\.csv"$/);
+    expect(subs.text.split('\n')[0]).toMatch(/,text,model,model_caveat$/);
+    expect(subs.text).toContain('"\'=HYPERLINK(""x"")"');
     const md = await t.call('GET', '/api/export?format=md', { token: teacher });
-    expect(md.text).toMatch(/^# Tuesday class\n/);
+    expect(md.text).toMatch(/^# Tuesday class: results\n/);
     const html = await t.call('GET', '/api/export?format=html', { token: teacher });
     expect(html.headers.get('content-type')).toBe('text/html; charset=utf-8');
     expect(html.text).toContain('&lt;b&gt;Ada&lt;/b&gt;');
@@ -339,7 +345,7 @@ describe('evolution, export and the end', () => {
     const ada = await join('Ada');
     await t.call('POST', '/api/submissions', { token: ada.token, body: { roundId, text: 'kept in the export', clientId: 'a1' } });
     const end = await t.call('POST', '/api/end', { token: teacher });
-    expect(end.json).toMatchObject({ ended: true, export: { submissions: [{ text: 'kept in the export' }] } });
+    expect(end.json).toMatchObject({ ended: true, export: { format: 'metattl-room-export-1', rounds: [{ submissions: [{ text: 'kept in the export' }] }] } });
     expect(scorer.wiped).toBe(1);
     expect((await t.call('GET', '/api/info')).json).toMatchObject({ joinable: false });
     expect((await t.call('POST', '/api/join', { body: { code: t.room.addresses.code, name: 'Late' } })).status).toBe(410);
@@ -379,5 +385,17 @@ describe('the built page', () => {
     } finally {
       await bare.room.close();
     }
+  });
+});
+
+describe('the printed addresses', () => {
+  const identity = { code: 'K7P2QX', teacherToken: 'teacher-t', projectorToken: 'projector-t', createdAt: '2026-12-06T21:00:00.000Z' };
+  it('name http://host:port on a LAN address, an IPv6 one in brackets, and an https origin (a reverse proxy) as given', () => {
+    expect(roomAddresses('192.168.1.20', 8080, identity)).toEqual({
+      joinUrl: 'http://192.168.1.20:8080/?room=K7P2QX', teacherUrl: 'http://192.168.1.20:8080/?view=room-teacher&teacher=teacher-t',
+      projectorUrl: 'http://192.168.1.20:8080/?view=projector&projector=projector-t', code: 'K7P2QX', port: 8080,
+    });
+    expect(roomAddresses('fe80::1', 8080, identity).joinUrl).toBe('http://[fe80::1]:8080/?room=K7P2QX');
+    expect(roomAddresses('https://room.example.org/', 8080, identity).joinUrl).toBe('https://room.example.org/?room=K7P2QX');
   });
 });

@@ -3,6 +3,7 @@
  * locations the engine reports at every step (`Trajectory.startLocation`, `TrajectoryStep.location`:
  * the player object's parent, Jericho's `get_player_location()`). Pure and synchronous: the UI
  * rebuilds it as steps arrive.
+ * (A room here is a game location, not the workshop room of `metattl room`: docs/glossary.md.)
  *
  * What a node is: the location exactly as recorded, never walked up to an enclosing room. A
  * trajectory holds only `{id, name}`, not the object tree, and the recorded location is what the

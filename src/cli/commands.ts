@@ -234,7 +234,7 @@ export const ROOM = {
   description: 'Starts a workshop room on this machine: it serves the built page (dist/), prints the join address on the LAN, the room code, a QR code and the teacher\'s and projector\'s links, and forwards the students\' model calls to the provider given (the key never leaves this process), within the per-participant caps. Runs until Ctrl-C or SIGTERM, then saves (with --data) and exits 0.',
   options: {
     port: { type: 'string', value: 'P', default: '8080', description: 'The TCP port (0: a free one).' },
-    host: { type: 'string', value: 'H', defaultText: 'the first non-internal IPv4 address', description: 'The host name or address the printed links use.' },
+    host: { type: 'string', value: 'H', defaultText: 'the first non-internal IPv4 address', description: 'The host name or address the printed links use (the server listens on every interface), or an origin such as https://room.example.org when a reverse proxy serves the room.' },
     data: { type: 'string', value: 'DIR', description: 'Keep the room in DIR/room.sqlite, so a restart finds it as it was (without it, the room lives in memory only).' },
     title: { type: 'string', value: 'T', defaultText: 'Workshop room', description: 'The room\'s title (shown to students and on the projector).' },
     'participant-max-calls': { type: 'string', value: 'N', description: 'Model calls per participant at most.' },

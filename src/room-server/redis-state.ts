@@ -8,7 +8,9 @@
  * `<prefix>:state`. Every write is one MULTI of the hash's change and a PUBLISH on
  * `<prefix>:state-changes`, so the other servers apply changes in the order Redis wrote them; each
  * server keeps a memory copy for its synchronous reads (`ForwarderDeps.participant`). `claim`
- * writes a record only if nobody did (HSETNX): the room's identity, a unique name.
+ * writes a record only if nobody did (HSETNX): the room's identity, a unique name. Rate limits
+ * (`takeSlot`: a participant's submissions a minute) are sorted sets `<prefix>:rate:<key>`, taken
+ * atomically by one script, so two servers enforce one limit.
  */
 import { randomUUID } from 'node:crypto';
 import Redis from 'ioredis';
@@ -45,11 +47,30 @@ interface ChangeMessage {
 
 const fieldOf = (kind: string, id: string): string => `${kind}\u0000${id}`;
 
+/**
+ * A sliding-window slot, atomic in Redis: drop the key's slot times (a sorted set scored by ms)
+ * older than the window, then take a slot if fewer than the limit remain. KEYS[1] the set; ARGV:
+ * now ms, window ms, limit, a unique member. Returns 0 when taken, else the ms until the oldest frees.
+ */
+const TAKE_SLOT = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return math.max(1, window - (now - tonumber(oldest[2])))
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], window)
+return 0
+`;
+
 /** The private state's records in Redis, with the other servers' changes pushed to `onRemote`. */
 export class RedisState implements RoomStateBackend {
   readonly serverId: string;
   private readonly hash: string;
   private readonly channel: string;
+  private readonly ratePrefix: string;
   private readonly listeners = new Set<(records: StateRecord[], wipe: boolean) => void>();
 
   private constructor(
@@ -61,6 +82,7 @@ export class RedisState implements RoomStateBackend {
     this.serverId = serverId;
     this.hash = `${prefix}:state`;
     this.channel = `${prefix}:state-changes`;
+    this.ratePrefix = `${prefix}:rate:`;
   }
 
   /**
@@ -142,6 +164,16 @@ export class RedisState implements RoomStateBackend {
   /** Removes every record (the room's end) and tells the other servers. */
   async wipe(): Promise<void> {
     await this.pub.multi().del(this.hash).publish(this.channel, JSON.stringify({ from: this.serverId, records: [], wipe: true } satisfies ChangeMessage)).exec();
+  }
+
+  /**
+   * Takes one of `limit` slots of `key` in the window of `windowMs` ending at `nowMs`, counted in
+   * Redis (`<prefix>:rate:<key>`, a sorted set that expires after the window), so every server of
+   * the room enforces one limit.
+   * @returns 0 when a slot was taken, else the ms until one frees
+   */
+  async takeSlot(key: string, limit: number, windowMs: number, nowMs: number): Promise<number> {
+    return Number(await this.pub.eval(TAKE_SLOT, 1, `${this.ratePrefix}${key}`, nowMs, windowMs, limit, `${this.serverId}:${randomUUID()}`));
   }
 
   /** Another server's changes, in Redis's order (`wipe`: every record was removed first). Returns the unsubscribe. */

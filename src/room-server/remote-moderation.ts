@@ -43,5 +43,6 @@ export function withRemoteModeration(backend: RoomStateBackend, disconnect: () =
     claim: (kind, id, value) => backend.claim(kind, id, value),
     wipe: () => backend.wipe(),
     close: () => backend.close(),
+    ...(backend.takeSlot ? { takeSlot: backend.takeSlot.bind(backend) } : {}),
   };
 }

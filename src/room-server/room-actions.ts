@@ -7,9 +7,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type JoinReply, type JoinRequest, type ParticipantPublic, type RoomCaps, type RoomSettings, type RoundConfig, type RoundPublic, type ScoreState, type SubmissionPublic, type SubmitRequest } from '../room/protocol.ts';
+import { describeModel, type ModelIdentity } from '../llm/model-label.ts';
 import { readRoom, type RoomDocWriter } from '../room/room-doc.ts';
+import { roomExport, roomExportJson, type RoomExportFile, type RoomExportFormat, type RoomExportInput } from '../room/room-export.ts';
 import { cleanText, RoomRequestError } from './room-errors.ts';
-import { renderExport, type ExportFormat, type RoomExport } from './room-export.ts';
 import { newToken, tokenHash, type RoomState, type StoredRound, type StoredSubmission } from './room-state.ts';
 import type { RoomScorer, RoundWithId } from './seams.ts';
 
@@ -29,6 +30,8 @@ export interface RoomActionsDeps {
   afterEnd?(): Promise<void>;
   log(line: string): void;
   now?: () => Date;
+  /** Who plays the scoring sessions, as the exports name it (default: "unknown model"). */
+  model?: ModelIdentity;
 }
 
 /** A removed submission's score entry. */
@@ -78,7 +81,6 @@ export function parseRoundConfig(body: Record<string, unknown>): RoundConfig {
 
 /** The room's actions over its state and document. */
 export class RoomActions {
-  private readonly sent = new Map<string, number[]>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly now: () => Date;
 
@@ -174,7 +176,7 @@ export class RoomActions {
     const text = cleanText(body.text, ROOM_LIMITS.submission * 2, true);
     if (!text) throw bad('The meta-prompt is empty.');
     if (text.length > ROOM_LIMITS.submission) throw new RoomRequestError('room_too_large', `The meta-prompt is ${text.length} characters; the room takes at most ${ROOM_LIMITS.submission}.`);
-    this.rateCheck(participantId);
+    await this.rateCheck(participantId);
     const id = `s-${randomUUID().slice(0, 12)}`;
     if (!(await this.state.claim('submitted', `${participantId}:${clientId}`, id))) return this.submit(participantId, body);
     const version = this.state.submissions().filter((s) => s.participantId === participantId && s.roundId === round.public.id).length + 1;
@@ -194,13 +196,10 @@ export class RoomActions {
     scorer.enqueue(text, { ...round.config, id: round.public.id });
   }
 
-  private rateCheck(participantId: string): void {
-    const t = this.now().getTime();
-    const recent = (this.sent.get(participantId) ?? []).filter((at) => t - at < 60_000);
-    if (recent.length >= ROOM_LIMITS.submissionsPerMinute) {
-      throw new RoomRequestError('room_too_fast', `At most ${ROOM_LIMITS.submissionsPerMinute} submissions a minute: wait ${Math.ceil((60_000 - (t - recent[0]!)) / 1000)} s.`);
-    }
-    this.sent.set(participantId, [...recent, t]);
+  /** One of the participant's submissions a minute, counted across every server of the room. @throws RoomRequestError 429 */
+  private async rateCheck(participantId: string): Promise<void> {
+    const waitMs = await this.state.takeSlot(`submit:${participantId}`, ROOM_LIMITS.submissionsPerMinute, 60_000, this.now().getTime());
+    if (waitMs > 0) throw new RoomRequestError('room_too_fast', `At most ${ROOM_LIMITS.submissionsPerMinute} submissions a minute: wait ${Math.ceil(waitMs / 1000)} s.`);
   }
 
   private isOpen(round: RoundPublic): boolean {
@@ -344,22 +343,17 @@ export class RoomActions {
     this.deps.scorer.stopEvolution();
   }
 
-  /** The export's data (the teacher's: hidden tasks and texts included). */
-  exportData(): RoomExport {
-    const snap = this.state.snapshot();
-    return {
-      title: snap.settings.title,
-      exportedAt: this.now().toISOString(),
-      participants: snap.participants,
-      rounds: this.state.rounds().map((r) => ({ ...r.public, config: r.config })),
-      submissions: snap.submissions.map((s) => ({ ...s, text: this.state.submission(s.id)?.text ?? '' })),
-      leaderboard: snap.leaderboard,
-    };
+  /** The export's input (the teacher's: hidden tasks and submission texts included). */
+  exportInput(): RoomExportInput {
+    const texts = Object.fromEntries(this.state.submissions().filter((s) => !s.removed).map((s) => [s.id, s.text]));
+    return { state: this.state.roomView(true), texts, model: this.deps.model ?? describeModel({}), exportedAt: this.now().toISOString() };
   }
 
-  /** `GET /api/export?format=…`. */
-  exportFile(format: ExportFormat): ReturnType<typeof renderExport> {
-    return renderExport(this.exportData(), format);
+  /** `GET /api/export?format=…`: the file (src/room/room-export.ts), named `room-<yyyymmdd-hhmm>…` in UTC. */
+  exportFile(format: RoomExportFormat): RoomExportFile {
+    const input = this.exportInput();
+    const stamp = input.exportedAt.slice(0, 16).replace(/[-:]/g, '').replace('T', '-');
+    return roomExport(input, format, stamp);
   }
 
   /**
@@ -367,8 +361,8 @@ export class RoomActions {
    * `--data` file, the scorer's runs) keeping only its identity and that it ended; every
    * participant is disconnected.
    */
-  async end(): Promise<{ ended: true; export: RoomExport }> {
-    const data = this.exportData();
+  async end(): Promise<{ ended: true; export: unknown }> {
+    const data: unknown = JSON.parse(roomExportJson(this.exportInput()));
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
     await this.deps.scorer?.wipe?.();
@@ -380,7 +374,6 @@ export class RoomActions {
     this.writer.setSettings(settings);
     this.writer.setEnded(true);
     this.deps.disconnect(null);
-    this.sent.clear();
     await this.deps.afterEnd?.();
     return { ended: true, export: data };
   }

@@ -9,10 +9,10 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProjectorInfo, RoomInfo } from '../room/protocol.ts';
+import { ROOM_EXPORT_FORMATS, type RoomExportFormat } from '../room/room-export.ts';
 import type { RoomActions, Viewer } from './room-actions.ts';
 import { parseRoundConfig } from './room-actions.ts';
 import { RoomRequestError } from './room-errors.ts';
-import { EXPORT_FORMATS, type ExportFormat } from './room-export.ts';
 import type { RoomIdentity, RoomState } from './room-state.ts';
 import type { RoomForwarder } from './seams.ts';
 import { PAGE_HEADERS, servePage } from './static-page.ts';
@@ -28,6 +28,8 @@ export interface RoomRouterDeps {
   log(line: string): void;
   /** The join address the projector shows (`GET /api/projector`). */
   joinUrl?: () => string;
+  /** The projector's link, given to the teacher's token only (`GET /api/projector`). */
+  projectorUrl?: () => string;
 }
 
 /** Who a request is: from its bearer token. */
@@ -92,7 +94,8 @@ function routes(deps: RoomRouterDeps): Route[] {
     r('GET', '/api/room', 'teacher', async () => state.snapshot()),
     r('GET', '/api/projector', 'anyone', async ({ caller }) => {
       if (caller.role !== 'projector' && caller.role !== 'teacher') throw new RoomRequestError(caller.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This needs the projector link (its token).');
-      return { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title } satisfies ProjectorInfo;
+      const info: ProjectorInfo = { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title };
+      return caller.role === 'teacher' && deps.projectorUrl ? { ...info, projectorUrl: deps.projectorUrl() } : info;
     }),
     r('POST', '/api/rounds', 'teacher', async ({ req }) => actions.openRound(parseRoundConfig(await readJson(req)))),
     r('POST', '/api/rounds/([\\w-]+)/(lock|reveal|close)', 'teacher', async ({ params }) => actions.roundAction(params[0]!, params[1] as 'lock' | 'reveal' | 'close')),
@@ -104,10 +107,10 @@ function routes(deps: RoomRouterDeps): Route[] {
     r('POST', '/api/evolution/stop', 'teacher', async () => (actions.stopEvolution(), { stopped: true })),
     r('POST', '/api/end', 'teacher', async () => actions.end()),
     r('GET', '/api/export', 'teacher', async ({ res, url }) => {
-      const format = (url.searchParams.get('format') ?? 'json') as ExportFormat;
-      if (!EXPORT_FORMATS.includes(format)) throw new RoomRequestError('room_bad_request', `format must be one of ${EXPORT_FORMATS.join(', ')}`);
+      const format = (url.searchParams.get('format') ?? 'json') as RoomExportFormat;
+      if (!ROOM_EXPORT_FORMATS.includes(format)) throw new RoomRequestError('room_bad_request', `format must be one of ${ROOM_EXPORT_FORMATS.join(', ')}`);
       const file = actions.exportFile(format);
-      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Type': file.type, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.fileName}"` });
+      res.writeHead(200, { ...PAGE_HEADERS, 'Content-Type': file.contentType, 'Cache-Control': 'no-store', 'Content-Disposition': `attachment; filename="${file.fileName}"` });
       res.end(file.body);
       return undefined;
     }),

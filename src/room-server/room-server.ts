@@ -31,9 +31,12 @@ export function lanAddress(): string {
   return '127.0.0.1';
 }
 
-/** The room's addresses at `host:port` (an IPv6 host in brackets). */
+/**
+ * The room's addresses at `http://host:port` (an IPv6 host in brackets), or at `host` itself when
+ * it is an origin (`https://room.example.org`: a reverse proxy in front of the room, on a cloud VM).
+ */
 export function roomAddresses(host: string, port: number, identity: RoomIdentity): RoomAddresses {
-  const origin = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const origin = /^https?:\/\//.test(host) ? host.replace(/\/+$/, '') : `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   return {
     joinUrl: `${origin}/?room=${encodeURIComponent(identity.code)}`,
     teacherUrl: `${origin}/?view=room-teacher&teacher=${encodeURIComponent(identity.teacherToken)}`,
@@ -95,6 +98,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       return made.scorer;
     },
     log,
+    ...(options.model ? { model: options.model } : {}),
     disconnect: (participantId) => disconnectHere?.(participantId),
     afterEnd: async () => {
       if (!sqlite) return;
@@ -119,7 +123,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   const documentLost = !created && readRoom(engine.doc).settings === null;
   await actions.start(initialSettings(options), created);
   if (documentLost) restoreScores(state, writer);
-  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl });
+  router = createRoomRouter({ state, actions, forwarder, pageDir: options.pageDir ?? DEFAULT_PAGE_DIR, log, joinUrl: () => addresses.joinUrl, projectorUrl: () => addresses.projectorUrl });
   const addresses = roomAddresses(options.publicHost ?? lanAddress(), engine.port, identity);
   log(`room ${identity.code} listening on port ${engine.port}${created ? '' : ' (restored)'}`);
   let closing: Promise<void> | null = null;

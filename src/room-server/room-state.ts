@@ -10,11 +10,12 @@
  * folder holds no usable token), `name` (a name taken, lower case → participant id), `usage`
  * (`<participant>:<server>` → RoomUsage, one grow-only counter per server, summed), `round`
  * (`StoredRound`), `submission` (`StoredSubmission`), `submitted` (`<participant>:<clientId>` →
- * submission id).
+ * submission id). Rate limits (`takeSlot`) are counted by the backend when it can (Redis), else in memory.
  */
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import type { ParticipantPublic, ParticipantView, RoomSettings, RoomSnapshot, RoomUsage, RoundConfig, RoundPublic, ScoreState, SubmissionText } from '../room/protocol.ts';
-import { leaderboard } from './leaderboard.ts';
+import { leaderboard } from '../room/leaderboard.ts';
+import type { ParticipantPublic, ParticipantView, RoomSettings, RoomSnapshot, RoomUsage, RoundConfig, RoundPublic, ScoreState, SubmissionPublic, SubmissionText } from '../room/protocol.ts';
+import type { RoomState as RoomDocState } from '../room/room-doc.ts';
 import type { RoomStateBackend, RoomStateStore, StateRecord } from './seams.ts';
 
 /** The room's identity, made once (and claimed once across servers). */
@@ -66,6 +67,8 @@ export class RoomState implements RoomStateStore {
   /** This process's id (its own usage counters). */
   readonly serverId = randomUUID();
   private scores: () => Record<string, ScoreState> = () => ({});
+  /** Slot times by rate-limit key when the backend counts none (one server). */
+  private readonly slots = new Map<string, number[]>();
 
   constructor(private readonly backend: RoomStateBackend) {}
 
@@ -199,20 +202,54 @@ export class RoomState implements RoomStateStore {
     return text;
   }
 
-  /** The teacher's snapshot: every participant with usage, rounds, kept submissions with scores, the leaderboard. */
+  /**
+   * The room as the shared document shows it (src/room/room-doc.ts `RoomState`), from the private
+   * state: the input of the one leaderboard (src/room/leaderboard.ts) and of the exports. Removed
+   * submissions are left out; `withHiddenTasks` puts each round's hidden tasks in (the teacher's export).
+   */
+  roomView(withHiddenTasks = false): RoomDocState {
+    return {
+      settings: this.settings(),
+      currentRoundId: this.get<string | null>('meta', 'currentRound') ?? null,
+      ended: this.ended(),
+      participants: this.participants(),
+      rounds: this.rounds().map((r) => (withHiddenTasks ? { ...r.public, hiddenTasks: [...r.config.hiddenTasks] } : r.public)),
+      submissions: this.submissions().filter((s) => !s.removed).map(({ text: _text, removed: _removed, ...pub }): SubmissionPublic => pub),
+      scores: this.scores(),
+      evolution: null,
+    };
+  }
+
+  /**
+   * The teacher's snapshot: every participant with usage, rounds, kept submissions with scores, and
+   * the leaderboard of every round (in round order) ranked as every client ranks it from its own
+   * document (src/room/leaderboard.ts: equal W-AUCs share a rank, the earlier submission listed first).
+   */
   snapshot(): RoomSnapshot {
-    const rounds = this.rounds().map((r) => r.public);
-    const scores = this.scores();
-    const submissions = this.submissions()
-      .filter((s) => !s.removed)
-      .map(({ text: _text, removed: _removed, ...pub }) => ({ ...pub, score: scores[pub.id] ?? null }));
-    const participants = this.participants().map((p) => ({ ...p, usage: this.usage(p.id), caps: this.settings().caps }));
-    return { code: this.code, settings: this.settings(), participants, rounds, leaderboard: leaderboard(rounds, participants, submissions), submissions };
+    const view = this.roomView();
+    const submissions = view.submissions.map((pub) => ({ ...pub, score: view.scores[pub.id] ?? null }));
+    const participants = view.participants.map((p) => ({ ...p, usage: this.usage(p.id), caps: this.settings().caps }));
+    const board = view.rounds.flatMap((round) => leaderboard(view, round.id));
+    return { code: this.code, settings: this.settings(), participants, rounds: view.rounds, leaderboard: board, submissions };
+  }
+
+  /**
+   * Takes one of `limit` slots of `key` in the sliding window of `windowMs` ending at `nowMs`: in
+   * the backend when it counts them (Redis: every server of the room counts one limit), else here.
+   * @returns 0 when a slot was taken, else the ms until one frees (nothing taken)
+   */
+  async takeSlot(key: string, limit: number, windowMs: number, nowMs: number): Promise<number> {
+    if (this.backend.takeSlot) return await this.backend.takeSlot(key, limit, windowMs, nowMs);
+    const recent = (this.slots.get(key) ?? []).filter((at) => nowMs - at < windowMs);
+    if (recent.length >= limit) return windowMs - (nowMs - recent[0]!);
+    this.slots.set(key, [...recent, nowMs]);
+    return 0;
   }
 
   /** Removes every record (the room's end) except what says it ended. */
   async wipe(): Promise<void> {
     this.records.clear();
+    this.slots.clear();
     await this.backend.wipe();
   }
 

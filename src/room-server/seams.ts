@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LlmSettings } from '../llm/interface.ts';
+import type { ModelIdentity } from '../llm/model-label.ts';
 import type {
   EvolveTogetherRequest,
   ParticipantView,
@@ -86,6 +87,13 @@ export interface RoomStateBackend {
   /** Removes every record (the room's end). */
   wipe(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A rate limit shared by every server of the room (Redis): takes one of `limit` slots of `key` in
+   * the sliding window of `windowMs` ending at `nowMs` (ms since the epoch). Absent: the state
+   * counts in this process's memory (one server).
+   * @returns 0 when a slot was taken, else the ms until one frees (nothing taken)
+   */
+  takeSlot?(key: string, limit: number, windowMs: number, nowMs: number): Promise<number>;
 }
 
 /** `startRoomServer`'s options. */
@@ -114,6 +122,8 @@ export interface RoomServerOptions {
   scorer?: RoomScorer;
   /** Built once the server's deps exist; wins over `scorer`. */
   makeScorer?: (deps: Omit<ScorerDeps, 'llm'>) => RoomScorer;
+  /** Who plays the scoring sessions, as the exports name it (llm/model-label.ts; default "unknown model"). */
+  model?: ModelIdentity;
   /** Where log lines go (already scrubbed of secrets); default: nowhere. */
   log?: (line: string) => void;
 }

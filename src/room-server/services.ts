@@ -12,6 +12,7 @@
  */
 import type { LlmSettings } from '../llm/interface.ts';
 import { createLocalChatModels, loadLocalModel, type LocalModelHost } from '../llm/local-chat-model.ts';
+import { describeModel } from '../llm/model-label.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import { makeForwarderFor } from './forwarder.ts';
 import { roomScorerMaker } from './scoring.ts';
@@ -29,7 +30,7 @@ export interface RoomServicesOptions {
 }
 
 /** The services a room is started with, and `close` to free what they hold (a local model) after the room closed. */
-export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend'> & { close?: () => Promise<void> };
+export type RoomServices = Pick<RoomServerOptions, 'makeForwarder' | 'makeScorer' | 'stateBackend' | 'model'> & { close?: () => Promise<void> };
 
 /**
  * The forwarder and scorer for `options` (none without a provider).
@@ -42,14 +43,16 @@ export async function roomServices(options: RoomServicesOptions): Promise<RoomSe
     options.log('no provider given: the room has no model (students\' model calls answer 503, submissions are not scored).');
     return {};
   }
+  const model = describeModel({ presetId: llm.provider.presetId, actor: llm.roles.actor.model, metaAgent: llm.roles.metaAgent.model, proposer: llm.roles.proposer.model });
   if (llm.provider.presetId !== 'local') {
-    return { makeForwarder: makeForwarderFor(llm, { log: options.log }), makeScorer: await roomScorerMaker({ llm, ...dataDirOf(options) }) };
+    return { model, makeForwarder: makeForwarderFor(llm, { log: options.log }), makeScorer: await roomScorerMaker({ llm, ...dataDirOf(options) }) };
   }
   const threads = typeof options.flags['local-threads'] === 'string' ? Number(options.flags['local-threads']) : 1;
   const localHost: LocalModelHost = await loadLocalModel(String(options.flags['model-file']), { threads });
   // One loaded model for both: the forwarder's calls and the scorer's sessions take turns on it.
   const models = createLocalChatModels(localHost, llm, new UsageMeter(llm.caps, llm.prices));
   return {
+    model,
     makeForwarder: makeForwarderFor(llm, { localHost, ownsHost: false, log: options.log }),
     makeScorer: await roomScorerMaker({ llm, models, ...dataDirOf(options) }),
     close: async () => localHost.dispose(),

@@ -20,13 +20,14 @@
  * - `GET  /api/submissions/:id` (owner, teacher, or anyone once its round is revealed) → `SubmissionText`.
  * - `GET  /api/room` (teacher) → `RoomSnapshot`; a participant token → 403, none → 401.
  * - `GET  /api/projector` (projector or teacher token) → `ProjectorInfo` (the room code and join
- *   address the projector shows in big type and as a QR code); a participant token → 403.
+ *   address the projector shows in big type and as a QR code; with the teacher's token also the
+ *   projector's link, for "Open the projector"); a participant token → 403.
  * - Teacher actions (teacher token; a participant token → 403): `POST /api/rounds` `RoundConfig` →
  *   `RoundPublic`; `POST /api/rounds/:id/lock`, `/reveal`, `/close`; `POST /api/participants/:id/remove`;
  *   `POST /api/participants/:id/kill` `{ killed: boolean }`; `POST /api/kill` `{ killed: boolean }`
  *   (everyone); `DELETE /api/submissions/:id`; `PATCH /api/settings` `Partial<RoomSettings>`;
  *   `POST /api/evolution` `EvolveTogetherRequest`; `POST /api/evolution/stop`;
- *   `GET /api/export?format=json|csv|md|html` (a download); `POST /api/end` (wipes the room).
+ *   `GET /api/export?format=json|csv|submissions-csv|md|html` (a download); `POST /api/end` (wipes the room).
  * - `GET /v1/models`, `POST /v1/chat/completions` (participant token): the forwarder to the
  *   teacher's provider (401 no/bad token, 403 removed, 429 over a cap or killed, with `error.message`
  *   in OpenAI's error shape so the page shows it in plain words; its `error.code` is one of
@@ -65,6 +66,8 @@ export interface ProjectorInfo {
   /** `<origin>/?room=<code>` on the address students reach (the LAN address, not localhost). */
   joinUrl: string;
   title: string;
+  /** The projector's link (`RoomAddresses.projectorUrl`, its token inside): for the teacher's token only, never the projector's own. */
+  projectorUrl?: string;
 }
 
 /** `POST /api/join`. */

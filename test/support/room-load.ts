@@ -9,7 +9,7 @@
 import { connectRoom, type RoomConnection } from '../../src/room/room-client.ts';
 import { readRoom } from '../../src/room/room-doc.ts';
 import type { JoinReply, LeaderboardRow, RoomPresence, RoundConfig, RoundPublic, RoomSnapshot, SubmissionPublic } from '../../src/room/protocol.ts';
-import { leaderboard } from '../../src/room-server/leaderboard.ts';
+import { leaderboard } from '../../src/room/leaderboard.ts';
 import type { RoomScorer, ScorerDeps } from '../../src/room-server/seams.ts';
 
 /** The room's HTTP origin (`http://127.0.0.1:PORT`) → its WebSocket address. */
@@ -130,10 +130,10 @@ export async function submitAll(origins: string[], students: LoadStudent[], roun
   ));
 }
 
-/** The leaderboard as a client draws it from its own document (the server's ranking, src/room-server/leaderboard.ts). */
+/** The leaderboard of every round as a client draws it from its own document (src/room/leaderboard.ts, the server's ranking too). */
 export function boardOf(connection: RoomConnection): LeaderboardRow[] {
   const room = readRoom(connection.doc);
-  return leaderboard(room.rounds, room.participants, room.submissions.map((s) => ({ ...s, score: room.scores[s.id] ?? null })));
+  return room.rounds.flatMap((round) => leaderboard(room, round.id));
 }
 
 /** True when `connection`'s document holds `submissions` submissions and its leaderboard ranks them all (each scored). */

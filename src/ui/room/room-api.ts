@@ -5,8 +5,9 @@
  */
 import { MetattlError } from '../../common/errors.ts';
 import type { JoinReply, ParticipantView, RoomInfo, SubmissionPublic, SubmitRequest } from '../../room/protocol.ts';
+import { roomRequest, serverWords, type RoomFetch } from '../shared/room/room-fetch.ts';
 
-export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+export type Fetch = RoomFetch;
 
 /**
  * A room route refused the request (`status` set) or could not be reached (`status` null: the
@@ -36,27 +37,11 @@ export function roomRefusalText(kind: 'join' | 'submit' | 'me', status: number, 
   return serverMessage ?? `The room refused the request (HTTP ${status}).`;
 }
 
-async function serverMessageOf(response: Response): Promise<string | null> {
-  try {
-    const body = (await response.json()) as { error?: unknown };
-    const error = body.error;
-    if (typeof error === 'string') return error.slice(0, 300);
-    if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message.slice(0, 300);
-  } catch {
-    // not JSON
-  }
-  return null;
-}
-
 /** One JSON request; a refusal or a network failure thrown as RoomCallError in plain words. */
 async function request<T>(fetch: Fetch, kind: 'join' | 'submit' | 'me', url: string, init: RequestInit): Promise<T> {
-  let response: Response;
-  try {
-    response = await fetch(url, init);
-  } catch {
-    throw new RoomCallError('The room cannot be reached: check the Wi-Fi (the page tries again by itself).', null);
-  }
-  if (!response.ok) throw new RoomCallError(roomRefusalText(kind, response.status, await serverMessageOf(response)), response.status);
+  const response = await roomRequest(fetch, url, init);
+  if (response === null) throw new RoomCallError('The room cannot be reached: check the Wi-Fi (the page tries again by itself).', null);
+  if (!response.ok) throw new RoomCallError(roomRefusalText(kind, response.status, await serverWords(response)), response.status);
   return (await response.json()) as T;
 }
 

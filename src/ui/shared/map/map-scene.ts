@@ -4,6 +4,7 @@
  * shown episode's path over the whole map, the room the actor is in, scored and end rooms marked.
  * `mapSvg` writes the same scene as a standalone SVG document (the export), every game or model
  * text escaped: room names and commands are text only, never markup.
+ * (A room here is a game location, not the workshop room of `metattl room`: docs/glossary.md.)
  */
 import type { RoomMap } from '../../../agents/room-map.ts';
 

@@ -2,6 +2,7 @@
  * The one module that imports elkjs (the Eclipse Layout Kernel compiled to JavaScript, no
  * dependencies): places a session map's rooms with ELK's stress layout, which draws rooms linked by
  * a move at about one edge length apart, like a hand-drawn IF map.
+ * (A room here is a game location, not the workshop room of `metattl room`: docs/glossary.md.)
  *
  * Stability (a room found in episode 1 does not jump in episode 4): rooms already placed are passed
  * in and kept exactly where they are (ELK `stress.fixed` with `interactive`, then the whole result is

@@ -6,6 +6,7 @@
  */
 import { MetattlError } from '../../../common/errors.ts';
 import type { EvolveTogetherRequest, ProjectorInfo, RoomSettings, RoomSnapshot, RoundConfig, RoundPublic } from '../../../room/protocol.ts';
+import { roomRequest, serverWords, type RoomFetch } from './room-fetch.ts';
 
 /** A request the room server refused (4xx/5xx) or could not be reached for. `status` 0: unreachable. */
 export class RoomRefusedError extends MetattlError {
@@ -15,26 +16,19 @@ export class RoomRefusedError extends MetattlError {
   }
 }
 
-/** The formats of `GET /api/export`, with their file extensions. */
+/** The formats of `GET /api/export` (src/room/room-export.ts), with their file extensions. */
 export const EXPORT_FORMATS = [
   { format: 'json', extension: 'json', label: 'JSON' },
-  { format: 'csv', extension: 'csv', label: 'CSV' },
+  { format: 'csv', extension: 'csv', label: 'Results CSV' },
+  { format: 'submissions-csv', extension: 'csv', label: 'Submissions CSV' },
   { format: 'md', extension: 'md', label: 'Markdown' },
   { format: 'html', extension: 'html', label: 'HTML' },
 ] as const;
 export type ExportFormat = (typeof EXPORT_FORMATS)[number]['format'];
 
-type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
-
 /** The server's words for a refusal: its `{ error }` body, else the status text. */
 async function refusal(response: Response): Promise<RoomRefusedError> {
-  let words = '';
-  try {
-    const body = (await response.json()) as { error?: unknown };
-    if (typeof body.error === 'string') words = body.error.slice(0, 300);
-  } catch {
-    // Not JSON: the status says it.
-  }
+  const words = (await serverWords(response)) ?? '';
   const what = response.status === 401 ? ' (the link\'s token was not accepted)' : response.status === 403 ? ' (not allowed with this link)' : words ? '' : ` (HTTP ${response.status})`;
   return new RoomRefusedError(response.status, `The room server refused${what}${words ? `: ${words}` : '.'}`);
 }
@@ -44,21 +38,17 @@ export class RoomApi {
   constructor(
     private readonly origin: string,
     private readonly token: string,
-    private readonly fetcher: Fetch = (input, init) => globalThis.fetch(input, init),
+    private readonly fetcher: RoomFetch = (input, init) => globalThis.fetch(input, init),
   ) {}
 
   /** Sends one request; resolves to the response when 2xx. @throws RoomRefusedError otherwise */
   private async send(method: string, path: string, body?: unknown): Promise<Response> {
-    let response: Response;
-    try {
-      response = await this.fetcher(`${this.origin}${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
-        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      });
-    } catch {
-      throw new RoomRefusedError(0, 'The room server could not be reached. Check that it still runs and that this machine is on its network.');
-    }
+    const response = await roomRequest(this.fetcher, `${this.origin}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${this.token}`, ...(body !== undefined ? { 'Content-Type': 'application/json' } : {}) },
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+    });
+    if (response === null) throw new RoomRefusedError(0, 'The room server could not be reached. Check that it still runs and that this machine is on its network.');
     if (!response.ok) throw await refusal(response);
     return response;
   }

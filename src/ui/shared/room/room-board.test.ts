@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantPublic, RoomScore, RoundPublic, ScoreState, SubmissionPublic } from '../../../room/protocol.ts';
 import type { RoomState } from '../../../room/room-doc.ts';
-import { currentRound, displayName, evolutionCredit, roundTasks, scoreText, scoringRows, timerText } from './room-board.ts';
+import { currentRound, displayName, evolutionCredit, roundTasks, scoreText, scoringRows, timerText, usageCells } from './room-board.ts';
 
 const person = (id: string, name: string, joinedAt: string, removed = false): ParticipantPublic => ({ id, name, joinedAt, removed, killed: false });
 const sub = (id: string, participantId: string, version: number, at: string, roundId = 'r1'): SubmissionPublic => ({ id, participantId, roundId, version, submittedAt: at, chars: 10, source: 'written' });
@@ -73,5 +73,17 @@ describe('roundTasks', () => {
     expect(() => roundTasks(['vault'], '1, x')).toThrow('"x" is not a seed');
     expect(() => roundTasks(['vault'], '5-2')).toThrow('runs backwards');
     expect(() => roundTasks(['vault'], '0-200')).toThrow('At most 100 seeds');
+  });
+});
+
+describe("a participant's usage for the teacher", () => {
+  it('shows calls, tokens and cost as they are when nothing was estimated, and "—" without a price', () => {
+    expect(usageCells({ calls: 3, tokens: 1200, usd: 0.0125 })).toEqual({ calls: '3', tokens: '1200', cost: '$0.0125', estimated: null });
+    expect(usageCells({ calls: 1, tokens: 10, usd: null }).cost).toBe('—');
+  });
+
+  it('marks tokens and cost with "~" and says how many calls were estimated', () => {
+    expect(usageCells({ calls: 5, tokens: 900, usd: 0.002, estimatedCalls: 2 })).toEqual({ calls: '5', tokens: '~900', cost: '~$0.0020', estimated: '2 of 5 calls estimated' });
+    expect(usageCells({ calls: 1, tokens: 40, usd: null, estimatedCalls: 1 }).estimated).toBe('1 of 1 call estimated');
   });
 });

@@ -1,10 +1,11 @@
 /**
  * What the projector and the teacher's view compute from the room's document (a `RoomState`,
  * src/room/room-doc.ts) beside the leaderboard (src/room/leaderboard.ts): display names (the
- * names-hidden setting shows "Participant 3"), a score in words with its unit, the timer, the
+ * names-hidden setting shows "Participant 3"), a score in words with its unit, a participant's
+ * usage with its estimates marked, the timer, the
  * scoring in progress, the class evolution's credit, and a round's tasks from stories × seeds. Pure.
  */
-import type { ParticipantPublic, RoomScore, RoomTask, RoundPublic } from '../../../room/protocol.ts';
+import type { ParticipantPublic, RoomScore, RoomTask, RoomUsage, RoundPublic } from '../../../room/protocol.ts';
 import type { RoomState } from '../../../room/room-doc.ts';
 
 /** "Participant n" (n: the join order, from 1) when names are hidden, else the stored name. */
@@ -27,6 +28,29 @@ export function timerText(endsAt: string | null, nowMs: number): string | null {
   if (endsAt === null) return null;
   const left = Math.max(0, Math.ceil((Date.parse(endsAt) - nowMs) / 1000));
   return `${Math.floor(left / 60)}:${String(left % 60).padStart(2, '0')}`;
+}
+
+/** A participant's model usage as the teacher's table shows it. */
+export interface UsageCells {
+  calls: string;
+  /** "~1234" when some calls' tokens were estimated. */
+  tokens: string;
+  /** "$0.0012", "~$0.0012" when estimated, "—" without a price. */
+  cost: string;
+  /** "2 of 5 calls estimated" (the provider sent no believable usage for them), else null. */
+  estimated: string | null;
+}
+
+/** `usage` in words: a "~" on tokens and cost when the forwarder estimated some calls' tokens (`estimatedCalls` > 0). */
+export function usageCells(usage: RoomUsage): UsageCells {
+  const estimated = usage.estimatedCalls ?? 0;
+  const about = estimated > 0 ? '~' : '';
+  return {
+    calls: String(usage.calls),
+    tokens: `${about}${usage.tokens}`,
+    cost: usage.usd === null ? '—' : `${about}$${usage.usd.toFixed(4)}`,
+    estimated: estimated > 0 ? `${estimated} of ${usage.calls} call${usage.calls === 1 ? '' : 's'} estimated` : null,
+  };
 }
 
 /** The round shown: the current one, else the latest. */
