@@ -55,8 +55,13 @@ function localStories(): Plugin {
  * The page starts in stages (src/ui/main.ts: each stage's modules are imported, then evaluated in a
  * main-thread task of its own). So that staging costs no network round trips, index.html preloads
  * every chunk the stages import statically (not the views, which load when first shown, nor the
- * booth's entry, src/ui/kiosk/kiosk-main.ts, which loads instead of the stages for ?kiosk=1).
+ * other composition roots main.ts loads instead of the stages: the booth's, src/ui/kiosk/ for
+ * ?kiosk=1, and the workshop room's teacher and projector pages, src/ui/room-teacher/ and
+ * src/ui/projector/ for ?view=room-teacher / ?view=projector).
  */
+/** The composition roots main.ts loads instead of the page's stages (their folders). */
+const OTHER_ROOTS = /[\\/]src[\\/]ui[\\/](kiosk|room-teacher|projector)[\\/]/;
+
 function preloadStages(): Plugin {
   return {
     name: 'metattl-preload-stages',
@@ -72,12 +77,13 @@ function preloadStages(): Plugin {
           files.add(file);
           out.imports.forEach(visit);
         };
-        // The booth (?kiosk=1) is its own composition root, loaded instead of the stages: never preloaded.
-        const booth = (file: string): boolean => {
+        // The booth and the room's teacher and projector pages are composition roots of their own,
+        // loaded instead of the stages: never preloaded.
+        const otherRoot = (file: string): boolean => {
           const out = bundle[file];
-          return out?.type === 'chunk' && /[\\/]src[\\/]ui[\\/]kiosk[\\/]/.test(out.facadeModuleId ?? '');
+          return out?.type === 'chunk' && OTHER_ROOTS.test(out.facadeModuleId ?? '');
         };
-        chunk.dynamicImports.filter((file) => !booth(file)).forEach(visit);
+        chunk.dynamicImports.filter((file) => !otherRoot(file)).forEach(visit);
         chunk.imports.forEach((file) => files.delete(file)); // Vite preloads these already
         return [...files].map((file) => ({ tag: 'link', attrs: { rel: 'modulepreload', crossorigin: true, href: `./${file}` }, injectTo: 'head' as const }));
       },

@@ -45,8 +45,9 @@ function mainChunkFiles(manifest: Record<string, ManifestChunk>): string[] {
     for (const next of chunk.imports ?? []) visit(next);
   };
   visit(entry[0]);
-  // The booth's entry (src/ui/kiosk/) loads instead of the stages, only for ?kiosk=1.
-  for (const stage of entry[1].dynamicImports ?? []) if (!stage.includes('src/ui/kiosk/')) visit(stage);
+  // The booth's entry (src/ui/kiosk/, ?kiosk=1) and the workshop room's teacher and projector pages
+  // (src/ui/room-teacher/, src/ui/projector/) load instead of the stages.
+  for (const stage of entry[1].dynamicImports ?? []) if (!/src\/ui\/(kiosk|room-teacher|projector)\//.test(stage)) visit(stage);
   return [...files];
 }
 
@@ -90,6 +91,9 @@ describe('production bundle', () => {
     const html = readFileSync(join(outDir, 'index.html'), 'utf8');
     expect(html).toContain('rel="modulepreload"');
     expect(html.includes('kiosk')).toBe(false);
+    // Nor the workshop room's teacher and projector pages (Chart.js and the room client are theirs).
+    expect(html.includes('teacher-main')).toBe(false);
+    expect(html.includes('projector-main')).toBe(false);
   });
 
   it('keeps zod, the map\'s layout (elkjs), the in-page model (wllama) and the other views\' states out of the first load', () => {

@@ -125,7 +125,7 @@ export class TeacherRoom {
     try {
       config = roundConfigOf(this.form);
     } catch (error) {
-      this.problem = error instanceof Error ? error.message : String(error);
+      this.problem = errorText(error);
       this.done = null;
       return;
     }

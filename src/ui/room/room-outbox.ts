@@ -8,6 +8,7 @@
 import type { SubmissionPublic, SubmitRequest } from '../../room/protocol.ts';
 import type { KeyValueStorage } from './room-identity.ts';
 import { RoomCallError } from './room-api.ts';
+import { errorText } from '../shared/state/error-text.ts';
 
 /** localStorage key of the outbox. */
 export const OUTBOX_KEY = 'metattl.room.outbox';
@@ -85,7 +86,7 @@ export class Outbox {
         this.remove(item.request.clientId);
       } catch (error) {
         if (error instanceof RoomCallError && error.status === null) break;
-        result.refused.push({ item, message: error instanceof Error ? error.message : String(error) });
+        result.refused.push({ item, message: errorText(error) });
         this.remove(item.request.clientId);
       }
     }
