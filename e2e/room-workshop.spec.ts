@@ -54,21 +54,33 @@ class Received {
   frames = 0;
   chatBodies = 0;
   private pending: Promise<void>[] = [];
+  private readonly errors: string[] = [];
+  private stopped = false;
   constructor(readonly who: string) {}
+  /** Runs `read` for an event; its error fails the check, unless recording had stopped (the context closing). */
+  private record(read: () => Promise<void>): void {
+    if (this.stopped) return;
+    this.pending.push(read().catch((error: Error) => void (this.stopped || this.errors.push(error.message))));
+  }
   watch(context: BrowserContext): void {
-    context.on('response', (response) => {
-      this.pending.push((async () => {
+    // A finished request's response has its whole body (a failed or aborted one has none to read).
+    context.on('requestfinished', (request) => {
+      this.record(async () => {
+        const response = await request.response();
+        if (response === null) return;
         this.responses += 1;
         const headers = (await response.headersArray()).map((h) => `${h.name}: ${h.value}`).join('\n');
-        let body = '';
-        try {
-          body = (await response.body()).toString('latin1');
-        } catch {
-          // A redirect or a response the page went away from has no body to read.
-        }
+        const body = (await response.body().catch(() => Buffer.alloc(0))).toString('latin1');
         if (response.url().endsWith('/v1/chat/completions') && body.length > 0) this.chatBodies += 1;
         this.items.push(`${response.url()}\n${headers}\n${body}`);
-      })());
+      });
+    });
+    // A failed one (the page stopped it, the connection dropped) may still have had headers.
+    context.on('requestfailed', (request) => {
+      this.record(async () => {
+        const response = await request.response().catch(() => null);
+        if (response !== null) this.items.push(`${response.url()}\n${(await response.headersArray()).map((h) => `${h.name}: ${h.value}`).join('\n')}`);
+      });
     });
     const onPage = (page: Page): void => {
       page.on('websocket', (socket) => {
@@ -81,9 +93,15 @@ class Received {
     context.pages().forEach(onPage);
     context.on('page', onPage);
   }
-  /** Asserts no form of `key` is in anything received. */
-  async expectNo(key: string): Promise<void> {
+  /** Resolves once every response seen so far is read. */
+  async settled(): Promise<void> {
     await Promise.all(this.pending);
+  }
+  /** Asserts no form of `key` is in anything received (and stops recording). */
+  async expectNo(key: string): Promise<void> {
+    await this.settled();
+    this.stopped = true;
+    expect(this.errors, `${this.who}: responses that could not be read`).toEqual([]);
     const forms = keyForms(key);
     for (const item of this.items) for (const form of forms) expect(item.includes(form), `${this.who} received the key (${form}) in ${item.slice(0, 120)}`).toBe(false);
   }
@@ -216,6 +234,7 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   for (const r of practiceCalls) expect(r.headers.authorization).toBe(`Bearer ${KEY}`);
   const adaCalls = (await teacherGet()).participants.find((x) => x.name === 'Ada')!.usage.calls;
   expect(adaCalls).toBe(practiceCalls.length);
+  await a.received.settled();
   expect(a.received.chatBodies).toBe(adaCalls);
 
   // Both submit; the room's own scorer scores them on the hidden task through the mock.
@@ -293,15 +312,20 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   const before = await teacherGet();
   const boardBefore = await projector.getByTestId('leaderboard-row').allTextContents();
   const printed = [cli.output()];
+  const stopAt = Date.now();
   expect(await cli.stop()).toBe(0);
+  console.log('stopped in', Date.now() - stopAt);
   printed.push(cli.output());
   await expect(projector.getByTestId('projector-connection')).toBeVisible({ timeout: 30_000 });
   await expect(a.page.getByTestId('room-status')).toHaveText('reconnecting…', { timeout: 30_000 });
+  const startAt = Date.now();
   cli = await startRoomCli(cliArgs(port));
+  console.log('started in', Date.now() - startAt);
   expect(cli.addresses.code).toBe(code);
   for (const page of [a.page, b.page]) await expect(page.getByTestId('room-status')).toHaveText('connected', { timeout: 60_000 });
   await expect(projector.getByTestId('projector')).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
   await expect(teacher.getByTestId('room-teacher')).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
+  console.log('reconnected in', Date.now() - startAt);
   const after = await teacherGet();
   const keep = (s: RoomSnapshot) => ({
     participants: s.participants.map((x) => ({ id: x.id, name: x.name, calls: x.usage.calls, removed: x.removed })),
