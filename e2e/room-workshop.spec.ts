@@ -244,6 +244,8 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   await expect(b.page.getByTestId('room-notice')).toHaveText('Submitted (version 1): the room scores it on the hidden tasks.');
   await expect(projector.getByTestId('scoring-row').first()).toBeVisible();
   await shot(projector, 'projector-1920x1080-scoring.png');
+  // Each row's count ("queued", "0/1") fits its column.
+  for (const count of await projector.getByTestId('scoring-count').all()) expect(await count.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
   await expect(projector.getByTestId('new-best')).toBeVisible({ timeout: 60_000 });
   await expect(projector.getByTestId('leaderboard-row')).toHaveCount(2, { timeout: 90_000 });
   await expect(projector.getByTestId('leaderboard-unit')).toContainText('W-AUC on the hidden set');
