@@ -295,7 +295,8 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   await expect(teacher.getByTestId('submission-row')).toHaveCount(3);
   await expect.poll(async () => scoreOf(await teacherGet(), 'Bo').map((s) => s.status), { timeout: 90_000 }).toEqual(['scored', 'scored']);
 
-  // Lock, then reveal: the hidden task is shown to the students.
+  // Lock, then reveal: the hidden task is shown to the students (and the reveal is no "new best").
+  await expect(projector.getByTestId('new-best')).toHaveCount(0, { timeout: 15_000 });
   await teacher.getByTestId('round-lock').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'locked');
   await teacher.getByTestId('round-reveal').click();
@@ -303,6 +304,7 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   await a.page.getByTestId('nav-room').click();
   await expect(a.page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2.');
   await expect(b.page.getByTestId('room-leaderboard-row')).toHaveCount(2);
+  await expect(projector.getByTestId('new-best')).toHaveCount(0);
   await shot(projector, 'projector-1920x1080-revealed.png');
   await shot(teacher, 'teacher-1280x800-revealed.png');
   await shot(a.page, 'student-1280x800-revealed.png');
@@ -328,6 +330,8 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   await expect(projector.getByTestId('projector')).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
   await expect(teacher.getByTestId('room-teacher')).toHaveAttribute('data-status', 'connected', { timeout: 60_000 });
   console.log('reconnected in', Date.now() - startAt);
+  await expect(projector.getByTestId('projector-joined')).toContainText('2 online', { timeout: 30_000 });
+  await expect(projector.getByTestId('new-best')).toHaveCount(0);
   const after = await teacherGet();
   const keep = (s: RoomSnapshot) => ({
     participants: s.participants.map((x) => ({ id: x.id, name: x.name, calls: x.usage.calls, removed: x.removed })),
