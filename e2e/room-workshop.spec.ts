@@ -160,6 +160,7 @@ async function openRound(teacher: Page): Promise<void> {
   await teacher.getByTestId('round-open').click();
   await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
   await expect(teacher.getByTestId('round-current')).toContainText('1 practice, 1 hidden task · K 2, S 4, repeats 1');
+  await expect(teacher.getByTestId('teacher-done')).toHaveText('Round "Levers" is open: 1 practice and 1 hidden task.');
 }
 
 /** A student opens the join link, types a name and joins. */
@@ -297,11 +298,13 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
 
   // Lock, then reveal: the hidden task is shown to the students (and the reveal is no "new best").
   await expect(projector.getByTestId('new-best')).toHaveCount(0, { timeout: 15_000 });
+  await a.page.getByTestId('nav-room').click();
+  await expect(a.page.getByTestId('room-timer')).toHaveText(/^(29|30):\d\d left$/);
   await teacher.getByTestId('round-lock').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'locked');
+  await expect(a.page.getByTestId('room-timer')).toHaveCount(0);
   await teacher.getByTestId('round-reveal').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'revealed');
-  await a.page.getByTestId('nav-room').click();
   await expect(a.page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2.');
   await expect(b.page.getByTestId('room-leaderboard-row')).toHaveCount(2);
   await expect(projector.getByTestId('new-best')).toHaveCount(0);
