@@ -11,11 +11,11 @@
  * and reveal (the hidden tasks shown); then SIGTERM (exit 0) and a restart with the same --data and
  * port: every page reconnects and the room (participants, submissions, scores, round) is as it was.
  * Every response (headers and body) and WebSocket frame the students', projector's and teacher's
- * pages receive, and everything the CLI printed, is checked for the provider's key (as is, URL- and
- * base64-encoded). Screenshots go to test-results/room-workshop/.
+ * pages receive, everything the CLI printed and every file of its --data folder is checked for the
+ * provider's key (as is, URL- and base64-encoded). Screenshots go to test-results/room-workshop/.
  */
 import { expect, test, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { RoomSnapshot } from '../src/room/protocol.ts';
@@ -359,5 +359,10 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   }
   expect(p.received.frames).toBeGreaterThan(5);
   for (const text of [...printed, cli.output()]) for (const form of keyForms(KEY)) expect(text).not.toContain(form);
+  // Nor is it kept in the room's --data folder (the room's database, the scorer's runs).
+  const kept = readdirSync(data, { recursive: true, withFileTypes: true }).filter((f) => f.isFile()).map((f) => join(f.parentPath, f.name));
+  expect(kept.some((f) => f.endsWith('room.sqlite'))).toBe(true);
+  expect(kept.length).toBeGreaterThan(2);
+  for (const file of kept) for (const form of keyForms(KEY)) expect(readFileSync(file).toString('latin1').includes(form), file).toBe(false);
   for (const c of [t, p, a, b]) await c.context.close();
 });
