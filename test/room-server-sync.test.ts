@@ -3,7 +3,8 @@
  * over Node's WebSocket): every client is read-only (its writes never reach anyone), presence
  * identity comes from the token, an unknown token is refused, hidden tasks and submission texts
  * stay out of the document until the reveal, a removed participant is disconnected, and a restart
- * with `--data` brings back the code, the tokens, participants, rounds and submissions.
+ * with `--data` brings back the code, the tokens, participants, rounds and submissions; closing the
+ * room closes its clients' connections at once.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -115,6 +116,21 @@ describe('the shared document', () => {
     await t.call('POST', `/api/participants/${ada.participantId}/remove`, { token: t.room.teacherToken });
     await until(() => refused !== '', 10_000);
     expect(refused).not.toBe('');
+  });
+});
+
+describe('closing the room', () => {
+  it('closes its clients\' connections at once (a room stopped with the class connected does not wait for their timeout)', async () => {
+    const t = await startTestRoom();
+    const ada = await joinRoom(t, 'Ada');
+    const statuses: string[] = [];
+    const student = connectRoom({ url: t.wsUrl, token: ada.token, presence: { role: 'student', participantId: null, name: null }, onStatus: (s) => statuses.push(s) });
+    open.push(student);
+    await student.synced;
+    const started = Date.now();
+    await t.room.close();
+    expect(Date.now() - started).toBeLessThan(3000);
+    await until(() => statuses.at(-1) === 'disconnected', 3000);
   });
 });
 

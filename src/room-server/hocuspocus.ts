@@ -148,6 +148,10 @@ export async function startRoomHocuspocus(options: RoomHocuspocusOptions): Promi
     },
     async close() {
       await direct.disconnect();
+      // Hocuspocus's destroy resets the document's connections but leaves their sockets open until
+      // the clients' ping timeout (30 s): a room stopped with the class connected would wait that
+      // long to exit. "Going away" closes them now; the clients reconnect to the restarted room.
+      document.connections.forEach((_clients, connection) => connection.webSocket.close(1001, 'the room server is stopping'));
       await server.destroy();
     },
   };

@@ -1,12 +1,17 @@
 /**
  * Starting a room server in a test: on 127.0.0.1, a free port, a small built page in a temporary
- * folder, and helpers to call its routes with a token.
+ * folder, and helpers to call its routes with a token; or the real `metattl room` CLI as a child process.
  */
+import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import type { RoomAddresses } from '../../src/room/protocol.ts';
 import { startRoomServer } from '../../src/room-server/room-server.ts';
 import type { RoomServerOptions, RunningRoom } from '../../src/room-server/seams.ts';
+import { BIN } from './cli.ts';
+import { REPO_ROOT } from './shared.ts';
 
 /** A temporary folder holding a page like `dist/`: index.html and one asset. */
 export function fakePageDir(): string {
@@ -47,6 +52,43 @@ export async function startTestRoom(options: Partial<RoomServerOptions> = {}): P
         // not JSON (the page, an export)
       }
       return { status: res.status, json, headers: res.headers, text };
+    },
+  };
+}
+
+/** A `metattl room` CLI process (bin/metattl.js) started by a test. */
+export interface RoomCli {
+  child: ChildProcess;
+  /** The `--json` first line: `{ joinUrl, teacherUrl, projectorUrl, code, port }`. */
+  addresses: RoomAddresses;
+  /** Everything it printed so far (stdout then stderr). */
+  output(): string;
+  /** SIGTERM, then its exit code. */
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts `metattl room --json ARGS` from the repository root and waits for its first stdout line.
+ * @throws Error (rejects) when the process exits before printing it
+ */
+export async function startRoomCli(args: readonly string[]): Promise<RoomCli> {
+  const child = spawn(process.execPath, [BIN, 'room', '--json', ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const first = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    void exited.then((code) => reject(new Error(`metattl room exited ${code}: ${err}`)));
+  });
+  return {
+    child,
+    addresses: JSON.parse(first) as RoomAddresses,
+    output: () => `${out}\n${err}`,
+    async stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
     },
   };
 }

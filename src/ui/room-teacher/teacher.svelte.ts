@@ -133,7 +133,7 @@ export class TeacherRoom {
     const opened = await this.act('open', async () => {
       if (closeCurrent && current && current.state !== 'closed') await this.api.roundAction(current.id, 'close');
       await this.api.openRound(config);
-    }, `Round "${config.title}" is open: ${config.practiceTasks.length} practice and ${config.hiddenTasks.length} hidden tasks.`);
+    }, `Round "${config.title}" is open: ${config.practiceTasks.length} practice and ${config.hiddenTasks.length} hidden task${config.hiddenTasks.length === 1 ? '' : 's'}.`);
     if (opened) this.form.title = `Round ${(this.live.state?.rounds.length ?? 0) + 1}`;
   }
 

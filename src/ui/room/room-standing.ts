@@ -54,6 +54,11 @@ export function timerText(endsAt: string | null, nowMs: number): string | null {
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s} left` : `${m}:${s} left`;
 }
 
+/** The round's timer as the student sees it: running only while the round is open (locked, revealed or closed: none). */
+export function roundTimerText(round: Pick<RoundPublic, 'state' | 'endsAt'>, nowMs: number): string | null {
+  return round.state === 'open' ? timerText(round.endsAt, nowMs) : null;
+}
+
 /** A practice task (`lever-room:1`, `zork1:12`, `web:shop/t12:3`) as Learn opens it: the story id and seed (a web task is its own id, seed 0). */
 export function practiceTarget(task: string): { story: string; seed: number } {
   if (task.startsWith('web:')) return { story: task, seed: 0 };

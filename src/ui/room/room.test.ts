@@ -14,7 +14,7 @@ import { RoomApi, RoomCallError, type Fetch } from './room-api.ts';
 import { IDENTITY_KEY, loadIdentity, roomCodeOf, saveIdentity, shouldProbe, socketUrlOf } from './room-identity.ts';
 import { Outbox, OUTBOX_KEY } from './room-outbox.ts';
 import { leaderboard } from '../../room/leaderboard.ts';
-import { mySubmissions, practiceTarget, scoreStateText, scoreText, timerText } from './room-standing.ts';
+import { mySubmissions, practiceTarget, roundTimerText, scoreStateText, scoreText, timerText } from './room-standing.ts';
 import { RoomStudentState } from './room.svelte.ts';
 
 function memoryStorage(): Storage & { data: Map<string, string> } {
@@ -126,6 +126,8 @@ describe('the standing', () => {
     expect(timerText('2026-01-01T10:15:00.000Z', end - 125_000)).toBe('2:05 left');
     expect(timerText('2026-01-01T10:15:00.000Z', end - 3_725_000)).toBe('1:02:05 left');
     expect(timerText('2026-01-01T10:15:00.000Z', end)).toBe('time is up');
+    expect(roundTimerText({ state: 'open', endsAt: '2026-01-01T10:15:00.000Z' }, end - 125_000)).toBe('2:05 left');
+    for (const state of ['locked', 'revealed', 'closed'] as const) expect(roundTimerText({ state, endsAt: '2026-01-01T10:15:00.000Z' }, end - 125_000)).toBeNull();
     expect(practiceTarget('zork1:12')).toEqual({ story: 'zork1', seed: 12 });
     expect(practiceTarget('web:shop/t12:3')).toEqual({ story: 'web:shop/t12:3', seed: 0 });
   });
