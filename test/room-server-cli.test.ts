@@ -73,6 +73,39 @@ describe('metattl room', () => {
     expect(await exited).toBe(0);
   }, 60_000);
 
+  it('takes the window for model calls from --calls-from / --calls-until (HH:MM: today, until before from: tomorrow) into the room\'s caps', async () => {
+    const { child, first } = await startRoom(['--json', '--port', '0', '--host', '127.0.0.1', '--page-dir', fakePageDir(), '--calls-from', '2030-01-07T14:05:00Z', '--calls-until', '2030-01-07T15:30:00Z']);
+    const a = JSON.parse(first) as RoomAddresses;
+    const teacher = new URL(a.teacherUrl).searchParams.get('teacher');
+    const room = (await (await fetch(`http://127.0.0.1:${a.port}/api/room`, { headers: { authorization: `Bearer ${teacher}` } })).json()) as { settings: { caps: Record<string, unknown> } };
+    expect(room.settings.caps).toEqual({ maxCalls: null, maxTokens: null, maxUsd: null, opensAt: '2030-01-07T14:05:00.000Z', closesAt: '2030-01-07T15:30:00.000Z' });
+    const exited = exitOf(child);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const clock = await startRoom(['--json', '--port', '0', '--host', '127.0.0.1', '--page-dir', fakePageDir(), '--calls-from', '23:00', '--calls-until', '01:30']);
+    const b = JSON.parse(clock.first) as RoomAddresses;
+    const tb = new URL(b.teacherUrl).searchParams.get('teacher');
+    const caps = ((await (await fetch(`http://127.0.0.1:${b.port}/api/room`, { headers: { authorization: `Bearer ${tb}` } })).json()) as { settings: { caps: { opensAt: string; closesAt: string } } }).settings.caps;
+    const [opens, closes] = [new Date(caps.opensAt), new Date(caps.closesAt)];
+    expect([opens.getHours(), opens.getMinutes(), closes.getHours(), closes.getMinutes()]).toEqual([23, 0, 1, 30]);
+    expect(closes.getTime() - opens.getTime()).toBe(150 * 60_000);
+    const exitedB = exitOf(clock.child);
+    clock.child.kill('SIGTERM');
+    expect(await exitedB).toBe(0);
+  }, 60_000);
+
+  it('refuses a window bound that is not a time, and a window that closes before it opens, with exit 2', async () => {
+    const bad = await runCli(['room', '--calls-from', 'soon']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--calls-from "soon" is not a time: use HH:MM (today, local time) or an ISO date-time such as 2026-12-07T14:05');
+    const hour = await runCli(['room', '--calls-until', '25:00']);
+    expect(hour.code).toBe(2);
+    expect(hour.stderr).toContain('--calls-until "25:00" is not a time');
+    const backwards = await runCli(['room', '--calls-from', '2030-01-07T15:00:00Z', '--calls-until', '2030-01-07T14:00:00Z']);
+    expect(backwards.code).toBe(2);
+    expect(backwards.stderr).toContain('--calls-until (2030-01-07T14:00:00.000Z) must be after calls-from (2030-01-07T15:00:00.000Z)');
+  }, 60_000);
+
   it('refuses a Redis it cannot share the room through, a bad --redis and a bad port, in plain words', async () => {
     const redis = await runCli(['room', '--port', '0', '--page-dir', fakePageDir(), '--redis', 'redis://127.0.0.1:1']);
     expect(redis.code).toBe(1);

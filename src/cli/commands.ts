@@ -229,7 +229,7 @@ export const PROBE_RECALL = {
 } as const satisfies CommandSpec;
 
 export const ROOM = {
-  name: 'room', positionals: false, synopsis: ['[--port P] [--host H] [--data DIR] [--participant-max-calls N] [--participant-max-tokens N] [--participant-max-usd X] --base-url URL --api-key K [options]'],
+  name: 'room', positionals: false, synopsis: ['[--port P] [--host H] [--data DIR] [--participant-max-calls N] [--participant-max-tokens N] [--participant-max-usd X] [--calls-from T] [--calls-until T] --base-url URL --api-key K [options]'],
   summary: 'A workshop room: a class joins by a code and plays on the room\'s model.',
   description: 'Starts a workshop room on this machine: it serves the built page (dist/), prints the join address on the LAN, the room code, a QR code and the teacher\'s and projector\'s links, and forwards the students\' model calls to the provider given (the key never leaves this process), within the per-participant caps. Runs until Ctrl-C or SIGTERM, then saves (with --data) and exits 0.',
   options: {
@@ -240,6 +240,8 @@ export const ROOM = {
     'participant-max-calls': { type: 'string', value: 'N', description: 'Model calls per participant at most.' },
     'participant-max-tokens': { type: 'string', value: 'N', description: 'Model tokens per participant at most.' },
     'participant-max-usd': { type: 'string', value: 'X', description: 'Model cost per participant at most, USD (needs the model\'s price).' },
+    'calls-from': { type: 'string', value: 'T', description: 'Students\' model calls are served from T on: HH:MM (today, this machine\'s local time) or an ISO date-time (2026-12-07T14:05).' },
+    'calls-until': { type: 'string', value: 'T', description: 'Students\' model calls are served until T: HH:MM (today; tomorrow when earlier than --calls-from) or an ISO date-time. The teacher\'s page changes the window later.' },
     redis: { type: 'string', value: 'URL', description: 'redis://host:port: several room servers on one Redis serve one room.' },
     'page-dir': { type: 'string', value: 'DIR', defaultText: 'dist/', description: 'The built page to serve.' },
     json,

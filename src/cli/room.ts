@@ -7,6 +7,7 @@
  * is registered as a secret (never printed); the teacher's link carries the teacher token by design.
  */
 import { resolve } from 'node:path';
+import { callWindowOf } from '../room/call-window.ts';
 import { qrTerminal } from '../room/qr-code.ts';
 import type { RoomAddresses } from '../room/protocol.ts';
 import { DEFAULT_PAGE_DIR, lanAddress, startRoomServer } from '../room-server/room-server.ts';
@@ -49,6 +50,15 @@ const untilSignal = (): Promise<string> =>
     process.on('SIGTERM', on);
   });
 
+/** --calls-from / --calls-until as the caps' window (ISO instants or null); a bad value is a usage error. */
+function callWindowFlags(from: string | undefined, until: string | undefined): ReturnType<typeof callWindowOf> {
+  try {
+    return callWindowOf(from, until, Date.now());
+  } catch (error) {
+    throw new UsageError(`--${(error as Error).message}`);
+  }
+}
+
 export async function roomCommand(argv: string[]): Promise<number> {
   const { values } = parseCommand(ROOM, argv);
   const port = intOption(values.port, 'port', 8080, 0, 65535);
@@ -56,6 +66,7 @@ export async function roomCommand(argv: string[]): Promise<number> {
     maxCalls: values['participant-max-calls'] === undefined ? null : intOption(values['participant-max-calls'], 'participant-max-calls', 0, 0),
     maxTokens: values['participant-max-tokens'] === undefined ? null : intOption(values['participant-max-tokens'], 'participant-max-tokens', 0, 0),
     maxUsd: numberOption(values['participant-max-usd'], 'participant-max-usd') ?? null,
+    ...callWindowFlags(values['calls-from'], values['calls-until']),
   };
   const hasProvider = typeof values['base-url'] === 'string' || typeof values.provider === 'string';
   const llm = hasProvider ? llmSettingsFromFlags(values) : null;
