@@ -17,6 +17,7 @@ describe('room forwarder refusals', () => {
   let room: TestRoom;
   let clock = Date.parse('2026-12-06T14:00:00Z');
   beforeAll(async () => {
+    process.env.TZ = 'UTC';
     mock = await startMockLlm({ apiKey: FAKE_KEY, log: () => {} });
     room = await startTestRoom({ upstream: { kind: 'http', baseUrl: mock.baseUrl, apiKey: FAKE_KEY, models: ['mock-model'] }, prices: { 'mock-model': { inputPerMTokUsd: 1000, outputPerMTokUsd: 2000 } }, now: () => clock });
   });
@@ -59,14 +60,25 @@ describe('room forwarder refusals', () => {
     const token = room.join('early', { opensAt: '2026-12-06T14:30:00Z', closesAt: '2026-12-06T15:30:00Z' });
     const early = await room.call('/v1/chat/completions', token, chatRequest('look'));
     expect(early.status).toBe(429);
-    expect(errorOf(early)).toMatchObject({ code: 'room_not_open', message: "The room's model opens at 14:30 UTC on 2026-12-06. Try again then." });
+    expect(errorOf(early)).toMatchObject({ code: 'room_not_open', message: "The room's model is not open yet: it opens at 14:30 (UTC). Try again then." });
     clock = Date.parse('2026-12-06T15:00:00Z');
     expect((await room.call('/v1/chat/completions', token, chatRequest('look'))).status).toBe(200);
     clock = Date.parse('2026-12-06T15:30:00Z');
     const late = await room.call('/v1/chat/completions', token, chatRequest('look'));
     expect(late.status).toBe(403);
-    expect(errorOf(late)).toMatchObject({ code: 'room_closed', message: "The room's model closed at 15:30 UTC on 2026-12-06: the teacher's time window for model calls is over." });
+    expect(errorOf(late)).toMatchObject({ code: 'room_closed', message: "The room's model closed at 15:30 (UTC): the time the teacher set for model calls is over. Ask the teacher if you need more." });
     clock = Date.parse('2026-12-06T14:00:00Z');
+  });
+
+  it('says the window in the room machine\'s local time (no zone named off UTC), tomorrow as "tomorrow"', async () => {
+    process.env.TZ = 'Europe/Paris';
+    try {
+      const token = room.join('paris', { opensAt: '2026-12-07T08:00:00Z', closesAt: null });
+      const early = await room.call('/v1/chat/completions', token, chatRequest('look'));
+      expect(errorOf(early).message).toBe("The room's model is not open yet: it opens at 09:00 tomorrow. Try again then.");
+    } finally {
+      process.env.TZ = 'UTC';
+    }
   });
 
   it('refuses past the calls cap with 429 naming the cap and the usage', async () => {

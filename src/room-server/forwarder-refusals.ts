@@ -7,6 +7,7 @@
  * `ServerResponse`).
  */
 import type { ServerResponse } from 'node:http';
+import { clockWords } from '../room/call-window.ts';
 import type { ParticipantView, RoomSettings, RoomUsage } from '../room/protocol.ts';
 
 /** One refusal: the HTTP status and the body's fields. */
@@ -40,10 +41,15 @@ export function writeRefusal(res: ServerResponse, refusal: Refusal): void {
 
 const plain = (n: number): string => n.toLocaleString('en-US');
 const dollars = (usd: number): string => `$${usd < 1 ? usd.toFixed(4) : usd.toFixed(2)}`;
-/** "14:30 UTC on 2026-12-06" from an ISO time. */
-const when = (iso: string): string => {
-  const t = new Date(iso);
-  return Number.isNaN(t.getTime()) ? iso : `${t.toISOString().slice(11, 16)} UTC on ${t.toISOString().slice(0, 10)}`;
+/**
+ * A window bound in the room machine's local time, the clock of the classroom it serves: "14:30",
+ * "14:30 tomorrow", "14:30 on Mon 7 Dec"; " (UTC)" added where that machine runs on UTC (a cloud VM),
+ * so a student elsewhere knows which clock it is.
+ */
+const when = (iso: string, nowMs: number): string => {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return `${clockWords(t, nowMs)}${new Date(t).getTimezoneOffset() === 0 ? ' (UTC)' : ''}`;
 };
 const running = (n: number): string => (n === 0 ? '' : `, and ${n} more ${n === 1 ? 'call is' : 'calls are'} still running`);
 
@@ -61,10 +67,10 @@ export function accessRefusal(participant: ParticipantView | null, settings: Roo
   }
   const { opensAt, closesAt } = participant.caps;
   if (opensAt !== null && nowMs < Date.parse(opensAt)) {
-    return { status: 429, type: 'rate_limit_error', code: 'room_not_open', message: `The room's model opens at ${when(opensAt)}. Try again then.` };
+    return { status: 429, type: 'rate_limit_error', code: 'room_not_open', message: `The room's model is not open yet: it opens at ${when(opensAt, nowMs)}. Try again then.` };
   }
   if (closesAt !== null && nowMs >= Date.parse(closesAt)) {
-    return { status: 403, type: 'permission_error', code: 'room_closed', message: `The room's model closed at ${when(closesAt)}: the teacher's time window for model calls is over.` };
+    return { status: 403, type: 'permission_error', code: 'room_closed', message: `The room's model closed at ${when(closesAt, nowMs)}: the time the teacher set for model calls is over. Ask the teacher if you need more.` };
   }
   return null;
 }
