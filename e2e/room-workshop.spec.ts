@@ -10,7 +10,7 @@
  * A's call cap stops A's run in plain words; B's submission made offline waits and is sent once; lock
  * and reveal (the hidden tasks shown); then SIGTERM (exit 0) and a restart with the same --data and
  * port: every page reconnects and the room (participants, submissions, scores, round) is as it was.
- * Every response (headers and body) and WebSocket frame the students', projector's and teacher's
+ * Every response (headers and body) and WebSocket frame (recorded by e2e/room-received.ts) the students', projector's and teacher's
  * pages receive, everything the CLI printed and every file of its --data folder is checked for the
  * provider's key (as is, URL- and base64-encoded). Screenshots go to test-results/room-workshop/.
  */
@@ -22,6 +22,7 @@ import type { RoomSnapshot } from '../src/room/protocol.ts';
 import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { startRoomCli, type RoomCli } from '../test/support/room.ts';
 import { LEVER_COMMANDS } from '../test/support/room-scoring.ts';
+import { keyForms, Received } from './room-received.ts';
 
 const HOST = 'room-class.test';
 const KEY = 'fake-test-key-workshop-Q7xv29LmPz';
@@ -34,78 +35,6 @@ test.use({
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--host-resolver-rules=MAP ${HOST} 127.0.0.1`],
   },
 });
-
-/** The key as it could travel: as is, URL-encoded, and base64 / base64url at each of the three byte alignments. */
-function keyForms(key: string): string[] {
-  const forms = new Set([key, encodeURIComponent(key)]);
-  for (const pad of ['', 'x', 'xx']) {
-    const b64 = Buffer.from(pad + key).toString('base64');
-    const inner = b64.slice(pad ? 4 : 0, -4);
-    forms.add(inner);
-    forms.add(inner.replace(/\+/g, '-').replace(/\//g, '_'));
-  }
-  return [...forms];
-}
-
-/** Everything a context's pages received: each response's URL, headers and body, each WebSocket frame. */
-class Received {
-  readonly items: string[] = [];
-  responses = 0;
-  frames = 0;
-  chatBodies = 0;
-  private pending: Promise<void>[] = [];
-  private readonly errors: string[] = [];
-  private stopped = false;
-  constructor(readonly who: string) {}
-  /** Runs `read` for an event; its error fails the check, unless recording had stopped (the context closing). */
-  private record(read: () => Promise<void>): void {
-    if (this.stopped) return;
-    this.pending.push(read().catch((error: Error) => void (this.stopped || this.errors.push(error.message))));
-  }
-  watch(context: BrowserContext): void {
-    // A finished request's response has its whole body (a failed or aborted one has none to read).
-    context.on('requestfinished', (request) => {
-      this.record(async () => {
-        const response = await request.response();
-        if (response === null) return;
-        this.responses += 1;
-        const headers = (await response.headersArray()).map((h) => `${h.name}: ${h.value}`).join('\n');
-        const body = (await response.body().catch(() => Buffer.alloc(0))).toString('latin1');
-        if (response.url().endsWith('/v1/chat/completions') && body.length > 0) this.chatBodies += 1;
-        this.items.push(`${response.url()}\n${headers}\n${body}`);
-      });
-    });
-    // A failed one (the page stopped it, the connection dropped) may still have had headers.
-    context.on('requestfailed', (request) => {
-      this.record(async () => {
-        const response = await request.response().catch(() => null);
-        if (response !== null) this.items.push(`${response.url()}\n${(await response.headersArray()).map((h) => `${h.name}: ${h.value}`).join('\n')}`);
-      });
-    });
-    const onPage = (page: Page): void => {
-      page.on('websocket', (socket) => {
-        socket.on('framereceived', ({ payload }) => {
-          this.frames += 1;
-          this.items.push(typeof payload === 'string' ? payload : Buffer.from(payload).toString('latin1'));
-        });
-      });
-    };
-    context.pages().forEach(onPage);
-    context.on('page', onPage);
-  }
-  /** Resolves once every response seen so far is read. */
-  async settled(): Promise<void> {
-    await Promise.all(this.pending);
-  }
-  /** Asserts no form of `key` is in anything received (and stops recording). */
-  async expectNo(key: string): Promise<void> {
-    await this.settled();
-    this.stopped = true;
-    expect(this.errors, `${this.who}: responses that could not be read`).toEqual([]);
-    const forms = keyForms(key);
-    for (const item of this.items) for (const form of forms) expect(item.includes(form), `${this.who} received the key (${form}) in ${item.slice(0, 120)}`).toBe(false);
-  }
-}
 
 let mock: MockLlm;
 let cli: RoomCli;
