@@ -165,15 +165,25 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-full.png`, fullPage: true });
 
   // Next round: the current one closes and the new one opens, with an empty leaderboard.
+  // The title defaults to the next round's index; a number typed and not yet committed (it
+  // commits on blur, at the mousedown on the button) does not fold the form away from the click.
   await teacher.getByText('Next round', { exact: true }).click();
-  await teacher.getByTestId('round-title').fill('Round 2');
+  await expect(teacher.getByTestId('round-title')).toHaveValue('Round 2');
+  await teacher.getByTestId('round-repeats').fill('2');
   await teacher.getByTestId('round-next').click();
   await expect(teacher.getByTestId('round-current')).toContainText('Round 2');
   await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
   await expect(projector.getByTestId('projector-round')).toHaveText('Round 2');
   await expect(projector.getByTestId('leaderboard-empty')).toBeVisible();
   const rounds = ((await (await request.get(`${origin}/api/room`, { headers: { Authorization: `Bearer ${room.teacherToken}` } })).json()) as RoomSnapshot).rounds;
-  expect(rounds.map((r) => [r.title, r.state])).toEqual([['Warm-up', 'closed'], ['Round 2', 'open']]);
+  expect(rounds.map((r) => [r.title, r.state, r.repeats])).toEqual([['Warm-up', 'closed', 1], ['Round 2', 'open', 2]]);
+  await expect(teacher.getByTestId('teacher-done')).toHaveText('Round "Round 2" is open: 2 practice and 2 hidden tasks.');
+  await teacher.screenshot({ path: `${SHOTS}/teacher-1280x800-next-round.png` });
+  // The new round folds the form, which offers the one after it.
+  await expect(teacher.getByTestId('round-form')).not.toHaveAttribute('open');
+  await teacher.getByText('Next round', { exact: true }).click();
+  await expect(teacher.getByTestId('round-title')).toHaveValue('Round 3');
+  await expect(teacher.getByTestId('round-repeats')).toHaveValue('2');
 
   // A participant's token cannot do a teacher's action (checked on the server).
   const forged = await request.post(`${origin}/api/rounds/${round.id}/close`, { headers: { Authorization: `Bearer ${ada.token}` } });

@@ -58,6 +58,7 @@ describe('room forwarder in the room server', () => {
     expect(row.usage.calls).toBe(2);
     expect(row.usage.tokens).toBeGreaterThanOrEqual(2 * usage.total_tokens - 1);
     expect(row.usage.usd).toBeGreaterThan(0);
+    expect(snapshot.unpricedModels).toEqual([]);
     expect((await call('GET', '/api/me', ada.token)).json.usage).toEqual(row.usage);
   });
 
@@ -103,6 +104,19 @@ describe('room forwarder in the room server', () => {
     expect(() => makeForwarderFor(llm)).toThrow('the room forwarder needs the loaded local model (loadLocalModel) for --provider local');
     llm.provider = { presetId: 'simulated', baseUrl: 'in-page:simulated', apiKey: '' };
     expect(() => makeForwarderFor(llm)).toThrow('the room forwards to an OpenAI-compatible server (an http or https base URL) or a local model, not to in-page:simulated');
+  });
+
+  it('tells the teacher which of the room\'s models has no price (the cost is unknown, not $0)', async () => {
+    const llm = defaultLlmSettings();
+    llm.provider = { presetId: 'custom', baseUrl: mock.baseUrl, apiKey: FAKE_KEY };
+    for (const role of ['actor', 'metaAgent', 'proposer'] as const) llm.roles[role].model = 'mock-model';
+    const unpriced = await startTestRoom({ makeForwarder: makeForwarderFor(llm) });
+    try {
+      const snapshot = (await unpriced.call('GET', '/api/room', { token: unpriced.room.teacherToken })).json as unknown as RoomSnapshot;
+      expect(snapshot.unpricedModels).toEqual(['mock-model']);
+    } finally {
+      await unpriced.room.close();
+    }
   });
 
   it('sent no reply carrying the teacher’s key', () => {

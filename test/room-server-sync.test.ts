@@ -200,7 +200,31 @@ describe('a restart with --data', () => {
     const bytes = readdirSync(dataDir).map((f) => readFileSync(join(dataDir, f)).toString('latin1')).join('');
     expect(bytes).not.toContain('Zelda Quokka');
     expect(bytes).not.toContain('unforgettable-prompt-words');
-    const second = await room({ dataDir });
-    expect((await second.call('GET', '/api/info')).json).toMatchObject({ joinable: false });
+  });
+
+  it('started again on an ended room\'s data folder, opens a new room there with a new code and says so', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'room-data-'));
+    const first = await startTestRoom({ dataDir });
+    const oldCode = first.room.addresses.code;
+    await joinRoom(first, 'Ada');
+    await first.call('POST', '/api/rounds', { token: first.room.teacherToken, body: ROUND });
+    await first.call('POST', '/api/end', { token: first.room.teacherToken });
+    await first.room.close();
+    const lines: string[] = [];
+    const second = await room({ dataDir, log: (line: string) => lines.push(line) });
+    expect(second.room.addresses.code).not.toBe(oldCode);
+    expect(second.room.teacherToken).not.toBe(first.room.teacherToken);
+    expect(lines).toContain(`The room ${oldCode} kept in ${dataDir} has ended: starting a new room there, with a new code and new links.`);
+    expect(lines).toContain(`room ${second.room.addresses.code} listening on port ${second.room.addresses.port}`);
+    expect((await second.call('GET', '/api/info')).json).toMatchObject({ joinable: true });
+    expect((await second.call('POST', '/api/join', { body: { code: oldCode, name: 'Bo' } })).status).toBe(403);
+    const bo = (await second.call('POST', '/api/join', { body: { code: second.room.addresses.code, name: 'Bo' } })).json as { participantId: string };
+    const snapshot = (await second.call('GET', '/api/room', { token: second.room.teacherToken })).json as unknown as RoomSnapshot;
+    expect(snapshot.participants.map((p) => [p.id, p.name])).toEqual([[bo.participantId, 'Bo']]);
+    expect(snapshot.rounds).toEqual([]);
+    await second.room.close();
+    // The new room is kept like any other: a third start restores it.
+    const third = await room({ dataDir });
+    expect(third.room.addresses.code).toBe(second.room.addresses.code);
   });
 });

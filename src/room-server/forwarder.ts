@@ -191,6 +191,7 @@ export function createForwarder(deps: ForwarderDeps & ForwarderConfig): RoomForw
   };
 
   return {
+    unpricedModels: upstream.models.filter((m) => !(m in deps.prices)),
     async handle(req, res, participantId) {
       const path = (req.url ?? '').split('?')[0]!.replace(/\/+$/, '');
       try {

@@ -8,7 +8,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { ProjectorInfo, RoomInfo } from '../room/protocol.ts';
+import type { ProjectorInfo, RoomInfo, RoomSnapshot } from '../room/protocol.ts';
 import { ROOM_EXPORT_FORMATS, type RoomExportFormat } from '../room/room-export.ts';
 import type { RoomActions, Viewer } from './room-actions.ts';
 import { parseRoundConfig } from './room-actions.ts';
@@ -91,7 +91,7 @@ function routes(deps: RoomRouterDeps): Route[] {
       return text;
     }),
     r('DELETE', '/api/submissions/([\\w-]+)', 'teacher', async ({ params }) => actions.removeSubmission(params[0]!).then(() => ({ removed: true }))),
-    r('GET', '/api/room', 'teacher', async () => state.snapshot()),
+    r('GET', '/api/room', 'teacher', async (): Promise<RoomSnapshot> => ({ ...state.snapshot(), unpricedModels: [...(deps.forwarder?.unpricedModels ?? [])] })),
     r('GET', '/api/projector', 'anyone', async ({ caller }) => {
       if (caller.role !== 'projector' && caller.role !== 'teacher') throw new RoomRequestError(caller.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This needs the projector link (its token).');
       const info: ProjectorInfo = { code: state.code, joinUrl: deps.joinUrl?.() ?? '', title: state.settings().title };

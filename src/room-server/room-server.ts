@@ -71,8 +71,16 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   const log = (line: string): void => options.log?.(scrubText(line));
   const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
   let disconnectHere: DisconnectHere | null = null;
-  const state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
+  let state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
   await state.open();
+  if (sqlite && !options.stateBackend && !options.redisUrl && state.ended()) {
+    // An ended room's folder keeps only that it ended: a teacher starting it again wants a new room.
+    log(`The room ${state.code} kept in ${options.dataDir} has ended: starting a new room there, with a new code and new links.`);
+    await state.close();
+    sqlite.clear();
+    state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
+    await state.open();
+  }
   const { identity, created } = await state.identity();
   let router: ReturnType<typeof createRoomRouter> | null = null;
   const engine = await startRoomHocuspocus({

@@ -42,6 +42,8 @@ export interface RoomForwarder {
   handle(req: IncomingMessage, res: ServerResponse, participantId: string): Promise<void>;
   /** Releases the model (a local model's memory); optional. */
   close?(): Promise<void>;
+  /** The room's models that have no price at the provider (their calls cost "unknown", never $0); optional, none when absent. */
+  unpricedModels?: readonly string[];
 }
 
 /** What the scorer needs from the server. */

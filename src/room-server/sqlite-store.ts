@@ -69,6 +69,13 @@ export class RoomSqlite {
     };
   }
 
+  /** Removes every document and record (an ended room's identity too), then compacts the file: the folder holds a new room from here. */
+  clear(): void {
+    this.db.exec('DELETE FROM documents');
+    this.db.exec('DELETE FROM records');
+    this.compact();
+  }
+
   /** Rewrites the file without free pages, so no deleted text (a wiped room's names and prompts) stays in it. */
   compact(): void {
     this.db.exec('VACUUM');

@@ -235,6 +235,8 @@ export interface RoomSnapshot {
   rounds: RoundPublic[];
   leaderboard: LeaderboardRow[];
   submissions: (SubmissionPublic & { score: ScoreState | null })[];
+  /** The room's models without a price at the provider: their cost is unknown ("—"), and a USD cap cannot hold for them (absent: none). */
+  unpricedModels?: string[];
 }
 
 /** `POST /api/evolution`: seed one evolution's pool with the class's submissions. */

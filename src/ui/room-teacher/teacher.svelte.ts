@@ -42,6 +42,11 @@ export function roundConfigOf(form: RoundForm): RoundConfig {
   return { title: form.title.trim() || 'Round', practiceTasks, hiddenTasks, episodes: form.episodes, steps: form.steps, repeats: form.repeats, minutes: form.minutes };
 }
 
+/** The title a round gets by default: "Round N", N its index in the room (1 for the first). */
+export function nextRoundTitle(roundsSoFar: number): string {
+  return `Round ${roundsSoFar + 1}`;
+}
+
 /** How the view reaches the outside: downloads and the clock. */
 export interface TeacherHost {
   download(blob: Blob, name: string): void;
@@ -66,11 +71,19 @@ export class TeacherRoom {
   form = $state<RoundForm>({ title: 'Round 1', practiceStories: ['lever-room'], practiceSeeds: '1, 2', hiddenStories: ['lever-room'], hiddenSeeds: '3, 4', episodes: 3, steps: 12, repeats: 1, minutes: 10 });
   evolveBudget = $state(20);
   private refreshing: Promise<void> | null = null;
+  /** Whether the teacher typed the title since the last round opened (then it is not replaced). */
+  private titleTyped = false;
+  /** The default title last put in the form. */
+  private titleDefault = '';
   private again = false;
 
   constructor(readonly api: RoomApi, readonly live: RoomLive, private readonly host: TeacherHost) {
-    live.onChange(() => void this.refresh());
+    live.onChange(() => {
+      this.followTitle();
+      void this.refresh();
+    });
     host.setInterval(() => void this.refresh(), USAGE_REFRESH_MS);
+    this.followTitle();
     void this.refresh();
   }
 
@@ -88,6 +101,7 @@ export class TeacherRoom {
     this.refreshing = (async () => {
       try {
         this.snapshot = await this.api.snapshot();
+        this.followTitle();
       } catch (error) {
         if (!this.ended) this.problem = errorText(error);
       } finally {
@@ -99,6 +113,20 @@ export class TeacherRoom {
       }
     })();
     return this.refreshing;
+  }
+
+  /** The teacher types the round's title (an empty one gives the default back). */
+  typeTitle(title: string): void {
+    this.form.title = title;
+    this.titleTyped = title.trim() !== '';
+  }
+
+  /** Puts "Round N" (N = the next round's index, from the document or the snapshot) in the form unless the teacher typed a title. */
+  private followTitle(): void {
+    const next = nextRoundTitle(Math.max(this.live.state?.rounds.length ?? 0, this.snapshot?.rounds.length ?? 0));
+    if (next === this.titleDefault) return;
+    this.titleDefault = next;
+    if (!this.titleTyped) this.form.title = next;
   }
 
   /** Runs one action: busy while it runs, its refusal in `problem`, `doneText` in `done`. */
@@ -134,7 +162,10 @@ export class TeacherRoom {
       if (closeCurrent && current && current.state !== 'closed') await this.api.roundAction(current.id, 'close');
       await this.api.openRound(config);
     }, `Round "${config.title}" is open: ${config.practiceTasks.length} practice and ${config.hiddenTasks.length} hidden task${config.hiddenTasks.length === 1 ? '' : 's'}.`);
-    if (opened) this.form.title = `Round ${(this.live.state?.rounds.length ?? 0) + 1}`;
+    if (!opened) return;
+    this.titleTyped = false;
+    this.titleDefault = '';
+    this.followTitle();
   }
 
   /** Locks, reveals or closes the round shown; resolves to whether the server did it. */
