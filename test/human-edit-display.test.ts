@@ -80,8 +80,8 @@ describe('a session a person edited mid-episode', () => {
 describe('a provider stop, said plainly', () => {
   it('is one sentence by the fault kind; the advice is kept whole for details', () => {
     const advice = 'Could not reach http://127.0.0.1:9/v1 from http://localhost:5173: the server is down. Ollama: start it with OLLAMA_ORIGINS=… ollama serve.';
-    expect(providerStopText('network_or_cors', advice)).toEqual({ headline: 'Stopped: the provider could not be reached.', details: advice });
-    expect(providerStopText('auth', null)).toEqual({ headline: 'Stopped: the provider refused the API key.', details: '' });
+    expect(providerStopText('network_or_cors', advice)).toEqual({ headline: 'Stopped: the provider could not be reached.', details: advice, resumable: true, instead: '' });
+    expect(providerStopText('auth', null)).toEqual({ headline: 'Stopped: the provider refused the API key.', details: '', resumable: true, instead: '' });
     expect(providerStopText(null, '  x  ').headline).toBe('Stopped: the provider failed.');
   });
 });
