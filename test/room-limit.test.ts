@@ -50,7 +50,7 @@ describe('the room forwarder’s 429', () => {
     expect(requests).toBe(1);
     expect(providerStopText(error.kind, error.message)).toEqual({
       headline: `Stopped: the workshop room refused the call: ${MESSAGE}`, details: '', resumable: false,
-      instead: 'Resuming would be refused the same way: ask the teacher for more tokens, or start a shorter session (fewer episodes or steps).',
+      instead: 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).',
     });
   });
 

@@ -46,7 +46,7 @@ export function providerStopText(kind: string | null, message: string | null): P
     const words = message.slice(ROOM_REFUSAL_PREFIX.length).trim();
     const resumable = ROOM_WAIT.test(words);
     const instead = resumable ? '' : ROOM_CAP.test(words)
-      ? 'Resuming would be refused the same way: ask the teacher for more tokens, or start a shorter session (fewer episodes or steps).'
+      ? 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).'
       : 'Resuming would be refused the same way: this session cannot go on through the room; talk to the teacher.';
     return { headline: `Stopped: the workshop room refused the call: ${words}`, details: '', resumable, instead };
   }
