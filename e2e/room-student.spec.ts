@@ -179,6 +179,8 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   await page.getByTestId('learn-start').click();
   await expect(page.getByTestId('learn-state')).toHaveText(`Stopped: the workshop room refused the call: You have used ${MAX_CALLS} of your ${MAX_CALLS} model calls. Ask the teacher if you need more.`, { timeout: 60_000 });
   await expect(page.getByTestId('learn-resume')).toHaveCount(0);
+  // What the room allows is read again after the run: nothing left.
+  await expect(page.getByTestId('learn-room-fit')).toContainText('you have 0 left.');
   await expect(page.getByTestId('learn-stop-instead')).toHaveText('Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).');
   await shot(page, 'room-student-cap.png');
 

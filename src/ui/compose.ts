@@ -196,8 +196,9 @@ router.onEnter('agent', onEnter(agent, (state) => state.init()));
 router.onEnter('learn', onEnter(learn, async (state) => {
   await state.enter();
   await presets.apply();
-  // In a workshop room: what the room still allows, for the warning before Start.
-  state.setup.roomAllowance = (await room.current?.allowance()) ?? null;
+  // In a workshop room: what the room still allows, for the warning before Start (read again after each run).
+  state.setup.allowanceSource = async () => (await room.current?.allowance()) ?? null;
+  await state.setup.refreshRoomAllowance();
 }));
 router.onEnter('replay', onEnter(replay, (state) => state.enter()));
 router.onEnter('library', onEnter(metaLibrary, (state) => state.enter()));

@@ -105,8 +105,10 @@ export class LearnSetup {
     const f = this.form;
     return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices }, count);
   });
-  /** In a workshop room: what the room still allows this participant (set when Learn is shown); null outside a room. */
+  /** In a workshop room: what the room still allows this participant (read when Learn is shown and after each run); null outside a room. */
   roomAllowance = $state.raw<RoomAllowance | null>(null);
+  /** Asks the room what it still allows (compose.ts sets it; null: never in a room). */
+  allowanceSource: (() => Promise<RoomAllowance | null>) | null = null;
   /** The session will not fit in the room's allowance: said before Start (a warning; Start stays). */
   readonly roomFit: string | null = $derived.by(() => (this.settings.room ? roomFitText(this.estimate, this.roomAllowance) : null));
   /** Adds and removes stories (the story shelf panel), choosing what was added. */
@@ -154,6 +156,11 @@ export class LearnSetup {
     this.appliedQuery = wanted;
     if (this.catalog.find(wanted)) this.change({ policyId: metaOptionId(wanted) });
     else this.notice = `The meta-prompt “${wanted}” is not in the library.`;
+  }
+
+  /** Read again what the room still allows (after a run used some of it); null outside a room. Never throws. */
+  async refreshRoomAllowance(): Promise<void> {
+    this.roomAllowance = this.allowanceSource ? await this.allowanceSource().catch(() => null) : null;
   }
 
   /** Change form fields (the view's inputs, a share link, a preset). */
