@@ -5,8 +5,11 @@
  * scorer that reports at once. The page finds the room by `/api/info` and opens the Room view; a
  * wrong code is refused in plain words, the right one joins; a reload keeps the identity; a
  * submission is sent and scored; one made offline waits ("waiting to send") and is sent once when
- * back online; Learn on a practice task runs through the room's model until the participant's
- * call cap, whose message is shown in plain words; the token never appears in the address bar or
+ * back online; a locked round says why Submit is disabled; practice opens Learn with the round's
+ * K and S (tasks named by story title and seed), Learn warns before Start that the session will
+ * not fit the calls left, and runs through the room's model until the participant's call cap,
+ * whose message is shown in plain words without a Resume the room would refuse; "Practise my
+ * draft" runs the draft as the meta-prompt; a taken name is made unique and said so; the token never appears in the address bar or
  * any URL the page requests. Screenshots at 1280×800.
  */
 import { expect, test, type Page } from '@playwright/test';
@@ -141,31 +144,58 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   const after = await teacher<RoomSnapshot>('GET', '/api/room');
   expect(after.submissions.map((s) => s.version)).toEqual([1, 2]);
 
+  // Locked: Submit is disabled, and the page says why next to it.
+  await teacher('POST', `/api/rounds/${round.id}/lock`);
+  await expect(page.getByTestId('room-submit')).toBeDisabled();
+  await expect(page.getByTestId('room-submit-why')).toHaveText('The round is locked: submissions are closed.');
+  await shot(page, 'room-student-locked.png');
+
   // The reveal: the leaderboard with my best.
   await teacher('POST', `/api/rounds/${round.id}/reveal`);
   await expect(page.getByTestId('room-leaderboard-row')).toHaveCount(1);
   await expect(page.getByTestId('room-leaderboard-row')).toContainText('Ada (you)');
-  await expect(page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2, lever-room:3.');
+  await expect(page.getByTestId('room-hidden')).toHaveText('Hidden tasks: The Lever Room, seed 2; The Lever Room, seed 3.');
+  await expect(page.getByTestId('room-submit-why')).toHaveText('The round is revealed: submissions are closed.');
   await shot(page, 'room-student-joined.png');
   await expectNoSeriousViolations(page, 'the Room view, joined, after the reveal');
   await page.setViewportSize({ width: 1920, height: 1080 });
   await shot(page, 'room-student-joined-1920.png');
   await page.setViewportSize({ width: 1280, height: 800 });
 
-  // Learn on the practice task runs through the room's model, until the call cap: said in the room's words.
+  // Practice opens Learn with the round's K and S; before Start, Learn says the session will not fit
+  // what the room still allows (a warning: Start stays); the run stops at the call cap, in the
+  // room's words, and offers no Resume that the room would refuse again.
   await teacher('POST', '/api/rounds', { title: 'Practice', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2'], episodes: 2, steps: 10, repeats: 1, minutes: null });
+  await expect(page.getByTestId('room-practice')).toHaveText('Practise on The Lever Room, seed 1 in Learn');
   await page.getByTestId('room-practice').first().click();
   await expect(page.getByTestId('learn')).toHaveAttribute('data-ready', 'true');
+  await expect(page.getByTestId('learn-episodes')).toHaveValue('2');
+  await expect(page.getByTestId('learn-steps')).toHaveValue('10');
+  await expect(page.getByTestId('learn-room-fit')).toHaveText(`This session makes up to 21 model calls; you have ${MAX_CALLS} left. Fewer episodes or steps, or ask the teacher.`); // 2 × 10 actor calls, 1 update
+  await shot(page, 'room-student-learn-warning.png');
   await page.getByTestId('learn-episodes').fill('3');
   await page.getByTestId('learn-steps').fill('5');
+  await expect(page.getByTestId('learn-start')).toBeEnabled();
   await page.getByTestId('learn-start').click();
   await expect(page.getByTestId('learn-state')).toHaveText(`Stopped: the workshop room refused the call: You have used ${MAX_CALLS} of your ${MAX_CALLS} model calls. Ask the teacher if you need more.`, { timeout: 60_000 });
+  await expect(page.getByTestId('learn-resume')).toHaveCount(0);
+  // What the room allows is read again after the run: nothing left.
+  await expect(page.getByTestId('learn-room-fit')).toContainText('you have 0 left.');
+  await expect(page.getByTestId('learn-stop-instead')).toHaveText('Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).');
   await shot(page, 'room-student-cap.png');
+
+  // "Practise my draft": Learn runs the student's draft as the meta-prompt.
+  await page.getByTestId('nav-room').click();
+  await page.getByTestId('room-text').fill('Pull each lever once and keep the one that scored.');
+  await page.getByTestId('room-practise-draft').click();
+  await expect(page.getByTestId('learn-policy')).toHaveValue('room-draft');
+  await expect(page.getByTestId('learn-policy').locator('option:checked')).toHaveText('Your room draft');
 
   // Settings say the room is the provider and show no key.
   await page.getByTestId('nav-settings').click();
   await expect(page.getByTestId('settings-room')).toContainText('In the room “Friday class”: every role uses the room’s model mock-model');
   await expect(page.getByTestId('api-key')).toHaveCount(0);
+  await expect(page.getByTestId('make-setup-link')).toHaveCount(0);
   await shot(page, 'room-student-settings.png');
 
   // Leaving the room gives the user's own settings back.
@@ -183,14 +213,21 @@ test('a student joins by code, keeps their identity, submits (also offline) and 
   expect(urls.some((u) => u.startsWith(`ws://${HOST}`))).toBe(true);
 });
 
-test('a join link fills the code; a participant the teacher removes is told so in plain words', async ({ page }) => {
+test('a join link fills the code; a taken name is made unique and said so; a participant the teacher removes is told so in plain words', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.goto(`${origin}/?room=${room.addresses.code}`);
-  await expect(page.getByTestId('room-code')).toHaveValue(room.addresses.code);
+  // Another participant is already called Bo.
+  const other = await fetch(`http://127.0.0.1:${room.addresses.port}/api/join`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ code: room.addresses.code, name: 'Bo' }) });
+  expect(other.status).toBe(200);
+  const typed = room.addresses.code.toLowerCase();
+  await page.goto(`${origin}/?room=${typed}`);
+  await expect(page.getByTestId('room-code')).toHaveValue(typed);
   await page.getByTestId('room-name').fill('Bo');
   await page.getByTestId('room-join-button').click();
-  await expect(page.getByTestId('room-me')).toHaveText('Bo');
-  const bo = (await teacher<RoomSnapshot>('GET', '/api/room')).participants.find((p) => p.name === 'Bo')!;
+  await expect(page.getByTestId('room-me')).toHaveText('Bo (2)');
+  await expect(page.getByTestId('room-name-note')).toContainText('You are Bo (2): another participant has that name.');
+  await expect(page.getByTestId('room-code-shown')).toHaveText(room.addresses.code.toUpperCase());
+  await shot(page, 'room-student-renamed.png');
+  const bo = (await teacher<RoomSnapshot>('GET', '/api/room')).participants.find((p) => p.name === 'Bo (2)')!;
   await teacher('POST', `/api/participants/${bo.id}/remove`);
   await expect(page.getByTestId('room-out')).toHaveText('The teacher removed you from this room.');
   await shot(page, 'room-student-removed.png');

@@ -17,6 +17,7 @@ import { sceneAt } from '../src/ui/shared/replay/replay-scene.ts';
 import { curveConfig, HUMAN_EDIT_SERIES, markText } from '../src/ui/shared/charts/learning-chart.ts';
 import { curveMarksOf, humanEditCaption, humanEditSuffix } from '../src/ui/shared/format/human-edit.ts';
 import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
+import { ROOM_REFUSAL_PREFIX } from '../src/llm/errors.ts';
 
 const PLAIN = importSession(readFileSync(new URL('./fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8'));
 const guideOf = (r: SessionRecord, e: number) => r.episodes[e - 1]!.guidingPrompt;
@@ -80,8 +81,20 @@ describe('a session a person edited mid-episode', () => {
 describe('a provider stop, said plainly', () => {
   it('is one sentence by the fault kind; the advice is kept whole for details', () => {
     const advice = 'Could not reach http://127.0.0.1:9/v1 from http://localhost:5173: the server is down. Ollama: start it with OLLAMA_ORIGINS=… ollama serve.';
-    expect(providerStopText('network_or_cors', advice)).toEqual({ headline: 'Stopped: the provider could not be reached.', details: advice });
-    expect(providerStopText('auth', null)).toEqual({ headline: 'Stopped: the provider refused the API key.', details: '' });
+    expect(providerStopText('network_or_cors', advice)).toEqual({ headline: 'Stopped: the provider could not be reached.', details: advice, resumable: true, instead: '' });
+    expect(providerStopText('auth', null)).toEqual({ headline: 'Stopped: the provider refused the API key.', details: '', resumable: true, instead: '' });
     expect(providerStopText(null, '  x  ').headline).toBe('Stopped: the provider failed.');
+  });
+
+  it('a room refusal that waiting lifts (the teacher’s pause, the window not yet open) keeps Resume; one that resuming cannot lift says what to do', () => {
+    const room = (words: string) => providerStopText('quota', ROOM_REFUSAL_PREFIX + words);
+    expect(room('The teacher paused model calls. Wait until the teacher resumes them, then try again.')).toMatchObject({ resumable: true, instead: '' });
+    expect(room('The room’s model opens at 10:00. Try again then.')).toMatchObject({ resumable: true, instead: '' });
+    expect(room('This request (about 717 tokens) does not fit in the 663 tokens you have left (2,337 tokens used).')).toMatchObject({
+      resumable: false, instead: 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).',
+    });
+    expect(room('The teacher removed you from this room, so it no longer calls the model for you.')).toMatchObject({
+      resumable: false, instead: 'Resuming would be refused the same way: this session cannot go on through the room; talk to the teacher.',
+    });
   });
 });

@@ -48,7 +48,10 @@ describe('the room forwarder’s 429', () => {
     expect(error.status).toBe(429);
     expect(error.message).toBe(ROOM_REFUSAL_PREFIX + MESSAGE);
     expect(requests).toBe(1);
-    expect(providerStopText(error.kind, error.message)).toEqual({ headline: `Stopped: the workshop room refused the call: ${MESSAGE}`, details: '' });
+    expect(providerStopText(error.kind, error.message)).toEqual({
+      headline: `Stopped: the workshop room refused the call: ${MESSAGE}`, details: '', resumable: false,
+      instead: 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).',
+    });
   });
 
   it('every refusal code of the room is known to the page’s client', async () => {

@@ -102,7 +102,7 @@ export function promptTooLong(promptTokens: number, left: { tokens: number | nul
     status: 429,
     type: 'rate_limit_error',
     code: left.tokens !== null ? 'token_cap_reached' : 'usd_cap_reached',
-    message: `This request (about ${plain(promptTokens)} tokens) does not fit in the ${what} you have left (${plain(usage.tokens)} tokens used). Shorten it, or ask the teacher for more.`,
+    message: `This request (about ${plain(promptTokens)} tokens) does not fit in the ${what} you have left (${plain(usage.tokens)} tokens used). Ask the teacher for more tokens, or start a shorter session (fewer episodes or steps).`,
   };
 }
 

@@ -9,6 +9,7 @@
 import { mount } from 'svelte';
 import App from './App.svelte';
 import type { LearnSetup } from './learn/learn-setup.svelte.ts';
+import type { PracticeRequest } from './room/room.svelte.ts';
 import { KEYLESS_META_PROMPT } from './shared/format/learn-form.ts';
 import { Player } from './play/player.svelte.ts';
 import { LazyState } from './shell/lazy-state.svelte.ts';
@@ -98,15 +99,15 @@ const experiments = stateAfterSchemas(async () => {
   return new ExperimentsState({ runs: runServices, settings: settingsState, files: services });
 });
 const replay = stateAfterSchemas(async () => new (await import('./replay/replay.svelte.ts')).ReplayState(services));
-/** Learn on a room's practice task (`zork1:12`): its story and seed in the form, with the room's model (Settings in the room). */
-const openPractice = (task: string): void => {
+/** Learn on a room's practice task (`zork1:12`): its story and seed, the round's K and S, and the
+ * student's draft as the meta-prompt when asked, with the room's model (Settings in the room). A
+ * workshop-mode preset due is applied first, so it does not replace the round's settings. */
+const openPractice = (practice: PracticeRequest): void => {
   void Promise.all([import('./room/room-standing.ts'), learn.get()]).then(async ([{ practiceTarget }, state]) => {
-    const { story, seed } = practiceTarget(task);
+    const { story, seed } = practiceTarget(practice.task);
     await state.setup.init();
-    if (state.setup.shelf.find(story)) {
-      state.setup.selectStory(story);
-      state.setup.setSeed({ kind: 'fixed', seed });
-    }
+    await presets.apply();
+    state.setup.practise({ storyId: story, seed, episodes: practice.episodes, maxSteps: practice.steps, draft: practice.draft });
     router.open('learn', { story });
   });
 };
@@ -122,6 +123,7 @@ const room = stateAfterSchemas(async () => {
     connect: connectRoom,
     useRoom: async (provider) => (await settings.get()).useRoom(provider),
     openPractice,
+    storyTitle: (id) => shelf.find(id)?.title ?? null,
     newId,
     now: () => Date.now(),
     libraryEntries: async () => {
@@ -191,7 +193,13 @@ workshop.onChange((on) => void presets.modeChanged(on));
 const onEnter = <T,>(state: LazyState<T>, enter: (value: T) => unknown): (() => void) => () => void state.get().then(enter).catch(() => undefined);
 router.onEnter('play', () => void player.init());
 router.onEnter('agent', onEnter(agent, (state) => state.init()));
-router.onEnter('learn', onEnter(learn, async (state) => (await state.enter(), await presets.apply())));
+router.onEnter('learn', onEnter(learn, async (state) => {
+  await state.enter();
+  await presets.apply();
+  // In a workshop room: what the room still allows, for the warning before Start (read again after each run).
+  state.setup.allowanceSource = async () => (await room.current?.allowance()) ?? null;
+  await state.setup.refreshRoomAllowance();
+}));
 router.onEnter('replay', onEnter(replay, (state) => state.enter()));
 router.onEnter('library', onEnter(metaLibrary, (state) => state.enter()));
 router.onEnter('evolve', onEnter(evolve, (state) => state.init()));

@@ -24,7 +24,8 @@ import { LAST_STORY_KEY } from '../shared/state/story-shelf.svelte.ts';
 import { StoryPicker } from '../shared/state/story-picker.ts';
 import type { ShelfEntry } from '../shared/state/shelf.ts';
 import { FormMemory, formSettingKey } from '../shared/state/form-memory.svelte.ts';
-import { estimateSession, type SessionEstimate } from './session-estimate.ts';
+import { estimateSession, roomFitText, type SessionEstimate } from './session-estimate.ts';
+import type { RoomAllowance } from '../shared/room/room-allowance.ts';
 import { DEFAULT_GUIDING_PROMPT } from '../../agents/actor-prompt.ts';
 import { WEB_DEFAULT_GUIDING_PROMPT } from '../../web/texts.ts';
 import { WEB_DEFAULTS } from '../shared/format/web-task-list.ts';
@@ -104,6 +105,12 @@ export class LearnSetup {
     const f = this.form;
     return estimateSession(policy, { episodes: f.episodes, maxSteps: f.maxSteps, guidingPrompt: f.guidingPrompt, contextWindow: f.contextWindow ?? this.defaultContextWindow }, { roles, prices }, count);
   });
+  /** In a workshop room: what the room still allows this participant (read when Learn is shown and after each run); null outside a room. */
+  roomAllowance = $state.raw<RoomAllowance | null>(null);
+  /** Asks the room what it still allows (compose.ts sets it; null: never in a room). */
+  allowanceSource: (() => Promise<RoomAllowance | null>) | null = null;
+  /** The session will not fit in the room's allowance: said before Start (a warning; Start stays). */
+  readonly roomFit: string | null = $derived.by(() => (this.settings.room ? roomFitText(this.estimate, this.roomAllowance) : null));
   /** Adds and removes stories (the story shelf panel), choosing what was added. */
   readonly stories: StoryPicker;
   private starting: Promise<void> | null = null;
@@ -149,6 +156,11 @@ export class LearnSetup {
     this.appliedQuery = wanted;
     if (this.catalog.find(wanted)) this.change({ policyId: metaOptionId(wanted) });
     else this.notice = `The meta-prompt “${wanted}” is not in the library.`;
+  }
+
+  /** Read again what the room still allows (after a run used some of it); null outside a room. Never throws. */
+  async refreshRoomAllowance(): Promise<void> {
+    this.roomAllowance = this.allowanceSource ? await this.allowanceSource().catch(() => null) : null;
   }
 
   /** Change form fields (the view's inputs, a share link, a preset). */
@@ -244,6 +256,26 @@ export class LearnSetup {
     const notes = this.modelNotes(setup);
     this.change({ kind: 'web', webTaskId: id, seedRandom: false, policyId: option.id, rawMetaPrompt: isRaw(setup.policy), episodes: setup.episodes, maxSteps: setup.maxSteps });
     this.notice = `Loaded a shared setup (web task ${id}). ${notes.join(' ')}`.trim();
+  }
+
+  /**
+   * Fill the form for a workshop room's practice: the story and seed of a practice task, the
+   * round's K (episodes) and S (max steps), and, when `draft` is given, the student's draft as the
+   * meta-prompt (the option "Your room draft", replacing an earlier one); without it the policy
+   * stays as chosen. A story not on the shelf leaves the story as it was.
+   */
+  practise(practice: { storyId: string; seed: number; episodes: number; maxSteps: number; draft: string | null }): void {
+    const patch: Partial<LearnForm> = { episodes: practice.episodes, maxSteps: practice.maxSteps };
+    if (this.shelf.find(practice.storyId)) {
+      this.setKind('story');
+      Object.assign(patch, { storyId: practice.storyId, seed: practice.seed, seedRandom: false });
+    }
+    if (practice.draft !== null) {
+      const option: PolicyOption = { id: 'room-draft', label: 'Your room draft', group: 'From the workshop room', spec: { kind: 'meta', name: 'Your room draft', strategy: practice.draft } };
+      this.sharedPolicies = [...this.sharedPolicies.filter((o) => o.id !== option.id), option];
+      Object.assign(patch, { policyId: option.id, rawMetaPrompt: false });
+    }
+    this.change(patch);
   }
 
   /** The policy option of a shared policy (added as "Shared: …" when no library entry has it). */

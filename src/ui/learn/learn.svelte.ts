@@ -324,6 +324,7 @@ export class LearnState extends RunLifecycle {
       },
     });
     await this.sessions.refresh();
+    await this.setup.refreshRoomAllowance();
   }
 
   /**

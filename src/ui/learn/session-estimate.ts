@@ -8,6 +8,7 @@
 import { priceUsage, sessionUsage, simulatedOnly, unpricedModels, type CostPoint, type EstimateModels } from '../../ttl/cost-estimate.ts';
 import type { TokenCounter } from '../../llm/token-count.ts';
 import type { PolicySpec } from '../../ttl/policy.ts';
+import type { RoomAllowance } from '../shared/room/room-allowance.ts';
 
 export interface SessionEstimate {
   low: CostPoint;
@@ -54,4 +55,22 @@ const GROUPED = new Intl.NumberFormat('en', { maximumFractionDigits: 0 });
 export function formatTokens(tokens: number): string {
   if (tokens >= 1_000_000) return `${(tokens / 1_000_000).toFixed(1)}M`;
   return GROUPED.format(Math.round(tokens / 100) * 100);
+}
+
+/**
+ * A warning when the session about to start may not fit in what the room still allows (its high
+ * estimate is over the tokens left, or it makes more calls than are left), null when it fits, when
+ * there is no estimate yet, or no allowance (not in a room). A warning only: Start stays offered.
+ * "This session needs about 30,200–107,400 tokens; you have 2,663 left. Fewer episodes or steps, or ask the teacher."
+ */
+export function roomFitText(estimate: SessionEstimate | null, left: RoomAllowance | null): string | null {
+  if (estimate === null || left === null) return null;
+  const calls = estimate.actorCalls + estimate.policyCalls;
+  const problems: string[] = [];
+  if (left.tokens !== null && estimate.high.totalTokens > left.tokens) {
+    problems.push(`needs about ${formatTokens(estimate.low.totalTokens)}–${formatTokens(estimate.high.totalTokens)} tokens; you have ${GROUPED.format(left.tokens)} left`);
+  }
+  if (left.calls !== null && calls > left.calls) problems.push(`makes up to ${GROUPED.format(calls)} model calls; you have ${GROUPED.format(left.calls)} left`);
+  if (problems.length === 0) return null;
+  return `This session ${problems.join(', and ')}. Fewer episodes or steps, or ask the teacher.`;
 }

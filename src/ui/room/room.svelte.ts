@@ -18,6 +18,8 @@ import { RoomApi, RoomCallError } from './room-api.ts';
 import { loadIdentity, roomCodeOf, saveIdentity, type KeyValueStorage, type RoomIdentity } from './room-identity.ts';
 import { Outbox, type OutboxItem } from './room-outbox.ts';
 import { currentRound } from './room-standing.ts';
+import { joinedNameNote, taskLabel } from './room-guidance.ts';
+import { roomAllowance, type RoomAllowance } from '../shared/room/room-allowance.ts';
 
 export interface RoomStudentDeps {
   api: RoomApi;
@@ -28,8 +30,10 @@ export interface RoomStudentDeps {
   connect(options: RoomConnectionOptions): RoomConnection;
   /** Switch the page's LLM settings to the room (null: back to the user's own). */
   useRoom(provider: RoomProvider | null): void | Promise<void>;
-  /** Open Learn on a practice task (`zork1:12`) with the room's model. */
-  openPractice(task: string): void;
+  /** Open Learn on a practice task with the round's K and S (and the draft as the meta-prompt when given), with the room's model. */
+  openPractice(practice: PracticeRequest): void;
+  /** A story's title by its id (the story shelf), or null when the shelf does not have it. */
+  storyTitle(storyId: string): string | null;
   /** A random id (no secure context needed: page-abilities `newId`). */
   newId(): string;
   now(): number;
@@ -44,6 +48,14 @@ export interface LibraryPick {
   strategy: string;
 }
 
+/** Learn opened for a room's practice: the task (`zork1:12`), the round's K and S, and the draft to run as the meta-prompt (null: Learn's chosen policy). */
+export interface PracticeRequest {
+  task: string;
+  episodes: number;
+  steps: number;
+  draft: string | null;
+}
+
 /** Where the student is: the join form, in the room, or out of it (removed, ended) with the reason. */
 export type RoomPhase = 'join' | 'joining' | 'joined' | 'out';
 
@@ -52,6 +64,8 @@ export class RoomStudentState {
   info = $state.raw<RoomInfo | null>(null);
   code = $state('');
   name = $state('');
+  /** What the room did to the typed name (cut, made unique), said once joined; null: kept as typed. */
+  nameNote = $state<string | null>(null);
   /** Why the last join failed, in plain words; null when it did not. */
   joinError = $state<string | null>(null);
   /** Why the student is out of the room (removed, ended), in plain words. */
@@ -122,6 +136,7 @@ export class RoomStudentState {
     this.joinError = null;
     try {
       const reply = await this.deps.api.join(code, name.slice(0, ROOM_LIMITS.name));
+      this.nameNote = joinedNameNote(name, reply.name);
       const identity: RoomIdentity = { participantId: reply.participantId, token: reply.token, name: reply.name, code };
       saveIdentity(this.deps.storage, identity);
       await this.enter(identity);
@@ -230,10 +245,33 @@ export class RoomStudentState {
     this.setActivity('writing');
   }
 
-  /** Open Learn on a practice task with the room's model (presence: "learn"). */
-  practise(task: string): void {
+  /**
+   * Open Learn on a practice task of the current round with the room's model, the round's K and S
+   * (presence: "learn"); `withDraft`: the draft runs as the meta-prompt (an empty draft: Learn's own choice).
+   */
+  practise(task: string, withDraft = false): void {
+    const round = this.round;
+    if (!round) return;
     this.setActivity('learn');
-    this.deps.openPractice(task);
+    const draft = withDraft && this.draft.trim() !== '' ? this.draft : null;
+    this.deps.openPractice({ task, episodes: round.episodes, steps: round.steps, draft });
+  }
+
+  /** What the room still allows this participant (tokens and calls left), or null when not joined or the room did not answer. */
+  async allowance(): Promise<RoomAllowance | null> {
+    const identity = this.identity;
+    if (this.phase !== 'joined' || !identity) return null;
+    try {
+      const me = await this.deps.api.me(identity.token);
+      return roomAllowance(me.usage, me.caps);
+    } catch {
+      return null;
+    }
+  }
+
+  /** A room task as a reader names it: "The Lever Room, seed 1" (room-guidance.ts `taskLabel`). */
+  taskLabel(task: string): string {
+    return taskLabel(task, (id) => this.deps.storyTitle(id));
   }
 
   /** Tell the room what the student is doing (sent only when it changes: not on every keystroke). */

@@ -15,7 +15,7 @@ import { IDENTITY_KEY, loadIdentity, roomCodeOf, saveIdentity, shouldProbe, sock
 import { Outbox, OUTBOX_KEY } from './room-outbox.ts';
 import { leaderboard } from '../../room/leaderboard.ts';
 import { mySubmissions, practiceTarget, roundTimerText, scoreStateText, scoreText, timerText } from './room-standing.ts';
-import { RoomStudentState } from './room.svelte.ts';
+import { RoomStudentState, type PracticeRequest } from './room.svelte.ts';
 
 function memoryStorage(): Storage & { data: Map<string, string> } {
   const data = new Map<string, string>();
@@ -194,7 +194,8 @@ describe('RoomStudentState', () => {
       socketUrl: 'ws://classroom.test:8080',
       connect: (o: RoomConnectionOptions) => ((options = o), fakeConnection(o, activity)),
       useRoom: (p: RoomProvider | null) => void providers.push(p),
-      openPractice: (task: string) => void activity.push(`open ${task}`),
+      openPractice: (p: PracticeRequest) => void activity.push(`open ${p.task} K=${p.episodes} S=${p.steps} ${p.draft === null ? 'policy as chosen' : `draft: ${p.draft}`}`),
+      storyTitle: (id: string) => (id === 'lever-room' ? 'The Lever Room' : null),
       newId: () => `client-${++ids}`,
       now: () => Date.parse('2026-01-01T10:05:00.000Z'),
       libraryEntries: async () => [{ id: 'naive', name: 'Naive', strategy: '' }, { id: 'notes', name: 'Notes', strategy: 'Keep notes.' }],
@@ -206,6 +207,7 @@ describe('RoomStudentState', () => {
     state.name = 'Ada';
     await state.join();
     expect(state.phase).toBe('join');
+    expect(state.nameNote).toBeNull();
     expect(state.joinError).toBe('That room code is not this room’s. Check the code on the projector (or ask the teacher) and try again.');
     state.code = 'ABC123';
     await state.join();
@@ -238,7 +240,12 @@ describe('RoomStudentState', () => {
     state.write('');
     expect(state.draftSource).toBe('written');
     state.practise('lever-room:1');
-    expect(activity.slice(-2)).toEqual(['learn', 'open lever-room:1']);
+    expect(activity.slice(-2)).toEqual(['learn', 'open lever-room:1 K=3 S=15 policy as chosen']);
+    state.write('Try every lever once.');
+    state.practise('lever-room:1', true);
+    expect(activity.at(-1)).toBe('open lever-room:1 K=3 S=15 draft: Try every lever once.');
+    expect(state.taskLabel('lever-room:1')).toBe('The Lever Room, seed 1');
+    expect(await state.allowance()).toEqual({ tokens: null, calls: null });
     // The token only ever travels in the Authorization header.
     expect(room.auth.filter((a) => a !== null).every((a) => a === 'Bearer fake-test-key-participant-token')).toBe(true);
 
@@ -270,6 +277,7 @@ describe('RoomStudentState refused by the room', () => {
       connect: (o: RoomConnectionOptions) => ((options = o), fakeConnection(o, [])),
       useRoom: (p: RoomProvider | null) => void providers.push(p),
       openPractice: () => undefined,
+      storyTitle: () => null,
       newId: () => 'client-1',
       now: () => 0,
       libraryEntries: async () => [],

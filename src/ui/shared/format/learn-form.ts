@@ -49,10 +49,10 @@ export const defaultLearnForm = (): LearnForm => ({
 });
 
 export interface PolicyOption {
-  /** 'static' | 'reflexion' | 'memory' | 'textgrad' | 'meta:<entry id>' | 'shared:<n>' | 'session:<n>' | 'human'. */
+  /** 'static' | 'reflexion' | 'memory' | 'textgrad' | 'meta:<entry id>' | 'shared:<n>' | 'session:<n>' | 'room-draft' | 'human'. */
   id: string;
   label: string;
-  group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'From a stored session' | 'You';
+  group: 'Baselines' | 'Meta-prompts' | 'From a shared link' | 'From a stored session' | 'From the workshop room' | 'You';
   spec: PolicySpec;
 }
 

@@ -24,7 +24,17 @@ export interface ProviderStopText {
   headline: string;
   /** The full message with its advice (empty: none recorded). */
   details: string;
+  /** Resuming can succeed (false: a workshop room's cap is reached, the student was removed, or the
+   * room's time window is over: the same call would be refused again). */
+  resumable: boolean;
+  /** What to do instead of resuming, when `resumable` is false (empty otherwise). */
+  instead: string;
 }
+
+/** A room refusal that lifts by itself (the teacher's pause, the window not yet open): resuming later can work. */
+const ROOM_WAIT = /paused model calls|opens at/i;
+/** A room refusal over the student's cap (tokens, calls or dollars). */
+const ROOM_CAP = /you have used|does not fit/i;
 
 /**
  * The headline and details of a run a provider fault stopped.
@@ -32,6 +42,13 @@ export interface ProviderStopText {
  * @param message the stop message (the provider layer's advice), null when none
  */
 export function providerStopText(kind: string | null, message: string | null): ProviderStopText {
-  if (message?.startsWith(ROOM_REFUSAL_PREFIX)) return { headline: `Stopped: the workshop room refused the call: ${message.slice(ROOM_REFUSAL_PREFIX.length).trim()}`, details: '' };
-  return { headline: `Stopped: ${PLAIN[kind ?? ''] ?? 'the provider failed.'}`, details: message?.trim() ?? '' };
+  if (message?.startsWith(ROOM_REFUSAL_PREFIX)) {
+    const words = message.slice(ROOM_REFUSAL_PREFIX.length).trim();
+    const resumable = ROOM_WAIT.test(words);
+    const instead = resumable ? '' : ROOM_CAP.test(words)
+      ? 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).'
+      : 'Resuming would be refused the same way: this session cannot go on through the room; talk to the teacher.';
+    return { headline: `Stopped: the workshop room refused the call: ${words}`, details: '', resumable, instead };
+  }
+  return { headline: `Stopped: ${PLAIN[kind ?? ''] ?? 'the provider failed.'}`, details: message?.trim() ?? '', resumable: true, instead: '' };
 }
