@@ -83,6 +83,8 @@ export class RoomSqlite {
 
   compact(): void {
     this.db.exec('VACUUM');
+    // The write-ahead log still holds the old pages (names, texts) until checkpointed: empty it now.
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {
