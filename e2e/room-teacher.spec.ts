@@ -144,6 +144,8 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   expect(late.status()).toBe(409);
   await teacher.getByTestId('round-reveal').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'revealed');
+  await projector.setViewportSize({ width: 1920, height: 1080 });
+  await projector.screenshot({ path: `${SHOTS}/projector-1920x1080-revealed.png` });
 
   // Evolve together: the projector shows the evolution's curve and whose idea the best descends from.
   await teacher.getByTestId('evolve-budget').fill('8');
@@ -201,6 +203,18 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   expect((await finalExport).suggestedFilename()).toBe(`room-${room.addresses.code}-final.json`);
   await expect(projector.getByTestId('projector-ended')).toBeVisible();
   await expect(projector.getByTestId('joined-name')).toHaveCount(0);
+  // The projector keeps the final results (the leaderboards with scores, the evolution) without the join code, also after a reload.
+  for (const reload of [false, true]) {
+    if (reload) await projector.reload();
+    await expect(projector.getByTestId('projector-round')).toHaveText('The room has ended — final results');
+    await expect(projector.getByTestId('final-round')).toHaveCount(1);
+    await expect(projector.getByTestId('final-round')).toContainText('Final: Warm-up');
+    await expect(projector.getByTestId('leaderboard-name')).toHaveText(['Participant 2', 'Participant 1']);
+    await expect(projector.getByTestId('leaderboard-wauc')).toHaveText(['0.80', '0.50']);
+    await expect(projector.getByTestId('projector-evolution')).toBeVisible();
+    await expect(projector.getByTestId('join-code')).toHaveCount(0);
+  }
+  await projector.screenshot({ path: `${SHOTS}/projector-1920x1080-ended.png` });
   const after = await request.post(`${origin}/api/join`, { data: { code: room.addresses.code, name: 'Cy' } });
   expect(after.status()).toBe(410);
 
@@ -235,7 +249,7 @@ test('the projector shows the room scorer\'s own W-AUC, interval and n (the dete
     const snapshot = (await (await request.get(`${at}/api/room`, { headers: teacherAuth })).json()) as RoomSnapshot;
     const score = snapshot.submissions.find((s) => s.id === sub.id)!.score!.score!;
     await expect(projector.getByTestId('leaderboard-wauc')).toHaveText(score.wauc.toFixed(2));
-    await expect(projector.getByTestId('leaderboard-ci')).toHaveText(`${score.low.toFixed(2)}–${score.high.toFixed(2)} · n = ${score.n}`);
+    await expect(projector.getByTestId('leaderboard-ci')).toHaveText('n = 1 (no interval)');
     expect(score.n).toBe(1);
     expect(score.curve).toHaveLength(2);
 

@@ -105,7 +105,8 @@ describe('two room servers behind one Redis', () => {
     const submitted = await apiOk<SubmissionPublic>(originA, '/api/submissions', ada.token, { roundId: round.id, text: 'Ada: repeat what scored.', clientId: 'ada-1' });
     await until(() => readRoom(benOnB.doc).submissions.some((s) => s.id === submitted.id), "Ada's submission (made on A) in Ben's document (on B)");
     const seenByBen = readRoom(benOnB.doc);
-    expect(seenByBen.submissions).toEqual([submitted]);
+    // Where a text came from stays out of the shared document.
+    expect(seenByBen.submissions).toEqual([{ ...submitted, source: '' }]);
     expect(seenByBen.participants.map((p) => p.name).sort()).toEqual(['Ada', 'Ben']);
     await until(() => readRoom(benOnB.doc).scores[submitted.id]?.status === 'scored', "Ada's score in Ben's document");
     await until(() => benOnB.presences().some((p) => p.participantId === ada.participantId), "Ada's presence (on A) seen by Ben (on B)");
@@ -209,7 +210,7 @@ describe('two room servers behind one Redis', () => {
       connections.push(back);
       const room = readRoom(back.doc);
       expect(room.participants.map((p) => p.name)).toEqual(['Cy']);
-      expect(room.submissions).toEqual([sub]);
+      expect(room.submissions).toEqual([{ ...sub, source: '' }]);
       expect(room.scores[sub.id]?.status).toBe('scored');
       expect(room.rounds.map((r) => r.id)).toEqual([round.id]);
     } finally {
@@ -266,7 +267,7 @@ describe('two room servers behind one Redis', () => {
     expect(after.participants).toEqual(before.participants);
     expect(after.rounds).toEqual(before.rounds);
     expect(after.currentRoundId).toBe(round.id);
-    expect(after.submissions).toEqual([kept, gone]);
+    expect(after.submissions).toEqual([kept, gone].map((s) => ({ ...s, source: '' })));
     expect(after.scores[kept.id]).toEqual(before.scores[kept.id]);
     expect(after.scores[gone.id]?.status).toBe('removed');
     expect(after.settings).toEqual(before.settings);

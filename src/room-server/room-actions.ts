@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ROOM_LIMITS, type EvolveTogetherRequest, type JoinReply, type JoinRequest, type ParticipantPublic, type RoomCaps, type RoomSettings, type RoundConfig, type RoundPublic, type ScoreState, type SubmissionPublic, type SubmitRequest } from '../room/protocol.ts';
 import { describeModel, type ModelIdentity } from '../llm/model-label.ts';
+import { finalResults } from '../room/leaderboard.ts';
 import { readRoom, type RoomDocWriter } from '../room/room-doc.ts';
 import { roomExport, roomExportJson, type RoomExportFile, type RoomExportFormat, type RoomExportInput } from '../room/room-export.ts';
 import { cleanText, RoomRequestError } from './room-errors.ts';
@@ -26,7 +27,7 @@ export interface RoomActionsDeps {
   scorer?: RoomScorer;
   /** Closes the live connections of a participant (null: every participant's). */
   disconnect(participantId: string | null): void;
-  /** After the room's end: the wiped document stored and the data file compacted. */
+  /** After the room's end: the wiped document stored, the data file compacted and sealed (no later write reaches it). */
   afterEnd?(): Promise<void>;
   log(line: string): void;
   now?: () => Date;
@@ -122,7 +123,7 @@ export class RoomActions {
     for (const r of this.state.rounds()) if (!same(rounds.get(r.public.id), r.public)) this.writer.putRound(r.public);
     const present = new Set(doc.submissions.map((s) => s.id));
     for (const sub of this.state.submissions()) {
-      if (!present.has(sub.id)) this.writer.appendSubmission(publicOf(sub));
+      if (!present.has(sub.id)) this.writer.appendSubmission(docEntryOf(sub));
       if (sub.removed && doc.scores[sub.id]?.status !== 'removed') this.writer.putScore(sub.id, REMOVED_SCORE);
     }
   }
@@ -182,7 +183,7 @@ export class RoomActions {
     const version = this.state.submissions().filter((s) => s.participantId === participantId && s.roundId === round.public.id).length + 1;
     const stored: StoredSubmission = { id, participantId, roundId: round.public.id, version, submittedAt: this.now().toISOString(), chars: text.length, source: cleanText(body.source, 80) || 'written', text, removed: false };
     await this.state.put({ kind: 'submission', id, value: stored });
-    this.writer.appendSubmission(publicOf(stored));
+    this.writer.appendSubmission(docEntryOf(stored));
     this.enqueue(stored, round);
     return publicOf(stored);
   }
@@ -363,6 +364,7 @@ export class RoomActions {
    */
   async end(): Promise<{ ended: true; export: unknown }> {
     const data: unknown = JSON.parse(roomExportJson(this.exportInput()));
+    const final = finalResults(readRoom(this.writer.doc), this.now().toISOString());
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
     await this.deps.scorer?.wipe?.();
@@ -375,6 +377,8 @@ export class RoomActions {
     this.writer.setEnded(true);
     this.deps.disconnect(null);
     await this.deps.afterEnd?.();
+    // After the stored document is sealed: the final results stay in this process's memory only.
+    this.writer.setFinal(final);
     return { ended: true, export: data };
   }
 
@@ -395,7 +399,17 @@ function parseCaps(value: unknown, now: RoomCaps): RoomCaps {
   };
 }
 
-/** A stored submission's public part. */
+/** A stored submission's public part (its owner's answer: with `source`). */
 function publicOf(s: StoredSubmission): SubmissionPublic {
   return { id: s.id, participantId: s.participantId, roundId: s.roundId, version: s.version, submittedAt: s.submittedAt, chars: s.chars, source: s.source };
+}
+
+/**
+ * A submission's entry in the shared document: `source` (which Library entry it started from) is
+ * left empty, as every classmate reads the document; the owner gets it from their own answers, the
+ * teacher from `GET /api/room`, and everyone with a token from `GET /api/submissions/:id` after the
+ * reveal. `chars` stays (a length says nothing of the text).
+ */
+function docEntryOf(s: StoredSubmission): SubmissionPublic {
+  return { ...publicOf(s), source: '' };
 }

@@ -7,6 +7,7 @@
  * secrets by the caller's `log`.
  */
 import { timingSafeEqual } from 'node:crypto';
+import { scrubKeys } from '../common/secrets.ts';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ProjectorInfo, RoomInfo, RoomSnapshot } from '../room/protocol.ts';
 import { ROOM_EXPORT_FORMATS, type RoomExportFormat } from '../room/room-export.ts';
@@ -86,9 +87,11 @@ function routes(deps: RoomRouterDeps): Route[] {
     r('POST', '/api/join', 'anyone', async ({ req }) => actions.join(await readJson(req))),
     r('GET', '/api/me', 'participant', async ({ caller }) => state.participant(actions.participantOf(participantId(caller)).id)),
     r('POST', '/api/submissions', 'participant', async ({ req, caller }) => actions.submit(participantId(caller), await readJson(req))),
+    // A room token is needed even after the reveal; the text leaves scrubbed of keys (the teacher's, and any provider-shaped one).
     r('GET', '/api/submissions/([\\w-]+)', 'anyone', async ({ caller, params }) => {
-      const { removed: _removed, ...text } = actions.submissionText(params[0]!, caller.role === 'projector' ? { role: 'participant', participantId: '' } : caller);
-      return text;
+      if (caller.role === 'none') throw new RoomRequestError('room_unauthorized', 'This needs a room token (a participant, teacher or projector link).');
+      const { removed: _removed, ...sub } = actions.submissionText(params[0]!, caller.role === 'projector' ? { role: 'participant', participantId: '' } : caller);
+      return { ...sub, text: scrubKeys(sub.text) };
     }),
     r('DELETE', '/api/submissions/([\\w-]+)', 'teacher', async ({ params }) => actions.removeSubmission(params[0]!).then(() => ({ removed: true }))),
     r('GET', '/api/room', 'teacher', async (): Promise<RoomSnapshot> => ({ ...state.snapshot(), unpricedModels: [...(deps.forwarder?.unpricedModels ?? [])] })),

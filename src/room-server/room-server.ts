@@ -112,6 +112,7 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
       if (!sqlite) return;
       sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(engine.doc));
       sqlite.compact();
+      sqlite.sealDocuments();
     },
   });
   const onScore = (id: string, score: ScoreState): void => {

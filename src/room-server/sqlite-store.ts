@@ -14,6 +14,8 @@ export const ROOM_DB_FILE = 'room.sqlite';
 
 /** One room's sqlite file: documents and private records. Synchronous (node:sqlite); one writer process. */
 export class RoomSqlite {
+  private sealed = false;
+
   private constructor(private readonly db: DatabaseSync) {}
 
   /** Opens (creating the folder and tables) `dir/room.sqlite`. @throws Error when the folder cannot be written */
@@ -33,6 +35,7 @@ export class RoomSqlite {
   }
 
   storeDocument(name: string, data: Uint8Array): void {
+    if (this.sealed) return;
     this.db.prepare('INSERT INTO documents (name, data) VALUES (?, ?) ON CONFLICT(name) DO UPDATE SET data = excluded.data').run(name, data);
   }
 
@@ -77,8 +80,18 @@ export class RoomSqlite {
   }
 
   /** Rewrites the file without free pages, so no deleted text (a wiped room's names and prompts) stays in it. */
+  /**
+   * After the room's end: later document stores are dropped, so what the server writes into the
+   * ended room's document (its final results) lives only in memory.
+   */
+  sealDocuments(): void {
+    this.sealed = true;
+  }
+
   compact(): void {
     this.db.exec('VACUUM');
+    // The write-ahead log still holds the old pages (names, texts) until checkpointed: empty it now.
+    this.db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   close(): void {

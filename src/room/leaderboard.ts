@@ -8,7 +8,7 @@
  * ordered by W-AUC, highest first, equal W-AUCs by who submitted first; equal W-AUCs share a rank
  * (1, 1, 3: "standard competition ranking"), so a tie is never broken by luck of timing on screen.
  */
-import type { LeaderboardRow, RoomScore, SubmissionPublic } from './protocol.ts';
+import type { LeaderboardRow, RoomFinal, RoomScore, SubmissionPublic } from './protocol.ts';
 import type { RoomState } from './room-doc.ts';
 
 /** A submission with its final score. */
@@ -86,4 +86,27 @@ export function newBests(before: readonly LeaderboardRow[], after: readonly Lead
     });
   }
   return out;
+}
+
+/**
+ * The room's final results from its last snapshot (pure): every round with scores and its
+ * leaderboard, the class evolution and its credit, names as the projector shows them ("Participant
+ * n", n the join order from 1, when the teacher hides names). No submission text.
+ */
+export function finalResults(state: RoomState, endedAt: string): RoomFinal {
+  const hidden = state.settings?.namesHidden ?? false;
+  const nameOf = (id: string): string => {
+    const index = state.participants.findIndex((p) => p.id === id);
+    if (index < 0) return hidden ? 'A participant' : 'Someone who left';
+    return hidden ? `Participant ${index + 1}` : state.participants[index]!.name;
+  };
+  const rounds = state.rounds
+    .map((r) => ({ id: r.id, title: r.title, rows: leaderboard(state, r.id).map((row) => ({ ...row, name: nameOf(row.participantId) })) }))
+    .filter((r) => r.rows.length > 0);
+  const evolution = state.evolution;
+  const best = evolution?.candidates.find((c) => c.id === evolution.bestCandidateId);
+  const credited = new Set([...(best?.creditParticipantIds ?? []), ...(best?.originParticipantId ? [best.originParticipantId] : [])]);
+  const credit = state.participants.filter((p) => credited.has(p.id)).map((p) => p.id);
+  const ids = new Set([...rounds.flatMap((r) => r.rows.map((row) => row.participantId)), ...credit, ...(evolution?.candidates.flatMap((c) => (c.originParticipantId ? [c.originParticipantId] : [])) ?? [])]);
+  return { endedAt, names: Object.fromEntries([...ids].map((id) => [id, nameOf(id)])), rounds, evolution, credit };
 }

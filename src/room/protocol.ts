@@ -273,6 +273,24 @@ export interface RoomEvolution {
   message: string | null;
 }
 
+/**
+ * `meta.final`: the room's final results, written by the server when the room ends (after its data
+ * is wiped) so the projector keeps showing them. Names are as the projector showed them
+ * ("Participant n" when names were hidden); no text of any submission. Lives only in the running
+ * server's memory: never stored in `--data`.
+ */
+export interface RoomFinal {
+  endedAt: string;
+  /** Display name by participant id (every participant in a row or the evolution's credit). */
+  names: Record<string, string>;
+  /** Every round with at least one score, in order: its title and leaderboard (row names = display names). */
+  rounds: { id: string; title: string; rows: LeaderboardRow[] }[];
+  /** The class evolution as it ended, or null. */
+  evolution: RoomEvolution | null;
+  /** Whose ideas the evolution's best descends from (participant ids). */
+  credit: string[];
+}
+
 /** Awareness state (presence). The server overwrites `participantId`, `role` and `name`. */
 export interface RoomPresence {
   role: 'student' | 'teacher' | 'projector';
@@ -284,7 +302,7 @@ export interface RoomPresence {
 
 /**
  * The document's top-level types: `meta` (Y.Map: `settings` RoomSettings, `currentRoundId`,
- * `ended`), `participants` (Y.Map<ParticipantPublic>), `rounds` (Y.Map<RoundPublic>),
+ * `ended`, `final` RoomFinal after the end), `participants` (Y.Map<ParticipantPublic>), `rounds` (Y.Map<RoundPublic>),
  * `submissions` (Y.Map<participantId, Y.Array<SubmissionPublic>>, append-only), `scores`
  * (Y.Map<ScoreState> by submission id), `evolution` (Y.Map: key `current` → RoomEvolution).
  */

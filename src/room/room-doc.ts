@@ -10,6 +10,7 @@ import {
   ROOM_DOC_KEYS,
   type ParticipantPublic,
   type RoomEvolution,
+  type RoomFinal,
   type RoomSettings,
   type RoundPublic,
   type ScoreState,
@@ -29,6 +30,8 @@ export interface RoomState {
   submissions: SubmissionPublic[];
   scores: Record<string, ScoreState>;
   evolution: RoomEvolution | null;
+  /** The final results once the room has ended (null before, and after a restart of an ended room). */
+  final?: RoomFinal | null;
 }
 
 const meta = (doc: Y.Doc): Y.Map<unknown> => doc.getMap(ROOM_DOC_KEYS.meta);
@@ -51,6 +54,7 @@ export function readRoom(doc: Y.Doc): RoomState {
     submissions: people.flatMap((p) => subs.get(p.id)?.toArray() ?? []),
     scores: Object.fromEntries(scores(doc).entries()),
     evolution: evolution(doc).get('current') ?? null,
+    final: (meta(doc).get('final') as RoomFinal | undefined) ?? null,
   };
 }
 
@@ -79,6 +83,11 @@ export class RoomDocWriter {
 
   setEnded(ended: boolean): void {
     meta(this.doc).set('ended', ended);
+  }
+
+  /** The final results (after the end's wipe). */
+  setFinal(final: RoomFinal): void {
+    meta(this.doc).set('final', final);
   }
 
   putParticipant(participant: ParticipantPublic): void {

@@ -14,7 +14,7 @@
  *   hidden tasks × repeats; K episodes of S steps. Both CSVs end with `model` and `model_caveat`,
  *   like every results CSV of the project (llm/model-label.ts).
  */
-import { scrubText } from '../common/secrets.ts';
+import { scrubKeys } from '../common/secrets.ts';
 import { toCsv } from '../eval/csv.ts';
 import { escapeHtml } from '../eval/report-html.ts';
 import { MODEL_CSV_COLUMNS, modelCsvCells, type ModelIdentity } from '../llm/model-label.ts';
@@ -102,7 +102,7 @@ export function roomExportJson(input: RoomExportInput): string {
     model: { name: model.name, simulated: model.simulated, kind: model.kind, caveat: model.caveat }, units: ROOM_EXPORT_UNITS,
     participants, rounds,
   };
-  return scrubText(`${JSON.stringify(body, null, 2)}\n`);
+  return scrubKeys(`${JSON.stringify(body, null, 2)}\n`);
 }
 
 /** The leaderboards CSV: one row per (round, ranked participant). */
@@ -113,7 +113,7 @@ export function roomResultsCsv(input: RoomExportInput): string {
     round.index, round.title, r.rank, r.name, r.participantId, r.submissionId, r.version, r.score.wauc, r.score.low, r.score.high, r.score.n,
     round.hiddenTaskCount, round.repeats, round.episodes, round.steps, ...model,
   ]));
-  return scrubText(toCsv({ header, rows }));
+  return scrubKeys(toCsv({ header, rows }));
 }
 
 /** The submissions CSV: one row per kept submission, with its status, score and text. */
@@ -124,7 +124,7 @@ export function roomSubmissionsCsv(input: RoomExportInput): string {
     round.index, round.title, name, s.participantId, s.id, s.version, s.submittedAt, s.source, s.chars, score?.status ?? 'queued',
     score?.score?.wauc ?? null, score?.score?.low ?? null, score?.score?.high ?? null, score?.score?.n ?? null, round.hiddenTaskCount, round.repeats, text, ...model,
   ]));
-  return scrubText(toCsv({ header, rows }));
+  return scrubKeys(toCsv({ header, rows }));
 }
 
 /** A Markdown table cell: one line, with `|`, `<`, `>` and `&` escaped. */
@@ -145,7 +145,7 @@ export function roomExportMarkdown(input: RoomExportInput): string {
       lines.push(`#### ${mdCell(name)}, version ${s.version} (${mdCell(s.source)}, ${s.submittedAt}): ${mdCell(scored)}`, '', '```text', text.replace(/```/g, '`\u200b``'), '```', '');
     }
   }
-  return scrubText(`${lines.join('\n')}\n`);
+  return scrubKeys(`${lines.join('\n')}\n`);
 }
 
 /** The HTML export: a standalone page (no script), every text escaped. */
@@ -168,7 +168,7 @@ export function roomExportHtml(input: RoomExportInput): string {
     }
   }
   parts.push('</body></html>');
-  return scrubText(`${parts.join('\n')}\n`);
+  return scrubKeys(`${parts.join('\n')}\n`);
 }
 
 /**

@@ -4,10 +4,10 @@
  * for `NEW_BEST_MS`. The first snapshot sets the baseline (a reload shows no moment). The clock ticks
  * once a second for the timer and the highlights' end.
  */
-import type { LeaderboardRow, ProjectorInfo, RoundPublic } from '../../room/protocol.ts';
+import type { LeaderboardRow, ProjectorInfo, RoomScore, RoundPublic } from '../../room/protocol.ts';
 import type { RoomState } from '../../room/room-doc.ts';
 import { leaderboard, newBests } from '../../room/leaderboard.ts';
-import { currentRound } from '../shared/room/room-board.ts';
+import { currentRound, waucText } from '../shared/room/room-board.ts';
 import type { RoomLive } from '../shared/room/room-live.svelte.ts';
 
 /** How long a "new best" stays highlighted, ms. */
@@ -27,6 +27,12 @@ export interface NewBest {
 export function newBestMoments(before: { roundId: string; rows: readonly LeaderboardRow[] } | null, after: { roundId: string; rows: readonly LeaderboardRow[] }, now: number): NewBest[] {
   if (before === null || before.roundId !== after.roundId) return [];
   return newBests(before.rows, after.rows).map((best) => ({ participantId: best.participantId, wauc: best.wauc, until: now + NEW_BEST_MS }));
+}
+
+/** A score's interval in words: "0.55–0.70 · n = 6", or "n = 1 (no interval)" for one session. */
+export function ciText(score: RoomScore): string {
+  if (score.n < 2) return `n = ${score.n} (no interval)`;
+  return `${waucText(score.low)}–${waucText(score.high)} · n = ${score.n}`;
 }
 
 /** What the projector draws: the live room, the join address, the round shown, its leaderboard, the new-best moments and the clock. */

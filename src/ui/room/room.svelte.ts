@@ -56,6 +56,9 @@ export interface PracticeRequest {
   draft: string | null;
 }
 
+/** What a student reads once the teacher has ended the room (the projector keeps the final results). */
+export const ROOM_ENDED_TEXT = 'The room has ended. Thank you! The final results stay on the projector.';
+
 /** Where the student is: the join form, in the room, or out of it (removed, ended) with the reason. */
 export type RoomPhase = 'join' | 'joining' | 'joined' | 'out';
 
@@ -192,6 +195,8 @@ export class RoomStudentState {
 
   /** The room's server refused the connection: ask it why (removed, ended, unknown) and say so. */
   private async refused(identity: RoomIdentity): Promise<void> {
+    // An ended room forgets every token: its info says it is no longer joinable.
+    if ((await this.deps.api.info())?.joinable === false) return this.out(ROOM_ENDED_TEXT, true);
     try {
       await this.deps.api.me(identity.token);
     } catch (error) {
@@ -203,7 +208,7 @@ export class RoomStudentState {
   private onRoom(state: RoomState): void {
     this.room = state;
     const me = this.identity ? state.participants.find((p) => p.id === this.identity!.participantId) : undefined;
-    if (state.ended) void this.out('This room has ended: the teacher closed it. Thank you for taking part.', true);
+    if (state.ended) void this.out(ROOM_ENDED_TEXT, true);
     else if (me?.removed) void this.out('The teacher removed you from this room.', true);
   }
 
