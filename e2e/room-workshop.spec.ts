@@ -234,7 +234,7 @@ test('a whole workshop round through the metattl room CLI: forwarder, real score
   await expect(a.page.getByTestId('room-timer')).toHaveCount(0);
   await teacher.getByTestId('round-reveal').click();
   await expect(projector.getByTestId('projector-round')).toHaveAttribute('data-state', 'revealed');
-  await expect(a.page.getByTestId('room-hidden')).toHaveText('Hidden tasks: lever-room:2.');
+  await expect(a.page.getByTestId('room-hidden')).toHaveText('Hidden tasks: The Lever Room, seed 2.');
   await expect(b.page.getByTestId('room-leaderboard-row')).toHaveCount(2);
   await expect(projector.getByTestId('new-best')).toHaveCount(0);
   await shot(projector, 'projector-1920x1080-revealed.png');
