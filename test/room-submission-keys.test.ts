@@ -20,7 +20,10 @@ const SHAPED = {
   huggingface: `h${'f_'}abcdefghijklmnopqrstuvwxyz012345`,
   xai: `xa${'i-'}abcdefghij0123456789klmnop`,
 };
-const TEXT = `Play carefully. Teacher key ${TEACHER_KEY}. ${Object.values(SHAPED).join(' and ')}. Open the desk-organizer-puzzle-room door.`;
+// Look-alikes of keys that are words, built from parts like the shapes above.
+const DESK = ['desk', '-organizer-puzzle-room'].join('');
+const ASK = ['ask', '-me-anything-about-the-game'].join('');
+const TEXT = `Play carefully. Teacher key ${TEACHER_KEY}. ${Object.values(SHAPED).join(' and ')}. Open the ${DESK} door.`;
 
 let t: TestRoom;
 beforeEach(async () => {
@@ -36,7 +39,7 @@ function expectNoKey(text: string): void {
   expect(text).not.toContain(TEACHER_KEY);
   for (const key of Object.values(SHAPED)) expect(text).not.toContain(key);
   expect(text).toContain(KEY_HIDDEN);
-  expect(text).toContain('desk-organizer-puzzle-room');
+  expect(text).toContain(DESK);
 }
 
 describe('a submission\'s text on every way out', () => {
@@ -78,7 +81,7 @@ describe('a submission\'s text on every way out', () => {
 describe('hideKeyShapes', () => {
   it('hides each provider\'s key shape and leaves look-alikes (words, ids, short tokens) alone', () => {
     for (const key of Object.values(SHAPED)) expect(hideKeyShapes(`a ${key}.`)).toBe(`a ${KEY_HIDDEN}.`);
-    const plain = 'desk-organizer-puzzle-room ask-me-anything-about-the-game task-lever-room sk-short1 hf_short';
+    const plain = `${DESK} ${ASK} task-lever-room sk-short1 hf_short`;
     expect(hideKeyShapes(plain)).toBe(plain);
   });
 });

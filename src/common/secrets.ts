@@ -196,7 +196,7 @@ export function scrubSecrets<T>(value: T): T {
  * The shapes of providers' API keys, found without knowing the key: OpenAI (`sk-…`, `sk-proj-…`,
  * `sk-svcacct-…`), Anthropic (`sk-ant-…`), OpenRouter (`sk-or-v1-…`), DeepSeek (`sk-…`), Google
  * (`AIza…`), Groq (`gsk_…`), Hugging Face (`hf_…`), xAI (`xai-…`), Perplexity (`pplx-…`). A match
- * starts a word and holds at least one digit (so `desk-organizer-puzzle-room` is no key).
+ * starts a word and holds at least one digit (so a word with a dash, a room's name say, is no key).
  */
 const KEY_SHAPES = /(?<![A-Za-z0-9_-])(?:sk-(?=[A-Za-z_-]*\d)[A-Za-z0-9_-]{20,}|AIza[0-9A-Za-z_-]{35}|(?:gsk_|hf_)(?=[A-Za-z]*\d)[A-Za-z0-9]{20,}|(?:xai-|pplx-)(?=[A-Za-z]*\d)[A-Za-z0-9]{20,})/g;
 
