@@ -9,7 +9,9 @@
  * is the attempt's (the retry policy retries it as usual), rather than waiting out the original's
  * request timeout. So a hang costs its call `afterMs`, not the whole request
  * timeout, and a call that was only slow is answered by whichever copy finishes first (the same
- * request, so the same reply from a deterministic or seeded model).
+ * request, so the same reply from a deterministic or seeded model). A hedge timer that fires late
+ * (this thread was busy) first lets the I/O already waiting be read, and does not count its lateness
+ * as silence: a response that came during a long task is not taken for a hang.
  *
  * `afterMs` comes from observed latencies (`LatencyHistory.hedgeAfterMs`): HEDGE_FACTOR × the
  * slowest of the last successes of the same (base URL, model, role), never below
@@ -17,9 +19,21 @@
  * comes first) or before a success of that role has been timed. DOM-free.
  */
 
-/** Least time without a response before a copy is sent, ms: far above a healthy reply's time to
- * its status line, and not below the short request timeouts (≤ 5 s) tests and benches run with. */
-export const HEDGE_FLOOR_MS = 5000;
+/** Least time without a response before a copy is sent, ms. It binds only where every recent reply
+ * of the role came within a quarter of it (a local server, a fast stream's status line): there a
+ * second of silence is already 4× the slowest, and a hang costs about a second (20 of the fault
+ * bench's 50 ms replies) rather than the request timeout. Time this thread was too busy to read a response is not counted
+ * (see `hedged`), so a long task or a loaded machine does not send copies by itself. */
+export const HEDGE_FLOOR_MS = 1000;
+
+/** Lateness of a timer that is still scheduling noise, not a busy thread, ms. */
+const TIMER_SLACK_MS = 25;
+
+/** Run `then` after the I/O already waiting has been handled (Node: the check phase; a page: a new task). */
+function afterPendingIo(then: () => void): void {
+  if (typeof setImmediate === 'function') setImmediate(then);
+  else setTimeout(then, 0);
+}
 
 /** Multiple of the slowest recent time to a response after which an attempt counts as hung. */
 export const HEDGE_FACTOR = 4;
@@ -150,7 +164,18 @@ export function hedged<T>(attempt: (copy: AttemptCopy) => Promise<T>, options: H
       if (settled || answering.size > 0 || launched >= MAX_COPIES) return;
       const after = afterMs();
       const wait = Number.isFinite(after) ? after - (performance.now() - sentAt) : (options.recheckMs ?? HEDGE_FLOOR_MS);
-      if (wait > 0) return void (timer = setTimeout(() => check(sentAt), wait));
+      if (wait > 0) {
+        const due = performance.now() + wait;
+        timer = setTimeout(() => {
+          // A timer that fires late means this thread was busy (a long task, a loaded machine): a
+          // response that came meanwhile is still unread, and time the thread could not read one
+          // in is no evidence of a hang. So let pending I/O run first, and do not count the lateness
+          // (plus a slack's grace for reading what came) as silence.
+          const late = performance.now() - due;
+          afterPendingIo(() => check(late > TIMER_SLACK_MS ? sentAt + late + TIMER_SLACK_MS : sentAt));
+        }, wait);
+        return;
+      }
       options.onHedge?.();
       launch();
     };
