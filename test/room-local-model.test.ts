@@ -13,7 +13,7 @@ import type { RoomSnapshot } from '../src/room/protocol.ts';
 import { startRoomServer } from '../src/room-server/room-server.ts';
 import { roomServices } from '../src/room-server/services.ts';
 import { llmSettingsFromFlags } from '../src/cli/llm-options.ts';
-import { requireSmolLm2 } from './support/local-model.ts';
+import { loadSmolLm2Vocabulary, requireSmolLm2 } from './support/local-model.ts';
 import { fakePageDir, startRoomCli, type RoomCli } from './support/room.ts';
 
 // Counts the loads of a model file, still loading it for real.
@@ -57,9 +57,12 @@ async function until(call: Call, teacher: string, test: (room: RoomSnapshot) => 
   }
 }
 
+const SYSTEM = 'You are a helpful assistant.';
+const USER = 'Say hello.';
+
 /** A student's chat call through the room (the page's shape: system + user, a small budget). */
 const chat = (call: Call, token: string) =>
-  call('POST', '/v1/chat/completions', token, { model: 'local', max_tokens: 12, messages: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: 'Say hello.' }] });
+  call('POST', '/v1/chat/completions', token, { model: 'local', max_tokens: 12, messages: [{ role: 'system', content: SYSTEM }, { role: 'user', content: USER }] });
 
 /** What every answered chat call guarantees: the OpenAI shape, a text reply, the model's own token counts. */
 function expectChatReply(reply: { status: number; json: Record<string, unknown> }): void {
@@ -119,7 +122,14 @@ describe('the offline classroom on the real local model', () => {
     try {
       const call = client(`http://127.0.0.1:${room.addresses.port}`);
       const student = (await call('POST', '/api/join', null, { code: room.addresses.code, name: 'Alan' })).json as { token: string };
-      expectChatReply(await chat(call, student.token));
+      const reply = await chat(call, student.token);
+      expectChatReply(reply);
+      // The prompt is counted as the model reads it: the messages inside the file's chat template
+      // (ChatML: at least an <|im_start|> per message and the reply's, an <|im_end|> per message).
+      const vocabulary = await loadSmolLm2Vocabulary();
+      const texts = vocabulary.count(SYSTEM) + vocabulary.count(USER);
+      await vocabulary.dispose();
+      expect((reply.json.usage as { prompt_tokens: number }).prompt_tokens).toBeGreaterThanOrEqual(texts + 5);
       const roundId = (await call('POST', '/api/rounds', room.teacherToken, ROUND)).json.id as string;
       expect((await call('POST', '/api/submissions', student.token, { roundId, text: 'Try one new lever each episode.', clientId: 'c-alan' })).status).toBe(200);
       const scored = await until(call, room.teacherToken, (r) => r.submissions[0]?.score?.status === 'scored', 6);

@@ -65,6 +65,8 @@ export interface LocalModelHost {
   dispose(): Promise<void>;
   /** @internal used by createLocalChatModels */
   readonly chat: LlamaChatLike;
+  /** @internal the model's tokenizer, special tokens included (for a templated prompt's tokens) */
+  readonly tokenizer: Tokenizer;
   /** @internal the llama.cpp grammar of `contract` for a call of `maxTokens` (reply-grammars.ts), made once per text */
   grammar(contract: ReplyContract, maxTokens: number): Promise<unknown>;
 }
@@ -111,6 +113,7 @@ export async function loadLocalModel(modelFile: string, options: { maxContext?: 
     loadMs: Math.round(performance.now() - started),
     countTokens: (text) => model.tokenize(text).length,
     chat,
+    tokenizer: model.tokenizer,
     grammar: (contract, maxTokens) => {
       const text = grammarText(contract, maxTokens);
       if (!grammars.has(text)) grammars.set(text, llama.createGrammar({ grammar: text }));
@@ -207,7 +210,7 @@ async function completeLocal(
 /** Prompt tokens as the model sees them: the history rendered by the file's chat template. */
 function promptTokenCount(host: LocalModelHost, chatHistory: HistoryItem[]): number {
   try {
-    return host.chat.chatWrapper.generateContextState({ chatHistory }).contextText.tokenize(host.countTokens as unknown as Tokenizer).length;
+    return host.chat.chatWrapper.generateContextState({ chatHistory }).contextText.tokenize(host.tokenizer).length;
   } catch {
     return chatHistory.reduce((n, item) => n + host.countTokens(item.type === 'model' ? item.response.join('') : item.text), 0);
   }
