@@ -20,6 +20,7 @@ import { startRedis, type RunningRedis } from '../test/support/redis-server.ts';
 import { startRoomCli, type RoomCli } from '../test/support/room.ts';
 import { LEVER_COMMANDS } from '../test/support/room-scoring.ts';
 import { keyForms, Received } from './room-received.ts';
+import { openLeverRound } from './room-round.ts';
 
 const HOST = 'room-hall.test';
 const KEY = 'fake-test-key-hall-scale-out-R4m8Tq';
@@ -72,23 +73,6 @@ async function teacherGet(server: RoomCli): Promise<RoomSnapshot> {
   return (await response.json()) as RoomSnapshot;
 }
 
-/** The teacher opens a round from the page: practice lever-room:1, hidden lever-room:2, K 2, S 4, repeats 1, 30 minutes. */
-async function openRound(teacher: Page, server: RoomCli): Promise<void> {
-  await teacher.goto(server.addresses.teacherUrl);
-  await expect(teacher.getByTestId('room-teacher')).toHaveAttribute('data-status', 'connected');
-  await teacher.getByTestId('round-title').fill('Hall round');
-  await teacher.getByTestId('practiceStories-lever-room').check();
-  await teacher.getByTestId('hiddenStories-lever-room').check();
-  await teacher.getByTestId('practiceSeeds').fill('1');
-  await teacher.getByTestId('hiddenSeeds').fill('2');
-  for (const [id, value] of [['round-k', '2'], ['round-s', '4'], ['round-repeats', '1'], ['round-minutes', '30']] as const) {
-    await teacher.getByTestId(id).fill(value);
-    await teacher.getByTestId(id).press('Tab');
-  }
-  await teacher.getByTestId('round-open').click();
-  await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
-}
-
 /** A student opens `server`'s join link, types a name and joins; the participant token of the join's reply. */
 async function joinAs(page: Page, server: RoomCli, name: string): Promise<string> {
   await page.goto(server.addresses.joinUrl);
@@ -137,7 +121,7 @@ test('two metattl room servers behind one redis-server serve one room to browser
   const b = await openContext(browser, 'student B');
 
   // The teacher opens a round on server 1; the projector on server 2 shows it.
-  await openRound(t.page, one);
+  await openLeverRound(t.page, one.addresses.teacherUrl, 'Hall round');
   await p.page.goto(two.addresses.projectorUrl);
   await expect(p.page.getByTestId('projector')).toHaveAttribute('data-status', 'connected');
   await expect(p.page.getByTestId('projector-round')).toHaveText('Hall round');

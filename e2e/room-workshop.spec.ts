@@ -23,6 +23,7 @@ import { startMockLlm, type MockLlm } from '../test/mock-llm/server.ts';
 import { startRoomCli, type RoomCli } from '../test/support/room.ts';
 import { LEVER_COMMANDS } from '../test/support/room-scoring.ts';
 import { keyForms, Received } from './room-received.ts';
+import { openLeverRound } from './room-round.ts';
 
 const HOST = 'room-class.test';
 const KEY = 'fake-test-key-workshop-Q7xv29LmPz';
@@ -72,22 +73,10 @@ async function openContext(browser: Browser, who: string, width = 1280, height =
   return { context, page: await context.newPage(), received };
 }
 
-/** The teacher opens a round from the page: practice lever-room:1, hidden lever-room:2, K 2, S 4, repeats 1, 30 minutes. */
+/** The teacher opens the round "Levers" from the page (e2e/room-round.ts), the token gone from the address bar. */
 async function openRound(teacher: Page): Promise<void> {
-  await teacher.goto(cli.addresses.teacherUrl);
-  await expect(teacher.getByTestId('room-teacher')).toHaveAttribute('data-status', 'connected');
+  await openLeverRound(teacher, cli.addresses.teacherUrl, 'Levers');
   expect(teacher.url()).not.toContain('teacher=');
-  await teacher.getByTestId('round-title').fill('Levers');
-  await teacher.getByTestId('practiceStories-lever-room').check();
-  await teacher.getByTestId('hiddenStories-lever-room').check();
-  await teacher.getByTestId('practiceSeeds').fill('1');
-  await teacher.getByTestId('hiddenSeeds').fill('2');
-  for (const [id, value] of [['round-k', '2'], ['round-s', '4'], ['round-repeats', '1'], ['round-minutes', '30']] as const) {
-    await teacher.getByTestId(id).fill(value);
-    await teacher.getByTestId(id).press('Tab');
-  }
-  await teacher.getByTestId('round-open').click();
-  await expect(teacher.getByTestId('round-current')).toHaveAttribute('data-state', 'open');
   await expect(teacher.getByTestId('round-current')).toContainText('1 practice, 1 hidden task · K 2, S 4, repeats 1');
   await expect(teacher.getByTestId('teacher-done')).toHaveText('Round "Levers" is open: 1 practice and 1 hidden task.');
 }
