@@ -282,6 +282,8 @@ test('a full room fits the projector at 1920×1080 and at 1280×800: no overflow
     await expect(projector.getByTestId('leaderboard-more')).toHaveText('and 5 more', { timeout: 20_000 });
     for (const [width, height] of [[1920, 1080], [1280, 800]] as const) {
       await projector.setViewportSize({ width, height });
+      // The chart's type follows a resize of the window as it is, before any reload.
+      await expect(projector.getByTestId('scoring-chart')).toHaveAttribute('data-font-px', width === 1920 ? '23.04' : '16');
       await projector.reload();
       await expect(projector.getByTestId('leaderboard-more')).toHaveText('and 5 more');
       const fits = await projector.evaluate(() => {

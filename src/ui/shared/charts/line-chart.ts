@@ -55,6 +55,8 @@ export interface LineChartHandle {
   yRange(): [number, number];
   /** The type size drawn, px. */
   fontPx(): number;
+  /** Redraws with the page's type size when it changed (a window resize moves a size set in vw). */
+  refitFont(): void;
   /** The legend's entries as drawn (series and reference lines; bands are not listed). */
   legend(): string[];
   destroy(): void;
@@ -208,12 +210,21 @@ export const lineChartPng = (spec: LineChartSpec): Promise<Blob> =>
 export function mountLineChart(canvas: HTMLCanvasElement, spec: LineChartSpec): LineChartHandle {
   const textColour = getComputedStyle(canvas).color || '#333';
   let fontPx = chartFontPx(canvas);
+  let drawn = spec;
   const chart = new Chart<'line', LinePoint[]>(canvas, lineChartConfig(spec, textColour, fontPx));
   return {
     update(next) {
+      drawn = next;
       fontPx = chartFontPx(canvas);
       chart.data.datasets = datasets(next, textColour);
       chart.options = options(next, textColour, fontPx);
+      chart.update('none');
+    },
+    refitFont() {
+      const px = chartFontPx(canvas);
+      if (px === fontPx) return;
+      fontPx = px;
+      chart.options = options(drawn, textColour, fontPx);
       chart.update('none');
     },
     yRange: () => [chart.scales.y?.min ?? 0, chart.scales.y?.max ?? 0],
