@@ -12,7 +12,7 @@
  * room. No redis-server: the test fails, saying so.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -244,6 +244,36 @@ describe('two room servers behind one Redis', () => {
     }
     expect(await exited).toBe(0);
     expect(stderr).not.toContain(REDIS_PASSWORD);
+  }, 60_000);
+
+  it("each server's --data file keeps nothing about students after the room ends on another server", async () => {
+    await closeAll();
+    await redis.stop();
+    redis = await startRedis();
+    const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'metattl-hall-a-')), mkdtempSync(join(tmpdir(), 'metattl-hall-b-'))];
+    const bytesOf = (dir: string): string => readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
+    try {
+      const a = await startServer('A', dirA);
+      const b = await startServer('B', dirB);
+      const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
+      const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+      const zed = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Zelda Quokka' });
+      await apiOk<SubmissionPublic>(originB, '/api/submissions', zed.token, { roundId: round.id, text: 'unforgettable-prompt-words', clientId: 'zed-1' });
+      // Both servers have stored the document with the student in it before the end (the prompt's
+      // text is not in the document: it is served over HTTP from the private state, in Redis).
+      await until(() => [dirA, dirB].every((dir) => bytesOf(dir).includes('Zelda Quokka')), 'the document stored by both servers');
+      expect((await api(originA, '/api/end', a.teacherToken, {})).status).toBe(200);
+      await until(() => b.state.ended(), 'the end reaching B');
+      await until(() => !bytesOf(dirB).includes('Zelda Quokka'), "B's file wiped");
+      await closeAll();
+      for (const dir of [dirA, dirB]) {
+        const bytes = bytesOf(dir);
+        expect(bytes).not.toContain('Zelda Quokka');
+        expect(bytes).not.toContain('unforgettable-prompt-words');
+      }
+    } finally {
+      for (const dir of [dirA, dirB]) rmSync(dir, { recursive: true, force: true });
+    }
   }, 60_000);
 
   it('write the document again from Redis when every server stopped without --data', async () => {

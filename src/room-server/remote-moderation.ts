@@ -2,8 +2,9 @@
  * The teacher's moderation made on another server of the room, applied here: when another
  * server's change removes a participant or ends the room (a record that arrives through the
  * backend's `follow`), this server closes the live connections it holds for them, as the server
- * that received the teacher's request closes its own. (Their HTTP and model calls are refused
- * everywhere at once already: every server reads the same records.)
+ * that received the teacher's request closes its own; and when it ends the room, this server wipes
+ * its own part (its `--data` file, its scorer's runs; RoomActions.endedElsewhere). (Their HTTP and
+ * model calls are refused everywhere at once already: every server reads the same records.)
  */
 import type { ParticipantPublic } from '../room/protocol.ts';
 import type { RoomStateBackend, StateRecord } from './seams.ts';
@@ -21,12 +22,16 @@ export function disconnectionsOf(records: StateRecord[], wipe: boolean): (string
   return wipe && records.length === 0 ? [null] : out;
 }
 
+/** Whether a batch of another server's records ends the room. */
+export const endsRoom = (records: StateRecord[]): boolean => records.some((r) => r.kind === 'meta' && r.id === 'ended' && r.value === true);
+
 /**
  * `backend` whose `follow` also hands every later batch of another server's records to
- * `disconnect` (the first batch, the state as loaded, closes nothing). `disconnect` is read when
- * a batch arrives, so it may be set once the engine runs.
+ * `disconnect` (the first batch, the state as loaded, closes nothing), and calls `endedElsewhere`
+ * when such a batch ends the room (the teacher's end reached another server). `disconnect` is read
+ * when a batch arrives, so it may be set once the engine runs.
  */
-export function withRemoteModeration(backend: RoomStateBackend, disconnect: () => DisconnectHere | null): RoomStateBackend {
+export function withRemoteModeration(backend: RoomStateBackend, disconnect: () => DisconnectHere | null, endedElsewhere: () => void = () => {}): RoomStateBackend {
   return {
     follow: async (apply) => {
       let loaded = false;
@@ -35,6 +40,7 @@ export function withRemoteModeration(backend: RoomStateBackend, disconnect: () =
         if (!loaded) return;
         const here = disconnect();
         for (const who of disconnectionsOf(records, wipe)) here?.(who);
+        if (endsRoom(records)) endedElsewhere();
       });
       loaded = true;
       return stop;

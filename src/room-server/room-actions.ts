@@ -27,8 +27,9 @@ export interface RoomActionsDeps {
   scorer?: RoomScorer;
   /** Closes the live connections of a participant (null: every participant's). */
   disconnect(participantId: string | null): void;
-  /** After the room's end: the wiped document stored, the data file compacted and sealed (no later write reaches it). */
-  afterEnd?(): Promise<void>;
+  /** After the room's end: the wiped document stored, the data file compacted and sealed (no later
+   * write reaches it); `elsewhere`: the end was made on another server of the room (Redis). */
+  afterEnd?(elsewhere?: boolean): Promise<void>;
   log(line: string): void;
   now?: () => Date;
   /** Who plays the scoring sessions, as the exports name it (default: "unknown model"). */
@@ -380,6 +381,19 @@ export class RoomActions {
     // After the stored document is sealed: the final results stay in this process's memory only.
     this.writer.setFinal(final);
     return { ended: true, export: data };
+  }
+
+  /**
+   * The teacher ended the room on another server (several servers on one Redis): what `end` does
+   * to this server's own part — its round timers, its class evolution, its scorer's runs, its
+   * `--data` file (wiped document, compacted, sealed). The shared state and document were wiped
+   * by the server that ended it.
+   */
+  async endedElsewhere(): Promise<void> {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.deps.scorer?.stopEvolution();
+    await this.deps.scorer?.wipe?.();
+    await this.deps.afterEnd?.(true);
   }
 
   close(): void {

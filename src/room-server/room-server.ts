@@ -9,7 +9,7 @@ import { networkInterfaces } from 'node:os';
 import { resolve } from 'node:path';
 import { scrubText } from '../common/secrets.ts';
 import { ROOM_DOCUMENT, type RoomAddresses, type RoomSettings, type ScoreState } from '../room/protocol.ts';
-import { encodeRoomDoc, readRoom, RoomDocWriter } from '../room/room-doc.ts';
+import { encodeRoomDoc, readRoom, RoomDocWriter, RoomYDoc } from '../room/room-doc.ts';
 import { isFinalScore, restoreScores, SCORE_RECORD } from './doc-rebuild.ts';
 import { startRoomHocuspocus, type RoomConnectionContext } from './hocuspocus.ts';
 import { RedisState } from './redis-state.ts';
@@ -71,14 +71,15 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
   const log = (line: string): void => options.log?.(scrubText(line));
   const sqlite = options.dataDir ? RoomSqlite.open(options.dataDir) : null;
   let disconnectHere: DisconnectHere | null = null;
-  let state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
+  let endedElsewhere = (): void => {};
+  let state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere, () => endedElsewhere()));
   await state.open();
   if (sqlite && !options.stateBackend && !options.redisUrl && state.ended()) {
     // An ended room's folder keeps only that it ended: a teacher starting it again wants a new room.
     log(`The room ${state.code} kept in ${options.dataDir} has ended: starting a new room there, with a new code and new links.`);
     await state.close();
     sqlite.clear();
-    state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere));
+    state = new RoomState(withRemoteModeration(await backendFor(options, sqlite, log), () => disconnectHere, () => endedElsewhere()));
     await state.open();
   }
   const { identity, created } = await state.identity();
@@ -108,13 +109,14 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
     log,
     ...(options.model ? { model: options.model } : {}),
     disconnect: (participantId) => disconnectHere?.(participantId),
-    afterEnd: async () => {
+    afterEnd: async (elsewhere) => {
       if (!sqlite) return;
-      sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(engine.doc));
+      sqlite.storeDocument(ROOM_DOCUMENT, encodeRoomDoc(elsewhere ? endedDocument(state) : engine.doc));
       sqlite.compact();
       sqlite.sealDocuments();
     },
   });
+  endedElsewhere = () => void actions.endedElsewhere().catch((e: Error) => log(`the room's end made on another server was not applied here: ${e.message}`));
   const onScore = (id: string, score: ScoreState): void => {
     actions.reportScore(id, score);
     // A final score is kept in the private state too, so the document can be rebuilt from it.
@@ -150,6 +152,16 @@ export async function startRoomServer(options: RoomServerOptions): Promise<Runni
         sqlite?.close();
       })()),
   };
+}
+
+/** The document of a room that ended, as its state says (its settings and that it ended; nothing
+ * of its students): what a server stores when the end reached it from another server, whose wipe of
+ * the shared document may not have arrived yet. */
+function endedDocument(state: RoomState): RoomYDoc {
+  const writer = new RoomDocWriter(new RoomYDoc());
+  writer.setSettings(state.settings());
+  writer.setEnded(true);
+  return writer.doc;
 }
 
 /** A WebSocket connection's identity from its token's caller, or null to refuse it. */
