@@ -17,7 +17,8 @@ import { sceneAt } from '../src/ui/shared/replay/replay-scene.ts';
 import { curveConfig, HUMAN_EDIT_SERIES, markText } from '../src/ui/shared/charts/learning-chart.ts';
 import { curveMarksOf, humanEditCaption, humanEditSuffix } from '../src/ui/shared/format/human-edit.ts';
 import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
-import { ROOM_REFUSAL_PREFIX } from '../src/llm/errors.ts';
+import { ROOM_REFUSAL_PREFIX, roomRefusalMessage } from '../src/llm/errors.ts';
+import { ROOM_REFUSAL_CODES } from '../src/room/protocol.ts';
 
 const PLAIN = importSession(readFileSync(new URL('./fixtures/recordings/lever-room-scripted.json', import.meta.url), 'utf8'));
 const guideOf = (r: SessionRecord, e: number) => r.episodes[e - 1]!.guidingPrompt;
@@ -86,7 +87,19 @@ describe('a provider stop, said plainly', () => {
     expect(providerStopText(null, '  x  ').headline).toBe('Stopped: the provider failed.');
   });
 
-  it('a room refusal that waiting lifts (the teacher’s pause, the window not yet open) keeps Resume; one that resuming cannot lift says what to do', () => {
+  it('a room refusal is told by its code: the pause and the window not yet open keep Resume whatever the words; a cap, a removal or a closed window say what to do', () => {
+    const room = (code: string, words = 'Words the room chose.') => providerStopText('quota', roomRefusalMessage(code, words));
+    for (const code of ['model_calls_paused', 'room_not_open']) expect(room(code), code).toEqual({ headline: 'Stopped: the workshop room refused the call: Words the room chose.', details: '', resumable: true, instead: '' });
+    for (const code of ['call_cap_reached', 'token_cap_reached', 'usd_cap_reached']) {
+      expect(room(code), code).toMatchObject({ resumable: false, instead: 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).' });
+    }
+    for (const code of ['room_closed', 'participant_removed', 'unknown_participant']) {
+      expect(room(code, 'The teacher paused model calls.'), code).toMatchObject({ resumable: false, instead: 'Resuming would be refused the same way: this session cannot go on through the room; talk to the teacher.' });
+    }
+    expect(ROOM_REFUSAL_CODES.filter((code) => !['model_calls_paused', 'room_not_open', 'call_cap_reached', 'token_cap_reached', 'usd_cap_reached', 'room_closed', 'participant_removed', 'unknown_participant'].includes(code))).toEqual([]);
+  });
+
+  it('a room refusal stored before refusals carried their code is told by the room’s words', () => {
     const room = (words: string) => providerStopText('quota', ROOM_REFUSAL_PREFIX + words);
     expect(room('The teacher paused model calls. Wait until the teacher resumes them, then try again.')).toMatchObject({ resumable: true, instead: '' });
     expect(room('The room’s model opens at 10:00. Try again then.')).toMatchObject({ resumable: true, instead: '' });

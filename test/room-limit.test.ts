@@ -5,7 +5,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LlmError, ROOM_REFUSAL_PREFIX } from '../src/llm/errors.ts';
+import { LlmError, roomRefusalMessage } from '../src/llm/errors.ts';
 import { providerStopText } from '../src/ui/shared/format/provider-stop.ts';
 import { createChatModels } from '../src/llm/openai-chat-model.ts';
 import { UsageMeter } from '../src/llm/usage-meter.ts';
@@ -46,7 +46,8 @@ describe('the room forwarder’s 429', () => {
     const error = await failure();
     expect(error.kind).toBe('quota');
     expect(error.status).toBe(429);
-    expect(error.message).toBe(ROOM_REFUSAL_PREFIX + MESSAGE);
+    expect(error.message).toBe(roomRefusalMessage('call_cap_reached', MESSAGE));
+    expect(error.message).toBe(`The workshop room refused the call (call_cap_reached): ${MESSAGE}`);
     expect(requests).toBe(1);
     expect(providerStopText(error.kind, error.message)).toEqual({
       headline: `Stopped: the workshop room refused the call: ${MESSAGE}`, details: '', resumable: false,
@@ -58,7 +59,7 @@ describe('the room forwarder’s 429', () => {
     for (const known of ROOM_REFUSAL_CODES) {
       requests = 0;
       code = known;
-      expect((await failure()).message).toBe(ROOM_REFUSAL_PREFIX + MESSAGE);
+      expect((await failure()).message).toBe(roomRefusalMessage(known, MESSAGE));
       expect(requests).toBe(1);
     }
   });

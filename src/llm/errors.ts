@@ -43,6 +43,20 @@ export const SYSTEMIC_KINDS: ReadonlySet<LlmErrorKind> = new Set<LlmErrorKind>([
  * the whole message as the headline of a stopped run. */
 export const ROOM_REFUSAL_PREFIX = 'The workshop room refused the call: ';
 
+/** A workshop room's refusal as an error message: `The workshop room refused the call (<code>): <words>`,
+ * `code` the forwarder's `error.code` (src/room/protocol.ts ROOM_REFUSAL_CODES), `words` its message. */
+export const roomRefusalMessage = (code: string, words: string): string => `The workshop room refused the call (${code}): ${words}`;
+
+/**
+ * The code and words of a room refusal's message (`roomRefusalMessage`), or of one stored before
+ * refusals carried their code (`ROOM_REFUSAL_PREFIX` + words: code null); null for any other message.
+ */
+export function parseRoomRefusal(message: string): { code: string | null; words: string } | null {
+  const coded = /^The workshop room refused the call \(([a-z_]+)\): ([\s\S]*)$/.exec(message);
+  if (coded) return { code: coded[1]!, words: coded[2]!.trim() };
+  return message.startsWith(ROOM_REFUSAL_PREFIX) ? { code: null, words: message.slice(ROOM_REFUSAL_PREFIX.length).trim() } : null;
+}
+
 /** The run's USD or token cap is reached: no further calls are made. */
 export class BudgetReachedError extends MetattlError {
   override readonly name = 'BudgetReachedError';

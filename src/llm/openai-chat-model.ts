@@ -16,7 +16,7 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import pLimit from 'p-limit';
 import { AdaptationMemory, budgetOf, describeAdaptation, rejectedParameter, sharedAdaptations, type RequestBody } from './adaptations.ts';
-import { corsAdvice, LlmError, ROOM_REFUSAL_PREFIX, scrub } from './errors.ts';
+import { corsAdvice, LlmError, roomRefusalMessage, scrub } from './errors.ts';
 import type { ChatMessage, ChatModel, CompleteOptions, Completion, LlmSettings, Role, RoleSettings } from './interface.ts';
 import { completionFromJson, errorInReply, looksLikeSse, ReplyFaultError, UnusableReplyError, type RawCompletion, type RawUsage } from './reply-body.ts';
 import { openAiErrorBody, providerErrorOf } from './provider-error.ts';
@@ -462,7 +462,8 @@ function mapStatus(error: APIError, clean: (m: string) => string, baseUrl: strin
   if (status === 401 || status === 403) return new LlmError('auth', `The provider refused the key (HTTP ${status}): check the key and its permissions. ${detail}`, status);
   // A workshop room's forwarder refusing a participant (room/protocol.ts ROOM_REFUSAL_CODES): its
   // own words, and no retry (waiting does not lift a cap or the teacher's pause).
-  if (status !== null && ROOM_REFUSAL.test(code)) return new LlmError(status === 429 ? 'quota' : 'auth', ROOM_REFUSAL_PREFIX + detail.replace(/^\d{3}\s+/, ''), status);
+  const room = status === null ? null : ROOM_REFUSAL.exec(code);
+  if (room) return new LlmError(status === 429 ? 'quota' : 'auth', roomRefusalMessage(room[0], detail.replace(/^\d{3}\s+/, '')), status);
   if (status === 429) return new LlmError('rate_limit', `Rate limited by the provider (HTTP 429). ${detail}`, status, retryAfter);
   if (status === 408 || status === 409) return new LlmError('timeout', `The provider gave up on the request (HTTP ${status}). ${detail}`, status, retryAfter);
   if (status !== null && status >= 500) return new LlmError('server', `The provider failed (HTTP ${status}). ${detail}`, status, retryAfter);

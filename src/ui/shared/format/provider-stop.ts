@@ -4,7 +4,7 @@
  * fix — for a "details" fold; a workshop room's refusal (its cap, the teacher's pause) is its own
  * headline, in the room's words. Pure.
  */
-import { ROOM_REFUSAL_PREFIX } from '../../../llm/errors.ts';
+import { parseRoomRefusal } from '../../../llm/errors.ts';
 
 /** One plain sentence per fault kind (src/llm/interface.ts `LlmErrorKind`); others: a failure after retries. */
 const PLAIN: Readonly<Record<string, string>> = {
@@ -31,9 +31,12 @@ export interface ProviderStopText {
   instead: string;
 }
 
-/** A room refusal that lifts by itself (the teacher's pause, the window not yet open): resuming later can work. */
+/** Room refusals that lift by themselves (the teacher's pause, the window not yet open): resuming later can work. */
+const ROOM_WAIT_CODES: ReadonlySet<string> = new Set(['model_calls_paused', 'room_not_open']);
+/** Room refusals over the student's cap (calls, tokens or dollars; a request too large for what is left). */
+const ROOM_CAP_CODES: ReadonlySet<string> = new Set(['call_cap_reached', 'token_cap_reached', 'usd_cap_reached']);
+/** The same two kinds by the room's words, for a stop stored before refusals carried their code. */
 const ROOM_WAIT = /paused model calls|opens at/i;
-/** A room refusal over the student's cap (tokens, calls or dollars). */
 const ROOM_CAP = /you have used|does not fit/i;
 
 /**
@@ -42,10 +45,12 @@ const ROOM_CAP = /you have used|does not fit/i;
  * @param message the stop message (the provider layer's advice), null when none
  */
 export function providerStopText(kind: string | null, message: string | null): ProviderStopText {
-  if (message?.startsWith(ROOM_REFUSAL_PREFIX)) {
-    const words = message.slice(ROOM_REFUSAL_PREFIX.length).trim();
-    const resumable = ROOM_WAIT.test(words);
-    const instead = resumable ? '' : ROOM_CAP.test(words)
+  const room = message === null ? null : parseRoomRefusal(message);
+  if (room) {
+    const { code, words } = room;
+    const resumable = code === null ? ROOM_WAIT.test(words) : ROOM_WAIT_CODES.has(code);
+    const overCap = code === null ? ROOM_CAP.test(words) : ROOM_CAP_CODES.has(code);
+    const instead = resumable ? '' : overCap
       ? 'Resuming would be refused the same way: ask the teacher for more, or start a shorter session (fewer episodes or steps).'
       : 'Resuming would be refused the same way: this session cannot go on through the room; talk to the teacher.';
     return { headline: `Stopped: the workshop room refused the call: ${words}`, details: '', resumable, instead };
