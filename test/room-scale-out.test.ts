@@ -68,13 +68,13 @@ async function closeAll(): Promise<void> {
   for (const c of connections.splice(0)) c.close();
   for (const room of rooms.splice(0).reverse()) await room.close();
 }
-/** Every server stopped, a fresh Redis, two new servers A and B of one room, and a round opened on A. */
-async function freshHall(): Promise<{ a: RunningRoom; b: RunningRoom; originA: string; originB: string; round: RoundPublic }> {
+/** Every server stopped, a fresh Redis, two new servers A and B of one room (with `dirs`: their `--data` folders), and a round opened on A. */
+async function freshHall(dirs?: [string, string]): Promise<{ a: RunningRoom; b: RunningRoom; originA: string; originB: string; round: RoundPublic }> {
   await closeAll();
   await redis.stop();
   redis = await startRedis();
-  const a = await startServer('A');
-  const b = await startServer('B');
+  const a = await startServer('A', dirs?.[0]);
+  const b = await startServer('B', dirs?.[1]);
   const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
   const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
   return { a, b, originA, originB, round };
@@ -186,15 +186,9 @@ describe('two room servers behind one Redis', () => {
   }, 60_000);
 
   it('come back as they were when every server stops and starts again with --data (the private state in Redis)', async () => {
-    await closeAll();
-    await redis.stop();
-    redis = await startRedis();
     const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'metattl-hall-a-')), mkdtempSync(join(tmpdir(), 'metattl-hall-b-'))];
     try {
-      const a = await startServer('A', dirA);
-      const b = await startServer('B', dirB);
-      const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
-      const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+      const { a, originA, originB, round } = await freshHall([dirA, dirB]);
       const cy = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Cy' });
       const sub = await apiOk<SubmissionPublic>(originB, '/api/submissions', cy.token, { roundId: round.id, text: 'Cy: keep notes.', clientId: 'cy-1' });
       const observer = await connectObserver(originA, a.teacherToken);
@@ -247,16 +241,10 @@ describe('two room servers behind one Redis', () => {
   }, 60_000);
 
   it("each server's --data file keeps nothing about students after the room ends on another server", async () => {
-    await closeAll();
-    await redis.stop();
-    redis = await startRedis();
     const [dirA, dirB] = [mkdtempSync(join(tmpdir(), 'metattl-hall-a-')), mkdtempSync(join(tmpdir(), 'metattl-hall-b-'))];
     const bytesOf = (dir: string): string => readdirSync(dir).map((f) => readFileSync(join(dir, f)).toString('latin1')).join('');
     try {
-      const a = await startServer('A', dirA);
-      const b = await startServer('B', dirB);
-      const [originA, originB] = [originOf(a.addresses.joinUrl), originOf(b.addresses.joinUrl)];
-      const round = await apiOk<RoundPublic>(originA, '/api/rounds', a.teacherToken, LOAD_ROUND);
+      const { a, originA, originB, round } = await freshHall([dirA, dirB]);
       const zed = await apiOk<JoinReply>(originB, '/api/join', null, { code: a.addresses.code, name: 'Zelda Quokka' });
       await apiOk<SubmissionPublic>(originB, '/api/submissions', zed.token, { roundId: round.id, text: 'unforgettable-prompt-words', clientId: 'zed-1' });
       // Both servers have stored the document with the student in it before the end (the prompt's
