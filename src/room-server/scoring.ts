@@ -136,18 +136,28 @@ export function createScorer(deps: ScoringDeps): RoomScorer & { wipe(): Promise<
     if (!removed(id)) deps.onScore(id, state);
   };
 
-  /** Queue a scoring: `prepare` resolves and stores its config; then it waits for a slot and plays. */
+  /**
+   * Queue a scoring: `prepare` resolves and stores its config at once, while the scoring waits for
+   * a slot; slots go in the order the scorings were queued (first submitted, first scored), however
+   * long each one's `prepare` takes. A failed `prepare` is said at once and gives its slot up.
+   */
   const schedule = (id: string, total: number, prepare: () => Promise<EvaluationConfig>, stored: EvaluationState | null = null): void => {
     if (closing || jobs.has(id) || removed(id)) return;
     const controller = new AbortController();
     publish(id, { status: 'queued', done: stored?.results.length ?? 0, total, score: stored ? roomScoreOf(stored) : null, message: null });
-    const done = prepare()
-      .then((config) => limit(() => (controller.signal.aborted || removed(id) ? undefined : playScoring(ctx, { publish, removed }, id, config, controller))))
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) publish(id, { status: 'failed', done: 0, total, score: null, message: scrubText(error instanceof Error ? error.message : String(error)) });
-      })
+    const fail = (error: unknown): null => {
+      if (!controller.signal.aborted) publish(id, { status: 'failed', done: 0, total, score: null, message: scrubText(error instanceof Error ? error.message : String(error)) });
+      return null;
+    };
+    const prepared = prepare().catch(fail);
+    const done = limit(async () => {
+      const config = await prepared;
+      if (config === null || controller.signal.aborted || removed(id)) return;
+      await playScoring(ctx, { publish, removed }, id, config, controller);
+    })
+      .catch(fail)
       .finally(() => jobs.delete(id));
-    jobs.set(id, { controller, done });
+    jobs.set(id, { controller, done: done.then(() => undefined) });
   };
 
   const enqueue = (sub: SubmissionText, round: RoundWithId): void => {
