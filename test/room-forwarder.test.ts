@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMockLlm, type MockLlm } from './mock-llm/server.ts';
 import { chatRequest, FAKE_KEY, sseData, startTestRoom, type TestRoom } from './room-forwarder-harness.ts';
 import { forwarderConfigOf, localForwarderConfigOf } from '../src/room-server/forwarder.ts';
+import { LOCAL_MAX_REPLY_TOKENS } from '../src/room-server/forwarder-local.ts';
 import { defaultLlmSettings } from '../src/llm/defaults.ts';
 import type { LocalModelHost } from '../src/llm/local-chat-model.ts';
 
@@ -212,5 +213,53 @@ describe('room forwarder: a model in the room’s process', () => {
     // No limit asked: the token cap bounds it (1000 − 35 used − the prompt's estimate).
     expect(calls[1]!.maxTokens).toBe(1000 - 35 - (Math.ceil('You play a text adventure.'.length / 4) + 4 + Math.ceil('look'.length / 4) + 4));
     expect(room.added.get('local')).toEqual([{ calls: 1, tokens: 35, usd: 0 }, { calls: 1, tokens: 35, usd: 0 }]);
+  });
+});
+
+describe('room forwarder: the room’s one local model is shared fairly', () => {
+  let room: TestRoom;
+  const asked: unknown[] = [];
+  let stopped = 0;
+  beforeAll(async () => {
+    // A loaded model that never finishes by itself: it generates until its call's signal ends it.
+    const host = {
+      modelFile: 'tiny.gguf', contextSize: 2048, loadMs: 1,
+      countTokens: (text: string) => Math.ceil(text.length / 4),
+      grammar: () => Promise.resolve(null),
+      dispose: () => Promise.resolve(),
+      chat: {
+        chatWrapper: { generateContextState: () => ({ contextText: { tokenize: () => new Array<unknown>(30) } }) },
+        generateResponse: (_history: unknown, options: { maxTokens: unknown; signal: AbortSignal }) => {
+          asked.push(options.maxTokens);
+          return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => {
+            stopped++;
+            reject(new Error('aborted'));
+          }));
+        },
+        dispose: () => {},
+      },
+    } as unknown as LocalModelHost;
+    const settings = defaultLlmSettings();
+    settings.roles.actor.model = 'tiny';
+    settings.requestTimeoutMs = 300; // below LOCAL_CALL_MAX_MS: this one rules
+    room = await startTestRoom({ ...localForwarderConfigOf(host, settings) });
+  });
+  afterAll(() => room.close());
+
+  it('bounds a reply asked of it, ends a call that holds it too long with plain words, and counts that call against the caps', async () => {
+    const token = room.join('hog', { maxCalls: 2 });
+    const first = await room.call('/v1/chat/completions', token, chatRequest('write forever', { max_tokens: 100_000 }));
+    expect(asked).toEqual([LOCAL_MAX_REPLY_TOKENS]);
+    expect(stopped).toBe(1);
+    expect(first.status).toBe(502);
+    expect(JSON.parse(first.text)).toMatchObject({ error: { code: 'local_model_timeout', message: "The room's model gave no answer: it did not finish within 300 ms, the longest one call may hold the room's model. Ask for a shorter reply (max_tokens) or try again; if it keeps failing, tell the teacher." } });
+    // It held the one model: one call, its prompt (estimated), no cost.
+    const prompt = Math.ceil('You play a text adventure.'.length / 4) + 4 + Math.ceil('write forever'.length / 4) + 4;
+    expect(room.added.get('hog')).toEqual([{ calls: 1, tokens: prompt, usd: 0, estimatedCalls: 1 }]);
+    expect((await room.call('/v1/chat/completions', token, chatRequest('again'))).status).toBe(502);
+    const third = await room.call('/v1/chat/completions', token, chatRequest('and again'));
+    expect(third.status).toBe(429);
+    expect(JSON.parse(third.text)).toMatchObject({ error: { code: 'call_cap_reached' } });
+    expect(stopped).toBe(2);
   });
 });

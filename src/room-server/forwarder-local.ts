@@ -12,7 +12,7 @@ import type { ChatMessage, LlmSettings } from '../llm/interface.ts';
 import { createLocalChatModels, type LocalModelHost } from '../llm/local-chat-model.ts';
 import { UsageMeter } from '../llm/usage-meter.ts';
 import type { CallPlan } from './forwarder-plan.ts';
-import { upstreamFault, type Refusal } from './forwarder-refusals.ts';
+import type { Refusal } from './forwarder-refusals.ts';
 import type { Relayed } from './forwarder-upstream.ts';
 
 /** One reply of the local model. */
@@ -42,21 +42,49 @@ export interface LocalUpstream {
 /** Completion tokens of a local reply when the request names no limit and no cap bounds it. */
 export const DEFAULT_LOCAL_MAX_TOKENS = 1024;
 
+/** The most completion tokens one call may ask of the room's one local model: the largest budget
+ * the page asks (its meta-agent's, 4,096), so `max_tokens: 100000` cannot hold the model for long. */
+export const LOCAL_MAX_REPLY_TOKENS = 4096;
+
+/** The longest one call may generate on the room's one local model, ms (waiting its turn not
+ * counted): every other student and the scoring wait meanwhile. */
+export const LOCAL_CALL_MAX_MS = 120_000;
+
+/** A time limit in words: "300 ms", "2 min", "90 s". */
+const durationWords = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
+
+/** A local call that failed after it had its turn on the model (it held the room's model meanwhile). */
+export class LocalTurnError extends Error {
+  override readonly name = 'LocalTurnError';
+  constructor(readonly kind: string, message: string) {
+    super(message);
+  }
+}
+
 /**
  * The loaded model `host` as a LocalChat: one call at a time, no reply grammar (a student's
- * free chat), each call within `settings.requestTimeoutMs`; `close` frees the model unless
- * `ownsHost` is false (another service of the room shares it and frees it).
+ * free chat), each call generating for at most min(`settings.requestTimeoutMs`, LOCAL_CALL_MAX_MS)
+ * once its turn came; a failure after that is a LocalTurnError (the call held the model). `close`
+ * frees the model unless `ownsHost` is false (another service of the room shares it and frees it).
  */
 export function localChatOf(host: LocalModelHost, settings: LlmSettings, ownsHost = true): LocalChat {
   const limit = pLimit(1);
   const model = settings.roles.actor.model;
   return {
     complete: (messages, options) => limit(async () => {
+      if (options.signal.aborted) throw new LlmError('aborted', 'The request was stopped before its turn on the model.');
       const role = { model, temperature: options.temperature, maxTokens: options.maxTokens };
-      const callSettings: LlmSettings = { ...settings, caps: { maxUsd: null, maxTokens: null }, roles: { actor: role, metaAgent: role, proposer: role } };
+      const callSettings: LlmSettings = {
+        ...settings, requestTimeoutMs: Math.min(settings.requestTimeoutMs, LOCAL_CALL_MAX_MS), caps: { maxUsd: null, maxTokens: null }, roles: { actor: role, metaAgent: role, proposer: role },
+      };
       const meter = new UsageMeter(callSettings.caps, {});
-      const reply = await createLocalChatModels(host, callSettings, meter, { grammar: false }).actor.complete(messages, { signal: options.signal });
-      return { content: reply.content, finishReason: reply.finishReason, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
+      try {
+        const reply = await createLocalChatModels(host, callSettings, meter, { grammar: false }).actor.complete(messages, { signal: options.signal });
+        return { content: reply.content, finishReason: reply.finishReason, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
+      } catch (error) {
+        const kind = error instanceof LlmError ? error.kind : 'server';
+        throw new LocalTurnError(kind, kind === 'timeout' ? `it did not finish within ${durationWords(callSettings.requestTimeoutMs)}, the longest one call may hold the room's model` : error instanceof Error ? error.message : String(error));
+      }
     }),
     close: () => (ownsHost ? host.dispose() : Promise.resolve()),
   };
@@ -69,9 +97,12 @@ export async function answerLocal(upstream: LocalUpstream, plan: CallPlan, res: 
   const temperature = typeof plan.body.temperature === 'number' ? plan.body.temperature : null;
   let reply: LocalReply;
   try {
-    reply = await upstream.chat.complete(plan.messages, { maxTokens: plan.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS, temperature, signal });
+    reply = await upstream.chat.complete(plan.messages, { maxTokens: Math.min(plan.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS, LOCAL_MAX_REPLY_TOKENS), temperature, signal });
   } catch (error) {
-    return upstreamFault(null, error instanceof LlmError || error instanceof Error ? error.message : String(error));
+    const words = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
+    const refusal: Refusal = { status: 502, type: 'upstream_error', code: error instanceof LocalTurnError && error.kind === 'timeout' ? 'local_model_timeout' : 'local_model_failed', message: `The room's model gave no answer: ${words.slice(0, 300)}. Ask for a shorter reply (max_tokens) or try again; if it keeps failing, tell the teacher.` };
+    // A call that had its turn held the one model: it counts against the caps (its prompt, estimated).
+    return error instanceof LocalTurnError ? { ...refusal, heldModel: true } : refusal;
   }
   const id = `chatcmpl-room-${++served}`;
   const created = Math.floor(Date.now() / 1000);

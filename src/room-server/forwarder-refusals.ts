@@ -19,6 +19,8 @@ export interface Refusal {
   code: string;
   /** Plain words for the student. */
   message: string;
+  /** The call failed after it had its turn on the room's local model: it counts as a call. */
+  heldModel?: boolean;
 }
 
 /** What a participant has in flight (reserved before forwarding, released when the call ends). */

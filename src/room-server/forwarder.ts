@@ -13,7 +13,8 @@
  * usage chunk, and sending again without a parameter the forwarder set when the provider refuses
  * it: `stream_options`, or `max_tokens` renamed `max_completion_tokens`); the call's usage is added to the participant (`ForwarderDeps.addUsage`: calls,
  * tokens, USD or null when the model has no price, `estimatedCalls` when the provider sent no
- * believable usage). A failed call (the provider's error, 502) adds nothing.
+ * believable usage). A failed call (the provider's error, 502) adds nothing, except on the room's
+ * local model once the call had its turn: it held the one model, so it counts (its prompt, estimated).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { registerSecret, scrubText } from '../common/secrets.ts';
@@ -180,6 +181,7 @@ export function createForwarder(deps: ForwarderDeps & ForwarderConfig): RoomForw
       const outcome = await forward(plan, res, controller.signal);
       if (isRefusal(outcome)) {
         deps.log?.(scrubText(`forwarder: ${participantId}'s call failed: ${outcome.message}`));
+        if (outcome.heldModel) deps.addUsage(participantId, accountCall(plan, null, 0, deps.prices[plan.model] ?? null).usage);
         return writeRefusal(res, outcome);
       }
       const account = accountCall(plan, outcome.reported, outcome.replyChars, deps.prices[plan.model] ?? null);
