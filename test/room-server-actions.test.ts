@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readRoom, RoomDocWriter, RoomYDoc } from '../src/room/room-doc.ts';
 import { leaderboard } from '../src/room/leaderboard.ts';
-import { RoomActions } from '../src/room-server/room-actions.ts';
+import { parseRoundConfig, RoomActions } from '../src/room-server/room-actions.ts';
 import { RoomState } from '../src/room-server/room-state.ts';
 import { memoryBackend } from '../src/room-server/sqlite-store.ts';
 import type { ParticipantPublic, RoundPublic, ScoreState, SubmissionPublic } from '../src/room/protocol.ts';
@@ -41,6 +41,51 @@ describe('a round\'s timer', () => {
     expect(state.round(round.id)!.public.state).toBe('locked');
     expect(readRoom(doc).rounds[0]!.state).toBe('locked');
     await expect(a.submit(joined.participantId, { roundId: round.id, text: 'late', clientId: 'c2' })).rejects.toMatchObject({ code: 'room_round_not_open', status: 409 });
+    a.close();
+  });
+});
+
+describe('opening a round, checked on the server', () => {
+  const ROUND = { title: 'R', practiceTasks: ['lever-room:1'], hiddenTasks: ['lever-room:2'], episodes: 1, steps: 5, repeats: 1, minutes: null };
+
+  it('refuses a hidden set that repeats practice tasks, as the teacher page does', () => {
+    expect(() => parseRoundConfig({ ...ROUND, hiddenTasks: ['lever-room:2', 'lever-room:1'] })).toThrow(expect.objectContaining({
+      status: 400, message: 'The hidden set repeats practice tasks (lever-room:1): give it other seeds.',
+    }));
+    expect(parseRoundConfig(ROUND).hiddenTasks).toEqual(['lever-room:2']);
+  });
+
+  it('refuses a hidden task the scorer cannot play, before anything changes', async () => {
+    const state = new RoomState(memoryBackend());
+    await state.open();
+    const { created } = await state.identity();
+    const checked: string[][] = [];
+    const scorer = {
+      enqueue: () => {}, evolve: async () => {}, stopEvolution: () => {}, close: async () => {},
+      checkTasks: async (tasks: readonly string[]) => {
+        checked.push([...tasks]);
+        if (tasks.includes('nosuch:1')) throw new Error('No story "nosuch" in the catalog (task nosuch:1).');
+      },
+    };
+    const a = new RoomActions({ state, writer: new RoomDocWriter(new RoomYDoc()), scorer, disconnect: () => {}, log: () => {} });
+    await a.start(SETTINGS, created);
+    await expect(a.openRound({ ...ROUND, hiddenTasks: ['nosuch:1'] })).rejects.toMatchObject({
+      status: 400, message: 'The hidden set cannot be scored: No story "nosuch" in the catalog (task nosuch:1).',
+    });
+    expect(state.rounds()).toEqual([]);
+    await a.openRound(ROUND);
+    expect(checked).toEqual([['nosuch:1'], ['lever-room:2']]);
+    a.close();
+  });
+
+  it('closes the round that was current, so only one round takes submissions', async () => {
+    const { a, state, doc } = await actions();
+    const first = await a.openRound(ROUND);
+    const joined = await a.join({ code: state.code, name: 'Ada' });
+    const second = await a.openRound({ ...ROUND, title: 'R2' });
+    expect(state.rounds().map((r) => [r.public.id, r.public.state])).toEqual([[first.id, 'closed'], [second.id, 'open']]);
+    expect(readRoom(doc).currentRoundId).toBe(second.id);
+    await expect(a.submit(joined.participantId, { roundId: first.id, text: 'to the old round', clientId: 'c1' })).rejects.toMatchObject({ code: 'room_round_not_open', status: 409 });
     a.close();
   });
 });

@@ -68,12 +68,17 @@ function taskList(value: unknown, name: string, min: number): string[] {
   });
 }
 
-/** A round's configuration from an untrusted body. @throws RoomRequestError (400) naming the field */
+/** A round's configuration from an untrusted body. @throws RoomRequestError (400) naming the
+ * field, or the hidden tasks that repeat practice tasks (the hidden set is never shown before the reveal) */
 export function parseRoundConfig(body: Record<string, unknown>): RoundConfig {
+  const practiceTasks = taskList(body.practiceTasks ?? [], 'practiceTasks', 0);
+  const hiddenTasks = taskList(body.hiddenTasks, 'hiddenTasks', 1);
+  const overlap = hiddenTasks.filter((t) => practiceTasks.includes(t));
+  if (overlap.length > 0) throw bad(`The hidden set repeats practice tasks (${overlap.slice(0, 3).join(', ')}): give it other seeds.`);
   return {
     title: cleanText(body.title, ROUND_LIMITS.title) || 'Round',
-    practiceTasks: taskList(body.practiceTasks ?? [], 'practiceTasks', 0),
-    hiddenTasks: taskList(body.hiddenTasks, 'hiddenTasks', 1),
+    practiceTasks,
+    hiddenTasks,
     episodes: intIn(body.episodes, 'episodes', 1, ROUND_LIMITS.episodes),
     steps: intIn(body.steps, 'steps', 1, ROUND_LIMITS.steps),
     repeats: intIn(body.repeats ?? 1, 'repeats', 1, ROUND_LIMITS.repeats),
@@ -225,9 +230,21 @@ export class RoomActions {
     throw new RoomRequestError(viewer.role === 'none' ? 'room_unauthorized' : 'room_forbidden', 'This submission is shown once its round is revealed.');
   }
 
-  /** `POST /api/rounds`: opens a round (the current one); hidden tasks stay out of the document. */
+  /**
+   * `POST /api/rounds`: opens a round (the current one), closing the round that was current; hidden
+   * tasks stay out of the document.
+   * @throws RoomRequestError 410 ended; 400 when the scorer cannot play a hidden task (unknown
+   *   story, file not on this machine), before anything changes
+   */
   async openRound(config: RoundConfig): Promise<RoundPublic> {
     if (this.state.ended()) throw new RoomRequestError('room_ended', 'This room has ended.');
+    try {
+      await this.deps.scorer?.checkTasks?.(config.hiddenTasks);
+    } catch (error) {
+      throw bad(`The hidden set cannot be scored: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const previous = this.state.get<string | null>('meta', 'currentRound') ?? null;
+    if (previous !== null && this.state.round(previous)?.public.state !== 'closed') await this.roundAction(previous, 'close');
     const rounds = this.state.rounds();
     const opened = this.now();
     const pub: RoundPublic = {

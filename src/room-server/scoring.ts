@@ -214,6 +214,7 @@ export function createScorer(deps: ScoringDeps): RoomScorer & { wipe(): Promise<
       }
     },
     stopEvolution: () => evolution?.controller.abort(),
+    checkTasks: async (tasks) => void (await ctx.resolve(tasks)),
     close,
     wipe: async () => {
       await close();

@@ -63,6 +63,9 @@ export interface RoomScorer {
   /** Runs the outer loop seeded with `seeds`; resolves when it ends or is stopped. */
   evolve(req: EvolveTogetherRequest, seeds: SubmissionText[], round: RoundWithId): Promise<void>;
   stopEvolution(): void;
+  /** Checks that it can play `tasks` (a round's hidden set, before the round opens); optional.
+   * @throws Error in plain words naming a task it cannot play */
+  checkTasks?(tasks: readonly string[]): Promise<void>;
   /** Deletes every run it keeps (the room's end); optional. */
   wipe?(): Promise<void>;
   close(): Promise<void>;

@@ -23,7 +23,8 @@
  *   address the projector shows in big type and as a QR code; with the teacher's token also the
  *   projector's link, for "Open the projector"); a participant token → 403.
  * - Teacher actions (teacher token; a participant token → 403): `POST /api/rounds` `RoundConfig` →
- *   `RoundPublic`; `POST /api/rounds/:id/lock`, `/reveal`, `/close`; `POST /api/participants/:id/remove`;
+ *   `RoundPublic` (closes the round that was current; 400 when the hidden set repeats a practice
+ *   task or names a task the room cannot score); `POST /api/rounds/:id/lock`, `/reveal`, `/close`; `POST /api/participants/:id/remove`;
  *   `POST /api/participants/:id/kill` `{ killed: boolean }`; `POST /api/kill` `{ killed: boolean }`
  *   (everyone); `DELETE /api/submissions/:id`; `PATCH /api/settings` `Partial<RoomSettings>`;
  *   `POST /api/evolution` `EvolveTogetherRequest`; `POST /api/evolution/stop`;
