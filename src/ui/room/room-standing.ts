@@ -28,9 +28,11 @@ export function mySubmissions(state: RoomState, participantId: string, roundId: 
 
 const fixed = (x: number): string => x.toFixed(2);
 
-/** A score in words: "W-AUC 0.62 of the max score (95 % interval 0.55–0.70, n = 6 sessions)". */
+/** A score in words: "W-AUC 0.62 of the max score (95 % interval 0.55–0.70, n = 6 sessions)";
+ * one session has no interval: "(n = 1 session, no interval)", as the projector says. */
 export function scoreText(score: RoomScore): string {
-  return `W-AUC ${fixed(score.wauc)} of the max score (95 % interval ${fixed(score.low)}–${fixed(score.high)}, n = ${score.n} session${score.n === 1 ? '' : 's'})`;
+  if (score.n < 2) return `W-AUC ${fixed(score.wauc)} of the max score (n = ${score.n} session, no interval)`;
+  return `W-AUC ${fixed(score.wauc)} of the max score (95 % interval ${fixed(score.low)}–${fixed(score.high)}, n = ${score.n} sessions)`;
 }
 
 /** A submission's scoring in words: queued, "scoring 3 / 6 sessions", its score, or why it failed. */
@@ -64,4 +66,9 @@ export function practiceTarget(task: string): { story: string; seed: number } {
   if (task.startsWith('web:')) return { story: task, seed: 0 };
   const m = /^(.*):(\d+)$/.exec(task);
   return m ? { story: m[1]!, seed: Number(m[2]) } : { story: task, seed: 0 };
+}
+
+/** A round's heading: "Round 2: Levers", or the title alone when it already says "Round 2" (the default title). */
+export function roundHeading(round: Pick<RoundPublic, 'index' | 'title'>): string {
+  return /^round\s*\d*$/i.test(round.title.trim()) ? `Round ${round.index}` : `Round ${round.index}: ${round.title}`;
 }

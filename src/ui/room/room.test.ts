@@ -14,7 +14,7 @@ import { RoomApi, RoomCallError, type Fetch } from './room-api.ts';
 import { IDENTITY_KEY, loadIdentity, roomCodeOf, saveIdentity, shouldProbe, socketUrlOf } from './room-identity.ts';
 import { Outbox, OUTBOX_KEY } from './room-outbox.ts';
 import { leaderboard } from '../../room/leaderboard.ts';
-import { mySubmissions, practiceTarget, roundTimerText, scoreStateText, scoreText, timerText } from './room-standing.ts';
+import { mySubmissions, practiceTarget, roundHeading, roundTimerText, scoreStateText, scoreText, timerText } from './room-standing.ts';
 import { RoomStudentState, type PracticeRequest } from './room.svelte.ts';
 
 function memoryStorage(): Storage & { data: Map<string, string> } {
@@ -118,6 +118,9 @@ describe('the standing', () => {
 
   it('says scores, progress and the timer in words', () => {
     expect(scoreText(scored(0.625).score!)).toBe('W-AUC 0.63 of the max score (95 % interval 0.53–0.72, n = 6 sessions)');
+    expect(scoreText({ wauc: 0, low: 0, high: 0, n: 1, curve: [0] })).toBe('W-AUC 0.00 of the max score (n = 1 session, no interval)');
+    expect([roundHeading({ index: 1, title: 'Round 1' }), roundHeading({ index: 2, title: 'Round' }), roundHeading({ index: 2, title: 'Levers' }), roundHeading({ index: 3, title: 'Round 2: the Vault' })])
+      .toEqual(['Round 1', 'Round 2', 'Round 2: Levers', 'Round 3: Round 2: the Vault']);
     expect(scoreStateText(null)).toBe('waiting to be scored');
     expect(scoreStateText({ status: 'scoring', done: 2, total: 6, score: null, message: null })).toBe('scoring: 2 / 6 sessions');
     expect(scoreStateText({ status: 'failed', done: 0, total: 6, score: null, message: 'the story did not load' })).toBe('scoring failed: the story did not load');

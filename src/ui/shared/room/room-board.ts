@@ -18,9 +18,10 @@ export function displayName(participants: readonly ParticipantPublic[], particip
 /** W-AUC to two decimals (a fraction of the max score, 0–1). */
 export const waucText = (value: number): string => value.toFixed(2);
 
-/** "0.62 (95 % CI 0.55–0.70, n = 6 sessions)". */
+/** "0.62 (95 % CI 0.55–0.70, n = 6 sessions)"; one session has no interval: "0.62 (n = 1 session, no interval)". */
 export function scoreText(score: RoomScore): string {
-  return `${waucText(score.wauc)} (95 % CI ${waucText(score.low)}–${waucText(score.high)}, n = ${score.n} session${score.n === 1 ? '' : 's'})`;
+  if (score.n < 2) return `${waucText(score.wauc)} (n = ${score.n} session, no interval)`;
+  return `${waucText(score.wauc)} (95 % CI ${waucText(score.low)}–${waucText(score.high)}, n = ${score.n} sessions)`;
 }
 
 /** The timer as "m:ss" left (never negative), or null when the round has none. */
