@@ -45,7 +45,7 @@ describe('room forwarder in the room server', () => {
 
   it('serves a joined student’s calls with its token, counts them for the teacher, and refuses past the room’s call cap', async () => {
     const ada = await join('Ada');
-    expect((await call('GET', '/v1/models', ada.token)).json).toEqual({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'room' }] });
+    expect((await call('GET', '/v1/models', ada.token)).json).toEqual({ object: 'list', data: [{ id: 'mock-model', object: 'model', created: 0, owned_by: 'room', price: { inputPerMTokUsd: 0.5, outputPerMTokUsd: 1.5 } }] }); // its price: what the page estimates its caps' spending with
     const first = await call('POST', '/v1/chat/completions', ada.token, chatRequest('look'));
     expect(first.status).toBe(200);
     const usage = (first.json as { usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number } }).usage;

@@ -117,9 +117,10 @@ function readJson(req: IncomingMessage): Promise<{ value: unknown } | { refusal:
 /** Our own outcomes: a plan or a relayed reply, or a refusal (the only one with a `status`). */
 const isRefusal = <T extends object>(v: T | Refusal): v is Refusal => 'status' in v;
 
-/** `GET /v1/models`: the room's models in OpenAI's list shape. */
-function writeModels(res: ServerResponse, models: readonly string[]): void {
-  const body = JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'room' })) });
+/** `GET /v1/models`: the room's models in OpenAI's list shape, each with its `price` (USD per
+ * million tokens, `ModelPrice`) when the room knows it, so the page estimates what it spends of its caps. */
+function writeModels(res: ServerResponse, models: readonly string[], prices: Record<string, ModelPrice>): void {
+  const body = JSON.stringify({ object: 'list', data: models.map((id) => ({ id, object: 'model', created: 0, owned_by: 'room', ...(prices[id] ? { price: prices[id] } : {}) })) });
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), 'cache-control': 'no-store' });
   res.end(body);
 }
@@ -200,7 +201,7 @@ export function createForwarder(deps: ForwarderDeps & ForwarderConfig): RoomForw
         if (path === '/v1/models' && req.method === 'GET') {
           const refusal = accessRefusal(deps.participant(participantId), deps.settings(), now());
           if (refusal && (refusal.code === 'participant_removed' || refusal.code === 'unknown_participant')) return writeRefusal(res, refusal);
-          return writeModels(res, upstream.models);
+          return writeModels(res, upstream.models, deps.prices);
         }
         if (path === '/v1/chat/completions' && req.method === 'POST') return await chat(req, res, participantId);
         writeRefusal(res, { status: 404, type: 'invalid_request_error', code: 'unknown_route', message: 'The room serves GET /v1/models and POST /v1/chat/completions only.' });

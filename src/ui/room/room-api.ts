@@ -4,6 +4,7 @@
  * Authorization header, never in a URL.
  */
 import { MetattlError } from '../../common/errors.ts';
+import type { ModelPrice } from '../../llm/interface.ts';
 import type { JoinReply, ParticipantView, RoomInfo, SubmissionPublic, SubmitRequest } from '../../room/protocol.ts';
 import { roomRequest, serverWords, type RoomFetch } from '../shared/room/room-fetch.ts';
 
@@ -89,10 +90,25 @@ export class RoomApi {
    * The model the room serves: the first `GET /v1/models` lists.
    * @throws RoomCallError when the forwarder refuses or lists none
    */
-  async model(token: string): Promise<string> {
-    const body = await request<{ data?: { id?: unknown }[] }>(this.fetch, 'me', `${this.origin}/v1/models`, { headers: bearer(token) });
-    const id = body.data?.find((m) => typeof m.id === 'string')?.id;
-    if (typeof id !== 'string') throw new RoomCallError('The room serves no model yet: ask the teacher.', 200);
-    return id;
+  async model(token: string): Promise<RoomModel> {
+    const body = await request<{ data?: { id?: unknown; price?: unknown }[] }>(this.fetch, 'me', `${this.origin}/v1/models`, { headers: bearer(token) });
+    const first = body.data?.find((m) => typeof m.id === 'string');
+    if (typeof first?.id !== 'string') throw new RoomCallError('The room serves no model yet: ask the teacher.', 200);
+    return { id: first.id, price: priceOf(first.price) };
   }
+}
+
+/** The room's model as `/v1/models` lists it first: its id, and its price when the room sent one. */
+export interface RoomModel {
+  id: string;
+  /** USD per million tokens (the room's price at its provider; 0 for its local model), or null: unknown. */
+  price: ModelPrice | null;
+}
+
+/** A `price` field of `/v1/models` if it is a usable one (finite, non-negative numbers), else null. */
+function priceOf(value: unknown): ModelPrice | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { inputPerMTokUsd: input, outputPerMTokUsd: output } = value as Record<string, unknown>;
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  return ok(input) && ok(output) ? { inputPerMTokUsd: input, outputPerMTokUsd: output } : null;
 }

@@ -168,9 +168,9 @@ export class RoomStudentState {
 
   private async useRoomModel(identity: RoomIdentity): Promise<void> {
     await this.errors.attempt(async () => {
-      const model = await this.deps.api.model(identity.token);
+      const { id: model, price } = await this.deps.api.model(identity.token);
       this.model = model;
-      await this.deps.useRoom({ title: this.info?.title ?? 'Workshop room', baseUrl: `${this.deps.api.origin}/v1`, token: identity.token, model });
+      await this.deps.useRoom({ title: this.info?.title ?? 'Workshop room', baseUrl: `${this.deps.api.origin}/v1`, token: identity.token, model, price });
     });
   }
 

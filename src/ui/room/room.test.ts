@@ -215,7 +215,7 @@ describe('RoomStudentState', () => {
     state.code = 'ABC123';
     await state.join();
     expect(state.phase).toBe('joined');
-    expect(providers).toEqual([{ title: 'Friday class', baseUrl: 'http://classroom.test:8080/v1', token: 'fake-test-key-participant-token', model: 'room-model' }]);
+    expect(providers).toEqual([{ title: 'Friday class', baseUrl: 'http://classroom.test:8080/v1', token: 'fake-test-key-participant-token', model: 'room-model', price: null }]);
     expect(options?.token).toBe('fake-test-key-participant-token');
     expect(options?.url).toBe('ws://classroom.test:8080');
     expect(loadIdentity(storage)?.participantId).toBe('p1');

@@ -5,7 +5,7 @@
  * anything malformed. The key is never part of these values (see api-key.svelte.ts). Pure.
  */
 import { defaultLlmSettings, pricesAtProvider } from '../../../llm/defaults.ts';
-import { ROLES, type LlmSettings, type Role, type RoleSettings } from '../../../llm/interface.ts';
+import { ROLES, type LlmSettings, type ModelPrice, type Role, type RoleSettings } from '../../../llm/interface.ts';
 import type { SettingValue } from '../../../store/interface.ts';
 import { fits, type NumberRule } from '../format/number-rule.ts';
 
@@ -210,6 +210,8 @@ export interface RoomProvider {
   token: string;
   /** The model `/v1/models` lists first. */
   model: string;
+  /** Its price as the room gave it (USD per million tokens), or null: unknown (no cost shown). */
+  price: ModelPrice | null;
 }
 
 /** The form a page in a room runs with: the user's own request fields and caps, the room's base
@@ -217,5 +219,5 @@ export interface RoomProvider {
 export function roomForm(own: SettingsForm, room: RoomProvider): SettingsForm {
   const roles = { ...own.roles };
   for (const role of ROLES) roles[role] = { ...roles[role], model: room.model };
-  return { ...own, presetId: 'custom', baseUrl: room.baseUrl, roles, prices: [] };
+  return { ...own, presetId: 'custom', baseUrl: room.baseUrl, roles, prices: room.price ? [priceRow(room.model, room.price.inputPerMTokUsd, room.price.outputPerMTokUsd)] : [] };
 }

@@ -11,7 +11,7 @@ import { SettingsState } from './settings.svelte.ts';
 
 const OWN_KEY = 'fake-test-key-own-0123456789';
 const TOKEN = 'fake-test-key-room-token-0123456789';
-const ROOM = { title: 'Friday class', baseUrl: 'http://classroom.test:8080/v1', token: TOKEN, model: 'room-model' };
+const ROOM = { title: 'Friday class', baseUrl: 'http://classroom.test:8080/v1', token: TOKEN, model: 'room-model' , price: null };
 const llm: LlmServices = { listModels: async () => ['room-model'], createModels: async () => Promise.reject(new Error('not used')) };
 
 describe('SettingsState in a room', () => {
@@ -31,6 +31,10 @@ describe('SettingsState in a room', () => {
     expect(inRoom.provider).toEqual({ presetId: 'custom', baseUrl: ROOM.baseUrl, apiKey: TOKEN });
     expect(Object.values(inRoom.roles).map((r) => r.model)).toEqual(['room-model', 'room-model', 'room-model']);
     expect(inRoom.prices).toEqual({});
+    // A room that names its model's price (its local model: free) gives the page that price.
+    settings.useRoom({ ...ROOM, price: { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } });
+    expect(settings.llmSettings().prices).toEqual({ 'room-model': { inputPerMTokUsd: 0, outputPerMTokUsd: 0 } });
+    settings.useRoom(ROOM);
     // The password field keeps the user's own key (never the token); nothing is saved while in the room.
     expect(settings.apiKey).toBe(OWN_KEY);
     settings.changeRole('actor', { temperature: 0.5 });
