@@ -174,25 +174,30 @@ describe('room forwarder: configuration from the CLI’s settings', () => {
   });
 });
 
+/** A loaded model as llm/local-chat-model.ts sees one (a 30-token prompt, 4 characters a token) whose replies `generate` makes. */
+function fakeHost(generate: (history: unknown, options: { maxTokens: unknown; temperature: unknown; signal: AbortSignal }) => Promise<unknown>): LocalModelHost {
+  return {
+    modelFile: 'tiny.gguf', contextSize: 2048, loadMs: 1,
+    countTokens: (text: string) => Math.ceil(text.length / 4),
+    grammar: () => Promise.resolve(null),
+    dispose: () => Promise.resolve(),
+    chat: {
+      chatWrapper: { generateContextState: () => ({ contextText: { tokenize: () => new Array<unknown>(30) } }) },
+      generateResponse: generate,
+      dispose: () => {},
+    },
+  } as unknown as LocalModelHost;
+}
+
 describe('room forwarder: a model in the room’s process', () => {
   let room: TestRoom;
   const calls: { maxTokens: unknown; temperature: unknown; history: unknown }[] = [];
   beforeAll(async () => {
-    // A loaded model as llm/local-chat-model.ts sees one: it answers "You see a mailbox." (tokens: 4 chars each).
-    const host = {
-      modelFile: 'tiny.gguf', contextSize: 2048, loadMs: 1,
-      countTokens: (text: string) => Math.ceil(text.length / 4),
-      grammar: () => Promise.resolve(null),
-      dispose: () => Promise.resolve(),
-      chat: {
-        chatWrapper: { generateContextState: () => ({ contextText: { tokenize: () => new Array<unknown>(30) } }) },
-        generateResponse: (history: unknown, options: Record<string, unknown>) => {
-          calls.push({ maxTokens: options.maxTokens, temperature: options.temperature, history });
-          return Promise.resolve({ response: 'You see a mailbox.', metadata: { stopReason: 'eogToken' } });
-        },
-        dispose: () => {},
-      },
-    } as unknown as LocalModelHost;
+    // It answers "You see a mailbox.".
+    const host = fakeHost((history, options) => {
+      calls.push({ maxTokens: options.maxTokens, temperature: options.temperature, history });
+      return Promise.resolve({ response: 'You see a mailbox.', metadata: { stopReason: 'eogToken' } });
+    });
     const settings = defaultLlmSettings();
     settings.roles.actor.model = 'tiny';
     room = await startTestRoom({ ...localForwarderConfigOf(host, settings) });
@@ -221,24 +226,14 @@ describe('room forwarder: the room’s one local model is shared fairly', () => 
   const asked: unknown[] = [];
   let stopped = 0;
   beforeAll(async () => {
-    // A loaded model that never finishes by itself: it generates until its call's signal ends it.
-    const host = {
-      modelFile: 'tiny.gguf', contextSize: 2048, loadMs: 1,
-      countTokens: (text: string) => Math.ceil(text.length / 4),
-      grammar: () => Promise.resolve(null),
-      dispose: () => Promise.resolve(),
-      chat: {
-        chatWrapper: { generateContextState: () => ({ contextText: { tokenize: () => new Array<unknown>(30) } }) },
-        generateResponse: (_history: unknown, options: { maxTokens: unknown; signal: AbortSignal }) => {
-          asked.push(options.maxTokens);
-          return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => {
-            stopped++;
-            reject(new Error('aborted'));
-          }));
-        },
-        dispose: () => {},
-      },
-    } as unknown as LocalModelHost;
+    // It never finishes by itself: it generates until its call's signal ends it.
+    const host = fakeHost((_history, options) => {
+      asked.push(options.maxTokens);
+      return new Promise((_resolve, reject) => options.signal.addEventListener('abort', () => {
+        stopped++;
+        reject(new Error('aborted'));
+      }));
+    });
     const settings = defaultLlmSettings();
     settings.roles.actor.model = 'tiny';
     settings.requestTimeoutMs = 300; // below LOCAL_CALL_MAX_MS: this one rules
