@@ -200,6 +200,7 @@ test('the teacher runs a round and the projector shows it', async ({ browser, re
   const finalExport = teacher.waitForEvent('download');
   await teacher.getByTestId('end-room-confirm').click();
   await expect(teacher.getByTestId('teacher-ended')).toBeVisible();
+  await expect(teacher.getByTestId('join-card')).toHaveCount(0); // an ended room is not joinable: no code, no QR
   expect((await finalExport).suggestedFilename()).toBe(`room-${room.addresses.code}-final.json`);
   await expect(projector.getByTestId('projector-ended')).toBeVisible();
   await expect(projector.getByTestId('joined-name')).toHaveCount(0);
