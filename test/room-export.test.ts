@@ -73,6 +73,7 @@ describe('the room\'s JSON, Markdown and HTML exports', () => {
     expect(html).not.toContain(KEY);
     const md = roomExportMarkdown(input());
     expect(md).toContain('| 2 | &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; | 1 | 0.250 | 0.150–0.350 | 4 sessions (2 hidden tasks × 2 repeats) |');
+    expect(md).toContain('2 hidden tasks (lever-room:2, vault:1) × 2 repeats; K = 3 episodes of S = 10 steps; state: open.'); // the hidden set, as the JSON export names it
     expect(md).toContain('Try | pipes'); // inside a fenced block, as written
     expect(md).not.toContain('gone text');
     expect(md).not.toContain(KEY);

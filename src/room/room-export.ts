@@ -135,7 +135,8 @@ export function roomExportMarkdown(input: RoomExportInput): string {
   const title = input.state.settings?.title ?? 'Workshop room';
   const lines = [`# ${mdCell(title)}: results`, '', `Exported ${input.exportedAt}. ${input.model.sentence}`, '', `W-AUC: ${ROOM_EXPORT_UNITS.wauc}. Interval: ${ROOM_EXPORT_UNITS.interval}. n: ${ROOM_EXPORT_UNITS.sessions}.`, ''];
   for (const { round, leaderboard: rows, submissions } of exportedRounds(input)) {
-    lines.push(`## Round ${round.index}: ${mdCell(round.title)}`, '', `${round.hiddenTaskCount} hidden task${round.hiddenTaskCount === 1 ? '' : 's'} × ${round.repeats} repeat${round.repeats === 1 ? '' : 's'}; K = ${round.episodes} episodes of S = ${round.steps} steps; state: ${round.state}.`, '');
+    const hidden = round.hiddenTasks === null ? '' : ` (${round.hiddenTasks.map(mdCell).join(', ')})`;
+    lines.push(`## Round ${round.index}: ${mdCell(round.title)}`, '', `${round.hiddenTaskCount} hidden task${round.hiddenTaskCount === 1 ? '' : 's'}${hidden} × ${round.repeats} repeat${round.repeats === 1 ? '' : 's'}; K = ${round.episodes} episodes of S = ${round.steps} steps; state: ${round.state}.`, '');
     lines.push('| rank | name | version | W-AUC (0–1) | 95 % interval | n |', '|---:|---|---:|---:|---|---|');
     for (const r of rows) lines.push(`| ${r.rank} | ${mdCell(r.name)} | ${r.version} | ${fixed(r.score.wauc)} | ${fixed(r.score.low)}–${fixed(r.score.high)} | ${sessionsText(r.score.n, round)} |`);
     if (rows.length === 0) lines.push('| — | no scored submission | | | | |');
