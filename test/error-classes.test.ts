@@ -38,6 +38,7 @@ import { UsageError } from '../src/cli/usage-error.ts';
 import { WalkthroughFileError } from '../src/eval/walkthrough-file.ts';
 import { RoomScoringError } from '../src/room-server/scorer-context.ts';
 import { RoomTaskError } from '../src/room-server/room-tasks.ts';
+import { LocalTurnError } from '../src/room-server/forwarder-local.ts';
 import { ROOM_ERROR_STATUS, RoomRequestError, RoomSetupError, type RoomErrorCode } from '../src/room-server/room-errors.ts';
 import { RoomRefusedError } from '../src/ui/shared/room/room-api.ts';
 import { RoomCallError } from '../src/ui/room/room-api.ts';
@@ -135,6 +136,7 @@ const instances: Record<string, MetattlError[]> = {
   WalkthroughFileError: [new WalkthroughFileError('m')],
   RoomScoringError: [new RoomScoringError('m')],
   RoomTaskError: [new RoomTaskError('m')],
+  LocalTurnError: [new LocalTurnError(true, 'm'), new LocalTurnError(false, 'm')],
   RoomRequestError: (Object.keys(ROOM_ERROR_STATUS) as RoomErrorCode[]).map((c) => new RoomRequestError(c, 'm')),
   RoomSetupError: [new RoomSetupError('m')],
   RoomRefusedError: [new RoomRefusedError(403, 'm')],

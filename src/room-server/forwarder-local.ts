@@ -7,6 +7,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import pLimit from 'p-limit';
+import { MetattlError } from '../common/errors.ts';
 import { LlmError } from '../llm/errors.ts';
 import type { ChatMessage, LlmSettings } from '../llm/interface.ts';
 import { createLocalChatModels, type LocalModelHost } from '../llm/local-chat-model.ts';
@@ -53,11 +54,12 @@ export const LOCAL_CALL_MAX_MS = 120_000;
 /** A time limit in words: "300 ms", "2 min", "90 s". */
 const durationWords = (ms: number): string => (ms < 1000 ? `${ms} ms` : ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`);
 
-/** A local call that failed after it had its turn on the model (it held the room's model meanwhile). */
-export class LocalTurnError extends Error {
+/** A local call that failed after it had its turn on the model (it held the room's model
+ * meanwhile): `local_turn_timeout` when it ran out of its time, else `local_turn_failed`. */
+export class LocalTurnError extends MetattlError {
   override readonly name = 'LocalTurnError';
-  constructor(readonly kind: string, message: string) {
-    super(message);
+  constructor(timedOut: boolean, message: string) {
+    super(timedOut ? 'local_turn_timeout' : 'local_turn_failed', message);
   }
 }
 
@@ -82,8 +84,8 @@ export function localChatOf(host: LocalModelHost, settings: LlmSettings, ownsHos
         const reply = await createLocalChatModels(host, callSettings, meter, { grammar: false }).actor.complete(messages, { signal: options.signal });
         return { content: reply.content, finishReason: reply.finishReason, promptTokens: reply.usage.promptTokens, completionTokens: reply.usage.completionTokens };
       } catch (error) {
-        const kind = error instanceof LlmError ? error.kind : 'server';
-        throw new LocalTurnError(kind, kind === 'timeout' ? `it did not finish within ${durationWords(callSettings.requestTimeoutMs)}, the longest one call may hold the room's model` : error instanceof Error ? error.message : String(error));
+        const timedOut = error instanceof LlmError && error.kind === 'timeout';
+        throw new LocalTurnError(timedOut, timedOut ? `it did not finish within ${durationWords(callSettings.requestTimeoutMs)}, the longest one call may hold the room's model` : error instanceof Error ? error.message : String(error));
       }
     }),
     close: () => (ownsHost ? host.dispose() : Promise.resolve()),
@@ -100,7 +102,7 @@ export async function answerLocal(upstream: LocalUpstream, plan: CallPlan, res: 
     reply = await upstream.chat.complete(plan.messages, { maxTokens: Math.min(plan.maxTokens ?? DEFAULT_LOCAL_MAX_TOKENS, LOCAL_MAX_REPLY_TOKENS), temperature, signal });
   } catch (error) {
     const words = (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
-    const refusal: Refusal = { status: 502, type: 'upstream_error', code: error instanceof LocalTurnError && error.kind === 'timeout' ? 'local_model_timeout' : 'local_model_failed', message: `The room's model gave no answer: ${words.slice(0, 300)}. Ask for a shorter reply (max_tokens) or try again; if it keeps failing, tell the teacher.` };
+    const refusal: Refusal = { status: 502, type: 'upstream_error', code: error instanceof LocalTurnError && error.code === 'local_turn_timeout' ? 'local_model_timeout' : 'local_model_failed', message: `The room's model gave no answer: ${words.slice(0, 300)}. Ask for a shorter reply (max_tokens) or try again; if it keeps failing, tell the teacher.` };
     // A call that had its turn held the one model: it counts against the caps (its prompt, estimated).
     return error instanceof LocalTurnError ? { ...refusal, heldModel: true } : refusal;
   }
