@@ -32,10 +32,14 @@ test('a connection dropped mid-file goes on with a Range request from the kept b
   await page.getByTestId('local-url').fill(modelUrl(page, 'drop-after=30000000'));
   await page.getByTestId('local-download').click();
   await expectModelInUse(page);
-  expect(ranges).toHaveLength(2);
-  expect(ranges[0]).toBe('');
-  expect(keptOf(ranges[1])).toBeGreaterThan(0);
-  expect(keptOf(ranges[1])).toBeLessThanOrEqual(30_000_000);
+  // From byte 0 until a chunk was kept (on a slow disk the first drop can come before one is
+  // written: then nothing is kept and the file is fetched from 0 again), then one Range request
+  // from the kept bytes, which the download finishes on.
+  const resumedAt = ranges.findIndex((range) => range !== '');
+  expect(resumedAt, ranges.join(' | ')).toBeGreaterThanOrEqual(1);
+  expect(ranges.slice(resumedAt), ranges.join(' | ')).toHaveLength(1);
+  expect(keptOf(ranges[resumedAt])).toBeGreaterThan(0);
+  expect(keptOf(ranges[resumedAt])).toBeLessThanOrEqual(30_000_000);
   await expect(page.getByTestId('local-unfinished')).toHaveCount(0);
   await page.getByTestId('local-measure').click();
   await expect(page.getByTestId('local-speed')).toContainText(/\d+ prompt tokens\/s/, { timeout: 120_000 });
