@@ -12,18 +12,21 @@ import type { RoomStateBackend, StateRecord } from './seams.ts';
 /** Closes this server's connections of one participant, or of every student (`null`). */
 export type DisconnectHere = (participantId: string | null) => void;
 
+/** The record that says the room ended. */
+const isEndRecord = (r: StateRecord): boolean => r.kind === 'meta' && r.id === 'ended' && r.value === true;
+
 /** Who a batch of another server's records asks to disconnect: participant ids, or `null` for every student. */
 export function disconnectionsOf(records: StateRecord[], wipe: boolean): (string | null)[] {
   const out: (string | null)[] = [];
   for (const r of records) {
     if (r.kind === 'participant' && (r.value as ParticipantPublic | null)?.removed === true) out.push(r.id);
-    if (r.kind === 'meta' && r.id === 'ended' && r.value === true) out.push(null);
+    if (isEndRecord(r)) out.push(null);
   }
   return wipe && records.length === 0 ? [null] : out;
 }
 
 /** Whether a batch of another server's records ends the room. */
-export const endsRoom = (records: StateRecord[]): boolean => records.some((r) => r.kind === 'meta' && r.id === 'ended' && r.value === true);
+export const endsRoom = (records: StateRecord[]): boolean => records.some(isEndRecord);
 
 /**
  * `backend` whose `follow` also hands every later batch of another server's records to

@@ -383,9 +383,7 @@ export class RoomActions {
   async end(): Promise<{ ended: true; export: unknown }> {
     const data: unknown = JSON.parse(roomExportJson(this.exportInput()));
     const final = finalResults(readRoom(this.writer.doc), this.now().toISOString());
-    for (const timer of this.timers.values()) clearTimeout(timer);
-    this.deps.scorer?.stopEvolution();
-    await this.deps.scorer?.wipe?.();
+    await this.stopAndWipeHere();
     const identity = this.state.get('meta', 'room');
     const settings = { ...this.state.settings(), killedAll: true };
     await this.state.wipe();
@@ -407,10 +405,15 @@ export class RoomActions {
    * by the server that ended it.
    */
   async endedElsewhere(): Promise<void> {
+    await this.stopAndWipeHere();
+    await this.deps.afterEnd?.(true);
+  }
+
+  /** The room's end on this server: its round timers cleared, its class evolution stopped, its scorer's runs deleted. */
+  private async stopAndWipeHere(): Promise<void> {
     for (const timer of this.timers.values()) clearTimeout(timer);
     this.deps.scorer?.stopEvolution();
     await this.deps.scorer?.wipe?.();
-    await this.deps.afterEnd?.(true);
   }
 
   close(): void {
